@@ -1,0 +1,103 @@
+# wslgpu — plain Makefile. Targets:
+#   make                build ./wslgpu (and build/)
+#   make check          build and run every test (unit, end-to-end, kb)
+#   make check SANITIZE=1   the same under AddressSanitizer + UBSan (what CI runs)
+#   make asan           build the sanitizer binary only (build-asan/)
+#   make install PREFIX=/usr/local DESTDIR=
+#   make bench          run the benchmarks in bench/
+#   make fuzz           build the libFuzzer targets (clang)
+#   make clean
+#
+# BUILD selects the output directory, so that several builds can coexist.
+
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+SANITIZE ?=
+
+ifeq ($(SANITIZE),)
+BUILD ?= build
+OPT = -O2 -D_FORTIFY_SOURCE=3
+SAN =
+else
+BUILD ?= build-asan
+OPT = -O1
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
+HARDEN = -fstack-protector-strong -fPIE
+CPPFLAGS += -D_GNU_SOURCE -DWSLGPU_COMMIT='"$(COMMIT)"'
+CFLAGS ?= -g
+CFLAGS += -std=c11 $(WARN) $(OPT) $(HARDEN) $(SAN)
+LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
+LDLIBS = -linih -ldl
+
+LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/kb_data.o
+KB_SRC := $(sort $(wildcard src/kb/*.kb))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+FAKE_SRC := $(wildcard tests/fakes/*.c)
+FAKE_LIB := $(patsubst tests/fakes/%.c,$(BUILD)/fakes/%.so,$(FAKE_SRC))
+
+.PHONY: all check asan install uninstall clean bench fuzz
+all: wslgpu
+
+wslgpu: $(BUILD)/wslgpu
+	@if [ "$(BUILD)" = build ]; then ln -sf $(BUILD)/wslgpu wslgpu; fi
+
+$(BUILD)/wslgpu: $(BUILD)/src/cli/main.o $(BUILD)/libwslgpu.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libwslgpu.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h) src/version.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/gen/kb_data.c: $(KB_SRC) tools/kb2c.awk
+	@mkdir -p $(dir $@)
+	awk -f tools/kb2c.awk $(KB_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/kb_data.o: $(BUILD)/gen/kb_data.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# Unit tests: one cmocka binary per tests/unit/test_*.c.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libwslgpu.a -lcmocka $(LDLIBS)
+
+# Fake vendor libraries (libcuda.so.1, libnvidia-ml.so.1) for the tests:
+# built without sanitizers, as a vendor library would be.
+$(BUILD)/fakes/%.so: tests/fakes/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fPIC -shared \
+		-Wl,-soname,$(notdir $(basename $@)) -o $@ $< -ldl
+
+asan:
+	$(MAKE) SANITIZE=1 $(BUILD)/wslgpu
+
+check: $(BUILD)/wslgpu $(UNIT_BIN) $(FAKE_LIB)
+	BUILD=$(BUILD) sh tests/run-tests.sh
+
+bench: $(BUILD)/wslgpu
+	BUILD=$(BUILD) sh bench/run-benchmarks.sh
+
+fuzz:
+	$(MAKE) -f fuzz/Makefile BUILD=build-fuzz
+
+install: $(BUILD)/wslgpu
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/wslgpu $(DESTDIR)$(PREFIX)/bin/wslgpu
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/wslgpu
+
+clean:
+	rm -rf build build-asan build-fuzz build-* wslgpu
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

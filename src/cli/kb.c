@@ -1,0 +1,50 @@
+/*
+ * kb.c: `wslgpu kb [ID...]` — list the knowledge base, or show entries.
+ * The same entries explain check findings; this makes them readable alone.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../kb/kb.h"
+#include "cli.h"
+
+static void show_list(const char *label, const struct kb_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		printf("  %-8s %s\n", i ? "" : label, l->v[i]);
+}
+
+int cmd_kb(int argc, char **argv)
+{
+	const struct kb *kb = kb_builtin();
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		puts("usage: wslgpu kb [ID...]\n\nWithout ids, lists every knowledge-base entry; "
+		     "with ids, shows them in full.");
+		return EXIT_OK;
+	}
+	if (argc <= 1) {
+		for (size_t i = 0; i < kb->n; i++)
+			printf("%-40s %-10s %s\n", kb->e[i].id, kb->e[i].layer, kb->e[i].title);
+		return EXIT_OK;
+	}
+	int rc = EXIT_OK;
+	for (int a = 1; a < argc; a++) {
+		const struct kb_entry *e = kb_find(argv[a]);
+		if (!e) {
+			fprintf(stderr, "wslgpu kb: no entry '%s'\n", argv[a]);
+			rc = EXIT_USAGE;
+			continue;
+		}
+		printf("[%s] %s\n  layer    %s (%s)\n", e->id, e->title, e->layer, e->kind);
+		if (e->cause)
+			printf("  cause    %s\n", e->cause);
+		show_list("fix", &e->fix);
+		if (e->confirm)
+			printf("  confirm  %s\n", e->confirm);
+		show_list("source", &e->source);
+		show_list("match", &e->match);
+		show_list("regex", &e->regex);
+		show_list("see", &e->see);
+	}
+	return rc;
+}

@@ -1,0 +1,67 @@
+/*
+ * check: what a probe is, and what it may use while it runs.
+ *
+ * A check is one entry of a layer's table in src/probes/<layer>.c: a stable
+ * id ("bridge.dxg"), the layer, a title, a one-line summary for --list, the
+ * ids of checks that must not have failed before it runs, and the probe
+ * function. The probe runs in a forked child (src/core/runner.c); it reads
+ * the machine only through rootfs and proc, fills its result, and returns.
+ * A probe never prints and never exits.
+ *
+ * A new check = one probe function + one KB entry + one fixture + one e2e
+ * assertion (STYLE.md).
+ */
+#ifndef WSLGPU_CHECK_H
+#define WSLGPU_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "result.h"
+
+#define CHECK_MAX_DEPS 6
+
+struct probe_ctx;
+
+typedef void (*probe_fn)(struct probe_ctx *ctx, struct result *r);
+
+struct check_def {
+	const char *id;
+	const char *layer;
+	const char *title;
+	const char *summary;
+	const char *deps[CHECK_MAX_DEPS]; /* NULL-terminated when shorter */
+	probe_fn run;                     /* NULL: planned, not built yet */
+};
+
+/* Options of the whole run that probes may consult. */
+struct run_opts {
+	int timeout_ms;        /* per probe */
+	int max_parallel;
+	const char **data_paths; /* --data PATH, repeatable */
+	size_t ndata;
+	bool windows;          /* --windows: also ask the Windows side */
+	bool no_fork;          /* debugging only: run probes in-process */
+};
+
+struct probe_ctx {
+	const struct check_def *defs;
+	struct result *results; /* indexed like defs */
+	size_t n;
+	const struct run_opts *opts;
+	int wire_fd;            /* -1 when run in-process */
+};
+
+/* Result of an earlier check this probe depends on (NULL if not run). */
+const struct result *probe_dep(struct probe_ctx *ctx, const char *id);
+/* Evidence value of an earlier check, or NULL. */
+const char *probe_dep_get(struct probe_ctx *ctx, const char *id, const char *key);
+/* Announces what the probe is about to wait for; a time-out names it. */
+void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Platform facts every probe needs, from platform.kind's evidence. */
+const char *probe_platform(struct probe_ctx *ctx); /* "wsl2", "native", ... */
+bool probe_is_wsl2(struct probe_ctx *ctx);         /* wsl2 or container-in-wsl2 */
+
+#endif

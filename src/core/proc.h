@@ -1,0 +1,62 @@
+/*
+ * proc: the single place that starts external commands (after git's
+ * run-command.c). A command gets /dev/null as stdin, its own process group,
+ * a time limit after which the whole group is SIGKILLed, and captured,
+ * capped stdout and stderr. It is never run through a shell: argv[0] is an
+ * absolute host path that rootfs_which resolved.
+ */
+#ifndef WSLGPU_PROC_H
+#define WSLGPU_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "strbuf.h"
+
+/* Captured output per stream; the rest is read and thrown away. */
+#define PROC_OUTPUT_CAP (256u << 10)
+
+enum proc_end {
+	PROC_EXITED,   /* code holds the exit status */
+	PROC_SIGNALED, /* sig holds the signal */
+	PROC_TIMEOUT,  /* killed at the time limit */
+	PROC_EXEC_FAILED, /* code holds the errno of execve */
+};
+
+struct proc_result {
+	enum proc_end end;
+	int code;
+	int sig;
+	struct strbuf out;
+	struct strbuf err;
+	bool out_truncated;
+	bool err_truncated;
+	double ms;
+};
+
+struct proc_opts {
+	int timeout_ms;        /* <= 0: 10 s */
+	size_t cap;            /* 0: PROC_OUTPUT_CAP */
+	const char *const *env_set; /* extra "NAME=value" entries, NULL-terminated */
+};
+
+void proc_result_init(struct proc_result *r);
+void proc_result_release(struct proc_result *r);
+/* Runs argv (argv[0] an absolute path). Returns 0 when the command was
+ * started (whatever its end), -errno when it could not even be forked. */
+int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r);
+/* One-line description: "exited with status 3", "killed by SIGSEGV", ... */
+void proc_describe_end(const struct proc_result *r, struct strbuf *sb);
+
+/* Called in the forking process with each command's process group id, so
+ * that the probe runner can kill it if the probe itself is killed. */
+extern void (*proc_spawn_hook)(pid_t pgid);
+
+/* "SIGSEGV" for 11; "signal 77" for unknown numbers. */
+const char *signal_name(int sig, char buf[16]);
+
+/* Monotonic milliseconds. */
+double now_ms(void);
+
+#endif

@@ -1,0 +1,156 @@
+/* strbuf.c: growable strings and checked allocation. See strbuf.h. */
+#include "strbuf.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die_oom(size_t n)
+{
+	fprintf(stderr, "wslgpu: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die_oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die_oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_detach(&sb);
+}
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sb_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	if (need < sb->len)
+		die_oom(SIZE_MAX);
+	if (need <= sb->alloc)
+		return;
+	size_t n = sb->alloc ? sb->alloc : 64;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			die_oom(need);
+		n *= 2;
+	}
+	sb->buf = xrealloc(sb->buf, n);
+	sb->alloc = n;
+}
+
+void sb_addn(struct strbuf *sb, const void *data, size_t n)
+{
+	sb_grow(sb, n);
+	if (n)
+		memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_add(struct strbuf *sb, const char *s)
+{
+	sb_addn(sb, s, strlen(s));
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+	sb_addn(sb, &c, 1);
+}
+
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	sb_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+	sb_init(sb);
+	return p;
+}
+
+void sb_rtrim(struct strbuf *sb)
+{
+	while (sb->len && strchr(" \t\r\n", sb->buf[sb->len - 1]))
+		sb->buf[--sb->len] = '\0';
+}
+
+const char *sb_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}

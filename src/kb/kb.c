@@ -1,0 +1,252 @@
+/* kb.c: parse the knowledge base text and look entries up. See kb.h. */
+#include "kb.h"
+
+#include "../core/check.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char kb_text[];
+extern const unsigned long kb_text_len_ul;
+#define kb_text_len ((size_t)kb_text_len_ul)
+
+static void list_add(struct kb_list *l, const char *s)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = s;
+}
+
+static bool id_valid(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '.' &&
+		    *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+static void free_entries(struct kb *kb)
+{
+	for (size_t i = 0; i < kb->nowned; i++)
+		free(kb->owned[i]);
+	free(kb->owned);
+	for (size_t i = 0; i < kb->n; i++) {
+		free(kb->e[i].fix.v);
+		free(kb->e[i].source.v);
+		free(kb->e[i].match.v);
+		free(kb->e[i].regex.v);
+		free(kb->e[i].see.v);
+	}
+	free(kb->e);
+	free(kb->text);
+	memset(kb, 0, sizeof *kb);
+}
+
+/*
+ * The format, line by line:
+ *   @file NAME      set by the build: names the source file for messages
+ *   # ...           comment;  blank lines are ignored
+ *   [id]            starts an entry
+ *   key: value      a field; fix, source, match, regex, see may repeat
+ *   <space>text     continues the previous value (joined with one space)
+ */
+int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
+{
+	memset(kb, 0, sizeof *kb);
+	kb->text = xmalloc(len + 1);
+	memcpy(kb->text, text, len);
+	kb->text[len] = '\0';
+
+	const char *file = "kb";
+	int line = 0;
+	struct kb_entry *cur = NULL;
+	const char **last_value = NULL; /* for continuation lines */
+	struct strbuf joined = STRBUF_INIT;
+	char *p = kb->text;
+	/* Continuations need new storage; keep joined strings here. */
+	char **owned = NULL;
+	size_t nowned = 0;
+
+	while (p && *p) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		char *s = p;
+		p = nl ? nl + 1 : NULL;
+		line++;
+		size_t sl = strlen(s);
+		if (sl && s[sl - 1] == '\r')
+			s[--sl] = '\0';
+		if (strncmp(s, "@file ", 6) == 0) {
+			file = s + 6;
+			line = 0;
+			continue;
+		}
+		if ((s[0] == ' ' || s[0] == '\t') && last_value) {
+			while (*s == ' ' || *s == '\t')
+				s++;
+			if (!*s)
+				continue;
+			sb_reset(&joined);
+			sb_add(&joined, *last_value);
+			sb_addc(&joined, ' ');
+			sb_add(&joined, s);
+			owned = xrealloc(owned, (nowned + 1) * sizeof *owned);
+			owned[nowned] = sb_detach(&joined);
+			*last_value = owned[nowned++];
+			continue;
+		}
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '#') {
+			last_value = NULL;
+			continue;
+		}
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+			if (!e || e[1]) {
+				sb_addf(err, "%s:%d: malformed entry header", file, line);
+				goto fail;
+			}
+			*e = '\0';
+			if (!id_valid(s + 1)) {
+				sb_addf(err, "%s:%d: bad entry id '%s'", file, line, s + 1);
+				goto fail;
+			}
+			for (size_t i = 0; i < kb->n; i++)
+				if (strcmp(kb->e[i].id, s + 1) == 0) {
+					sb_addf(err, "%s:%d: duplicate entry id '%s'", file, line, s + 1);
+					goto fail;
+				}
+			kb->e = xrealloc(kb->e, (kb->n + 1) * sizeof *kb->e);
+			cur = &kb->e[kb->n++];
+			memset(cur, 0, sizeof *cur);
+			cur->id = s + 1;
+			cur->file = file;
+			cur->line = line;
+			last_value = NULL;
+			continue;
+		}
+		char *colon = strchr(s, ':');
+		if (!cur || !colon) {
+			sb_addf(err, "%s:%d: expected '[id]' or 'key: value'", file, line);
+			goto fail;
+		}
+		*colon = '\0';
+		char *key = s, *val = colon + 1;
+		while (*val == ' ' || *val == '\t')
+			val++;
+		char *ke = colon;
+		while (ke > key && (ke[-1] == ' ' || ke[-1] == '\t'))
+			*--ke = '\0';
+		const char **single = NULL;
+		struct kb_list *multi = NULL;
+		if (!strcmp(key, "layer")) single = &cur->layer;
+		else if (!strcmp(key, "kind")) single = &cur->kind;
+		else if (!strcmp(key, "title")) single = &cur->title;
+		else if (!strcmp(key, "cause")) single = &cur->cause;
+		else if (!strcmp(key, "confirm")) single = &cur->confirm;
+		else if (!strcmp(key, "fix")) multi = &cur->fix;
+		else if (!strcmp(key, "source")) multi = &cur->source;
+		else if (!strcmp(key, "match")) multi = &cur->match;
+		else if (!strcmp(key, "regex")) multi = &cur->regex;
+		else if (!strcmp(key, "see")) multi = &cur->see;
+		else {
+			sb_addf(err, "%s:%d: unknown key '%s'", file, line, key);
+			goto fail;
+		}
+		if (single) {
+			if (*single) {
+				sb_addf(err, "%s:%d: '%s' given twice in [%s]", file, line, key, cur->id);
+				goto fail;
+			}
+			*single = val;
+			last_value = single;
+		} else {
+			list_add(multi, val);
+			last_value = &multi->v[multi->n - 1];
+		}
+	}
+	for (size_t i = 0; i < kb->n; i++) {
+		struct kb_entry *e = &kb->e[i];
+		if (!e->layer || !e->title) {
+			sb_addf(err, "%s:%d: [%s] needs layer and title", e->file, e->line, e->id);
+			goto fail;
+		}
+		if (!e->kind)
+			e->kind = "finding";
+	}
+	sb_release(&joined);
+	kb->owned = owned;
+	kb->nowned = nowned;
+	return 0;
+fail:
+	sb_release(&joined);
+	kb->owned = owned;
+	kb->nowned = nowned;
+	free_entries(kb);
+	return -1;
+}
+
+void kb_free(struct kb *kb)
+{
+	free_entries(kb);
+}
+
+const struct kb *kb_builtin(void)
+{
+	static struct kb kb;
+	static int loaded;
+	if (!loaded) {
+		struct strbuf err = STRBUF_INIT;
+		/* The build checks the KB (make check runs kb tests), so a parse
+		 * error here means a broken build: fail loudly. */
+		if (kb_parse(kb_text, kb_text_len, &kb, &err) < 0) {
+			fprintf(stderr, "wslgpu: internal knowledge base is invalid: %s\n", err.buf);
+			abort();
+		}
+		sb_release(&err);
+		loaded = 1;
+	}
+	return &kb;
+}
+
+const struct kb_entry *kb_find(const char *id)
+{
+	const struct kb *kb = kb_builtin();
+	if (!id)
+		return NULL;
+	for (size_t i = 0; i < kb->n; i++)
+		if (strcmp(kb->e[i].id, id) == 0)
+			return &kb->e[i];
+	return NULL;
+}
+
+void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out)
+{
+	for (const char *p = tmpl; *p;) {
+		if (*p == '{') {
+			const char *e = strchr(p, '}');
+			if (e && e - p > 1 && e - p < 64) {
+				char key[64];
+				memcpy(key, p + 1, (size_t)(e - p - 1));
+				key[e - p - 1] = '\0';
+				const char *v = r ? res_get(r, key) : NULL;
+				if (!v && r && r->def && !strcmp(key, "id"))
+					v = r->def->id; /* built in: the check's own id */
+				if (v)
+					sb_add(out, v);
+				else
+					sb_addf(out, "<%s>", key);
+				p = e + 1;
+				continue;
+			}
+		}
+		sb_addc(out, *p++);
+	}
+}

@@ -1,0 +1,58 @@
+/*
+ * kb: the knowledge base of causes and fixes, as data.
+ *
+ * Entries live in src/kb/<layer>.kb (format described in src/kb/README.md)
+ * and are compiled into the binary as text (tools/kb2c.awk), parsed once on
+ * first use. Code refers to entries by id only: a check result names its
+ * entry, explain matches its patterns, fix reads its commands.
+ */
+#ifndef WSLGPU_KB_H
+#define WSLGPU_KB_H
+
+#include <stddef.h>
+
+#include "../core/result.h"
+#include "../core/strbuf.h"
+
+struct kb_list {
+	const char **v;
+	size_t n;
+};
+
+struct kb_entry {
+	const char *id;
+	const char *layer;
+	const char *kind;    /* finding, noise, myth, signature */
+	const char *title;
+	const char *cause;
+	const char *confirm; /* the wslgpu command that proves it here */
+	struct kb_list fix;
+	struct kb_list source;
+	struct kb_list match; /* literal, case-insensitive */
+	struct kb_list regex; /* POSIX ERE, case-insensitive */
+	struct kb_list see;   /* related entries, most likely cause first */
+	const char *file;
+	int line;
+};
+
+struct kb {
+	struct kb_entry *e;
+	size_t n;
+	char *text;   /* the entries' strings point into this copy... */
+	char **owned; /* ...or, for values joined from continuation lines, here */
+	size_t nowned;
+};
+
+/* Parses KB text. Returns 0, or -1 with "file:line: message" in err. */
+int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err);
+void kb_free(struct kb *kb);
+
+/* The knowledge base compiled into the binary. */
+const struct kb *kb_builtin(void);
+const struct kb_entry *kb_find(const char *id);
+
+/* Expands {key} placeholders from r's evidence; an unknown key is kept as
+ * <key> so that a fix never silently loses its argument. */
+void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out);
+
+#endif

@@ -1,0 +1,32 @@
+/* summary.c: counts, first failure and the platform facts for all formats. */
+#include "report.h"
+
+#include <string.h>
+
+#include "../core/check.h"
+
+void report_summarize(const struct report *rep, struct summary *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (!rep->shown[i] || !r->ran)
+			continue;
+		sum->counts[r->status]++;
+		if (status_is_failure(r->status) && !sum->first_failure)
+			sum->first_failure = r;
+		if (r->status == ST_WARN && !sum->first_warning)
+			sum->first_warning = r;
+	}
+	sum->status = sum->first_failure ? "fail" : sum->first_warning ? "warn" : "ok";
+}
+
+const char *report_platform(const struct report *rep, const char *key)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (r->ran && r->def && strcmp(r->def->id, "platform.kind") == 0)
+			return res_get(r, key);
+	}
+	return NULL;
+}
