@@ -39,8 +39,11 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/kb_data.o
 KB_SRC := $(sort $(wildcard src/kb/*.kb))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+# Fake vendor libraries: tests/fakes/NAME.c becomes $(BUILD)/fakes/SONAME,
+# where SONAME is on the source's "// soname: ..." line.
 FAKE_SRC := $(wildcard tests/fakes/*.c)
-FAKE_LIB := $(patsubst tests/fakes/%.c,$(BUILD)/fakes/%.so,$(FAKE_SRC))
+fake_soname = $(shell sed -n 's,^// soname: *,,p' $(1))
+FAKE_LIB := $(foreach f,$(FAKE_SRC),$(BUILD)/fakes/$(call fake_soname,$(f)))
 
 .PHONY: all check asan install uninstall clean bench fuzz
 all: wslgpu
@@ -71,12 +74,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a tests/unit/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libwslgpu.a -lcmocka $(LDLIBS)
 
-# Fake vendor libraries (libcuda.so.1, libnvidia-ml.so.1) for the tests:
-# built without sanitizers, as a vendor library would be.
-$(BUILD)/fakes/%.so: tests/fakes/%.c
-	@mkdir -p $(dir $@)
+# The fakes are built without sanitizers, as a vendor library would be.
+define fake_rule
+$(BUILD)/fakes/$(call fake_soname,$(1)): $(1)
+	@mkdir -p $(BUILD)/fakes
 	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -fPIC -shared \
-		-Wl,-soname,$(notdir $(basename $@)) -o $@ $< -ldl
+		-Wl,-soname,$(call fake_soname,$(1)) -o $$@ $(1) -ldl
+endef
+$(foreach f,$(FAKE_SRC),$(eval $(call fake_rule,$(f))))
 
 asan:
 	$(MAKE) SANITIZE=1 $(BUILD)/wslgpu

@@ -76,9 +76,10 @@ void text_sanitize(struct strbuf *sb, const char *s)
 		} else {
 			int n = utf8_seq_len(p + i, len - i);
 			/* C1 controls (U+0080..U+009F) are terminal escapes too. */
-			if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)
-				n = 0;
-			if (n == 0) {
+			if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+				sb_addc(sb, '?');
+				i += 2;
+			} else if (n == 0) {
 				sb_addc(sb, '?');
 				i++;
 			} else {

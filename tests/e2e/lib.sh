@@ -1,0 +1,130 @@
+# lib.sh: helpers for end-to-end tests. Each test file sources this, then
+# calls `fixture NAME` and `run ARGS...` and asserts on what the real binary
+# printed. A fixture is a directory tree shaped like a machine
+# (tests/fixtures/NAME/root) plus the environment of the user's shell on it
+# (tests/fixtures/NAME/env, KEY=VALUE lines). See tests/fixtures/README.md.
+#
+#   fixture NAME        copy the fixture to a temp dir, install fake libraries
+#                       into its placeholders, build its ld.so.cache with the
+#                       real ldconfig; sets $ROOT
+#   run ARGS...         run wslgpu --root $ROOT ARGS in the fixture's env;
+#                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
+#   run_json ARGS...    run with --json; sets $JSON (a file)
+#   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
+#   status_of ID        prints the JSON status of a check
+#   done_testing        prints the closing "e2e-result:" line
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$top/$BUILD" ;; esac
+WSLGPU="$BUILD/wslgpu"
+FAKES="$BUILD/fakes"
+T_PASS=0
+T_FAIL=0
+TEST_NAME=""
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/wslgpu-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT INT TERM
+ROOT=""
+FIXTURE=""
+EXTRA_ENV=""
+
+# Builds an ld.so.cache for the tree at $1 with the real ldconfig, so the
+# cache has exactly glibc's format. ldconfig -r chroots: as non-root we use
+# a user namespace; where neither works the cache is left missing.
+make_ldcache() {
+	r=$1
+	[ -f "$r/etc/ld.so.conf" ] || return 0
+	[ -e "$r/etc/ld.so.cache" ] && return 0
+	lc=$(command -v ldconfig || echo /sbin/ldconfig)
+	if [ "$(id -u)" = 0 ]; then
+		"$lc" -X -r "$r" >"$WORK/ldconfig.log" 2>&1
+	elif command -v unshare >/dev/null 2>&1; then
+		unshare -r "$lc" -X -r "$r" >"$WORK/ldconfig.log" 2>&1
+	fi
+}
+
+fixture() {
+	FIXTURE=$1
+	src="$top/tests/fixtures/$1"
+	[ -d "$src/root" ] || { echo "no fixture $1" >&2; exit 3; }
+	ROOT="$WORK/$1"
+	rm -rf "$ROOT"
+	cp -a "$src/root" "$ROOT"
+	# Placeholders: a file whose first line is "#fake NAME" becomes the
+	# fake library $FAKES/NAME (built by make check).
+	grep -rl '^#fake ' "$ROOT" 2>/dev/null | while read -r f; do
+		name=$(sed -n '1s/^#fake \([^ ]*\).*/\1/p' "$f")
+		if [ -f "$FAKES/$name" ]; then
+			cp "$FAKES/$name" "$f"
+		fi
+	done
+	make_ldcache "$ROOT"
+	EXTRA_ENV=""
+}
+
+# Adds KEY=VALUE to the environment of the next runs of this fixture.
+setenv() { EXTRA_ENV="$EXTRA_ENV $*"; }
+
+run() {
+	envfile="$top/tests/fixtures/$FIXTURE/env"
+	set -- --root "$ROOT" "$@"
+	# A clean environment: the fixture's, not the developer's.
+	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/user LANG=C.UTF-8"
+	if [ -f "$envfile" ]; then
+		while IFS= read -r line; do
+			case "$line" in ''|'#'*) continue ;; esac
+			vars="$vars $line"
+		done <"$envfile"
+	fi
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	env -i $vars $EXTRA_ENV "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	t1=$(date +%s.%N)
+	SECS=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+	OUT=$(cat "$WORK/out")
+	ERR=$(cat "$WORK/err")
+}
+
+run_json() {
+	run --json "$@"
+	JSON="$WORK/out.json"
+	cp "$WORK/out" "$JSON"
+	if ! jq -e . "$JSON" >/dev/null 2>&1; then
+		fail "output is not valid JSON"
+	fi
+}
+
+ok() { T_PASS=$((T_PASS + 1)); echo "ok $FIXTURE: $1"; }
+fail() {
+	T_FAIL=$((T_FAIL + 1))
+	echo "FAIL $FIXTURE: $1"
+	echo "---- stdout"; echo "$OUT" | head -80
+	echo "---- stderr"; echo "$ERR" | head -20
+}
+
+expect_rc() {
+	if [ "$RC" = "$1" ]; then ok "exit status $1"; else fail "exit status $RC, expected $1"; fi
+}
+expect_line() {
+	if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then ok "line /$1/"; else fail "no line matches /$1/"; fi
+}
+expect_no_line() {
+	if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then fail "a line matches /$1/"; else ok "no line /$1/"; fi
+}
+expect_err() {
+	if printf '%s\n' "$ERR" | grep -Eq -- "$1"; then ok "stderr /$1/"; else fail "stderr does not match /$1/"; fi
+}
+expect_json() {
+	if jq -e "$1" "$JSON" >/dev/null 2>&1; then ok "json $1"; else fail "json filter false: $1"; fi
+}
+status_of() { jq -r --arg id "$1" '.checks[] | select(.id == $id) | .status' "$JSON"; }
+expect_status() {
+	s=$(status_of "$1")
+	if [ "$s" = "$2" ]; then ok "$1 is $2"; else fail "$1 is '$s', expected $2"; fi
+}
+
+done_testing() {
+	echo "e2e-result: $T_PASS passed, $T_FAIL failed"
+	[ "$T_FAIL" -eq 0 ]
+}

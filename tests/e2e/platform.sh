@@ -1,0 +1,56 @@
+# platform.sh: platform layer on fixture machines.
+. "$(dirname "$0")/lib.sh"
+
+fixture healthy-wsl2
+run_json --only platform
+expect_rc 0
+expect_status platform.kind pass
+expect_json '.platform.kind == "wsl2"'
+expect_json '.platform.kernel == "5.15.167.4-microsoft-standard-WSL2"'
+expect_json '.platform.distro == "Ubuntu 22.04.4 LTS"'
+expect_json '.schema == "wslgpu/check/1"'
+expect_status platform.systemd pass
+expect_status platform.interop pass
+run --only platform
+expect_line '^✓ platform\.kind +WSL2 \(kernel 5\.15\.167\.4-microsoft-standard-WSL2\)$'
+expect_line '^✓ No problems found in 5 checks\.$'
+
+fixture wsl1
+run
+expect_rc 1
+expect_line '^✗ platform\.kind +this distribution runs under WSL1'
+expect_line 'fix +wsl\.exe -l -v'
+expect_line 'wsl\.exe --set-version <distro> 2'
+expect_line '^- platform\.kernel +skipped: platform\.kind failed, fix that first$'
+expect_line '^✗ Broken at the platform layer'
+run_json
+expect_json '.platform.kind == "wsl1"'
+expect_json '.summary.first_failure == "platform.kind"'
+expect_json '[.checks[] | select(.id != "platform.kind") | .status] | all(. == "skip")'
+expect_json '.summary.status == "fail"'
+
+# systemd asked for in wsl.conf but not running: WSL was not restarted.
+fixture healthy-wsl2
+echo init > "$ROOT/proc/1/comm"
+run_json --only platform.systemd
+expect_status platform.systemd warn
+expect_json '.checks[0].fix[0] | test("wsl.exe --shutdown")'
+
+# A custom kernel whose string names no Microsoft is still WSL2 by its markers.
+fixture healthy-wsl2
+echo 6.6.36-custom > "$ROOT/proc/sys/kernel/osrelease"
+run_json --only platform.kind
+expect_json '.platform.kind == "wsl2"'
+expect_json '.checks[0].evidence.note | test("custom kernel")'
+
+# Old WSL kernel: warn below 5.10.16.3, fail below 4.19.121.
+fixture healthy-wsl2
+echo 4.19.128-microsoft-standard > "$ROOT/proc/sys/kernel/osrelease"
+run_json --only platform.kernel
+expect_status platform.kernel warn
+echo 4.19.104-microsoft-standard > "$ROOT/proc/sys/kernel/osrelease"
+run_json --only platform.kernel
+expect_status platform.kernel fail
+expect_rc 1
+
+done_testing

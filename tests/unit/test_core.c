@@ -1,0 +1,264 @@
+/* test_core.c: strbuf, version numbers, os-release, INI, JSON escaping,
+ * the result wire format, the KB parser and root-prefixed path resolution. */
+#include "testutil.h"
+
+#include "core/json.h"
+#include "core/result.h"
+#include "core/rootfs.h"
+#include "core/strbuf.h"
+#include "kb/kb.h"
+#include "parse/inifile.h"
+#include "parse/osrelease.h"
+#include "parse/version.h"
+
+static void test_strbuf(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	assert_string_equal(sb_str(&sb), "");
+	sb_addf(&sb, "%d-%s", 42, "x");
+	sb_add(&sb, "  \r\n");
+	sb_rtrim(&sb);
+	assert_string_equal(sb.buf, "42-x");
+	for (int i = 0; i < 10000; i++)
+		sb_addc(&sb, 'a');
+	assert_int_equal(sb.len, 10004);
+	char *s = sb_detach(&sb);
+	assert_null(sb.buf);
+	free(s);
+}
+
+static void test_version(void **state)
+{
+	(void)state;
+	struct version a, b;
+	assert_int_equal(version_parse("5.15.167.4-microsoft-standard-WSL2", &a), 0);
+	assert_int_equal(a.n, 4);
+	assert_int_equal(a.part[2], 167);
+	assert_int_equal(version_parse("5.10.16.3", &b), 0);
+	assert_true(version_cmp(&a, &b) > 0);
+	version_parse("4.19.121", &b);
+	version_parse("4.19.128-microsoft-standard", &a);
+	assert_true(version_cmp(&a, &b) > 0);
+	version_parse("551.23", &a);
+	version_parse("551.23.0", &b);
+	assert_int_equal(version_cmp(&a, &b), 0);
+	assert_int_equal(version_parse("microsoft", &a), -1);
+	assert_int_equal(version_parse("", &a), -1);
+	/* Absurd numbers saturate instead of overflowing. */
+	assert_int_equal(version_parse("99999999999999999999999.1", &a), 0);
+}
+
+static void test_osrelease(void **state)
+{
+	(void)state;
+	const char *t = "NAME=\"Ubuntu\"\nVERSION_ID='22.04'\nID=ubuntu\n"
+			"PRETTY_NAME=\"Ubuntu \\\"quoted\\\" 22.04\"\r\n";
+	struct strbuf v = STRBUF_INIT;
+	assert_int_equal(osrelease_get(t, strlen(t), "ID", &v), 0);
+	assert_string_equal(v.buf, "ubuntu");
+	assert_int_equal(osrelease_get(t, strlen(t), "VERSION_ID", &v), 0);
+	assert_string_equal(v.buf, "22.04");
+	assert_int_equal(osrelease_get(t, strlen(t), "PRETTY_NAME", &v), 0);
+	assert_string_equal(v.buf, "Ubuntu \"quoted\" 22.04");
+	assert_int_equal(osrelease_get(t, strlen(t), "NAM", &v), -1);
+	/* Binary garbage and an unterminated quote do not crash. */
+	const char bin[] = "ID=\"abc\0\xff\xfe\nX=1";
+	assert_int_equal(osrelease_get(bin, sizeof bin - 1, "X", &v), 0);
+	assert_string_equal(v.buf, "1");
+	sb_release(&v);
+}
+
+static void test_inifile(void **state)
+{
+	(void)state;
+	struct inifile ini;
+	const char *t = "[wsl2]\r\nmemory=8GB\r\nswap = 0\r\n[gpu]\r\nenabled=false\r\nbroken line\r\n";
+	inifile_parse(t, strlen(t), &ini);
+	assert_true(ini.crlf);
+	assert_false(ini.utf16);
+	const struct inifile_item *m = inifile_find(&ini, "WSL2", "Memory");
+	assert_non_null(m);
+	assert_string_equal(m->value, "8GB");
+	assert_int_equal(m->line, 2);
+	assert_int_equal(inifile_size(m->value), 8LL << 30);
+	assert_string_equal(inifile_find(&ini, "wsl2", "swap")->value, "0");
+	assert_int_equal(inifile_bool(inifile_find(&ini, "gpu", "enabled")->value), 0);
+	assert_int_equal(ini.error_line, 6);
+	inifile_free(&ini);
+
+	/* UTF-16LE with BOM: WSL ignores such a file (microsoft/WSL#7851). */
+	const char u16[] = "\xff\xfe[\0w\0s\0l\0" "2\0]\0";
+	inifile_parse(u16, sizeof u16 - 1, &ini);
+	assert_true(ini.utf16);
+	assert_int_equal(ini.n, 0);
+	inifile_free(&ini);
+
+	assert_int_equal(inifile_size("512MB"), 512LL << 20);
+	assert_int_equal(inifile_size("lots"), -1);
+	assert_int_equal(inifile_size("8XB"), -1);
+	assert_int_equal(inifile_bool("maybe"), -1);
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	json_str(&sb, "a\"b\\c\n\x01\xff\xc3\xa9");
+	assert_string_equal(sb.buf, "\"a\\\"b\\\\c\\n\\u0001\\ufffd\xc3\xa9\"");
+	sb_reset(&sb);
+	text_sanitize(&sb, "ok\033[31mred\xc2\x9b\xe2\x9c\x93");
+	assert_string_equal(sb.buf, "ok[31mred?\xe2\x9c\x93");
+	sb_release(&sb);
+}
+
+static void test_wire(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	struct result a, b;
+	result_init(&a, NULL);
+	res_set(&a, ST_WARN, "x.y", "detail %d", 7);
+	res_ev(&a, "k", "v1");
+	res_ev(&a, "k", "v2");
+	wire_put(p[1], 'T', "step one", 8);
+	wire_put_result(p[1], &a);
+	close(p[1]);
+	char buf[4096];
+	ssize_t n = read(p[0], buf, sizeof buf);
+	close(p[0]);
+	assert_true(n > 0);
+	result_init(&b, NULL);
+	/* Fed byte by byte, records apply only when complete. */
+	size_t used = 0;
+	for (ssize_t end = 1; end <= n; end++)
+		used += wire_apply(&b, buf + used, (size_t)end - used);
+	assert_int_equal(used, (size_t)n);
+	assert_true(b.ran);
+	assert_int_equal(b.status, ST_WARN);
+	assert_string_equal(b.kb, "x.y");
+	assert_string_equal(b.detail, "detail 7");
+	assert_string_equal(b.step, "step one");
+	assert_string_equal(res_get_nth(&b, "k", 1), "v2");
+	/* A hostile length field is dropped, not trusted. */
+	struct result c;
+	result_init(&c, NULL);
+	const char evil[] = "S\xff\xff\xff\x7f";
+	assert_int_equal(wire_apply(&c, evil, 5), 5);
+	assert_false(c.ran);
+	result_release(&a);
+	result_release(&b);
+	result_release(&c);
+}
+
+static void test_kb_parse(void **state)
+{
+	(void)state;
+	struct kb kb;
+	struct strbuf err = STRBUF_INIT;
+	const char *t = "@file t.kb\n# c\n[a.b]\nlayer: libs\ntitle: T\ncause: one\n  two\n"
+			"fix: do {pkg}\nfix: again\nsource: https://x\n";
+	assert_int_equal(kb_parse(t, strlen(t), &kb, &err), 0);
+	assert_int_equal(kb.n, 1);
+	assert_string_equal(kb.e[0].cause, "one two");
+	assert_int_equal(kb.e[0].fix.n, 2);
+	assert_string_equal(kb.e[0].kind, "finding");
+	struct result r;
+	result_init(&r, NULL);
+	res_ev(&r, "pkg", "libnvidia-compute-535");
+	struct strbuf out = STRBUF_INIT;
+	kb_expand(kb.e[0].fix.v[0], &r, &out);
+	assert_string_equal(out.buf, "do libnvidia-compute-535");
+	sb_reset(&out);
+	kb_expand("x {missing} {", &r, &out);
+	assert_string_equal(out.buf, "x <missing> {");
+	sb_release(&out);
+	result_release(&r);
+	kb_free(&kb);
+
+	const char *bad[] = { "[x]\nbogus: 1\n", "[x]\nlayer: a\n", "key: v\n", "[Bad Id]\n",
+			      "[x]\nlayer: a\ntitle: t\n[x]\nlayer: a\ntitle: t\n",
+			      "[x]\nlayer: a\nlayer: b\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		sb_reset(&err);
+		assert_int_equal(kb_parse(bad[i], strlen(bad[i]), &kb, &err), -1);
+		assert_true(err.len > 0);
+	}
+	sb_release(&err);
+}
+
+/* The built-in KB parses, and every finding has a source to cite. */
+static void test_kb_builtin(void **state)
+{
+	(void)state;
+	const struct kb *kb = kb_builtin();
+	assert_true(kb->n > 0);
+	for (size_t i = 0; i < kb->n; i++) {
+		if (kb->e[i].source.n == 0)
+			fail_msg("%s:%d: [%s] has no source", kb->e[i].file, kb->e[i].line,
+				 kb->e[i].id);
+	}
+	assert_non_null(kb_find("core.probe_crash"));
+	assert_null(kb_find("no.such.entry"));
+}
+
+static void test_rootfs(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "usr/lib/x86_64-linux-gnu/libcuda.so.535", "real");
+	/* An absolute symlink must resolve inside the root, not on the host. */
+	tu_symlink(d, "usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.535");
+	tu_symlink(d, "lib", "usr/lib");
+	tu_symlink(d, "loop/a", "/loop/b");
+	tu_symlink(d, "loop/b", "/loop/a");
+	tu_symlink(d, "escape", "../../../../../../etc/passwd");
+	tu_write_str(d, "usr/bin/nvidia-smi", "#!/bin/sh\n");
+	char p[4096];
+	snprintf(p, sizeof p, "%s/usr/bin/nvidia-smi", d);
+	chmod(p, 0755);
+
+	assert_int_equal(rootfs_set(d), 0);
+	assert_false(rootfs_is_real());
+	struct strbuf sb = STRBUF_INIT, g = STRBUF_INIT;
+	assert_int_equal(rootfs_read("/lib/x86_64-linux-gnu/libcuda.so.1", 0, &sb, NULL), 0);
+	assert_string_equal(sb.buf, "real");
+	assert_int_equal(rootfs_readlink("/usr/lib/x86_64-linux-gnu/libcuda.so.1", &sb), 0);
+	assert_string_equal(sb.buf, "/usr/lib/x86_64-linux-gnu/libcuda.so.535");
+	assert_int_equal(rootfs_read("/loop/a", 0, &sb, NULL), -ELOOP);
+	/* ".." never climbs above the root. */
+	assert_int_equal(rootfs_read("/escape", 0, &sb, NULL), -ENOENT);
+	assert_int_equal(rootfs_read("/no/such/file", 0, &sb, NULL), -ENOENT);
+	bool trunc;
+	assert_int_equal(rootfs_read("/lib/x86_64-linux-gnu/libcuda.so.1", 2, &sb, &trunc), 0);
+	assert_true(trunc);
+	assert_string_equal(sb.buf, "re");
+	assert_int_equal(rootfs_read("/usr", 0, &sb, NULL), -EISDIR);
+
+	setenv("PATH", "/nowhere:/usr/bin", 1);
+	bool on_path;
+	assert_int_equal(rootfs_which("nvidia-smi", &g, &sb, &on_path), 0);
+	assert_string_equal(g.buf, "/usr/bin/nvidia-smi");
+	assert_true(on_path);
+	assert_int_equal(rootfs_which("nope", &g, &sb, &on_path), -ENOENT);
+	assert_int_equal(rootfs_which("../x", &g, &sb, &on_path), -EINVAL);
+	sb_release(&sb);
+	sb_release(&g);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf),   cmocka_unit_test(test_version),
+		cmocka_unit_test(test_osrelease), cmocka_unit_test(test_inifile),
+		cmocka_unit_test(test_json),     cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
+		cmocka_unit_test(test_rootfs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
