@@ -22,6 +22,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "check", cmd_check, "prove the GPU compute chain, layer by layer (default)" },
+	{ "explain", cmd_explain, "paste an error or a log: get the layer, cause and fix" },
+	{ "bench", cmd_bench, "measure disk I/O where the data lives, and the GPU path" },
 	{ "kb", cmd_kb, "show knowledge-base entries (causes and fixes)" },
 };
 
