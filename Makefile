@@ -28,7 +28,7 @@ endif
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
 HARDEN = -fstack-protector-strong -fPIE
-CPPFLAGS += -D_GNU_SOURCE -DWSLGPU_COMMIT='"$(COMMIT)"'
+CPPFLAGS += -D_GNU_SOURCE
 CFLAGS ?= -g
 CFLAGS += -std=c11 $(WARN) $(OPT) $(HARDEN) $(SAN)
 LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
@@ -50,6 +50,9 @@ all: wslgpu
 
 wslgpu: $(BUILD)/wslgpu
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BUILD)/wslgpu wslgpu; fi
+
+# Only main.o carries the commit, so a new commit rebuilds one file.
+$(BUILD)/src/cli/main.o: CPPFLAGS += -DWSLGPU_COMMIT='"$(COMMIT)"'
 
 $(BUILD)/wslgpu: $(BUILD)/src/cli/main.o $(BUILD)/libwslgpu.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
