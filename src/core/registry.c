@@ -7,16 +7,16 @@
 #include "strbuf.h"
 
 static const struct layer_def layers[] = {
-	{ "platform", "WSL version, kernel and distribution", platform_checks },
-	{ "bridge", "The paravirtual GPU device (/dev/dxg)", bridge_checks },
-	{ "host", "The Windows (or native) NVIDIA driver", host_checks },
-	{ "libs", "Driver libraries and how the loader finds them", libs_checks },
-	{ "cuda", "CUDA driver API: init, devices, a real kernel launch", cuda_checks },
-	{ "nvml", "NVML and nvidia-smi", nvml_checks },
-	{ "toolkit", "CUDA toolkit and distro packages", toolkit_checks },
-	{ "frameworks", "PyTorch, TensorFlow, JAX, CuPy", frameworks_checks },
-	{ "containers", "Docker and the NVIDIA container toolkit", containers_checks },
-	{ "perf", "Where the data lives; memory and swap", perf_checks },
+	{ "platform", "WSL version, kernel and distribution", { platform_checks } },
+	{ "bridge", "The paravirtual GPU device (/dev/dxg)", { bridge_checks } },
+	{ "host", "The Windows (or native) NVIDIA driver", { host_checks, host_driver_checks } },
+	{ "libs", "Driver libraries and how the loader finds them", { libs_checks } },
+	{ "cuda", "CUDA driver API: init, devices, a real kernel launch", { cuda_checks } },
+	{ "nvml", "NVML and nvidia-smi", { nvml_checks } },
+	{ "toolkit", "CUDA toolkit and distro packages", { toolkit_checks } },
+	{ "frameworks", "PyTorch, TensorFlow, JAX, CuPy", { frameworks_checks } },
+	{ "containers", "Docker and the NVIDIA container toolkit", { containers_checks } },
+	{ "perf", "Where the data lives; memory and swap", { perf_checks } },
 };
 
 const struct layer_def *registry_layers(size_t *n)
@@ -32,12 +32,14 @@ const struct check_def *registry_checks(size_t *n)
 	if (!all) {
 		size_t total = 0;
 		for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-			for (const struct check_def *c = layers[i].checks; c->id; c++)
-				total++;
+			for (size_t t = 0; t < 3 && layers[i].checks[t]; t++)
+				for (const struct check_def *c = layers[i].checks[t]; c->id; c++)
+					total++;
 		all = xcalloc(total ? total : 1, sizeof *all);
 		for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-			for (const struct check_def *c = layers[i].checks; c->id; c++)
-				all[count++] = *c;
+			for (size_t t = 0; t < 3 && layers[i].checks[t]; t++)
+				for (const struct check_def *c = layers[i].checks[t]; c->id; c++)
+					all[count++] = *c;
 	}
 	*n = count;
 	return all;

@@ -13,7 +13,10 @@
 struct layer_def {
 	const char *name;
 	const char *title;
-	const struct check_def *checks; /* terminated by an entry with id NULL */
+	/* Tables of checks, each terminated by an entry with id NULL. A layer
+	 * may take its checks from more than one file (host: the driver-store
+	 * files and the driver as NVML reports it). */
+	const struct check_def *checks[3];
 };
 
 const struct layer_def *registry_layers(size_t *n);

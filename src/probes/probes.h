@@ -7,6 +7,7 @@
 extern const struct check_def platform_checks[];
 extern const struct check_def bridge_checks[];
 extern const struct check_def host_checks[];
+extern const struct check_def host_driver_checks[];
 extern const struct check_def libs_checks[];
 extern const struct check_def cuda_checks[];
 extern const struct check_def nvml_checks[];
