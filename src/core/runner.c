@@ -96,9 +96,12 @@ static void run_child(struct probe_ctx *ctx, size_t idx, int wire_fd, int out_fd
 			close(slots[i].out_fd);
 		}
 	setpgid(0, 0);
+	/* Default dispositions: a crash must end this child with the signal,
+	 * whatever handlers the parent had (a test framework's, a sanitizer's). */
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		signal(fatal[i], SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0) {
 		dup2(devnull, 0);
@@ -212,14 +215,22 @@ static void finish_slot(struct slot *s, struct result *r, const struct run_opts 
 	s->state = ST_DONE;
 }
 
+static int find_def(const struct check_def *defs, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(defs[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Returns the index of a dep that blocks check i, or -1. *pending is set when
  * some dep has not finished yet. */
-static int blocking_dep(const struct check_def *defs, struct result *results, size_t i,
-			bool *pending)
+static int blocking_dep(const struct check_def *defs, size_t n, struct result *results,
+			size_t i, bool *pending)
 {
 	*pending = false;
 	for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
-		int j = registry_find(defs[i].deps[d]);
+		int j = find_def(defs, n, defs[i].deps[d]);
 		if (j < 0 || !defs[j].run)
 			continue; /* unknown or planned checks block nothing */
 		if (!results[j].ran) {
@@ -244,13 +255,13 @@ static void mark_skipped(struct result *r, const struct result *dep)
 	r->ran = true;
 }
 
-static void want_deps(const struct check_def *defs, bool *want, size_t i)
+static void want_deps(const struct check_def *defs, size_t n, bool *want, size_t i)
 {
 	for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
-		int j = registry_find(defs[i].deps[d]);
+		int j = find_def(defs, n, defs[i].deps[d]);
 		if (j >= 0 && !want[j]) {
 			want[j] = true;
-			want_deps(defs, want, (size_t)j);
+			want_deps(defs, n, want, (size_t)j);
 		}
 	}
 }
@@ -259,6 +270,12 @@ void runner_run(const struct run_opts *opts, bool *want, struct result *results)
 {
 	size_t n;
 	const struct check_def *defs = registry_checks(&n);
+	runner_run_table(defs, n, opts, want, results);
+}
+
+void runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,
+		      bool *want, struct result *results)
+{
 	struct slot *slots = xcalloc(n, sizeof *slots);
 	struct probe_ctx ctx = { defs, results, n, opts, -1 };
 	int max_parallel = opts->max_parallel > 0 ? opts->max_parallel : 16;
@@ -266,7 +283,7 @@ void runner_run(const struct run_opts *opts, bool *want, struct result *results)
 
 	for (size_t i = 0; i < n; i++)
 		if (want[i])
-			want_deps(defs, want, i);
+			want_deps(defs, n, want, i);
 	for (size_t i = 0; i < n; i++) {
 		result_init(&results[i], &defs[i]);
 		slots[i].wire_fd = slots[i].out_fd = -1;
@@ -288,7 +305,7 @@ void runner_run(const struct run_opts *opts, bool *want, struct result *results)
 				if (slots[i].state != ST_PENDING)
 					continue;
 				bool pending;
-				int b = blocking_dep(defs, results, i, &pending);
+				int b = blocking_dep(defs, n, results, i, &pending);
 				if (b >= 0) {
 					mark_skipped(&results[i], &results[b]);
 					slots[i].state = ST_DONE;

@@ -30,5 +30,8 @@
  * want[] is updated to include the dependencies that ran.
  */
 void runner_run(const struct run_opts *opts, bool *want, struct result *results);
+/* The same over any table of checks (the tests use their own probes). */
+void runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,
+		      bool *want, struct result *results);
 
 #endif
