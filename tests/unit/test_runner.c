@@ -146,6 +146,8 @@ static void test_runner_parallel_limit(void **state)
 	double t0 = now_ms();
 	runner_run_table(table, N, &opts, want, res);
 	double par = now_ms() - t0;
+	for (size_t i = 0; i < N; i++)
+		result_release(&res[i]);
 	opts.max_parallel = 1;
 	t0 = now_ms();
 	runner_run_table(table, N, &opts, want, res);
