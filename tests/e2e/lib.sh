@@ -14,7 +14,7 @@
 #   status_of ID        prints the JSON status of a check
 #   done_testing        prints the closing "e2e-result:" line
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD="$top/$BUILD" ;; esac
 WSLGPU="$BUILD/wslgpu"
