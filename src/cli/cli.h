@@ -16,6 +16,7 @@ int cmd_check(int argc, char **argv);
 int cmd_kb(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* Shared option handling. */
 int cli_set_root(const char *dir);            /* prints the error; returns exit code or 0 */

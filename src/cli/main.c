@@ -24,11 +24,14 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "prove the GPU compute chain, layer by layer (default)" },
 	{ "explain", cmd_explain, "paste an error or a log: get the layer, cause and fix" },
 	{ "bench", cmd_bench, "measure disk I/O where the data lives, and the GPU path" },
+	{ "watch", cmd_watch, "run or attach to a job and say whether it is GPU-, input-, CPU- or memory-bound" },
 	{ "kb", cmd_kb, "show knowledge-base entries (causes and fixes)" },
 };
 
 /* Options that take a value, so that their value is not taken for the command. */
-static const char *const valued[] = { "--root", "--only", "--timeout", "--data", "-o", NULL };
+static const char *const valued[] = { "--root", "--only", "--timeout", "--data", "-o",
+					"--python", "--pid", "--interval", "--csv", "--svg", "--size",
+					"--files", "--file-size", "--seconds", "-f", "--docker-image", NULL };
 
 static void usage(FILE *f)
 {
