@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/json.h"
+#include "../core/proc.h"
 #include "../core/registry.h"
 #include "../core/runner.h"
 #include "../report/report.h"
@@ -81,6 +83,32 @@ static void list_checks(bool json)
 		sb_add(&sb, "\n]}\n");
 	fputs(sb.buf, stdout);
 	sb_release(&sb);
+}
+
+/* The live progress line on a terminal's stderr; nothing on a pipe. */
+static double progress_last;
+static bool progress_shown;
+
+static void show_progress(size_t done, size_t total, const char *waiting_for)
+{
+	double now = now_ms();
+	if (now - progress_last < 100 || !waiting_for)
+		return;
+	if (!progress_shown && now - progress_last < 300)
+		return; /* quick runs never flash a line */
+	progress_last = now;
+	progress_shown = true;
+	fprintf(stderr, "\r\033[Kchecking: %zu/%zu done, waiting for %s", done, total,
+		waiting_for);
+	fflush(stderr);
+}
+
+static void clear_progress(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
 }
 
 /* Marks the checks named by a comma-separated --only value. */
@@ -221,7 +249,12 @@ int cmd_check(int argc, char **argv)
 	memcpy(shown, want, n * sizeof *want);
 
 	struct result *results = xcalloc(n, sizeof *results);
+	if (isatty(2)) {
+		progress_last = now_ms();
+		opts.progress = show_progress;
+	}
 	runner_run(&opts, want, results);
+	clear_progress();
 	struct report rep = { results, shown, n, verbose, false };
 	rep.color = cli_want_color(1, color);
 	if (json)

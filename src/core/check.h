@@ -20,6 +20,10 @@
 #include "result.h"
 
 #define CHECK_MAX_DEPS 6
+/* A dep written "after:ID" only orders: the check waits until ID finished
+ * and may read its evidence, but runs whatever ID's status was (a check that
+ * cross-checks layers must run exactly when one of them failed). */
+#define CHECK_AFTER "after:"
 
 struct probe_ctx;
 
@@ -42,6 +46,9 @@ struct run_opts {
 	size_t ndata;
 	bool windows;          /* --windows: also ask the Windows side */
 	bool no_fork;          /* debugging only: run probes in-process */
+	/* Called while waiting (at most every 100 ms) with how many checks
+	 * finished and the one running longest; NULL for none. */
+	void (*progress)(size_t done, size_t total, const char *waiting_for);
 };
 
 struct probe_ctx {

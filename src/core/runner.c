@@ -217,6 +217,8 @@ static void finish_slot(struct slot *s, struct result *r, const struct run_opts 
 
 static int find_def(const struct check_def *defs, size_t n, const char *id)
 {
+	if (strncmp(id, CHECK_AFTER, sizeof CHECK_AFTER - 1) == 0)
+		id += sizeof CHECK_AFTER - 1;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(defs[i].id, id) == 0)
 			return (int)i;
@@ -237,6 +239,8 @@ static int blocking_dep(const struct check_def *defs, size_t n, struct result *r
 			*pending = true;
 			continue;
 		}
+		if (strncmp(defs[i].deps[d], CHECK_AFTER, sizeof CHECK_AFTER - 1) == 0)
+			continue; /* orders only: never blocks */
 		if (status_is_failure(results[j].status) ||
 		    (results[j].status == ST_SKIP && res_get(&results[j], "blocked_by")))
 			return j;
@@ -367,6 +371,24 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 		}
 		if (running == 0)
 			break;
+		if (opts->progress) {
+			size_t done = 0, total = 0;
+			double oldest = 0;
+			const char *longest = NULL;
+			for (size_t i = 0; i < n; i++) {
+				if (slots[i].state == ST_IDLE || !defs[i].run)
+					continue;
+				total++;
+				if (slots[i].state == ST_DONE)
+					done++;
+				if (slots[i].state == ST_RUNNING &&
+				    (!longest || slots[i].start < oldest)) {
+					oldest = slots[i].start;
+					longest = defs[i].id;
+				}
+			}
+			opts->progress(done, total, longest);
+		}
 
 		/* Wait for output, exits or the nearest deadline. */
 		struct pollfd *pfd = xcalloc(2 * n, sizeof *pfd);
@@ -393,6 +415,8 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 				next = now + 5; /* closed its pipes: poll for the exit */
 		}
 		int wait_ms = next > now ? (int)(next - now) + 1 : 0;
+		if (opts->progress && wait_ms > 100)
+			wait_ms = 100;
 		int pr = poll(pfd, np, wait_ms);
 		if (pr > 0) {
 			for (size_t k = 0; k < np; k++) {
