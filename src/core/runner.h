@@ -12,7 +12,7 @@
  * (fail/crash/timeout) or was itself skipped because something before it
  * failed, the check is skipped with "skipped: <id> failed, fix that first";
  * a dep skipped as not applicable (bridge.dxg on native Linux) blocks
- * nothing.
+ * nothing. A dep "after:ID" (CHECK_AFTER) only orders and never blocks.
  */
 #ifndef WSLGPU_RUNNER_H
 #define WSLGPU_RUNNER_H
