@@ -48,6 +48,31 @@ FAKE_LIB := $(foreach f,$(FAKE_SRC),$(BUILD)/fakes/$(call fake_soname,$(f)))
 .PHONY: all check asan install uninstall clean bench fuzz
 all: wslgpu
 
+# ---- The embedded PTX kernels (src/gpu/kernels.cu; owner: the cuda layer) ----
+# The checked-in src/gpu/kernels.ptx is embedded in the binary as the C string
+# wslgpu_kernels_ptx (tools/ptx2c.awk), so `make` never needs nvcc.
+# `make ptx` regenerates kernels.ptx from kernels.cu when nvcc is installed,
+# pinned to PTX ISA 7.0 / sm_50 so that old drivers can JIT it (see the
+# comment at the top of src/gpu/kernels.cu), and checks it with ptxas.
+NVCC ?= nvcc
+PTXAS ?= ptxas
+LIB_OBJ += $(BUILD)/gen/kernels_ptx.o
+$(BUILD)/gen/kernels_ptx.c: src/gpu/kernels.ptx tools/ptx2c.awk
+	@mkdir -p $(dir $@)
+	awk -f tools/ptx2c.awk src/gpu/kernels.ptx > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/kernels_ptx.o: $(BUILD)/gen/kernels_ptx.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+.PHONY: ptx
+ptx:
+	@command -v $(NVCC) >/dev/null || { echo "make ptx: $(NVCC) not found" >&2; exit 1; }
+	{ echo '// Generated from src/gpu/kernels.cu by `make ptx`; do not edit by hand.'; \
+	  $(NVCC) -ptx -arch=compute_75 -o - src/gpu/kernels.cu | \
+	  sed -e 's/^\.version .*$$/.version 7.0/' -e 's/^\.target .*$$/.target sm_50/'; \
+	} > src/gpu/kernels.ptx.tmp
+	$(PTXAS) -arch=sm_75 -o /dev/null src/gpu/kernels.ptx.tmp
+	mv src/gpu/kernels.ptx.tmp src/gpu/kernels.ptx
+# ---- end of the PTX block ----
+
 wslgpu: $(BUILD)/wslgpu
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BUILD)/wslgpu wslgpu; fi
 

@@ -11,7 +11,8 @@ END {
 	print "const unsigned long kb_text_len_ul = sizeof kb_text - 1;"
 }
 function emit(s) {
-	gsub(/\\/, "\\\\", s)
+	# "&&" doubles each backslash in every awk; "\\\\" yields just one.
+	gsub(/\\/, "&&", s)
 	gsub(/"/, "\\\"", s)
 	gsub(/\t/, "\\t", s)
 	lines[n++] = s

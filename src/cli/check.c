@@ -32,6 +32,9 @@ static void check_help(FILE *f)
 	      "      --timeout SEC    time limit per probe (default 10)\n"
 	      "      --strict         exit 1 on warnings too\n"
 	      "      --windows        also ask the Windows side (needs interop)\n"
+	      "      --python PATH    also probe the frameworks of this interpreter (repeatable)\n"
+	      "      --docker-image IMAGE\n"
+	      "                       also run 'docker run --rm --gpus all IMAGE nvidia-smi'\n"
 	      "      --color WHEN     auto (default), always or never; NO_COLOR is honoured\n"
 	      "  -h, --help           show this help\n"
 	      "\n"
@@ -141,7 +144,8 @@ static int select_only(const char *list, bool *want)
 int cmd_check(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_ONLY, OPT_LIST, OPT_ROOT, OPT_DATA, OPT_TIMEOUT,
-	       OPT_STRICT, OPT_WINDOWS, OPT_COLOR, OPT_NO_COLOR, OPT_NO_FORK };
+	       OPT_STRICT, OPT_WINDOWS, OPT_COLOR, OPT_NO_COLOR, OPT_NO_FORK,
+	       OPT_PYTHON, OPT_DOCKER_IMAGE };
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -155,6 +159,8 @@ int cmd_check(int argc, char **argv)
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 		{ "no-fork", no_argument, NULL, OPT_NO_FORK },
+		{ "python", required_argument, NULL, OPT_PYTHON },
+		{ "docker-image", required_argument, NULL, OPT_DOCKER_IMAGE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -167,6 +173,8 @@ int cmd_check(int argc, char **argv)
 	struct run_opts opts = { .timeout_ms = 10000, .max_parallel = 16 };
 	const char **data = NULL;
 	size_t ndata = 0;
+	const char **pythons = NULL;
+	size_t npythons = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -194,6 +202,18 @@ int cmd_check(int argc, char **argv)
 		case OPT_DATA:
 			data = xrealloc(data, (ndata + 1) * sizeof *data);
 			data[ndata++] = optarg;
+			break;
+		case OPT_PYTHON:
+			pythons = xrealloc(pythons, (npythons + 1) * sizeof *pythons);
+			pythons[npythons++] = optarg;
+			break;
+		case OPT_DOCKER_IMAGE:
+			if (!*optarg) {
+				cli_usage_error("check", "--docker-image: the image name is empty");
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			opts.docker_image = optarg;
 			break;
 		case OPT_TIMEOUT: {
 			char *end;
@@ -243,6 +263,8 @@ int cmd_check(int argc, char **argv)
 	}
 	opts.data_paths = data;
 	opts.ndata = ndata;
+	opts.pythons = pythons;
+	opts.npythons = npythons;
 	if (!only)
 		for (size_t i = 0; i < n; i++)
 			want[i] = true;
@@ -255,6 +277,14 @@ int cmd_check(int argc, char **argv)
 	}
 	runner_run(&opts, want, results);
 	clear_progress();
+	/* A selected check skipped because a dependency failed: show that
+	 * dependency too, so that --only never hides a broken layer. */
+	for (size_t i = 0; i < n; i++) {
+		const char *root = shown[i] ? res_get(&results[i], "blocked_by") : NULL;
+		int j = root ? registry_find(root) : -1;
+		if (j >= 0)
+			shown[j] = true;
+	}
 	struct report rep = { results, shown, n, verbose, false };
 	rep.color = cli_want_color(1, color);
 	if (json)
@@ -273,5 +303,6 @@ out:
 	free(want);
 	free(shown);
 	free(data);
+	free(pythons);
 	return rc;
 }

@@ -46,6 +46,9 @@ struct run_opts {
 	size_t ndata;
 	bool windows;          /* --windows: also ask the Windows side */
 	bool no_fork;          /* debugging only: run probes in-process */
+	const char **pythons;  /* --python PATH, repeatable: also probe these */
+	size_t npythons;
+	const char *docker_image; /* --docker-image IMAGE: run a GPU container */
 	/* Called while waiting (at most every 100 ms) with how many checks
 	 * finished and the one running longest; NULL for none. */
 	void (*progress)(size_t done, size_t total, const char *waiting_for);

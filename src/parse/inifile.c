@@ -17,7 +17,10 @@ static int on_item(void *user, const char *section, const char *name, const char
 	struct inifile *ini = user;
 	if (!name)
 		return 1; /* section start (INI_CALL_HANDLER_ON_NEW_SECTION builds) */
-	ini->items = xrealloc(ini->items, (ini->n + 1) * sizeof *ini->items);
+	if (ini->n == ini->alloc) { /* doubling: a huge file stays linear */
+		ini->alloc = ini->alloc ? ini->alloc * 2 : 16;
+		ini->items = xrealloc(ini->items, ini->alloc * sizeof *ini->items);
+	}
 	struct inifile_item *it = &ini->items[ini->n++];
 	it->section = xstrdup(section ? section : "");
 	it->key = xstrdup(name);

@@ -24,7 +24,7 @@ struct inifile_item {
 
 struct inifile {
 	struct inifile_item *items;
-	size_t n;
+	size_t n, alloc;
 	int error_line;      /* first line inih could not parse, 0 if none */
 	bool utf16;          /* the bytes look like UTF-16 (BOM or NUL pattern) */
 	bool utf8_bom;
