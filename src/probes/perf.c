@@ -1,8 +1,700 @@
-/* perf.c: memory, swap and .wslconfig; where the data lives (9p vs ext4). */
+/*
+ * perf.c: what makes GPU work slow without breaking it — too little memory,
+ * swapping, a .wslconfig that is not applied, and data on a Windows drive.
+ *
+ * perf.memory reads /proc/meminfo and /proc/vmstat, and on WSL every
+ * %UserProfile%\.wslconfig it can see (wslhost.h). WSL2's memory is capped
+ * by .wslconfig memory= (default half the PC's RAM) and it has a swap file
+ * (swap=, default a quarter of that); swapping during training shows as low
+ * GPU utilisation (FACTS.md). A .wslconfig applies only after
+ * `wsl --shutdown`, and WSL silently keeps its defaults for a value it
+ * cannot read (wslconfig.h), so the configured limits are compared with
+ * what Linux sees.
+ *
+ * Thresholds, and why:
+ *  - small memory: MemTotal under 3.5 GiB (a 4 GB VM shows about 3.8 GiB).
+ *    A PyTorch process that has done one CUDA operation holds about 1–2 GB
+ *    of host memory before any data is loaded (pytorch/pytorch#12873: 1.9 GB
+ *    RSS after one tiny convolution), so under 4 GB a training job with a
+ *    DataLoader has little room before it swaps or is killed.
+ *  - swap: 256 MiB or more in use (a few MiB are normal housekeeping), or,
+ *    on the real machine, pages moving in or out during a half-second
+ *    sample.
+ *  - not applied: configured and seen differ by more than 10 % (the kernel
+ *    keeps a few per cent of the VM's memory for itself).
+ *
+ * perf.storage finds the mount that holds the current directory and each
+ * --data path (symlinks followed: ~/.ollama -> /mnt/c/... is common, field
+ * case P01) in /proc/self/mountinfo. Windows drives are reached over 9p and
+ * are many times slower than the distribution's ext4 disk (research §8).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/rootfs.h"
+#include "../parse/meminfo.h"
+#include "../parse/mountinfo.h"
+#include "../parse/wslconfig.h"
 #include "probes.h"
+#include "wslhost.h"
+
+#define GIB (1024.0 * 1024 * 1024)
+#define MIB (1024.0 * 1024)
+#define SMALL_MEMORY (3.5 * GIB)
+#define SWAP_IN_USE (256ULL << 20)
+#define MISMATCH 0.10
+
+static void fmt_bytes(unsigned long long b, char *buf, size_t n)
+{
+	if ((double)b >= GIB)
+		snprintf(buf, n, "%.1f GiB", (double)b / GIB);
+	else
+		snprintf(buf, n, "%.0f MiB", (double)b / MIB);
+}
+
+/* ---- perf.memory ---- */
+
+/* What one finding would say; the most important becomes the result. */
+struct finding {
+	int prio;          /* lower is more important */
+	const char *kb;
+	char *detail;
+	const char *label; /* a few words for "and also ..." */
+};
+
+struct findings {
+	struct finding v[8];
+	size_t n;
+};
+
+static void add_finding(struct findings *f, int prio, const char *kb, const char *label,
+			char *detail)
+{
+	if (f->n >= sizeof f->v / sizeof f->v[0]) {
+		free(detail);
+		return;
+	}
+	f->v[f->n++] = (struct finding){ prio, kb, detail, label };
+}
+
+/* Sets r from the most important finding; the others are named after it. */
+static void report_findings(struct result *r, struct findings *f)
+{
+	size_t best = 0;
+	for (size_t i = 1; i < f->n; i++)
+		if (f->v[i].prio < f->v[best].prio)
+			best = i;
+	struct strbuf d = STRBUF_INIT;
+	sb_add(&d, f->v[best].detail);
+	size_t others = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		if (i == best)
+			continue;
+		sb_addf(&d, "%s%s", others++ ? ", " : "; also ", f->v[i].label);
+		res_ev(r, "also", "%s", f->v[i].detail);
+	}
+	res_set(r, ST_WARN, f->v[best].kb, "%s", d.buf);
+	sb_release(&d);
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].detail);
+}
+
+/* Online CPUs from /sys/devices/system/cpu/online ("0-7,9"), 0 if unknown. */
+static unsigned online_cpus(void)
+{
+	struct strbuf t = STRBUF_INIT;
+	unsigned n = 0;
+	if (rootfs_read("/sys/devices/system/cpu/online", 4096, &t, NULL) == 0) {
+		const char *p = t.buf;
+		while (*p >= '0' && *p <= '9') {
+			char *end;
+			unsigned long a = strtoul(p, &end, 10), b = a;
+			if (*end == '-')
+				b = strtoul(end + 1, &end, 10);
+			if (b < a || b - a > 65535) {
+				n = 0;
+				break;
+			}
+			n += (unsigned)(b - a + 1);
+			if (*end != ',')
+				break;
+			p = end + 1;
+		}
+	}
+	sb_release(&t);
+	return n;
+}
+
+static bool differs(unsigned long long want, unsigned long long seen)
+{
+	double w = (double)want, s = (double)seen;
+	if (want == 0)
+		return seen != 0;
+	return s < w * (1 - MISMATCH) || s > w * (1 + MISMATCH);
+}
+
+/* The .wslconfig files, checked. */
+struct config_file {
+	char *guest;
+	char *windows;
+	struct wslconfig wc;
+	int read_error;  /* -errno, 0 when read */
+	bool truncated;
+};
+
+static void load_configs(struct config_file **out, size_t *n)
+{
+	char **paths = wslhost_wslconfigs(n);
+	struct config_file *v = *n ? xcalloc(*n, sizeof *v) : NULL;
+	struct strbuf t = STRBUF_INIT, w = STRBUF_INIT;
+	for (size_t i = 0; i < *n; i++) {
+		v[i].guest = paths[i];
+		wslhost_windows_path(paths[i], &w);
+		v[i].windows = xstrdup(w.buf);
+		v[i].read_error = rootfs_read(paths[i], 1 << 20, &t, &v[i].truncated);
+		wslconfig_check(v[i].read_error == 0 ? t.buf : NULL, v[i].read_error == 0 ? t.len : 0,
+				&v[i].wc);
+	}
+	free(paths);
+	sb_release(&t);
+	sb_release(&w);
+	*out = v;
+}
+
+static void free_configs(struct config_file *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].guest);
+		free(v[i].windows);
+		wslconfig_free(&v[i].wc);
+	}
+	free(v);
+}
+
+/* "memory=16GB (line 2), swap=4GB (line 3); UTF-16LE with BOM, CRLF". */
+static void describe_config(const struct config_file *c, struct strbuf *out)
+{
+	const struct wslconfig *wc = &c->wc;
+	sb_reset(out);
+	sb_addf(out, "%s: ", c->windows);
+	if (c->read_error) {
+		sb_addf(out, "unreadable (%s)", strerror(-c->read_error));
+		return;
+	}
+	const struct {
+		const char *name;
+		const struct wslconfig_setting *s;
+	} keys[] = { { "memory", &wc->memory }, { "swap", &wc->swap }, { "processors", &wc->processors } };
+	bool any = false;
+	for (size_t i = 0; i < 3; i++) {
+		if (!keys[i].s->text)
+			continue;
+		sb_addf(out, "%s%s=%s (line %d%s)", any ? ", " : "", keys[i].name, keys[i].s->text,
+			keys[i].s->line, keys[i].s->set ? "" : ", invalid");
+		any = true;
+	}
+	if (!any)
+		sb_add(out, "no memory, swap or processors setting");
+	if (wc->utf16)
+		sb_addf(out, "; UTF-16%s %s", wc->utf16_be ? "BE" : "LE",
+			wc->utf16_bom ? "with a byte-order mark" : "without a byte-order mark");
+	if (wc->utf8_bom)
+		sb_add(out, "; UTF-8 with a byte-order mark");
+	if (wc->crlf)
+		sb_add(out, "; CRLF line ends");
+	if (c->truncated)
+		sb_add(out, "; longer than 1 MiB, only the start was read");
+}
+
+static void probe_memory(struct probe_ctx *ctx, struct result *r)
+{
+	struct strbuf t = STRBUF_INIT, line = STRBUF_INIT;
+	struct findings f = { .n = 0 };
+	struct config_file *cfg = NULL;
+	size_t ncfg = 0;
+	char a[32], b[32];
+
+	probe_step(ctx, "reading /proc/meminfo");
+	bool truncated = false;
+	int rc = rootfs_read("/proc/meminfo", 1 << 20, &t, &truncated);
+	struct meminfo mi;
+	if (rc < 0 || meminfo_parse(t.buf, t.len, &mi) < 0) {
+		const char *why = rc < 0 ? strerror(-rc)
+			: truncated ? "no MemTotal line in its first MiB" : "no MemTotal line";
+		res_ev(r, "file", "/proc/meminfo");
+		res_ev(r, "error", "%s", why);
+		res_set(r, ST_WARN, "perf.memory.unreadable",
+			"cannot read the memory size: /proc/meminfo: %s", why);
+		goto out;
+	}
+	unsigned long long swap_used = meminfo_swap_used(&mi);
+	fmt_bytes(mi.mem_total, a, sizeof a);
+	res_ev(r, "mem_total", "%s (%llu kB)", a, mi.mem_total / 1024);
+	if (mi.have & MI_MEM_AVAILABLE) {
+		fmt_bytes(mi.mem_available, b, sizeof b);
+		res_ev(r, "mem_available", "%s", b);
+	}
+	if (mi.have & MI_SWAP_TOTAL)
+		fmt_bytes(mi.swap_total, b, sizeof b);
+	res_ev(r, "swap_total", "%s", mi.have & MI_SWAP_TOTAL ? b : "unknown");
+	fmt_bytes(swap_used, b, sizeof b);
+	res_ev(r, "swap_used", "%s", b);
+
+	struct vmstat vs;
+	bool have_vm = rootfs_read("/proc/vmstat", 1 << 20, &t, NULL) == 0 &&
+		       vmstat_parse(t.buf, t.len, &vs) == 0;
+	unsigned long long rate = 0;
+	if (have_vm) {
+		res_ev(r, "pswpin", "%llu", vs.pswpin);
+		res_ev(r, "pswpout", "%llu", vs.pswpout);
+		/* Counters since boot say little about now: sample on a real
+		 * machine (a fixture's files do not move). */
+		if (rootfs_is_real()) {
+			probe_step(ctx, "sampling /proc/vmstat for half a second");
+			struct timespec ts = { 0, 500 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+			struct vmstat vs2;
+			if (rootfs_read("/proc/vmstat", 1 << 20, &t, NULL) == 0 &&
+			    vmstat_parse(t.buf, t.len, &vs2) == 0 && vs2.pswpin >= vs.pswpin &&
+			    vs2.pswpout >= vs.pswpout) {
+				rate = (vs2.pswpin - vs.pswpin + vs2.pswpout - vs.pswpout) * 2;
+				res_ev(r, "swapping_now", "%llu pages/s", rate);
+			}
+		}
+	}
+
+	/* .wslconfig: what the user asked for. */
+	if (probe_is_wsl2(ctx)) {
+		probe_step(ctx, "reading .wslconfig files");
+		load_configs(&cfg, &ncfg);
+	}
+	if (ncfg)
+		res_ev(r, "config_file", "%s", cfg[0].windows);
+	else if (probe_is_wsl2(ctx))
+		res_ev(r, "config_file", "%%UserProfile%%\\.wslconfig");
+	unsigned cpus = online_cpus();
+	if (cpus)
+		res_ev(r, "cpus", "%u online", cpus);
+	bool any_memory = false, memory_applied = false;
+	const struct config_file *memory_file = NULL, *encoding_file = NULL, *invalid_file = NULL;
+	for (size_t i = 0; i < ncfg; i++) {
+		const struct config_file *c = &cfg[i];
+		describe_config(c, &line);
+		res_ev(r, "wslconfig", "%s", line.buf);
+		if (c->read_error) {
+			res_ev(r, "problem", "%s: cannot be read: %s", c->windows,
+			       strerror(-c->read_error));
+			if (!invalid_file)
+				invalid_file = c;
+			continue;
+		}
+		for (size_t k = 0; k < c->wc.nissues; k++) {
+			const struct wslconfig_issue *is = &c->wc.issues[k];
+			if (is->kind == WC_UTF16 || is->kind == WC_BINARY) {
+				if (!encoding_file)
+					encoding_file = c;
+				continue;
+			}
+			if (is->line)
+				res_ev(r, "problem", "%s:%d: %s", c->windows, is->line, is->msg);
+			else
+				res_ev(r, "problem", "%s: %s", c->windows, is->msg);
+			if (!invalid_file)
+				invalid_file = c;
+		}
+		if (c->wc.more_issues)
+			res_ev(r, "problem", "%s: %zu more problems not listed", c->windows,
+			       c->wc.more_issues);
+		if (c->wc.memory.set) {
+			any_memory = true;
+			if (!differs(c->wc.memory.val, mi.mem_total))
+				memory_applied = true;
+			else if (!memory_file)
+				memory_file = c;
+		}
+	}
+
+	/* Encoding: WSL may read none of the file. */
+	if (encoding_file) {
+		const struct wslconfig *wc = &encoding_file->wc;
+		struct strbuf d = STRBUF_INIT;
+		if (wc->binary)
+			sb_addf(&d, "%s is not a text file (it holds NUL bytes): WSL cannot read it",
+				encoding_file->windows);
+		else
+			sb_addf(&d, "%s is saved as UTF-16%s %s: WSL may ignore it",
+				encoding_file->windows, wc->utf16_be ? "BE" : "LE",
+				wc->utf16_bom ? "with a byte-order mark" : "without a byte-order mark");
+		if (wc->memory.set) {
+			fmt_bytes(wc->memory.val, b, sizeof b);
+			sb_addf(&d, " (it asks for memory=%s; Linux sees %s%s)", wc->memory.text, a,
+				differs(wc->memory.val, mi.mem_total) ? ": it was ignored"
+								      : ": this WSL read it");
+			res_ev(r, "applied", "%s", differs(wc->memory.val, mi.mem_total)
+				? "no: the memory Linux sees is not what the file asks for"
+				: "yes: the memory Linux sees matches the file");
+		}
+		res_ev(r, "encoding_file", "%s", encoding_file->guest);
+		add_finding(&f, 0, "perf.memory.wslconfig_encoding", "the .wslconfig encoding",
+			    sb_detach(&d));
+	}
+	if (invalid_file) {
+		const char *first = NULL;
+		size_t count = 0;
+		for (size_t i = 0; i < r->nev; i++)
+			if (!strcmp(r->ev[i].key, "problem")) {
+				if (!first)
+					first = r->ev[i].val;
+				count++;
+			}
+		struct strbuf d = STRBUF_INIT;
+		sb_add(&d, first ? first : invalid_file->windows);
+		if (count > 1)
+			sb_addf(&d, " (and %zu more)", count - 1);
+		add_finding(&f, 1, "perf.memory.wslconfig_invalid", "a .wslconfig mistake",
+			    sb_detach(&d));
+	}
+	/* Configured but not what Linux sees: not applied (or clamped). */
+	if (any_memory && !memory_applied && memory_file && memory_file != encoding_file) {
+		fmt_bytes(mi.mem_total, a, sizeof a);
+		add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+			    xasprintf("%s asks for memory=%s, but Linux sees %s: not applied",
+				      memory_file->windows, memory_file->wc.memory.text, a));
+		res_ev(r, "asked", "memory=%s (%s line %d)", memory_file->wc.memory.text,
+		       memory_file->windows, memory_file->wc.memory.line);
+	}
+	for (size_t i = 0; i < ncfg && !memory_file; i++) {
+		const struct config_file *c = &cfg[i];
+		if (c == encoding_file)
+			continue;
+		if (c->wc.swap.set && (mi.have & MI_SWAP_TOTAL) && differs(c->wc.swap.val, mi.swap_total)) {
+			fmt_bytes(mi.swap_total, b, sizeof b);
+			res_ev(r, "asked", "swap=%s (%s line %d)", c->wc.swap.text, c->windows,
+			       c->wc.swap.line);
+			add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+				    xasprintf("%s asks for swap=%s, but Linux sees %s of swap: not "
+					      "applied", c->windows, c->wc.swap.text, b));
+			break;
+		}
+		if (c->wc.processors.set && cpus && cpus > c->wc.processors.val) {
+			res_ev(r, "asked", "processors=%s (%s line %d)", c->wc.processors.text,
+			       c->windows, c->wc.processors.line);
+			add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+				    xasprintf("%s asks for processors=%s, but Linux has %u CPUs: not "
+					      "applied", c->windows, c->wc.processors.text, cpus));
+			break;
+		}
+	}
+
+	if ((double)mi.mem_total < SMALL_MEMORY) {
+		struct strbuf d = STRBUF_INIT;
+		sb_addf(&d, "only %s of memory", a);
+		for (size_t i = 0; i < ncfg; i++)
+			if (cfg[i].wc.memory.set) {
+				sb_addf(&d, " (.wslconfig memory=%s)", cfg[i].wc.memory.text);
+				break;
+			}
+		sb_add(&d, ": too little for GPU training");
+		res_ev(r, "threshold", "3.5 GiB");
+		add_finding(&f, 3, "perf.memory.small", "small memory", sb_detach(&d));
+	}
+	if (swap_used >= SWAP_IN_USE || rate > 0) {
+		fmt_bytes(swap_used, b, sizeof b);
+		struct strbuf d = STRBUF_INIT;
+		sb_addf(&d, "%s of swap in use", b);
+		if (rate)
+			sb_addf(&d, ", %llu pages/s moving now", rate);
+		else if (have_vm && (vs.pswpin || vs.pswpout))
+			sb_addf(&d, " (%llu pages swapped in since boot)", vs.pswpin);
+		add_finding(&f, 4, "perf.memory.swapping", "swap in use", sb_detach(&d));
+	}
+
+	if (f.n) {
+		report_findings(r, &f);
+		goto out;
+	}
+	struct strbuf d = STRBUF_INIT;
+	sb_addf(&d, "%s of memory", a);
+	for (size_t i = 0; i < ncfg; i++)
+		if (cfg[i].wc.memory.set) {
+			sb_addf(&d, " (.wslconfig memory=%s)", cfg[i].wc.memory.text);
+			break;
+		}
+	if ((mi.have & MI_SWAP_TOTAL) && mi.swap_total) {
+		fmt_bytes(mi.swap_total, b, sizeof b);
+		sb_addf(&d, ", %s of swap", b);
+		if (swap_used) {
+			fmt_bytes(swap_used, b, sizeof b);
+			sb_addf(&d, ", %s in use", b);
+		} else {
+			sb_add(&d, ", none in use");
+		}
+	} else {
+		sb_add(&d, ", no swap");
+	}
+	res_set(r, ST_PASS, NULL, "%s", d.buf);
+	sb_release(&d);
+out:
+	free_configs(cfg, ncfg);
+	sb_release(&t);
+	sb_release(&line);
+}
+
+/* ---- perf.storage ---- */
+
+/*
+ * Resolves the symlinks of an absolute guest path the way the kernel's path
+ * walk does, through rootfs_lstat and rootfs_readlink, so that it behaves
+ * the same on a fixture root and on the real one (rootfs_host_path resolves
+ * only under a fixture root, and realpath(3) cannot say where a dangling
+ * link points). A missing component ends the walk: the rest is appended as
+ * written and *missing is set. link receives the first symlink's target.
+ * Returns 0, -ELOOP after 40 links, or another -errno.
+ */
+static int resolve_path(const char *path, struct strbuf *out, bool *missing, struct strbuf *link)
+{
+	struct strbuf todo = STRBUF_INIT, done = STRBUF_INIT, target = STRBUF_INIT;
+	int hops = 0, rc = 0;
+	*missing = false;
+	sb_reset(link);
+	sb_add(&todo, path);
+	sb_add(&done, "");
+	size_t pos = 0;
+	while (pos < todo.len) {
+		while (pos < todo.len && todo.buf[pos] == '/')
+			pos++;
+		if (pos >= todo.len)
+			break;
+		size_t end = pos;
+		while (end < todo.len && todo.buf[end] != '/')
+			end++;
+		const char *c = todo.buf + pos;
+		size_t n = end - pos;
+		pos = end;
+		if (n == 1 && c[0] == '.')
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			while (done.len && done.buf[done.len - 1] != '/')
+				done.len--;
+			if (done.len)
+				done.len--;
+			done.buf[done.len] = '\0';
+			continue;
+		}
+		size_t before = done.len;
+		sb_addc(&done, '/');
+		sb_addn(&done, c, n);
+		if (*missing)
+			continue;
+		struct stat st;
+		int lr = rootfs_lstat(done.buf, &st);
+		if (lr == -ENOENT || lr == -ENOTDIR) {
+			*missing = true;
+			continue;
+		}
+		if (lr < 0) {
+			rc = lr;
+			goto out;
+		}
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++hops > 40) {
+			rc = -ELOOP;
+			goto out;
+		}
+		if ((rc = rootfs_readlink(done.buf, &target)) < 0)
+			goto out;
+		if (!link->len)
+			sb_addn(link, target.buf, target.len);
+		/* New work list: the link's target, then what was left. */
+		sb_addn(&target, todo.buf + pos, todo.len - pos);
+		if (target.buf[0] == '/') {
+			sb_reset(&done);
+		} else {
+			done.len = before;
+			done.buf[done.len] = '\0';
+		}
+		sb_reset(&todo);
+		sb_addn(&todo, target.buf, target.len);
+		pos = 0;
+	}
+	sb_reset(out);
+	sb_add(out, done.len ? done.buf : "/");
+out:
+	sb_release(&todo);
+	sb_release(&done);
+	sb_release(&target);
+	return rc;
+}
+
+static const char *where(const struct mount_entry *m, const char *automount)
+{
+	if (mountinfo_windows_drive(m, automount))
+		return "Windows drive";
+	if (!strcmp(m->fstype, "9p")) {
+		struct strbuf v = STRBUF_INIT;
+		bool drivers = mountinfo_option(m->super_options, "aname", &v) &&
+			       !strncmp(v.buf, "drivers", 7);
+		sb_release(&v);
+		return drivers ? "WSL's read-only view of the Windows driver store"
+			       : "a 9p share (not a Windows drive)";
+	}
+	if (!strcmp(m->fstype, "tmpfs") || !strcmp(m->fstype, "ramfs"))
+		return "memory (tmpfs)";
+	if (!strcmp(m->fstype, "nfs") || !strcmp(m->fstype, "nfs4") || !strcmp(m->fstype, "cifs") ||
+	    !strcmp(m->fstype, "smb3") || !strncmp(m->fstype, "fuse", 4))
+		return "a network or FUSE file system";
+	return "a Linux file system";
+}
+
+static void probe_storage(struct probe_ctx *ctx, struct result *r)
+{
+	struct strbuf t = STRBUF_INIT, automount = STRBUF_INIT, cwd = STRBUF_INIT,
+		      abs = STRBUF_INIT, res = STRBUF_INIT, link = STRBUF_INIT;
+	struct mountinfo mi;
+	memset(&mi, 0, sizeof mi);
+
+	probe_step(ctx, "reading /proc/self/mountinfo");
+	int rc = rootfs_read("/proc/self/mountinfo", 0, &t, NULL);
+	if (rc < 0 || mountinfo_parse(t.buf, t.len, &mi) == 0) {
+		res_ev(r, "file", "/proc/self/mountinfo");
+		res_ev(r, "error", "%s", rc < 0 ? strerror(-rc) : "no mount entries");
+		res_set(r, ST_WARN, "perf.storage.no_mountinfo",
+			"cannot tell where the data lives: /proc/self/mountinfo: %s",
+			rc < 0 ? strerror(-rc) : "no mount entries");
+		goto out;
+	}
+	if (mi.bad_lines)
+		res_ev(r, "note", "%zu lines of /proc/self/mountinfo could not be read", mi.bad_lines);
+	wslhost_automount_root(&automount);
+
+	/* The user's current directory, then each --data path. */
+	if (rootfs_is_real()) {
+		char buf[PATH_MAX];
+		if (getcwd(buf, sizeof buf))
+			sb_add(&cwd, buf);
+		else
+			res_ev(r, "note", "the current directory is unknown: %s", strerror(errno));
+	} else {
+		const char *pwd = getenv("PWD");
+		if (pwd && pwd[0] == '/')
+			sb_add(&cwd, pwd);
+		else
+			res_ev(r, "note", "PWD is not set: the current directory is not checked");
+	}
+	size_t npaths = (cwd.len ? 1 : 0) + ctx->opts->ndata;
+	size_t slow = 0, bad = 0;
+	for (size_t i = 0; i < npaths; i++) {
+		bool is_cwd = cwd.len && i == 0;
+		const char *p = is_cwd ? cwd.buf : ctx->opts->data_paths[i - (cwd.len ? 1 : 0)];
+		const char *role = is_cwd ? "current directory" : "--data";
+		sb_reset(&abs);
+		if (p[0] != '/' && cwd.len)
+			sb_addf(&abs, "%s/%s", cwd.buf, p);
+		else if (p[0] != '/')
+			sb_addf(&abs, "/%s", p);
+		else
+			sb_add(&abs, p);
+		probe_step(ctx, "resolving %s", abs.buf);
+		bool missing;
+		int lr = resolve_path(abs.buf, &res, &missing, &link);
+		res_ev(r, "path", "%s", p);
+		res_ev(r, "role", "%s", role);
+		if (lr < 0) {
+			res_ev(r, "resolved", "(%s)", lr == -ELOOP ? "a symlink loop" : strerror(-lr));
+			res_ev(r, "fstype", "unknown");
+			res_ev(r, "mount", "unknown");
+			res_ev(r, "source", "unknown");
+			res_ev(r, "where", "unknown");
+			if (!bad++) {
+				res_ev(r, "bad", "%s: %s", p,
+				       lr == -ELOOP ? "its symlinks form a loop" : strerror(-lr));
+				res_ev(r, "bad_path", "%s", p);
+			}
+			continue;
+		}
+		res_ev(r, "resolved", "%s", res.buf);
+		if (link.len)
+			res_ev(r, "link", "%s -> %s", p, link.buf);
+		probe_step(ctx, "stat %s", res.buf);
+		struct stat st;
+		if ((missing || rootfs_stat(res.buf, &st) < 0) && is_cwd && !rootfs_is_real()) {
+			/* A fixture describes only what the probes read; the
+			 * user's directory need not be in it. */
+			res_ev(r, "note", "the current directory %s is not in this root; its "
+					  "mount is judged by its path", p);
+		} else if (missing || rootfs_stat(res.buf, &st) < 0) {
+			if (!bad++) {
+				res_ev(r, "bad", "%s: %s", p,
+				       link.len ? "a dangling symlink (its target does not exist)"
+						: "does not exist");
+				res_ev(r, "bad_path", "%s", p);
+			}
+		}
+		const struct mount_entry *m = mountinfo_find(&mi, res.buf);
+		if (!m) {
+			res_ev(r, "fstype", "unknown");
+			res_ev(r, "mount", "none listed");
+			res_ev(r, "source", "unknown");
+			res_ev(r, "where", "unknown");
+			continue;
+		}
+		const char *w = where(m, automount.buf);
+		res_ev(r, "fstype", "%s", m->fstype);
+		res_ev(r, "mount", "%s", m->mount_point);
+		res_ev(r, "source", "%s", m->source);
+		res_ev(r, "where", "%s", w);
+		if (!strcmp(w, "Windows drive") && !slow++) {
+			res_ev(r, "slow", "%s", p);
+			res_ev(r, "slow_resolved", "%s", res.buf);
+			res_ev(r, "slow_fstype", "%s", m->fstype);
+			res_ev(r, "slow_mount", "%s", m->mount_point);
+			res_ev(r, "slow_source", "%s", m->source);
+		}
+	}
+
+	if (slow) {
+		const char *s = res_get(r, "slow"), *sr = res_get(r, "slow_resolved");
+		bool via_link = strcmp(s, sr) != 0;
+		struct strbuf d = STRBUF_INIT;
+		sb_add(&d, s);
+		if (via_link)
+			sb_addf(&d, " (-> %s)", sr);
+		sb_addf(&d, " is on a Windows drive (%s at %s): file access there is slow",
+			res_get(r, "slow_fstype"), res_get(r, "slow_mount"));
+		if (slow > 1)
+			sb_addf(&d, "; %zu of %zu paths are on Windows drives", slow, npaths);
+		res_set(r, ST_WARN, "perf.storage.windows_drive", "%s", d.buf);
+		sb_release(&d);
+	} else if (bad) {
+		res_set(r, ST_WARN, "perf.storage.bad_path", "%s", res_get(r, "bad"));
+	} else if (!npaths) {
+		res_set(r, ST_PASS, NULL, "no path to check (no current directory, no --data)");
+	} else {
+		if (npaths == 1)
+			res_set(r, ST_PASS, NULL, "%s is on %s (%s, %s)", res_get(r, "path"),
+				res_get(r, "fstype"), res_get(r, "source"), res_get(r, "where"));
+		else
+			res_set(r, ST_PASS, NULL, "none of the %zu paths is on a Windows drive", npaths);
+	}
+out:
+	mountinfo_free(&mi);
+	sb_release(&t);
+	sb_release(&automount);
+	sb_release(&cwd);
+	sb_release(&abs);
+	sb_release(&res);
+	sb_release(&link);
+}
 
 const struct check_def perf_checks[] = {
-	{ "perf.memory", "perf", "Memory and swap", "MemTotal, swap in use, and .wslconfig memory/swap/processors", { "platform.kind" }, NULL },
-	{ "perf.storage", "perf", "Where the data lives", "file system of the current directory and of each --data path", { "platform.kind" }, NULL },
+	{ "perf.memory", "perf", "Memory and swap", "MemTotal, swap in use, and .wslconfig memory/swap/processors: valid, applied, enough", { "platform.kind" }, probe_memory },
+	{ "perf.storage", "perf", "Where the data lives", "file system of the current directory and of each --data path (symlinks followed): Windows drive or Linux disk", { "platform.kind" }, probe_storage },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
 };

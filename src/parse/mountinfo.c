@@ -1,0 +1,241 @@
+/* mountinfo.c: /proc/self/mountinfo. See mountinfo.h. */
+#include "mountinfo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+void mountinfo_unescape(const char *s, size_t n, struct strbuf *out)
+{
+	sb_reset(out);
+	sb_addn(out, "", 0);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\' && n - i >= 4 && is_octal(s[i + 1]) && is_octal(s[i + 2]) &&
+		    is_octal(s[i + 3])) {
+			unsigned v = (unsigned)(s[i + 1] - '0') * 64 + (unsigned)(s[i + 2] - '0') * 8 +
+				     (unsigned)(s[i + 3] - '0');
+			sb_addc(out, (char)(v & 0xff));
+			i += 3;
+		} else {
+			sb_addc(out, s[i]);
+		}
+	}
+}
+
+static char *unescaped(const char *s, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	mountinfo_unescape(s, n, &sb);
+	return sb_detach(&sb);
+}
+
+/* Parses an unsigned decimal of exactly n bytes; false on anything else. */
+static bool parse_ulong(const char *s, size_t n, unsigned long *v)
+{
+	if (n == 0 || n > 19)
+		return false;
+	unsigned long x = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		x = x * 10 + (unsigned long)(s[i] - '0');
+	}
+	*v = x;
+	return true;
+}
+
+struct token {
+	const char *s;
+	size_t n;
+};
+
+/* Parses one line; returns false if it is not a mountinfo line. */
+static bool parse_line(const char *line, size_t len, struct mount_entry *e)
+{
+	struct token head[6], tail[3];
+	size_t nhead = 0, ntail = 0;
+	bool sep = false;
+	struct strbuf optional = STRBUF_INIT;
+	size_t pos = 0;
+	while (pos < len) {
+		while (pos < len && (line[pos] == ' ' || line[pos] == '\t'))
+			pos++;
+		if (pos >= len)
+			break;
+		size_t start = pos;
+		while (pos < len && line[pos] != ' ' && line[pos] != '\t')
+			pos++;
+		struct token t = { line + start, pos - start };
+		if (nhead < 6) {
+			head[nhead++] = t;
+		} else if (!sep) {
+			if (t.n == 1 && t.s[0] == '-') {
+				sep = true;
+			} else {
+				if (optional.len)
+					sb_addc(&optional, ' ');
+				sb_addn(&optional, t.s, t.n);
+			}
+		} else if (ntail < 3) {
+			tail[ntail++] = t;
+		}
+		/* Extra tokens after the super options are ignored. */
+	}
+	bool ok = nhead == 6 && sep && ntail >= 2;
+	unsigned long maj = 0, min = 0;
+	const char *colon = ok ? memchr(head[2].s, ':', head[2].n) : NULL;
+	if (ok && (!colon || !parse_ulong(head[0].s, head[0].n, &e->id) ||
+		   !parse_ulong(head[1].s, head[1].n, &e->parent) ||
+		   !parse_ulong(head[2].s, (size_t)(colon - head[2].s), &maj) ||
+		   !parse_ulong(colon + 1, head[2].n - (size_t)(colon - head[2].s) - 1, &min)))
+		ok = false;
+	if (ok && (head[4].n == 0 || head[4].s[0] != '/'))
+		ok = false; /* a mount point is always absolute */
+	if (!ok) {
+		sb_release(&optional);
+		return false;
+	}
+	e->major = (unsigned)maj;
+	e->minor = (unsigned)min;
+	e->root = unescaped(head[3].s, head[3].n);
+	e->mount_point = unescaped(head[4].s, head[4].n);
+	e->options = unescaped(head[5].s, head[5].n);
+	e->optional = sb_detach(&optional);
+	e->fstype = unescaped(tail[0].s, tail[0].n);
+	e->source = unescaped(tail[1].s, tail[1].n);
+	e->super_options = ntail == 3 ? unescaped(tail[2].s, tail[2].n) : xstrdup("");
+	return true;
+}
+
+size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
+{
+	memset(mi, 0, sizeof *mi);
+	size_t alloc = 0;
+	const char *p = buf, *end = buf ? buf + len : buf;
+	int lineno = 0;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		lineno++;
+		size_t n = (size_t)(eol - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		bool blank = true;
+		for (size_t i = 0; i < n; i++)
+			if (p[i] != ' ' && p[i] != '\t') {
+				blank = false;
+				break;
+			}
+		if (!blank) {
+			struct mount_entry e;
+			memset(&e, 0, sizeof e);
+			if (parse_line(p, n, &e)) {
+				if (mi->n == alloc) {
+					alloc = alloc ? alloc * 2 : 32;
+					mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
+				}
+				e.line = lineno;
+				mi->m[mi->n++] = e;
+			} else {
+				mi->bad_lines++;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return mi->n;
+}
+
+void mountinfo_free(struct mountinfo *mi)
+{
+	for (size_t i = 0; i < mi->n; i++) {
+		struct mount_entry *e = &mi->m[i];
+		free(e->root);
+		free(e->mount_point);
+		free(e->options);
+		free(e->optional);
+		free(e->fstype);
+		free(e->source);
+		free(e->super_options);
+	}
+	free(mi->m);
+	memset(mi, 0, sizeof *mi);
+}
+
+const struct mount_entry *mountinfo_find(const struct mountinfo *mi, const char *path)
+{
+	const struct mount_entry *best = NULL;
+	size_t best_len = 0;
+	if (!path || path[0] != '/')
+		return NULL;
+	for (size_t i = 0; i < mi->n; i++) {
+		const char *mp = mi->m[i].mount_point;
+		size_t l = strlen(mp);
+		while (l > 1 && mp[l - 1] == '/')
+			l--; /* tolerate "/mnt/c/" */
+		bool hit;
+		if (l == 1 && mp[0] == '/')
+			hit = true;
+		else
+			hit = strncmp(path, mp, l) == 0 && (path[l] == '\0' || path[l] == '/');
+		if (hit && (!best || l >= best_len)) {
+			best = &mi->m[i];
+			best_len = l;
+		}
+	}
+	return best;
+}
+
+bool mountinfo_option(const char *options, const char *name, struct strbuf *value)
+{
+	size_t nlen = strlen(name);
+	const char *p = options;
+	if (!p || !nlen)
+		return false;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n >= nlen && memcmp(p, name, nlen) == 0 && (n == nlen || p[nlen] == '=')) {
+			if (value) {
+				sb_reset(value);
+				sb_addn(value, "", 0);
+				if (n > nlen)
+					sb_addn(value, p + nlen + 1, n - nlen - 1);
+			}
+			return true;
+		}
+		if (!comma)
+			return false;
+		p = comma + 1;
+	}
+}
+
+bool mountinfo_windows_drive(const struct mount_entry *m, const char *automount_root)
+{
+	if (!m || !m->fstype)
+		return false;
+	if (!strcmp(m->fstype, "drvfs"))
+		return true;
+	if (!strcmp(m->fstype, "9p")) {
+		struct strbuf v = STRBUF_INIT;
+		bool drive = mountinfo_option(m->super_options, "aname", &v) &&
+			     !strncmp(v.buf, "drvfs", 5) &&
+			     (v.buf[5] == '\0' || v.buf[5] == ';' || v.buf[5] == 'a');
+		sb_release(&v);
+		return drive;
+	}
+	if (!strcmp(m->fstype, "virtiofs")) {
+		const char *root = automount_root && *automount_root ? automount_root : "/mnt/";
+		size_t n = strlen(root);
+		while (n > 1 && root[n - 1] == '/')
+			n--;
+		return !strncmp(m->mount_point, root, n) && m->mount_point[n] == '/' &&
+		       m->mount_point[n + 1] != '\0';
+	}
+	return false;
+}

@@ -1,0 +1,75 @@
+/*
+ * mountinfo: /proc/self/mountinfo (proc(5)), parsed into entries, and the
+ * lookup "which mount holds this path".
+ *
+ * A line reads
+ *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+ *   id parent major:minor root mount-point options [optional fields...] - fstype source super-options
+ * The optional fields are zero or more; a lone "-" ends them. The kernel
+ * escapes space, tab, newline and backslash in paths as \ooo octal (\040,
+ * \011, \012, \134), so WSL's "C:\" source shows as "C:\134".
+ *
+ * Lines that do not have this shape are counted in bad_lines and skipped:
+ * the parser never fails, whatever the bytes.
+ */
+#ifndef WSLGPU_MOUNTINFO_H
+#define WSLGPU_MOUNTINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/strbuf.h"
+
+struct mount_entry {
+	unsigned long id, parent;
+	unsigned major, minor;
+	char *root;          /* unescaped, as every path field */
+	char *mount_point;
+	char *options;       /* per-mount options */
+	char *optional;      /* optional fields joined by spaces ("" if none) */
+	char *fstype;
+	char *source;
+	char *super_options; /* "" when the line ends after the source */
+	int line;            /* 1-based line number */
+};
+
+struct mountinfo {
+	struct mount_entry *m;
+	size_t n;
+	size_t bad_lines;
+};
+
+/* Parses len bytes. Never fails; returns the number of entries. */
+size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi);
+void mountinfo_free(struct mountinfo *mi);
+
+/* Replaces out's contents with s (n bytes) with \ooo escapes decoded. A
+ * backslash not followed by three octal digits stays as it is. */
+void mountinfo_unescape(const char *s, size_t n, struct strbuf *out);
+
+/*
+ * The mount that holds the absolute path: the longest mount point that is a
+ * prefix of path at a component boundary; among equal mount points the last
+ * one listed, since a later mount stacks on top. NULL if none (no "/" entry).
+ * The path should be normalised and have its symlinks resolved.
+ */
+const struct mount_entry *mountinfo_find(const struct mountinfo *mi, const char *path);
+
+/*
+ * Value of option name in a comma-separated option string ("aname=drvfs;path=C:\"
+ * for name "aname"). An option without '=' has the value "". Returns true if
+ * present.
+ */
+bool mountinfo_option(const char *options, const char *name, struct strbuf *value);
+
+/*
+ * Whether a mount is a Windows drive (research/wsl-facts.md §8): fstype
+ * "drvfs" (WSL1), "9p" whose aname is drvfs (WSL2: the super options read
+ * "aname=drvfs;path=C:\;uid=1000;..."; the driver store's 9p mount says
+ * aname=drivers and is not a drive), or "virtiofs" (WSL2 with virtiofs=true,
+ * whose options carry no aname) mounted under the automount root. root may
+ * be NULL for the default "/mnt/".
+ */
+bool mountinfo_windows_drive(const struct mount_entry *m, const char *automount_root);
+
+#endif
