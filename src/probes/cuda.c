@@ -1,11 +1,788 @@
-/* cuda.c: the CUDA driver API layer (issue: check part 2). Planned checks
- * are listed so that --list shows the whole chain already. */
+/*
+ * cuda.c: the CUDA driver API layer. It proves, in order, that libcuda.so.1
+ * loads (and which file the loader really picked), that cuInit finds the
+ * driver and its devices, what each device is, and that a real kernel runs
+ * and writes what it should.
+ *
+ * Each probe runs in its own child process (src/core/runner.c), so each
+ * loads the library afresh through src/gpu/cudaapi.c; a driver that
+ * crashes or hangs costs one probe, and the runner names the step it was
+ * in (probe_step before every call that can block). The report process
+ * itself never loads vendor code.
+ *
+ * Which file is loaded:
+ *   real machine (--root /): dlopen("libcuda.so.1"), exactly as an
+ *     application would (the tool's LD_LIBRARY_PATH, then ld.so.cache);
+ *     the file the loader picked is compared with the one libs.libcuda
+ *     predicted from ld.so.cache and LD_LIBRARY_PATH.
+ *   fixture (--root DIR): the predicted guest file under DIR, which is
+ *     what the loader would pick on the machine DIR describes; without a
+ *     prediction on WSL2, WSL's /usr/lib/wsl/lib/libcuda.so.1 (evidence
+ *     "note" says so). cuda.init, cuda.devices and cuda.kernel load the
+ *     file cuda.load reported.
+ *
+ * The decisions themselves (which KB entry a CUresult means, whether the
+ * loaded file is the right one, whether the kernel's output is right) are
+ * pure functions in src/gpu/cudafacts.c, unit-tested without a library.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/proc.h"
+#include "../core/rootfs.h"
+#include "../gpu/cudaapi.h"
+#include "../gpu/cudafacts.h"
+#include "../gpu/kernels.h"
 #include "probes.h"
 
+#define WSL_LIBCUDA "/usr/lib/wsl/lib/libcuda.so.1"
+/* Elements the probe kernel writes: 4 MiB, large enough for a real grid
+ * (4096 blocks), small enough to check on the host in a millisecond. */
+#define KERNEL_ELEMENTS (1u << 20)
+#define KERNEL_BLOCK 256u
+
+/* ---- paths between this machine and the described one ---- */
+
+/* Guest path of a host path: strips the root; false if outside it. */
+static bool host_to_guest(const char *host, struct strbuf *guest)
+{
+	const char *root = rootfs_root();
+	size_t n = strlen(root);
+	sb_reset(guest);
+	if (n == 0 || rootfs_is_real()) {
+		sb_add(guest, host);
+		return true;
+	}
+	if (strncmp(host, root, n) == 0 && host[n] == '/') {
+		sb_add(guest, host + n);
+		return true;
+	}
+	sb_add(guest, host);
+	return false;
+}
+
+/* text with the root prefix removed, so that messages from dlerror()
+ * name guest paths, as everything else in the report does. */
+static void strip_root(const char *text, struct strbuf *out)
+{
+	const char *root = rootfs_root();
+	size_t n = strlen(root);
+	sb_reset(out);
+	if (!text)
+		return;
+	if (rootfs_is_real() || n == 0) {
+		sb_add(out, text);
+		return;
+	}
+	for (const char *p = text; *p;) {
+		const char *hit = strstr(p, root);
+		if (!hit) {
+			sb_add(out, p);
+			break;
+		}
+		sb_addn(out, p, (size_t)(hit - p));
+		p = hit + n;
+	}
+}
+
+/* Canonical guest path of a guest path (symlinks resolved inside the
+ * root); the path itself when it cannot be resolved. */
+static void canonical_guest(const char *guest, struct strbuf *out)
+{
+	struct strbuf host = STRBUF_INIT;
+	sb_reset(out);
+	if (rootfs_host_path(guest, true, &host) == 0) {
+		char *real = realpath(host.buf, NULL);
+		if (real) {
+			host_to_guest(real, out);
+			free(real);
+		}
+	}
+	if (!out->len)
+		sb_add(out, guest);
+	sb_release(&host);
+}
+
+/* LD_LIBRARY_PATH without the entries that name dir (the fix for a stub
+ * found through it); "" when nothing is left. */
+static void ld_path_without(const char *dir, struct strbuf *out)
+{
+	const char *lp = getenv("LD_LIBRARY_PATH");
+	sb_reset(out);
+	if (!lp)
+		return;
+	size_t dn = strlen(dir);
+	while (dn > 1 && dir[dn - 1] == '/')
+		dn--;
+	for (const char *p = lp; *p;) {
+		size_t n = strcspn(p, ":");
+		size_t m = n;
+		while (m > 1 && p[m - 1] == '/')
+			m--;
+		if (n && !(m == dn && !strncmp(p, dir, dn))) {
+			if (out->len)
+				sb_addc(out, ':');
+			sb_addn(out, p, n);
+		}
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+}
+
+/* Stub evidence: the directory and the fixed LD_LIBRARY_PATH. */
+static void stub_evidence(struct result *r, const char *loaded_as, const char *loaded)
+{
+	struct strbuf dir = STRBUF_INIT, fixed = STRBUF_INIT;
+	if (!cuda_path_in_stubs(loaded_as, &dir) && !cuda_path_in_stubs(loaded, &dir))
+		cuda_dirname(loaded_as, &dir);
+	res_ev(r, "stubs_dir", "%s", dir.buf);
+	ld_path_without(dir.buf, &fixed);
+	res_ev(r, "ld_library_path_fixed", "%s", fixed.buf ? fixed.buf : "");
+	sb_release(&dir);
+	sb_release(&fixed);
+}
+
+/* ---- reporting a CUresult ---- */
+
+static bool visible_hides_all(struct result *r)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES");
+	if (!v)
+		return false;
+	res_ev(r, "cuda_visible_devices", "'%s'", v);
+	return cuda_visible_devices_hide_all(v);
+}
+
+/* Fails r for a call that returned code, with the KB entry of the step
+ * (or kb, when the caller knows better). */
+static void fail_call_kb(struct probe_ctx *ctx, struct result *r, enum cuda_step step,
+			 const char *call, int code, const char *kb_override)
+{
+	struct strbuf res = STRBUF_INIT;
+	cuda_result_describe(code, &res);
+	res_ev(r, "call", "%s", call);
+	res_ev(r, "result", "%s", res.buf);
+	res_ev(r, "result_text", "%s", cuda_result_text(code));
+	bool hidden = code == CUDA_ERROR_NO_DEVICE && visible_hides_all(r);
+	const char *kb = kb_override ? kb_override
+				     : cuda_result_kb(step, code, hidden, probe_is_wsl2(ctx));
+	res_set(r, ST_FAIL, kb, "%s returned %s: %s", call, res.buf, cuda_result_text(code));
+	sb_release(&res);
+}
+
+static void fail_call(struct probe_ctx *ctx, struct result *r, enum cuda_step step,
+		      const char *call, int code)
+{
+	fail_call_kb(ctx, r, step, call, code, NULL);
+}
+
+/* ---- loading ---- */
+
+/*
+ * Loads the driver for cuda.init, cuda.devices and cuda.kernel: the file
+ * cuda.load decided on. Returns false with r failed.
+ */
+static bool open_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api *api)
+{
+	struct strbuf file = STRBUF_INIT, err = STRBUF_INIT;
+	const char *loaded = probe_dep_get(ctx, "cuda.load", "loaded");
+	bool ok = false;
+	if (rootfs_is_real()) {
+		sb_add(&file, "libcuda.so.1");
+	} else if (!loaded || rootfs_host_path(loaded, true, &file) < 0) {
+		res_set(r, ST_SKIP, NULL, "skipped: cuda.load loaded no library");
+		goto out;
+	}
+	if (loaded)
+		res_ev(r, "loaded", "%s", loaded);
+	probe_step(ctx, "dlopen %s", rootfs_is_real() ? file.buf : loaded);
+	int rc = cuda_api_load(api, file.buf, &err);
+	if (rc < 0) {
+		struct strbuf msg = STRBUF_INIT;
+		strip_root(err.buf, &msg);
+		res_ev(r, "file", "%s", loaded ? loaded : file.buf);
+		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
+		res_set(r, ST_FAIL, rc == -ENOSYS ? "cuda.load.not_cuda" : "cuda.load.dlopen_failed",
+			"could not load libcuda.so.1: %s", msg.buf ? msg.buf : "");
+		sb_release(&msg);
+		goto out;
+	}
+	ok = true;
+out:
+	sb_release(&file);
+	sb_release(&err);
+	return ok;
+}
+
+/* cuInit(0) in this process; false with r failed. */
+static bool init_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api *api)
+{
+	probe_step(ctx, "cuInit(0)");
+	int rc = api->cuInit(0);
+	if (rc == CUDA_SUCCESS)
+		return true;
+	const char *kb = NULL;
+	if (rc == CUDA_ERROR_STUB_LIBRARY && api->loaded_path) {
+		/* The stub in its toolkit directory is found through a search
+		 * path; a copy of it elsewhere replaced (or shadows) a driver
+		 * file, and the fix differs. */
+		struct strbuf g = STRBUF_INIT, as = STRBUF_INIT;
+		host_to_guest(api->loaded_path, &g);
+		host_to_guest(api->loaded_as ? api->loaded_as : api->loaded_path, &as);
+		if (cuda_path_in_stubs(as.buf, NULL) || cuda_path_in_stubs(g.buf, NULL))
+			stub_evidence(r, as.buf, g.buf);
+		else
+			kb = "cuda.init.stub_copy";
+		sb_release(&g);
+		sb_release(&as);
+	}
+	fail_call_kb(ctx, r, CUDA_STEP_INIT, "cuInit", rc, kb);
+	return false;
+}
+
+/* The device count, checked; false with r failed. */
+static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_api *api, int *count)
+{
+	*count = 0;
+	if (!api->cuDeviceGetCount) {
+		res_ev(r, "error", "no cuDeviceGetCount");
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"the loaded libcuda.so.1 exports no cuDeviceGetCount");
+		return false;
+	}
+	probe_step(ctx, "cuDeviceGetCount");
+	int rc = api->cuDeviceGetCount(count);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_INIT, "cuDeviceGetCount", rc);
+		return false;
+	}
+	res_ev(r, "device_count", "%d", *count);
+	if (*count == 0) {
+		visible_hides_all(r);
+		res_set(r, ST_FAIL, "cuda.init.zero_devices",
+			"cuInit succeeded but the driver reports no CUDA device");
+		return false;
+	}
+	if (*count < 0 || *count > CUDA_MAX_PLAUSIBLE_DEVICES) {
+		res_set(r, ST_FAIL, "cuda.init.bad_count",
+			"the driver reports an impossible device count (%d)", *count);
+		return false;
+	}
+	return true;
+}
+
+static void probe_load(struct probe_ctx *ctx, struct result *r)
+{
+	bool wsl2 = probe_is_wsl2(ctx);
+	const char *predicted = probe_dep_get(ctx, "libs.libcuda", "resolved");
+	if (predicted && predicted[0] != '/')
+		predicted = NULL; /* not a path: no prediction */
+	struct strbuf file = STRBUF_INIT, pred = STRBUF_INIT, loaded = STRBUF_INIT,
+		      loaded_as = STRBUF_INIT, err = STRBUF_INIT;
+	struct cuda_api api;
+	memset(&api, 0, sizeof api);
+
+	if (rootfs_is_real()) {
+		sb_add(&file, "libcuda.so.1");
+		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
+					"LD_LIBRARY_PATH, then ld.so.cache)");
+		if (predicted) {
+			char *real = realpath(predicted, NULL);
+			sb_add(&pred, real ? real : predicted);
+			free(real);
+		}
+	} else {
+		const char *guest = predicted;
+		if (!guest && wsl2) {
+			guest = WSL_LIBCUDA;
+			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
+					  "WSL2 default %s is loaded", WSL_LIBCUDA);
+		}
+		if (!guest) {
+			res_set(r, ST_SKIP, NULL,
+				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
+				"only the predicted file can be loaded");
+			goto out;
+		}
+		res_ev(r, "requested", "%s (under the root: the file the loader would pick there)",
+		       guest);
+		int rc = rootfs_host_path(guest, true, &file);
+		if (rc < 0) {
+			res_ev(r, "file", "%s", guest);
+			res_ev(r, "error", "%s", strerror(-rc));
+			res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "%s cannot be opened: %s",
+				guest, strerror(-rc));
+			goto out;
+		}
+		canonical_guest(guest, &pred);
+	}
+	res_ev(r, "predicted", "%s", predicted ? predicted : "none (libs.libcuda made no prediction)");
+
+	probe_step(ctx, "dlopen libcuda.so.1");
+	int rc = cuda_api_load(&api, file.buf, &err);
+	if (api.loaded_path) {
+		host_to_guest(api.loaded_path, &loaded);
+		host_to_guest(api.loaded_as ? api.loaded_as : api.loaded_path, &loaded_as);
+		res_ev(r, "loaded", "%s", loaded.buf);
+		if (strcmp(loaded.buf, loaded_as.buf))
+			res_ev(r, "loaded_as", "%s", loaded_as.buf);
+	}
+	if (rc < 0) {
+		struct strbuf msg = STRBUF_INIT;
+		strip_root(err.buf, &msg);
+		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
+		sb_release(&msg);
+	}
+	if (rc == -ENOENT) {
+		res_ev(r, "file", "%s", rootfs_is_real() ? file.buf : pred.buf);
+		res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "dlopen(libcuda.so.1) failed: %s",
+			res_get(r, "error"));
+		goto out;
+	}
+	if (!api.loaded_path) {
+		/* dlinfo gave no name: nothing to compare, but it loaded. */
+		host_to_guest(file.buf, &loaded);
+		res_ev(r, "loaded", "%s", loaded.buf);
+	}
+	if (rc == -ENOSYS) {
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"%s loaded, but it is not a CUDA driver (no cuInit)", loaded.buf);
+		goto out;
+	}
+	if (!api.cuDeviceGetCount || !api.cuDeviceGet) {
+		res_ev(r, "error", "missing %s", api.missing);
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"%s lacks the basic CUDA calls (%s)", loaded.buf, api.missing);
+		goto out;
+	}
+	if (api.missing)
+		res_ev(r, "not_supported", "%s", api.missing);
+
+	switch (cuda_judge_loaded(pred.len ? pred.buf : NULL, loaded.buf, wsl2)) {
+	case CUDA_LOAD_STUB:
+		stub_evidence(r, loaded_as.buf, loaded.buf);
+		res_set(r, ST_FAIL, "cuda.load.stub",
+			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
+			loaded_as.buf);
+		break;
+	case CUDA_LOAD_SHADOWED:
+		res_set(r, ST_FAIL, "cuda.load.shadowed",
+			"the loader picked %s, not WSL's %s: a Linux driver's libcuda shadows "
+			"the Windows driver's", loaded.buf, WSL_LIBCUDA);
+		break;
+	case CUDA_LOAD_MISMATCH:
+		res_set(r, ST_WARN, "cuda.load.mismatch",
+			"the loader picked %s, but libs.libcuda predicted %s", loaded.buf, pred.buf);
+		break;
+	case CUDA_LOAD_NO_PREDICTION:
+		res_set(r, ST_PASS, NULL, "loaded %s (libs.libcuda made no prediction to compare)",
+			loaded.buf);
+		break;
+	case CUDA_LOAD_OK:
+		res_set(r, ST_PASS, NULL, "loaded %s, the file libs.libcuda predicted", loaded.buf);
+		break;
+	}
+out:
+	cuda_api_close(&api);
+	sb_release(&file);
+	sb_release(&pred);
+	sb_release(&loaded);
+	sb_release(&loaded_as);
+	sb_release(&err);
+}
+
+static void probe_init(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	memset(&api, 0, sizeof api);
+	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api))
+		goto out;
+	char ver[16] = "unknown";
+	if (api.cuDriverGetVersion) {
+		int v = 0;
+		probe_step(ctx, "cuDriverGetVersion");
+		int rc = api.cuDriverGetVersion(&v);
+		if (rc == CUDA_SUCCESS) {
+			cuda_version_str(v, ver, sizeof ver);
+			res_ev(r, "driver_version_raw", "%d", v);
+		} else {
+			struct strbuf res = STRBUF_INIT;
+			cuda_result_describe(rc, &res);
+			res_ev(r, "driver_version_error", "%s", res.buf);
+			sb_release(&res);
+		}
+	} else {
+		res_ev(r, "driver_version_error", "cuDriverGetVersion not supported by this driver");
+	}
+	res_ev(r, "driver_cuda_version", "%s", ver);
+	int count;
+	if (!device_count(ctx, r, &api, &count))
+		goto out;
+	res_set(r, ST_PASS, NULL, "driver supports CUDA %s; %d CUDA device%s", ver, count,
+		count == 1 ? "" : "s");
+out:
+	cuda_api_close(&api);
+}
+
+/* cuDeviceGetAttribute, or -1 when the driver lacks it or it failed. */
+static int attribute(struct cuda_api *api, CUdevice dev, int id, int *value)
+{
+	*value = -1;
+	if (!api->cuDeviceGetAttribute)
+		return -1;
+	int rc = api->cuDeviceGetAttribute(value, id, dev);
+	if (rc != CUDA_SUCCESS) {
+		*value = -1;
+		return rc;
+	}
+	return 0;
+}
+
+static void probe_devices(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	memset(&api, 0, sizeof api);
+	struct strbuf name = STRBUF_INIT, detail = STRBUF_INIT, key = STRBUF_INIT;
+	enum status st = ST_PASS;
+	const char *kb = NULL;
+	int count;
+	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api) ||
+	    !device_count(ctx, r, &api, &count))
+		goto out;
+	int shown = count < CUDA_MAX_REPORTED_DEVICES ? count : CUDA_MAX_REPORTED_DEVICES;
+	bool wsl2 = probe_is_wsl2(ctx);
+	if (count > 1)
+		sb_addf(&detail, "%d devices: ", count);
+	for (int i = 0; i < shown; i++) {
+		CUdevice dev = 0;
+		probe_step(ctx, "cuDeviceGet(%d)", i);
+		int rc = api.cuDeviceGet(&dev, i);
+		if (rc != CUDA_SUCCESS) {
+			res_ev(r, "device", "%d", i);
+			fail_call(ctx, r, CUDA_STEP_DEVICES, "cuDeviceGet", rc);
+			goto out;
+		}
+#define DEV_EV(field, ...)                                  \
+	do {                                                \
+		sb_reset(&key);                             \
+		sb_addf(&key, "device.%d." field, i);       \
+		res_ev(r, key.buf, __VA_ARGS__);            \
+	} while (0)
+
+		/* One more byte than we offer: the driver may not terminate. */
+		char raw[257];
+		memset(raw, 0, sizeof raw);
+		probe_step(ctx, "cuDeviceGetName(%d)", i);
+		rc = api.cuDeviceGetName ? api.cuDeviceGetName(raw, 256, dev) : -1;
+		if (rc == CUDA_SUCCESS)
+			cuda_clean_name(raw, 256, &name);
+		else {
+			sb_reset(&name);
+			sb_add(&name, "(name unavailable)");
+		}
+		DEV_EV("name", "%s", name.buf);
+
+		int major, minor;
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major);
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor);
+		char cc[24] = "unknown";
+		if (major >= 0 && minor >= 0)
+			snprintf(cc, sizeof cc, "%d.%d", major, minor);
+		DEV_EV("cc", "%s", cc);
+
+		size_t bytes = 0;
+		char mem[48] = "unknown";
+		probe_step(ctx, "cuDeviceTotalMem(%d)", i);
+		if (api.cuDeviceTotalMem && api.cuDeviceTotalMem(&bytes, dev) == CUDA_SUCCESS)
+			snprintf(mem, sizeof mem, "%llu",
+				 cuda_bytes_to_mib((unsigned long long)bytes));
+		DEV_EV("memory_mib", "%s", mem);
+
+		int dom, bus, pdev;
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &dom);
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &bus);
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &pdev);
+		char pci[32];
+		cuda_format_pci(dom, bus, pdev, pci, sizeof pci);
+		DEV_EV("pci", "%s", pci);
+
+		char uuid[64] = "not supported by this driver";
+		if (api.cuDeviceGetUuid) {
+			CUuuid u;
+			memset(&u, 0, sizeof u);
+			if (api.cuDeviceGetUuid(&u, dev) == CUDA_SUCCESS)
+				cuda_format_uuid((const unsigned char *)u.bytes, uuid, sizeof uuid);
+			else
+				snprintf(uuid, sizeof uuid, "unavailable");
+		}
+		DEV_EV("uuid", "%s", uuid);
+
+		int tcc, managed;
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_TCC_DRIVER, &tcc);
+		DEV_EV("tcc", "%s", tcc < 0 ? "unknown" : tcc ? "1 (TCC driver model)" : "0");
+		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &managed);
+		if (managed == 0 && wsl2)
+			DEV_EV("concurrent_managed_access",
+			       "0 (expected on WSL 2: concurrent CPU/GPU access to managed "
+			       "memory is not supported)");
+		else
+			DEV_EV("concurrent_managed_access", "%s",
+			       managed < 0 ? "unknown" : managed ? "1" : "0");
+#undef DEV_EV
+
+		if (i)
+			sb_add(&detail, "; ");
+		sb_addf(&detail, "%s (compute capability %s, %s MiB, PCI %s)", name.buf, cc, mem, pci);
+
+		/* Findings, worst first; the detail names the device. */
+		if (major >= 0 && (major < 5 || (wsl2 && major < 6)) && st == ST_PASS) {
+			st = ST_WARN;
+			kb = "cuda.devices.old_arch";
+			res_ev(r, "cc", "%s", cc);
+			res_ev(r, "device", "%s", name.buf);
+		} else if (bytes == 0 && strcmp(mem, "unknown") && st == ST_PASS) {
+			st = ST_WARN;
+			kb = "cuda.devices.no_memory";
+			res_ev(r, "device", "%s", name.buf);
+		}
+	}
+	if (count > shown)
+		sb_addf(&detail, "; and %d more", count - shown);
+	if (st == ST_WARN && !strcmp(kb, "cuda.devices.old_arch"))
+		res_set(r, st, kb, "%s: compute capability %s is older than %s supports",
+			res_get(r, "device"), res_get(r, "cc"),
+			wsl2 ? "CUDA on WSL 2 (Pascal, 6.0)" : "the probe kernel (5.0)");
+	else if (st == ST_WARN)
+		res_set(r, st, kb, "%s reports 0 bytes of memory", res_get(r, "device"));
+	else
+		res_set(r, ST_PASS, NULL, "%s", detail.buf);
+out:
+	cuda_api_close(&api);
+	sb_release(&name);
+	sb_release(&detail);
+	sb_release(&key);
+}
+
+/* ---- the kernel ---- */
+
+static void fill_poison(unsigned *buf, size_t n, unsigned seed)
+{
+	/* The complement of what the kernel must write: a launch that does
+	 * nothing cannot pass the check. */
+	for (size_t i = 0; i < n; i++)
+		buf[i] = ~wslgpu_fill_value((unsigned)i, seed);
+}
+
+struct launch {
+	struct cuda_api *api;
+	CUfunction fn;
+	CUdeviceptr dptr;
+	unsigned *host;
+	unsigned n;
+};
+
+/* Poisons the buffer, launches wslgpu_fill with seed, waits, copies back
+ * and checks every element. Returns 0, or fails r and returns -1. */
+static int launch_and_verify(struct probe_ctx *ctx, struct result *r, struct launch *l,
+			     unsigned seed, const char *which)
+{
+	struct cuda_api *api = l->api;
+	size_t bytes = (size_t)l->n * sizeof *l->host;
+	fill_poison(l->host, l->n, seed);
+	probe_step(ctx, "cuMemcpyHtoD (%zu bytes, before the %s launch)", bytes, which);
+	int rc = api->cuMemcpyHtoD(l->dptr, l->host, bytes);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemcpyHtoD", rc);
+		return -1;
+	}
+	unsigned n = l->n;
+	CUdeviceptr out = l->dptr;
+	void *params[] = { &out, &n, &seed };
+	unsigned grid = (n + KERNEL_BLOCK - 1) / KERNEL_BLOCK;
+	probe_step(ctx, "cuLaunchKernel wslgpu_fill (%s launch, %u blocks of %u threads)", which,
+		   grid, KERNEL_BLOCK);
+	rc = api->cuLaunchKernel(l->fn, grid, 1, 1, KERNEL_BLOCK, 1, 1, 0, NULL, params, NULL);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_LAUNCH, "cuLaunchKernel", rc);
+		return -1;
+	}
+	probe_step(ctx, "cuCtxSynchronize (waiting for the %s launch to finish)", which);
+	rc = api->cuCtxSynchronize();
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_LAUNCH, "cuCtxSynchronize", rc);
+		return -1;
+	}
+	probe_step(ctx, "cuMemcpyDtoH (%zu bytes, after the %s launch)", bytes, which);
+	memset(l->host, 0, bytes);
+	rc = api->cuMemcpyDtoH(l->host, l->dptr, bytes);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemcpyDtoH", rc);
+		return -1;
+	}
+	size_t first;
+	size_t bad = cuda_verify_fill(l->host, l->n, seed, &first);
+	if (bad) {
+		res_ev(r, "wrong_elements", "%zu of %u", bad, l->n);
+		res_ev(r, "first_wrong", "index %zu: expected 0x%08x, got 0x%08x", first,
+		       wslgpu_fill_value((unsigned)first, seed), l->host[first]);
+		res_set(r, ST_FAIL, "cuda.kernel.wrong_data",
+			"the %s launch of wslgpu_fill wrote %zu of %u elements wrong (first at "
+			"index %zu)", which, bad, l->n, first);
+		return -1;
+	}
+	return 0;
+}
+
+static void probe_kernel(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	memset(&api, 0, sizeof api);
+	CUdevice dev = 0;
+	CUcontext cu_ctx = NULL;
+	CUmodule mod = NULL;
+	struct launch l = { &api, NULL, 0, NULL, KERNEL_ELEMENTS };
+	bool retained = false;
+	int rc;
+
+	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api))
+		goto out;
+	struct strbuf missing = STRBUF_INIT;
+	const struct { const char *name; bool have; } need[] = {
+		{ "cuDeviceGet", api.cuDeviceGet != NULL },
+		{ "cuDevicePrimaryCtxRetain", api.cuDevicePrimaryCtxRetain != NULL },
+		{ "cuCtxSetCurrent", api.cuCtxSetCurrent != NULL },
+		{ "cuCtxSynchronize", api.cuCtxSynchronize != NULL },
+		{ "cuModuleLoadData", api.cuModuleLoadDataEx || api.cuModuleLoadData },
+		{ "cuModuleGetFunction", api.cuModuleGetFunction != NULL },
+		{ "cuLaunchKernel", api.cuLaunchKernel != NULL },
+		{ "cuMemAlloc", api.cuMemAlloc != NULL },
+		{ "cuMemcpyHtoD", api.cuMemcpyHtoD != NULL },
+		{ "cuMemcpyDtoH", api.cuMemcpyDtoH != NULL },
+	};
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!need[i].have) {
+			if (missing.len)
+				sb_add(&missing, ", ");
+			sb_add(&missing, need[i].name);
+		}
+	if (missing.len) {
+		res_ev(r, "missing", "%s", missing.buf);
+		res_set(r, ST_FAIL, "cuda.kernel.missing_call",
+			"the driver lacks calls needed to run a kernel: %s", missing.buf);
+		sb_release(&missing);
+		goto out;
+	}
+	sb_release(&missing);
+
+	const char *devname = probe_dep_get(ctx, "cuda.devices", "device.0.name");
+	if (devname)
+		res_ev(r, "device", "0 (%s)", devname);
+	probe_step(ctx, "cuDeviceGet(0)");
+	rc = api.cuDeviceGet(&dev, 0);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_DEVICES, "cuDeviceGet", rc);
+		goto out;
+	}
+	probe_step(ctx, "cuDevicePrimaryCtxRetain (creating the GPU context)");
+	rc = api.cuDevicePrimaryCtxRetain(&cu_ctx, dev);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_CONTEXT, "cuDevicePrimaryCtxRetain", rc);
+		goto out;
+	}
+	retained = true;
+	probe_step(ctx, "cuCtxSetCurrent");
+	rc = api.cuCtxSetCurrent(cu_ctx);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_CONTEXT, "cuCtxSetCurrent", rc);
+		goto out;
+	}
+
+	size_t bytes = (size_t)l.n * sizeof *l.host;
+	l.host = xmalloc(bytes);
+	probe_step(ctx, "cuMemAlloc (%zu bytes)", bytes);
+	rc = api.cuMemAlloc(&l.dptr, bytes);
+	if (rc != CUDA_SUCCESS) {
+		l.dptr = 0;
+		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemAlloc", rc);
+		goto out;
+	}
+
+	/* The first launch's time includes loading (JIT-compiling) the PTX,
+	 * which is what an application's first kernel costs. */
+	res_ev(r, "ptx", "embedded, PTX ISA 7.0, target sm_50, %lu bytes",
+	       wslgpu_kernels_ptx_len);
+	double t0 = now_ms();
+	char log[8192];
+	memset(log, 0, sizeof log);
+	if (api.cuModuleLoadDataEx) {
+		CUjit_option opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+		void *vals[] = { log, (void *)(uintptr_t)(sizeof log - 1) };
+		probe_step(ctx, "cuModuleLoadDataEx (PTX JIT)");
+		rc = api.cuModuleLoadDataEx(&mod, wslgpu_kernels_ptx, 2, opts, vals);
+	} else {
+		probe_step(ctx, "cuModuleLoadData (PTX JIT)");
+		rc = api.cuModuleLoadData(&mod, wslgpu_kernels_ptx);
+	}
+	log[sizeof log - 1] = '\0';
+	double t_jit = now_ms();
+	if (rc != CUDA_SUCCESS) {
+		mod = NULL;
+		if (log[0])
+			res_ev_text(r, "jit_log", log, 2000);
+		else
+			res_ev(r, "jit_log", "(the driver wrote no JIT log)");
+		fail_call(ctx, r, CUDA_STEP_MODULE,
+			  api.cuModuleLoadDataEx ? "cuModuleLoadDataEx" : "cuModuleLoadData", rc);
+		goto out;
+	}
+	res_ev(r, "jit_ms", "%.2f", t_jit - t0);
+	probe_step(ctx, "cuModuleGetFunction(" WSLGPU_KERNEL_FILL ")");
+	rc = api.cuModuleGetFunction(&l.fn, mod, WSLGPU_KERNEL_FILL);
+	if (rc != CUDA_SUCCESS) {
+		res_ev(r, "jit_log", "(none: the module loaded, but " WSLGPU_KERNEL_FILL
+			  " could not be found in it)");
+		fail_call(ctx, r, CUDA_STEP_MODULE, "cuModuleGetFunction", rc);
+		goto out;
+	}
+	if (launch_and_verify(ctx, r, &l, 0x5eed0001u, "first") < 0)
+		goto out;
+	double t1 = now_ms();
+	if (launch_and_verify(ctx, r, &l, 0x5eed0002u, "second") < 0)
+		goto out;
+	double t2 = now_ms();
+	res_ev(r, "elements", "%u", l.n);
+	res_ev(r, "first_launch_ms", "%.2f", t1 - t0);
+	res_ev(r, "second_launch_ms", "%.2f", t2 - t1);
+	res_set(r, ST_PASS, NULL,
+		"wslgpu_fill wrote all %u elements correctly, twice; first launch %.1f ms "
+		"(with PTX JIT), second %.1f ms", l.n, t1 - t0, t2 - t1);
+out:
+	/* Free everything, in reverse order; errors here change nothing. */
+	if (mod && api.cuModuleUnload) {
+		probe_step(ctx, "cuModuleUnload");
+		api.cuModuleUnload(mod);
+	}
+	if (l.dptr && api.cuMemFree) {
+		probe_step(ctx, "cuMemFree");
+		api.cuMemFree(l.dptr);
+	}
+	if (retained && api.cuDevicePrimaryCtxRelease) {
+		probe_step(ctx, "cuDevicePrimaryCtxRelease");
+		api.cuDevicePrimaryCtxRelease(dev);
+	}
+	free(l.host);
+	cuda_api_close(&api);
+}
+
 const struct check_def cuda_checks[] = {
-	{ "cuda.load", "cuda", "Load libcuda.so.1", "dlopen libcuda.so.1 as an application would; report the file really loaded", { "libs.libcuda" }, NULL },
-	{ "cuda.init", "cuda", "cuInit and driver version", "cuInit, cuDriverGetVersion and the device count", { "cuda.load" }, NULL },
-	{ "cuda.devices", "cuda", "CUDA devices", "name, compute capability, memory and PCI bus id of each device", { "cuda.init" }, NULL },
-	{ "cuda.kernel", "cuda", "A real kernel launch", "launch an embedded PTX kernel and verify every element it wrote", { "cuda.devices" }, NULL },
+	{ "cuda.load", "cuda", "Load libcuda.so.1", "dlopen libcuda.so.1 as an application would; report the file really loaded", { "libs.libcuda" }, probe_load },
+	{ "cuda.init", "cuda", "cuInit and driver version", "cuInit, cuDriverGetVersion and the device count", { "cuda.load" }, probe_init },
+	{ "cuda.devices", "cuda", "CUDA devices", "name, compute capability, memory and PCI bus id of each device", { "cuda.init" }, probe_devices },
+	{ "cuda.kernel", "cuda", "A real kernel launch", "launch an embedded PTX kernel and verify every element it wrote", { "cuda.devices" }, probe_kernel },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
 };
