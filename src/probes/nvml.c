@@ -1,9 +1,731 @@
-/* nvml.c: NVML and nvidia-smi (issue: check part 2). */
+/*
+ * nvml.c: the management path — NVML (libnvidia-ml.so.1) and nvidia-smi.
+ *
+ * nvml.init loads NVML the way an application does (the bare soname with
+ * --root /, the library that libs.libnvml predicts under a fixture root)
+ * and reports the file really loaded and nvmlInit's answer by name.
+ * nvml.devices asks the driver and each GPU what NVML knows; queries that
+ * WSL does not implement (utilisation, process lists: NVIDIA's CUDA on WSL
+ * guide §5.2, microsoft/WSL#7162, Syllo/nvtop#109, 999 from the process
+ * list: dask/distributed#5567) are listed as "unsupported", never failed.
+ * nvml.smi runs nvidia-smi with a time limit and names its failure.
+ *
+ * Cross-layer consistency lives in nvml.devices, because the nvml layer
+ * sits after cuda in the chain: its warnings explain a cuda failure (NVML
+ * works, cuInit does not: two different driver libraries) without
+ * pre-empting the cuda layer's own verdict. It compares NVML's device count
+ * with cuda.init's, and NVML's driver version with the driver store's. The
+ * checks it reads are "after:" deps (src/core/check.h): they order, and
+ * never skip, it.
+ *
+ * Every call into the vendor library is announced with probe_step first,
+ * so that a crash or hang in it (the runner isolates each probe in its own
+ * process) names the call.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/proc.h"
+#include "../core/rootfs.h"
+#include "../gpu/nvmlapi.h"
+#include "../parse/cudaver.h"
+#include "../parse/nvsmi.h"
+#include "../parse/version.h"
 #include "probes.h"
 
+#define WSL_LIB_DIR "/usr/lib/wsl/lib/"
+#define WSL_NVML WSL_LIB_DIR "libnvidia-ml.so.1"
+#define WSL_SMI WSL_LIB_DIR "nvidia-smi"
+#define MAX_DEVICES 16
+
+/* ---- helpers ---- */
+
+/* The guest path of a host path under the fixture root ("/usr/lib/..."). */
+static void guest_of(const char *host, struct strbuf *guest)
+{
+	sb_reset(guest);
+	const char *root = rootfs_root();
+	size_t n = strlen(root);
+	if (!rootfs_is_real() && strncmp(host, root, n) == 0 && host[n] == '/')
+		host += n;
+	sb_add(guest, host);
+}
+
+/* Keeps the worst of several findings as the result, the rest as "also". */
+struct verdict {
+	enum status st;
+	const char *kb;
+	struct strbuf detail;
+	bool set;
+};
+
+static void consider(struct result *r, struct verdict *v, enum status st, const char *kb,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void consider(struct result *r, struct verdict *v, enum status st, const char *kb,
+		     const char *fmt, ...)
+{
+	struct strbuf d = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&d, fmt, ap);
+	va_end(ap);
+	if (!v->set || status_rank(st) > status_rank(v->st)) {
+		if (v->set)
+			res_ev(r, "also", "%s", v->detail.buf);
+		sb_release(&v->detail);
+		v->detail = d;
+		v->st = st;
+		v->kb = kb;
+		v->set = true;
+	} else {
+		res_ev(r, "also", "%s", d.buf);
+		sb_release(&d);
+	}
+}
+
+static void finish(struct result *r, struct verdict *v)
+{
+	res_set(r, v->st, v->kb, "%s", sb_str(&v->detail));
+	sb_release(&v->detail);
+}
+
+/*
+ * Which libnvidia-ml.so.1 to load. With the real root, the bare soname:
+ * the loader decides, as it does for every application. Under a fixture
+ * root, the file libs.libnvml predicts the loader would pick, taken under
+ * the root; without that prediction, WSL's own copy on WSL2 (said in the
+ * evidence) or the usual distribution directories elsewhere.
+ */
+static int choose_library(struct probe_ctx *ctx, struct result *r, struct strbuf *guest,
+			  struct strbuf *host)
+{
+	if (rootfs_is_real()) {
+		sb_add(guest, "libnvidia-ml.so.1");
+		sb_add(host, "libnvidia-ml.so.1");
+		return 0;
+	}
+	const char *resolved = probe_dep_get(ctx, "libs.libnvml", "resolved");
+	if (resolved && resolved[0] == '/') {
+		sb_add(guest, resolved);
+	} else if (probe_is_wsl2(ctx)) {
+		sb_add(guest, WSL_NVML);
+		res_ev(r, "note", "libs.libnvml predicted no library; loading WSL's own %s",
+		       WSL_NVML);
+	} else {
+		static const char *const dirs[] = { "/usr/lib/x86_64-linux-gnu/", "/usr/lib64/",
+						    "/usr/lib/" };
+		for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+			struct strbuf p = STRBUF_INIT;
+			struct stat st;
+			sb_addf(&p, "%slibnvidia-ml.so.1", dirs[i]);
+			if (rootfs_stat(p.buf, &st) == 0) {
+				sb_add(guest, p.buf);
+				sb_release(&p);
+				break;
+			}
+			sb_release(&p);
+		}
+		if (!guest->len)
+			sb_add(guest, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1");
+		res_ev(r, "note", "libs.libnvml predicted no library; loading %s", guest->buf);
+	}
+	return rootfs_host_path(guest->buf, true, host);
+}
+
+/* Loads NVML for a probe; on failure sets r and returns -1. */
+static int load(struct probe_ctx *ctx, struct result *r, struct nvmlapi *n,
+		struct strbuf *loaded_guest)
+{
+	struct strbuf guest = STRBUF_INIT, host = STRBUF_INIT, err = STRBUF_INIT;
+	int rc = choose_library(ctx, r, &guest, &host);
+	res_ev(r, "library", "%s", guest.buf);
+	if (rc < 0) {
+		memset(n, 0, sizeof *n);
+		res_ev(r, "library_error", "%s", strerror(-rc));
+		res_ev(r, "error", "%s: %s", guest.buf, strerror(-rc));
+		res_set(r, ST_FAIL, "nvml.init.load_failed", "cannot load %s: %s", guest.buf,
+			strerror(-rc));
+		goto out;
+	}
+	probe_step(ctx, "dlopen %s", guest.buf);
+	rc = nvmlapi_open(n, host.buf, &err);
+	if (rc < 0) {
+		/* dlerror names host paths; show the guest's. */
+		struct strbuf msg = STRBUF_INIT;
+		const char *e = err.buf ? err.buf : "";
+		const char *hit = host.len ? strstr(e, host.buf) : NULL;
+		if (hit && !rootfs_is_real()) {
+			sb_addn(&msg, e, (size_t)(hit - e));
+			sb_add(&msg, guest.buf);
+			sb_add(&msg, hit + host.len);
+		} else {
+			sb_add(&msg, e);
+		}
+		res_ev(r, "error", "%s", msg.buf);
+		res_set(r, ST_FAIL, "nvml.init.load_failed", "cannot load %s: %s", guest.buf,
+			msg.buf);
+		sb_release(&msg);
+		rc = -1;
+		goto out;
+	}
+	guest_of(n->loaded.buf, loaded_guest);
+	res_ev(r, "loaded", "%s", loaded_guest->buf);
+out:
+	sb_release(&guest);
+	sb_release(&host);
+	sb_release(&err);
+	return rc < 0 ? -1 : 0;
+}
+
+/* On plain WSL2 every NVIDIA driver library belongs under /usr/lib/wsl/
+ * (containers map them elsewhere: research/wsl-facts.md §1.4). */
+static bool foreign_on_wsl(struct probe_ctx *ctx, const char *guest_path)
+{
+	return !strcmp(probe_platform(ctx), "wsl2") && strncmp(guest_path, "/usr/lib/wsl/", 13);
+}
+
+/* ---- nvml.init ---- */
+
+static void probe_init(struct probe_ctx *ctx, struct result *r)
+{
+	struct nvmlapi n;
+	struct strbuf loaded = STRBUF_INIT;
+	if (load(ctx, r, &n, &loaded) < 0)
+		goto out;
+	if (!n.fn_init) {
+		res_set(r, ST_FAIL, "nvml.init.not_nvml",
+			"%s exports neither nvmlInit_v2 nor nvmlInit: it is not NVML", loaded.buf);
+		goto out;
+	}
+	probe_step(ctx, "calling %s in %s", n.sym_init, loaded.buf);
+	int rc = nvmlapi_init(&n);
+	res_ev(r, "init_symbol", "%s", n.sym_init);
+	res_ev(r, "code", "%d", rc);
+	res_ev(r, "code_name", "%s", nvml_return_name(rc));
+	res_ev(r, "message", "%s", nvmlapi_error_string(&n, rc));
+	bool foreign = foreign_on_wsl(ctx, loaded.buf);
+	if (foreign)
+		res_ev(r, "foreign", "%s is not WSL's copy (%s)", loaded.buf, WSL_NVML);
+	if (rc == NVML_SUCCESS) {
+		res_set(r, ST_PASS, NULL, "NVML initialised (%s)", loaded.buf);
+		goto out;
+	}
+	const char *what = nvml_return_name(rc);
+	if (foreign) {
+		res_set(r, ST_FAIL, "nvml.init.linux_nvml",
+			"%s returned %s (%d): a Linux driver's NVML, not WSL's, was loaded",
+			n.sym_init, what, rc);
+	} else if (rc == NVML_ERROR_DRIVER_NOT_LOADED) {
+		res_set(r, ST_FAIL, probe_is_wsl2(ctx) ? "nvml.init.driver_not_loaded"
+						       : "nvml.init.native_driver_not_loaded",
+			"%s returned %s (9): NVML cannot reach the NVIDIA driver", n.sym_init,
+			what);
+	} else if (rc == NVML_ERROR_OPERATING_SYSTEM) {
+		res_set(r, ST_FAIL, "nvml.init.os_blocked",
+			"%s returned %s (17): GPU access blocked by the operating system",
+			n.sym_init, what);
+	} else if (rc == NVML_ERROR_LIBRARY_NOT_FOUND) {
+		res_set(r, ST_FAIL, "nvml.init.library_not_found",
+			"%s returned %s (12): NVML could not load a library it needs",
+			n.sym_init, what);
+	} else if (rc == NVML_ERROR_NO_PERMISSION) {
+		res_set(r, ST_FAIL, "nvml.init.no_permission",
+			"%s returned %s (4): no permission to open the GPU", n.sym_init, what);
+	} else if (rc == NVML_ERROR_LIB_RM_VERSION_MISMATCH) {
+		res_set(r, ST_FAIL, "nvml.init.version_mismatch",
+			"%s returned %s (18): the driver library and the kernel driver differ",
+			n.sym_init, what);
+	} else if (rc == NVML_ERROR_UNKNOWN) {
+		res_set(r, ST_FAIL, "nvml.init.unknown",
+			"%s returned %s (999): an internal driver error", n.sym_init, what);
+	} else {
+		res_set(r, ST_FAIL, "nvml.init.failed", "%s returned %s (%d): %s", n.sym_init,
+			what, rc, nvmlapi_error_string(&n, rc));
+	}
+out:
+	nvmlapi_close(&n);
+	sb_release(&loaded);
+}
+
+/* ---- nvml.devices ---- */
+
+/* Unsupported queries are recorded once each, with the first answer. */
+struct unsupported {
+	unsigned seen;
+	struct result *r;
+};
+
+static const char *const query_names[] = { "driver_version", "cuda_version", "name", "memory",
+					   "pci", "driver_model", "utilization", "processes" };
+enum query { Q_DRIVER, Q_CUDA, Q_NAME, Q_MEMORY, Q_PCI, Q_MODEL, Q_UTIL, Q_PROCS };
+
+/* Records a query's non-success answer; returns true if it was merely
+ * "not available here", false for a real error (also recorded). */
+static bool note_answer(struct unsupported *u, enum query q, const char *symbol, int rc,
+			int device)
+{
+	if (nvml_rc_unavailable(rc)) {
+		if (!(u->seen & (1u << q))) {
+			u->seen |= 1u << q;
+			res_ev(u->r, "unsupported", "%s", query_names[q]);
+			res_ev(u->r, "unsupported_detail", "%s: %s (%d)", symbol,
+			       nvml_return_name(rc), rc);
+		}
+		return true;
+	}
+	if (device >= 0)
+		res_ev(u->r, "query_error", "GPU %d: %s: %s (%d)", device, symbol,
+		       nvml_return_name(rc), rc);
+	else
+		res_ev(u->r, "query_error", "%s: %s (%d)", symbol, nvml_return_name(rc), rc);
+	return false;
+}
+
+static long to_mib(unsigned long long bytes)
+{
+	return (long)(bytes / (1024ull * 1024ull));
+}
+
+/* Cross-layer checks: NVML against cuda.init, nvml.smi and the driver store. */
+static void cross_check(struct probe_ctx *ctx, struct result *r, struct verdict *v,
+			unsigned int count, const char *driver)
+{
+	const struct result *cuda = probe_dep(ctx, "cuda.init");
+	const struct result *smi = probe_dep(ctx, "nvml.smi");
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	if (cuda && status_is_failure(cuda->status) && cvd && (!*cvd || !strcmp(cvd, "-1"))) {
+		/* FACTS.md: set to "" or -1 it hides every GPU, from CUDA only. */
+		res_ev(r, "cuda_visible_devices", "%s", cvd);
+		res_ev(r, "cuda_device_count", "0 (cuda.init failed)");
+		consider(r, v, ST_WARN, "nvml.devices.count_mismatch",
+			 "NVML sees %u GPU%s; CUDA none, because CUDA_VISIBLE_DEVICES=\"%s\" hides them",
+			 count, count == 1 ? "" : "s", cvd);
+	} else if (cuda && status_is_failure(cuda->status)) {
+		res_ev(r, "cuda_status", "%s", status_name(cuda->status));
+		res_ev(r, "cuda_detail", "%s", cuda->detail ? cuda->detail : "");
+		if (smi && smi->status == ST_PASS)
+			res_ev(r, "smi_status", "nvidia-smi works");
+		consider(r, v, ST_WARN, "nvml.devices.cuda_conflict",
+			 "NVML sees %u GPU%s but cuda.init failed: CUDA loads a different, broken "
+			 "driver library", count, count == 1 ? "" : "s");
+	} else if (cuda && cuda->status == ST_PASS) {
+		const char *cc = res_get(cuda, "device_count");
+		if (cc) {
+			char *end;
+			long c = strtol(cc, &end, 10);
+			res_ev(r, "cuda_device_count", "%s", cc);
+			if (end != cc && c != (long)count) {
+				res_ev(r, "cuda_visible_devices", "%s", cvd ? cvd : "not set");
+				consider(r, v, ST_WARN, "nvml.devices.count_mismatch",
+					 "NVML sees %u GPU%s, CUDA %ld", count,
+					 count == 1 ? "" : "s", c);
+			}
+		}
+	}
+	const char *store = probe_dep_get(ctx, "host.driver_store", "version");
+	if (store && driver && probe_is_wsl2(ctx)) {
+		struct version a, b;
+		res_ev(r, "driver_store_version", "%s", store);
+		if (version_parse(store, &a) == 0 && version_parse(driver, &b) == 0 &&
+		    version_cmp(&a, &b) != 0)
+			consider(r, v, ST_WARN, "nvml.devices.driver_store_mismatch",
+				 "NVML reports driver %s, the driver store's files say %s", driver,
+				 store);
+	}
+}
+
+static void probe_devices(struct probe_ctx *ctx, struct result *r)
+{
+	struct nvmlapi n;
+	struct strbuf loaded = STRBUF_INIT, sb = STRBUF_INIT, names = STRBUF_INIT;
+	struct unsupported u = { 0, r };
+	struct verdict v = { ST_PASS, NULL, STRBUF_INIT, false };
+	char *driver = NULL;
+	if (load(ctx, r, &n, &loaded) < 0)
+		goto out;
+	probe_step(ctx, "calling %s", n.sym_init ? n.sym_init : "nvmlInit");
+	int rc = nvmlapi_init(&n);
+	if (rc != NVML_SUCCESS) {
+		res_ev(r, "failed_call", "%s", n.sym_init ? n.sym_init : "nvmlInit_v2");
+		res_ev(r, "code_name", "%s", nvml_return_name(rc));
+		res_set(r, ST_FAIL, "nvml.devices.query_failed",
+			"NVML did not initialise this time: %s (%d)", nvml_return_name(rc), rc);
+		goto out;
+	}
+
+	probe_step(ctx, "calling nvmlSystemGetDriverVersion");
+	rc = nvmlapi_driver_version(&n, &sb);
+	if (rc == NVML_SUCCESS && sb.len) {
+		driver = xstrdup(sb.buf);
+		res_ev(r, "driver_version", "%s", driver);
+		struct version dv;
+		if (probe_is_wsl2(ctx) && version_parse(driver, &dv) == 0 && dv.n >= 3)
+			res_ev(r, "note", "on WSL the driver version is the Windows one, with two "
+					  "parts; %s has three, like a Linux driver's", driver);
+	} else {
+		note_answer(&u, Q_DRIVER, "nvmlSystemGetDriverVersion", rc, -1);
+	}
+
+	probe_step(ctx, "calling %s", n.sym_cuda ? n.sym_cuda : "nvmlSystemGetCudaDriverVersion");
+	int cv;
+	rc = nvmlapi_cuda_driver_version(&n, &cv);
+	if (rc == NVML_SUCCESS && cv > 0) {
+		char buf[16];
+		cudaver_format(cv, buf, sizeof buf);
+		res_ev(r, "cuda_version", "%s", buf);
+		res_ev(r, "cuda_version_raw", "%d", cv);
+	} else {
+		note_answer(&u, Q_CUDA, n.sym_cuda ? n.sym_cuda : "nvmlSystemGetCudaDriverVersion_v2",
+			    rc, -1);
+	}
+
+	probe_step(ctx, "calling %s", n.sym_count ? n.sym_count : "nvmlDeviceGetCount_v2");
+	unsigned int count;
+	rc = nvmlapi_device_count(&n, &count);
+	if (rc != NVML_SUCCESS) {
+		res_ev(r, "failed_call", "%s", n.sym_count ? n.sym_count : "nvmlDeviceGetCount_v2");
+		res_ev(r, "code_name", "%s", nvml_return_name(rc));
+		res_set(r, ST_FAIL, "nvml.devices.query_failed",
+			"NVML could not count the GPUs: %s (%d)", nvml_return_name(rc), rc);
+		goto out;
+	}
+	res_ev(r, "device_count", "%u", count);
+	if (count == 0) {
+		res_set(r, ST_FAIL, "nvml.devices.none", "NVML works but sees no GPU");
+		goto out;
+	}
+
+	bool errors = false;
+	for (unsigned int i = 0; i < count && i < MAX_DEVICES; i++) {
+		nvmlapi_device dev;
+		char key[48];
+		probe_step(ctx, "calling %s(%u)",
+			   n.sym_handle ? n.sym_handle : "nvmlDeviceGetHandleByIndex_v2", i);
+		rc = nvmlapi_device_handle(&n, i, &dev);
+		if (rc != NVML_SUCCESS) {
+			res_ev(r, "query_error", "GPU %u: %s: %s (%d)", i,
+			       n.sym_handle ? n.sym_handle : "nvmlDeviceGetHandleByIndex_v2",
+			       nvml_return_name(rc), rc);
+			errors = true;
+			continue;
+		}
+		probe_step(ctx, "calling nvmlDeviceGetName(GPU %u)", i);
+		rc = nvmlapi_device_name(&n, dev, &sb);
+		if (rc == NVML_SUCCESS) {
+			snprintf(key, sizeof key, "device.%u.name", i);
+			res_ev(r, key, "%s", sb.buf ? sb.buf : "");
+			if (names.len)
+				sb_add(&names, ", ");
+			sb_add(&names, sb_str(&sb));
+		} else {
+			errors |= !note_answer(&u, Q_NAME, "nvmlDeviceGetName", rc, (int)i);
+		}
+		struct nvmlapi_memory m;
+		probe_step(ctx, "calling nvmlDeviceGetMemoryInfo(GPU %u)", i);
+		rc = nvmlapi_device_memory(&n, dev, &m);
+		if (rc == NVML_SUCCESS) {
+			snprintf(key, sizeof key, "device.%u.memory_total_mib", i);
+			res_ev(r, key, "%ld", to_mib(m.total));
+			snprintf(key, sizeof key, "device.%u.memory_used_mib", i);
+			res_ev(r, key, "%ld", to_mib(m.used));
+			if (i == 0)
+				sb_addf(&names, " (%ld MiB)", to_mib(m.total));
+		} else {
+			errors |= !note_answer(&u, Q_MEMORY, "nvmlDeviceGetMemoryInfo", rc, (int)i);
+		}
+		struct nvmlapi_pci pci;
+		probe_step(ctx, "calling nvmlDeviceGetPciInfo_v3(GPU %u)", i);
+		rc = nvmlapi_device_pci(&n, dev, &pci);
+		if (rc == NVML_SUCCESS) {
+			snprintf(key, sizeof key, "device.%u.pci_bus_id", i);
+			res_ev(r, key, "%s", pci.bus_id);
+		} else {
+			errors |= !note_answer(&u, Q_PCI, "nvmlDeviceGetPciInfo_v3", rc, (int)i);
+		}
+		int cur, pend;
+		probe_step(ctx, "calling %s(GPU %u)",
+			   n.sym_model ? n.sym_model : "nvmlDeviceGetDriverModel_v2", i);
+		rc = nvmlapi_device_driver_model(&n, dev, &cur, &pend);
+		if (rc == NVML_SUCCESS) {
+			snprintf(key, sizeof key, "device.%u.driver_model", i);
+			res_ev(r, key, "%s", nvml_driver_model_name(cur));
+		} else {
+			errors |= !note_answer(&u, Q_MODEL,
+					       n.sym_model ? n.sym_model
+							   : "nvmlDeviceGetDriverModel_v2",
+					       rc, (int)i);
+		}
+		struct nvmlapi_utilization ut;
+		probe_step(ctx, "calling nvmlDeviceGetUtilizationRates(GPU %u)", i);
+		rc = nvmlapi_device_utilization(&n, dev, &ut);
+		if (rc == NVML_SUCCESS) {
+			snprintf(key, sizeof key, "device.%u.utilization_gpu", i);
+			res_ev(r, key, "%u", ut.gpu);
+		} else {
+			errors |= !note_answer(&u, Q_UTIL, "nvmlDeviceGetUtilizationRates", rc,
+					       (int)i);
+		}
+		unsigned int procs;
+		probe_step(ctx, "calling %s(GPU %u)",
+			   n.sym_procs ? n.sym_procs : "nvmlDeviceGetComputeRunningProcesses_v3", i);
+		rc = nvmlapi_device_process_count(&n, dev, &procs);
+		if (rc == NVML_SUCCESS) {
+			snprintf(key, sizeof key, "device.%u.processes", i);
+			res_ev(r, key, "%u", procs);
+		} else {
+			errors |= !note_answer(&u, Q_PROCS,
+					       n.sym_procs ? n.sym_procs
+							   : "nvmlDeviceGetComputeRunningProcesses_v3",
+					       rc, (int)i);
+		}
+	}
+
+	const char *cuda = res_get(r, "cuda_version");
+	consider(r, &v, ST_PASS, u.seen && probe_is_wsl2(ctx) ? "nvml.devices.wsl_partial" : NULL,
+		 "%u GPU%s: %s; driver %s, CUDA %s", count, count == 1 ? "" : "s",
+		 names.len ? names.buf : "(no names)", driver ? driver : "unknown",
+		 cuda ? cuda : "unknown");
+	if (u.seen && probe_is_wsl2(ctx))
+		res_ev(r, "note", "not supported on WSL: NVML on WSL implements only part of its "
+				  "queries (NVIDIA's CUDA on WSL guide, 5.2); this is expected");
+	if (errors)
+		consider(r, &v, ST_WARN, "nvml.devices.query_error",
+			 "NVML sees %u GPU%s, but some queries failed", count,
+			 count == 1 ? "" : "s");
+	cross_check(ctx, r, &v, count, driver);
+	finish(r, &v);
+out:
+	nvmlapi_close(&n);
+	free(driver);
+	sb_release(&loaded);
+	sb_release(&sb);
+	sb_release(&names);
+	sb_release(&v.detail);
+}
+
+/* ---- nvml.smi ---- */
+
+/* nvidia-smi may run twice (the one on PATH and WSL's own); each run gets
+ * part of the probe's time so that a hang is reported by us, not by the
+ * runner's time-out. */
+static int smi_limit_ms(struct probe_ctx *ctx)
+{
+	int t = ctx->opts && ctx->opts->timeout_ms > 0 ? ctx->opts->timeout_ms : 10000;
+	int l = t * 2 / 5;
+	return l < 100 ? 100 : l;
+}
+
+struct smi_run {
+	struct proc_result pr;
+	struct nvsmi_info info;
+	struct strbuf end;    /* "exited with status 0", "killed by SIGSEGV" */
+	struct strbuf output; /* stdout then stderr */
+};
+
+static void smi_run(struct probe_ctx *ctx, const char *guest, const char *host,
+		    struct smi_run *s)
+{
+	const char *argv[] = { host, NULL };
+	struct proc_opts po = { smi_limit_ms(ctx), 0, NULL };
+	proc_result_init(&s->pr);
+	sb_init(&s->end);
+	sb_init(&s->output);
+	probe_step(ctx, "running %s", guest);
+	proc_run(argv, &po, &s->pr);
+	proc_describe_end(&s->pr, &s->end);
+	sb_addn(&s->output, sb_str(&s->pr.out), s->pr.out.len);
+	if (s->pr.err.len) {
+		if (s->output.len && s->output.buf[s->output.len - 1] != '\n')
+			sb_addc(&s->output, '\n');
+		sb_addn(&s->output, sb_str(&s->pr.err), s->pr.err.len);
+	}
+	nvsmi_parse(sb_str(&s->output), s->output.len, &s->info);
+}
+
+static void smi_release(struct smi_run *s)
+{
+	proc_result_release(&s->pr);
+	sb_release(&s->end);
+	sb_release(&s->output);
+}
+
+static bool smi_ok(const struct smi_run *s)
+{
+	return s->pr.end == PROC_EXITED && s->pr.code == 0 && s->info.failure == NVSMI_FAIL_NONE;
+}
+
+static void smi_evidence(struct result *r, const struct smi_run *s)
+{
+	res_ev(r, "exit", "%s", s->end.buf);
+	if (s->info.smi_version[0])
+		res_ev(r, "smi_version", "%s", s->info.smi_version);
+	if (s->info.driver_version[0])
+		res_ev(r, "driver_version", "%s", s->info.driver_version);
+	if (s->info.cuda_version[0])
+		res_ev(r, "cuda_version", "%s", s->info.cuda_version);
+	for (size_t i = 0; i < s->info.ngpus; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "gpu.%d.name", s->info.gpu[i].index);
+		res_ev(r, key, "%s", s->info.gpu[i].name);
+	}
+	if (s->info.reason[0])
+		res_ev(r, "reason", "%s", s->info.reason);
+	if (s->output.len)
+		res_ev_text(r, "output", s->output.buf, 2000);
+}
+
+/* Names what went wrong with one run: status, KB id and detail. */
+static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct smi_run *s,
+			 const char *guest, struct verdict *v)
+{
+	const struct nvsmi_info *in = &s->info;
+	double secs = (double)smi_limit_ms(ctx) / 1000.0;
+	switch (s->pr.end) {
+	case PROC_EXEC_FAILED:
+		res_ev(r, "error", "%s", strerror(s->pr.code));
+		consider(r, v, ST_FAIL, "nvml.smi.exec_failed", "%s could not be started: %s", guest,
+			 strerror(s->pr.code));
+		return;
+	case PROC_TIMEOUT:
+		consider(r, v, ST_FAIL, "nvml.smi.hang",
+			 "%s did not finish within %.1f s and was killed", guest, secs);
+		return;
+	case PROC_SIGNALED: {
+		char sig[16];
+		res_ev(r, "signal", "%s", signal_name(s->pr.sig, sig));
+		consider(r, v, ST_FAIL, "nvml.smi.crash", "%s crashed (%s)%s", guest,
+			 signal_name(s->pr.sig, sig),
+			 in->have_header ? " after printing its header" : "");
+		return;
+	}
+	case PROC_EXITED:
+		break;
+	}
+	switch (in->failure) {
+	case NVSMI_FAIL_OS_BLOCKED:
+		consider(r, v, ST_FAIL, "nvml.smi.os_blocked",
+			 "nvidia-smi: GPU access blocked by the operating system");
+		return;
+	case NVSMI_FAIL_NO_LIBNVML:
+		consider(r, v, ST_FAIL, "nvml.smi.no_libnvml",
+			 "nvidia-smi could not find libnvidia-ml.so");
+		return;
+	case NVSMI_FAIL_NO_DRIVER:
+		consider(r, v, ST_FAIL,
+			 probe_is_wsl2(ctx) ? "nvml.smi.no_driver" : "nvml.smi.native_no_driver",
+			 "nvidia-smi couldn't communicate with the NVIDIA driver");
+		return;
+	case NVSMI_FAIL_NO_DEVICES:
+		consider(r, v, ST_FAIL, "nvml.smi.no_devices", "nvidia-smi: No devices were found");
+		return;
+	case NVSMI_FAIL_NVML_INIT:
+		consider(r, v, ST_FAIL, "nvml.smi.nvml_failed", "nvidia-smi: %s", in->reason);
+		return;
+	case NVSMI_FAIL_NONE:
+		break;
+	}
+	if (s->pr.code != 0) {
+		consider(r, v, ST_FAIL, "nvml.smi.failed", "%s %s", guest, s->end.buf);
+		return;
+	}
+	if (!in->have_header) {
+		consider(r, v, ST_WARN, "nvml.smi.unparsed",
+			 "%s exited 0 but printed no version header", guest);
+		return;
+	}
+	if (in->cuda_err) {
+		consider(r, v, ST_WARN, "nvml.smi.cuda_err",
+			 "nvidia-smi works but shows \"CUDA Version: ERR!\" (driver %s)",
+			 in->driver_version[0] ? in->driver_version : "unknown");
+		return;
+	}
+	consider(r, v, ST_PASS, NULL, "nvidia-smi works: driver %s, CUDA %s",
+		 in->driver_version[0] ? in->driver_version : "unknown",
+		 in->cuda_version[0] ? in->cuda_version : "unknown");
+}
+
+static void probe_smi(struct probe_ctx *ctx, struct result *r)
+{
+	struct strbuf guest = STRBUF_INIT, host = STRBUF_INIT;
+	struct verdict v = { ST_PASS, NULL, STRBUF_INIT, false };
+	bool on_path = false, wsl = probe_is_wsl2(ctx);
+	int rc = rootfs_which("nvidia-smi", &guest, &host, &on_path);
+	if (rc < 0) {
+		if (wsl)
+			res_set(r, ST_FAIL, "nvml.smi.missing",
+				"nvidia-smi not found, not even WSL's %s", WSL_SMI);
+		else
+			res_set(r, ST_WARN, "nvml.smi.not_installed",
+				"nvidia-smi is not installed (NVML itself is checked by nvml.init)");
+		goto out;
+	}
+	res_ev(r, "path", "%s", guest.buf);
+	res_ev(r, "on_path", "%s", on_path ? "yes" : "no (found in a fixed directory)");
+	bool wsl_copy = !strcmp(guest.buf, WSL_SMI);
+
+	struct smi_run s;
+	smi_run(ctx, guest.buf, host.buf, &s);
+	smi_evidence(r, &s);
+	if (!wsl || wsl_copy || strcmp(probe_platform(ctx), "wsl2") != 0) {
+		smi_classify(ctx, r, &s, guest.buf, &v);
+		/* Found only in the fixed directories: works here, but "command
+		 * not found" for the user under sudo, ssh or a service. */
+		if (!on_path && wsl_copy)
+			consider(r, &v, ST_WARN, "nvml.smi.not_on_path",
+				 "%s works but is not on PATH (sudo, ssh and services do not get "
+				 "WSL's PATH)", guest.buf);
+		smi_release(&s);
+		finish(r, &v);
+		goto out;
+	}
+
+	/* Plain WSL2 whose nvidia-smi is not WSL's: a Linux driver's userland
+	 * shadows the Windows driver's (case R07). That is the finding, whatever
+	 * this nvidia-smi said; what it said, and whether WSL's own copy works,
+	 * is evidence. */
+	struct verdict said = { ST_PASS, NULL, STRBUF_INIT, false };
+	smi_classify(ctx, r, &s, guest.buf, &said);
+	res_ev(r, "smi_result", "%s", said.detail.buf);
+	bool first_ok = smi_ok(&s);
+	sb_release(&said.detail);
+	smi_release(&s);
+	struct strbuf wh = STRBUF_INIT;
+	struct stat st;
+	res_ev(r, "wsl_smi", "%s", WSL_SMI);
+	if (rootfs_stat(WSL_SMI, &st) == 0 && rootfs_host_path(WSL_SMI, true, &wh) == 0) {
+		struct smi_run w;
+		smi_run(ctx, WSL_SMI, wh.buf, &w);
+		res_ev(r, "wsl_smi_exit", "%s", w.end.buf);
+		if (w.info.driver_version[0])
+			res_ev(r, "wsl_smi_driver_version", "%s", w.info.driver_version);
+		res_ev(r, "wsl_smi_result", "%s",
+		       smi_ok(&w) ? "WSL's own nvidia-smi works" : "WSL's own nvidia-smi fails too");
+		smi_release(&w);
+	} else {
+		res_ev(r, "wsl_smi_result", "WSL's own %s is missing", WSL_SMI);
+	}
+	sb_release(&wh);
+	consider(r, &v, first_ok ? ST_WARN : ST_FAIL, "nvml.smi.linux_shadow",
+		 "%s comes before WSL's %s on PATH%s", guest.buf, WSL_SMI,
+		 first_ok ? "" : ", and fails");
+	finish(r, &v);
+out:
+	sb_release(&guest);
+	sb_release(&host);
+	sb_release(&v.detail);
+}
+
 const struct check_def nvml_checks[] = {
-	{ "nvml.init", "nvml", "Load and initialise NVML", "dlopen libnvidia-ml.so.1 and nvmlInit", { "libs.libnvml" }, NULL },
-	{ "nvml.devices", "nvml", "NVML devices", "driver version, CUDA version, device names and memory from NVML", { "nvml.init" }, NULL },
-	{ "nvml.smi", "nvml", "nvidia-smi", "run nvidia-smi with a time limit and interpret its failures", { "libs.wsl_dir" }, NULL },
+	{ "nvml.init", "nvml", "Load and initialise NVML",
+	  "dlopen libnvidia-ml.so.1 and nvmlInit; the file really loaded and the return code by name",
+	  { "platform.kind", "libs.libnvml" }, probe_init },
+	{ "nvml.devices", "nvml", "NVML devices",
+	  "driver version, CUDA version, device names and memory from NVML; NVML against CUDA and the driver store",
+	  { "nvml.init", "after:nvml.smi", "after:cuda.init", "after:host.driver_store" },
+	  probe_devices },
+	{ "nvml.smi", "nvml", "nvidia-smi", "run nvidia-smi with a time limit and interpret its failures",
+	  { "platform.kind", "libs.wsl_dir" }, probe_smi },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
 };
