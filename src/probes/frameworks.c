@@ -1,10 +1,712 @@
-/* frameworks.c: PyTorch, TensorFlow, JAX, CuPy (issue: check part 3). */
+/*
+ * frameworks.c: does PyTorch, TensorFlow, JAX or CuPy actually use the GPU?
+ *
+ * Each check runs the embedded probe script (pyprobe.py, passed with -c,
+ * never written to disk) in every interpreter we know of — the python3
+ * PATH picks, plus each --python — as a child with the time limit. The
+ * script imports the framework and reports, stage by stage, its build's
+ * CUDA version, CPU-only builds, the devices it sees, the arch list the
+ * build carries, a small GPU matmul checked against the CPU, cuDNN, and the
+ * libcuda the process mapped (/proc/self/maps). Everything is decided here,
+ * in C: the script only reports.
+ *
+ * What a framework prints when it fails is matched against the `match:` and
+ * `regex:` lines of src/kb/frameworks.kb (sigmatch.h), so a new signature is
+ * a KB edit. A framework that is not installed is a skip, not a failure.
+ *
+ * Dependencies: platform.kind and libs.libcuda only. A framework brings its
+ * own CUDA runtime, cuBLAS and cuDNN and needs nothing from the system but
+ * the driver's libcuda (FACTS.md), so it does not wait for our cuda layer:
+ * it runs beside it, and a full check takes about as long as the slowest
+ * import. If libs.libcuda failed, the framework would load the same wrong
+ * or missing libcuda, so the runner skips it with "fix that first"; if the
+ * cuda layer fails, the summary names that layer first anyway.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "../core/proc.h"
+#include "../core/rootfs.h"
+#include "../parse/cudaarch.h"
+#include "../parse/pyprobe.h"
 #include "probes.h"
+#include "pyprobe_script.h"
+#include "sigmatch.h"
+
+#define MAX_INTERPRETERS 8
+/* What we keep of a run's output; the probe's own stdout is a few KiB. */
+#define FW_OUTPUT_CAP (128u << 10)
+
+struct fwdesc {
+	const char *name;    /* module and argument: "torch" */
+	const char *label;   /* "PyTorch" */
+};
+
+struct interp {
+	char *guest;         /* as the user would name it */
+	char *host;          /* what we exec */
+	const char *origin;  /* "PATH", "--python" */
+	int missing;         /* -errno when an explicit --python does not exist */
+};
+
+/* ---- finding the interpreters ---- */
+
+static void add_interp(struct interp *ips, size_t *n, const char *guest, const char *host,
+		       const char *origin, int missing)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(ips[i].guest, guest))
+			return;
+	if (*n >= MAX_INTERPRETERS)
+		return;
+	ips[*n].guest = xstrdup(guest);
+	ips[*n].host = xstrdup(host ? host : "");
+	ips[*n].origin = origin;
+	ips[*n].missing = missing;
+	(*n)++;
+}
+
+/* The user's current directory on the described machine. */
+static void user_cwd(struct strbuf *out)
+{
+	sb_reset(out);
+	const char *pwd = getenv("PWD");
+	if (!rootfs_is_real() && pwd && pwd[0] == '/') {
+		sb_add(out, pwd);
+		return;
+	}
+	char buf[PATH_MAX];
+	if (getcwd(buf, sizeof buf))
+		sb_add(out, buf);
+	else
+		sb_add(out, "/");
+}
+
+static size_t find_interpreters(struct probe_ctx *ctx, struct interp *ips)
+{
+	size_t n = 0;
+	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT;
+	if (rootfs_which("python3", &g, &h, NULL) == 0)
+		add_interp(ips, &n, g.buf, h.buf, "PATH", 0);
+	for (size_t i = 0; ctx->opts && i < ctx->opts->npythons; i++) {
+		const char *p = ctx->opts->pythons[i];
+		if (!p || !*p)
+			continue;
+		sb_reset(&g);
+		if (p[0] != '/') {
+			user_cwd(&g);
+			if (g.len > 1)
+				sb_addc(&g, '/');
+		}
+		sb_add(&g, p);
+		int rc = rootfs_host_path(g.buf, true, &h);
+		if (rc == 0 && access(h.buf, X_OK) < 0)
+			rc = -errno;
+		add_interp(ips, &n, g.buf, rc == 0 ? h.buf : NULL, "--python", rc);
+	}
+	sb_release(&g);
+	sb_release(&h);
+	return n;
+}
+
+/* ---- small helpers ---- */
+
+static int fw_rank(enum status s)
+{
+	switch (s) {
+	case ST_SKIP: return 0;
+	case ST_PASS: return 1;
+	case ST_WARN: return 2;
+	default: return 3;
+	}
+}
+
+static void copy_evidence(struct result *to, const struct result *from)
+{
+	for (size_t i = 0; i < from->nev; i++)
+		res_ev(to, from->ev[i].key, "%s", from->ev[i].val);
+}
+
+/* "12.4" for "12040"; NULL input gives NULL. */
+static const char *cuda_from_int(const char *v, char *buf, size_t n)
+{
+	if (!v)
+		return NULL;
+	char *end;
+	long x = strtol(v, &end, 10);
+	if (*end || x <= 0 || x > 1000000)
+		return NULL;
+	snprintf(buf, n, "%ld.%ld", x / 1000, (x % 1000) / 10);
+	return buf;
+}
+
+static int major_of(const char *v)
+{
+	return v ? atoi(v) : 0;
+}
+
+static int minor_of(const char *v)
+{
+	const char *d = v ? strchr(v, '.') : NULL;
+	return d ? atoi(d + 1) : 0;
+}
+
+/*
+ * The PyTorch wheel index for this driver: the newest CUDA tag the driver
+ * runs (minor-version compatibility: any 12.x wheel runs on any 12.x
+ * driver, research/wsl-facts.md §5), never older than cu128 for Blackwell
+ * (sm_100, sm_120: "Blackwell needs cu128 or newer wheels").
+ */
+static void torch_index(const char *driver_cuda, int cc_major, char *out, size_t n)
+{
+	int maj = major_of(driver_cuda), min = minor_of(driver_cuda);
+	const char *tag = "cu126";
+	if (maj >= 13)
+		tag = "cu130";
+	else if (maj == 12 && min >= 8)
+		tag = "cu128";
+	else if (maj == 11)
+		tag = "cu118";
+	if (cc_major >= 10 && maj <= 12)
+		tag = "cu128";
+	snprintf(out, n, "https://download.pytorch.org/whl/%s", tag);
+}
+
+/* ---- one run of the probe script ---- */
+
+struct run {
+	struct proc_result pr;
+	int started;          /* proc_run's return */
+	struct pyprobe snap;
+	int parsed;           /* pyprobe_parse's return */
+	int limit_ms;
+};
+
+static const char *stage_words(const char *stage, const struct fwdesc *d, char *buf, size_t n)
+{
+	if (!stage || !strcmp(stage, "start"))
+		return "starting Python";
+	if (!strcmp(stage, "import"))
+		snprintf(buf, n, "import %s", d->name);
+	else if (!strcmp(stage, "cuda"))
+		snprintf(buf, n, "%s initialising CUDA", d->label);
+	else if (!strcmp(stage, "compute"))
+		snprintf(buf, n, "a %s matmul on the GPU", d->label);
+	else if (!strcmp(stage, "conv"))
+		snprintf(buf, n, "a cuDNN convolution in %s", d->label);
+	else if (!strcmp(stage, "done"))
+		snprintf(buf, n, "%s finishing", d->label);
+	else
+		snprintf(buf, n, "%s (%s)", d->label, stage);
+	return buf;
+}
+
+/* The texts a failure is explained by: the script's error fields and
+ * warnings, then the interpreter's stderr. */
+static void signature_text(const struct run *run, struct strbuf *out)
+{
+	static const char *const keys[] = { "import_error", "cuda_error", "compute_error",
+					    "conv_error", "build_error", "build_info_error",
+					    "driver_error", "probe_error" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const char *v = pyprobe_get(&run->snap, keys[i]);
+		if (v) {
+			sb_add(out, v);
+			sb_addc(out, '\n');
+		}
+	}
+	for (int i = 0; i < 8; i++) {
+		char k[32];
+		snprintf(k, sizeof k, "warning.%d", i);
+		const char *v = pyprobe_get(&run->snap, k);
+		if (v) {
+			sb_add(out, v);
+			sb_addc(out, '\n');
+		}
+	}
+	sb_addn(out, run->pr.err.buf ? run->pr.err.buf : "", run->pr.err.len);
+}
+
+/* The last non-empty lines of stderr, for evidence. */
+static void stderr_tail(const struct proc_result *pr, struct result *t)
+{
+	if (!pr->err.len)
+		return;
+	const char *s = pr->err.buf;
+	size_t n = pr->err.len;
+	size_t start = n > 1500 ? n - 1500 : 0;
+	struct strbuf sb = STRBUF_INIT;
+	if (start)
+		sb_add(&sb, "[...] ");
+	sb_addn(&sb, s + start, n - start);
+	res_ev_text(t, "stderr", sb.buf, 1600);
+	sb_release(&sb);
+}
+
+static void snap_ev(struct result *t, const struct run *run, const char *key, const char *as)
+{
+	const char *v = pyprobe_get(&run->snap, key);
+	if (v && *v)
+		res_ev(t, as ? as : key, "%s", v);
+}
+
+/* Sets t from a KB entry found by signature, with the matched text as
+ * evidence. */
+static void set_from_signature(struct result *t, const struct kb_entry *e, const char *what)
+{
+	res_set(t, ST_FAIL, e->id, "%s: %s", what, e->title);
+}
+
+/* ---- the decisions ---- */
+
+/* The failure when CUDA is unavailable to the framework. */
+static void judge_unavailable(const struct fwdesc *d, const struct run *run, bool wsl,
+			      const char *sigtext, size_t siglen, struct result *t)
+{
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	const char *lib = pyprobe_get(&run->snap, "libcuda.0");
+	const char *ver = pyprobe_get(&run->snap, "version");
+	if (cvd && (!*cvd || !strcmp(cvd, "-1") || !strcasecmp(cvd, "none") ||
+		    !strcasecmp(cvd, "NoDevFiles"))) {
+		res_ev(t, "CUDA_VISIBLE_DEVICES", "%s", cvd);
+		res_set(t, ST_FAIL, "frameworks.cuda_visible_devices",
+			"%s %s sees no GPU: CUDA_VISIBLE_DEVICES=\"%s\" hides every device",
+			d->name, ver ? ver : "", cvd);
+		return;
+	}
+	if (lib && wsl && strncmp(lib, "/usr/lib/wsl/", 13) != 0) {
+		res_set(t, ST_FAIL, "frameworks.wrong_libcuda",
+			"%s loaded %s, not WSL's /usr/lib/wsl/lib/libcuda.so.1", d->name, lib);
+		return;
+	}
+	const struct kb_entry *e = sig_match("frameworks.", sigtext, siglen);
+	if (e) {
+		char what[128];
+		snprintf(what, sizeof what, "%s %s sees no GPU", d->name, ver ? ver : "");
+		set_from_signature(t, e, what);
+		return;
+	}
+	res_set(t, ST_FAIL, "frameworks.no_gpu", "%s %s sees no GPU", d->name, ver ? ver : "");
+}
+
+/* Arch coverage of every device; returns the worst verdict's status and
+ * names that device in the evidence (device, cc, newest_arch). */
+static enum status judge_arch(const struct run *run, bool compute_ok, struct result *t)
+{
+	const char *list = pyprobe_get(&run->snap, "arch_list");
+	if (!list || !*list)
+		return ST_PASS;
+	enum status worst = ST_PASS;
+	int worst_dev = -1;
+	struct cudaarch_verdict wv;
+	int wmaj = 0, wmin = 0;
+	for (int i = 0; i < 8; i++) {
+		char k[32];
+		snprintf(k, sizeof k, "device.%d.cc", i);
+		const char *cc = pyprobe_get(&run->snap, k);
+		int maj, min;
+		if (!cc || cudaarch_parse_cc(cc, &maj, &min) < 0)
+			continue;
+		struct cudaarch_verdict v;
+		cudaarch_check(list, strlen(list), maj, min, &v);
+		snprintf(k, sizeof k, "device.%d.name", i);
+		const char *name = pyprobe_get(&run->snap, k);
+		res_ev(t, "arch_cover", "device %d (%s, sm_%d%d): %s%s%s", i, name ? name : "?", maj,
+		       min, cudaarch_cover_name(v.cover), v.entry[0] ? " via " : "", v.entry);
+		enum status st = ST_PASS;
+		if (v.cover == CUDAARCH_NONE)
+			st = compute_ok ? ST_WARN : ST_FAIL;
+		else if (v.cover == CUDAARCH_PTX)
+			st = ST_WARN;
+		if (worst_dev < 0 || fw_rank(st) > fw_rank(worst)) {
+			worst = st;
+			worst_dev = i;
+			wv = v;
+			wmaj = maj;
+			wmin = min;
+		}
+	}
+	if (worst_dev >= 0 && worst != ST_PASS) {
+		char k[32];
+		snprintf(k, sizeof k, "device.%d.name", worst_dev);
+		const char *name = pyprobe_get(&run->snap, k);
+		res_ev(t, "device", "%s", name ? name : "?");
+		res_ev(t, "cc", "sm_%d%d", wmaj, wmin);
+		if (wv.newest[0])
+			res_ev(t, "newest_arch", "%s", wv.newest);
+		if (wv.cover == CUDAARCH_PTX)
+			res_ev(t, "ptx_entry", "%s", wv.entry);
+	}
+	return worst;
+}
+
+static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool wsl,
+			   struct result *t)
+{
+	const struct pyprobe *s = &run->snap;
+	const char *ver = pyprobe_get(s, "version");
+	const char *build = pyprobe_get(s, "cuda_build");
+	const char *drv = pyprobe_get(s, "driver_cuda");
+	char drvbuf[16], idx[96];
+	const char *driver_cuda = cuda_from_int(drv, drvbuf, sizeof drvbuf);
+	int cc_major = 0;
+	const char *cc0 = pyprobe_get(s, "device.0.cc");
+	if (cc0)
+		cc_major = major_of(cc0);
+	snap_ev(t, run, "version", NULL);
+	snap_ev(t, run, "cuda_build", NULL);
+	snap_ev(t, run, "cudnn", NULL);
+	snap_ev(t, run, "jaxlib", NULL);
+	snap_ev(t, run, "cuda_plugin", NULL);
+	snap_ev(t, run, "package", NULL);
+	snap_ev(t, run, "backend", NULL);
+	snap_ev(t, run, "arch_list", NULL);
+	snap_ev(t, run, "device_count", NULL);
+	for (int i = 0; i < 8; i++) {
+		char kn[32], kc[32];
+		snprintf(kn, sizeof kn, "device.%d.name", i);
+		snprintf(kc, sizeof kc, "device.%d.cc", i);
+		const char *nm = pyprobe_get(s, kn), *cc = pyprobe_get(s, kc);
+		if (nm || cc)
+			res_ev(t, "gpu", "%d: %s%s%s%s", i, nm ? nm : "?", cc ? " (compute " : "",
+			       cc ? cc : "", cc ? ")" : "");
+	}
+	if (driver_cuda)
+		res_ev(t, "driver_cuda", "%s", driver_cuda);
+	for (int i = 0; i < 4; i++) {
+		char k[32];
+		snprintf(k, sizeof k, "libcuda.%d", i);
+		const char *v = pyprobe_get(s, k);
+		if (v)
+			res_ev(t, "libcuda", "%s", v);
+	}
+	if (!res_get(t, "libcuda"))
+		res_ev(t, "libcuda", "none");
+	snap_ev(t, run, "libcuda_dlopen", NULL);
+	/* Placeholders of frameworks.kb that a sparse snapshot leaves out. */
+	static const char *const keys[] = { "version", "cuda_build", "driver_cuda",
+					    "libcuda_dlopen", "jaxlib" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!res_get(t, keys[i]))
+			res_ev(t, keys[i], "%s", "unknown");
+	snap_ev(t, run, "t_import", NULL);
+	snap_ev(t, run, "elapsed", NULL);
+	torch_index(driver_cuda, cc_major, idx, sizeof idx);
+	if (!strcmp(d->name, "torch"))
+		res_ev(t, "wheel_index", "%s", idx);
+	if (!strcmp(d->name, "jax"))
+		res_ev(t, "jax_extra", "%s", major_of(driver_cuda) >= 13 ? "cuda13" : "cuda12");
+
+	struct strbuf sig = STRBUF_INIT;
+	signature_text(run, &sig);
+	const char *err;
+
+	if (pyprobe_true(s, "cpu_only")) {
+		res_set(t, ST_FAIL, strcmp(d->name, "torch") == 0 ? "frameworks.torch.cpu_only"
+				    : strcmp(d->name, "tensorflow") == 0 ? "frameworks.tensorflow.cpu_only"
+				    : strcmp(d->name, "jax") == 0 ? "frameworks.jax.cpu_only"
+				    : "frameworks.no_gpu",
+			"%s %s is a CPU-only build: it cannot use the GPU", d->name, ver ? ver : "");
+		goto out;
+	}
+	if (!pyprobe_true(s, "available")) {
+		judge_unavailable(d, run, wsl, sig.buf, sig.len, t);
+		goto out;
+	}
+	const char *compute = pyprobe_get(s, "compute");
+	bool compute_ok = compute && !strcmp(compute, "ok");
+	enum status arch = judge_arch(run, compute_ok, t);
+	if (arch == ST_FAIL) {
+		res_set(t, ST_FAIL, "frameworks.arch_missing",
+			"%s %s has no kernels for %s (%s): \"no kernel image is available\"", d->name,
+			ver ? ver : "", res_get(t, "device"), res_get(t, "cc"));
+		goto out;
+	}
+	if (compute && !strcmp(compute, "error")) {
+		err = pyprobe_get(s, "compute_error");
+		res_ev(t, "error", "%s", err ? err : "");
+		const struct kb_entry *e = sig_match("frameworks.", err ? err : "", err ? strlen(err) : 0);
+		if (e) {
+			char what[128];
+			snprintf(what, sizeof what, "the %s test matmul failed", d->name);
+			set_from_signature(t, e, what);
+		} else {
+			res_set(t, ST_FAIL, "frameworks.compute_failed",
+				"%s sees the GPU but a small matmul on it failed", d->name);
+		}
+		goto out;
+	}
+	if (compute && !strcmp(compute, "mismatch")) {
+		res_set(t, ST_FAIL, "frameworks.compute_wrong",
+			"%s's GPU matmul gave a different result than the CPU", d->name);
+		goto out;
+	}
+	const char *conv = pyprobe_get(s, "conv");
+	if (conv && strcmp(conv, "ok") != 0) {
+		err = pyprobe_get(s, "conv_error");
+		res_ev(t, "error", "%s", err ? err : "");
+		const struct kb_entry *e = sig_match("frameworks.", sig.buf, sig.len);
+		if (e && strcmp(e->id, "frameworks.cudnn_libcuda") == 0)
+			set_from_signature(t, e, "the cuDNN convolution failed");
+		else
+			res_set(t, ST_FAIL, "frameworks.torch.cudnn_failed",
+				"torch works on the GPU but its cuDNN convolution failed");
+		goto out;
+	}
+	/* It works. Say on what, and what is merely risky. */
+	struct strbuf detail = STRBUF_INIT;
+	sb_addf(&detail, "%s %s", d->name, ver ? ver : "");
+	if (build)
+		sb_addf(&detail, " (CUDA %s)", build);
+	const char *n0 = pyprobe_get(s, "device.0.name");
+	const char *count = pyprobe_get(s, "device_count");
+	if (n0)
+		sb_addf(&detail, ": %s%s%s", n0, cc0 ? ", compute " : "", cc0 ? cc0 : "");
+	if (count && strcmp(count, "1") != 0)
+		sb_addf(&detail, " (%s GPUs)", count);
+	if (compute_ok)
+		sb_add(&detail, ", matmul OK");
+	const char *cudnn = pyprobe_get(s, "cudnn");
+	if (cudnn && conv)
+		sb_addf(&detail, ", cuDNN %s", cudnn);
+	if (arch == ST_WARN && !res_get(t, "ptx_entry")) {
+		/* The list covers nothing, yet the test kernel ran: other kernels
+		 * of this build will still fail. */
+		res_set(t, ST_WARN, "frameworks.arch_missing", "%s; but its arch list has nothing for "
+			"%s (%s)", detail.buf, res_get(t, "device"), res_get(t, "cc"));
+	} else if (arch == ST_WARN) {
+		res_set(t, ST_WARN, "frameworks.arch_ptx_only", "%s; but no native kernels for %s (%s)",
+			detail.buf, res_get(t, "device") ? res_get(t, "device") : "the GPU",
+			res_get(t, "cc") ? res_get(t, "cc") : "?");
+	} else if (build && driver_cuda && major_of(build) == major_of(driver_cuda) &&
+		   (minor_of(build) > minor_of(driver_cuda))) {
+		/* Minor-version compatibility: runs, with limited features. */
+		res_set(t, ST_PASS, "frameworks.minor_compat", "%s; built for CUDA %s, the driver "
+			"supports %s: runs by minor-version compatibility", detail.buf, build,
+			driver_cuda);
+	} else {
+		res_set(t, ST_PASS, NULL, "%s", detail.buf);
+	}
+	sb_release(&detail);
+out:
+	if (t->status != ST_PASS) {
+		/* The framework's own way to a build with the GPU's code
+		 * (frameworks.arch_* fixes). */
+		const char *py = res_get(t, "python"), *cc = res_get(t, "cc");
+		if (!strcmp(d->name, "torch"))
+			res_ev(t, "arch_fix", "%s -m pip install --upgrade --force-reinstall torch "
+			       "torchvision torchaudio --index-url %s", py, idx);
+		else if (!strcmp(d->name, "tensorflow"))
+			res_ev(t, "arch_fix", "%s -m pip install --upgrade 'tensorflow[and-cuda]'", py);
+		else
+			res_ev(t, "arch_fix", "%s -m pip install --upgrade %s   (a release built for %s)",
+			       py, d->name, cc ? cc : "this GPU");
+	}
+	sb_release(&sig);
+}
+
+/* Judges one interpreter's run into t. */
+static void judge_run(const struct fwdesc *d, const struct interp *ip, struct run *run,
+		      bool wsl, struct result *t)
+{
+	char sbuf[128], pbuf[64];
+	res_ev(t, "python", "%s", ip->guest);
+	if (ip->missing) {
+		res_ev(t, "exit", "%s", ip->missing == -ENOENT ? "does not exist"
+								: strerror(-ip->missing));
+		res_set(t, ST_WARN, "frameworks.python_unusable", "%s (from --python) %s", ip->guest,
+			res_get(t, "exit"));
+		return;
+	}
+	res_ev(t, "limit", "%.1f s", run->limit_ms / 1000.0);
+	if (run->started < 0) {
+		res_set(t, ST_WARN, "frameworks.python_unusable", "could not start %s: %s", ip->guest,
+			strerror(-run->started));
+		return;
+	}
+	const struct proc_result *pr = &run->pr;
+	struct strbuf end = STRBUF_INIT;
+	proc_describe_end(pr, &end);
+	res_ev(t, "exit", "%s", end.buf);
+	sb_release(&end);
+	if (pr->end == PROC_EXEC_FAILED) {
+		res_set(t, ST_WARN, "frameworks.python_unusable", "cannot execute %s: %s", ip->guest,
+			strerror(pr->code));
+		return;
+	}
+	const char *pyver = run->parsed == 0 ? pyprobe_get(&run->snap, "python") : NULL;
+	if (pyver)
+		res_ev(t, "python_version", "%s", pyver);
+	const char *stage = run->parsed == 0 ? pyprobe_get(&run->snap, "stage") : NULL;
+	if (stage)
+		res_ev(t, "stage", "%s", stage_words(stage, d, sbuf, sizeof sbuf));
+
+	/* No snapshot: the interpreter never ran our script as Python would. */
+	if (run->parsed != 0) {
+		stderr_tail(pr, t);
+		if (pr->out_truncated) {
+			res_set(t, ST_WARN, "frameworks.probe_garbled",
+				"%s printed more than %u KiB that is not the probe's output%s",
+				ip->guest, FW_OUTPUT_CAP >> 10,
+				pr->end == PROC_TIMEOUT ? " (and was stopped at the time limit)" : "");
+		} else if (pr->end == PROC_TIMEOUT) {
+			res_set(t, ST_FAIL, "frameworks.probe_hang",
+				"%s did not start the probe within %.1f s", ip->guest,
+				run->limit_ms / 1000.0);
+			res_ev(t, "stage", "starting Python");
+		} else if (pr->end == PROC_SIGNALED) {
+			res_ev(t, "signal", "%s", signal_name(pr->sig, pbuf));
+			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s was killed by %s before the "
+				"probe started", ip->guest, signal_name(pr->sig, pbuf));
+			res_ev(t, "stage", "starting Python");
+		} else if (pr->end == PROC_EXITED && (pr->code == 126 || pr->code == 127)) {
+			/* The shell's "cannot execute" / "not found" statuses. */
+			if (pr->out.len)
+				res_ev_text(t, "stdout", pr->out.buf, 300);
+			res_set(t, ST_WARN, "frameworks.python_unusable",
+				"%s %s and printed no probe result: is it Python 3?", ip->guest,
+				res_get(t, "exit"));
+		} else if (run->parsed == -EINVAL || pr->out.len) {
+			res_ev_text(t, "stdout", pr->out.buf ? pr->out.buf : "", 300);
+			res_set(t, ST_WARN, "frameworks.probe_garbled",
+				"%s printed output the probe cannot read", ip->guest);
+		} else {
+			res_set(t, ST_WARN, "frameworks.python_unusable",
+				"%s %s and printed no probe result: is it Python 3?", ip->guest,
+				res_get(t, "exit"));
+		}
+		return;
+	}
+	const char *installed = pyprobe_get(&run->snap, "installed");
+	if (installed && !strcmp(installed, "false")) {
+		res_set(t, ST_SKIP, NULL, "%s is not installed for %s", d->name, ip->guest);
+		return;
+	}
+	struct strbuf sig = STRBUF_INIT;
+	signature_text(run, &sig);
+	if (pr->end == PROC_TIMEOUT) {
+		stderr_tail(pr, t);
+		res_set(t, ST_FAIL, "frameworks.probe_hang", "%s did not finish within %.1f s: stuck at %s",
+			d->name, run->limit_ms / 1000.0, stage_words(stage, d, sbuf, sizeof sbuf));
+		goto out;
+	}
+	if (pr->end == PROC_SIGNALED || !stage || strcmp(stage, "done") != 0) {
+		stderr_tail(pr, t);
+		const struct kb_entry *e = sig_match("frameworks.", sig.buf, sig.len);
+		if (pr->end == PROC_SIGNALED)
+			res_ev(t, "signal", "%s", signal_name(pr->sig, pbuf));
+		if (e) {
+			char what[160];
+			snprintf(what, sizeof what, "%s died during %s", d->name,
+				 stage_words(stage, d, sbuf, sizeof sbuf));
+			set_from_signature(t, e, what);
+		} else if (pr->end == PROC_SIGNALED) {
+			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s crashed (%s) during %s",
+				ip->guest, signal_name(pr->sig, pbuf),
+				stage_words(stage, d, sbuf, sizeof sbuf));
+		} else {
+			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s exited with status %d during %s",
+				ip->guest, pr->code, stage_words(stage, d, sbuf, sizeof sbuf));
+		}
+		goto out;
+	}
+	const char *ierr = pyprobe_get(&run->snap, "import_error");
+	if (ierr) {
+		res_ev(t, "error", "%s", ierr);
+		stderr_tail(pr, t);
+		const struct kb_entry *e = sig_match("frameworks.", sig.buf, sig.len);
+		if (e) {
+			char what[128];
+			snprintf(what, sizeof what, "import %s failed", d->name);
+			set_from_signature(t, e, what);
+		} else {
+			res_set(t, ST_FAIL, "frameworks.import_failed", "import %s failed in %s: %.160s",
+				d->name, ip->guest, ierr);
+		}
+		goto out;
+	}
+	judge_snapshot(d, run, wsl, t);
+	if (t->status != ST_PASS)
+		stderr_tail(pr, t);
+out:
+	sb_release(&sig);
+}
+
+static void probe_framework(struct probe_ctx *ctx, struct result *r, const struct fwdesc *d)
+{
+	struct interp ips[MAX_INTERPRETERS];
+	size_t n = find_interpreters(ctx, ips);
+	if (n == 0) {
+		res_set(r, ST_SKIP, NULL, "skipped: no python3 on PATH (and no --python given)");
+		return;
+	}
+	bool wsl = probe_is_wsl2(ctx);
+	int timeout = ctx->opts && ctx->opts->timeout_ms > 0 ? ctx->opts->timeout_ms : 10000;
+	/* Leave the runner's own limit room to collect our result. */
+	int budget = (timeout - 300) * 9 / 10;
+	int limit = budget / (int)n;
+	if (limit < 200)
+		limit = 200;
+	struct result *t = xcalloc(n, sizeof *t);
+	size_t best = 0;
+	for (size_t i = 0; i < n; i++) {
+		result_init(&t[i], r->def);
+		struct run run;
+		memset(&run, 0, sizeof run);
+		proc_result_init(&run.pr);
+		run.limit_ms = limit;
+		if (!ips[i].missing) {
+			probe_step(ctx, "%s running the %s probe (import %s)", ips[i].guest, d->label,
+				   d->name);
+			const char *argv[] = { ips[i].host, "-c", pyprobe_script, d->name, NULL };
+			static const char *const env[] = { "PYTHONUNBUFFERED=1",
+							   "PYTHONDONTWRITEBYTECODE=1", NULL };
+			struct proc_opts po = { limit, FW_OUTPUT_CAP, env };
+			run.started = proc_run(argv, &po, &run.pr);
+			run.parsed = pyprobe_parse(run.pr.out.buf, run.pr.out.len, &run.snap);
+		}
+		judge_run(d, &ips[i], &run, wsl, &t[i]);
+		res_ev(&t[i], "found_by", "%s", ips[i].origin);
+		pyprobe_free(&run.snap);
+		proc_result_release(&run.pr);
+		if (i && fw_rank(t[i].status) > fw_rank(t[best].status))
+			best = i;
+	}
+	/* The decisive interpreter's evidence first (KB placeholders read the
+	 * first value of a key), then one line per other interpreter. */
+	res_set(r, t[best].status, t[best].kb, "%s", t[best].detail ? t[best].detail : "");
+	res_ev(r, "framework", "%s", d->label);
+	copy_evidence(r, &t[best]);
+	for (size_t i = 0; i < n; i++) {
+		if (i != best)
+			res_ev(r, "other_python", "%s: %s: %s", ips[i].guest, status_name(t[i].status),
+			       t[i].detail ? t[i].detail : "");
+		result_release(&t[i]);
+		free(ips[i].guest);
+		free(ips[i].host);
+	}
+	free(t);
+}
+
+static const struct fwdesc FW_TORCH = { "torch", "PyTorch" };
+static const struct fwdesc FW_TF = { "tensorflow", "TensorFlow" };
+static const struct fwdesc FW_JAX = { "jax", "JAX" };
+static const struct fwdesc FW_CUPY = { "cupy", "CuPy" };
+
+static void probe_torch(struct probe_ctx *ctx, struct result *r) { probe_framework(ctx, r, &FW_TORCH); }
+static void probe_tf(struct probe_ctx *ctx, struct result *r) { probe_framework(ctx, r, &FW_TF); }
+static void probe_jax(struct probe_ctx *ctx, struct result *r) { probe_framework(ctx, r, &FW_JAX); }
+static void probe_cupy(struct probe_ctx *ctx, struct result *r) { probe_framework(ctx, r, &FW_CUPY); }
 
 const struct check_def frameworks_checks[] = {
-	{ "frameworks.torch", "frameworks", "PyTorch", "version, CUDA build, device arch coverage and a GPU matmul", { "libs.libcuda" }, NULL },
-	{ "frameworks.tensorflow", "frameworks", "TensorFlow", "version, CUDA build and visible GPUs", { "libs.libcuda" }, NULL },
-	{ "frameworks.jax", "frameworks", "JAX", "jaxlib CUDA build and devices", { "libs.libcuda" }, NULL },
-	{ "frameworks.cupy", "frameworks", "CuPy", "CuPy CUDA build and a GPU computation", { "libs.libcuda" }, NULL },
+	{ "frameworks.torch", "frameworks", "PyTorch", "version, CUDA build, device arch coverage and a GPU matmul", { "platform.kind", "libs.libcuda" }, probe_torch },
+	{ "frameworks.tensorflow", "frameworks", "TensorFlow", "version, CUDA build and visible GPUs", { "platform.kind", "libs.libcuda" }, probe_tf },
+	{ "frameworks.jax", "frameworks", "JAX", "jaxlib CUDA build and devices", { "platform.kind", "libs.libcuda" }, probe_jax },
+	{ "frameworks.cupy", "frameworks", "CuPy", "CuPy CUDA build and a GPU computation", { "platform.kind", "libs.libcuda" }, probe_cupy },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
 };

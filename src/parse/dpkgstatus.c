@@ -1,0 +1,208 @@
+/* dpkgstatus.c: dpkg's status database and GPU package classes. See dpkgstatus.h. */
+#include "dpkgstatus.h"
+
+#include <string.h>
+#include <strings.h>
+
+static bool field_is(const char *line, size_t n, const char *name, size_t *value_at)
+{
+	size_t l = strlen(name);
+	if (n <= l || line[l] != ':' || strncasecmp(line, name, l) != 0)
+		return false;
+	size_t i = l + 1;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	*value_at = i;
+	return true;
+}
+
+static void trim_span(struct dpkg_span *s)
+{
+	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' || s->p[s->n - 1] == '\r'))
+		s->n--;
+}
+
+int dpkgstatus_each(const char *buf, size_t len,
+		    int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg)
+{
+	struct dpkg_pkg pkg;
+	memset(&pkg, 0, sizeof pkg);
+	bool in_stanza = false;
+	struct dpkg_span *last = NULL; /* the field a continuation line extends */
+	size_t pos = 0;
+	int line = 0;
+	while (buf && pos <= len) {
+		const char *nl = pos < len ? memchr(buf + pos, '\n', len - pos) : NULL;
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		const char *l = buf + pos;
+		size_t ll = end - pos;
+		bool at_end = pos >= len;
+		pos = end + 1;
+		line++;
+		size_t blank = 0;
+		while (blank < ll && (l[blank] == ' ' || l[blank] == '\t' || l[blank] == '\r'))
+			blank++;
+		if (at_end || blank == ll) {
+			if (in_stanza && pkg.name.n) {
+				int rc = fn(&pkg, arg);
+				if (rc)
+					return rc;
+			}
+			memset(&pkg, 0, sizeof pkg);
+			in_stanza = false;
+			last = NULL;
+			if (at_end)
+				break;
+			continue;
+		}
+		if (l[0] == ' ' || l[0] == '\t') {
+			/* Continuation: extend the span to this line's end. Only
+			 * fields we keep need it; the span stays inside buf. */
+			if (last && last->p)
+				last->n = (size_t)(l + ll - last->p);
+			continue;
+		}
+		if (!in_stanza) {
+			in_stanza = true;
+			pkg.line = line;
+		}
+		size_t v;
+		struct dpkg_span *f = NULL;
+		if (field_is(l, ll, "Package", &v))
+			f = &pkg.name;
+		else if (field_is(l, ll, "Status", &v))
+			f = &pkg.status;
+		else if (field_is(l, ll, "Version", &v))
+			f = &pkg.version;
+		else if (field_is(l, ll, "Provides", &v))
+			f = &pkg.provides;
+		else if (field_is(l, ll, "Architecture", &v))
+			f = &pkg.arch;
+		last = f;
+		if (f) {
+			f->p = l + v;
+			f->n = ll - v;
+			trim_span(f);
+		}
+	}
+	/* A last stanza without a trailing newline. */
+	if (in_stanza && pkg.name.n)
+		return fn(&pkg, arg);
+	return 0;
+}
+
+bool dpkgstatus_present(const struct dpkg_pkg *pkg)
+{
+	/* "want flag status": the status is the last word. */
+	const char *p = pkg->status.p;
+	size_t n = pkg->status.n;
+	if (!p || !n)
+		return true; /* no Status field: an old or hand-made file; assume yes */
+	size_t s = n;
+	while (s && p[s - 1] != ' ' && p[s - 1] != '\t')
+		s--;
+	const char *st = p + s;
+	size_t sl = n - s;
+	if ((sl == 13 && !memcmp(st, "not-installed", 13)) ||
+	    (sl == 12 && !memcmp(st, "config-files", 12)))
+		return false;
+	return true;
+}
+
+bool dpkgstatus_provides(const struct dpkg_pkg *pkg, const char *name)
+{
+	size_t l = strlen(name);
+	const char *p = pkg->provides.p;
+	size_t n = pkg->provides.n;
+	size_t i = 0;
+	while (p && i < n) {
+		while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == ',' || p[i] == '\n' ||
+				 p[i] == '\r'))
+			i++;
+		size_t s = i;
+		while (i < n && p[i] != ' ' && p[i] != '\t' && p[i] != ',' && p[i] != '(' &&
+		       p[i] != '\n' && p[i] != '\r' && p[i] != ':')
+			i++;
+		if (i - s == l && !memcmp(p + s, name, l))
+			return true;
+		/* Skip a version restriction "(= 1.2)" and an ":any" qualifier. */
+		while (i < n && p[i] != ',')
+			i++;
+	}
+	return false;
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* "cuda-12-4" style: prefix followed by digits-dash-digits and nothing else. */
+static bool versioned(const char *s, const char *prefix)
+{
+	if (!has_prefix(s, prefix))
+		return false;
+	s += strlen(prefix);
+	int parts = 0;
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		parts++;
+		if (!*s)
+			return parts == 2;
+		if (*s++ != '-')
+			return false;
+	}
+}
+
+enum gpupkg_kind gpupkg_classify(const char *name, const char *provides, size_t plen)
+{
+	if (!name)
+		return GPUPKG_OTHER;
+	/* The toolkit itself is what WSL should have. */
+	if (!strcmp(name, "cuda-toolkit") || has_prefix(name, "cuda-toolkit-") ||
+	    !strcmp(name, "nvidia-cuda-toolkit"))
+		return GPUPKG_TOOLKIT;
+	if (!strcmp(name, "cuda") || versioned(name, "cuda-") || versioned(name, "cuda-runtime-") ||
+	    !strcmp(name, "cuda-runtime") || !strcmp(name, "cuda-drivers") ||
+	    has_prefix(name, "cuda-drivers-"))
+		return GPUPKG_META;
+	if (has_prefix(name, "libnvidia-compute-") || !strcmp(name, "libcuda1") ||
+	    has_prefix(name, "libcuda1-") || !strcmp(name, "libnvidia-ml1") ||
+	    !strcmp(name, "nvidia-libopencl1"))
+		return GPUPKG_LIBCUDA;
+	if (has_prefix(name, "nvidia-utils-") || !strcmp(name, "nvidia-smi") ||
+	    has_prefix(name, "nvidia-compute-utils-"))
+		return GPUPKG_UTILS;
+	if (!strcmp(name, "nvidia-driver") || has_prefix(name, "nvidia-driver-") ||
+	    has_prefix(name, "nvidia-dkms-") || !strcmp(name, "nvidia-kernel-dkms") ||
+	    has_prefix(name, "nvidia-kernel-") || has_prefix(name, "nvidia-headless-") ||
+	    has_prefix(name, "linux-modules-nvidia-") || has_prefix(name, "linux-objects-nvidia-") ||
+	    has_prefix(name, "xserver-xorg-video-nvidia") || !strcmp(name, "nvidia-open") ||
+	    has_prefix(name, "nvidia-open-"))
+		return GPUPKG_DRIVER;
+	if (provides && plen) {
+		struct dpkg_pkg p;
+		memset(&p, 0, sizeof p);
+		p.provides.p = provides;
+		p.provides.n = plen;
+		if (dpkgstatus_provides(&p, "libcuda.so.1") || dpkgstatus_provides(&p, "libcuda1") ||
+		    dpkgstatus_provides(&p, "libnvidia-ml.so.1"))
+			return GPUPKG_LIBCUDA;
+	}
+	return GPUPKG_OTHER;
+}
+
+const char *gpupkg_kind_name(enum gpupkg_kind k)
+{
+	switch (k) {
+	case GPUPKG_DRIVER: return "driver";
+	case GPUPKG_UTILS: return "utils";
+	case GPUPKG_LIBCUDA: return "libcuda";
+	case GPUPKG_META: return "meta";
+	case GPUPKG_TOOLKIT: return "toolkit";
+	default: return "other";
+	}
+}

@@ -1,0 +1,66 @@
+/*
+ * dpkgstatus: the installed packages, from dpkg's status database
+ * (/var/lib/dpkg/status), without running dpkg or apt.
+ *
+ * The file is a sequence of deb822 stanzas separated by blank lines:
+ *
+ *   Package: libnvidia-compute-535
+ *   Status: install ok installed
+ *   Architecture: amd64
+ *   Version: 535.183.01-0ubuntu0.22.04.1
+ *   Provides: libcuda-5.0-1, ..., libcuda.so.1 (= 535.183.01), libcuda1
+ *
+ * Field names are case-insensitive; a line starting with a space or tab
+ * continues the previous field (deb-control(5), dpkg's own parser). The
+ * Status field is "want flag status"; a package counts as present when its
+ * status is anything but not-installed or config-files (its files are on
+ * disk, possibly half-configured).
+ *
+ * Pure: spans point into the caller's buffer; any bytes are accepted.
+ */
+#ifndef WSLGPU_DPKGSTATUS_H
+#define WSLGPU_DPKGSTATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dpkg_span {
+	const char *p;
+	size_t n;
+};
+
+struct dpkg_pkg {
+	struct dpkg_span name, status, version, provides, arch;
+	int line; /* 1-based line of the stanza's first field */
+};
+
+/* Calls fn for each stanza that names a Package; stops when fn returns
+ * non-zero and returns that value (0 after the last stanza). */
+int dpkgstatus_each(const char *buf, size_t len,
+		    int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg);
+/* True when the package's files are installed (see above). */
+bool dpkgstatus_present(const struct dpkg_pkg *pkg);
+/* True when the Provides field names virtual package name (any version). */
+bool dpkgstatus_provides(const struct dpkg_pkg *pkg, const char *name);
+
+/*
+ * What a package is to a WSL GPU setup. NVIDIA's CUDA on WSL guide: "Do not
+ * install any Linux display driver in WSL", and not the "cuda", "cuda-12-x"
+ * or "cuda-drivers" meta-packages, which pull it in; the CUDA Installation
+ * Guide for Linux says cuda-runtime-12-x installs "the Driver packages" too.
+ */
+enum gpupkg_kind {
+	GPUPKG_OTHER,
+	GPUPKG_DRIVER,   /* kernel driver / display driver pieces */
+	GPUPKG_UTILS,    /* Linux nvidia-smi and friends (nvidia-utils-*) */
+	GPUPKG_LIBCUDA,  /* a Linux user-mode driver: libcuda, libnvidia-ml */
+	GPUPKG_META,     /* meta-packages that pull the driver in */
+	GPUPKG_TOOLKIT,  /* cuda-toolkit-*: what WSL should have */
+};
+
+/* Classifies a package by name and, when given, its Provides field text. */
+enum gpupkg_kind gpupkg_classify(const char *name, const char *provides, size_t plen);
+/* "driver", "utils", "libcuda", "meta", "toolkit", "other". */
+const char *gpupkg_kind_name(enum gpupkg_kind k);
+
+#endif

@@ -1,0 +1,147 @@
+# containers.sh: Docker, the NVIDIA Container Toolkit and CDI on fixture
+# machines whose docker / nvidia-container-cli are fakes (see each
+# fixture's README for the messages and where they come from).
+. "$(dirname "$0")/lib.sh"
+IMG=nvidia/cuda:12.4.1-base-ubuntu22.04
+
+# No docker: a skip.
+fixture healthy-wsl2
+run_json --only containers
+expect_rc 0
+expect_status containers.docker skip
+expect_json '.checks[0].detail == "skipped: docker is not installed"'
+
+# Docker Desktop with the nvidia runtime; the smoke test works.
+fixture docker-desktop-gpu
+run_json --only containers
+expect_rc 0
+expect_status containers.docker pass
+expect_json '.checks[0].evidence.engine == "Docker Desktop"'
+expect_json '.checks[0].evidence.docker_link | test("^/mnt/wsl/docker-desktop/cli-tools/usr/bin/docker")'
+expect_json '.checks[0].evidence.runtimes == "io.containerd.runc.v2 runc nvidia"'
+run_json --only containers --docker-image "$IMG"
+expect_status containers.docker pass
+expect_json '.checks[0].detail | test("; docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi works$")'
+
+# Docker Desktop stopped: its CLI link dangles.
+fixture docker-desktop-gpu
+rm -rf "$ROOT/mnt/wsl/docker-desktop"
+run_json --only containers
+expect_status containers.docker warn
+expect_json '.checks[0].kb == "containers.docker.desktop_stopped"'
+expect_json '.checks[0].fix[0] == "start Docker Desktop on Windows"'
+
+# Docker Desktop without an nvidia runtime: a pass with a note; the toolkit
+# in this distribution is named as unused.
+fixture docker-desktop-no-runtime
+run_json --only containers
+expect_rc 0
+expect_status containers.docker pass
+expect_json '.checks[0].kb == "containers.docker.desktop_unverified"'
+expect_json '.checks[0].evidence.note | test("not used by Docker Desktop")'
+run -v --only containers
+expect_line '^      note +Docker Desktop runs its engine in its own docker-desktop distribution'
+
+# D01: docker-ce without the toolkit: predicted, then seen with --docker-image.
+fixture docker-ce-no-toolkit
+run_json --only containers
+expect_rc 0
+expect_status containers.docker warn
+expect_json '.checks[0].kb == "containers.docker.no_toolkit"'
+expect_json '.checks[0].fix[1] == "sudo nvidia-ctk runtime configure --runtime=docker"'
+run_json --only containers --docker-image "$IMG"
+expect_rc 1
+expect_status containers.docker fail
+expect_json '.checks[0].kb == "containers.docker.no_toolkit"'
+expect_json '.checks[0].detail | test("could not select device driver \"\" with capabilities: \\[\\[gpu\\]\\]")'
+run --only containers --docker-image "$IMG"
+expect_line '^✗ containers\.docker +docker run --gpus all nvidia/cuda:12\.4\.1-base-ubuntu22\.04 failed: docker: Error response from daemon: could not select device driver'
+expect_line 'cause +dockerd registers the NVIDIA device driver that --gpus uses only if it'
+
+# docker-ce with the toolkit configured: pass, with nvidia-container-cli's view.
+fixture docker-ce-toolkit
+run_json --only containers
+expect_rc 0
+expect_status containers.docker pass
+expect_json '.checks[0].evidence.nvcli == "NVRM 551.23, CUDA 12.4, 1 device: NVIDIA GeForce RTX 3080"'
+expect_json '.checks[0].evidence.cdi_spec == "/etc/cdi/nvidia.yaml (nvidia.com/gpu)"'
+expect_json '.checks[0].evidence.daemon_json == "/etc/docker/daemon.json: runtimes nvidia"'
+
+# D03: libnvidia-container finds no adapter.
+fixture docker-ce-toolkit
+printf '#!/bin/sh\necho "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found" >&2\nexit 1\n' \
+	>"$ROOT/usr/bin/nvidia-container-cli"
+run_json --only containers
+expect_rc 1
+expect_json '.checks[0].kb == "containers.nvcli.no_adapters"'
+
+# D05 from the smoke test; and the baked-in driver libraries (the myth).
+fixture docker-ce-toolkit
+cat >"$ROOT/usr/bin/docker.run" <<'EOS'
+	echo 'docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as '"'"'legacy'"'"'' >&2
+	echo 'nvidia-container-cli: initialization error: driver error: failed to process request: unknown.' >&2
+	exit 125
+EOS
+sed -i '/^run)$/r '"$ROOT/usr/bin/docker.run" "$ROOT/usr/bin/docker"
+sed -i '/^run)$/,/^\t;;$/{/^\tcat <<.EOF.$/,/^EOF$/d}' "$ROOT/usr/bin/docker"
+run_json --only containers --docker-image "$IMG"
+expect_rc 1
+expect_json '.checks[0].kb == "containers.nvcli.failed_request"'
+sed -i 's|initialization error: driver error: failed to process request: unknown.|mount error: file creation failed: /var/lib/docker/overlay2/abc/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.|' "$ROOT/usr/bin/docker"
+run_json --only containers --docker-image "$IMG"
+expect_json '.checks[0].kb == "containers.image_driver_libs"'
+expect_json '.checks[0].fix[0] | test("remove the COPY of libcuda")'
+
+# D08: a CDI spec that names a replaced driver-store folder.
+fixture docker-ce-toolkit
+sed -i 's/nv_dispi.inf_amd64_7e5fd280efaa5445/nv_dispi.inf_amd64_0000000000000000/g' "$ROOT/etc/cdi/nvidia.yaml"
+run_json --only containers
+expect_status containers.docker warn
+expect_json '.checks[0].kb == "containers.cdi.stale"'
+expect_json '.checks[0].fix[0] == "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml"'
+
+# D07: nvidia-container-cli info hangs; it is stopped at its limit.
+fixture docker-ce-toolkit
+printf '#!/bin/sh\nexec sleep 60\n' >"$ROOT/usr/bin/nvidia-container-cli"
+run_json --only containers --timeout 3
+expect_json '.checks[0].kb == "containers.nvcli.hang"'
+expect_json '.checks[0].ms < 3000'
+
+# The daemon is not running; the smoke test is then not attempted.
+fixture docker-daemon-down
+run_json --only containers --docker-image "$IMG"
+expect_rc 0
+expect_status containers.docker warn
+expect_json '.checks[0].kb == "containers.docker.daemon_down"'
+expect_json '.checks[0].evidence.gpu_run == "not run: the daemon did not answer"'
+run --only containers
+expect_line '^! containers\.docker +Cannot connect to the Docker daemon at unix:///var/run/docker\.sock\. Is the docker daemon running\?$'
+expect_line 'fix +start Docker Desktop on Windows'
+expect_line 'sudo service docker start'
+
+# Permission denied on the socket.
+fixture docker-permission
+run_json --only containers
+expect_status containers.docker warn
+expect_json '.checks[0].kb == "containers.docker.permission"'
+expect_json '.checks[0].fix[0] == "sudo usermod -aG docker $USER"'
+
+# A docker that reads its input to the end: stdin is /dev/null, so it ends
+# at once, even when the tool's own stdin never ends.
+fixture docker-tty
+mkfifo "$WORK/never"
+run_json --only containers 0<>"$WORK/never"
+expect_status containers.docker warn
+expect_json '.checks[0].kb == "containers.docker.info_failed"'
+expect_json '.checks[0].detail == "docker info exited with status 1: the input device is not a TTY"'
+# Had it waited for its input, docker info would have run to its limit (4.3 s).
+expect_json '.checks[0].ms < 3500'
+
+# A docker that never answers at all.
+fixture docker-tty
+printf '#!/bin/sh\nexec sleep 60\n' >"$ROOT/usr/bin/docker"
+run_json --only containers --timeout 2
+expect_json '.checks[0].kb == "containers.docker.hang"'
+expect_json '.checks[0].ms < 2000'
+
+done_testing
