@@ -1,12 +1,281 @@
-/* explain.c: `wslgpu explain` (being built). */
+/*
+ * explain.c: `wslgpu explain` — paste an error (or pipe a whole log) and get,
+ * for every message the knowledge base knows, the layer it comes from, the
+ * likely causes in order, the commands that fix each, the `wslgpu check`
+ * that tells them apart, and where the facts come from.
+ *
+ * The matching is src/explain/ (one streaming pass, bounded memory); the
+ * signatures are data in src/kb/explain-*.kb. This file reads the input,
+ * runs the checks for --check, and decides the exit status:
+ *   0  nothing recognised, or only harmless messages
+ *   1  a problem was recognised (a finding, or a myth being followed)
+ *   2  usage error (including an input file that cannot be opened)
+ *   3  the tool itself could not run (a read error)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "../core/registry.h"
+#include "../core/runner.h"
+#include "../explain/confirm.h"
+#include "../explain/matcher.h"
+#include "../explain/report.h"
 #include "cli.h"
+
+static void explain_help(FILE *f)
+{
+	fputs("usage: wslgpu explain [OPTIONS] [TEXT...]\n"
+	      "       some-command 2>&1 | wslgpu explain [OPTIONS]\n"
+	      "\n"
+	      "Recognises known GPU error messages in TEXT, a file or standard input and\n"
+	      "says, for each: the layer it comes from, the likely causes (most likely\n"
+	      "first), the commands that fix each, and the check that tells them apart.\n"
+	      "Harmless messages and popular myths are labelled as such.\n"
+	      "\n"
+	      "  -f, --file FILE      read FILE ('-' for standard input)\n"
+	      "      --check          also run the checks that tell the causes apart, and\n"
+	      "                       put the cause this machine shows first\n"
+	      "      --json           print JSON (schema wslgpu/explain/1)\n"
+	      "      --list           list every known signature, by layer\n"
+	      "  -v, --verbose        every kept occurrence, each cause's sources, ids\n"
+	      "      --root DIR       with --check: describe the machine whose root is DIR\n"
+	      "      --timeout SEC    with --check: time limit per probe (default 10)\n"
+	      "      --windows        with --check: also ask the Windows side (TCC mode...)\n"
+	      "      --color WHEN     auto (default), always or never; NO_COLOR is honoured\n"
+	      "  -h, --help           show this help\n"
+	      "\n"
+	      "Without TEXT or --file, standard input is read. A TEXT that starts with\n"
+	      "'-' goes after --:  wslgpu explain -- \"-bash: nvcc: command not found\"\n"
+	      "\n"
+	      "Exit status: 0 nothing recognised or only harmless messages, 1 a problem\n"
+	      "was recognised, 2 usage error (or FILE cannot be opened), 3 read error.\n",
+	      f);
+}
+
+static int read_fd(struct explain_scan *s, int fd)
+{
+	size_t cap = 256u << 10;
+	char *buf = xmalloc(cap);
+	int rc = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf, cap);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		explain_scan_feed(s, buf, (size_t)n);
+	}
+	free(buf);
+	return rc;
+}
+
+/* Marks the checks that the causes of every recognised signature name. */
+static bool want_checks(const struct explain_scan *s, const struct check_def *defs, size_t n,
+			bool *want)
+{
+	bool any = false;
+	size_t idx[64];
+	for (size_t i = 0; i < s->nfound; i++) {
+		const struct explain_sig *sig = &s->db->sig[s->found[i]->sig];
+		for (size_t c = 0; c <= sig->ncause; c++) {
+			const char *confirm = c < sig->ncause ? sig->cause[c]->confirm : sig->e->confirm;
+			size_t k = confirm_checks(confirm, defs, n, idx, 64);
+			for (size_t j = 0; j < k; j++)
+				want[idx[j]] = any = true;
+		}
+	}
+	return any;
+}
 
 int cmd_explain(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "wslgpu explain: not built yet\n");
-	return EXIT_INTERNAL;
+	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
+	       OPT_NO_COLOR, OPT_DUMP, OPT_NO_FORK, OPT_WINDOWS };
+	static const struct option longopts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "windows", no_argument, NULL, OPT_WINDOWS },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "dump-patterns", no_argument, NULL, OPT_DUMP }, /* for bench/explain.sh */
+		{ "no-fork", no_argument, NULL, OPT_NO_FORK },    /* debugging only */
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, check = false, list = false, verbose = false, dump = false;
+	const char *file = NULL;
+	int color = -1, rc = EXIT_OK;
+	struct run_opts opts = { .timeout_ms = 10000, .max_parallel = 16 };
+
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":f:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': file = optarg; break;
+		case 'v': verbose = true; break;
+		case OPT_JSON: json = true; break;
+		case OPT_CHECK: check = true; break;
+		case OPT_LIST: list = true; break;
+		case OPT_DUMP: dump = true; break;
+		case OPT_NO_COLOR: color = 0; break;
+		case OPT_NO_FORK: opts.no_fork = true; break;
+		case OPT_WINDOWS: opts.windows = true; break;
+		case OPT_ROOT:
+			if ((rc = cli_set_root(optarg)))
+				return rc;
+			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double sec = strtod(optarg, &end);
+			if (*end || !(sec > 0) || sec > 3600) {
+				cli_usage_error("explain", "--timeout: '%s' is not a number of seconds "
+					       "between 0 and 3600", optarg);
+				return EXIT_USAGE;
+			}
+			opts.timeout_ms = (int)(sec * 1000);
+			if (opts.timeout_ms < 1)
+				opts.timeout_ms = 1;
+			break;
+		}
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto")) color = -1;
+			else if (!strcmp(optarg, "always")) color = 1;
+			else if (!strcmp(optarg, "never")) color = 0;
+			else {
+				cli_usage_error("explain", "--color: expected auto, always or never");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			explain_help(stdout);
+			return EXIT_OK;
+		case ':':
+			cli_usage_error("explain", "option '%s' needs a value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			/* Pasted messages can start with '-' ("-bash: nvcc: command
+			 * not found"); say how to pass them. optopt names a bad short
+			 * option; argv[optind - 1] is then not always the word. */
+			if (optopt)
+				cli_usage_error("explain", "unknown option '-%c' (to explain a text "
+					       "that starts with '-', put -- before it)", optopt);
+			else
+				cli_usage_error("explain", "unknown option '%s' (to explain a text "
+					       "that starts with '-', put -- before it)", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	const struct explain_db *db = explain_db_builtin();
+	if (list) {
+		if (json)
+			explain_list_json(stdout, db);
+		else
+			explain_list_text(stdout, db);
+		return EXIT_OK;
+	}
+	if (dump) {
+		explain_dump_patterns(stdout, db);
+		return EXIT_OK;
+	}
+	if (optind < argc && file) {
+		cli_usage_error("explain", "give the text as arguments or with --file, not both");
+		return EXIT_USAGE;
+	}
+
+	struct explain_scan scan;
+	explain_scan_init(&scan, db);
+	const char *source;
+	if (optind < argc) {
+		source = "argv";
+		for (int i = optind; i < argc; i++) {
+			if (i > optind)
+				explain_scan_feed(&scan, " ", 1);
+			explain_scan_feed(&scan, argv[i], strlen(argv[i]));
+		}
+	} else {
+		int fd = 0;
+		source = "stdin";
+		if (file && strcmp(file, "-")) {
+			/* The log is the user's document, read where they point, not a
+			 * file of the machine described by --root. */
+			fd = open(file, O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
+					strerror(errno));
+				explain_scan_release(&scan);
+				return EXIT_USAGE;
+			}
+			source = file;
+		} else if (isatty(0)) {
+			fputs("Paste the error or the log, then press Ctrl-D.\n", stderr);
+		}
+		int err = read_fd(&scan, fd);
+		if (fd > 0)
+			close(fd);
+		if (err < 0) {
+			fprintf(stderr, "wslgpu explain: reading %s: %s\n", source, strerror(-err));
+			explain_scan_release(&scan);
+			return EXIT_INTERNAL;
+		}
+	}
+	explain_scan_finish(&scan);
+
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	struct result *results = NULL;
+	if (check && scan.nfound) {
+		bool *want = xcalloc(n, sizeof *want);
+		results = xcalloc(n, sizeof *results);
+		if (want_checks(&scan, defs, n, want)) {
+			runner_run(&opts, want, results);
+		} else {
+			for (size_t i = 0; i < n; i++)
+				result_init(&results[i], &defs[i]);
+		}
+		free(want);
+	}
+	struct cause_rank **ranks = xcalloc(scan.nfound ? scan.nfound : 1, sizeof *ranks);
+	for (size_t i = 0; i < scan.nfound; i++) {
+		const struct explain_sig *sig = &db->sig[scan.found[i]->sig];
+		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
+		rank_causes(sig, defs, results, n, ranks[i]);
+	}
+	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1, color),
+				     verbose };
+	if (json)
+		explain_report_json(stdout, &view);
+	else
+		explain_report_text(stdout, &view);
+	fflush(stdout);
+
+	struct explain_tally t;
+	explain_tally(&scan, &t);
+	rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
+
+	for (size_t i = 0; i < scan.nfound; i++)
+		free(ranks[i]);
+	free(ranks);
+	if (results) {
+		for (size_t i = 0; i < n; i++)
+			result_release(&results[i]);
+		free(results);
+	}
+	explain_scan_release(&scan);
+	return rc;
 }

@@ -1,0 +1,169 @@
+/* confirm.c: rank a signature's causes by what the checks found. See confirm.h. */
+#include "confirm.h"
+
+#include <string.h>
+
+size_t confirm_checks(const char *confirm, const struct check_def *defs, size_t ndefs,
+		      size_t *idx, size_t max)
+{
+	size_t k = 0;
+	if (!confirm)
+		return 0;
+	const char *p = strstr(confirm, "--only");
+	if (!p)
+		return 0;
+	p += 6;
+	if (*p == '=')
+		p++;
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ' && k < max) {
+		const char *e = p;
+		while (*e && *e != ',' && *e != ' ')
+			e++;
+		size_t len = (size_t)(e - p);
+		for (size_t i = 0; i < ndefs && k < max; i++) {
+			bool id = strlen(defs[i].id) == len && !memcmp(defs[i].id, p, len);
+			bool layer = strlen(defs[i].layer) == len && !memcmp(defs[i].layer, p, len);
+			if (!id && !layer)
+				continue;
+			bool dup = false;
+			for (size_t j = 0; j < k; j++)
+				dup |= idx[j] == i;
+			if (!dup)
+				idx[k++] = i;
+		}
+		p = *e == ',' ? e + 1 : e;
+	}
+	return k;
+}
+
+static bool problem(enum status s)
+{
+	return s == ST_FAIL || s == ST_WARN || s == ST_CRASH || s == ST_TIMEOUT;
+}
+
+static void judge(const struct kb_entry *e, const struct check_def *defs,
+		  const struct result *results, size_t n, struct cause_rank *r)
+{
+	r->e = e;
+	r->v = V_OPEN;
+	r->why = R_NO_CHECK;
+	r->by = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (results[i].ran && problem(results[i].status) && results[i].kb &&
+		    !strcmp(results[i].kb, e->id)) {
+			r->v = V_CONFIRMED;
+			r->by = &results[i];
+			return;
+		}
+	size_t idx[64];
+	size_t k = confirm_checks(e->confirm, defs, n, idx, 64);
+	if (k == 0)
+		return;
+	const struct result *bad = NULL, *open = NULL;
+	enum open_reason why = R_NONE;
+	size_t passed = 0;
+	for (size_t j = 0; j < k; j++) {
+		const struct result *res = &results[idx[j]];
+		if (!res->ran) {
+			if (why == R_NONE) {
+				why = defs[idx[j]].run ? R_NOT_RUN : R_PLANNED;
+				open = res;
+			}
+		} else if (problem(res->status)) {
+			if (!bad)
+				bad = res;
+		} else if (res->status == ST_SKIP) {
+			if (why == R_NONE || why == R_PLANNED) {
+				why = R_SKIPPED;
+				open = res;
+			}
+		} else {
+			passed++;
+		}
+	}
+	if (bad) {
+		r->v = V_LIKELY;
+		r->by = bad;
+		r->why = R_NONE;
+	} else if (passed == k) {
+		r->v = V_RULED_OUT;
+		r->by = &results[idx[0]];
+		r->why = R_NONE;
+	} else {
+		r->why = why;
+		r->by = open;
+	}
+}
+
+void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
+		 const struct result *results, size_t n, struct cause_rank *out)
+{
+	if (!results) {
+		for (size_t i = 0; i < sig->ncause; i++)
+			out[i] = (struct cause_rank){ sig->cause[i], V_UNCHECKED, R_NONE, NULL };
+		return;
+	}
+	struct cause_rank tmp[64];
+	size_t nc = sig->ncause < 64 ? sig->ncause : 64;
+	for (size_t i = 0; i < nc; i++)
+		judge(sig->cause[i], defs, results, n, &tmp[i]);
+	size_t w = 0;
+	for (enum verdict v = V_CONFIRMED; v <= V_RULED_OUT; v++)
+		for (size_t i = 0; i < nc; i++)
+			if (tmp[i].v == v)
+				out[w++] = tmp[i];
+}
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case V_CONFIRMED: return "confirmed";
+	case V_LIKELY: return "likely";
+	case V_OPEN: return "open";
+	case V_RULED_OUT: return "ruled_out";
+	default: return NULL;
+	}
+}
+
+void cause_evidence(const struct cause_rank *r, struct strbuf *out)
+{
+	const struct result *by = r->by;
+	const char *id = by && by->def ? by->def->id : "?";
+	const char *detail = by && by->detail && *by->detail ? by->detail : "";
+	switch (r->v) {
+	case V_CONFIRMED:
+		sb_addf(out, "%s: %s", id, detail);
+		break;
+	case V_LIKELY:
+		sb_addf(out, "%s reports a problem: %s", id, detail);
+		break;
+	case V_RULED_OUT: {
+		/* the ids after --only, as the user would type them */
+		const char *only = r->e->confirm ? strstr(r->e->confirm, "--only") : NULL;
+		if (only) {
+			only += 6;
+			while (*only == ' ' || *only == '=')
+				only++;
+			size_t len = strcspn(only, " ");
+			sb_addf(out, "%.*s passes on this machine", (int)len, only);
+		} else {
+			sb_addf(out, "%s passes on this machine", id);
+		}
+		break;
+	}
+	case V_OPEN:
+		if (r->why == R_NO_CHECK)
+			sb_add(out, "no check tells this cause apart; see the fix");
+		else if (r->why == R_SKIPPED)
+			sb_addf(out, "%s was %s", id, *detail ? detail : "skipped");
+		else if (r->why == R_PLANNED)
+			sb_addf(out, "%s is not built yet", id);
+		else
+			sb_addf(out, "%s did not run", id);
+		break;
+	default:
+		break;
+	}
+}

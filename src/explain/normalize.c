@@ -1,0 +1,508 @@
+/* normalize.c: clean, de-prefix and collapse one pasted log line. See normalize.h. */
+#include "normalize.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "../core/json.h"
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c; }
+/* strchr(set, c) that is false for NUL (strchr finds the terminator). */
+static bool in_set(char c, const char *set) { return c && strchr(set, c); }
+
+/* ---- step 1: clean ---- */
+
+/* Skips an escape sequence starting at in[i] == ESC; returns the index after it. */
+static size_t skip_escape(const char *in, size_t len, size_t i)
+{
+	i++;
+	if (i >= len)
+		return i;
+	unsigned char c = (unsigned char)in[i];
+	if (c == '[') { /* CSI: parameters, intermediates, one final byte */
+		i++;
+		while (i < len && (unsigned char)in[i] >= 0x20 && (unsigned char)in[i] <= 0x3f)
+			i++;
+		if (i < len && (unsigned char)in[i] >= 0x40 && (unsigned char)in[i] <= 0x7e)
+			i++;
+		return i;
+	}
+	if (c == ']') { /* OSC: up to BEL or ESC \ */
+		i++;
+		while (i < len && in[i] != 0x07 && !(in[i] == 0x1b && i + 1 < len && in[i + 1] == '\\'))
+			i++;
+		if (i < len)
+			i += in[i] == 0x07 ? 1 : 2;
+		return i > len ? len : i;
+	}
+	if (c == '(' || c == ')' || c == '*' || c == '+') /* charset designation */
+		return i + 2 > len ? len : i + 2;
+	return i + 1;
+}
+
+/* "[31m", "[1;32m", "[0m": an SGR sequence whose ESC byte was lost. */
+static size_t orphan_sgr(const char *in, size_t len, size_t i)
+{
+	size_t j = i + 1;
+	bool digit = false;
+	while (j < len && j - i <= 12 && (is_digit(in[j]) || in[j] == ';')) {
+		digit |= is_digit(in[j]);
+		j++;
+	}
+	return digit && j < len && in[j] == 'm' ? j + 1 : 0;
+}
+
+static size_t clean(const char *in, size_t len, char *out, struct norm_line *nl)
+{
+	size_t o = 0, i = 0;
+	while (i < len) {
+		unsigned char c = (unsigned char)in[i];
+		if (c >= 0x20 && c < 0x7f && c != '[') {
+			out[o++] = (char)c;
+			i++;
+		} else if (c == '[') {
+			size_t e = orphan_sgr(in, len, i);
+			if (e) {
+				i = e;
+			} else {
+				out[o++] = '[';
+				i++;
+			}
+		} else if (c == 0x1b) {
+			i = skip_escape(in, len, i);
+		} else if (c < 0x80) { /* other C0 controls, DEL, NUL, CR, tab */
+			if (c == 0)
+				nl->nul_bytes++;
+			out[o++] = ' ';
+			i++;
+		} else {
+			int n = utf8_seq_len((const unsigned char *)in + i, len - i);
+			if (n == 0) {
+				nl->bad_utf8++;
+				out[o++] = (char)c;
+				i++;
+			} else if (n == 2 && c == 0xc2 && (unsigned char)in[i + 1] < 0xa0) {
+				out[o++] = ' '; /* C1 control */
+				i += 2;
+			} else {
+				memcpy(out + o, in + i, (size_t)n);
+				o += (size_t)n;
+				i += (size_t)n;
+			}
+		}
+	}
+	return o;
+}
+
+/* ---- step 2: prefixes ---- */
+
+enum tok { T_NONE, T_DATE, T_TIME, T_MONTH, T_OTHER };
+
+static size_t digits(const char *s, size_t len, size_t p)
+{
+	size_t q = p;
+	while (q < len && is_digit(s[q]))
+		q++;
+	return q - p;
+}
+
+/* 12:00, 12:00:00, 12:00:00.123456, 00:00:1753232013.685876, then a zone. */
+static size_t tok_time(const char *s, size_t len, size_t p)
+{
+	size_t n = digits(s, len, p);
+	if (n < 1 || n > 2)
+		return 0;
+	size_t q = p + n;
+	if (q >= len || s[q] != ':' || digits(s, len, q + 1) != 2)
+		return 0;
+	q += 3;
+	if (q < len && s[q] == ':' && digits(s, len, q + 1) >= 1) {
+		q += 1 + digits(s, len, q + 1);
+		if (q < len && (s[q] == '.' || s[q] == ',') && digits(s, len, q + 1) >= 1)
+			q += 1 + digits(s, len, q + 1);
+	}
+	if (q < len && s[q] == 'Z') {
+		q++;
+	} else if (q < len && (s[q] == '+' || s[q] == '-') && digits(s, len, q + 1) == 2) {
+		size_t z = q + 3;
+		if (z < len && s[z] == ':')
+			z++;
+		if (digits(s, len, z) == 2)
+			q = z + 2;
+	}
+	if (q < len && (s[q] == ':' || s[q] == ','))
+		q++;
+	return q;
+}
+
+/* 2024-05-01, 2024/05/01 or 2024.05.01, with the time that may follow. */
+static size_t tok_date(const char *s, size_t len, size_t p)
+{
+	if (digits(s, len, p) != 4)
+		return 0;
+	size_t q = p + 4;
+	if (q >= len || (s[q] != '-' && s[q] != '/' && s[q] != '.'))
+		return 0;
+	char sep = s[q++];
+	if (digits(s, len, q) != 2)
+		return 0;
+	q += 2;
+	if (q >= len || s[q] != sep || digits(s, len, q + 1) != 2)
+		return 0;
+	q += 3;
+	if (q < len && (s[q] == 'T' || s[q] == ' ')) {
+		size_t t = tok_time(s, len, q + 1);
+		if (t)
+			return t;
+	}
+	if (q < len && (s[q] == ':' || s[q] == ','))
+		q++;
+	return q;
+}
+
+static size_t tok_month(const char *s, size_t len, size_t p)
+{
+	static const char months[] = "janfebmaraprmayjunjulaugsepoctnovdec";
+	if (p + 3 > len)
+		return 0;
+	char m[3] = { lower(s[p]), lower(s[p + 1]), lower(s[p + 2]) };
+	bool hit = false;
+	for (size_t i = 0; i < 36; i += 3)
+		if (!memcmp(months + i, m, 3))
+			hit = true;
+	if (!hit)
+		return 0;
+	size_t q = p + 3;
+	if (q >= len || s[q] != ' ')
+		return 0;
+	while (q < len && s[q] == ' ')
+		q++;
+	size_t n = digits(s, len, q);
+	return n >= 1 && n <= 2 ? q + n : 0;
+}
+
+/* [2024-05-01 12:00:00], [  5.123456], [rank0], [INFO], [W] — then ':'. */
+static size_t tok_bracket(const char *s, size_t len, size_t p)
+{
+	if (s[p] != '[')
+		return 0;
+	size_t q = p + 1;
+	while (q < len && q - p <= 48 && s[q] != ']') {
+		char c = s[q];
+		if (!is_alnum(c) && !in_set(c, " _.:,/+-|=#"))
+			return 0;
+		q++;
+	}
+	if (q >= len || s[q] != ']' || q == p + 1)
+		return 0;
+	q++;
+	if (q < len && s[q] == ':')
+		q++;
+	return q;
+}
+
+/* (pid=1234), (RayWorker pid=1234, ip=10.0.0.1) */
+static size_t tok_paren_pid(const char *s, size_t len, size_t p)
+{
+	if (s[p] != '(')
+		return 0;
+	size_t q = p + 1;
+	bool pid = false;
+	while (q < len && q - p <= 64 && s[q] != ')' && s[q] != '(') {
+		if (q + 4 <= len && !memcmp(s + q, "pid=", 4))
+			pid = true;
+		q++;
+	}
+	if (!pid || q >= len || s[q] != ')')
+		return 0;
+	q++;
+	if (q < len && s[q] == ':')
+		q++;
+	return q;
+}
+
+/* gpu_device.cc:2251]   tensorflow/core/util/port.cc:113]   __init__.py:52: */
+static size_t tok_source_loc(const char *s, size_t len, size_t p)
+{
+	static const char *const exts[] = { "cc", "cpp", "cxx", "c", "h", "hpp", "py", "cu",
+					    "go", "rs", "java", NULL };
+	size_t q = p;
+	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_./+-")))
+		q++;
+	if (q >= len || s[q] != ':' || q == p)
+		return 0;
+	size_t dot = q;
+	while (dot > p && s[dot - 1] != '.')
+		dot--;
+	if (dot == p)
+		return 0;
+	bool known = false;
+	for (const char *const *e = exts; *e; e++)
+		if (strlen(*e) == q - dot && !memcmp(s + dot, *e, q - dot))
+			known = true;
+	if (!known)
+		return 0;
+	size_t n = digits(s, len, q + 1);
+	if (n == 0)
+		return 0;
+	q += 1 + n;
+	if (q < len && s[q] == ']')
+		q++;
+	if (q < len && s[q] == ':')
+		q++;
+	return q;
+}
+
+/* INFO, WARNING:, ERROR:root:, error:, FATAL */
+static size_t tok_level(const char *s, size_t len, size_t p)
+{
+	static const char *const words[] = { "info", "warn", "warning", "error", "err", "debug",
+					     "fatal", "critical", "trace", "notice", NULL };
+	size_t q = p;
+	while (q < len && is_alpha(s[q]))
+		q++;
+	size_t n = q - p;
+	bool hit = false, upper = true;
+	for (const char *const *w = words; *w && !hit; w++) {
+		if (strlen(*w) != n)
+			continue;
+		hit = true;
+		for (size_t i = 0; i < n; i++)
+			if (lower(s[p + i]) != (*w)[i])
+				hit = false;
+	}
+	if (!hit)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[p + i] >= 'a' && s[p + i] <= 'z')
+			upper = false;
+	if (q < len && s[q] == ':') {
+		q++;
+		/* Python logging: "WARNING:absl:No GPU/TPU found" — the logger name. */
+		size_t r = q;
+		while (r < len && (is_alnum(s[r]) || s[r] == '_' || s[r] == '.' || s[r] == '-'))
+			r++;
+		if (r > q && r < len && s[r] == ':')
+			q = r + 1;
+		return q;
+	}
+	/* A bare word only when written like a level, not like a sentence. */
+	return upper && (q == len || s[q] == ' ' || s[q] == ']') ? q : 0;
+}
+
+/* glog and absl: E0501 (followed by the time) */
+static size_t tok_glog(const char *s, size_t len, size_t p)
+{
+	if (!in_set(s[p], "IWEFD") || digits(s, len, p + 1) != 4)
+		return 0;
+	size_t q = p + 5;
+	return q < len && s[q] == ' ' ? q : 0;
+}
+
+/* docker compose: "webui-docker-hlky-1  | " */
+static size_t tok_compose(const char *s, size_t len, size_t p)
+{
+	size_t q = p;
+	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_.-")))
+		q++;
+	size_t e = q;
+	size_t n = 0;
+	while (e > p && is_digit(s[e - 1])) {
+		e--;
+		n++;
+	}
+	if (n == 0 || e <= p + 1 || (s[e - 1] != '-' && s[e - 1] != '_'))
+		return 0;
+	while (q < len && s[q] == ' ')
+		q++;
+	return q < len && s[q] == '|' ? q + 1 : 0;
+}
+
+/* user@host:~/dir$   and a lone "$", "#" or ">>>" */
+static size_t tok_prompt(const char *s, size_t len, size_t p)
+{
+	if (s[p] == '$' || s[p] == '#')
+		return p + 1 < len && s[p + 1] == ' ' ? p + 1 : 0;
+	if (p + 3 <= len && !memcmp(s + p, ">>>", 3))
+		return p + 3;
+	size_t q = p;
+	bool at = false, colon = false;
+	while (q < len && s[q] != ' ') {
+		if (s[q] == '@')
+			at = true;
+		if (s[q] == ':' && at)
+			colon = true;
+		q++;
+	}
+	return at && colon && q > p && (s[q - 1] == '$' || s[q - 1] == '#') ? q : 0;
+}
+
+/* syslog: "host kernel:" or "host dockerd[123]:" after a month-day-time. */
+static size_t tok_syslog_tail(const char *s, size_t len, size_t p)
+{
+	size_t q = p;
+	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_.-")))
+		q++;
+	if (q == p || q >= len || s[q] != ' ')
+		return 0;
+	q++;
+	size_t t = q;
+	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_./-")))
+		q++;
+	if (q == t)
+		return 0;
+	if (q < len && s[q] == '[') {
+		size_t n = digits(s, len, q + 1);
+		if (n == 0 || q + 1 + n >= len || s[q + 1 + n] != ']')
+			return 0;
+		q += 2 + n;
+	}
+	return q < len && s[q] == ':' ? q + 1 : 0;
+}
+
+/* "#8", "Step 5/9 :" (docker build), "24341", "0.123" (only after another token) */
+static size_t tok_number(const char *s, size_t len, size_t p)
+{
+	size_t q = p;
+	if (s[q] == '#')
+		q++;
+	size_t n = digits(s, len, q);
+	if (n == 0)
+		return 0;
+	q += n;
+	if (q < len && s[q] == '.' && digits(s, len, q + 1) > 0)
+		q += 1 + digits(s, len, q + 1);
+	return q;
+}
+
+static size_t tok_step(const char *s, size_t len, size_t p)
+{
+	if (p + 5 > len || memcmp(s + p, "Step ", 5))
+		return 0;
+	size_t q = p + 5, n = digits(s, len, q);
+	if (n == 0 || q + n >= len || s[q + n] != '/')
+		return 0;
+	q += n + 1;
+	n = digits(s, len, q);
+	if (n == 0)
+		return 0;
+	q += n;
+	if (q + 2 <= len && s[q] == ' ' && s[q + 1] == ':')
+		q += 2;
+	return q;
+}
+
+/* A token counts only where it ends: at a blank, the end, or its own punctuation. */
+static bool boundary(const char *s, size_t len, size_t t)
+{
+	return t == len || s[t] == ' ' || in_set(s[t - 1], ":]|)");
+}
+
+/* The token at p, in order of preference; 0 if none. k is the number of
+ * tokens before it: bare numbers and separators count only after another. */
+static size_t next_token(const char *s, size_t len, size_t p, int k, bool after_syslog_time,
+			 enum tok *kind)
+{
+	size_t t;
+	if ((t = tok_date(s, len, p))) {
+		*kind = T_DATE;
+		return t;
+	}
+	if ((t = tok_time(s, len, p))) {
+		*kind = T_TIME;
+		return t;
+	}
+	if ((t = tok_month(s, len, p))) {
+		*kind = T_MONTH;
+		return t;
+	}
+	if (after_syslog_time && (t = tok_syslog_tail(s, len, p)))
+		return t;
+	if (s[p] == '#' && p + 1 < len && s[p + 1] >= '0' && s[p + 1] <= '9')
+		return tok_number(s, len, p); /* BuildKit's step: "#8 [4/6] COPY ..." */
+	size_t (*const tokens[])(const char *, size_t, size_t) = {
+		tok_glog, tok_bracket, tok_paren_pid, tok_source_loc, tok_level,
+		tok_step, tok_compose, tok_prompt,
+	};
+	for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+		if ((t = tokens[i](s, len, p)))
+			return t;
+	if (p + 1 < len && in_set(s[p], "IWEFD") && s[p + 1] == ' ')
+		return p + 1; /* a glog/TensorFlow level letter: "E ", "W " */
+	if (k > 0 && in_set(s[p], "-|:") && (p + 1 == len || s[p + 1] == ' '))
+		return p + 1;
+	if (k > 0 && (t = tok_number(s, len, p)))
+		return t;
+	return 0;
+}
+
+size_t norm_prefix_len(const char *s, size_t len)
+{
+	size_t p = 0, end = 0;
+	enum tok prev = T_NONE;
+	bool month = false;
+	while (p < len && s[p] == ' ')
+		p++;
+	for (int k = 0; k < 12 && p < len; k++) {
+		enum tok kind = T_OTHER;
+		size_t t = next_token(s, len, p, k, prev == T_TIME && month, &kind);
+		if (!t || !boundary(s, len, t))
+			break;
+		if (kind == T_MONTH)
+			month = true;
+		prev = kind;
+		end = t;
+		p = t;
+		while (p < len && s[p] == ' ')
+			p++;
+	}
+	return end;
+}
+
+/* ---- step 3: collapse ---- */
+
+/* Copies s[from..to) into out at w with blank runs collapsed and the ends
+ * trimmed; returns the new w. Safe in place as long as w <= from. */
+static size_t collapse(char *out, size_t w, const char *s, size_t from, size_t to)
+{
+	bool pending = false, any = false;
+	for (size_t r = from; r < to; r++) {
+		char c = s[r];
+		if (c == ' ') {
+			pending = true;
+			continue;
+		}
+		if (pending && any)
+			out[w++] = ' ';
+		out[w++] = c;
+		pending = false;
+		any = true;
+	}
+	return w;
+}
+
+void norm_line(const char *in, size_t len, char *out, struct norm_line *nl)
+{
+	memset(nl, 0, sizeof *nl);
+	size_t n = clean(in, len, out, nl);
+	size_t pend = norm_prefix_len(out, n);
+	size_t m = pend;
+	while (m < n && out[m] == ' ')
+		m++;
+	nl->indent = (unsigned)(m - pend);
+	size_t w = collapse(out, 0, out, 0, pend);
+	/* The blank after the prefix is kept only if there was one: writing
+	 * it otherwise would overtake the bytes still to be read. */
+	if (w > 0 && nl->indent > 0 && m < n)
+		out[w++] = ' ';
+	nl->msg = w;
+	w = collapse(out, w, out, m, n);
+	out[w] = '\0';
+	nl->text = out;
+	nl->len = w;
+	if (nl->msg > w)
+		nl->msg = w;
+}

@@ -1,0 +1,187 @@
+# explain.sh: `wslgpu explain` end to end — text as arguments, on standard
+# input and in a file; --json, --list, --check on fixture machines; exit
+# statuses; and input people should not have to sanitise (colour codes,
+# CRLF, binary data, a 10 MB line).
+. "$(dirname "$0")/lib.sh"
+
+fixture healthy-wsl2
+
+# Text as arguments.
+run explain "CUDA driver initialization failed, you might not have a CUDA gpu"
+expect_rc 1
+expect_line '^✗ frameworks: PyTorch: CUDA driver initialization failed, you might not have a CUDA gpu$'
+expect_line '^    line 1 +CUDA driver initialization failed'
+expect_line '^    1\. +/dev/dxg is missing, so WSL has no GPU paravirtualisation \(explain\.bridge\.no_dxg\)$'
+expect_line '^    check +wslgpu check --only bridge\.dxg$'
+expect_line '^    source +https://github\.com/pytorch/pytorch/issues/131117$'
+expect_line '^✗ 1 known problem in 1 line\. To see which cause applies on this machine: wslgpu explain --check$'
+
+# Unquoted words are joined like a sentence.
+run explain Torch not compiled with CUDA enabled
+expect_rc 1
+expect_line '^✗ frameworks: PyTorch: Torch not compiled with CUDA enabled$'
+
+# A log on standard input: order of appearance, grouping, noise labelled.
+{
+	printf 'Processing triggers for libc-bin (2.35-0ubuntu3.8) ...\n'
+	printf 'ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n'
+	for i in $(seq 1 9); do printf 'step %s loss=0.1\n' "$i"; done
+	for i in $(seq 1 41); do
+		printf '2024-05-01 12:00:00.123456: E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n'
+		printf 'retrying\n'
+	done
+} >"$WORK/train.log"
+run explain <"$WORK/train.log"
+expect_rc 1
+expect_line '^· libs: ldconfig: /usr/lib/wsl/lib/libcuda\.so\.1 is not a symbolic link \(harmless\)$'
+expect_line '^✗ cuda: No CUDA-capable device is detected \(CUDA_ERROR_NO_DEVICE, error 100\)$'
+expect_line '^ +seen 41 times, first at line 12, last at line 92$'
+expect_line '^✗ 1 known problem in 93 lines, and 1 harmless message\.'
+first=$(printf '%s\n' "$OUT" | grep -n -E '^[✗·!] ' | head -1)
+case "$first" in *"· libs:"*) ok "first recognised message comes first" ;;
+	*) fail "order of appearance: $first" ;; esac
+
+# The same from a file, as JSON.
+run_json explain -f "$WORK/train.log"
+expect_rc 1
+expect_json '.schema == "wslgpu/explain/1"'
+expect_json '.input.lines == 93 and .input.clipped_lines == 0'
+expect_json '.input.source | endswith("train.log")'
+expect_json '.checked == false'
+expect_json '[.matches[].signature] == ["explain.sig.ldconfig_symlink", "explain.sig.cuda_no_device"]'
+expect_json '.matches[0].kind == "noise" and .matches[1].kind == "finding"'
+expect_json '.matches[1].count == 41 and .matches[1].first_line == 12 and .matches[1].last_line == 92'
+expect_json '.matches[1].lines[0].line == 12 and (.matches[1].lines | length) == 8'
+expect_json '.matches[1].lines[0].text | test("CUDA_ERROR_NO_DEVICE")'
+expect_json '.matches[1].causes[0].id == "cuda.load.shadowed" and .matches[1].causes[0].machine == null'
+expect_json '[.matches[1].causes[] | select(.confirm == null or (.confirm | startswith("wslgpu check")))] | length > 0'
+expect_json '.matches[1].source | length > 0'
+expect_json '.summary.status == "problem" and .summary.findings == 1 and .summary.noise == 1'
+expect_json '.summary.first_problem == "explain.sig.cuda_no_device"'
+
+# Reading standard input explicitly.
+run explain -f - <"$WORK/train.log"
+expect_rc 1
+expect_line '^✗ cuda: No CUDA-capable device'
+
+# What people paste: colour codes, CRLF, a glog prefix, a wrapped message.
+printf '\033[1;31mE0501 12:00:00.123456  1234 cuda_driver.cc:282]\033[0m \033[31mAssertionError\033[0m: Torch not compiled with CUDA enabled\r\n' >"$WORK/paste.txt"
+printf 'RuntimeError: CUDA driver initialization failed, you\r\n    might not have a CUDA gpu.\r\n' >>"$WORK/paste.txt"
+run_json explain -f "$WORK/paste.txt"
+expect_json '[.matches[].signature] == ["explain.sig.torch_not_compiled", "explain.sig.torch_driver_init_failed"]'
+expect_json '.matches[1].lines[0].wrapped == true and .matches[1].first_line == 2'
+expect_json '.matches[0].lines[0].text | test("\u001b") | not'
+run explain -f "$WORK/paste.txt"
+expect_line '^    lines 2-3 +RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu\.'
+
+# Nothing known: an honest answer, exit 0.
+run explain "everything is fine, the model trained in 2 hours"
+expect_rc 0
+expect_line "^\\? No known signature in 1 line\\. Run 'wslgpu check' to test the GPU chain"
+run_json explain "nothing to see here"
+expect_json '.summary.status == "unknown" and (.matches | length) == 0'
+
+# Only harmless messages: exit 0.
+run explain "misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22"
+expect_rc 0
+expect_line '^· bridge: dmesg: dxgkio_\* Ioctl failed: -22 / -2 \(harmless\)$'
+expect_line '^✓ Only harmless messages \(1\) in 1 line; nothing to fix\.$'
+
+# A myth being followed counts as a problem.
+run_json explain "export PATH=/usr/local/cuda-wsl/bin:\$PATH"
+expect_rc 1
+expect_json '.matches[0].kind == "myth" and .summary.myths == 1'
+
+# --list, in text and JSON.
+run explain --list
+expect_rc 0
+expect_line '^platform$'
+expect_line '^containers$'
+expect_line '^  explain\.sig\.no_adapters +finding +nvidia-container-cli: WSL environment detected'
+expect_line '^[0-9]+ signatures\. '
+run_json explain --list
+expect_json '.schema == "wslgpu/explain/1" and .count >= 80 and (.signatures | length) == .count'
+expect_json '[.signatures[] | select(.source | length == 0)] | length == 0'
+expect_json '.signatures[] | select(.id == "explain.sig.pinned_host") | .refines | index("explain.sig.cuda_oom") != null'
+
+# --check on a WSL1 machine: the WSL1 cause is confirmed and put first.
+fixture wsl1
+run explain --check "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found: unknown"
+expect_rc 1
+expect_line '^    1\. +The distribution runs under WSL1 \(platform\.kind\.wsl1\)  \[confirmed on this machine\]$'
+expect_line '^ +platform\.kind: this distribution runs under WSL1'
+expect_line 'kernel release 4\.4\.0-19041-Microsoft'
+expect_line '\(explain\.host\.no_nvidia_adapter\)  \[not determined here\]$'
+expect_no_line 'To see which cause applies on this machine'
+run_json explain --check "WSL environment detected but no adapters were found"
+expect_json '.checked == true'
+expect_json '.matches[0].causes[0].id == "platform.kind.wsl1" and .matches[0].causes[0].machine == "confirmed"'
+expect_json '.matches[0].causes[0].evidence | test("^platform.kind: ")'
+expect_json '[.matches[0].causes[1:][] | .machine] | all(. == "open")'
+
+# --check on a healthy WSL2 machine: WSL1 is ruled out and moves down,
+# behind the causes no check could decide.
+fixture healthy-wsl2
+run_json explain --check "WSL environment detected but no adapters were found"
+expect_json '.matches[0].causes[] | select(.id == "platform.kind.wsl1") | .machine == "ruled_out"'
+expect_json '.matches[0].causes[0].id != "platform.kind.wsl1"'
+expect_json '[.matches[0].causes[].machine] | (index("ruled_out") > rindex("open"))'
+run explain --check "WSL environment detected but no adapters were found"
+expect_line '\(platform\.kind\.wsl1\)  \[ruled out on this machine\]$'
+expect_line 'platform\.kind passes on this machine'
+
+# --check with nothing recognised runs nothing.
+run explain --check "all good"
+expect_rc 0
+expect_line '^\? No known signature'
+
+# Usage errors and unreadable input.
+run explain --bogus
+expect_rc 2
+expect_err "unknown option '--bogus'"
+run explain "-bash: nvcc: command not found"
+expect_rc 2
+expect_err "unknown option '-b' .*put -- before it"
+run explain -- "-bash: nvcc: command not found"
+expect_rc 1
+expect_line '^✗ toolkit: nvcc: command not found'
+run explain -f "$WORK/does-not-exist.log"
+expect_rc 2
+expect_err 'cannot open .*does-not-exist\.log'
+run explain -f "$WORK/train.log" "and some text"
+expect_rc 2
+expect_err 'not both'
+run explain --timeout abc --check x
+expect_rc 2
+run explain --help
+expect_rc 0
+expect_line '^usage: wslgpu explain'
+expect_line 'Exit status: 0 nothing recognised or only harmless messages, 1 a problem'
+
+# Binary input: no crash, valid JSON, NULs reported.
+head -c 2000000 /dev/urandom >"$WORK/random.bin"
+printf '\0\0CUDA_ERROR_NO_DEVICE\0\n' >>"$WORK/random.bin"
+run_json explain -f "$WORK/random.bin"
+expect_json '.input.nul_bytes > 0'
+expect_json '[.matches[].signature] | index("explain.sig.cuda_no_device") != null'
+run explain -f "$WORK/random.bin"
+expect_line 'NUL byte'
+
+# A 10 MB line is matched on its first 64 KiB and counted as clipped.
+{ printf 'Torch not compiled with CUDA enabled '; head -c 10485760 /dev/zero | tr '\0' 'x'; printf '\n'; } >"$WORK/long.log"
+run_json explain -f "$WORK/long.log"
+expect_json '.input.clipped_lines == 1 and .input.lines == 1'
+expect_json '.matches[0].signature == "explain.sig.torch_not_compiled"'
+expect_json '(.matches[0].lines[0].text | length) < 600'
+
+# The hidden pattern dump the benchmark hands to grep.
+run explain --dump-patterns
+expect_rc 0
+printf '%s\n' "$OUT" >"$WORK/patterns.txt"
+if printf 'x CUDA_ERROR_NO_DEVICE y\n' | grep -E -i -q -f "$WORK/patterns.txt"; then
+	ok "grep accepts the dumped patterns"
+else
+	fail "grep rejects the dumped patterns"
+fi
+
+done_testing

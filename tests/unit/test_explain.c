@@ -1,0 +1,761 @@
+/*
+ * test_explain.c: `wslgpu explain`'s engine — the line normaliser, the
+ * regex prefilter keys, the Aho-Corasick automaton, the matcher (wrapped
+ * lines, tracebacks, grouping, refinement, clipping, binary input), cause
+ * ranking against check results, the integrity of the signature KB, and the
+ * corpus of real-looking logs in tests/explain/ (one case per
+ * signature at least).
+ */
+#include "testutil.h"
+
+#include <dirent.h>
+
+#include "core/registry.h"
+#include "explain/ac.h"
+#include "explain/confirm.h"
+#include "explain/literal.h"
+#include "explain/matcher.h"
+#include "explain/normalize.h"
+#include "explain/report.h"
+#include "kb/kb.h"
+
+/* ---- helpers ---- */
+
+static void scan_text(struct explain_scan *s, const char *text)
+{
+	explain_scan_init(s, explain_db_builtin());
+	explain_scan_feed(s, text, strlen(text));
+	explain_scan_finish(s);
+}
+
+static bool found(const struct explain_scan *s, const char *id)
+{
+	return explain_scan_get(s, id) != NULL;
+}
+
+static const char *msg_of(const char *line, char *buf)
+{
+	struct norm_line nl;
+	norm_line(line, strlen(line), buf, &nl);
+	return nl.text + nl.msg;
+}
+
+/* ---- normalize ---- */
+
+static void test_norm_ansi_crlf(void **state)
+{
+	(void)state;
+	char buf[512];
+	struct norm_line nl;
+	const char *in = "\033[1;31mError:\033[0m  CUDA\033]0;title\007 out   of memory\r";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_string_equal(nl.text, "Error: CUDA out of memory");
+	/* The ESC was lost in the copy: "[31m" remains of the colour code. */
+	in = "[1;31mAssertionError[0m: Torch";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_string_equal(nl.text, "AssertionError: Torch");
+	/* Not an SGR sequence: kept. */
+	in = "[rank0] x[0] [m]";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_string_equal(nl.text + nl.msg, "x[0] [m]");
+	/* Tabs, NULs and C1 controls are blanks; NULs are counted. */
+	char bin[] = { 'a', '\t', '\0', 'b', (char)0xc2, (char)0x9b, 'c', 0x1b };
+	norm_line(bin, sizeof bin, buf, &nl);
+	assert_string_equal(nl.text, "a b c");
+	assert_int_equal(nl.nul_bytes, 1);
+	/* Invalid UTF-8 is kept and counted; valid UTF-8 untouched. */
+	const char *u = "caf\xc3\xa9 \xff\xfe ok";
+	norm_line(u, strlen(u), buf, &nl);
+	assert_int_equal(nl.bad_utf8, 2);
+	assert_memory_equal(nl.text, "caf\xc3\xa9 \xff\xfe ok", strlen(u));
+}
+
+static void test_norm_prefixes(void **state)
+{
+	(void)state;
+	char buf[1024];
+	static const struct { const char *in, *msg; } cases[] = {
+		{ "2024-05-01 12:00:00.123 W tensorflow/core/x.cc:12] failed call", "failed call" },
+		{ "2024-05-01 12:00:00.123456: E external/local_xla/xla/cuda_driver.cc:282] failed",
+		  "failed" },
+		{ "E0501 12:00:00.123456  1234 cuda_driver.cc:282] failed", "failed" },
+		{ "W0000 00:00:1753232013.685876   24341 gpu_device.cc:2431] TensorFlow was",
+		  "TensorFlow was" },
+		{ "[rank0]: RuntimeError: x", "RuntimeError: x" },
+		{ "[    1.203210] misc dxg: dxgk: y", "misc dxg: dxgk: y" },
+		{ "May  1 12:00:00 DESKTOP kernel: misc dxg: z", "misc dxg: z" },
+		{ "2024-05-01T12:00:00.000Z Killed", "Killed" },
+		{ "E some glog-style error", "some glog-style error" },
+		{ "WARNING:absl:No GPU/TPU found", "No GPU/TPU found" },
+		{ "ERROR: could not", "could not" },
+		{ "webui-docker-hlky-1  | nvidia-container-cli: x", "nvidia-container-cli: x" },
+		{ "(pid=1234) 2025-10-30 02:25:47.476347: I tensorflow/core/util/port.cc:113] oneDNN",
+		  "oneDNN" },
+		{ "2021-10-21 14:32:41,099 INFO Checkpoint", "Checkpoint" },
+		{ "#8 [4/6] COPY /usr/lib/wsl/lib /x", "COPY /usr/lib/wsl/lib /x" },
+		{ "Step 5/9 : COPY libcuda.so.1 /usr/lib/", "COPY libcuda.so.1 /usr/lib/" },
+		{ "user@host:~/src$ nvidia-smi", "nvidia-smi" },
+		{ ">>> torch.cuda.is_available()", "torch.cuda.is_available()" },
+		{ "/usr/lib/python3/torch/cuda/__init__.py:52: UserWarning: CUDA", "UserWarning: CUDA" },
+		/* Not prefixes: sentences and plain words are left alone. */
+		{ "Error response from daemon: x", "Error response from daemon: x" },
+		{ "Killed", "Killed" },
+		{ "100 files copied", "100 files copied" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *m = msg_of(cases[i].in, buf);
+		if (strcmp(m, cases[i].msg))
+			fail_msg("prefix of \"%s\": got \"%s\", want \"%s\"", cases[i].in, m,
+				 cases[i].msg);
+	}
+}
+
+static void test_norm_indent(void **state)
+{
+	(void)state;
+	char buf[256];
+	struct norm_line nl;
+	const char *in = "[rank0]:     raise RuntimeError(\"x\")";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_int_equal(nl.indent, 5);
+	assert_string_equal(nl.text + nl.msg, "raise RuntimeError(\"x\")");
+	in = "    raise x";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_int_equal(nl.indent, 4);
+	/* Prefix with no blank after it: the text is kept as it was. */
+	in = "[rank0]:File";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_string_equal(nl.text, "[rank0]:File");
+	assert_string_equal(nl.text + nl.msg, "File");
+}
+
+static void test_norm_garbage(void **state)
+{
+	(void)state;
+	/* Every byte value, every length: no crash, the output never grows. */
+	char in[600], out[601];
+	unsigned seed = 12345;
+	for (int round = 0; round < 2000; round++) {
+		size_t len = (size_t)(round % 600);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			in[i] = (char)(seed >> 16);
+		}
+		struct norm_line nl;
+		norm_line(in, len, out, &nl);
+		assert_true(nl.len <= len);
+		assert_true(nl.msg <= nl.len);
+		assert_int_equal(strlen(nl.text), nl.len);
+		norm_prefix_len(in, len);
+	}
+}
+
+/* ---- literal keys ---- */
+
+static void expect_keys(const char *re, const char *const *want, size_t n)
+{
+	struct litset ls;
+	int rc = ere_required(re, &ls);
+	if (n == 0) {
+		if (rc == 0)
+			fail_msg("\"%s\" gave keys (first \"%s\"), expected none", re, ls.v[0]);
+		return;
+	}
+	if (rc < 0)
+		fail_msg("\"%s\" gave no keys", re);
+	assert_int_equal(ls.n, n);
+	for (size_t i = 0; i < n; i++) {
+		bool hit = false;
+		for (size_t j = 0; j < ls.n; j++)
+			hit |= !strcmp(ls.v[j], want[i]);
+		if (!hit)
+			fail_msg("\"%s\": key \"%s\" missing", re, want[i]);
+	}
+	litset_free(&ls);
+}
+
+static void test_literal_keys(void **state)
+{
+	(void)state;
+	expect_keys("no kernel image is available", (const char *[]){ "no kernel image is available" }, 1);
+	expect_keys("CUDA_ERROR_NO_DEVICE|cudaErrorNoDevice",
+		    (const char *[]){ "cuda_error_no_device", "cudaerrornodevice" }, 2);
+	expect_keys("code=35([^0-9]|$)", (const char *[]){ "code=35" }, 1);
+	/* Optional atoms contribute nothing; a+ keeps one a. */
+	expect_keys("abcx?defg", (const char *[]){ "defg" }, 1);
+	expect_keys("colou?r printer+s", (const char *[]){ "r printer" }, 1);
+	expect_keys("(setting up|unpacking) (nvidia-driver|libnvidia-compute)-[0-9]+",
+		    (const char *[]){ "nvidia-driver", "libnvidia-compute" }, 2);
+	expect_keys("libcuda\\.so\\.1: cannot open", (const char *[]){ "libcuda.so.1: cannot open" }, 1);
+	expect_keys("[abc]{2,3}xyz(opt)?", (const char *[]){ "xyz" }, 1);
+	expect_keys("ab{0,3}cde", (const char *[]){ "cde" }, 1);
+	/* A selective single key beats a short alternation. */
+	expect_keys("(nvidia|tesla|quadro) [^|]* tcc *\\|", (const char *[]){ " tcc" }, 1);
+	/* No requirement can be derived. */
+	expect_keys("[0-9]+", NULL, 0);
+	expect_keys("ab|cdefg", NULL, 0);
+	expect_keys("(abcdef)*", NULL, 0);
+	expect_keys("", NULL, 0);
+	expect_keys("\\bword\\b", (const char *[]){ "word" }, 1);
+	/* Hostile input: unbalanced, truncated. */
+	expect_keys("((((abc", (const char *[]){ "abc" }, 1); /* regcomp rejects it anyway */
+	expect_keys("abcd)))", (const char *[]){ "abcd)))" }, 1);
+	struct litset ls;
+	ere_required("[[:alpha:]]]]abcd\\", &ls);
+	litset_free(&ls);
+}
+
+/* ---- Aho-Corasick ---- */
+
+struct hits {
+	size_t key[32];
+	long end[32];
+	size_t n;
+};
+
+static void on_hit(void *ctx, size_t key, long end)
+{
+	struct hits *h = ctx;
+	if (h->n < 32) {
+		h->key[h->n] = key;
+		h->end[h->n++] = end;
+	}
+}
+
+static void test_ac(void **state)
+{
+	(void)state;
+	const char *keys[] = { "he", "she", "his", "hers", "HERS" };
+	size_t lens[] = { 2, 3, 3, 4, 4 };
+	struct ac ac;
+	ac_build(&ac, keys, lens, 5);
+	struct hits h = { { 0 }, { 0 }, 0 };
+	ac_feed(&ac, 0, "uSHErS", 6, 0, on_hit, &h);
+	/* she@3, he@3, hers@5 (both "hers" and "HERS", folded) */
+	assert_int_equal(h.n, 4);
+	bool she = false, he = false, hers = 0;
+	int nhers = 0;
+	for (size_t i = 0; i < h.n; i++) {
+		she |= h.key[i] == 1 && h.end[i] == 3;
+		he |= h.key[i] == 0 && h.end[i] == 3;
+		if ((h.key[i] == 3 || h.key[i] == 4) && h.end[i] == 5)
+			nhers++;
+	}
+	hers = nhers == 2;
+	assert_true(she && he && hers);
+	/* The state carries over calls: a key split between two feeds. */
+	h.n = 0;
+	int32_t st = ac_feed(&ac, 0, "xs", 2, 0, on_hit, &h);
+	ac_feed(&ac, st, "he", 2, 2, on_hit, &h);
+	assert_int_equal(h.n, 2);
+	ac_free(&ac);
+	/* No keys at all. */
+	ac_build(&ac, NULL, NULL, 0);
+	h.n = 0;
+	ac_feed(&ac, 0, "anything", 8, 0, on_hit, &h);
+	assert_int_equal(h.n, 0);
+	ac_free(&ac);
+}
+
+/* ---- matcher ---- */
+
+static void test_match_basic(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	scan_text(&s, "CUDA driver initialization failed, you might not have a CUDA gpu");
+	assert_int_equal(s.nfound, 1);
+	assert_string_equal(s.db->sig[s.found[0]->sig].e->id, "explain.sig.torch_driver_init_failed");
+	assert_int_equal(s.found[0]->first_line, 1);
+	assert_int_equal(s.st.lines, 1);
+	explain_scan_release(&s);
+	/* Nothing known. */
+	scan_text(&s, "hello world\nall is well\n");
+	assert_int_equal(s.nfound, 0);
+	assert_int_equal(s.st.lines, 2);
+	explain_scan_release(&s);
+	/* Empty input. */
+	scan_text(&s, "");
+	assert_int_equal(s.st.lines, 0);
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+}
+
+static void test_match_grouping_order(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, "noise\nnoise\n");
+	for (int i = 0; i < 41; i++)
+		sb_addf(&sb, "step %d\nfailed call to cuInit: CUDA_ERROR_NO_DEVICE\n", i);
+	sb_add(&sb, "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n");
+	struct explain_scan s;
+	scan_text(&s, sb.buf);
+	assert_int_equal(s.nfound, 2);
+	const struct explain_match *m = s.found[0];
+	assert_string_equal(s.db->sig[m->sig].e->id, "explain.sig.cuda_no_device");
+	assert_int_equal(m->count, 41);
+	assert_int_equal(m->first_line, 4);
+	assert_int_equal(m->last_line, 84);
+	assert_int_equal(m->nocc, EXPLAIN_SAMPLES);
+	assert_int_equal(m->occ[1].line, 6);
+	assert_string_equal(s.db->sig[s.found[1]->sig].e->id, "explain.sig.ldconfig_symlink");
+	struct explain_tally t;
+	explain_tally(&s, &t);
+	assert_int_equal(t.findings, 1);
+	assert_int_equal(t.noise, 1);
+	assert_string_equal(t.status, "problem");
+	explain_scan_release(&s);
+	sb_release(&sb);
+}
+
+static void test_match_wrapped(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	/* A literal split by the wrap. */
+	scan_text(&s, "x\nRuntimeError: CUDA driver initialization failed, you\n   might not have a CUDA gpu.\ny\n");
+	const struct explain_match *m = explain_scan_get(&s, "explain.sig.torch_driver_init_failed");
+	assert_non_null(m);
+	assert_int_equal(m->count, 1);
+	assert_int_equal(m->first_line, 2);
+	assert_int_equal(m->last_line, 3);
+	assert_true(m->occ[0].wrapped);
+	assert_non_null(strstr(m->occ[0].text, "you might not"));
+	explain_scan_release(&s);
+	/* A regex whose key is on the first line and the rest on the second. */
+	scan_text(&s, "Error! Your kernel headers for kernel 5.15.90.1-microsoft-standard-WSL2\ncannot be found.\n");
+	assert_true(found(&s, "explain.sig.kernel_headers_microsoft"));
+	explain_scan_release(&s);
+	/* Matched on the line alone: not counted again for the pair. */
+	scan_text(&s, "Torch not compiled with CUDA enabled\nTorch not compiled with CUDA enabled\n");
+	m = explain_scan_get(&s, "explain.sig.torch_not_compiled");
+	assert_int_equal(m->count, 2);
+	assert_false(m->occ[0].wrapped);
+	explain_scan_release(&s);
+	/* No pair across an empty line. */
+	scan_text(&s, "CUDA driver initialization failed, you\n\nmight not have a CUDA gpu\n");
+	assert_false(found(&s, "explain.sig.torch_driver_init_failed"));
+	explain_scan_release(&s);
+}
+
+static void test_match_traceback(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	scan_text(&s, "Traceback (most recent call last):\n"
+		      "  File \"/x/torch/cuda/__init__.py\", line 289, in _lazy_init\n"
+		      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+		      "AssertionError: Torch not compiled with CUDA enabled\n");
+	const struct explain_match *m = explain_scan_get(&s, "explain.sig.torch_not_compiled");
+	assert_non_null(m);
+	assert_int_equal(m->count, 1); /* the echoed source line is skipped */
+	assert_int_equal(m->first_line, 4);
+	explain_scan_release(&s);
+	/* A frame without source (python -c): the exception line still counts. */
+	scan_text(&s, "  File \"<string>\", line 1, in <module>\n"
+		      "AssertionError: Torch not compiled with CUDA enabled\n");
+	assert_true(found(&s, "explain.sig.torch_not_compiled"));
+	explain_scan_release(&s);
+}
+
+static void test_match_refine(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	/* The pinned-memory reading wins over the generic CUDA OOM on its line. */
+	scan_text(&s, "E tensorflow/stream_executor/cuda/cuda_driver.cc:1075] failed to alloc 374391296 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+	assert_true(found(&s, "explain.sig.pinned_host"));
+	assert_false(found(&s, "explain.sig.cuda_oom"));
+	explain_scan_release(&s);
+	/* ...but not on another line. */
+	scan_text(&s, "failed to alloc 374391296 bytes on host\nRuntimeError: CUDA error: out of memory\n");
+	assert_true(found(&s, "explain.sig.pinned_host"));
+	assert_true(found(&s, "explain.sig.cuda_oom"));
+	explain_scan_release(&s);
+	/* A check finding that carries the same message is folded in. */
+	scan_text(&s, "RuntimeError: Found no NVIDIA driver on your system.\n");
+	assert_int_equal(s.nfound, 1);
+	assert_true(found(&s, "explain.sig.found_no_driver"));
+	explain_scan_release(&s);
+}
+
+static void test_match_chunks(void **state)
+{
+	(void)state;
+	const char *text = "a\r\nfailed call to cuInit: CUDA_ERROR_NO_DEVICE\r\nb\r\n"
+			   "Torch not compiled with CUDA enabled";
+	struct explain_scan whole, bytes;
+	scan_text(&whole, text);
+	explain_scan_init(&bytes, explain_db_builtin());
+	for (size_t i = 0; text[i]; i++)
+		explain_scan_feed(&bytes, text + i, 1);
+	explain_scan_finish(&bytes);
+	assert_int_equal(whole.nfound, 2);
+	assert_int_equal(bytes.nfound, whole.nfound);
+	for (size_t i = 0; i < whole.nfound; i++) {
+		assert_int_equal(whole.found[i]->sig, bytes.found[i]->sig);
+		assert_int_equal(whole.found[i]->first_line, bytes.found[i]->first_line);
+	}
+	assert_int_equal(bytes.st.lines, 4);
+	assert_int_equal(bytes.st.bytes, strlen(text));
+	explain_scan_release(&whole);
+	explain_scan_release(&bytes);
+}
+
+static void test_match_long_and_binary(void **state)
+{
+	(void)state;
+	/* A 10 MB line: matched on its first 64 KiB, counted as clipped. */
+	size_t big = 10u << 20;
+	char *buf = malloc(big + 64);
+	memset(buf, 'x', big);
+	const char *sig = " Torch not compiled with CUDA enabled ";
+	memcpy(buf + 100, sig, strlen(sig));
+	memcpy(buf + EXPLAIN_LINE_MAX + 100, " CUDA_ERROR_NO_DEVICE ", 22);
+	buf[big] = '\n';
+	memcpy(buf + big + 1, "last", 4);
+	struct explain_scan s;
+	explain_scan_init(&s, explain_db_builtin());
+	explain_scan_feed(&s, buf, big + 5);
+	explain_scan_finish(&s);
+	assert_int_equal(s.st.clipped, 1);
+	assert_int_equal(s.st.lines, 2);
+	assert_true(found(&s, "explain.sig.torch_not_compiled"));
+	assert_false(found(&s, "explain.sig.cuda_no_device")); /* beyond the clip */
+	assert_true(strlen(s.found[0]->occ[0].text) <= EXPLAIN_SAMPLE_TEXT + 3);
+	explain_scan_release(&s);
+	/* Random binary: no crash; NULs counted. */
+	unsigned seed = 7;
+	for (size_t i = 0; i < big; i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[i] = (char)(seed >> 16);
+	}
+	explain_scan_init(&s, explain_db_builtin());
+	explain_scan_feed(&s, buf, big);
+	explain_scan_finish(&s);
+	assert_true(s.st.nul_bytes > 0);
+	assert_true(s.st.lines > 0);
+	explain_scan_release(&s);
+	free(buf);
+}
+
+/* ---- ranking ---- */
+
+static void test_confirm_checks(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	size_t idx[64];
+	size_t k = confirm_checks("wslgpu check --only platform.kind,bridge.dxg", defs, n, idx, 64);
+	assert_int_equal(k, 2);
+	assert_string_equal(defs[idx[0]].id, "platform.kind");
+	assert_string_equal(defs[idx[1]].id, "bridge.dxg");
+	/* A layer names all its checks; duplicates are dropped. */
+	k = confirm_checks("wslgpu check --windows --only platform,platform.kind", defs, n, idx, 64);
+	size_t platform = 0;
+	for (size_t i = 0; i < n; i++)
+		platform += !strcmp(defs[i].layer, "platform");
+	assert_int_equal(k, platform);
+	assert_int_equal(confirm_checks("wslgpu check", defs, n, idx, 64), 0);
+	assert_int_equal(confirm_checks(NULL, defs, n, idx, 64), 0);
+	assert_int_equal(confirm_checks("wslgpu check --only nosuch.check", defs, n, idx, 64), 0);
+}
+
+static void test_rank(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "platform.kind", "platform", "t", "s", { NULL }, NULL },
+		{ "host.driver_store", "host", "t", "s", { NULL }, NULL },
+		{ "libs.env", "libs", "t", "s", { NULL }, NULL },
+		{ "cuda.init", "cuda", "t", "s", { NULL }, NULL },
+	};
+	struct kb_entry a = { .id = "x.no_adapter", .layer = "host", .kind = "finding",
+			      .title = "A", .confirm = "wslgpu check --only host.driver_store" };
+	struct kb_entry b = { .id = "platform.kind.wsl1", .layer = "platform", .kind = "finding",
+			      .title = "B", .confirm = "wslgpu check --only platform.kind" };
+	struct kb_entry c = { .id = "x.env", .layer = "libs", .kind = "finding",
+			      .title = "C", .confirm = "wslgpu check --only libs.env" };
+	struct kb_entry d = { .id = "x.windows", .layer = "host", .kind = "finding", .title = "D" };
+	struct kb_entry e = { .id = "x.cuda", .layer = "cuda", .kind = "finding",
+			      .title = "E", .confirm = "wslgpu check --only cuda.init" };
+	const struct kb_entry *causes[] = { &a, &b, &c, &d, &e };
+	struct explain_sig sig = { .e = &a, .kind = "finding", .cause = causes, .ncause = 5 };
+	struct result res[4];
+	for (int i = 0; i < 4; i++)
+		result_init(&res[i], &defs[i]);
+	res_set(&res[0], ST_FAIL, "platform.kind.wsl1", "runs under WSL1");
+	res[0].ran = true;
+	res_set(&res[1], ST_SKIP, NULL, "skipped: platform.kind failed, fix that first");
+	res[1].ran = true;
+	res_set(&res[2], ST_PASS, NULL, "ok");
+	res[2].ran = true;
+	res_set(&res[3], ST_FAIL, "cuda.init.other", "cuInit failed");
+	res[3].ran = true;
+	struct cause_rank r[5];
+	rank_causes(&sig, defs, res, 4, r);
+	assert_ptr_equal(r[0].e, &b);
+	assert_int_equal(r[0].v, V_CONFIRMED);
+	assert_ptr_equal(r[0].by, &res[0]);
+	assert_ptr_equal(r[1].e, &e);
+	assert_int_equal(r[1].v, V_LIKELY);
+	assert_ptr_equal(r[2].e, &a);
+	assert_int_equal(r[2].v, V_OPEN);
+	assert_int_equal(r[2].why, R_SKIPPED);
+	assert_ptr_equal(r[3].e, &d);
+	assert_int_equal(r[3].why, R_NO_CHECK);
+	assert_ptr_equal(r[4].e, &c);
+	assert_int_equal(r[4].v, V_RULED_OUT);
+	struct strbuf sb = STRBUF_INIT;
+	cause_evidence(&r[0], &sb);
+	assert_string_equal(sb.buf, "platform.kind: runs under WSL1");
+	sb_reset(&sb);
+	cause_evidence(&r[2], &sb);
+	assert_string_equal(sb.buf, "host.driver_store was skipped: platform.kind failed, fix that first");
+	sb_reset(&sb);
+	cause_evidence(&r[4], &sb);
+	assert_string_equal(sb.buf, "libs.env passes on this machine");
+	sb_release(&sb);
+	assert_string_equal(verdict_name(V_RULED_OUT), "ruled_out");
+	/* Without --check the KB order stays. */
+	rank_causes(&sig, defs, NULL, 4, r);
+	for (int i = 0; i < 5; i++) {
+		assert_ptr_equal(r[i].e, causes[i]);
+		assert_int_equal(r[i].v, V_UNCHECKED);
+	}
+	for (int i = 0; i < 4; i++)
+		result_release(&res[i]);
+}
+
+/* ---- the knowledge base ---- */
+
+static bool from_explain(const struct kb_entry *e)
+{
+	return e->file && strstr(e->file, "explain-");
+}
+
+static void test_kb_integrity(void **state)
+{
+	(void)state;
+	const struct kb *kb = kb_builtin();
+	const struct explain_db *db = explain_db_builtin();
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	size_t sigs = 0;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		if (e->match.n || e->regex.n)
+			if (e->source.n == 0)
+				fail_msg("signature %s has no source", e->id);
+		if (!from_explain(e))
+			continue;
+		if (e->source.n == 0)
+			fail_msg("%s has no source", e->id);
+		for (size_t j = 0; j < e->source.n; j++)
+			if (strncmp(e->source.v[j], "https://", 8))
+				fail_msg("%s: source is not a URL: %s", e->id, e->source.v[j]);
+		for (size_t j = 0; j < e->see.n; j++)
+			if (!kb_find(e->see.v[j]))
+				fail_msg("%s: see: %s does not exist", e->id, e->see.v[j]);
+		if (!strcmp(e->kind, "signature")) {
+			sigs++;
+			if (!e->match.n && !e->regex.n)
+				fail_msg("signature %s has no match: or regex:", e->id);
+			int si = explain_db_find(db, e->id);
+			assert_true(si >= 0);
+			if (db->sig[si].ncause == 0)
+				fail_msg("signature %s names no cause", e->id);
+			if (db->sig[si].always)
+				fail_msg("signature %s has a regex without a prefilter key", e->id);
+		}
+		/* Portable ERE only: no GNU \b \w \d \s \< \> */
+		for (size_t j = 0; j < e->regex.n; j++)
+			for (const char *p = e->regex.v[j]; *p; p++)
+				if (*p == '\\' && p[1] && ((p[1] >= 'a' && p[1] <= 'z') ||
+							   (p[1] >= 'A' && p[1] <= 'Z') || p[1] == '<' ||
+							   p[1] == '>' || (p[1] >= '0' && p[1] <= '9')))
+					fail_msg("%s: non-portable escape in regex %s", e->id, e->regex.v[j]);
+		/* Every check a confirm: names exists. */
+		if (e->confirm) {
+			const char *only = strstr(e->confirm, "--only ");
+			if (only) {
+				char list[256];
+				snprintf(list, sizeof list, "%s", only + 7);
+				list[strcspn(list, " ")] = '\0';
+				char *save = NULL;
+				for (char *tok = strtok_r(list, ",", &save); tok;
+				     tok = strtok_r(NULL, ",", &save)) {
+					size_t idx[64];
+					char one[300];
+					snprintf(one, sizeof one, "--only %s", tok);
+					if (confirm_checks(one, defs, n, idx, 64) == 0)
+						fail_msg("%s: confirm names unknown check %s", e->id, tok);
+				}
+			} else if (strcmp(e->confirm, "wslgpu check")) {
+				fail_msg("%s: confirm is not a wslgpu check command: %s", e->id, e->confirm);
+			}
+		}
+		if (!strcmp(e->layer, "signature") || !e->title || !*e->title)
+			fail_msg("%s: bad layer or title", e->id);
+	}
+	if (sigs < 80)
+		fail_msg("only %zu explain signatures, want at least 80", sigs);
+}
+
+/* ---- the corpus ---- */
+
+struct corpus_case {
+	char file[600];
+	int line;
+	char header[8200];
+	struct strbuf text;
+};
+
+static bool in_list(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+	for (const char *p = list; (p = strstr(p, id)); p += n)
+		if ((p == list || p[-1] == ',' || p[-1] == ' ' || p[-1] == '=') &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return true;
+	return false;
+}
+
+static struct strbuf expected_ids = STRBUF_INIT;
+
+static void run_case(const struct corpus_case *c, int *failures)
+{
+	struct explain_scan s;
+	scan_text(&s, sb_str(&c->text));
+	char hdr[8200];
+	snprintf(hdr, sizeof hdr, "%s", c->header);
+	const char *also = "";
+	char *a = strstr(hdr, "also=");
+	if (a) {
+		also = a + 5;
+		*a = '\0';
+	}
+	bool none = false;
+	char *save = NULL;
+	for (char *tok = strtok_r(hdr, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(tok, "none")) {
+			none = true;
+		} else if (tok[0] == '!') {
+			if (found(&s, tok + 1)) {
+				printf("%s:%d: %s matched, must not\n", c->file, c->line, tok + 1);
+				(*failures)++;
+			}
+		} else {
+			sb_addf(&expected_ids, " %s ", tok);
+			if (!found(&s, tok)) {
+				printf("%s:%d: %s not recognised\n", c->file, c->line, tok);
+				(*failures)++;
+			}
+		}
+	}
+	for (size_t i = 0; i < s.nfound; i++) {
+		const char *id = s.db->sig[s.found[i]->sig].e->id;
+		if (none || (!in_list(c->header, id) && !in_list(also, id))) {
+			printf("%s:%d: %s recognised but not expected (line %lu)\n", c->file, c->line,
+			       id, s.found[i]->first_line);
+			(*failures)++;
+		}
+	}
+	explain_scan_release(&s);
+}
+
+static void test_corpus(void **state)
+{
+	(void)state;
+	DIR *d = opendir("tests/explain");
+	assert_non_null(d);
+	int failures = 0, cases = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t nl = strlen(de->d_name);
+		if (nl < 5 || strcmp(de->d_name + nl - 4, ".log"))
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "tests/explain/%s", de->d_name);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		char line[8192];
+		struct corpus_case c = { .text = STRBUF_INIT };
+		bool open_case = false;
+		int lineno = 0;
+		while (fgets(line, sizeof line, f)) {
+			lineno++;
+			if (!strncmp(line, "##", 2))
+				continue;
+			if (!strncmp(line, "=== ", 4)) {
+				if (open_case) {
+					run_case(&c, &failures);
+					cases++;
+				}
+				sb_reset(&c.text);
+				snprintf(c.file, sizeof c.file, "%s", path);
+				c.line = lineno;
+				snprintf(c.header, sizeof c.header, "%s", line + 4);
+				c.header[strcspn(c.header, "\r\n")] = '\0';
+				open_case = true;
+				continue;
+			}
+			if (open_case)
+				sb_add(&c.text, line);
+		}
+		if (open_case) {
+			run_case(&c, &failures);
+			cases++;
+		}
+		sb_release(&c.text);
+		fclose(f);
+	}
+	closedir(d);
+	if (failures)
+		fail_msg("%d corpus failure(s) in %d cases", failures, cases);
+	assert_true(cases >= 100);
+
+	/* Every explain signature has at least one case. */
+	const struct kb *kb = kb_builtin();
+	int missing = 0;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		if (!from_explain(e) || strcmp(e->kind, "signature"))
+			continue;
+		char key[256];
+		snprintf(key, sizeof key, " %s ", e->id);
+		if (!strstr(sb_str(&expected_ids), key)) {
+			printf("no corpus case expects %s\n", e->id);
+			missing++;
+		}
+	}
+	sb_release(&expected_ids);
+	assert_int_equal(missing, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_norm_ansi_crlf),
+		cmocka_unit_test(test_norm_prefixes),
+		cmocka_unit_test(test_norm_indent),
+		cmocka_unit_test(test_norm_garbage),
+		cmocka_unit_test(test_literal_keys),
+		cmocka_unit_test(test_ac),
+		cmocka_unit_test(test_match_basic),
+		cmocka_unit_test(test_match_grouping_order),
+		cmocka_unit_test(test_match_wrapped),
+		cmocka_unit_test(test_match_traceback),
+		cmocka_unit_test(test_match_refine),
+		cmocka_unit_test(test_match_chunks),
+		cmocka_unit_test(test_match_long_and_binary),
+		cmocka_unit_test(test_confirm_checks),
+		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_kb_integrity),
+		cmocka_unit_test(test_corpus),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
