@@ -1,12 +1,455 @@
-/* bench.c: `wslgpu bench` (being built). */
+/*
+ * bench.c: `wslgpu bench [io|gpu]` — measure where the data lives and what
+ * the GPU path costs, and say what the numbers mean. Without a subcommand
+ * both run, io first. The engines and formats are in src/bench/; this file
+ * parses options, picks the libcuda to load, and decides the exit status:
+ *
+ *   0   measured (findings may warn: a slow location, a slow launch path)
+ *   1   something could not be measured: a named location failed or was
+ *       refused (free space), the GPU benchmark failed, crashed, timed out
+ *       or found data changed in a copy
+ *   2   usage error;  3  the tool itself could not run
+ *   130 / 143  interrupted by SIGINT / SIGTERM (after removing its files)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "../bench/bench.h"
+#include "../bench/interrupt.h"
+#include "../bench/stats.h"
+#include "../core/proc.h"
+#include "../core/registry.h"
+#include "../core/rootfs.h"
+#include "../core/runner.h"
 #include "cli.h"
+
+static void bench_help(FILE *f)
+{
+	fputs("usage: wslgpu bench [io|gpu] [OPTIONS] [PATH...]\n"
+	      "\n"
+	      "  io    sequential throughput and the small-file workload in each PATH\n"
+	      "        (default: the current directory, $HOME and, on WSL, the Windows\n"
+	      "        profile directory /mnt/c/Users/<name> or /mnt/c/tmp), compared\n"
+	      "  gpu   host<->device copy bandwidth (pageable and pinned) by size,\n"
+	      "        device<->device copies and kernel-launch latency\n"
+	      "  (none) both, io first\n"
+	      "\n"
+	      "io options:\n"
+	      "      --size SIZE        sequential file size (default 256M; K, M, G suffixes)\n"
+	      "      --block SIZE       bytes per read/write call (default 1M)\n"
+	      "      --files N          small files to create, stat, read, delete (default 2000)\n"
+	      "      --file-size SIZE   bytes per small file (default 4K)\n"
+	      "gpu options:\n"
+	      "      --device N         GPU ordinal (default 0)\n"
+	      "      --min-size SIZE    smallest copy (default 4K); sizes grow by 4x\n"
+	      "      --max-size SIZE    largest copy (default 256M)\n"
+	      "      --launches N       timed synchronous launches (default 5000)\n"
+	      "      --batch N          launches issued back to back (default 20000)\n"
+	      "      --lib PATH         the libcuda to load (default libcuda.so.1, found as an\n"
+	      "                         application would; with --root, the fixture's copy)\n"
+	      "      --timeout SEC      time limit for the whole GPU run (default 120)\n"
+	      "common options:\n"
+	      "      --seconds SEC      time bound per phase (default 10)\n"
+	      "      --json             JSON (schema wslgpu/bench/1)\n"
+	      "      --csv              CSV, one row per number\n"
+	      "      --root DIR         describe the machine whose root file system is DIR\n"
+	      "      --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
+	      "  -v, --verbose          also show the sources behind each finding\n"
+	      "  -h, --help             show this help\n"
+	      "\n"
+	      "Exit status: 0 measured (findings may warn), 1 something could not be\n"
+	      "measured (a location failed, the GPU run failed or crashed), 2 usage error,\n"
+	      "3 the tool could not run, 130/143 interrupted (scratch files removed).\n",
+	      f);
+}
+
+static bool utf8_locale(void)
+{
+	const char *vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
+	}
+	return false;
+}
+
+static int parse_size_opt(const char *opt, const char *v, uint64_t *out, uint64_t max)
+{
+	int rc = bench_parse_size(v, out);
+	if (rc < 0 || *out > max) {
+		struct strbuf m = STRBUF_INIT;
+		bench_format_size(&m, max);
+		cli_usage_error("bench", "%s: '%s' is not a size up to %s (e.g. 4K, 256M, 1G)", opt, v,
+				m.buf);
+		sb_release(&m);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_count(const char *opt, const char *v, unsigned long max, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(v, &end, 10);
+	if (!*v || *end || errno || v[0] == '-' || n > max) {
+		cli_usage_error("bench", "%s: '%s' is not a whole number up to %lu", opt, v, max);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int parse_seconds(const char *opt, const char *v, double *out)
+{
+	char *end;
+	double s = strtod(v, &end);
+	if (!*v || *end || !(s > 0) || s > 86400) {
+		cli_usage_error("bench", "%s: '%s' is not a number of seconds", opt, v);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+/*
+ * The file libs.libcuda predicts the loader would pick on the machine the
+ * root describes (ld.so.cache and LD_LIBRARY_PATH there), found by running
+ * that check; NULL when it makes no prediction.
+ */
+static char *predicted_libcuda(void)
+{
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	int idx = -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(defs[i].id, "libs.libcuda") && defs[i].run)
+			idx = (int)i;
+	if (idx < 0)
+		return NULL;
+	bool *want = xcalloc(n, sizeof *want);
+	struct result *res = xcalloc(n, sizeof *res);
+	struct run_opts o = { .timeout_ms = 10000, .max_parallel = 4 };
+	want[idx] = true;
+	runner_run(&o, want, res);
+	const char *v = res[idx].ran ? res_get(&res[idx], "resolved") : NULL;
+	char *out = v && v[0] == '/' ? xstrdup(v) : NULL;
+	for (size_t i = 0; i < n; i++)
+		result_release(&res[i]);
+	free(res);
+	free(want);
+	return out;
+}
+
+/*
+ * The libcuda to dlopen, as the cuda layer loads it (src/probes/cuda.c):
+ * on the real machine the soname, so the loader searches as an
+ * application's would; with --root the file libs.libcuda predicts inside
+ * the root, else the first of the places a WSL or native driver puts it.
+ */
+static char *cuda_library(const char *opt)
+{
+	struct strbuf h = STRBUF_INIT;
+	if (opt) {
+		if (rootfs_is_real() || opt[0] != '/')
+			return xstrdup(opt);
+		if (rootfs_host_path(opt, true, &h) == 0)
+			return sb_detach(&h);
+		sb_release(&h);
+		return xstrdup(opt);
+	}
+	if (rootfs_is_real())
+		return xstrdup("libcuda.so.1");
+	char *guest = predicted_libcuda();
+	if (guest && rootfs_host_path(guest, true, &h) == 0) {
+		free(guest);
+		return sb_detach(&h);
+	}
+	free(guest);
+	static const char *const where[] = {
+		"/usr/lib/wsl/lib/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+		"/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1", NULL,
+	};
+	for (const char *const *w = where; *w; w++)
+		if (rootfs_access(*w, R_OK) == 0 && rootfs_host_path(*w, true, &h) == 0)
+			return sb_detach(&h);
+	/* Nothing there: the WSL path, so that the error says what was tried. */
+	sb_reset(&h);
+	sb_addf(&h, "%s%s", rootfs_root(), where[0]);
+	return sb_detach(&h);
+}
+
+/* Shows host paths inside the root, anywhere in text, as the guest paths
+ * they stand for (reports name guest paths; see rootfs.h). */
+static void guest_paths(char *text)
+{
+	if (rootfs_is_real())
+		return;
+	const char *root = rootfs_root();
+	size_t n = strlen(root);
+	for (char *p = strstr(text, root); p; p = strstr(p, root))
+		if (p[n] == '/')
+			memmove(p, p + n, strlen(p + n) + 1);
+		else
+			p += n;
+}
+
+static int interrupted_exit(const char *what)
+{
+	char buf[16];
+	fprintf(stderr, "wslgpu bench: interrupted by %s during %s; its files were removed\n",
+		signal_name(bench_interrupted(), buf), what);
+	return bench_interrupt_status();
+}
 
 int cmd_bench(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "wslgpu bench: not built yet\n");
-	return EXIT_INTERNAL;
+	enum { OPT_SIZE = 256, OPT_BLOCK, OPT_FILES, OPT_FILE_SIZE, OPT_SECONDS, OPT_DEVICE,
+	       OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_LAUNCHES, OPT_BATCH, OPT_LIB, OPT_TIMEOUT,
+	       OPT_JSON, OPT_CSV, OPT_ROOT, OPT_COLOR, OPT_NO_COLOR };
+	static const struct option longopts[] = {
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "block", required_argument, NULL, OPT_BLOCK },
+		{ "files", required_argument, NULL, OPT_FILES },
+		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
+		{ "seconds", required_argument, NULL, OPT_SECONDS },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "launches", required_argument, NULL, OPT_LAUNCHES },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "lib", required_argument, NULL, OPT_LIB },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_io_params io = {
+		.size = BENCH_IO_DEFAULT_SIZE,
+		.block = BENCH_IO_DEFAULT_BLOCK,
+		.files = BENCH_IO_DEFAULT_FILES,
+		.file_size = BENCH_IO_DEFAULT_FILE_SIZE,
+		.seconds = BENCH_IO_DEFAULT_SECONDS,
+	};
+	struct bench_gpu_params gp = {
+		.device = 0,
+		.min_size = 4u << 10,
+		.max_size = 256u << 20,
+		.launches = 5000,
+		.stream_launches = 20000,
+		.seconds = BENCH_IO_DEFAULT_SECONDS,
+		.timeout_ms = 120000,
+	};
+	bool json = false, csv = false, verbose = false;
+	int color = -1;
+	const char *lib_opt = NULL;
+	unsigned u;
+	double secs;
+
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SIZE:
+			if (parse_size_opt("--size", optarg, &io.size, 1ull << 40) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_BLOCK:
+			if (parse_size_opt("--block", optarg, &io.block, 1ull << 30) < 0)
+				return EXIT_USAGE;
+			if (io.block == 0) {
+				cli_usage_error("bench", "--block: must not be 0");
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_FILES:
+			if (parse_count("--files", optarg, 10000000, &io.files) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_FILE_SIZE:
+			if (parse_size_opt("--file-size", optarg, &io.file_size, 64ull << 20) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_SECONDS:
+			if (parse_seconds("--seconds", optarg, &secs) < 0)
+				return EXIT_USAGE;
+			io.seconds = gp.seconds = secs;
+			break;
+		case OPT_DEVICE:
+			if (parse_count("--device", optarg, 1024, &u) < 0)
+				return EXIT_USAGE;
+			gp.device = (int)u;
+			break;
+		case OPT_MIN_SIZE:
+			if (parse_size_opt("--min-size", optarg, &gp.min_size, 1ull << 34) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_MAX_SIZE:
+			if (parse_size_opt("--max-size", optarg, &gp.max_size, 1ull << 34) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_LAUNCHES:
+			if (parse_count("--launches", optarg, 10000000, &gp.launches) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_BATCH:
+			if (parse_count("--batch", optarg, 10000000, &gp.stream_launches) < 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_LIB: lib_opt = optarg; break;
+		case OPT_TIMEOUT:
+			if (parse_seconds("--timeout", optarg, &secs) < 0)
+				return EXIT_USAGE;
+			gp.timeout_ms = (int)(secs * 1000);
+			break;
+		case OPT_JSON: json = true; break;
+		case OPT_CSV: csv = true; break;
+		case OPT_ROOT: {
+			int rc = cli_set_root(optarg);
+			if (rc)
+				return rc;
+			break;
+		}
+		case OPT_COLOR:
+			if (!strcmp(optarg, "always"))
+				color = 1;
+			else if (!strcmp(optarg, "never"))
+				color = 0;
+			else if (!strcmp(optarg, "auto"))
+				color = -1;
+			else {
+				cli_usage_error("bench", "--color: '%s' is not auto, always or never", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_NO_COLOR: color = 0; break;
+		case 'v': verbose = true; break;
+		case 'h': bench_help(stdout); return EXIT_OK;
+		case ':':
+			cli_usage_error("bench", "%s needs a value", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (json && csv) {
+		cli_usage_error("bench", "--json and --csv exclude each other");
+		return EXIT_USAGE;
+	}
+	bool do_io = true, do_gpu = true;
+	int first = optind;
+	if (first < argc && !strcmp(argv[first], "io")) {
+		do_gpu = false;
+		first++;
+	} else if (first < argc && !strcmp(argv[first], "gpu")) {
+		do_io = false;
+		first++;
+	}
+	if (!do_io && first < argc) {
+		cli_usage_error("bench", "bench gpu takes no paths ('%s')", argv[first]);
+		return EXIT_USAGE;
+	}
+	if (gp.min_size == 0 || gp.min_size > gp.max_size) {
+		cli_usage_error("bench", "--min-size must be between 1 byte and --max-size");
+		return EXIT_USAGE;
+	}
+	/* The sequential file is a whole number of blocks. */
+	if (io.size && io.block > io.size)
+		io.block = io.size;
+	io.size = io.size / io.block * io.block;
+	io.progress = gp.progress = isatty(2);
+
+	struct bench_out out = { .color = cli_want_color(1, color), .utf8 = utf8_locale(),
+				 .verbose = verbose };
+	struct strbuf sb = STRBUF_INIT;
+	int rc = EXIT_OK;
+	struct bench_io_loc *locs = NULL;
+	size_t nlocs = 0;
+	struct bench_verdict vio = { 0 }, vgpu = { 0 };
+	struct bench_gpu *g = NULL;
+	bool have_io = false, have_gpu = false;
+
+	bench_interrupt_install();
+	if (do_io) {
+		bench_io_locations((const char *const *)argv + first, (size_t)(argc - first), &locs,
+				   &nlocs);
+		for (size_t i = 0; i < nlocs; i++)
+			if (bench_io_run(&locs[i], &io) == -EINTR) {
+				rc = interrupted_exit("bench io");
+				goto out;
+			}
+		bench_verdict_io(locs, nlocs, &vio);
+		have_io = true;
+		bool measured = false;
+		for (size_t i = 0; i < nlocs; i++) {
+			if (locs[i].state == BENCH_LOC_FAILED)
+				rc = EXIT_FAILED;
+			measured |= locs[i].state == BENCH_LOC_DONE;
+		}
+		if (!measured)
+			rc = EXIT_FAILED;
+	}
+	if (do_gpu) {
+		char *lib = cuda_library(lib_opt);
+		gp.library = lib;
+		g = xcalloc(1, sizeof *g);
+		int r = bench_gpu_run(&gp, g);
+		free(lib);
+		gp.library = NULL;
+		if (r == -EINTR) {
+			rc = interrupted_exit("bench gpu");
+			goto out;
+		}
+		if (r < 0)
+			rc = EXIT_FAILED;
+		guest_paths(g->library);
+		guest_paths(g->error);
+		bench_verdict_gpu(g, &vgpu);
+		have_gpu = true;
+	}
+
+	if (json) {
+		bench_json_begin(&sb);
+		if (have_io)
+			bench_json_io(&sb, &io, locs, nlocs, &vio);
+		if (have_gpu)
+			bench_json_gpu(&sb, g, &vgpu);
+		bench_json_end(&sb);
+	} else if (csv) {
+		bench_csv_header(&sb);
+		if (have_io)
+			bench_csv_io(&sb, locs, nlocs);
+		if (have_gpu)
+			bench_csv_gpu(&sb, g);
+	} else {
+		if (have_io)
+			bench_text_io(&sb, &out, &io, locs, nlocs, &vio);
+		if (have_io && have_gpu)
+			sb_add(&sb, "\n");
+		if (have_gpu)
+			bench_text_gpu(&sb, &out, g, &vgpu);
+	}
+	fputs(sb_str(&sb), stdout);
+	fflush(stdout);
+out:
+	bench_interrupt_restore();
+	sb_release(&sb);
+	bench_io_free(locs, nlocs);
+	bench_verdict_release(&vio);
+	bench_verdict_release(&vgpu);
+	free(g);
+	return rc;
 }
