@@ -1,0 +1,292 @@
+/*
+ * render.c: what a person sees — the live status line on a terminal and
+ * the summary with sparklines and the verdict at the end. Both go to
+ * stderr (the caller's choice): stdout belongs to the watched command.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/json.h"
+#include "../kb/kb.h"
+#include "watch.h"
+
+static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					"\u2585", "\u2586", "\u2587", "\u2588" };
+
+void watch_sparkline(struct strbuf *out, const double *v, size_t n, size_t width, double hi)
+{
+	if (!n || !width)
+		return;
+	size_t cells = n < width ? n : width;
+	for (size_t i = 0; i < cells; i++) {
+		size_t a = i * n / cells, b = (i + 1) * n / cells;
+		if (b <= a)
+			b = a + 1;
+		double sum = 0;
+		size_t k = 0;
+		for (size_t j = a; j < b && j < n; j++)
+			if (!isnan(v[j])) {
+				sum += v[j];
+				k++;
+			}
+		if (!k) {
+			sb_addc(out, ' ');
+			continue;
+		}
+		double x = sum / (double)k;
+		int level = hi > 0 ? (int)lround(x / hi * 7.0) : 0;
+		if (level < 0)
+			level = 0;
+		if (level > 7)
+			level = 7;
+		sb_add(out, blocks[level]);
+	}
+}
+
+void watch_duration(struct strbuf *out, double s)
+{
+	if (isnan(s) || s < 0)
+		s = 0;
+	if (s < 60) {
+		sb_addf(out, "%.1fs", s);
+		return;
+	}
+	long t = lround(s);
+	if (t < 3600)
+		sb_addf(out, "%ldm%02lds", t / 60, t % 60);
+	else
+		sb_addf(out, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
+}
+
+static void fmt_val(struct strbuf *sb, double v, int decimals)
+{
+	if (isnan(v))
+		sb_add(sb, "-");
+	else
+		sb_addf(sb, "%.*f", decimals, v);
+}
+
+void watch_live_line(struct strbuf *out, const struct watch_point *p, double elapsed_s,
+		     const struct gpu_monitor *g, int width)
+{
+	struct strbuf l = STRBUF_INIT;
+	long t = lround(elapsed_s);
+	sb_addf(&l, "watch %ld:%02ld", t / 60, t % 60);
+	const double *v = p->v;
+	if (!isnan(v[WC_GPU_UTIL]) || !isnan(v[WC_GPU_MEM])) {
+		sb_add(&l, " | GPU ");
+		if (isnan(v[WC_GPU_UTIL]))
+			sb_add(&l, "util n/a");
+		else
+			sb_addf(&l, "%.0f%%", v[WC_GPU_UTIL]);
+		if (!isnan(v[WC_GPU_MEM]) && g && g->last.mem_total_mib > 0)
+			sb_addf(&l, " %.1f/%.1f GiB", v[WC_GPU_MEM] / 1024, g->last.mem_total_mib / 1024);
+	} else {
+		sb_add(&l, " | GPU -");
+	}
+	sb_add(&l, " | CPU ");
+	fmt_val(&l, v[WC_CPU_USER], 0);
+	sb_add(&l, "%us ");
+	fmt_val(&l, v[WC_CPU_SYS], 0);
+	sb_add(&l, "%sy ");
+	fmt_val(&l, v[WC_CPU_IOWAIT], 0);
+	sb_add(&l, "%io | job ");
+	fmt_val(&l, v[WC_JOB_CPU], 2);
+	sb_add(&l, " cores ");
+	fmt_val(&l, v[WC_JOB_PROCS], 0);
+	sb_add(&l, " procs");
+	if (!isnan(v[WC_JOB_BLOCKED]) && v[WC_JOB_BLOCKED] > 0)
+		sb_addf(&l, " %.0f in D", v[WC_JOB_BLOCKED]);
+	sb_add(&l, " | disk r ");
+	fmt_val(&l, v[WC_DISK_READ], 1);
+	sb_add(&l, " w ");
+	fmt_val(&l, v[WC_DISK_WRITE], 1);
+	sb_add(&l, " MB/s | swap ");
+	if (isnan(v[WC_SWAP_IN]))
+		sb_add(&l, "-");
+	else
+		sb_addf(&l, "%.1f", v[WC_SWAP_IN] + v[WC_SWAP_OUT]);
+	sb_add(&l, " MB/s | avail ");
+	if (isnan(v[WC_MEM_AVAIL]))
+		sb_add(&l, "-");
+	else
+		sb_addf(&l, "%.1f GiB", v[WC_MEM_AVAIL] / 1024);
+	/* One column short of the width: a full line would wrap on some
+	 * terminals and scroll. */
+	size_t max = width > 1 ? (size_t)width - 1 : 0;
+	if (l.len > max)
+		l.len = max;
+	sb_addn(out, l.buf, l.len);
+	sb_release(&l);
+}
+
+enum row_kind { ROW_PCT, ROW_RATE, ROW_CORES, ROW_MEM_MAX, ROW_MEM_MIN };
+
+static const struct {
+	enum watch_col c;
+	enum row_kind kind;
+} rows[] = {
+	{ WC_GPU_UTIL, ROW_PCT },    { WC_GPU_MEM, ROW_MEM_MAX },  { WC_CPU_USER, ROW_PCT },
+	{ WC_CPU_SYS, ROW_PCT },     { WC_CPU_IOWAIT, ROW_PCT },   { WC_JOB_CPU, ROW_CORES },
+	{ WC_JOB_RUNNABLE, ROW_RATE }, { WC_JOB_BLOCKED, ROW_RATE }, { WC_DISK_READ, ROW_RATE },  { WC_DISK_WRITE, ROW_RATE },
+	{ WC_JOB_RCHAR, ROW_RATE },  { WC_SWAP_IN, ROW_RATE },     { WC_SWAP_OUT, ROW_RATE },
+	{ WC_MEM_AVAIL, ROW_MEM_MIN },
+};
+
+#define SPARK_WIDTH 32
+
+static void print_row(FILE *f, const struct watch_report *r, enum watch_col c, enum row_kind kind)
+{
+	const struct watch_series *s = &r->series;
+	if (!s->stat[c].n)
+		return;
+	double mean = series_mean(s, c), mx = series_max(s, c), mn = series_min(s, c);
+	double hi = mx;
+	switch (kind) {
+	case ROW_PCT: hi = 100; break;
+	case ROW_CORES: hi = r->ncpu ? r->ncpu : mx; break;
+	case ROW_MEM_MAX: hi = r->gpu_mem_total_mib > 0 ? r->gpu_mem_total_mib : mx; break;
+	case ROW_MEM_MIN: hi = r->mem_total_mib > 0 ? r->mem_total_mib : mx; break;
+	case ROW_RATE:
+		/* Noise of a few kB/s must not fill the sparkline. */
+		if (hi < 1)
+			hi = 1;
+		break;
+	}
+	double *v;
+	size_t n = series_column(s, c, &v);
+	struct strbuf line = STRBUF_INIT, spark = STRBUF_INIT;
+	watch_sparkline(&spark, v, n, SPARK_WIDTH, hi);
+	free(v);
+	/* Pad by cells, not bytes: each block is 3 bytes of UTF-8. */
+	size_t cells = n < SPARK_WIDTH ? n : SPARK_WIDTH;
+	sb_addf(&line, "  %-18s %s%*s  ", watch_cols[c].label, spark.buf,
+		(int)(SPARK_WIDTH - cells), "");
+	const char *u = watch_cols[c].unit;
+	switch (kind) {
+	case ROW_PCT:
+		sb_addf(&line, "mean %5.1f %%   max %5.1f %%", mean, mx);
+		break;
+	case ROW_CORES:
+		sb_addf(&line, "mean %5.2f      max %5.2f cores (of %u CPUs)", mean, mx, r->ncpu);
+		break;
+	case ROW_RATE:
+		sb_addf(&line, "mean %5.1f      max %5.1f %s", mean, mx, u);
+		break;
+	case ROW_MEM_MAX:
+		sb_addf(&line, "min %6.0f      max %6.0f MiB", mn, mx);
+		if (r->gpu_mem_total_mib > 0)
+			sb_addf(&line, " of %.0f", r->gpu_mem_total_mib);
+		break;
+	case ROW_MEM_MIN:
+		sb_addf(&line, "min %6.0f MiB", mn);
+		if (r->mem_total_mib > 0)
+			sb_addf(&line, " of %.0f", r->mem_total_mib);
+		break;
+	}
+	fprintf(f, "%s\n", line.buf);
+	sb_release(&line);
+	sb_release(&spark);
+}
+
+static void print_command(FILE *f, const struct watch_report *r)
+{
+	struct strbuf sb = STRBUF_INIT, clean = STRBUF_INIT;
+	if (r->opts->argv) {
+		for (char **a = r->opts->argv; *a; a++) {
+			if (a != r->opts->argv)
+				sb_addc(&sb, ' ');
+			sb_add(&sb, *a);
+		}
+		if (sb.len > 120) {
+			sb.len = 117;
+			sb_add(&sb, "...");
+		}
+	} else {
+		sb_addf(&sb, "pid %d", r->opts->pid);
+	}
+	text_sanitize(&clean, sb.buf);
+	fprintf(f, "%s", clean.buf);
+	sb_release(&sb);
+	sb_release(&clean);
+}
+
+static void print_kb(FILE *f, const char *id, const struct result *ev)
+{
+	const struct kb_entry *e = kb_find(id);
+	if (!e)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	if (e->cause) {
+		kb_expand(e->cause, ev, &sb);
+		fprintf(f, "  why      %s\n", sb.buf);
+	}
+	for (size_t i = 0; i < e->fix.n; i++) {
+		sb_reset(&sb);
+		kb_expand(e->fix.v[i], ev, &sb);
+		fprintf(f, "  %-8s %s\n", i ? "" : "fix", sb.buf);
+	}
+	sb_release(&sb);
+}
+
+void watch_print_summary(FILE *f, const struct watch_report *r)
+{
+	struct strbuf d = STRBUF_INIT;
+	watch_duration(&d, r->duration_s);
+	fprintf(f, "\nwslgpu watch: ");
+	print_command(f, r);
+	fprintf(f, " %s after %s (%zu points, every %.2g s", r->end.buf, d.buf,
+		r->series.nsamples, r->opts->interval_ms / 1000.0);
+	if (r->series.bucket > 1)
+		fprintf(f, "; plotted %u per point", r->series.bucket);
+	fprintf(f, ")\n");
+	sb_release(&d);
+
+	struct strbuf note = STRBUF_INIT;
+	text_sanitize(&note, r->gpu_note.buf ? r->gpu_note.buf : "");
+	if (!strcmp(r->gpu_state, "ok"))
+		fprintf(f, "GPU: %s%s: utilisation and memory from NVML\n", r->gpu_name,
+			r->ngpu > 1 ? " (and others; summed)" : "");
+	else if (!strcmp(r->gpu_state, "util-unavailable"))
+		fprintf(f, "GPU: %s: NVML gives memory but not utilisation here (%s), as is "
+			   "usual on WSL (wslgpu kb watch.gpu_util_unavailable)\n",
+			r->gpu_name, note.buf);
+	else
+		fprintf(f, "GPU: no figures: %s\n", note.len ? note.buf : "NVML not started");
+	sb_release(&note);
+	if (r->job_cpu_s > 0)
+		fprintf(f, "job CPU time: %.1f s\n", r->job_cpu_s);
+	fputc('\n', f);
+
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		print_row(f, r, rows[i].c, rows[i].kind);
+
+	const struct data_place *p = datafs_worst(&r->data);
+	if (p) {
+		struct strbuf ex = STRBUF_INIT;
+		text_sanitize(&ex, p->example);
+		fprintf(f, "  %-18s %s (%s): %u file%s open, e.g. %s\n", "data on", p->mount,
+			p->what, p->files, p->files == 1 ? "" : "s", ex.buf);
+		sb_release(&ex);
+	}
+
+	const struct watch_verdict *v = &r->verdict;
+	struct strbuf h = STRBUF_INIT;
+	text_sanitize(&h, v->headline.buf);
+	fprintf(f, "\nverdict: %s\n", h.buf);
+	sb_release(&h);
+	if (v->cpu_io_only && v->id != WV_TOO_SHORT)
+		fprintf(f, "  note     GPU utilisation was not available: this verdict rests on "
+			   "CPU and I/O evidence only\n");
+	print_kb(f, v->kb, &v->ev);
+	for (size_t i = 0; i < v->nalso; i++) {
+		struct strbuf a = STRBUF_INIT;
+		watch_verdict_headline(&r->sum, v->also[i], &a);
+		fprintf(f, "  %-8s %s (wslgpu kb %s)\n", i ? "" : "also", a.buf,
+			watch_verdict_kb(v->also[i]));
+		sb_release(&a);
+	}
+	fprintf(f, "  more     wslgpu kb %s\n", v->kb);
+}

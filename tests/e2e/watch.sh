@@ -1,0 +1,310 @@
+# watch.sh: `wslgpu watch` on this very machine (watch always samples the
+# live /proc, so there is no fixture root), with workloads the test makes:
+# a CPU burner, an O_DIRECT reader, a sleeper, many processes, a process
+# that fills swap (where there is swap), and the fake NVML of tests/fakes
+# (LD_LIBRARY_PATH=$FAKES: watch dlopens "libnvidia-ml.so.1" like an
+# application) reporting a busy GPU, an idle one, WSL's missing utilisation,
+# a crash and a hang. --nvml-lib=/nonexistent stands for a machine without
+# NVML, whatever this one has.
+. "$(dirname "$0")/lib.sh"
+FIXTURE=watch
+NO_NVML=--nvml-lib=/nonexistent/libnvidia-ml.so.1
+
+# w [VAR=VALUE...] -- ARGS...: runs wslgpu watch ARGS in a clean environment
+# (plus the variables); sets $OUT, $ERR, $RC, $SECS like lib.sh's run.
+w() {
+	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=${HOME:-/root} LANG=C.UTF-8"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		vars="$vars $1"
+		shift
+	done
+	shift
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	env -i $vars "$WSLGPU" watch "$@" >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	t1=$(date +%s.%N)
+	SECS=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+	OUT=$(cat "$WORK/out")
+	ERR=$(cat "$WORK/err")
+}
+json_file() {
+	JSON=$1
+	if ! jq -e . "$JSON" >/dev/null 2>&1; then
+		fail "$JSON is not valid JSON"
+	fi
+}
+expect_fast() {
+	if awk -v s="$SECS" -v m="$1" 'BEGIN { exit !(s < m) }'; then ok "took ${SECS}s (< $1 s)"
+	else fail "took ${SECS}s, expected < $1 s"; fi
+}
+
+# ---- exit status, like a shell ----
+w -- "$NO_NVML" -- sh -c 'exit 7'
+expect_rc 7
+expect_err '^wslgpu watch: sh -c exit 7 exited with status 7 after'
+w -- "$NO_NVML" -- true
+expect_rc 0
+expect_err '^verdict: too short to judge: 0 points'
+expect_fast 3
+w -- "$NO_NVML" -- sh -c 'kill -TERM $$'
+expect_rc 143
+expect_err 'was killed by SIGTERM'
+w -- "$NO_NVML" -- no-such-command-wslgpu
+expect_rc 127
+expect_err '^wslgpu watch: no-such-command-wslgpu: command not found$'
+printf 'echo hi\n' >"$WORK/not-executable"
+w -- "$NO_NVML" -- "$WORK/not-executable"
+expect_rc 126
+expect_err 'Permission denied'
+# A command given without "--" works too; its own options stay its own.
+w -- "$NO_NVML" sh -c 'echo out; echo err >&2; exit 3' --interval 5
+expect_rc 3
+expect_line '^out$'
+expect_err '^err$'
+
+# ---- usage ----
+w -- --root /tmp -- true
+expect_rc 2
+expect_err '--root does not apply'
+w -- --interval 0 -- true
+expect_rc 2
+expect_err 'from 10ms to 1h'
+w -- --interval 5x -- true
+expect_rc 2
+w --
+expect_rc 2
+expect_err 'no command to run'
+w -- --pid 1 -- true
+expect_rc 2
+w -- --pid 999999999
+expect_rc 2
+w -- --csv
+expect_rc 2
+expect_err 'needs a value'
+w -- --help
+expect_rc 0
+expect_line '^usage: wslgpu watch'
+
+# ---- signals sent to watch reach the command ----
+"$WSLGPU" watch "$NO_NVML" -q -- sh -c 'trap "exit 5" TERM; while :; do sleep 0.1; done' &
+wpid=$!
+sleep 1
+kill -TERM $wpid
+wait $wpid
+RC=$?
+expect_rc 5
+"$WSLGPU" watch "$NO_NVML" -q -- sleep 30 &
+wpid=$!
+sleep 1
+child=$(ps -o pid=,comm= --ppid $wpid | awk '$2 == "sleep" { print $1 }')
+kill -TERM $wpid
+wait $wpid
+RC=$?
+expect_rc 143
+if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then fail "the command survived SIGTERM"
+else ok "the command ended with watch"; fi
+
+# ---- a CPU burner: CPU-bound ----
+burn='while :; do :; done'
+w -- "$NO_NVML" --interval 250ms --json="$WORK/burn.json" --csv "$WORK/burn.csv" \
+	--svg "$WORK/burn.svg" -- timeout 3 sh -c "$burn"
+expect_rc 124
+expect_err '^verdict: CPU-bound'
+expect_err 'note +GPU utilisation was not available: this verdict rests on CPU and I/O evidence only'
+expect_err '^GPU: no figures: /nonexistent/libnvidia-ml.so.1 could not be loaded'
+expect_err '^  job CPU +[^ ]+ +mean'
+expect_err 'more +wslgpu kb watch.cpu_bound'
+json_file "$WORK/burn.json"
+expect_json '.schema == "wslgpu/watch/1"'
+expect_json '.verdict.id == "cpu-bound" and .verdict.kb == "watch.cpu_bound" and .verdict.status == "warn"'
+expect_json '.verdict.cpu_io_only == true'
+expect_json '.gpu.state == "unavailable" and .gpu.util_available == false'
+expect_json '.command == ["timeout", "3", "sh", "-c", "while :; do :; done"] and .pid == null'
+expect_json '.end.kind == "exited" and .end.status == 124 and .end.exit_code == 124'
+expect_json '.interval_s == 0.25 and .duration_s > 2.5 and .duration_s < 6'
+expect_json '(.columns | length) == 19 and .columns[0] == "t_s"'
+expect_json '.points >= 8 and (.samples | length) == .points'
+expect_json '[.samples[] | length] | all(. == 19)'
+expect_json '.summary.job_cpu_cores.mean > 0.05 and .summary.job_procs.max >= 2'
+expect_json '.summary.gpu_util_pct.n == 0 and .summary.gpu_util_pct.mean == null'
+expect_json '.machine.ncpu >= 1 and .overhead.watch_cpu_s >= 0'
+# CSV: the header, then one row per point, each with every column.
+head=$(head -1 "$WORK/burn.csv")
+cols=$(jq -r '.columns | join(",")' "$WORK/burn.json")
+if [ "$head" = "$cols" ]; then ok "CSV header lists the JSON columns"; else fail "CSV header: $head"; fi
+rows=$(($(wc -l <"$WORK/burn.csv") - 1))
+points=$(jq .points "$WORK/burn.json")
+if [ "$rows" = "$points" ]; then ok "CSV has $rows rows, one per point"; else fail "CSV rows $rows, points $points"; fi
+if awk -F, 'NR > 1 && NF != 19 { bad = 1 } END { exit bad }' "$WORK/burn.csv"; then ok "CSV rows have 19 fields"
+else fail "a CSV row without 19 fields"; fi
+if awk -F, 'NR > 1 && $2 != "" { bad = 1 } END { exit bad }' "$WORK/burn.csv"; then ok "no GPU figure is made up"
+else fail "CSV has GPU figures without NVML"; fi
+# SVG: one self-contained document with lines in it.
+if head -c 4 "$WORK/burn.svg" | grep -q '<svg' && grep -q '<polyline' "$WORK/burn.svg" &&
+	tail -1 "$WORK/burn.svg" | grep -q '</svg>' && ! grep -q '<script' "$WORK/burn.svg"; then
+	ok "SVG chart written"
+else fail "SVG chart malformed"; fi
+if command -v xmllint >/dev/null 2>&1; then
+	if xmllint --noout "$WORK/burn.svg" 2>/dev/null; then ok "SVG is well-formed XML"; else fail "SVG is not XML"; fi
+fi
+# On a pipe nothing is drawn live.
+if printf '%s' "$ERR" | grep -q "$(printf '\r')"; then fail "a carriage return on a pipe"
+else ok "no live line on a pipe"; fi
+
+# ---- a sleeper: waiting ----
+w -- "$NO_NVML" --interval 200ms -- sleep 2
+expect_rc 0
+expect_err '^verdict: waiting'
+
+# ---- an O_DIRECT reader: input-bound ----
+data=""
+for dir in "$WORK" "$BUILD"; do
+	[ -d "$dir" ] || continue
+	dd if=/dev/zero of="$dir/watch-read.dat" bs=1M count=256 status=none 2>/dev/null && sync
+	if dd if="$dir/watch-read.dat" of=/dev/null iflag=direct bs=4k count=1 status=none 2>/dev/null; then
+		data="$dir/watch-read.dat"
+		break
+	fi
+	rm -f "$dir/watch-read.dat"
+done
+if [ -n "$data" ]; then
+	# Reads that bypass the page cache, again and again for 3 s.
+	w -- "$NO_NVML" --interval 250ms --json="$WORK/io.json" -- timeout 3 sh -c \
+		"while :; do dd if='$data' of=/dev/null iflag=direct bs=1M status=none; done"
+	expect_rc 124
+	expect_err '^verdict: input-bound: the job waited for its data'
+	json_file "$WORK/io.json"
+	expect_json '.verdict.id == "input-bound" and .verdict.kb == "watch.input_bound"'
+	expect_json '.summary.job_blocked.mean >= 0.25'
+	rm -f "$data"
+else
+	echo "skip: O_DIRECT reads are not supported where this test can write"
+fi
+
+# ---- many processes, most short-lived ----
+w -- "$NO_NVML" --interval 100ms --json="$WORK/many.json" -- \
+	sh -c 'p=; for i in $(seq 100); do sleep 60 & p="$p $!"; done
+		for i in $(seq 300); do true; done; sleep 1; kill $p; wait; exit 0'
+expect_rc 0
+json_file "$WORK/many.json"
+expect_json '.summary.job_procs.max >= 100'
+expect_json '.summary.job_cpu_cores.max <= .machine.ncpu'
+
+# ---- a process that fills swap, where there is swap ----
+swap_free=$(awk '/^SwapFree:/ { print $2 }' /proc/meminfo)
+avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+if [ "${swap_free:-0}" -gt $((avail / 4 + 524288)) ] && [ "$avail" -lt 16777216 ] &&
+	command -v python3 >/dev/null 2>&1; then
+	# MemAvailable plus a quarter, touched page by page, for 5 seconds.
+	kib=$((avail + avail / 4))
+	w -- "$NO_NVML" --interval 250ms --json="$WORK/swap.json" -- python3 -c "
+import time
+b = bytearray($kib * 1024)
+for i in range(0, len(b), 4096): b[i] = 1
+t = time.time()
+while time.time() - t < 3:
+    for i in range(0, len(b), 4096 * 64): b[i] = 2
+"
+	json_file "$WORK/swap.json"
+	expect_json '.verdict.id == "memory-pressure" or (.verdict.also | index("memory-pressure"))'
+else
+	echo "skip: no swap to fill here (SwapFree ${swap_free:-0} kB, MemAvailable $avail kB)"
+fi
+
+# ---- the fake NVML ----
+# A busy GPU (utilisation supported, 87 %): GPU-bound.
+w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_UNSUPPORTED=processes FAKE_NVML_UTIL=87 -- \
+	--interval 200ms --json="$WORK/busy.json" -- sleep 2
+expect_rc 0
+expect_err '^GPU: NVIDIA GeForce RTX 3080: utilisation and memory from NVML$'
+expect_err '^verdict: GPU-bound: the GPU was busy 87% of the time'
+expect_err '^  GPU util +.* mean +87.0 %'
+if printf '%s\n' "$ERR" | grep -q 'GPU utilisation was not available'; then
+	fail "a CPU/IO-only note with utilisation known"
+else ok "no CPU/IO-only note"; fi
+json_file "$WORK/busy.json"
+expect_json '.gpu.state == "ok" and .gpu.util_available == true and .gpu.mem_total_mib == 10240'
+expect_json '.verdict.id == "gpu-bound" and .verdict.status == "pass" and .verdict.cpu_io_only == false'
+expect_json '.summary.gpu_util_pct.mean == 87 and .summary.gpu_mem_used_mib.max == 1024'
+# An idle GPU: the job never used it.
+w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_UNSUPPORTED=processes FAKE_NVML_UTIL=0 -- \
+	--interval 200ms -- sleep 2
+expect_rc 0
+expect_err '^verdict: GPU idle: the job never used the GPU \(utilisation at most 0%\)'
+expect_err 'wslgpu check --only frameworks'
+# WSL's NVML: no utilisation; memory that never moved; the CPU burning.
+w LD_LIBRARY_PATH="$FAKES" -- --interval 250ms --json="$WORK/wsl.json" -- timeout 3 sh -c "$burn"
+expect_rc 124
+expect_err "^GPU: NVIDIA GeForce RTX 3080: NVML gives memory but not utilisation here \(nvmlDeviceGetUtilizationRates answered NVML_ERROR_NOT_SUPPORTED\)"
+expect_err '^verdict: GPU idle: the job never allocated GPU memory .*; it ran on the CPU instead$'
+expect_err 'note +GPU utilisation was not available: this verdict rests on CPU and I/O evidence only'
+json_file "$WORK/wsl.json"
+expect_json '.gpu.state == "util-unavailable" and .verdict.id == "gpu-idle" and .verdict.cpu_io_only'
+expect_json '.summary.gpu_mem_used_mib.n > 0 and .summary.gpu_util_pct.n == 0'
+# NVML crashes at every reading: given up on; the command is untouched.
+w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_UNSUPPORTED=processes FAKE_NVML_CRASH=nvmlDeviceGetMemoryInfo -- \
+	--interval 100ms -- sh -c 'sleep 1.5; exit 3'
+expect_rc 3
+expect_err 'GPU: no figures: the GPU sampler \(libnvidia-ml\) was killed by SIGSEGV 3 times'
+# NVML hangs in nvmlInit: the command starts anyway, within seconds.
+w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_HANG=nvmlInit -- --interval 200ms -- true
+expect_rc 0
+expect_fast 6
+expect_err '^GPU: no figures'
+
+# ---- JSON on stdout, after the command's own output ----
+w -- "$NO_NVML" --json -q -- sh -c 'echo hello'
+expect_rc 0
+if [ "$(head -1 "$WORK/out")" = hello ] && tail -n +2 "$WORK/out" | jq -e '.schema == "wslgpu/watch/1"' >/dev/null; then
+	ok "JSON follows the command's output on stdout"
+else fail "stdout is not the command's output and then JSON"; fi
+if [ -z "$ERR" ]; then ok "--quiet prints nothing"; else fail "--quiet printed: $ERR"; fi
+
+# ---- attach to a running process ----
+sleep 2 &
+spid=$!
+w -- "$NO_NVML" --interval 200ms --json="$WORK/pid.json" --pid $spid
+expect_rc 0
+expect_err "^wslgpu watch: pid $spid ended after"
+json_file "$WORK/pid.json"
+expect_json ".pid == $spid and .command == null and .end.kind == \"ended\""
+wait $spid
+sleep 30 &
+spid=$!
+"$WSLGPU" watch "$NO_NVML" --pid $spid 2>"$WORK/err" &
+wpid=$!
+sleep 1
+kill -INT $wpid
+wait $wpid
+RC=$?
+expect_rc 130
+if kill -0 $spid 2>/dev/null; then ok "Ctrl-C ends watching, not the process"; else fail "the watched process died"; fi
+kill $spid
+wait $spid 2>/dev/null
+
+# ---- a terminal: one status line, redrawn, cut to the width, resized ----
+if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	script -qc "stty cols 60; $WSLGPU watch $NO_NVML --interval 200ms -- sh -c 'sleep 1; stty cols 90; kill -WINCH \$PPID; sleep 1.2; exit 4'" \
+		"$WORK/tty.out" >/dev/null 2>&1
+	widths=$(python3 -c '
+import sys
+s = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+segs = [x.replace("\x1b[K", "") for x in s.split("\r")]
+print(" ".join(str(len(x)) for x in segs if x.startswith("watch ")))' "$WORK/tty.out")
+	first=${widths%% *}
+	last=${widths##* }
+	if [ "$first" = 59 ] && [ "$last" = 89 ]; then ok "live line cut to the width, then to the new width"
+	else fail "live line widths: $widths"; fi
+	if grep -q "exited with status 4" "$WORK/tty.out"; then ok "summary after the live line"
+	else fail "no summary on the terminal"; fi
+else
+	echo "skip: script(1) or python3 missing: no terminal test"
+fi
+
+# ---- the cost of watching ----
+w -- "$NO_NVML" --self-stats --interval 100ms -- sleep 1
+expect_rc 0
+expect_err '^watch-self-stats: watch_cpu_s=[0-9.]+ sampler_cpu_s=[0-9.]+ job_cpu_s=[0-9.]+ wall_s=[0-9.]+ points=[0-9]+$'
+
+done_testing

@@ -1,0 +1,360 @@
+/*
+ * test_watch_verdict.c: the rules of `wslgpu watch` (src/watch/verdict.c)
+ * on hand-made summaries — one case per rule and per tie between rules —
+ * and the KB entries they name: each exists, cites a source, and has every
+ * placeholder filled by the verdict's evidence.
+ */
+#include <math.h>
+
+#include "testutil.h"
+
+#include "kb/kb.h"
+#include "watch/verdict.h"
+
+/* A 30-second run on an 8-CPU machine that nothing limited. */
+static struct watch_summary base(void)
+{
+	struct watch_summary s;
+	memset(&s, 0, sizeof s);
+	s.npoints = 30;
+	s.duration_s = 30;
+	s.ncpu = 8;
+	s.gpu_present = true;
+	s.gpu_util_known = true;
+	s.gpu_util_mean = 20;
+	s.gpu_util_max = 40;
+	s.gpu_mem_known = true;
+	s.gpu_mem_min = 1000;
+	s.gpu_mem_max = 3000;
+	s.gpu_mem_total = 10240;
+	s.gpu_mem_bracketed = true;
+	s.cpu_iowait_mean = 0.5;
+	s.cpu_busy_mean = 20;
+	s.job_cpu_mean = 0.5;
+	s.job_cpu_max = 1;
+	s.job_top_mean = 0.4;
+	s.top_comm = "python";
+	s.job_runnable_mean = 0.2;
+	s.job_blocked_mean = 0;
+	s.job_rchar_mean = 0.5;
+	s.job_read_mean = 0;
+	s.disk_read_mean = 0;
+	s.swap_known = true;
+	s.mem_known = true;
+	s.mem_avail_min = 8000;
+	s.mem_total = 16000;
+	return s;
+}
+
+/* Judges s; checks the id, and that the KB entry explains it fully. */
+static void expect(const struct watch_summary *s, enum watch_verdict_id id, const char *kb,
+		   struct watch_verdict *v)
+{
+	watch_judge(s, v);
+	if (v->id != id)
+		fail_msg("verdict %s (%s), expected %s", v->name, v->headline.buf,
+			 watch_verdict_name(id));
+	assert_string_equal(v->kb, kb);
+	assert_string_equal(v->ev.kb, kb);
+	assert_true(v->headline.len > 0);
+	const struct kb_entry *e = kb_find(kb);
+	if (!e)
+		fail_msg("no KB entry %s", kb);
+	assert_true(e->source.n > 0);
+	struct strbuf out = STRBUF_INIT;
+	kb_expand(e->cause, &v->ev, &out);
+	if (strchr(out.buf, '<'))
+		fail_msg("%s: unfilled placeholder in: %s", kb, out.buf);
+	for (size_t i = 0; i < e->fix.n; i++) {
+		sb_reset(&out);
+		kb_expand(e->fix.v[i], &v->ev, &out);
+		if (strchr(out.buf, '<'))
+			fail_msg("%s: unfilled placeholder in fix: %s", kb, out.buf);
+	}
+	sb_release(&out);
+}
+
+static bool has_also(const struct watch_verdict *v, enum watch_verdict_id id)
+{
+	for (size_t i = 0; i < v->nalso; i++)
+		if (v->also[i] == id)
+			return true;
+	return false;
+}
+
+static void test_too_short(void **state)
+{
+	(void)state;
+	struct watch_summary s = base();
+	s.npoints = 2;
+	s.gpu_util_mean = 99; /* would be GPU-bound, but two points prove nothing */
+	struct watch_verdict v;
+	expect(&s, WV_TOO_SHORT, "watch.too_short", &v);
+	assert_int_equal(v.ev.status, ST_SKIP);
+	assert_int_equal(v.nalso, 0);
+	watch_verdict_release(&v);
+}
+
+static void test_gpu_bound(void **state)
+{
+	(void)state;
+	struct watch_summary s = base();
+	s.gpu_util_mean = 91;
+	s.gpu_util_max = 99;
+	struct watch_verdict v;
+	expect(&s, WV_GPU_BOUND, "watch.gpu_bound", &v);
+	assert_int_equal(v.ev.status, ST_PASS);
+	assert_false(v.cpu_io_only);
+	assert_non_null(strstr(v.headline.buf, "91%"));
+	watch_verdict_release(&v);
+
+	/* Busy GPU and swapping: GPU-bound, with the swapping as "also". */
+	s.swap_in_mean = 4;
+	expect(&s, WV_GPU_BOUND, "watch.gpu_bound", &v);
+	assert_true(has_also(&v, WV_MEMORY));
+	watch_verdict_release(&v);
+}
+
+static void test_gpu_idle(void **state)
+{
+	(void)state;
+	struct watch_summary s = base();
+	s.gpu_util_mean = 0;
+	s.gpu_util_max = 1;
+	s.gpu_mem_max = 1010; /* 10 MiB: no CUDA context */
+	struct watch_verdict v;
+	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
+	watch_verdict_release(&v);
+
+	/* A CPU-only build training on the CPU: the idle GPU is the finding,
+	 * not the busy CPUs. */
+	s.job_cpu_mean = 7.6;
+	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
+	assert_non_null(strstr(v.headline.buf, "ran on the CPU"));
+	assert_false(has_also(&v, WV_CPU));
+	watch_verdict_release(&v);
+
+	/* Utilisation unknown (WSL): memory that never rose between before the
+	 * start and after the end says the same... */
+	s = base();
+	s.gpu_util_known = false;
+	s.gpu_util_mean = s.gpu_util_max = NAN;
+	s.gpu_mem_max = 1000;
+	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
+	assert_true(v.cpu_io_only);
+	assert_string_equal(res_get(&v.ev, "gpu_util_max"), "n/a");
+	watch_verdict_release(&v);
+	/* ...but not when watch attached to a running job (no baseline)... */
+	s.attached = true;
+	watch_judge(&s, &v);
+	assert_int_not_equal(v.id, WV_GPU_IDLE);
+	watch_verdict_release(&v);
+	/* ...nor without the readings before and after. */
+	s.attached = false;
+	s.gpu_mem_bracketed = false;
+	watch_judge(&s, &v);
+	assert_int_not_equal(v.id, WV_GPU_IDLE);
+	watch_verdict_release(&v);
+
+	/* No GPU at all: never "GPU idle". */
+	s = base();
+	s.gpu_present = s.gpu_util_known = s.gpu_mem_known = false;
+	s.gpu_util_mean = s.gpu_util_max = s.gpu_mem_min = s.gpu_mem_max = NAN;
+	s.gpu_note = "libnvidia-ml.so.1 could not be loaded";
+	expect(&s, WV_WAITING, "watch.waiting", &v);
+	assert_true(v.cpu_io_only);
+	assert_string_equal(res_get(&v.ev, "gpu_note"), "libnvidia-ml.so.1 could not be loaded");
+	watch_verdict_release(&v);
+}
+
+static void test_memory(void **state)
+{
+	(void)state;
+	struct watch_summary s = base();
+	s.swap_in_mean = 0.7;
+	s.swap_out_mean = 0.6;
+	struct watch_verdict v;
+	expect(&s, WV_MEMORY, "watch.memory_pressure", &v);
+	assert_non_null(strstr(v.headline.buf, "swapped 1.3 MB/s"));
+	watch_verdict_release(&v);
+
+	s = base();
+	s.mem_avail_min = 300; /* of 16000: under 5 % */
+	expect(&s, WV_MEMORY, "watch.memory_pressure", &v);
+	assert_non_null(strstr(v.headline.buf, "300 MiB"));
+	watch_verdict_release(&v);
+
+	/* Little swap traffic and enough memory: no pressure. */
+	s = base();
+	s.swap_in_mean = 0.2;
+	s.mem_avail_min = 2000;
+	expect(&s, WV_WAITING, "watch.waiting", &v);
+	watch_verdict_release(&v);
+}
+
+static void test_input(void **state)
+{
+	(void)state;
+	struct watch_summary s = base();
+	s.job_blocked_mean = 0.9;
+	struct watch_verdict v;
+	expect(&s, WV_INPUT, "watch.input_bound", &v);
+	assert_non_null(strstr(v.headline.buf, "0.90 processes blocked"));
+	watch_verdict_release(&v);
+
+	/* Reading from /mnt/c: the Windows-drive entry, with the place. */
+	s.data_mount = "/mnt/c";
+	s.data_what = "9p, aname=drvfs";
+	s.data_kind = "windows-drive";
+	s.data_example = "/mnt/c/Users/alice/data/000001.jpg";
+	s.data_files = 12;
+	expect(&s, WV_INPUT, "watch.input_bound.windows_drive", &v);
+	assert_non_null(strstr(v.headline.buf, "reads from /mnt/c (9p, aname=drvfs)"));
+	assert_string_equal(res_get(&v.ev, "data_example"), "/mnt/c/Users/alice/data/000001.jpg");
+	watch_verdict_release(&v);
+
+	/* Machine-wide iowait counts when the job itself reads... */
+	s = base();
+	s.cpu_iowait_mean = 5; /* 0.4 of 8 CPUs */
+	s.job_rchar_mean = 30;
+	expect(&s, WV_INPUT, "watch.input_bound", &v);
+	watch_verdict_release(&v);
+	/* ...not when another program causes it. */
+	s.job_rchar_mean = 0;
+	expect(&s, WV_WAITING, "watch.waiting", &v);
+	watch_verdict_release(&v);
+
+	/* Saturated CPUs win over waiting for I/O. */
+	s = base();
+	s.job_blocked_mean = 0.5;
+	s.job_cpu_mean = 7.5;
+	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	watch_verdict_release(&v);
+}
+
+static void test_cpu(void **state)
+{
+	(void)state;
+	struct watch_summary s = base();
+	s.job_cpu_mean = 7.2; /* of 8 */
+	struct watch_verdict v;
+	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	assert_non_null(strstr(v.headline.buf, "7.2 of 8 CPUs"));
+	watch_verdict_release(&v);
+
+	/* One process at a full core, the rest idle: single-threaded step. */
+	s = base();
+	s.job_cpu_mean = 1.05;
+	s.job_top_mean = 0.98;
+	s.top_comm = "python3";
+	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	assert_non_null(strstr(v.headline.buf, "(python3) used 0.98 of one core"));
+	watch_verdict_release(&v);
+
+	/* Always ready to run but starved by other work on the CPUs. */
+	s = base();
+	s.job_cpu_mean = 0.35;
+	s.job_top_mean = 0.35;
+	s.job_runnable_mean = 0.95;
+	s.cpu_busy_mean = 99;
+	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	assert_non_null(strstr(v.headline.buf, "shared with other work"));
+	watch_verdict_release(&v);
+
+	/* No GPU library at all: the CPU verdict, from CPU/IO evidence. */
+	s = base();
+	s.gpu_present = s.gpu_util_known = s.gpu_mem_known = false;
+	s.job_top_mean = 0.99;
+	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	assert_true(v.cpu_io_only);
+	watch_verdict_release(&v);
+}
+
+static void test_without_utilisation(void **state)
+{
+	(void)state;
+	/* WSL: utilisation unknown, the job holds 2 GiB more GPU memory, one
+	 * process spins a core: CUDA's wait or a CPU bottleneck? */
+	struct watch_summary s = base();
+	s.gpu_util_known = false;
+	s.gpu_util_mean = s.gpu_util_max = NAN;
+	s.job_cpu_mean = 1.1;
+	s.job_top_mean = 1.0;
+	struct watch_verdict v;
+	expect(&s, WV_CPU_OR_GPU, "watch.cpu_or_gpu_bound", &v);
+	assert_true(v.cpu_io_only);
+	assert_int_equal(v.ev.status, ST_WARN);
+	watch_verdict_release(&v);
+
+	/* Many busy workers besides the main process: that is CPU work. */
+	s.job_cpu_mean = 4.0;
+	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	watch_verdict_release(&v);
+
+	/* Nothing else limited it: probably the GPU. */
+	s = base();
+	s.gpu_util_known = false;
+	s.gpu_util_mean = s.gpu_util_max = NAN;
+	expect(&s, WV_PROBABLY_GPU, "watch.probably_gpu_bound", &v);
+	assert_int_equal(v.ev.status, ST_PASS);
+	assert_string_equal(res_get(&v.ev, "gpu_mem_growth"), "2000 MiB");
+	watch_verdict_release(&v);
+}
+
+static void test_waiting(void **state)
+{
+	(void)state;
+	/* A sleeper. */
+	struct watch_summary s = base();
+	s.job_cpu_mean = 0;
+	s.job_top_mean = 0;
+	s.job_runnable_mean = 0;
+	s.job_rchar_mean = 0;
+	struct watch_verdict v;
+	expect(&s, WV_WAITING, "watch.waiting", &v);
+	assert_non_null(strstr(v.headline.buf, "20% busy"));
+	watch_verdict_release(&v);
+
+	/* Every figure unknown: still a verdict, with "n/a" evidence. */
+	struct watch_summary empty;
+	memset(&empty, 0, sizeof empty);
+	empty.npoints = 5;
+	empty.cpu_iowait_mean = empty.job_cpu_mean = empty.job_top_mean = NAN;
+	empty.job_blocked_mean = empty.job_runnable_mean = empty.job_rchar_mean = NAN;
+	empty.job_read_mean = empty.cpu_busy_mean = empty.mem_avail_min = NAN;
+	expect(&empty, WV_WAITING, "watch.waiting", &v);
+	assert_string_equal(res_get(&v.ev, "job_cpu"), "n/a");
+	watch_verdict_release(&v);
+}
+
+static void test_kb_entries(void **state)
+{
+	(void)state;
+	for (int id = 0; id < WV__COUNT; id++) {
+		const char *kb = watch_verdict_kb((enum watch_verdict_id)id);
+		const struct kb_entry *e = kb_find(kb);
+		if (!e)
+			fail_msg("verdict %s names missing KB entry %s",
+				 watch_verdict_name((enum watch_verdict_id)id), kb);
+		assert_string_equal(e->layer, "perf");
+		assert_true(e->source.n > 0);
+		for (size_t i = 0; i < e->see.n; i++)
+			if (!kb_find(e->see.v[i]))
+				fail_msg("%s: see %s does not exist", kb, e->see.v[i]);
+	}
+	const char *extra[] = { "watch.input_bound.windows_drive", "watch.gpu_util_unavailable" };
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		assert_non_null(kb_find(extra[i]));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_too_short), cmocka_unit_test(test_gpu_bound),
+		cmocka_unit_test(test_gpu_idle),  cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_input),     cmocka_unit_test(test_cpu),
+		cmocka_unit_test(test_without_utilisation), cmocka_unit_test(test_waiting),
+		cmocka_unit_test(test_kb_entries),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
