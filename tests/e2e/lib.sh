@@ -50,6 +50,9 @@ fixture() {
 	ROOT="$WORK/$1"
 	rm -rf "$ROOT"
 	cp -a "$src/root" "$ROOT"
+	# git keeps no empty directories: fixtures hold a .keep file in each,
+	# removed here so the machine looks as described.
+	find "$ROOT" -name .keep -type f -delete
 	# Placeholders: a file whose first line is "#fake NAME" becomes the
 	# fake library $FAKES/NAME (built by make check).
 	grep -rl '^#fake ' "$ROOT" 2>/dev/null | while read -r f; do
