@@ -115,6 +115,34 @@ const char *res_get(const struct result *r, const char *key)
 	return res_get_nth(r, key, 0);
 }
 
+void res_consider(struct result *r, struct res_worst *w, enum status st, const char *kb,
+		  const char *fmt, ...)
+{
+	struct strbuf d = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&d, fmt, ap);
+	va_end(ap);
+	if (!w->set || status_rank(st) > status_rank(w->st)) {
+		if (w->set)
+			res_ev(r, "also", "%s", w->detail.buf);
+		sb_release(&w->detail);
+		w->detail = d;
+		w->st = st;
+		w->kb = kb;
+		w->set = true;
+	} else {
+		res_ev(r, "also", "%s", d.buf);
+		sb_release(&d);
+	}
+}
+
+void res_finish(struct result *r, struct res_worst *w)
+{
+	res_set(r, w->st, w->kb, "%s", sb_str(&w->detail));
+	sb_release(&w->detail);
+}
+
 /* ---- wire format ---- */
 
 #define WIRE_MAX_RECORD (1u << 20)

@@ -70,6 +70,23 @@ const char *res_get(const struct result *r, const char *key);
 const char *res_get_nth(const struct result *r, const char *key, size_t n);
 
 /*
+ * Several findings in one check: the worst (by status_rank) becomes the
+ * result, each other one is kept as "also" evidence.
+ */
+struct res_worst {
+	enum status st;
+	const char *kb;
+	struct strbuf detail;
+	bool set;
+};
+#define RES_WORST_INIT { ST_PASS, NULL, STRBUF_INIT, false }
+
+void res_consider(struct result *r, struct res_worst *w, enum status st, const char *kb,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Sets r from the worst finding and releases w. */
+void res_finish(struct result *r, struct res_worst *w);
+
+/*
  * Wire format between a probe's child process and the runner: records of
  * [type:1][length:4, little endian][payload]. Written as the probe goes, so a
  * crash still leaves its last step; parsed defensively (the child may have

@@ -32,38 +32,6 @@
 #include "../parse/version.h"
 #include "probes.h"
 
-/* Keeps the worst of several findings as the result, the rest as "also". */
-struct verdict {
-	enum status st;
-	const char *kb;
-	struct strbuf detail;
-	bool set;
-};
-
-static void consider(struct result *r, struct verdict *v, enum status st, const char *kb,
-		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void consider(struct result *r, struct verdict *v, enum status st, const char *kb,
-		     const char *fmt, ...)
-{
-	struct strbuf d = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	sb_vaddf(&d, fmt, ap);
-	va_end(ap);
-	if (!v->set || status_rank(st) > status_rank(v->st)) {
-		if (v->set)
-			res_ev(r, "also", "%s", v->detail.buf);
-		sb_release(&v->detail);
-		v->detail = d;
-		v->st = st;
-		v->kb = kb;
-		v->set = true;
-	} else {
-		res_ev(r, "also", "%s", d.buf);
-		sb_release(&d);
-	}
-}
-
 /* A value of a check's evidence, if that check passed or warned. */
 static const char *usable(struct probe_ctx *ctx, const char *id, const char *key)
 {
@@ -114,7 +82,7 @@ static bool toolkit_version(struct result *r, char *out, size_t n)
 
 /* Driver against the toolkit: major.minor of the toolkit (tk) and of what
  * the driver supports (dc), both as 1000*major + 10*minor. */
-static void compare_toolkit(struct result *r, struct verdict *v, const char *toolkit, int tk,
+static void compare_toolkit(struct result *r, struct res_worst *v, const char *toolkit, int tk,
 			    int dc, bool estimated)
 {
 	char dcs[16];
@@ -123,7 +91,7 @@ static void compare_toolkit(struct result *r, struct verdict *v, const char *too
 		const char *fam = cuda_family_min_driver(tk / 1000, false);
 		if (fam)
 			res_ev(r, "toolkit_family_min_linux", "%s", fam);
-		consider(r, v, ST_FAIL, "host.driver.toolkit_too_new",
+		res_consider(r, v, ST_FAIL, "host.driver.toolkit_too_new",
 			 "CUDA toolkit %s needs a driver for CUDA %d.x; this driver supports CUDA %s",
 			 toolkit, tk / 1000, dcs);
 	} else if (tk > dc) {
@@ -134,11 +102,11 @@ static void compare_toolkit(struct result *r, struct verdict *v, const char *too
 				res_ev(r, "toolkit_driver_windows", "%s", row->windows_min);
 		}
 		if (estimated)
-			consider(r, v, ST_WARN, "host.driver.toolkit_minor_newer",
+			res_consider(r, v, ST_WARN, "host.driver.toolkit_minor_newer",
 				 "CUDA toolkit %s may need a newer driver: this one supports CUDA %s "
 				 "or newer (estimated)", toolkit, dcs);
 		else
-			consider(r, v, ST_WARN, "host.driver.toolkit_minor_newer",
+			res_consider(r, v, ST_WARN, "host.driver.toolkit_minor_newer",
 				 "CUDA toolkit %s is newer than CUDA %s, the newest this driver "
 				 "supports", toolkit, dcs);
 	}
@@ -234,7 +202,7 @@ out:
 	sb_release(&end);
 }
 
-static void windows_view(struct probe_ctx *ctx, struct result *r, struct verdict *v,
+static void windows_view(struct probe_ctx *ctx, struct result *r, struct res_worst *v,
 			 const char *driver)
 {
 	if (!probe_is_wsl2(ctx)) {
@@ -295,7 +263,7 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct verdict
 		}
 	}
 	if (tcc)
-		consider(r, v, ST_WARN, "host.driver.tcc",
+		res_consider(r, v, ST_WARN, "host.driver.tcc",
 			 "Windows has %zu GPU%s in TCC mode, which WSL cannot see", tcc,
 			 tcc == 1 ? "" : "s");
 	const char *wsl_count = usable(ctx, "nvml.devices", "device_count");
@@ -304,11 +272,11 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct verdict
 	struct version a, b;
 	if (driver && in.driver_version[0] && version_parse(driver, &a) == 0 &&
 	    version_parse(in.driver_version, &b) == 0 && version_cmp(&a, &b) != 0)
-		consider(r, v, ST_WARN, "host.driver.windows_mismatch",
+		res_consider(r, v, ST_WARN, "host.driver.windows_mismatch",
 			 "Windows' nvidia-smi.exe reports driver %s, WSL sees %s", in.driver_version,
 			 driver);
 	else if (wsl_count && !tcc && (size_t)atol(wsl_count) < in.ngpus)
-		consider(r, v, ST_WARN, "host.driver.windows_mismatch",
+		res_consider(r, v, ST_WARN, "host.driver.windows_mismatch",
 			 "Windows lists %zu GPUs, WSL's NVML %s", in.ngpus, wsl_count);
 wsl:
 	wsl_version(ctx, r);
@@ -322,7 +290,7 @@ wsl:
 
 static void probe_driver(struct probe_ctx *ctx, struct result *r)
 {
-	struct verdict v = { ST_PASS, NULL, STRBUF_INIT, false };
+	struct res_worst v = RES_WORST_INIT;
 	bool wsl = probe_is_wsl2(ctx);
 	const char *raw = NULL, *source = NULL, *cuda = NULL;
 	char driver[48] = "", cuda_est[16] = "", toolkit[32] = "";
@@ -372,7 +340,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	if (wsl) {
 		res_ev(r, "wsl_minimum", "R%s", WSL_MIN_WINDOWS_DRIVER);
 		if (version_cmp(&dv, &min) < 0)
-			consider(r, &v, ST_FAIL, "host.driver.too_old_wsl",
+			res_consider(r, &v, ST_FAIL, "host.driver.too_old_wsl",
 				 "Windows driver %s is older than R%s, the first with CUDA on WSL",
 				 driver, WSL_MIN_WINDOWS_DRIVER);
 	}
@@ -387,7 +355,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		const char *fam = tk > 0 ? cuda_family_min_driver(tk / 1000, wsl) : NULL;
 		struct version fv;
 		if (!wsl && fam && version_parse(fam, &fv) == 0 && version_cmp(&dv, &fv) < 0)
-			consider(r, &v, ST_FAIL, "host.driver.toolkit_too_new",
+			res_consider(r, &v, ST_FAIL, "host.driver.toolkit_too_new",
 				 "CUDA toolkit %s needs driver %s or newer; this one is %s", toolkit,
 				 fam, driver);
 	}
@@ -395,25 +363,23 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		windows_view(ctx, r, &v, driver);
 	if (!v.set) {
 		if (cuda)
-			consider(r, &v, ST_PASS, NULL, "driver %s, CUDA %s (from %s)", driver, cuda,
+			res_consider(r, &v, ST_PASS, NULL, "driver %s, CUDA %s (from %s)", driver, cuda,
 				 source);
 		else if (cuda_est[0])
-			consider(r, &v, ST_PASS, NULL, "driver %s, CUDA %s or newer (from %s)",
+			res_consider(r, &v, ST_PASS, NULL, "driver %s, CUDA %s or newer (from %s)",
 				 driver, cuda_est, source);
 		else
-			consider(r, &v, ST_PASS, NULL, "driver %s (from %s)", driver, source);
+			res_consider(r, &v, ST_PASS, NULL, "driver %s (from %s)", driver, source);
 	}
-	res_set(r, v.st, v.kb, "%s", sb_str(&v.detail));
-	sb_release(&v.detail);
+	res_finish(r, &v);
 	return;
 
 windows_only:
 	if (ctx->opts && ctx->opts->windows) {
-		struct verdict w = { ST_WARN, "host.driver.unknown", STRBUF_INIT, true };
+		struct res_worst w = { ST_WARN, "host.driver.unknown", STRBUF_INIT, true };
 		sb_add(&w.detail, r->detail);
 		windows_view(ctx, r, &w, NULL);
-		res_set(r, w.st, w.kb, "%s", sb_str(&w.detail));
-		sb_release(&w.detail);
+		res_finish(r, &w);
 	}
 	sb_release(&v.detail);
 }
