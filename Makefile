@@ -32,7 +32,7 @@ CPPFLAGS += -D_GNU_SOURCE
 CFLAGS ?= -g
 CFLAGS += -std=c11 $(WARN) $(OPT) $(HARDEN) $(SAN)
 LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
-LDLIBS = -linih -ldl -lm
+LDLIBS = -linih -lsqlite3 -lcurl -larchive -ldl -lm
 
 LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/kb_data.o

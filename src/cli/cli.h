@@ -17,6 +17,10 @@ int cmd_kb(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_smoke(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
 
 /* Shared option handling. */
 int cli_set_root(const char *dir);            /* prints the error; returns exit code or 0 */

@@ -25,13 +25,19 @@ static const struct command commands[] = {
 	{ "explain", cmd_explain, "paste an error or a log: get the layer, cause and fix" },
 	{ "bench", cmd_bench, "measure disk I/O where the data lives, and the GPU path" },
 	{ "watch", cmd_watch, "run or attach to a job and say whether it is GPU-, input-, CPU- or memory-bound" },
+	{ "smoke", cmd_smoke, "scheduled smoke test: checks + policy, history, JUnit/Prometheus output" },
+	{ "history", cmd_history, "list recorded smoke runs and what changed between them" },
+	{ "report", cmd_report, "write a support bundle (redacted) or a Markdown report" },
+	{ "fix", cmd_fix, "print the remediation plan for the current findings (--apply runs safe steps)" },
 	{ "kb", cmd_kb, "show knowledge-base entries (causes and fixes)" },
 };
 
 /* Options that take a value, so that their value is not taken for the command. */
 static const char *const valued[] = { "--root", "--only", "--timeout", "--data", "-o",
 					"--python", "--pid", "--interval", "--csv", "--svg", "--size",
-					"--files", "--file-size", "--seconds", "-f", "--docker-image", NULL };
+					"--files", "--file-size", "--seconds", "-f", "--docker-image",
+					"--policy", "--db", "--junit", "--prom", "--push", "--job",
+					"--instance", "--budget", "--limit", "--since", "--output", NULL };
 
 static void usage(FILE *f)
 {

@@ -26,6 +26,7 @@
 #define CHECK_AFTER "after:"
 
 struct probe_ctx;
+struct policy;
 
 typedef void (*probe_fn)(struct probe_ctx *ctx, struct result *r);
 
@@ -49,6 +50,12 @@ struct run_opts {
 	const char **pythons;  /* --python PATH, repeatable: also probe these */
 	size_t npythons;
 	const char *docker_image; /* --docker-image IMAGE: run a GPU container */
+	/* The whole run's time budget: an absolute now_ms() after which no
+	 * probe starts and running ones are cut short (0: none). smoke sets it. */
+	double budget_end_ms;
+	/* A parsed policy file (src/parse/policy.h): the policy layer's checks
+	 * compare the machine with it; NULL runs no policy check. */
+	const struct policy *policy;
 	/* Called while waiting (at most every 100 ms) with how many checks
 	 * finished and the one running longest; NULL for none. */
 	void (*progress)(size_t done, size_t total, const char *waiting_for);

@@ -17,6 +17,7 @@ static const struct layer_def layers[] = {
 	{ "frameworks", "PyTorch, TensorFlow, JAX, CuPy", { frameworks_checks } },
 	{ "containers", "Docker and the NVIDIA container toolkit", { containers_checks } },
 	{ "perf", "Where the data lives; memory and swap", { perf_checks } },
+	{ "policy", "The fleet policy (smoke --policy): does this machine match it?", { policy_checks } },
 };
 
 const struct layer_def *registry_layers(size_t *n)

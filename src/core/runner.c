@@ -177,8 +177,10 @@ static void finish_slot(struct slot *s, struct result *r, const struct run_opts 
 	}
 	if (timed_out) {
 		struct strbuf d = STRBUF_INIT;
-		sb_addf(&d, "probe did not finish within %.1f s",
-			(double)opts->timeout_ms / 1000.0);
+		sb_addf(&d, "probe did not finish within %.1f s%s",
+			(s->deadline - s->start) / 1000.0,
+			s->deadline - s->start < opts->timeout_ms - 1 ?
+			" (what was left of the run's time budget)" : "");
 		if (r->step)
 			sb_addf(&d, " while waiting for: %s", r->step);
 		r->status = ST_TIMEOUT;
@@ -318,6 +320,14 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 				}
 				if (pending || running >= max_parallel)
 					continue;
+				if (opts->budget_end_ms > 0 && now_ms() >= opts->budget_end_ms) {
+					res_set(&results[i], ST_SKIP, "core.budget_spent",
+						"skipped: the run's time budget was spent before it could start");
+					results[i].ran = true;
+					slots[i].state = ST_DONE;
+					progress = true;
+					continue;
+				}
 				if (opts->no_fork) {
 					double t0 = now_ms();
 					result_init(&results[i], &defs[i]);
@@ -364,6 +374,8 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 				slots[i].wire_fd = wp[0];
 				slots[i].out_fd = op[0];
 				slots[i].deadline = slots[i].start + opts->timeout_ms;
+				if (opts->budget_end_ms > 0 && opts->budget_end_ms < slots[i].deadline)
+					slots[i].deadline = opts->budget_end_ms;
 				slots[i].state = ST_RUNNING;
 				running++;
 				progress = true;

@@ -15,5 +15,6 @@ extern const struct check_def toolkit_checks[];
 extern const struct check_def frameworks_checks[];
 extern const struct check_def containers_checks[];
 extern const struct check_def perf_checks[];
+extern const struct check_def policy_checks[];
 
 #endif

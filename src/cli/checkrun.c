@@ -1,0 +1,209 @@
+/* checkrun.c: the shared options and run of checks (see checkrun.h). */
+#include "checkrun.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/proc.h"
+#include "../core/registry.h"
+#include "../core/runner.h"
+#include "../core/strbuf.h"
+#include "cli.h"
+
+void checkrun_init(struct checkrun *cr, const char *cmd)
+{
+	memset(cr, 0, sizeof *cr);
+	cr->cmd = cmd;
+	cr->opts.timeout_ms = 10000;
+	cr->opts.max_parallel = 16;
+	cr->color = -1;
+	cr->progress = true;
+	registry_checks(&cr->n);
+	cr->want = xcalloc(cr->n, sizeof *cr->want);
+	cr->shown = xcalloc(cr->n, sizeof *cr->shown);
+}
+
+int checkrun_select(struct checkrun *cr, const char *list)
+{
+	const struct check_def *defs = registry_checks(&cr->n);
+	char *copy = xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		bool hit = false;
+		for (size_t i = 0; i < cr->n; i++)
+			if (strcmp(defs[i].id, tok) == 0 || strcmp(defs[i].layer, tok) == 0) {
+				cr->want[i] = true;
+				hit = true;
+			}
+		if (!hit) {
+			cli_usage_error(cr->cmd, "--only: '%s' is neither a layer nor a check id "
+				       "(see 'wslgpu check --list')", tok);
+			rc = -1;
+			break;
+		}
+	}
+	free(copy);
+	cr->only = true;
+	return rc;
+}
+
+static const char **push(const char **v, size_t *n, const char *s)
+{
+	v = xrealloc(v, (*n + 1) * sizeof *v);
+	v[(*n)++] = s;
+	return v;
+}
+
+int checkrun_option(struct checkrun *cr, int c, const char *arg)
+{
+	switch (c) {
+	case CR_OPT_ONLY:
+		return checkrun_select(cr, arg) < 0 ? -1 : 1;
+	case CR_OPT_ROOT:
+		return cli_set_root(arg) ? -1 : 1;
+	case CR_OPT_DATA:
+		cr->data = push(cr->data, &cr->ndata, arg);
+		return 1;
+	case CR_OPT_PYTHON:
+		cr->pythons = push(cr->pythons, &cr->npythons, arg);
+		return 1;
+	case CR_OPT_WINDOWS:
+		cr->opts.windows = true;
+		return 1;
+	case CR_OPT_NO_FORK:
+		cr->opts.no_fork = true;
+		return 1;
+	case CR_OPT_NO_COLOR:
+		cr->color = 0;
+		return 1;
+	case CR_OPT_DOCKER_IMAGE:
+		if (!*arg) {
+			cli_usage_error(cr->cmd, "--docker-image: the image name is empty");
+			return -1;
+		}
+		cr->opts.docker_image = arg;
+		return 1;
+	case CR_OPT_TIMEOUT: {
+		char *end;
+		double s = strtod(arg, &end);
+		if (*end || !(s > 0) || s > 3600) {
+			cli_usage_error(cr->cmd, "--timeout: '%s' is not a number of seconds "
+				       "between 0 and 3600", arg);
+			return -1;
+		}
+		cr->opts.timeout_ms = (int)(s * 1000);
+		if (cr->opts.timeout_ms < 1)
+			cr->opts.timeout_ms = 1;
+		return 1;
+	}
+	case CR_OPT_COLOR:
+		if (!strcmp(arg, "auto"))
+			cr->color = -1;
+		else if (!strcmp(arg, "always"))
+			cr->color = 1;
+		else if (!strcmp(arg, "never"))
+			cr->color = 0;
+		else {
+			cli_usage_error(cr->cmd, "--color: expected auto, always or never");
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The live progress line on a terminal's stderr; nothing on a pipe. */
+static double progress_last;
+static bool progress_shown;
+
+static void show_progress(size_t done, size_t total, const char *waiting_for)
+{
+	double now = now_ms();
+	if (now - progress_last < 100 || !waiting_for)
+		return;
+	if (!progress_shown && now - progress_last < 300)
+		return; /* quick runs never flash a line */
+	progress_last = now;
+	progress_shown = true;
+	fprintf(stderr, "\r\033[Kchecking: %zu/%zu done, waiting for %s", done, total,
+		waiting_for);
+	fflush(stderr);
+}
+
+static void clear_progress(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress_shown = false;
+	}
+}
+
+void checkrun_execute(struct checkrun *cr)
+{
+	const struct check_def *defs = registry_checks(&cr->n);
+	cr->opts.data_paths = cr->data;
+	cr->opts.ndata = cr->ndata;
+	cr->opts.pythons = cr->pythons;
+	cr->opts.npythons = cr->npythons;
+	if (!cr->only)
+		for (size_t i = 0; i < cr->n; i++)
+			cr->want[i] = true;
+	for (size_t i = 0; i < cr->n; i++)
+		if (!cr->opts.policy && strcmp(defs[i].layer, "policy") == 0)
+			cr->want[i] = false;
+		else if (cr->opts.policy && strcmp(defs[i].layer, "policy") == 0)
+			cr->want[i] = true;
+	memcpy(cr->shown, cr->want, cr->n * sizeof *cr->want);
+
+	cr->results = xcalloc(cr->n, sizeof *cr->results);
+	if (cr->progress && isatty(2)) {
+		progress_last = now_ms();
+		cr->opts.progress = show_progress;
+	}
+	runner_run(&cr->opts, cr->want, cr->results);
+	clear_progress();
+	/* A shown check skipped because a dependency failed: show that
+	 * dependency too, so that --only never hides a broken layer. */
+	for (size_t i = 0; i < cr->n; i++) {
+		const char *root = cr->shown[i] ? res_get(&cr->results[i], "blocked_by") : NULL;
+		int j = root ? registry_find(root) : -1;
+		if (j >= 0)
+			cr->shown[j] = true;
+	}
+}
+
+void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose, int fd)
+{
+	rep->results = cr->results;
+	rep->shown = cr->shown;
+	rep->n = cr->n;
+	rep->verbose = verbose;
+	rep->color = cli_want_color(fd, cr->color);
+}
+
+int checkrun_exit_status(const struct checkrun *cr, bool strict)
+{
+	struct report rep;
+	struct summary sum;
+	checkrun_report(cr, &rep, false, 1);
+	report_summarize(&rep, &sum);
+	return sum.first_failure || (strict && sum.first_warning) ? EXIT_FAILED : EXIT_OK;
+}
+
+void checkrun_release(struct checkrun *cr)
+{
+	if (cr->results)
+		for (size_t i = 0; i < cr->n; i++)
+			result_release(&cr->results[i]);
+	free(cr->results);
+	free(cr->want);
+	free(cr->shown);
+	free(cr->data);
+	free(cr->pythons);
+	memset(cr, 0, sizeof *cr);
+}
