@@ -1,0 +1,40 @@
+/*
+ * outputs: the machine-readable results a smoke run feeds to other systems.
+ *   junit.c  JUnit XML, one testcase per check (CI systems)
+ *   prom.c   Prometheus text exposition (node_exporter's textfile collector)
+ *   push.c   the same metrics PUT to a Prometheus Pushgateway (libcurl)
+ * The writers only format; smoke decides what to write where.
+ */
+#ifndef WSLGPU_OUTPUTS_H
+#define WSLGPU_OUTPUTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "../core/strbuf.h"
+#include "report.h"
+
+struct output_meta {
+	const char *suite;      /* "wslgpu smoke" */
+	time_t when;            /* start of the run */
+	double duration_ms;
+	int exit_status;
+	const char *policy_path; /* NULL: none */
+};
+
+/* JUnit XML (the common Jenkins/Ant dialect), UTF-8, escaped. */
+void report_junit(struct strbuf *out, const struct report *rep, const struct output_meta *meta);
+/* Prometheus text exposition format 0.0.4; every label value escaped. */
+void report_prom(struct strbuf *out, const struct report *rep, const struct output_meta *meta);
+
+/*
+ * PUTs body (text exposition) to URL/metrics/job/JOB/instance/INSTANCE
+ * (Pushgateway API), within timeout_ms. Returns 0, or -1 with a one-line
+ * message in err ("cannot reach http://...: Connection refused").
+ * Built without libcurl (make static), it always fails and says so.
+ */
+int prom_push(const char *url, const char *job, const char *instance, const char *body,
+	      int timeout_ms, struct strbuf *err);
+
+#endif
