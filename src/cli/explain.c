@@ -26,6 +26,7 @@
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
 #include "../explain/report.h"
+#include "checkrun.h"
 #include "cli.h"
 
 static void explain_help(FILE *f)
@@ -97,30 +98,29 @@ static bool want_checks(const struct explain_scan *s, const struct check_def *de
 	return any;
 }
 
-int cmd_explain(int argc, char **argv)
+static int explain_main(struct checkrun *cr, int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_ROOT, OPT_TIMEOUT, OPT_COLOR,
-	       OPT_NO_COLOR, OPT_DUMP, OPT_NO_FORK, OPT_WINDOWS };
+	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_DUMP };
+	/* The run options that make sense for --check; parsed by checkrun. */
 	static const struct option longopts[] = {
 		{ "file", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "windows", no_argument, NULL, OPT_WINDOWS },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+		{ "root", required_argument, NULL, CR_OPT_ROOT },
+		{ "timeout", required_argument, NULL, CR_OPT_TIMEOUT },
+		{ "windows", no_argument, NULL, CR_OPT_WINDOWS },
+		{ "color", required_argument, NULL, CR_OPT_COLOR },
+		{ "no-color", no_argument, NULL, CR_OPT_NO_COLOR },
 		{ "dump-patterns", no_argument, NULL, OPT_DUMP }, /* for bench/explain.sh */
-		{ "no-fork", no_argument, NULL, OPT_NO_FORK },    /* debugging only */
+		{ "no-fork", no_argument, NULL, CR_OPT_NO_FORK }, /* debugging only */
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, check = false, list = false, verbose = false, dump = false;
 	const char *file = NULL;
-	int color = -1, rc = EXIT_OK;
-	struct run_opts opts = { .timeout_ms = 10000, .max_parallel = 16 };
+	int rc = EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
@@ -133,42 +133,18 @@ int cmd_explain(int argc, char **argv)
 		case OPT_CHECK: check = true; break;
 		case OPT_LIST: list = true; break;
 		case OPT_DUMP: dump = true; break;
-		case OPT_NO_COLOR: color = 0; break;
-		case OPT_NO_FORK: opts.no_fork = true; break;
-		case OPT_WINDOWS: opts.windows = true; break;
-		case OPT_ROOT:
-			if ((rc = cli_set_root(optarg)))
-				return rc;
-			break;
-		case OPT_TIMEOUT: {
-			char *end;
-			double sec = strtod(optarg, &end);
-			if (*end || !(sec > 0) || sec > 3600) {
-				cli_usage_error("explain", "--timeout: '%s' is not a number of seconds "
-					       "between 0 and 3600", optarg);
-				return EXIT_USAGE;
-			}
-			opts.timeout_ms = (int)(sec * 1000);
-			if (opts.timeout_ms < 1)
-				opts.timeout_ms = 1;
-			break;
-		}
-		case OPT_COLOR:
-			if (!strcmp(optarg, "auto")) color = -1;
-			else if (!strcmp(optarg, "always")) color = 1;
-			else if (!strcmp(optarg, "never")) color = 0;
-			else {
-				cli_usage_error("explain", "--color: expected auto, always or never");
-				return EXIT_USAGE;
-			}
-			break;
 		case 'h':
 			explain_help(stdout);
 			return EXIT_OK;
 		case ':':
 			cli_usage_error("explain", "option '%s' needs a value", argv[optind - 1]);
 			return EXIT_USAGE;
-		default:
+		default: {
+			int h = checkrun_option(cr, c, optarg);
+			if (h > 0)
+				break;
+			if (h < 0)
+				return EXIT_USAGE;
 			/* Pasted messages can start with '-' ("-bash: nvcc: command
 			 * not found"); say how to pass them. optopt names a bad short
 			 * option; argv[optind - 1] is then not always the word. */
@@ -179,6 +155,7 @@ int cmd_explain(int argc, char **argv)
 				cli_usage_error("explain", "unknown option '%s' (to explain a text "
 					       "that starts with '-', put -- before it)", argv[optind - 1]);
 			return EXIT_USAGE;
+		}
 		}
 	}
 	const struct explain_db *db = explain_db_builtin();
@@ -243,7 +220,7 @@ int cmd_explain(int argc, char **argv)
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
 		if (want_checks(&scan, defs, n, want)) {
-			runner_run(&opts, want, results);
+			runner_run(&cr->opts, want, results);
 		} else {
 			for (size_t i = 0; i < n; i++)
 				result_init(&results[i], &defs[i]);
@@ -256,7 +233,7 @@ int cmd_explain(int argc, char **argv)
 		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
 		rank_causes(sig, defs, results, n, ranks[i]);
 	}
-	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1, color),
+	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1, cr->color),
 				     verbose };
 	if (json)
 		explain_report_json(stdout, &view);
@@ -277,5 +254,14 @@ int cmd_explain(int argc, char **argv)
 		free(results);
 	}
 	explain_scan_release(&scan);
+	return rc;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct checkrun cr;
+	checkrun_init(&cr, "explain");
+	int rc = explain_main(&cr, argc, argv);
+	checkrun_release(&cr);
 	return rc;
 }
