@@ -176,7 +176,12 @@ if [ -n "$data" ]; then
 	expect_err '^verdict: input-bound: the job waited for its data'
 	json_file "$WORK/io.json"
 	expect_json '.verdict.id == "input-bound" and .verdict.kb == "watch.input_bound"'
-	expect_json '.summary.job_blocked.mean >= 0.25'
+	# input-bound has two documented reasons (src/watch/verdict.c rule_input):
+	# the job's processes blocked on I/O, or machine-wide iowait while the
+	# job itself reads. Which one a fast disk shows varies; one must hold.
+	expect_json '.summary.job_blocked.mean >= 0.25 or
+		((.summary.cpu_iowait_pct.mean / 100 * .machine.ncpu) >= 0.25 and
+		 ((.summary.job_rchar_mbs.mean // 0) >= 0.1 or (.summary.job_read_mbs.mean // 0) >= 0.1))'
 	rm -f "$data"
 else
 	echo "skip: O_DIRECT reads are not supported where this test can write"
