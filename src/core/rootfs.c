@@ -61,9 +61,13 @@ static void push_component(struct strbuf *sb, const char *c, size_t n)
 
 /*
  * Resolves guest into a normalised guest path with every symlink followed
- * inside the root, in the manner of the kernel's path walk.
+ * inside the root, in the manner of the kernel's path walk. With missing
+ * NULL a missing directory on the way is -ENOENT; otherwise the rest is
+ * appended as written and *missing set. first_link (may be NULL) receives
+ * the first symlink's target.
  */
-static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out)
+static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out,
+			 bool *missing, struct strbuf *first_link)
 {
 	struct strbuf todo = STRBUF_INIT, done = STRBUF_INIT, host = STRBUF_INIT,
 		      link = STRBUF_INIT;
@@ -93,11 +97,17 @@ static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out
 			continue;
 		if (last && !follow_last)
 			continue;
+		if (missing && *missing)
+			continue;
 		sb_reset(&host);
-		sb_add(&host, root_dir);
+		sb_add(&host, root_dir ? root_dir : "");
 		sb_add(&host, done.buf);
 		struct stat st;
 		if (lstat(host.buf, &st) < 0) {
+			if (missing && (errno == ENOENT || errno == ENOTDIR)) {
+				*missing = true;
+				continue;
+			}
 			if (errno == ENOENT && last)
 				break; /* a missing final component is the caller's ENOENT */
 			rc = -errno;
@@ -118,6 +128,8 @@ static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out
 		}
 		link.len = (size_t)n;
 		link.buf[n] = '\0';
+		if (first_link && !first_link->len)
+			sb_addn(first_link, link.buf, link.len);
 		/* New work list: link target, then the rest of the old one. */
 		sb_addn(&link, todo.buf + pos, todo.len - pos);
 		if (link.buf[0] == '/') {
@@ -155,13 +167,23 @@ int rootfs_host_path(const char *guest, bool follow_last, struct strbuf *host)
 		return 0;
 	}
 	struct strbuf g = STRBUF_INIT;
-	int rc = resolve_guest(guest, follow_last, &g);
+	int rc = resolve_guest(guest, follow_last, &g, NULL, NULL);
 	if (rc == 0) {
 		sb_add(host, root_dir);
 		sb_add(host, g.buf);
 	}
 	sb_release(&g);
 	return rc;
+}
+
+int rootfs_resolve(const char *guest, struct strbuf *out, bool *missing,
+		   struct strbuf *first_link)
+{
+	if (!guest || guest[0] != '/')
+		return -EINVAL;
+	*missing = false;
+	sb_reset(first_link);
+	return resolve_guest(guest, true, out, missing, first_link);
 }
 
 int rootfs_stat(const char *guest, struct stat *st)

@@ -37,6 +37,16 @@ bool rootfs_is_real(void);
  * (the last component too when follow_last). */
 int rootfs_host_path(const char *guest, bool follow_last, struct strbuf *host);
 
+/*
+ * Where an absolute guest path really leads: every symlink followed inside
+ * the root the way the kernel's path walk does, also on the real root. A
+ * missing component ends the walk: the rest is appended as written and
+ * *missing set. first_link receives the first symlink's target ("" if
+ * none). Returns 0, -ELOOP after 40 links, or another -errno.
+ */
+int rootfs_resolve(const char *guest, struct strbuf *out, bool *missing,
+		   struct strbuf *first_link);
+
 int rootfs_stat(const char *guest, struct stat *st);
 int rootfs_lstat(const char *guest, struct stat *st);
 int rootfs_readlink(const char *guest, struct strbuf *target);

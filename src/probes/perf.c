@@ -448,91 +448,6 @@ out:
 
 /* ---- perf.storage ---- */
 
-/*
- * Resolves the symlinks of an absolute guest path the way the kernel's path
- * walk does, through rootfs_lstat and rootfs_readlink, so that it behaves
- * the same on a fixture root and on the real one (rootfs_host_path resolves
- * only under a fixture root, and realpath(3) cannot say where a dangling
- * link points). A missing component ends the walk: the rest is appended as
- * written and *missing is set. link receives the first symlink's target.
- * Returns 0, -ELOOP after 40 links, or another -errno.
- */
-static int resolve_path(const char *path, struct strbuf *out, bool *missing, struct strbuf *link)
-{
-	struct strbuf todo = STRBUF_INIT, done = STRBUF_INIT, target = STRBUF_INIT;
-	int hops = 0, rc = 0;
-	*missing = false;
-	sb_reset(link);
-	sb_add(&todo, path);
-	sb_add(&done, "");
-	size_t pos = 0;
-	while (pos < todo.len) {
-		while (pos < todo.len && todo.buf[pos] == '/')
-			pos++;
-		if (pos >= todo.len)
-			break;
-		size_t end = pos;
-		while (end < todo.len && todo.buf[end] != '/')
-			end++;
-		const char *c = todo.buf + pos;
-		size_t n = end - pos;
-		pos = end;
-		if (n == 1 && c[0] == '.')
-			continue;
-		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			while (done.len && done.buf[done.len - 1] != '/')
-				done.len--;
-			if (done.len)
-				done.len--;
-			done.buf[done.len] = '\0';
-			continue;
-		}
-		size_t before = done.len;
-		sb_addc(&done, '/');
-		sb_addn(&done, c, n);
-		if (*missing)
-			continue;
-		struct stat st;
-		int lr = rootfs_lstat(done.buf, &st);
-		if (lr == -ENOENT || lr == -ENOTDIR) {
-			*missing = true;
-			continue;
-		}
-		if (lr < 0) {
-			rc = lr;
-			goto out;
-		}
-		if (!S_ISLNK(st.st_mode))
-			continue;
-		if (++hops > 40) {
-			rc = -ELOOP;
-			goto out;
-		}
-		if ((rc = rootfs_readlink(done.buf, &target)) < 0)
-			goto out;
-		if (!link->len)
-			sb_addn(link, target.buf, target.len);
-		/* New work list: the link's target, then what was left. */
-		sb_addn(&target, todo.buf + pos, todo.len - pos);
-		if (target.buf[0] == '/') {
-			sb_reset(&done);
-		} else {
-			done.len = before;
-			done.buf[done.len] = '\0';
-		}
-		sb_reset(&todo);
-		sb_addn(&todo, target.buf, target.len);
-		pos = 0;
-	}
-	sb_reset(out);
-	sb_add(out, done.len ? done.buf : "/");
-out:
-	sb_release(&todo);
-	sb_release(&done);
-	sb_release(&target);
-	return rc;
-}
-
 static const char *where(const struct mount_entry *m, const char *automount)
 {
 	if (mountinfo_windows_drive(m, automount))
@@ -603,7 +518,7 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 			sb_add(&abs, p);
 		probe_step(ctx, "resolving %s", abs.buf);
 		bool missing;
-		int lr = resolve_path(abs.buf, &res, &missing, &link);
+		int lr = rootfs_resolve(abs.buf, &res, &missing, &link);
 		res_ev(r, "path", "%s", p);
 		res_ev(r, "role", "%s", role);
 		if (lr < 0) {
