@@ -43,6 +43,7 @@
 #include "../core/rootfs.h"
 #include "../parse/ldpredict.h"
 #include "interrupt.h"
+#include "../probes/wslhost.h"
 #include "mounts.h"
 #include "stats.h"
 
@@ -100,7 +101,7 @@ static char *current_dir(void)
 }
 
 /* Resolves loc->path into resolved (guest) and host; classifies the mount. */
-static void resolve(struct bench_io_loc *loc, const struct mountinfo *mi)
+static void resolve(struct bench_io_loc *loc, const struct mountinfo *mi, const char *automount)
 {
 	struct strbuf abs = STRBUF_INIT, norm = STRBUF_INIT, host = STRBUF_INIT;
 	if (loc->path[0] == '/') {
@@ -153,7 +154,7 @@ static void resolve(struct bench_io_loc *loc, const struct mountinfo *mi)
 		loc->fstype = xstrdup(m->fstype);
 		loc->source = xstrdup(m->source);
 		loc->mount_point = xstrdup(m->mount_point);
-		loc->windows_drive = mount_is_windows_drive(m);
+		loc->windows_drive = mountinfo_windows_drive(m, automount);
 	} else {
 		loc->fstype = xstrdup("unknown");
 		loc->source = xstrdup("");
@@ -274,6 +275,9 @@ void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io
 	if (rootfs_read("/proc/self/mountinfo", 0, &text, NULL) == 0)
 		mountinfo_parse(text.buf, text.len, &mi);
 	sb_release(&text);
+	/* Windows drives sit under wsl.conf's [automount] root, /mnt/ by default. */
+	struct strbuf automount = STRBUF_INIT;
+	wslhost_automount_root(&automount);
 
 	if (npaths) {
 		for (size_t i = 0; i < npaths; i++)
@@ -287,7 +291,7 @@ void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io
 		if (home && home[0] == '/')
 			add_loc(locs, nlocs, home, false, "home");
 		struct strbuf c = STRBUF_INIT;
-		if (mount_windows_c(&mi, &c) == 0) {
+		if (mount_windows_c(&mi, automount.buf, &c) == 0) {
 			char *w = windows_default(c.buf);
 			if (w)
 				add_loc(locs, nlocs, w, false, "Windows drive");
@@ -296,7 +300,7 @@ void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io
 		sb_release(&c);
 	}
 	for (size_t i = 0; i < *nlocs; i++)
-		resolve(&(*locs)[i], &mi);
+		resolve(&(*locs)[i], &mi, automount.buf);
 	/* The same directory twice (cwd = $HOME) is measured, and listed, once. */
 	size_t kept = 0;
 	for (size_t i = 0; i < *nlocs; i++) {
@@ -317,6 +321,7 @@ void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io
 	}
 	*nlocs = kept;
 	mountinfo_free(&mi);
+	sb_release(&automount);
 }
 
 

@@ -5,17 +5,12 @@
 #include <errno.h>
 #include <string.h>
 
-bool mount_is_windows_drive(const struct mount_entry *m)
-{
-	return mountinfo_windows_drive(m, NULL);
-}
-
-int mount_windows_c(const struct mountinfo *mi, struct strbuf *mnt)
+int mount_windows_c(const struct mountinfo *mi, const char *automount_root, struct strbuf *mnt)
 {
 	const struct mount_entry *by_source = NULL, *by_name = NULL;
 	for (size_t i = 0; i < mi->n; i++) {
 		const struct mount_entry *m = &mi->m[i];
-		if (!mount_is_windows_drive(m))
+		if (!mountinfo_windows_drive(m, automount_root))
 			continue;
 		size_t n = strlen(m->mount_point);
 		if (!by_source && tolower((unsigned char)m->source[0]) == 'c' && m->source[1] == ':')

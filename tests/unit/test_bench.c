@@ -182,20 +182,28 @@ static void test_mounts(void **state)
 		assert_int_equal(mountinfo_windows_drive(m, NULL), cases[i].win);
 	}
 	struct strbuf c = STRBUF_INIT;
-	assert_int_equal(mount_windows_c(&mi, &c), 0);
+	assert_int_equal(mount_windows_c(&mi, NULL, &c), 0);
 	assert_string_equal(c.buf, "/mnt/c");
 	mountinfo_free(&mi);
 	/* No Windows drive at all: native Linux. */
 	const char native[] = "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n";
 	mountinfo_parse(native, sizeof native - 1, &mi);
-	assert_int_equal(mount_windows_c(&mi, &c), -ENOENT);
+	assert_int_equal(mount_windows_c(&mi, NULL, &c), -ENOENT);
 	mountinfo_free(&mi);
 	/* A C: drive mounted elsewhere is still found by its source. */
 	const char moved[] = "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
 			     "2 1 0:9 / /win/sys rw - 9p C:\\134 rw,aname=drvfs;path=C:\\\n";
 	mountinfo_parse(moved, sizeof moved - 1, &mi);
-	assert_int_equal(mount_windows_c(&mi, &c), 0);
+	assert_int_equal(mount_windows_c(&mi, NULL, &c), 0);
 	assert_string_equal(c.buf, "/win/sys");
+	mountinfo_free(&mi);
+	/* virtiofs drives under wsl.conf's [automount] root = /windrives/. */
+	const char moved_root[] = "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+				  "2 1 0:9 / /windrives/c rw - virtiofs drvfsC rw\n";
+	mountinfo_parse(moved_root, sizeof moved_root - 1, &mi);
+	assert_int_equal(mount_windows_c(&mi, NULL, &c), -ENOENT);
+	assert_int_equal(mount_windows_c(&mi, "/windrives/", &c), 0);
+	assert_string_equal(c.buf, "/windrives/c");
 	mountinfo_free(&mi);
 	assert_false(mountinfo_windows_drive(NULL, NULL));
 	sb_release(&c);
