@@ -143,7 +143,7 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 		for (size_t k = 0; k < e->fix.n; k++) {
 			sb_reset(&t);
 			sb_reset(&c);
-			kb_expand(e->fix.v[k], r, &t);
+			kb_expand_fix(e->fix.v[k], r, &t);
 			text_sanitize(&c, t.buf);
 			sb_addf(sb, "      %-7s%s\n", k ? "" : "fix", c.buf);
 		}
@@ -452,7 +452,7 @@ static void json_verdict(struct strbuf *sb, const struct bench_verdict *v)
 		sb_add(sb, ",\"fix\":[");
 		for (size_t k = 0; e && k < e->fix.n; k++) {
 			struct strbuf t = STRBUF_INIT;
-			kb_expand(e->fix.v[k], r, &t);
+			kb_expand_fix(e->fix.v[k], r, &t);
 			if (k)
 				sb_addc(sb, ',');
 			json_str(sb, t.buf);

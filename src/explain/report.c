@@ -92,7 +92,7 @@ static void text_cause(FILE *f, const struct explain_view *v, const struct cause
 		sb_reset(&sb);
 	}
 	for (size_t i = 0; i < e->fix.n; i++) {
-		kb_expand(e->fix.v[i], ev, &sb);
+		kb_expand_fix(e->fix.v[i], ev, &sb);
 		labelled(f, i ? "" : "fix", sb.buf);
 		sb_reset(&sb);
 	}
@@ -235,7 +235,7 @@ static void json_cause(struct strbuf *sb, const struct cause_rank *r)
 	sb_add(sb, ",\"fix\":[");
 	for (size_t i = 0; i < e->fix.n; i++) {
 		sb_reset(&t);
-		kb_expand(e->fix.v[i], ev, &t);
+		kb_expand_fix(e->fix.v[i], ev, &t);
 		if (i)
 			sb_addc(sb, ',');
 		json_str(sb, sb_str(&t));

@@ -227,7 +227,49 @@ const struct kb_entry *kb_find(const char *id)
 	return NULL;
 }
 
-void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out)
+/* Characters that never need quoting in a POSIX shell word. */
+static bool shell_safe(const char *v)
+{
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && !strchr("@%+=:,./-_", *v))
+			return false;
+	return true;
+}
+
+/* A single path (Linux or Windows): the values a fix must keep one word. */
+static bool looks_like_path(const char *v)
+{
+	return v[0] == '/' ||
+	       (isalpha((unsigned char)v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'));
+}
+
+/* Whether at (in tmpl) is inside a quoted string the template opened. */
+static bool inside_quotes(const char *tmpl, const char *at)
+{
+	char q = 0;
+	for (const char *p = tmpl; p < at; p++) {
+		if (*p == '\n')
+			q = 0;
+		else if (!q && (*p == '\'' || *p == '"'))
+			q = *p;
+		else if (q && *p == q)
+			q = 0;
+	}
+	return q != 0;
+}
+
+static void sh_quote(const char *v, struct strbuf *out)
+{
+	sb_addc(out, '\'');
+	for (; *v; v++)
+		if (*v == '\'')
+			sb_add(out, "'\\''");
+		else
+			sb_addc(out, *v);
+	sb_addc(out, '\'');
+}
+
+static void expand(const char *tmpl, const struct result *r, struct strbuf *out, bool shell)
 {
 	for (const char *p = tmpl; *p;) {
 		if (*p == '{') {
@@ -239,14 +281,27 @@ void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out)
 				const char *v = r ? res_get(r, key) : NULL;
 				if (!v && r && r->def && !strcmp(key, "id"))
 					v = r->def->id; /* built in: the check's own id */
-				if (v)
-					sb_add(out, v);
-				else
+				if (!v)
 					sb_addf(out, "<%s>", key);
+				else if (shell && looks_like_path(v) && !shell_safe(v) &&
+					 !inside_quotes(tmpl, p))
+					sh_quote(v, out);
+				else
+					sb_add(out, v);
 				p = e + 1;
 				continue;
 			}
 		}
 		sb_addc(out, *p++);
 	}
+}
+
+void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out)
+{
+	expand(tmpl, r, out, false);
+}
+
+void kb_expand_fix(const char *tmpl, const struct result *r, struct strbuf *out)
+{
+	expand(tmpl, r, out, true);
 }

@@ -54,5 +54,10 @@ const struct kb_entry *kb_find(const char *id);
 /* Expands {key} placeholders from r's evidence; an unknown key is kept as
  * <key> so that a fix never silently loses its argument. */
 void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out);
+/* The same for a fix command: a path value that the shell would split or
+ * expand ("/mnt/c/Users/Jane Doe/.wslconfig") is single-quoted, unless
+ * the template already quotes it. Other values (package lists, whole
+ * commands) are inserted as they are. */
+void kb_expand_fix(const char *tmpl, const struct result *r, struct strbuf *out);
 
 #endif

@@ -78,7 +78,7 @@ static void put_check(struct strbuf *sb, const struct report *rep, const struct 
 	sb_add(sb, "\"fix\":[");
 	for (size_t i = 0; e && r->status != ST_PASS && i < e->fix.n; i++) {
 		sb_reset(&t);
-		kb_expand(e->fix.v[i], r, &t);
+		kb_expand_fix(e->fix.v[i], r, &t);
 		if (i)
 			sb_addc(sb, ',');
 		json_str(sb, t.buf);

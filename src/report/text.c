@@ -78,7 +78,7 @@ static void put_check(FILE *f, const struct report *rep, const struct result *r,
 			sb_reset(&sb);
 		}
 		for (size_t i = 0; i < e->fix.n; i++) {
-			kb_expand(e->fix.v[i], r, &sb);
+			kb_expand_fix(e->fix.v[i], r, &sb);
 			put_labelled(f, i ? "" : "fix", sb.buf);
 			sb_reset(&sb);
 		}

@@ -225,7 +225,7 @@ static void print_kb(FILE *f, const char *id, const struct result *ev)
 	}
 	for (size_t i = 0; i < e->fix.n; i++) {
 		sb_reset(&sb);
-		kb_expand(e->fix.v[i], ev, &sb);
+		kb_expand_fix(e->fix.v[i], ev, &sb);
 		fprintf(f, "  %-8s %s\n", i ? "" : "fix", sb.buf);
 	}
 	sb_release(&sb);

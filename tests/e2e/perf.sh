@@ -129,6 +129,10 @@ check_json perf.memory '.evidence.wslconfig | test("UTF-16LE with a byte-order m
 check_json perf.memory '.source | index("https://github.com/microsoft/WSL/issues/7851") != null'
 run --only perf.memory --strict
 expect_rc 1
+# A Windows user name with a space: the fix quotes the path, so it can be pasted.
+mv "$ROOT/mnt/c/Users/alice" "$ROOT/mnt/c/Users/Jane Doe"
+run --only perf.memory
+expect_line "fix +iconv -f UTF-16 -t UTF-8 '/mnt/c/Users/Jane Doe/\\.wslconfig' \\| tr -d .\\\\r. > /tmp/wslconfig && cp /tmp/wslconfig '/mnt/c/Users/Jane Doe/\\.wslconfig'"
 
 # .wslconfig asks for 6GB but the VM has 15.5 GiB: not applied.
 fixture healthy-wsl2

@@ -173,6 +173,20 @@ static void test_kb_parse(void **state)
 	sb_reset(&out);
 	kb_expand("x {missing} {", &r, &out);
 	assert_string_equal(out.buf, "x <missing> {");
+	/* Fix commands: a path the shell would split is quoted, once. */
+	res_ev(&r, "file", "/mnt/c/Users/Jane O'Neil/.wslconfig");
+	res_ev(&r, "plain", "/usr/lib/wsl/lib");
+	res_ev(&r, "list", "libnvidia-compute-535 cuda-drivers");
+	sb_reset(&out);
+	kb_expand_fix("notepad.exe {file} && ls {plain} && apt remove {list}", &r, &out);
+	assert_string_equal(out.buf, "notepad.exe '/mnt/c/Users/Jane O'\\''Neil/.wslconfig' && "
+				     "ls /usr/lib/wsl/lib && apt remove libnvidia-compute-535 cuda-drivers");
+	sb_reset(&out);
+	kb_expand_fix("cat \"{file}\"", &r, &out);
+	assert_string_equal(out.buf, "cat \"/mnt/c/Users/Jane O'Neil/.wslconfig\"");
+	sb_reset(&out);
+	kb_expand("see {file}", &r, &out); /* prose is never quoted */
+	assert_string_equal(out.buf, "see /mnt/c/Users/Jane O'Neil/.wslconfig");
 	sb_release(&out);
 	result_release(&r);
 	kb_free(&kb);
