@@ -1,13 +1,301 @@
-/* push.c: Pushgateway client (being written). */
+/*
+ * push.c: PUT the text exposition to a Prometheus Pushgateway, for machines
+ * Prometheus cannot scrape (laptops behind NAT, workstations that sleep).
+ *
+ * URL form (Pushgateway README, "URL"):
+ *   URL/metrics/job/JOB/instance/INSTANCE
+ * PUT replaces every metric of that group, so a check that disappeared
+ * does not linger. A value is percent-encoded; one containing '/' (or an
+ * empty one) uses the "@base64" form, base64url (RFC 4648 section 5),
+ * the only encoding the Pushgateway accepts for those
+ * (https://github.com/prometheus/pushgateway#url).
+ *
+ * Only http and https, no redirects, the whole exchange within timeout_ms,
+ * no signals (CURLOPT_NOSIGNAL: the resolver's alarm would hit the probe
+ * runner's own handlers). Proxies: libcurl honours http_proxy, https_proxy
+ * and no_proxy from the environment, as curl(1) does; a fleet behind a
+ * corporate proxy needs exactly that, and no_proxy=HOST bypasses it.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../version.h"
 #include "outputs.h"
+
+#ifdef WSLGPU_NO_CURL
 
 int prom_push(const char *url, const char *job, const char *instance, const char *body,
 	      int timeout_ms, struct strbuf *err)
 {
+	(void)url;
 	(void)job;
 	(void)instance;
 	(void)body;
 	(void)timeout_ms;
-	sb_addf(err, "pushing to %s is not implemented yet", url);
+	sb_add(err, "this wslgpu was built without libcurl (static build): --push is not "
+		    "available; use --prom FILE and node_exporter, or the dynamic build");
 	return -1;
 }
+
+#else
+
+#include <curl/curl.h>
+
+#define BODY_KEEP 4096 /* of the gateway's answer, for the error message */
+
+/* Appends one path segment pair "/NAME/VALUE" (see the comment at the top). */
+static void add_group_label(struct strbuf *path, const char *name, const char *val)
+{
+	/* "." and ".." too: a URL parser would fold them away as dot segments. */
+	if (!*val || strchr(val, '/') || strcmp(val, ".") == 0 || strcmp(val, "..") == 0) {
+		static const char b64[] =
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+		const unsigned char *p = (const unsigned char *)val;
+		size_t n = strlen(val);
+		sb_addf(path, "/%s@base64/", name);
+		if (!n)
+			sb_addc(path, '='); /* the README: "a single = is required" */
+		for (size_t i = 0; i < n; i += 3) {
+			unsigned v = (unsigned)p[i] << 16;
+			if (i + 1 < n)
+				v |= (unsigned)p[i + 1] << 8;
+			if (i + 2 < n)
+				v |= p[i + 2];
+			sb_addc(path, b64[(v >> 18) & 63]);
+			sb_addc(path, b64[(v >> 12) & 63]);
+			sb_addc(path, i + 1 < n ? b64[(v >> 6) & 63] : '=');
+			sb_addc(path, i + 2 < n ? b64[v & 63] : '=');
+		}
+		return;
+	}
+	sb_addf(path, "/%s/", name);
+	for (const unsigned char *p = (const unsigned char *)val; *p; p++) {
+		if (isalnum(*p) || strchr("-._~", *p))
+			sb_addc(path, (char)*p);
+		else
+			sb_addf(path, "%%%02X", *p);
+	}
+}
+
+/* url for a message, with any user:password replaced by "***". */
+static char *redacted(const char *url)
+{
+	const char *host = strstr(url, "://");
+	host = host ? host + 3 : url;
+	size_t hostlen = strcspn(host, "/");
+	const char *at = NULL;
+	for (const char *p = host; p < host + hostlen; p++)
+		if (*p == '@')
+			at = p;
+	if (!at)
+		return xstrdup(url);
+	return xasprintf("%.*s***%s", (int)(host - url), url, at);
+}
+
+/* Checks the URL without the network: http(s)://HOST[:PORT][/PATH], no
+ * query, fragment, spaces or control characters. The caller names the
+ * option and the URL; the message says only what is wrong with it. */
+static int check_url(const char *url, struct strbuf *err)
+{
+	const char *rest = NULL;
+	int rc = -1;
+	if (strncasecmp(url, "http://", 7) == 0)
+		rest = url + 7;
+	else if (strncasecmp(url, "https://", 8) == 0)
+		rest = url + 8;
+	size_t hostlen = rest ? strcspn(rest, "/") : 0;
+	const char *at = rest ? memchr(rest, '@', hostlen) : NULL;
+	const unsigned char *bad = (const unsigned char *)url;
+	while (*bad && *bad > ' ' && *bad != 0x7f && *bad != '?' && *bad != '#')
+		bad++;
+	if (!rest) {
+		const char *colon = strstr(url, "://");
+		if (colon)
+			sb_addf(err, "only http:// and https:// URLs are accepted, not %.*s://",
+				(int)(colon - url), url);
+		else
+			sb_add(err, "not a URL; expected http://HOST:PORT (the Pushgateway "
+				    "listens on 9091 by default)");
+	} else if (hostlen == 0 || (at && at == rest + hostlen - 1)) {
+		sb_add(err, "the URL names no host");
+	} else if (*bad) {
+		sb_addf(err, "the URL may not contain %s",
+			*bad == '?' ? "a query (?)" : *bad == '#' ? "a fragment (#)"
+			: "spaces or control characters");
+	} else {
+		rc = 0;
+	}
+	return rc;
+}
+
+struct answer {
+	struct strbuf text;
+};
+
+static size_t keep_answer(char *data, size_t size, size_t n, void *user)
+{
+	struct answer *a = user;
+	size_t len = size * n;
+	if (a->text.len < BODY_KEEP)
+		sb_addn(&a->text, data, len < BODY_KEEP - a->text.len ? len : BODY_KEEP - a->text.len);
+	return len;
+}
+
+/* The push URL for messages, without any user:password in it. */
+static char *shown_url(CURLU *u, const char *fallback)
+{
+	char *s = NULL;
+	curl_url_set(u, CURLUPART_USER, NULL, 0);
+	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
+	if (curl_url_get(u, CURLUPART_URL, &s, 0) != CURLUE_OK || !s)
+		return redacted(fallback);
+	char *r = xstrdup(s);
+	curl_free(s);
+	return r;
+}
+
+static void timeout_text(struct strbuf *sb, int ms)
+{
+	if (ms % 1000 == 0)
+		sb_addf(sb, "%d s", ms / 1000);
+	else
+		sb_addf(sb, "%.1f s", ms / 1000.0);
+}
+
+static void describe_curl_error(struct strbuf *err, CURL *h, CURLcode rc, const char *shown,
+				const char *host, int timeout_ms, const char *errbuf)
+{
+	long oserr = 0;
+	curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr);
+	switch (rc) {
+	case CURLE_OPERATION_TIMEDOUT:
+		sb_addf(err, "the Pushgateway at %s did not answer within ", shown);
+		timeout_text(err, timeout_ms);
+		break;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		sb_addf(err, "cannot push to %s: host %s not found (DNS)", shown, host);
+		break;
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		sb_addf(err, "cannot push to %s: the proxy's host is not found (check "
+			     "http_proxy/https_proxy, or set no_proxy=%s)", shown, host);
+		break;
+	case CURLE_COULDNT_CONNECT:
+		sb_addf(err, "cannot push to %s: %s (is the Pushgateway running there?)", shown,
+			oserr ? strerror((int)oserr) : (*errbuf ? errbuf : curl_easy_strerror(rc)));
+		break;
+	default:
+		sb_addf(err, "cannot push to %s: %s", shown, *errbuf ? errbuf : curl_easy_strerror(rc));
+		break;
+	}
+}
+
+int prom_push(const char *url, const char *job, const char *instance, const char *body,
+	      int timeout_ms, struct strbuf *err)
+{
+	if (check_url(url, err) < 0)
+		return -1;
+	if (!job || !*job) {
+		sb_add(err, "the Pushgateway needs a job name");
+		return -1;
+	}
+	if (timeout_ms <= 0)
+		timeout_ms = 10000;
+
+	struct strbuf full = STRBUF_INIT;
+	sb_add(&full, url);
+	while (full.len && full.buf[full.len - 1] == '/')
+		full.buf[--full.len] = '\0';
+	sb_add(&full, "/metrics");
+	add_group_label(&full, "job", job);
+	if (instance)
+		add_group_label(&full, "instance", instance);
+
+	int ret = -1;
+	char *shown = NULL, *host = NULL;
+	struct answer ans = { STRBUF_INIT };
+	struct curl_slist *headers = NULL;
+	CURL *h = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		sb_add(err, "cannot push: libcurl could not be initialised");
+		sb_release(&full);
+		return -1;
+	}
+	CURLU *u = curl_url();
+	if (!u)
+		goto out_nomem;
+	CURLUcode uc = curl_url_set(u, CURLUPART_URL, full.buf, 0);
+	if (uc != CURLUE_OK) {
+		sb_addf(err, "not a valid URL (%s)", curl_url_strerror(uc));
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+		host = NULL;
+	shown = shown_url(u, url);
+
+	h = curl_easy_init();
+	if (!h)
+		goto out_nomem;
+	headers = curl_slist_append(headers, "Content-Type: text/plain; version=0.0.4");
+	/* No "Expect: 100-continue" round trip (a second's wait on some servers). */
+	headers = curl_slist_append(headers, "Expect:");
+	if (!headers)
+		goto out_nomem;
+	curl_easy_setopt(h, CURLOPT_URL, full.buf);
+	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500 /* 7.85: CURLOPT_PROTOCOLS is deprecated */
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "wslgpu/" WSLGPU_VERSION);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, keep_answer);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &ans);
+
+	CURLcode rc = curl_easy_perform(h);
+	if (rc != CURLE_OK) {
+		describe_curl_error(err, h, rc, shown, host ? host : "?", timeout_ms, errbuf);
+		goto out;
+	}
+	long code = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (code < 200 || code > 299) {
+		const char *a = sb_str(&ans.text);
+		size_t n = strcspn(a, "\r\n");
+		sb_addf(err, "the Pushgateway at %s answered HTTP %ld", shown, code);
+		if (n)
+			sb_addf(err, ": %.*s", (int)(n > 300 ? 300 : n), a);
+		else if (code >= 300 && code < 400)
+			sb_add(err, " (a redirect; wslgpu does not follow redirects: give the "
+				    "final URL)");
+		goto out;
+	}
+	ret = 0;
+	goto out;
+out_nomem:
+	sb_add(err, "cannot push: out of memory in libcurl");
+out:
+	curl_slist_free_all(headers);
+	if (h)
+		curl_easy_cleanup(h);
+	if (host)
+		curl_free(host);
+	curl_url_cleanup(u);
+	curl_global_cleanup();
+	free(shown);
+	sb_release(&ans.text);
+	sb_release(&full);
+	return ret;
+}
+
+#endif

@@ -1,0 +1,49 @@
+/* outfacts.c: facts shared by the JUnit and Prometheus writers. See outfacts.h. */
+#include "outfacts.h"
+
+#include <string.h>
+
+#include "../core/check.h"
+
+const struct result *out_find(const struct report *rep, const char *id)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (r->ran && r->def && strcmp(r->def->id, id) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static const char *fact(const struct report *rep, const char *id, const char *key)
+{
+	const struct result *r = out_find(rep, id);
+	const char *v = r ? res_get(r, key) : NULL;
+	return v && *v ? v : NULL;
+}
+
+void out_facts(const struct report *rep, struct out_facts *f)
+{
+	f->kind = report_platform(rep, "kind");
+	f->kernel = report_platform(rep, "kernel");
+	if (f->kernel && !*f->kernel)
+		f->kernel = NULL;
+	f->distro = report_platform(rep, "distro");
+	f->driver = fact(rep, "host.driver", "driver_version");
+	/* host.driver's "driver_cuda" may be an estimate in words; only the
+	 * exact figures become a label. */
+	f->driver_cuda = fact(rep, "host.driver", "driver_cuda_version");
+	if (!f->driver_cuda)
+		f->driver_cuda = fact(rep, "cuda.init", "driver_cuda_version");
+}
+
+bool out_tolerated(const struct result *r)
+{
+	const char *t = res_get(r, "tolerated");
+	return status_is_failure(r->status) && t && strcmp(t, "yes") == 0;
+}
+
+bool out_counts_as_failure(const struct result *r)
+{
+	return status_is_failure(r->status) && !out_tolerated(r);
+}

@@ -1,0 +1,30 @@
+/*
+ * outfacts: what the JUnit and Prometheus writers (junit.c, prom.c) both
+ * read from a report: the machine facts they label their output with, and
+ * which failures the smoke policy tolerates.
+ */
+#ifndef WSLGPU_OUTFACTS_H
+#define WSLGPU_OUTFACTS_H
+
+#include <stdbool.h>
+
+#include "report.h"
+
+struct out_facts {
+	const char *kind;        /* platform.kind: "wsl2", "native", ...; NULL: unknown */
+	const char *kernel;      /* kernel release */
+	const char *distro;
+	const char *driver;      /* driver version as host.driver settled it */
+	const char *driver_cuda; /* newest CUDA the driver supports, when known exactly */
+};
+
+void out_facts(const struct report *rep, struct out_facts *f);
+/* The result of check id if it ran (shown or not), else NULL. */
+const struct result *out_find(const struct report *rep, const char *id);
+/* A fail/crash/timeout that smoke's policy tolerates (evidence
+ * tolerated=yes): reported, but not counted as a failure. */
+bool out_tolerated(const struct result *r);
+/* True for a failure that counts: fail/crash/timeout, not tolerated. */
+bool out_counts_as_failure(const struct result *r);
+
+#endif

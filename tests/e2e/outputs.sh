@@ -1,0 +1,189 @@
+#!/bin/sh
+# outputs.sh: `wslgpu smoke --prom FILE --junit FILE --push URL` end to end.
+#   (a) every --prom output of several fixtures passes `promtool check
+#       metrics`, every --junit output validates against Jenkins'
+#       junit.xsd (tests/schemas/) with xmllint, hostile kernel strings
+#       included; the files are written whole (no temp file left behind);
+#   (b) a real prometheus-pushgateway on 127.0.0.1 (a free port): smoke
+#       pushes, the series are read back with their job/instance labels;
+#       a closed port and a gateway that never answers fail clearly.
+# The writers and the push client are also tested without smoke, on
+# hand-made results, in tests/unit/test_outputs.c.
+# Missing tools (promtool, xmllint, prometheus-pushgateway, python3) and a
+# smoke command not built yet are skips, counted and said.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+T_SKIP=0
+SCHEMA="$top/tests/schemas/junit.xsd"
+skip_test() { T_SKIP=$((T_SKIP + 1)); echo "skip: $1"; }
+finish() {
+	echo "e2e-result: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
+	[ "$T_FAIL" -eq 0 ]
+	exit $?
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# Is the smoke command there yet? (It is written by another part of the work.)
+fixture healthy-wsl2
+run smoke --prom "$WORK/probe.prom"
+if printf '%s\n' "$ERR" | grep -q 'not implemented yet'; then
+	skip_test "wslgpu smoke is not implemented yet: its --prom/--junit/--push are not tested end to end (the writers are, in test_outputs)"
+	finish
+fi
+
+check_prom() { # FILE WHAT
+	if ! have promtool; then skip_test "promtool not installed: $2 not validated"; return; fi
+	if out=$(promtool check metrics <"$1" 2>&1) && [ -z "$out" ]; then
+		ok "promtool check metrics: $2"
+	else
+		fail "promtool check metrics: $2: $out"
+	fi
+}
+check_junit() { # FILE WHAT
+	if ! have xmllint; then skip_test "xmllint not installed: $2 not validated"; return; fi
+	if out=$(xmllint --noout --schema "$SCHEMA" "$1" 2>&1); then
+		ok "xmllint --schema junit.xsd: $2"
+	else
+		fail "xmllint --schema junit.xsd: $2: $out"
+	fi
+}
+expect_file_fixed() { # FILE STRING WHAT
+	if grep -Fq -- "$2" "$1"; then ok "$3"; else fail "$3: no line has '$2' in $1"; fi
+}
+expect_file_line() { # FILE ERE WHAT
+	if grep -Eq -- "$2" "$1"; then ok "$3"; else fail "$3: no line /$2/ in $1"; fi
+}
+
+# ---- (a) the files, for several machines ----
+for fx in healthy-wsl2 no-dxg distro-libcuda native-nvidia wsl1 torch-cpu-only; do
+	[ -d "$top/tests/fixtures/$fx" ] || continue
+	fixture "$fx"
+	dir="$WORK/out-$fx"
+	mkdir -p "$dir"
+	run smoke --prom "$dir/wslgpu.prom" --junit "$dir/junit.xml"
+	case "$RC" in
+	0|1) ok "smoke exit status $RC" ;;
+	*) fail "smoke exit status $RC" ;;
+	esac
+	if [ -s "$dir/wslgpu.prom" ] && [ -s "$dir/junit.xml" ]; then
+		ok "both files written"
+	else
+		fail "files missing: $(ls -A "$dir")"
+		continue
+	fi
+	left=""
+	for f in "$dir"/* "$dir"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case "${f##*/}" in wslgpu.prom|junit.xml) ;; *) left="$left ${f##*/}" ;; esac
+	done
+	if [ -z "$left" ]; then ok "no temporary file left"; else fail "left behind: $left"; fi
+	check_prom "$dir/wslgpu.prom" "$fx"
+	check_junit "$dir/junit.xml" "$fx"
+	expect_file_line "$dir/wslgpu.prom" '^wslgpu_check_status\{check="platform\.kind",layer="platform",status="[a-z]+"\} 1$' "platform.kind has a status series"
+	expect_file_line "$dir/wslgpu.prom" '^wslgpu_smoke_success [01]$' "wslgpu_smoke_success"
+	expect_file_line "$dir/junit.xml" '<testcase classname="wslgpu\.platform" name="platform\.kind"' "junit testcase platform.kind"
+	# JUnit failures and wslgpu_failures agree
+	jf=$(sed -n 's/^<testsuites [^>]* failures="\([0-9]*\)".*/\1/p' "$dir/junit.xml")
+	pf=$(sed -n 's/^wslgpu_failures \([0-9]*\)$/\1/p' "$dir/wslgpu.prom")
+	if [ -n "$jf" ] && [ "$jf" = "$pf" ]; then ok "failures agree ($jf)"; else fail "junit failures '$jf', prom '$pf'"; fi
+	# a failing run exits 1 and says so in both
+	if [ "$RC" = 1 ]; then
+		expect_file_line "$dir/wslgpu.prom" '^wslgpu_smoke_success 0$' "failing run: success 0"
+	fi
+done
+
+# no-dxg: bridge.dxg fails, in both files
+fixture no-dxg
+run smoke --prom "$WORK/nodxg.prom" --junit "$WORK/nodxg.xml"
+expect_file_line "$WORK/nodxg.prom" '^wslgpu_check_status\{check="bridge\.dxg",layer="bridge",status="fail"\} 1$' "no-dxg: bridge.dxg fail series is 1"
+expect_file_line "$WORK/nodxg.xml" '<failure type="fail" message="' "no-dxg: a <failure>"
+
+# Hostile machine strings: quotes, backslashes, markup, control bytes and
+# invalid UTF-8 in the kernel release reach both outputs, still valid.
+fixture healthy-wsl2
+printf '5.15.167.4-microsoft-standard-WSL2 "q" \\b <x>&amp; \001\033[1m \377\376 end\n' \
+	>"$ROOT/proc/sys/kernel/osrelease"
+run smoke --prom "$WORK/hostile.prom" --junit "$WORK/hostile.xml"
+check_prom "$WORK/hostile.prom" "hostile kernel string"
+expect_file_fixed "$WORK/hostile.prom" 'wslgpu_kernel_info{release="5.15.167.4-microsoft-standard-WSL2 \"q\" \\b <x>&amp;' "hostile kernel: label value escaped"
+expect_file_fixed "$WORK/hostile.xml" 'value="5.15.167.4-microsoft-standard-WSL2 &quot;q&quot; \b &lt;x&gt;&amp;amp;' "hostile kernel: XML attribute escaped"
+check_junit "$WORK/hostile.xml" "hostile kernel string"
+
+# ---- (b) a real Pushgateway ----
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+http_get() { # URL -> stdout; fails when no 200
+	python3 -c 'import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=3) as r: sys.stdout.write(r.read().decode())' "$1" 2>/dev/null
+}
+
+if ! have prometheus-pushgateway || ! have python3; then
+	skip_test "prometheus-pushgateway or python3 not installed: push not tested end to end"
+	finish
+fi
+# loopback only: no proxy from the developer's environment
+unset http_proxy https_proxy HTTPS_PROXY all_proxy ALL_PROXY
+PGW_PID=""
+SLOW_PID=""
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	if [ -n "$PGW_PID" ]; then kill "$PGW_PID" 2>/dev/null; wait "$PGW_PID" 2>/dev/null; fi
+	if [ -n "$SLOW_PID" ]; then kill "$SLOW_PID" 2>/dev/null; wait "$SLOW_PID" 2>/dev/null; fi
+	rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+port=$(free_port)
+prometheus-pushgateway --web.listen-address="127.0.0.1:$port" --persistence.file="" \
+	>"$WORK/pushgateway.log" 2>&1 &
+PGW_PID=$!
+i=0
+until http_get "http://127.0.0.1:$port/-/ready" >/dev/null; do
+	i=$((i + 1))
+	if [ $i -ge 100 ]; then break; fi
+	sleep 0.2
+done
+if [ $i -ge 100 ]; then
+	fail "pushgateway did not become ready: $(tail -5 "$WORK/pushgateway.log")"
+	finish
+fi
+ok "pushgateway ready on 127.0.0.1:$port"
+
+fixture no-dxg
+run smoke --push "http://127.0.0.1:$port"
+if [ "$RC" = 2 ] || [ "$RC" = 3 ]; then fail "smoke --push exit status $RC"; else ok "smoke --push ran (exit $RC)"; fi
+http_get "http://127.0.0.1:$port/metrics" >"$WORK/gw.txt"
+expect_file_line "$WORK/gw.txt" '^wslgpu_check_status\{check="bridge\.dxg",instance="[^"]*",job="[^"]+",layer="bridge",status="fail"\} 1$' "pushed: bridge.dxg fail with job and instance"
+expect_file_line "$WORK/gw.txt" '^wslgpu_smoke_success\{instance="[^"]*",job="[^"]+"\} 0$' "pushed: wslgpu_smoke_success 0"
+expect_file_line "$WORK/gw.txt" '^push_time_seconds\{instance="[^"]*",job="[^"]+"\} ' "the gateway recorded the push"
+
+# An instance name with '/' and a space travels as @base64 and reads back intact.
+run smoke --push "http://127.0.0.1:$port" --instance "lab/rack 7"
+http_get "http://127.0.0.1:$port/metrics" >"$WORK/gw2.txt"
+expect_file_fixed "$WORK/gw2.txt" 'wslgpu_failures{instance="lab/rack 7",job="wslgpu"} ' "pushed with --instance 'lab/rack 7'"
+
+# A closed port: a clear error, at once.
+closed=$(free_port)
+run smoke --push "http://127.0.0.1:$closed"
+expect_err "cannot push to http://127\.0\.0\.1:$closed/metrics/job/.*Connection refused"
+if awk "BEGIN { exit !($SECS < 60) }"; then ok "refused push returns ($SECS s)"; else fail "refused push took $SECS s"; fi
+
+# A gateway that accepts and never answers: an error within the time-out.
+slow_port=$(free_port)
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+open(sys.argv[2], "w").close()
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)' "$slow_port" "$WORK/slow.ready" &
+SLOW_PID=$!
+i=0
+while [ ! -e "$WORK/slow.ready" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+run smoke --push "http://127.0.0.1:$slow_port"
+expect_err "the Pushgateway at http://127\.0\.0\.1:$slow_port/metrics/job/.* did not answer within [0-9.]+ s"
+if awk "BEGIN { exit !($SECS < 90) }"; then ok "slow gateway cut off ($SECS s)"; else fail "slow gateway took $SECS s"; fi
+
+finish
