@@ -1,0 +1,723 @@
+/*
+ * bundle.c: the support bundle of `wslgpu report` (see bundle.h).
+ *
+ * Everything is collected into memory first (each member capped at
+ * BUNDLE_MEMBER_CAP), then the redactor learns from all of it, so that a
+ * value first seen in a late member is replaced in the early ones too, then
+ * every member is redacted and the archive is written in one go to a
+ * temporary file that is renamed into place.
+ *
+ * Why libarchive: it is the library behind bsdtar (FreeBSD, macOS,
+ * Windows' own tar.exe), maintained for two decades, and writes pax/ustar
+ * and gzip through one streaming API to any file descriptor, which is what
+ * the atomic temporary file needs. Running tar(1) would need the members on
+ * disk first (unredacted secrets in a temporary directory) and a command
+ * outside the described machine. libarchive is used in this file only.
+ */
+#include "bundle.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/atomicfile.h"
+#include "../core/check.h"
+#include "../core/proc.h"
+#include "../core/rootfs.h"
+#include "../kb/kb.h"
+#include "../parse/dpkgstatus.h"
+#include "../parse/ldcache.h"
+#include "../probes/wslhost.h"
+#include "../version.h"
+
+extern char **environ;
+
+struct member {
+	char *name;          /* below the top directory: "evidence/mountinfo" */
+	const char *what;    /* one line for the README's list */
+	struct strbuf data;
+};
+
+struct members {
+	struct member *v;
+	size_t n, alloc;
+};
+
+static struct member *add_member(struct members *m, const char *name, const char *what)
+{
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? 2 * m->alloc : 32;
+		m->v = xrealloc(m->v, m->alloc * sizeof *m->v);
+	}
+	struct member *x = &m->v[m->n++];
+	x->name = xstrdup(name);
+	x->what = what;
+	sb_init(&x->data);
+	return x;
+}
+
+static void free_members(struct members *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->v[i].name);
+		sb_release(&m->v[i].data);
+	}
+	free(m->v);
+}
+
+/* Cuts sb to the cap at a line end (never in the middle of a value that
+ * redaction must see whole) and says so. */
+static void cap_text(struct strbuf *sb, size_t cap)
+{
+	if (sb->len <= cap)
+		return;
+	size_t keep = cap;
+	while (keep > 0 && sb->buf[keep - 1] != '\n')
+		keep--;
+	sb->len = keep;
+	sb->buf[keep] = '\0';
+	sb_addf(sb, "\n[wslgpu: truncated at %zu KiB]\n", (cap + 1023) / 1024);
+}
+
+/* UTF-16LE (a .wslconfig saved by Notepad) as UTF-8, so that the names in
+ * it can be seen and redacted. */
+static void utf16_to_utf8(struct strbuf *sb)
+{
+	size_t i = 0;
+	bool bom = sb->len >= 2 && (unsigned char)sb->buf[0] == 0xff && (unsigned char)sb->buf[1] == 0xfe;
+	size_t nul_odd = 0;
+	for (size_t k = 1; k < sb->len; k += 2)
+		nul_odd += sb->buf[k] == '\0';
+	if (!bom && (sb->len < 4 || nul_odd < sb->len / 4))
+		return;
+	if (bom)
+		i = 2;
+	struct strbuf out = STRBUF_INIT;
+	for (; i + 1 < sb->len; i += 2) {
+		unsigned cp = (unsigned char)sb->buf[i] | (unsigned)(unsigned char)sb->buf[i + 1] << 8;
+		if (cp < 0x80) {
+			sb_addc(&out, (char)cp);
+		} else if (cp < 0x800) {
+			sb_addc(&out, (char)(0xc0 | cp >> 6));
+			sb_addc(&out, (char)(0x80 | (cp & 0x3f)));
+		} else if (cp >= 0xd800 && cp < 0xe000) {
+			sb_addc(&out, '?'); /* surrogates: not needed for what we look for */
+		} else {
+			sb_addc(&out, (char)(0xe0 | cp >> 12));
+			sb_addc(&out, (char)(0x80 | ((cp >> 6) & 0x3f)));
+			sb_addc(&out, (char)(0x80 | (cp & 0x3f)));
+		}
+	}
+	sb_release(sb);
+	*sb = out;
+	sb_add(sb, "\n[wslgpu: the file is UTF-16; shown here as UTF-8]\n");
+}
+
+/* A file of the described machine, or a line saying why there is none. */
+static void read_into(struct strbuf *sb, const char *guest)
+{
+	struct strbuf t = STRBUF_INIT;
+	bool truncated = false;
+	int rc = rootfs_read(guest, BUNDLE_MEMBER_CAP, &t, &truncated);
+	if (rc < 0) {
+		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, strerror(-rc));
+	} else {
+		sb_addn(sb, t.buf, t.len);
+		if (truncated)
+			cap_text(sb, BUNDLE_MEMBER_CAP - 1);
+	}
+	sb_release(&t);
+}
+
+static void add_file(struct members *m, const char *name, const char *guest, const char *what)
+{
+	struct member *x = add_member(m, name, what);
+	read_into(&x->data, guest);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* /etc/ld.so.conf and every file of /etc/ld.so.conf.d, sorted as ldconfig
+ * reads them. */
+static void add_ld_conf(struct members *m)
+{
+	add_file(m, "evidence/ld.so.conf", "/etc/ld.so.conf", "/etc/ld.so.conf");
+	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
+	if (!d)
+		return;
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) && n < 64) {
+		if (de->d_name[0] == '.')
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		char *name = xasprintf("evidence/ld.so.conf.d/%s", names[i]);
+		char *guest = xasprintf("/etc/ld.so.conf.d/%s", names[i]);
+		add_file(m, name, guest, "a file of /etc/ld.so.conf.d");
+		free(name);
+		free(guest);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* What `ldconfig -p` would print, from the cache file itself. */
+static void add_ldcache(struct members *m)
+{
+	struct member *x = add_member(m, "evidence/ld.so.cache.txt",
+				      "/etc/ld.so.cache, listed like ldconfig -p");
+	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT, flags = STRBUF_INIT;
+	bool truncated = false;
+	int rc = rootfs_read("/etc/ld.so.cache", 64u << 20, &buf, &truncated);
+	struct ldcache c;
+	if (rc < 0) {
+		sb_addf(&x->data, "[wslgpu: /etc/ld.so.cache could not be read: %s]\n", strerror(-rc));
+	} else if (ldcache_parse(buf.buf, buf.len, &c, &why) < 0) {
+		sb_addf(&x->data, "[wslgpu: /etc/ld.so.cache (%zu bytes) is not a valid cache: %s]\n",
+			buf.len, why.buf);
+	} else {
+		sb_addf(&x->data, "%zu libs found in cache `/etc/ld.so.cache' (format: %s)\n", c.n,
+			ldcache_format_name(c.format));
+		for (size_t i = 0; i < c.n && x->data.len < BUNDLE_MEMBER_CAP; i++) {
+			sb_reset(&flags);
+			ldcache_describe_flags(c.e[i].flags, &flags);
+			sb_addf(&x->data, "\t%s (%s", c.e[i].name, flags.buf);
+			if (c.e[i].hwcap)
+				sb_addf(&x->data, ", hwcap: 0x%016llx", (unsigned long long)c.e[i].hwcap);
+			sb_addf(&x->data, ") => %s\n", c.e[i].path);
+		}
+		if (c.generator)
+			sb_addf(&x->data, "Cache generated by: %s\n", c.generator);
+		ldcache_free(&c);
+	}
+	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+	sb_release(&buf);
+	sb_release(&why);
+	sb_release(&flags);
+}
+
+/* Runs a command of the described machine with the time limit; the member
+ * says how it was found, how it ended, and what it printed. */
+static void add_command(struct members *m, const char *name, const char *what,
+			const char *cmd, const char *arg, int timeout_ms)
+{
+	struct member *x = add_member(m, name, what);
+	struct strbuf guest = STRBUF_INIT, host = STRBUF_INIT, end = STRBUF_INIT;
+	bool on_path = false;
+	sb_addf(&x->data, "$ %s %s\n", cmd, arg);
+	if (rootfs_which(cmd, &guest, &host, &on_path) < 0) {
+		sb_addf(&x->data, "[wslgpu: %s was not found (PATH and /usr/local/bin, /usr/bin, "
+			"/bin, /usr/lib/wsl/lib searched)]\n", cmd);
+		goto out;
+	}
+	const char *argv[] = { host.buf, arg, NULL };
+	struct proc_opts po = { .timeout_ms = timeout_ms };
+	struct proc_result r;
+	proc_result_init(&r);
+	if (proc_run(argv, &po, &r) < 0) {
+		sb_addf(&x->data, "[wslgpu: %s could not be started]\n", guest.buf);
+		proc_result_release(&r);
+		goto out;
+	}
+	proc_describe_end(&r, &end);
+	sb_addf(&x->data, "[wslgpu: %s (%s PATH) %s after %.0f ms%s]\n\n", guest.buf,
+		on_path ? "on" : "not on", end.buf, r.ms,
+		r.end == PROC_TIMEOUT ? ", killed at the time limit" : "");
+	sb_addn(&x->data, r.out.buf ? r.out.buf : "", r.out.len);
+	if (r.out_truncated)
+		sb_add(&x->data, "\n[wslgpu: standard output truncated]\n");
+	if (r.err.len) {
+		sb_add(&x->data, "\n--- standard error ---\n");
+		sb_addn(&x->data, r.err.buf, r.err.len);
+		if (r.err_truncated)
+			sb_add(&x->data, "\n[wslgpu: standard error truncated]\n");
+	}
+	proc_result_release(&r);
+out:
+	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+	sb_release(&guest);
+	sb_release(&host);
+	sb_release(&end);
+}
+
+static bool gpu_package(const char *name, size_t n)
+{
+	static const char *const words[] = { "nvidia", "cuda", "cudnn", "nccl", "tensorrt",
+					     "nvinfer", "docker", "container-toolkit", "moby", NULL };
+	for (const char *const *w = words; *w; w++) {
+		size_t wl = strlen(*w);
+		for (size_t i = 0; i + wl <= n; i++)
+			if (strncasecmp(name + i, *w, wl) == 0)
+				return true;
+	}
+	return false;
+}
+
+static int dpkg_line(const struct dpkg_pkg *p, void *arg)
+{
+	struct strbuf *sb = arg;
+	if (!gpu_package(p->name.p, p->name.n))
+		return 0;
+	sb_addf(sb, "%-40.*s %-36.*s %-6.*s %.*s\n", (int)p->name.n, p->name.p, (int)p->version.n,
+		p->version.p, (int)p->arch.n, p->arch.p, (int)p->status.n, p->status.p);
+	return sb->len > BUNDLE_MEMBER_CAP;
+}
+
+static void add_dpkg(struct members *m)
+{
+	struct member *x = add_member(m, "evidence/dpkg-gpu-packages.txt",
+				      "GPU-related packages in /var/lib/dpkg/status");
+	struct strbuf buf = STRBUF_INIT;
+	int rc = rootfs_read("/var/lib/dpkg/status", 64u << 20, &buf, NULL);
+	if (rc < 0) {
+		sb_addf(&x->data, "[wslgpu: /var/lib/dpkg/status could not be read: %s]\n", strerror(-rc));
+	} else {
+		sb_add(&x->data, "# packages whose name contains nvidia, cuda, cudnn, nccl, tensorrt, "
+				 "nvinfer, docker, container-toolkit or moby\n");
+		sb_addf(&x->data, "%-40s %-36s %-6s %s\n", "Package", "Version", "Arch", "Status");
+		dpkgstatus_each(buf.buf, buf.len, dpkg_line, &x->data);
+	}
+	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+	sb_release(&buf);
+}
+
+/* The frameworks checks' results with their evidence and probe output. */
+static void add_frameworks(struct members *m, const struct report *rep)
+{
+	struct member *x = add_member(m, "evidence/frameworks.txt",
+				      "the frameworks checks' evidence and probe output");
+	size_t found = 0;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (!r->ran || !r->def || strcmp(r->def->layer, "frameworks") != 0)
+			continue;
+		found++;
+		sb_addf(&x->data, "== %s: %s\n%s\n", r->def->id, status_name(r->status),
+			r->detail ? r->detail : "");
+		for (size_t k = 0; k < r->nev; k++)
+			sb_addf(&x->data, "  %s: %s\n", r->ev[k].key, r->ev[k].val);
+		if (r->output && *r->output)
+			sb_addf(&x->data, "  --- probe output%s ---\n%s\n",
+				r->output_truncated ? " (truncated)" : "", r->output);
+		sb_addc(&x->data, '\n');
+	}
+	if (!found)
+		sb_add(&x->data, "[wslgpu: no frameworks check ran (--only)]\n");
+	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+}
+
+static void add_wsl_files(struct members *m)
+{
+	add_file(m, "evidence/wsl.conf", "/etc/wsl.conf", "/etc/wsl.conf");
+	size_t n;
+	char **v = wslhost_wslconfigs(&n);
+	if (!n) {
+		struct member *x = add_member(m, "evidence/wslconfig", "the Windows user's .wslconfig");
+		sb_add(&x->data, "[wslgpu: no .wslconfig was found under the automount root's "
+				 "c/Users/*/]\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *name = n == 1 ? xstrdup("evidence/wslconfig") : xasprintf("evidence/wslconfig-%zu", i + 1);
+		struct member *x = add_member(m, name, "a Windows user's .wslconfig");
+		struct strbuf win = STRBUF_INIT, body = STRBUF_INIT;
+		wslhost_windows_path(v[i], &win);
+		sb_addf(&x->data, "# %s (%s)\n", win.buf, v[i]);
+		read_into(&body, v[i]);
+		utf16_to_utf8(&body);
+		sb_addn(&x->data, body.buf, body.len);
+		sb_release(&win);
+		sb_release(&body);
+		free(name);
+	}
+	wslhost_free_list(v, n);
+}
+
+/* The variables that decide where GPU libraries and tools come from; and
+ * the names of those that look secret (their values are redacted). */
+static bool gpu_env(const char *e, size_t kn)
+{
+	static const char *const prefixes[] = { "CUDA", "NVIDIA_", "NV_", "__NV", "__GL", "LD_",
+						"TF_", "XLA_", "JAX_", "PYTORCH_", "TORCH", "NCCL_",
+						"CONDA", "WSL", "DOCKER_", "PYTHON", "MESA_", "GALLIUM_",
+						"LIBGL_", "HF_", "TRANSFORMERS_", NULL };
+	static const char *const names[] = { "PATH", "HOME", "USER", "SHELL", "LANG", "PWD",
+					     "VIRTUAL_ENV", "DISPLAY", "WAYLAND_DISPLAY", "container",
+					     "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY",
+					     "no_proxy", "NO_PROXY", NULL };
+	for (const char *const *p = prefixes; *p; p++)
+		if (strncmp(e, *p, strlen(*p)) == 0)
+			return true;
+	for (const char *const *p = names; *p; p++)
+		if (strlen(*p) == kn && strncmp(e, *p, kn) == 0)
+			return true;
+	return redact_secret_name(e, kn);
+}
+
+static void add_environment(struct members *m)
+{
+	struct member *x = add_member(m, "evidence/environment.txt",
+				      "GPU-related environment variables (and secret-looking ones)");
+	char **v = NULL;
+	size_t n = 0;
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq || !gpu_env(*e, (size_t)(eq - *e)))
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof *v);
+		v[n++] = *e;
+	}
+	qsort(v, n, sizeof *v, cmp_str);
+	sb_add(&x->data, "# the environment wslgpu ran in, GPU-related variables only\n");
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&x->data, "%s\n", v[i]);
+	free(v);
+	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+}
+
+static void collect(struct members *m, const struct report *rep, const struct bundle_opts *o)
+{
+	const char *osr = rootfs_access("/etc/os-release", R_OK) == 0 ? "/etc/os-release"
+								       : "/usr/lib/os-release";
+	add_file(m, "evidence/etc-os-release", osr, "/etc/os-release");
+	add_file(m, "evidence/proc-version", "/proc/version", "/proc/version");
+	add_file(m, "evidence/mountinfo", "/proc/self/mountinfo", "/proc/self/mountinfo");
+	add_file(m, "evidence/proc-modules", "/proc/modules", "/proc/modules");
+	add_ldcache(m);
+	add_ld_conf(m);
+	add_command(m, "evidence/nvidia-smi-q.txt", "nvidia-smi -q, with the time limit",
+		    "nvidia-smi", "-q", o->timeout_ms);
+	add_dpkg(m);
+	add_command(m, "evidence/docker-info.txt", "docker info, with the time limit", "docker",
+		    "info", o->timeout_ms);
+	add_frameworks(m, rep);
+	add_wsl_files(m);
+	add_environment(m);
+}
+
+/* ---- the README ---- */
+
+static void put_driver(struct strbuf *sb, const struct report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (r->ran && r->def && strcmp(r->def->id, "host.driver") == 0 &&
+		    res_get(r, "driver_version")) {
+			sb_addf(sb, ", driver %s", res_get(r, "driver_version"));
+			return;
+		}
+	}
+}
+
+static void readme(struct strbuf *sb, const struct report *rep, const struct bundle_opts *o,
+		   const char *top, const struct members *m, const char *command_line)
+{
+	struct summary sum;
+	report_summarize(rep, &sum);
+	char when[64];
+	struct tm tm;
+	gmtime_r(&o->now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (!o->redactor)
+		sb_add(sb, "##################################################################\n"
+			   "###                                                            ###\n"
+			   "###   THIS BUNDLE IS NOT REDACTED (wslgpu report --no-redact)  ###\n"
+			   "###                                                            ###\n"
+			   "###   It holds user and host names, home paths, addresses,     ###\n"
+			   "###   machine ids and possibly secrets. Do not post it in a    ###\n"
+			   "###   public place; send it only to someone you trust.         ###\n"
+			   "###                                                            ###\n"
+			   "##################################################################\n\n");
+	sb_addf(sb, "wslgpu support bundle %s\n\n", top);
+	sb_addf(sb, "Created   %s by wslgpu %s\n", when, WSLGPU_VERSION);
+	if (command_line)
+		sb_addf(sb, "Command   %s\n", command_line);
+	const char *kind = report_platform(rep, "kind"), *kernel = report_platform(rep, "kernel"),
+		   *distro = report_platform(rep, "distro");
+	sb_addf(sb, "Machine   %s, kernel %s, %s", kind ? kind : "unknown", kernel ? kernel : "unknown",
+		distro ? distro : "unknown distribution");
+	put_driver(sb, rep);
+	sb_addf(sb, "\nChecks    %d pass, %d warn, %d fail, %d skip, %d crash, %d timeout "
+		    "(check.json has every one)\n\n",
+		sum.counts[ST_PASS], sum.counts[ST_WARN], sum.counts[ST_FAIL], sum.counts[ST_SKIP],
+		sum.counts[ST_CRASH], sum.counts[ST_TIMEOUT]);
+	const struct result *r = sum.first_failure ? sum.first_failure : sum.first_warning;
+	if (!r) {
+		sb_add(sb, "Verdict   no problems found\n");
+	} else {
+		sb_addf(sb, "Verdict   %s at the %s layer: %s (%s)\n",
+			sum.first_failure ? "broken" : "no failures, first warning", r->def->layer,
+			r->detail ? r->detail : "", r->def->id);
+		const struct kb_entry *e = kb_find(r->kb);
+		struct strbuf t = STRBUF_INIT;
+		if (e && e->cause) {
+			kb_expand(e->cause, r, &t);
+			sb_addf(sb, "Cause     %s\n", t.buf);
+		}
+		for (size_t i = 0; e && i < e->fix.n; i++) {
+			sb_reset(&t);
+			kb_expand(e->fix.v[i], r, &t);
+			sb_addf(sb, "%s%s\n", i ? "          " : "Fix       ", t.buf);
+		}
+		if (e)
+			sb_addf(sb, "More      wslgpu kb %s\n", e->id);
+		sb_release(&t);
+	}
+
+	sb_add(sb, "\nRedaction\n---------\n");
+	if (!o->redactor) {
+		sb_add(sb, "NONE. --no-redact was given: every member holds the machine's values as "
+			   "they are.\n");
+	} else {
+		sb_add(sb, "Redacted by default. Each value below is replaced by a placeholder such as\n"
+			   "<user-1> or <ip-2>; the same value has the same placeholder in every member.\n"
+			   "The values themselves are not in the bundle.\n\n");
+		size_t total = 0;
+		for (int c = 0; c < REDACT__COUNT; c++) {
+			size_t values, hits;
+			redact_stats(o->redactor, (enum redact_cat)c, &values, &hits);
+			total += hits;
+			char tag[32];
+			snprintf(tag, sizeof tag, "<%s-N>", redact_cat_tag((enum redact_cat)c));
+			sb_addf(sb, "  %-14s %3zu %-7s %4zu %-12s %s\n", tag, values,
+				values == 1 ? "value," : "values,", hits,
+				hits == 1 ? "occurrence" : "occurrences", redact_cat_title((enum redact_cat)c));
+		}
+		sb_addf(sb, "\n%zu replacement%s in all. Not redacted: GPU names, driver and package\n"
+			    "versions, system paths, loopback addresses. Names shorter than 3 characters\n"
+			    "and generic ones (user, ubuntu...) are replaced only where the context says\n"
+			    "they are names (/home/NAME, USER=NAME). Read the files before you share them.\n",
+			total, total == 1 ? "" : "s");
+	}
+
+	sb_add(sb, "\nMembers\n-------\n");
+	sb_addf(sb, "  %-44s %s\n", "README.txt", "this summary");
+	for (size_t i = 0; i < m->n; i++)
+		sb_addf(sb, "  %-44s %s, %zu bytes\n", m->v[i].name, m->v[i].what, m->v[i].data.len);
+}
+
+/* ---- the archive ---- */
+
+/* The temporary file, for the signal handler to remove: a copy, because
+ * atomic_commit frees its own before the handler is disarmed. */
+static char signal_tmp[4096];
+static volatile sig_atomic_t signal_armed;
+
+static void on_signal(int sig)
+{
+	if (signal_armed)
+		unlink(signal_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int put_entry(struct archive *a, const char *path, const struct strbuf *data,
+		     time_t now, struct strbuf *err)
+{
+	struct archive_entry *e = archive_entry_new();
+	archive_entry_set_pathname(e, path);
+	archive_entry_set_mtime(e, now, 0);
+	if (data) {
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0600);
+		archive_entry_set_size(e, (la_int64_t)data->len);
+	} else {
+		archive_entry_set_filetype(e, AE_IFDIR);
+		archive_entry_set_perm(e, 0700);
+	}
+	int rc = archive_write_header(a, e);
+	if (rc == ARCHIVE_OK && data && data->len &&
+	    archive_write_data(a, data->buf, data->len) != (la_ssize_t)data->len)
+		rc = ARCHIVE_FATAL;
+	archive_entry_free(e);
+	if (rc != ARCHIVE_OK) {
+		sb_addf(err, "writing %s: %s", path, archive_error_string(a) ? archive_error_string(a)
+									  : "write error");
+		return -1;
+	}
+	return 0;
+}
+
+static int write_archive(const struct bundle_opts *o, const char *top,
+			 const struct strbuf *readme_text, const struct members *m,
+			 struct strbuf *err)
+{
+	struct atomic_file af = { NULL, NULL, -1 };
+	int fd = 1;
+	bool to_stdout = strcmp(o->path, "-") == 0;
+	struct sigaction sa, old_int, old_term, old_hup, old_xfsz;
+	if (!to_stdout) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+		sigaction(SIGHUP, &sa, &old_hup);
+		/* a file size limit: leave no partial file (ignored stays ignored,
+		 * and the write then fails with EFBIG) */
+		sigaction(SIGXFSZ, NULL, &old_xfsz);
+		if (old_xfsz.sa_handler != SIG_IGN)
+			sigaction(SIGXFSZ, &sa, NULL);
+		fd = atomic_open(&af, o->path, 0600, err);
+		if (fd < 0)
+			goto restore;
+		snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
+		signal_armed = 1;
+	}
+	struct archive *a = archive_write_new();
+	int rc = -1;
+	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
+		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "libarchive");
+		archive_write_free(a);
+		goto done;
+	}
+	struct strbuf path = STRBUF_INIT;
+	sb_addf(&path, "%s/", top);
+	rc = put_entry(a, path.buf, NULL, o->now, err);
+	sb_reset(&path);
+	sb_addf(&path, "%s/README.txt", top);
+	if (!rc)
+		rc = put_entry(a, path.buf, readme_text, o->now, err);
+	bool dir_evidence = false, dir_ldconf = false;
+	for (size_t i = 0; !rc && i < m->n; i++) {
+		const char *name = m->v[i].name;
+		if (!dir_evidence && strncmp(name, "evidence/", 9) == 0) {
+			sb_reset(&path);
+			sb_addf(&path, "%s/evidence/", top);
+			rc = put_entry(a, path.buf, NULL, o->now, err);
+			dir_evidence = true;
+		}
+		if (!rc && !dir_ldconf && strncmp(name, "evidence/ld.so.conf.d/", 22) == 0) {
+			sb_reset(&path);
+			sb_addf(&path, "%s/evidence/ld.so.conf.d/", top);
+			rc = put_entry(a, path.buf, NULL, o->now, err);
+			dir_ldconf = true;
+		}
+		sb_reset(&path);
+		sb_addf(&path, "%s/%s", top, name);
+		if (!rc)
+			rc = put_entry(a, path.buf, &m->v[i].data, o->now, err);
+	}
+	sb_release(&path);
+	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
+		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "write error");
+		rc = -1;
+	}
+	archive_write_free(a);
+done:
+	if (!to_stdout) {
+		if (rc == 0)
+			rc = atomic_commit(&af, err);
+		else
+			atomic_abort(&af);
+		signal_armed = 0;
+	}
+restore:
+	if (!to_stdout) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+		sigaction(SIGXFSZ, &old_xfsz, NULL);
+		if (fd < 0)
+			return -1;
+	}
+	return rc;
+}
+
+int bundle_write(const struct report *rep, const struct bundle_opts *o,
+		 struct strbuf *listing, struct strbuf *err)
+{
+	struct members m = { NULL, 0, 0 };
+	collect(&m, rep, o);
+
+	char top[64];
+	struct tm tm;
+	gmtime_r(&o->now, &tm);
+	strftime(top, sizeof top, "wslgpu-report-%Y%m%dT%H%M%SZ", &tm);
+
+	/* The results as the bundle shows them: redacted copies, or the
+	 * originals with --no-redact. */
+	struct result *red = NULL;
+	struct report shown = *rep;
+	shown.verbose = true;
+	shown.color = false;
+	char *command_line = o->command_line ? xstrdup(o->command_line) : NULL;
+	if (o->redactor) {
+		struct redactor *x = o->redactor;
+		redact_learn_results(x, rep->results, rep->n);
+		for (size_t i = 0; i < m.n; i++) {
+			redact_learn(x, m.v[i].name, strlen(m.v[i].name));
+			redact_learn(x, m.v[i].data.buf ? m.v[i].data.buf : "", m.v[i].data.len);
+		}
+		if (command_line)
+			redact_learn(x, command_line, strlen(command_line));
+		red = xcalloc(rep->n, sizeof *red);
+		redact_results(x, rep->results, rep->n, red);
+		shown.results = red;
+		for (size_t i = 0; i < m.n; i++) {
+			struct strbuf t = STRBUF_INIT;
+			redact_text(x, NULL, m.v[i].data.buf ? m.v[i].data.buf : "", m.v[i].data.len, &t);
+			cap_text(&t, BUNDLE_MEMBER_CAP);
+			sb_release(&m.v[i].data);
+			m.v[i].data = t;
+			char *name = redact_dup(x, NULL, m.v[i].name);
+			free(m.v[i].name);
+			m.v[i].name = name;
+		}
+		if (command_line) {
+			char *c = redact_dup(x, NULL, command_line);
+			free(command_line);
+			command_line = c;
+		}
+	}
+
+	/* check.json: what `check -v --json` prints, first in the list. */
+	struct member json = { xstrdup("check.json"), "wslgpu check -v --json", STRBUF_INIT };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (f) {
+		report_json(f, &shown);
+		fclose(f);
+		sb_addn(&json.data, buf, len);
+		free(buf);
+	}
+	struct members all = { xcalloc(m.n + 1, sizeof *all.v), m.n + 1, m.n + 1 };
+	all.v[0] = json;
+	memcpy(all.v + 1, m.v, m.n * sizeof *m.v);
+	free(m.v);
+
+	struct strbuf readme_text = STRBUF_INIT;
+	readme(&readme_text, &shown, o, top, &all, command_line);
+	int rc = write_archive(o, top, &readme_text, &all, err);
+	if (rc == 0 && listing) {
+		sb_addf(listing, "%s/README.txt  %zu\n", top, readme_text.len);
+		for (size_t i = 0; i < all.n; i++)
+			sb_addf(listing, "%s/%s  %zu\n", top, all.v[i].name, all.v[i].data.len);
+	}
+	sb_release(&readme_text);
+	free_members(&all);
+	if (red) {
+		for (size_t i = 0; i < rep->n; i++)
+			result_release(&red[i]);
+		free(red);
+	}
+	free(command_line);
+	return rc;
+}

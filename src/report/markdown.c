@@ -1,0 +1,271 @@
+/*
+ * markdown.c: `wslgpu report --markdown`, a compact report for a GitHub
+ * issue (see markdown.h). Short on purpose: one row per layer instead of
+ * one per check, the first failure's cause and fix, the other problems as
+ * one line each, and the evidence collapsed. Placeholders such as <user-1>
+ * would vanish as HTML tags, so text outside code blocks is escaped.
+ */
+#include "markdown.h"
+
+#include <string.h>
+
+#include "../core/check.h"
+#include "../core/json.h"
+#include "../core/registry.h"
+#include "../kb/kb.h"
+#include "../version.h"
+
+/* The <details> block: lines in all, evidence items per check (the bundle
+ * and `wslgpu check -v` have the rest). */
+#define MD_DETAIL_LINES 30
+#define MD_EVIDENCE_PER_CHECK 6
+#define MD_VALUE_MAX 300
+
+static const char *mark(enum status s)
+{
+	switch (s) {
+	case ST_PASS: return "✓";
+	case ST_WARN: return "!";
+	case ST_FAIL: return "✗";
+	case ST_SKIP: return "-";
+	case ST_CRASH: return "☠";
+	case ST_TIMEOUT: return "⌛";
+	default: return "?";
+	}
+}
+
+/* Inline text: one line, HTML and table syntax escaped. */
+static void md_inline(struct strbuf *sb, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+	text_sanitize(&t, s ? s : "");
+	for (const char *p = sb_str(&t); *p; p++) {
+		switch (*p) {
+		case '<': sb_add(sb, "&lt;"); break;
+		case '>': sb_add(sb, "&gt;"); break;
+		case '&': sb_add(sb, "&amp;"); break;
+		case '|': sb_add(sb, "\\|"); break;
+		case '\n':
+		case '\t': sb_addc(sb, ' '); break;
+		default: sb_addc(sb, *p);
+		}
+	}
+	sb_release(&t);
+}
+
+/* Text inside a ``` block: sanitised, and unable to close the block. */
+static void md_code(struct strbuf *sb, const char *s, size_t max)
+{
+	struct strbuf t = STRBUF_INIT;
+	text_sanitize(&t, s ? s : "");
+	size_t n = t.len;
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++) {
+		if (t.buf[i] == '`' && i + 2 < t.len && t.buf[i + 1] == '`' && t.buf[i + 2] == '`') {
+			sb_add(sb, "'''");
+			i += 2;
+			continue;
+		}
+		sb_addc(sb, t.buf[i]);
+	}
+	if (t.len > max)
+		sb_addf(sb, " [... %zu more bytes]", t.len - max);
+	sb_release(&t);
+}
+
+static bool bad(enum status s)
+{
+	return s == ST_WARN || status_is_failure(s);
+}
+
+static const char *driver_version(const struct report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (r->ran && r->def && strcmp(r->def->id, "host.driver") == 0)
+			return res_get(r, "driver_version");
+	}
+	return NULL;
+}
+
+static void put_layers(struct strbuf *sb, const struct report *rep)
+{
+	size_t nl;
+	const struct layer_def *layers = registry_layers(&nl);
+	sb_add(sb, "| layer | | checks |\n|---|---|---|\n");
+	for (size_t l = 0; l < nl; l++) {
+		int counts[ST__COUNT] = { 0 };
+		enum status worst = ST_SKIP;
+		bool any = false;
+		struct strbuf named = STRBUF_INIT;
+		for (size_t i = 0; i < rep->n; i++) {
+			const struct result *r = &rep->results[i];
+			if (!rep->shown[i] || !r->ran || strcmp(r->def->layer, layers[l].name) != 0)
+				continue;
+			any = true;
+			counts[r->status]++;
+			if (r->status != ST_SKIP &&
+			    (worst == ST_SKIP || status_rank(r->status) > status_rank(worst)))
+				worst = r->status;
+			if (bad(r->status))
+				sb_addf(&named, "%s%s `%s`", named.len ? ", " : "", mark(r->status), r->def->id);
+		}
+		if (!any)
+			continue;
+		sb_addf(sb, "| %s | %s | ", layers[l].name, mark(worst));
+		sb_addn(sb, named.buf ? named.buf : "", named.len);
+		const char *sep = named.len ? "; " : "";
+		if (counts[ST_PASS]) {
+			sb_addf(sb, "%s%d passed", sep, counts[ST_PASS]);
+			sep = ", ";
+		}
+		if (counts[ST_SKIP])
+			sb_addf(sb, "%s%d skipped", sep, counts[ST_SKIP]);
+		sb_add(sb, " |\n");
+		sb_release(&named);
+	}
+}
+
+static void put_first(struct strbuf *sb, const struct result *r)
+{
+	sb_addf(sb, "\n**%s `%s`**: ", mark(r->status), r->def->id);
+	md_inline(sb, r->detail);
+	sb_add(sb, "\n");
+	const struct kb_entry *e = kb_find(r->kb);
+	if (!e)
+		return;
+	struct strbuf t = STRBUF_INIT;
+	if (e->cause) {
+		kb_expand(e->cause, r, &t);
+		sb_add(sb, "\n> **Cause:** ");
+		md_inline(sb, t.buf);
+		sb_add(sb, "\n");
+	}
+	if (e->fix.n) {
+		sb_add(sb, "\n**Fix** (`wslgpu kb ");
+		sb_add(sb, e->id);
+		sb_add(sb, "`):\n\n```\n");
+		for (size_t i = 0; i < e->fix.n; i++) {
+			sb_reset(&t);
+			kb_expand(e->fix.v[i], r, &t);
+			md_code(sb, t.buf, MD_VALUE_MAX);
+			sb_addc(sb, '\n');
+		}
+		sb_add(sb, "```\n");
+	}
+	sb_release(&t);
+}
+
+/* Appends text to the details block, counting lines against the cap. */
+static bool detail_add(struct strbuf *sb, size_t *lines, const char *text)
+{
+	if (*lines >= MD_DETAIL_LINES)
+		return false;
+	for (const char *p = text; *p; p++)
+		if (*p == '\n')
+			++*lines;
+	sb_add(sb, text);
+	return true;
+}
+
+static void put_details(struct strbuf *sb, const struct report *rep)
+{
+	struct strbuf body = STRBUF_INIT, t = STRBUF_INIT;
+	size_t lines = 0, left = 0;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (!rep->shown[i] || !r->ran || !bad(r->status))
+			continue;
+		sb_reset(&t);
+		sb_addf(&t, "%s %s (%s, %.0f ms): ", mark(r->status), r->def->id,
+			status_name(r->status), r->ms);
+		md_code(&t, r->detail, MD_VALUE_MAX);
+		sb_addc(&t, '\n');
+		for (size_t k = 0; k < r->nev; k++) {
+			if (k == MD_EVIDENCE_PER_CHECK) {
+				sb_addf(&t, "    [... %zu more]\n", r->nev - k);
+				break;
+			}
+			sb_addf(&t, "    %s: ", r->ev[k].key);
+			struct strbuf v = STRBUF_INIT;
+			md_code(&v, r->ev[k].val, MD_VALUE_MAX);
+			for (const char *p = sb_str(&v); *p; p++) {
+				sb_addc(&t, *p);
+				if (*p == '\n')
+					sb_add(&t, "        ");
+			}
+			sb_release(&v);
+			sb_addc(&t, '\n');
+		}
+		if (!detail_add(&body, &lines, t.buf))
+			left++;
+	}
+	if (!body.len) {
+		sb_release(&body);
+		sb_release(&t);
+		return;
+	}
+	sb_add(sb, "\n<details><summary>Evidence of the checks that did not pass "
+		   "(<code>wslgpu check -v</code>)</summary>\n\n```\n");
+	sb_addn(sb, body.buf, body.len);
+	if (left)
+		sb_addf(sb, "[... %zu more checks: run wslgpu check -v]\n", left);
+	sb_add(sb, "```\n\n</details>\n");
+	sb_release(&body);
+	sb_release(&t);
+}
+
+void report_markdown(FILE *f, const struct report *rep, const char *note)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct summary sum;
+	report_summarize(rep, &sum);
+
+	sb_add(&sb, "### wslgpu check: ");
+	if (sum.first_failure) {
+		sb_addf(&sb, "✗ broken at the %s layer (`%s`)\n", sum.first_failure->def->layer,
+			sum.first_failure->def->id);
+	} else if (sum.first_warning) {
+		sb_addf(&sb, "! no failures, %d warning%s\n", sum.counts[ST_WARN],
+			sum.counts[ST_WARN] == 1 ? "" : "s");
+	} else {
+		sb_add(&sb, "✓ no problems found\n");
+	}
+	const char *kind = report_platform(rep, "kind"), *kernel = report_platform(rep, "kernel"),
+		   *distro = report_platform(rep, "distro"), *driver = driver_version(rep);
+	sb_add(&sb, "\n**");
+	md_inline(&sb, kind ? kind : "unknown");
+	sb_add(&sb, "** · kernel ");
+	md_inline(&sb, kernel ? kernel : "unknown");
+	sb_add(&sb, " · ");
+	md_inline(&sb, distro ? distro : "unknown distribution");
+	sb_add(&sb, " · driver ");
+	md_inline(&sb, driver ? driver : "unknown");
+	sb_addf(&sb, " · wslgpu %s\n\n", WSLGPU_VERSION);
+
+	put_layers(&sb, rep);
+	const struct result *first = sum.first_failure ? sum.first_failure : sum.first_warning;
+	if (first)
+		put_first(&sb, first);
+	bool header = false;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (!rep->shown[i] || !r->ran || !bad(r->status) || r == first)
+			continue;
+		if (!header)
+			sb_add(&sb, "\nAlso:\n");
+		header = true;
+		sb_addf(&sb, "- %s `%s`: ", mark(r->status), r->def->id);
+		md_inline(&sb, r->detail);
+		sb_addc(&sb, '\n');
+	}
+	put_details(&sb, rep);
+	if (note) {
+		sb_add(&sb, "\n<sub>");
+		md_inline(&sb, note);
+		sb_add(&sb, "</sub>\n");
+	}
+	fputs(sb.buf, f);
+	sb_release(&sb);
+}

@@ -1,0 +1,1072 @@
+/*
+ * redact.c: the redactor behind `wslgpu report` (see redact.h).
+ *
+ * One left-to-right pass over the bytes. At each position, in this order:
+ * a placeholder we wrote is copied as it is (so redacting twice is a no-op);
+ * a context that says what the next word is (/home/NAME, Users\NAME,
+ * KEY=VALUE with a secret-looking KEY, USER=, HOSTNAME=, "Serial Number :",
+ * scheme://user:password@) replaces that word and learns it; a value known
+ * from the machine or learned earlier is replaced (longest first); then
+ * MAC addresses, UUIDs, IPv6 and IPv4 addresses are recognised by shape.
+ *
+ * Known values live in one hash table keyed by the lower-cased value, so
+ * the same value always gets the same placeholder, whichever rule found it.
+ * Values replaced anywhere ("global") are capped per category, so hostile
+ * input with a million home paths costs memory and time in proportion to
+ * its size, not its square.
+ */
+#include "redact.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rootfs.h"
+#include "../parse/inifile.h"
+#include "../probes/wslhost.h"
+
+/* Values shorter than these are replaced only in their context. */
+#define MIN_NAME 3
+#define MIN_SECRET 6
+#define MIN_SERIAL 4
+/* Global (replaced-anywhere) values per category; more are context-only. */
+#define MAX_GLOBAL 256
+/* A placeholder is "<tag-N>"; no tag is longer than this. */
+#define MAX_PLACEHOLDER 24
+/* How far back a version keyword protects a dotted quad. */
+#define VERSION_LOOKBACK 32
+
+struct value {
+	enum redact_cat cat;
+	char *v;
+	size_t len;
+	bool global; /* replaced anywhere, not only in its context */
+	bool word;   /* only as a whole word (names) */
+	bool exact;  /* case-sensitive (secrets) */
+	unsigned num; /* placeholder number, 0 until first used */
+};
+
+struct redactor {
+	struct value *v;
+	size_t n, alloc;
+	size_t *slot; /* hash table of indices + 1; 0 is empty */
+	size_t nslot;
+	size_t *glob; /* global values, longest first */
+	size_t nglob;
+	bool glob_dirty;
+	bool first[256]; /* lower-cased first bytes of global values */
+	size_t nglobal_cat[REDACT__COUNT];
+	unsigned next[REDACT__COUNT];
+	size_t hits[REDACT__COUNT];
+};
+
+static const char *const tags[REDACT__COUNT] = {
+	"user", "host", "ip", "mac", "machine-id", "uuid", "serial", "secret",
+};
+static const char *const titles[REDACT__COUNT] = {
+	"user names (Linux and Windows, home folders)",
+	"host names",
+	"IP addresses (IPv4, IPv6)",
+	"MAC addresses",
+	"machine ids",
+	"UUIDs (GPU UUIDs and others)",
+	"serial numbers",
+	"secrets (values of TOKEN, KEY, SECRET, PASSWORD, AUTH... variables; URL passwords)",
+};
+
+const char *redact_cat_tag(enum redact_cat cat) { return tags[cat]; }
+const char *redact_cat_title(enum redact_cat cat) { return titles[cat]; }
+
+/* Names that say nothing about a person: replaced only in context, so that
+ * a user called "user" does not turn every "user" of the text into <user-1>. */
+static const char *const generic_names[] = {
+	"user", "users", "root", "ubuntu", "debian", "admin", "administrator", "default",
+	"public", "guest", "nobody", "test", "dev", "docker", "wsl", "home", "nvidia",
+	"cuda", "local", "localhost", "localhost.localdomain", "runner", "vscode", "git",
+	"none", "null", NULL,
+};
+/* Values of secret-looking settings that are not secrets. */
+static const char *const non_secrets[] = {
+	"none", "null", "nil", "n/a", "[n/a]", "true", "false", "yes", "no", "on", "off",
+	"unset", "enabled", "disabled", "0", "1", NULL,
+};
+/* Folders of C:\Users that belong to no person. */
+static const char *const windows_system_folders[] = {
+	"default", "public", "all users", "default user", "desktop.ini", "defaultuser0",
+	"wdagutilityaccount", NULL,
+};
+
+static bool in_list(const char *const *list, const char *s, size_t n)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && strncasecmp(*list, s, n) == 0)
+			return true;
+	return false;
+}
+
+static bool is_word(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c >= 0x80;
+}
+
+static uint64_t hash_ci(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)tolower((unsigned char)s[i]);
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+struct redactor *redactor_new(void)
+{
+	struct redactor *r = xcalloc(1, sizeof *r);
+	r->nslot = 64;
+	r->slot = xcalloc(r->nslot, sizeof *r->slot);
+	return r;
+}
+
+void redactor_free(struct redactor *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		free(r->v[i].v);
+	free(r->v);
+	free(r->slot);
+	free(r->glob);
+	free(r);
+}
+
+static ssize_t find(const struct redactor *r, const char *s, size_t n)
+{
+	size_t m = r->nslot - 1;
+	for (size_t h = (size_t)hash_ci(s, n) & m;; h = (h + 1) & m) {
+		size_t k = r->slot[h];
+		if (!k)
+			return -1;
+		const struct value *v = &r->v[k - 1];
+		if (v->len == n && strncasecmp(v->v, s, n) == 0)
+			return (ssize_t)(k - 1);
+	}
+}
+
+static void rehash(struct redactor *r)
+{
+	free(r->slot);
+	r->nslot *= 2;
+	r->slot = xcalloc(r->nslot, sizeof *r->slot);
+	size_t m = r->nslot - 1;
+	for (size_t i = 0; i < r->n; i++) {
+		size_t h = (size_t)hash_ci(r->v[i].v, r->v[i].len) & m;
+		while (r->slot[h])
+			h = (h + 1) & m;
+		r->slot[h] = i + 1;
+	}
+}
+
+/*
+ * Registers a value; returns its index. A value already known keeps its
+ * category and placeholder (first finder wins), but may become global.
+ */
+static size_t add_value(struct redactor *r, enum redact_cat cat, const char *s, size_t n)
+{
+	bool global, word = false, exact = false;
+	switch (cat) {
+	case REDACT_USER:
+	case REDACT_HOST:
+		global = n >= MIN_NAME && !in_list(generic_names, s, n);
+		word = true;
+		break;
+	case REDACT_SECRET:
+		global = n >= MIN_SECRET && !in_list(non_secrets, s, n);
+		exact = true;
+		break;
+	case REDACT_SERIAL:
+		global = n >= MIN_SERIAL;
+		word = true;
+		break;
+	case REDACT_IP:
+	case REDACT_MAC:
+	case REDACT_UUID:
+		global = false; /* found by their shape wherever they are */
+		break;
+	default:
+		global = n >= MIN_NAME;
+		break;
+	}
+	if (global && r->nglobal_cat[cat] >= MAX_GLOBAL)
+		global = false;
+	ssize_t k = find(r, s, n);
+	if (k >= 0) {
+		struct value *v = &r->v[k];
+		if (global && !v->global) {
+			v->global = true;
+			r->nglobal_cat[v->cat]++;
+			r->glob_dirty = true;
+		}
+		return (size_t)k;
+	}
+	if (r->n + 1 > r->nslot / 2)
+		rehash(r);
+	if (r->n == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 32;
+		r->v = xrealloc(r->v, r->alloc * sizeof *r->v);
+	}
+	struct value *v = &r->v[r->n];
+	v->cat = cat;
+	v->v = xstrndup(s, n);
+	v->len = n;
+	v->global = global;
+	v->word = word;
+	v->exact = exact;
+	v->num = 0;
+	size_t m = r->nslot - 1, h = (size_t)hash_ci(s, n) & m;
+	while (r->slot[h])
+		h = (h + 1) & m;
+	r->slot[h] = r->n + 1;
+	if (global) {
+		r->nglobal_cat[cat]++;
+		r->glob_dirty = true;
+	}
+	return r->n++;
+}
+
+static size_t trim_len(const char *s, size_t n, const char **start)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	*start = s;
+	return n;
+}
+
+void redact_add(struct redactor *r, enum redact_cat cat, const char *value)
+{
+	const char *s;
+	size_t n = trim_len(value, strlen(value), &s);
+	if (n && n < 4096)
+		add_value(r, cat, s, n);
+}
+
+static int cmp_glob(const void *a, const void *b, void *arg)
+{
+	const struct redactor *r = arg;
+	size_t la = r->v[*(const size_t *)a].len, lb = r->v[*(const size_t *)b].len;
+	return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+static void build_glob(struct redactor *r)
+{
+	if (!r->glob_dirty)
+		return;
+	free(r->glob);
+	r->glob = xcalloc(r->n + 1, sizeof *r->glob);
+	r->nglob = 0;
+	memset(r->first, 0, sizeof r->first);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].global) {
+			r->glob[r->nglob++] = i;
+			r->first[(unsigned char)tolower((unsigned char)r->v[i].v[0])] = true;
+			r->first[(unsigned char)toupper((unsigned char)r->v[i].v[0])] = true;
+		}
+	qsort_r(r->glob, r->nglob, sizeof *r->glob, cmp_glob, r);
+	r->glob_dirty = false;
+}
+
+bool redact_secret_name(const char *name, size_t len)
+{
+	static const char *const words[] = {
+		"token", "key", "secret", "password", "passwd", "auth", "credential",
+		"cookie", "session", NULL,
+	};
+	/* Desktop session bookkeeping, not secrets. */
+	if ((len >= 12 && strncasecmp(name, "XDG_SESSION_", 12) == 0) ||
+	    (len == 15 && strncasecmp(name, "DESKTOP_SESSION", 15) == 0))
+		return false;
+	for (const char *const *w = words; *w; w++) {
+		size_t wl = strlen(*w);
+		for (size_t i = 0; i + wl <= len; i++)
+			if (strncasecmp(name + i, *w, wl) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* ---- the scanner ---- */
+
+struct scan {
+	struct redactor *r;
+	const char *s;
+	size_t len;
+	size_t from;       /* bytes before this are context (key=), not output */
+	struct strbuf *out; /* NULL: learn only */
+};
+
+static void emit(struct scan *sc, size_t at, const char *p, size_t n)
+{
+	if (!sc->out)
+		return;
+	if (at < sc->from) { /* skip the part that is context */
+		size_t skip = sc->from - at;
+		if (skip >= n)
+			return;
+		p += skip;
+		n -= skip;
+	}
+	sb_addn(sc->out, p, n);
+}
+
+static void emit_value(struct scan *sc, size_t at, size_t idx)
+{
+	if (!sc->out || at < sc->from)
+		return;
+	struct redactor *r = sc->r;
+	struct value *v = &r->v[idx];
+	if (!v->num)
+		v->num = ++r->next[v->cat];
+	r->hits[v->cat]++;
+	sb_addf(sc->out, "<%s-%u>", tags[v->cat], v->num);
+}
+
+/* Length of a placeholder at p ("<user-12>"), or 0. */
+static size_t placeholder_len(const char *p, size_t n)
+{
+	size_t i = 1;
+	if (n < 5 || p[0] != '<')
+		return 0;
+	while (i < n && i < MAX_PLACEHOLDER && (islower((unsigned char)p[i]) || p[i] == '-'))
+		i++;
+	if (i < 3 || p[i - 1] != '-')
+		return 0;
+	size_t d = i;
+	while (i < n && i < MAX_PLACEHOLDER && isdigit((unsigned char)p[i]))
+		i++;
+	if (i == d || i >= n || p[i] != '>')
+		return 0;
+	return i + 1;
+}
+
+static bool ci_at(const char *s, size_t len, size_t i, const char *word)
+{
+	size_t n = strlen(word);
+	return i + n <= len && strncasecmp(s + i, word, n) == 0;
+}
+
+/* Longest known value (any category, global or not) at s[i] that ends where
+ * a delimiter (or the end) follows; returns its index or -1, length in *n. */
+static ssize_t known_at(struct scan *sc, size_t i, const char *delims, size_t *n)
+{
+	struct redactor *r = sc->r;
+	ssize_t best = -1;
+	*n = 0;
+	for (size_t g = 0; g < r->nglob; g++) {
+		size_t k = r->glob[g];
+		const struct value *v = &r->v[k];
+		if (v->len <= *n || i + v->len > sc->len ||
+		    strncasecmp(sc->s + i, v->v, v->len) != 0)
+			continue;
+		size_t e = i + v->len;
+		if (e < sc->len && !strchr(delims, sc->s[e]) && sc->s[e] != '\0')
+			continue;
+		best = (ssize_t)k;
+		*n = v->len;
+	}
+	return best;
+}
+
+/* A path component at s[i] ending at a delimiter; its length. */
+static size_t component(const struct scan *sc, size_t i, const char *delims)
+{
+	size_t j = i;
+	while (j < sc->len && j - i < 255 && sc->s[j] && !strchr(delims, sc->s[j]))
+		j++;
+	return j - i;
+}
+
+#define HOME_DELIMS "/ \t\r\n\"'`:;,=()<>[]{}|\\"
+#define WIN_DELIMS "/\\ \t\r\n\"'`:;,=<>|*?"
+
+/* The user-name component at s[i] after /home/ or Users\: replaced (and
+ * learned) unless it is a placeholder or a system folder. Returns the
+ * bytes consumed, 0 when nothing was done. */
+static size_t user_component(struct scan *sc, size_t i, const char *delims, bool windows)
+{
+	if (i >= sc->len)
+		return 0;
+	char c = sc->s[i];
+	if (c == '<' || c == '$' || c == '%' || c == '{' || c == '.' || c == '*')
+		return 0;
+	size_t n;
+	ssize_t k = known_at(sc, i, windows ? "/\\\t\r\n\"'`:;,=<>|*?" : HOME_DELIMS, &n);
+	if (k < 0) {
+		n = component(sc, i, delims);
+		if (!n || (windows && in_list(windows_system_folders, sc->s + i, n)) ||
+		    (n == 4 && strncmp(sc->s + i, "root", 4) == 0))
+			return 0;
+		k = (ssize_t)add_value(sc->r, REDACT_USER, sc->s + i, n);
+	}
+	emit_value(sc, i, (size_t)k);
+	return n;
+}
+
+/* ...Users\NAME, /Users/NAME, C:\\Users\\NAME at s[i] (a slash). */
+static size_t rule_users(struct scan *sc, size_t i)
+{
+	size_t j = i;
+	while (j < sc->len && (sc->s[j] == '/' || sc->s[j] == '\\'))
+		j++;
+	if (!ci_at(sc->s, sc->len, j, "users"))
+		return 0;
+	size_t k = j + 5;
+	if (k >= sc->len || (sc->s[k] != '/' && sc->s[k] != '\\'))
+		return 0;
+	while (k < sc->len && (sc->s[k] == '/' || sc->s[k] == '\\'))
+		k++;
+	return k - i; /* the caller emits the prefix, then the component */
+}
+
+/* The key before a separator at s[i]: its start and length (0: none). */
+static size_t key_before(const struct scan *sc, size_t i, size_t *start)
+{
+	size_t j = i;
+	while (j > 0 && (sc->s[j - 1] == ' ' || sc->s[j - 1] == '\t'))
+		j--;
+	if (j > 0 && (sc->s[j - 1] == '"' || sc->s[j - 1] == '\''))
+		j--;
+	size_t e = j;
+	while (j > 0 && e - j < 64) {
+		unsigned char c = (unsigned char)sc->s[j - 1];
+		if (!isalnum(c) && c != '_' && c != '-' && c != '.')
+			break;
+		j--;
+	}
+	*start = j;
+	return e - j;
+}
+
+enum key_kind { KEY_NONE, KEY_USER, KEY_HOST, KEY_SECRET, KEY_SERIAL };
+
+static enum key_kind classify_key(const struct scan *sc, size_t k, size_t n)
+{
+	const char *key = sc->s + k;
+	static const char *const user_keys[] = { "user", "username", "user_name", "logname",
+						 "sudo_user", NULL };
+	static const char *const host_keys[] = { "hostname", "host_name", "computername", NULL };
+	static const char *const serial_keys[] = { "serial", "serial_number", "serialnumber",
+						   "serial-number", NULL };
+	if (in_list(user_keys, key, n))
+		return KEY_USER;
+	if (in_list(host_keys, key, n))
+		return KEY_HOST;
+	if (in_list(serial_keys, key, n))
+		return KEY_SERIAL;
+	/* nvidia-smi -q: "Serial Number                         : 0323..." */
+	if (n == 6 && strncasecmp(key, "number", 6) == 0 && k > 0) {
+		size_t j = k;
+		while (j > 0 && sc->s[j - 1] == ' ')
+			j--;
+		if (j >= 6 && strncasecmp(sc->s + j - 6, "serial", 6) == 0)
+			return KEY_SERIAL;
+	}
+	if (redact_secret_name(key, n))
+		return KEY_SECRET;
+	return KEY_NONE;
+}
+
+/* KEY=VALUE, KEY: VALUE, "KEY":"VALUE" at the separator s[i]. */
+static size_t rule_assignment(struct scan *sc, size_t i)
+{
+	char sep = sc->s[i];
+	if (i + 1 < sc->len && (sc->s[i + 1] == '=' || sc->s[i + 1] == '>' ||
+				(sep == ':' && sc->s[i + 1] == '/') || (sep == ':' && sc->s[i + 1] == ':')))
+		return 0;
+	if (i > 0 && strchr("=!<>:", sc->s[i - 1]))
+		return 0;
+	size_t ks, kn = key_before(sc, i, &ks);
+	if (!kn)
+		return 0;
+	enum key_kind kind = classify_key(sc, ks, kn);
+	if (kind == KEY_NONE)
+		return 0;
+	/* "KEY: value" only as a header line or a quoted (JSON) key, so that
+	 * prose ("the user: ...") is left alone; KEY=value anywhere. */
+	if (sep == ':' && !(ks > 0 && (sc->s[ks - 1] == '"' || sc->s[ks - 1] == '\''))) {
+		size_t b = ks;
+		if (kind == KEY_SERIAL && kn == 6 && strncasecmp(sc->s + ks, "number", 6) == 0) {
+			while (b > 0 && sc->s[b - 1] == ' ')
+				b--;
+			b -= 6; /* "Serial" */
+		}
+		while (b > 0 && (sc->s[b - 1] == ' ' || sc->s[b - 1] == '\t'))
+			b--;
+		if (b > 0 && sc->s[b - 1] != '\n')
+			return 0;
+	}
+	size_t j = i + 1;
+	while (j < sc->len && (sc->s[j] == ' ' || sc->s[j] == '\t'))
+		j++;
+	char q = 0;
+	if (j < sc->len && (sc->s[j] == '"' || sc->s[j] == '\''))
+		q = sc->s[j++];
+	/* "Authorization: Bearer xyz": the credential is the second word. */
+	if (kind == KEY_SECRET && (ci_at(sc->s, sc->len, j, "bearer ") ||
+				   ci_at(sc->s, sc->len, j, "basic ") ||
+				   ci_at(sc->s, sc->len, j, "token "))) {
+		while (j < sc->len && sc->s[j] != ' ')
+			j++;
+		while (j < sc->len && sc->s[j] == ' ')
+			j++;
+	}
+	size_t vs = j, v = j;
+	if (q) {
+		while (v < sc->len && sc->s[v] != q && sc->s[v] != '\n' && sc->s[v] != '\0') {
+			if (sc->s[v] == '\\' && q == '"' && v + 1 < sc->len)
+				v++;
+			v++;
+		}
+	} else {
+		/* a name ends at a colon (USER=bob:...), a secret does not */
+		bool name = kind == KEY_USER || kind == KEY_HOST;
+		const char *stop = name ? ",;}]&)\"':/" : ",;}]&)\"'";
+		while (v < sc->len && sc->s[v] && !isspace((unsigned char)sc->s[v]) &&
+		       !strchr(stop, sc->s[v]))
+			v++;
+	}
+	if (v > sc->len)
+		v = sc->len;
+	size_t n = v - vs;
+	if (!n || placeholder_len(sc->s + vs, n) == n)
+		return 0;
+	const char *val = sc->s + vs;
+	if (kind == KEY_SECRET && in_list(non_secrets, val, n))
+		return 0;
+	if (kind == KEY_SERIAL && (in_list(non_secrets, val, n) || (n >= 3 && strncasecmp(val, "N/A", 3) == 0) ||
+				   (n >= 4 && strncasecmp(val, "[N/A", 4) == 0) ||
+				   (n >= 3 && strncasecmp(val, "Not", 3) == 0)))
+		return 0;
+	if (kind == KEY_USER && n == 4 && strncmp(val, "root", 4) == 0)
+		return 0; /* names no one */
+	enum redact_cat cat = kind == KEY_USER ? REDACT_USER : kind == KEY_HOST ? REDACT_HOST
+			      : kind == KEY_SERIAL ? REDACT_SERIAL : REDACT_SECRET;
+	/* a runaway "value": remember a bounded prefix, replace it whole */
+	size_t idx = add_value(sc->r, cat, val, n > 4096 ? 4096 : n);
+	emit(sc, i, sc->s + i, vs - i);
+	emit_value(sc, vs, idx);
+	return vs + n - i;
+}
+
+/* scheme://user:password@host at s[i] == ':' followed by "//". */
+static size_t rule_url(struct scan *sc, size_t i)
+{
+	if (i + 3 > sc->len || strncmp(sc->s + i, "://", 3) != 0)
+		return 0;
+	size_t u = i + 3, j = u, colon = 0;
+	while (j < sc->len && j - u < 512 && !strchr("/ \t\r\n\"'@<>", sc->s[j]) && sc->s[j]) {
+		if (sc->s[j] == ':' && !colon)
+			colon = j;
+		j++;
+	}
+	if (j >= sc->len || sc->s[j] != '@' || !colon || colon == u || colon + 1 == j)
+		return 0;
+	size_t user = add_value(sc->r, REDACT_USER, sc->s + u, colon - u);
+	size_t pass = add_value(sc->r, REDACT_SECRET, sc->s + colon + 1, j - colon - 1);
+	emit(sc, i, "://", 3);
+	emit_value(sc, u, user);
+	emit(sc, colon, ":", 1);
+	emit_value(sc, colon + 1, pass);
+	emit(sc, j, "@", 1);
+	return j + 1 - i;
+}
+
+static int hexval(unsigned char c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+static bool is_alnum_at(const struct scan *sc, size_t i)
+{
+	return i < sc->len && isalnum((unsigned char)sc->s[i]);
+}
+
+/* aa:bb:cc:dd:ee:ff or aa-bb-cc-dd-ee-ff. */
+static size_t mac_len(const struct scan *sc, size_t i)
+{
+	if (i + 17 > sc->len)
+		return 0;
+	const char *p = sc->s + i;
+	char sep = p[2];
+	if (sep != ':' && sep != '-')
+		return 0;
+	for (int g = 0; g < 6; g++) {
+		if (hexval((unsigned char)p[3 * g]) < 0 || hexval((unsigned char)p[3 * g + 1]) < 0)
+			return 0;
+		if (g < 5 && p[3 * g + 2] != sep)
+			return 0;
+	}
+	if (is_alnum_at(sc, i + 17) || (i + 18 < sc->len && sc->s[i + 17] == sep &&
+					hexval((unsigned char)sc->s[i + 18]) >= 0))
+		return 0;
+	return 17;
+}
+
+/* 8-4-4-4-12 hex digits. */
+static size_t uuid_len(const struct scan *sc, size_t i)
+{
+	static const int groups[] = { 8, 4, 4, 4, 12 };
+	size_t j = i;
+	for (int g = 0; g < 5; g++) {
+		for (int k = 0; k < groups[g]; k++, j++)
+			if (j >= sc->len || hexval((unsigned char)sc->s[j]) < 0)
+				return 0;
+		if (g < 4) {
+			if (j >= sc->len || sc->s[j] != '-')
+				return 0;
+			j++;
+		}
+	}
+	if (is_alnum_at(sc, j))
+		return 0;
+	return j - i;
+}
+
+/* Dotted quad at s[i]: length, or 0. Leading zeros ("05") mean a version. */
+static size_t quad_len(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	for (int part = 0; part < 4; part++) {
+		size_t d = j;
+		unsigned val = 0;
+		while (j < sc->len && j - d < 4 && isdigit((unsigned char)sc->s[j]))
+			val = val * 10 + (unsigned)(sc->s[j++] - '0');
+		size_t nd = j - d;
+		if (nd == 0 || nd > 3 || val > 255 || (nd > 1 && sc->s[d] == '0'))
+			return 0;
+		if (part < 3) {
+			if (j >= sc->len || sc->s[j] != '.')
+				return 0;
+			j++;
+		}
+	}
+	return j - i;
+}
+
+/* Whether a version word comes shortly before s[i] on the same line. */
+static bool version_context(const struct scan *sc, size_t i)
+{
+	static const char *const words[] = { "version", "kernel", "release", "build", "minimum",
+					     "recommended", "required", "driver", "cuda", NULL };
+	size_t lo = i > VERSION_LOOKBACK ? i - VERSION_LOOKBACK : 0;
+	for (size_t j = i; j > lo; j--) {
+		if (sc->s[j - 1] == '\n')
+			break;
+		for (const char *const *w = words; *w; w++)
+			if (ci_at(sc->s, sc->len, j - 1, *w))
+				return true;
+	}
+	return false;
+}
+
+static size_t ipv4_len(const struct scan *sc, size_t i)
+{
+	size_t n = quad_len(sc, i);
+	if (!n)
+		return 0;
+	size_t e = i + n;
+	if (e < sc->len) {
+		unsigned char c = (unsigned char)sc->s[e];
+		if (isalnum(c) || c == '_')
+			return 0;
+		/* more parts: a longer version number */
+		if (c == '.' && e + 1 < sc->len && isdigit((unsigned char)sc->s[e + 1]))
+			return 0;
+		/* 5.15.167.4-microsoft, 8.9.7.29-1+cuda12.2: a version */
+		if ((c == '-' || c == '+' || c == '~') && is_alnum_at(sc, e + 1))
+			return 0;
+	}
+	if (i >= 2 && sc->s[i - 1] == '-' && isalnum((unsigned char)sc->s[i - 2]))
+		return 0;
+	if (version_context(sc, i))
+		return 0;
+	const char *p = sc->s + i;
+	/* Not identifying: loopback, "any", broadcast and netmasks. */
+	if (strncmp(p, "127.", 4) == 0 || (n == 7 && strncmp(p, "0.0.0.0", 7) == 0) ||
+	    strncmp(p, "255.", 4) == 0)
+		return 0;
+	return n;
+}
+
+/* IPv6: eight groups, or fewer with one "::"; an IPv4 tail is allowed. */
+static size_t ipv6_len(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	int groups = 0, colons = 0;
+	bool dbl = false, digit = false;
+	if (j + 1 < sc->len && sc->s[j] == ':' && sc->s[j + 1] == ':') {
+		dbl = true;
+		colons = 2;
+		j += 2;
+	}
+	for (;;) {
+		size_t g = j;
+		while (j < sc->len && j - g < 5 && hexval((unsigned char)sc->s[j]) >= 0)
+			j++;
+		size_t nd = j - g;
+		if (nd > 4)
+			return 0;
+		if (nd == 0)
+			break;
+		for (size_t d = g; d < j; d++)
+			digit |= isdigit((unsigned char)sc->s[d]) != 0;
+		/* An embedded IPv4 tail (::ffff:1.2.3.4). */
+		if (j < sc->len && sc->s[j] == '.' && colons >= 2) {
+			size_t q = quad_len(sc, g);
+			if (!q)
+				return 0;
+			j = g + q;
+			groups += 2;
+			break;
+		}
+		groups++;
+		if (j < sc->len && sc->s[j] == ':') {
+			if (j + 1 < sc->len && sc->s[j + 1] == ':') {
+				if (dbl)
+					return 0;
+				dbl = true;
+				colons += 2;
+				j += 2;
+				continue;
+			}
+			if (j + 1 < sc->len && hexval((unsigned char)sc->s[j + 1]) >= 0) {
+				colons++;
+				j++;
+				continue;
+			}
+		}
+		break;
+	}
+	if (colons < 2 || groups > 8 || (!dbl && groups != 8) || (dbl && groups > 7))
+		return 0;
+	if (j < sc->len && (isalnum((unsigned char)sc->s[j]) || sc->s[j] == ':' || sc->s[j] == '_'))
+		return 0;
+	size_t n = j - i;
+	/* Loopback and "any" say nothing. */
+	if ((n == 3 && strncmp(sc->s + i, "::1", 3) == 0) || (n == 2 && strncmp(sc->s + i, "::", 2) == 0))
+		return 0;
+	/* "a::b" is C++, not an address: real ones have digits. */
+	if (!groups || !digit)
+		return 0;
+	return n;
+}
+
+/* A value found by its shape: registered under its lower-case form. */
+static size_t shaped(struct scan *sc, size_t i, size_t n, enum redact_cat cat)
+{
+	size_t idx = add_value(sc->r, cat, sc->s + i, n);
+	emit_value(sc, i, idx);
+	return n;
+}
+
+static size_t rule_shapes(struct scan *sc, size_t i)
+{
+	unsigned char c = (unsigned char)sc->s[i];
+	if (hexval(c) < 0 && c != ':')
+		return 0;
+	unsigned char p = i ? (unsigned char)sc->s[i - 1] : ' ';
+	if (isalnum(p) || p == '_' || p == '.' || p == ':')
+		return 0;
+	size_t n;
+	if (p != '-' || i < 2 || !isalnum((unsigned char)sc->s[i - 2])) {
+		if ((n = mac_len(sc, i))) {
+			/* all zeros / broadcast identify nothing */
+			if (strncmp(sc->s + i, "00:00:00:00:00:00", 17) == 0 ||
+			    strncasecmp(sc->s + i, "ff:ff:ff:ff:ff:ff", 17) == 0)
+				return 0;
+			/* one MAC, whether written 00-15-5D-... or 00:15:5d:... */
+			char norm[18];
+			for (size_t k = 0; k < 17; k++)
+				norm[k] = (char)(k % 3 == 2 ? ':' : tolower((unsigned char)sc->s[i + k]));
+			norm[17] = '\0';
+			emit_value(sc, i, add_value(sc->r, REDACT_MAC, norm, 17));
+			return n;
+		}
+	}
+	if (p != '-' && (n = ipv6_len(sc, i)))
+		return shaped(sc, i, n, REDACT_IP);
+	if ((n = uuid_len(sc, i)))
+		return shaped(sc, i, n, REDACT_UUID);
+	if (p != '-' && isdigit(c) && (n = ipv4_len(sc, i)))
+		return shaped(sc, i, n, REDACT_IP);
+	return 0;
+}
+
+/* A known global value at s[i]. */
+static size_t rule_known(struct scan *sc, size_t i)
+{
+	struct redactor *r = sc->r;
+	if (!r->first[(unsigned char)sc->s[i]])
+		return 0;
+	bool left = i == 0 || !is_word((unsigned char)sc->s[i - 1]);
+	for (size_t g = 0; g < r->nglob; g++) {
+		const struct value *v = &r->v[r->glob[g]];
+		if (i + v->len > sc->len)
+			continue;
+		if (v->exact ? memcmp(sc->s + i, v->v, v->len) != 0
+			     : strncasecmp(sc->s + i, v->v, v->len) != 0)
+			continue;
+		if (v->word && (!left || (i + v->len < sc->len &&
+					  is_word((unsigned char)sc->s[i + v->len]))))
+			continue;
+		emit_value(sc, i, r->glob[g]);
+		return v->len;
+	}
+	return 0;
+}
+
+static void scan_run(struct scan *sc)
+{
+	build_glob(sc->r);
+	size_t i = 0;
+	while (i < sc->len) {
+		char c = sc->s[i];
+		size_t n = 0;
+		if (c == '<' && (n = placeholder_len(sc->s + i, sc->len - i))) {
+			emit(sc, i, sc->s + i, n);
+			i += n;
+			continue;
+		}
+		if (c == '/' && i + 6 <= sc->len && strncmp(sc->s + i, "/home/", 6) == 0) {
+			emit(sc, i, "/home/", 6);
+			i += 6;
+			i += user_component(sc, i, HOME_DELIMS, false);
+			build_glob(sc->r);
+			continue;
+		}
+		if ((c == '/' || c == '\\') && (n = rule_users(sc, i))) {
+			emit(sc, i, sc->s + i, n);
+			i += n;
+			i += user_component(sc, i, WIN_DELIMS, true);
+			build_glob(sc->r);
+			continue;
+		}
+		if (c == ':' && (n = rule_url(sc, i))) {
+			i += n;
+			build_glob(sc->r);
+			continue;
+		}
+		if ((c == '=' || c == ':') && (n = rule_assignment(sc, i))) {
+			i += n;
+			build_glob(sc->r);
+			continue;
+		}
+		if (sc->out && (n = rule_known(sc, i))) {
+			i += n;
+			continue;
+		}
+		if (sc->out && (n = rule_shapes(sc, i))) {
+			i += n;
+			continue;
+		}
+		emit(sc, i, sc->s + i, 1);
+		i++;
+	}
+}
+
+static void scan_text(struct redactor *r, const char *key, const char *text, size_t len,
+		      struct strbuf *out)
+{
+	struct scan sc = { r, text, len, 0, out };
+	struct strbuf buf = STRBUF_INIT;
+	if (key && *key) {
+		sb_add(&buf, key);
+		sb_addc(&buf, '=');
+		sc.from = buf.len;
+		sb_addn(&buf, text, len);
+		sc.s = buf.buf;
+		sc.len = buf.len;
+	}
+	scan_run(&sc);
+	sb_release(&buf);
+}
+
+void redact_learn(struct redactor *r, const char *text, size_t len)
+{
+	scan_text(r, NULL, text, len, NULL);
+}
+
+void redact_text(struct redactor *r, const char *key, const char *text, size_t len,
+		 struct strbuf *out)
+{
+	scan_text(r, key, text, len, out);
+}
+
+char *redact_dup(struct redactor *r, const char *key, const char *s)
+{
+	if (!s)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	redact_text(r, key, s, strlen(s), &sb);
+	return sb_detach(&sb);
+}
+
+void redact_learn_results(struct redactor *r, const struct result *in, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct result *x = &in[i];
+		if (!x->ran)
+			continue;
+		if (x->detail)
+			redact_learn(r, x->detail, strlen(x->detail));
+		for (size_t k = 0; k < x->nev; k++)
+			scan_text(r, x->ev[k].key, x->ev[k].val, strlen(x->ev[k].val), NULL);
+		if (x->output)
+			redact_learn(r, x->output, strlen(x->output));
+	}
+}
+
+void redact_results(struct redactor *r, const struct result *in, size_t n,
+		    struct result *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct result *x = &in[i];
+		struct result *y = &out[i];
+		result_init(y, x->def);
+		y->status = x->status;
+		y->ran = x->ran;
+		y->ms = x->ms;
+		y->output_truncated = x->output_truncated;
+		y->kb = x->kb ? xstrdup(x->kb) : NULL;
+		y->detail = redact_dup(r, NULL, x->detail);
+		y->step = redact_dup(r, NULL, x->step);
+		y->output = redact_dup(r, NULL, x->output);
+		if (x->nev) {
+			y->ev = xcalloc(x->nev, sizeof *y->ev);
+			y->nev = y->aev = x->nev;
+			for (size_t k = 0; k < x->nev; k++) {
+				y->ev[k].key = xstrdup(x->ev[k].key);
+				y->ev[k].val = redact_dup(r, x->ev[k].key, x->ev[k].val);
+			}
+		}
+	}
+}
+
+void redact_stats(const struct redactor *r, enum redact_cat cat, size_t *values,
+		  size_t *replacements)
+{
+	*values = r->next[cat];
+	*replacements = r->hits[cat];
+}
+
+/* ---- what the machine tells us ---- */
+
+static void add_first_line(struct redactor *r, enum redact_cat cat, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (rootfs_read(path, 4096, &sb, NULL) == 0) {
+		char *nl = strchr(sb.buf, '\n');
+		if (nl)
+			*nl = '\0';
+		redact_add(r, cat, sb.buf);
+	}
+	sb_release(&sb);
+}
+
+static void add_dir_names(struct redactor *r, const char *dir, bool windows)
+{
+	DIR *d = rootfs_opendir(dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	size_t seen = 0;
+	while ((de = readdir(d)) && seen++ < 4096) {
+		size_t n = strlen(de->d_name);
+		if (de->d_name[0] == '.' ||
+		    (windows && in_list(windows_system_folders, de->d_name, n)))
+			continue;
+		redact_add(r, REDACT_USER, de->d_name);
+	}
+	closedir(d);
+}
+
+/* /etc/passwd: people (uid 1000..59999) and their full names (GECOS). */
+static void add_passwd(struct redactor *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (rootfs_read("/etc/passwd", 1u << 20, &sb, NULL) < 0) {
+		sb_release(&sb);
+		return;
+	}
+	char *save = NULL;
+	for (char *line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[7] = { 0 };
+		int nf = 0;
+		for (char *p = line; nf < 7; nf++) {
+			f[nf] = p;
+			p = strchr(p, ':');
+			if (!p) {
+				nf++;
+				break;
+			}
+			*p++ = '\0';
+		}
+		if (nf < 6)
+			continue;
+		char *end;
+		long uid = strtol(f[2], &end, 10);
+		if (*end || uid < 1000 || uid >= 60000)
+			continue;
+		redact_add(r, REDACT_USER, f[0]);
+		char *comma = strchr(f[4], ',');
+		if (comma)
+			*comma = '\0';
+		redact_add(r, REDACT_USER, f[4]);
+		redact_learn(r, f[5], strlen(f[5]));
+	}
+	sb_release(&sb);
+}
+
+void redact_learn_machine(struct redactor *r, char *const *envp)
+{
+	/* Host name first: it often contains the user's name
+	 * (alice-laptop), and the longer value must win. */
+	add_first_line(r, REDACT_HOST, "/etc/hostname");
+	add_first_line(r, REDACT_HOST, "/proc/sys/kernel/hostname");
+	add_first_line(r, REDACT_MACHINE_ID, "/etc/machine-id");
+	add_first_line(r, REDACT_MACHINE_ID, "/var/lib/dbus/machine-id");
+	add_passwd(r);
+	add_dir_names(r, "/home", false);
+	struct strbuf dir = STRBUF_INIT;
+	wslhost_automount_root(&dir);
+	sb_add(&dir, "c/Users");
+	add_dir_names(r, dir.buf, true);
+	sb_release(&dir);
+
+	struct inifile ini;
+	if (wslhost_wsl_conf(&ini) == 0) {
+		const struct inifile_item *it = inifile_find(&ini, "user", "default");
+		if (it)
+			redact_add(r, REDACT_USER, it->value);
+		it = inifile_find(&ini, "network", "hostname");
+		if (it)
+			redact_add(r, REDACT_HOST, it->value);
+	}
+	inifile_free(&ini);
+
+	for (char *const *e = envp; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq)
+			continue;
+		size_t kn = (size_t)(eq - *e);
+		/* WSL sets NAME to the computer name (ISDuBA/ISDuBA#664,
+		 * ohmyzsh/ohmyzsh#9447). */
+		if ((kn == 8 && strncmp(*e, "HOSTNAME", 8) == 0) || (kn == 4 && strncmp(*e, "NAME", 4) == 0))
+			redact_add(r, REDACT_HOST, eq + 1);
+		else if (redact_secret_name(*e, kn) && eq[1])
+			redact_add(r, REDACT_SECRET, eq + 1);
+		redact_learn(r, *e, strlen(*e));
+	}
+}
