@@ -153,11 +153,11 @@ void checkrun_execute(struct checkrun *cr)
 	if (!cr->only)
 		for (size_t i = 0; i < cr->n; i++)
 			cr->want[i] = true;
+	/* The policy layer needs a policy; with one, the selection decides
+	 * (smoke selects the checks of the rules its policy sets). */
 	for (size_t i = 0; i < cr->n; i++)
 		if (!cr->opts.policy && strcmp(defs[i].layer, "policy") == 0)
 			cr->want[i] = false;
-		else if (cr->opts.policy && strcmp(defs[i].layer, "policy") == 0)
-			cr->want[i] = true;
 	memcpy(cr->shown, cr->want, cr->n * sizeof *cr->want);
 
 	cr->results = xcalloc(cr->n, sizeof *cr->results);

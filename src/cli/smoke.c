@@ -1,12 +1,690 @@
-/* smoke.c: `wslgpu smoke` (being written). */
+/*
+ * smoke.c: `wslgpu smoke` — the scheduled smoke test. Runs the checks that
+ * matter (the cuda layer's real kernel launch included) in a bounded time,
+ * compares the machine with the fleet's policy file, applies the findings
+ * the policy tolerates, delivers the results (JUnit, Prometheus textfile,
+ * Pushgateway, the history database) and exits 0/1 for cron and CI.
+ *
+ * Time: one budget for the whole run (--budget, the policy's [smoke]
+ * budget, default 60 s). The runner skips checks that cannot start in time
+ * and cuts running ones short at the end of it; when --push is asked for, a
+ * share of the budget (a quarter, at most 10 s) is kept for it, so a slow
+ * machine still reports that it is slow.
+ *
+ * Tolerated findings keep their real status in the data other systems
+ * read (JUnit, Prometheus and history see a fail with evidence
+ * tolerated=yes, src/report/outfacts.h); the text and JSON reports show
+ * them as warnings saying what they were, since they do not fail the run.
+ *
+ * Never needs root, starts no daemon, writes only the files it is asked to.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../core/atomicfile.h"
+#include "../core/json.h"
+#include "../core/proc.h"
+#include "../core/registry.h"
+#include "../history/history.h"
+#include "../kb/kb.h"
+#include "../parse/policy.h"
+#include "../report/outputs.h"
+#include "../report/report.h"
+#include "checkrun.h"
 #include "cli.h"
+
+#define SMOKE_DEFAULT_BUDGET_MS 60000
+#define PUSH_MAX_MS 10000
+
+/* Layers a smoke run proves when neither --only nor the policy's [smoke]
+ * layers says otherwise: the GPU path and its cheap neighbours. frameworks
+ * (a Python import per framework) joins when the policy pins a framework;
+ * containers (docker) only on request. */
+static const char *const default_layers = "platform,bridge,host,libs,cuda,nvml,toolkit,perf";
+
+static void smoke_help(FILE *f)
+{
+	fputs("usage: wslgpu smoke [--policy FILE] [OPTIONS]\n"
+	      "\n"
+	      "The scheduled smoke test: runs the GPU checks (with a real kernel launch) in\n"
+	      "bounded time, compares the machine with a policy file, and exits 0 or 1.\n"
+	      "\n"
+	      "      --policy FILE    the fleet policy (INI; see the README)\n"
+	      "      --budget SEC     time for the whole run (default: the policy's, else 60)\n"
+	      "      --strict         warnings fail the run too\n"
+	      "  -v, --verbose        show the evidence behind each decision and its time\n"
+	      "      --json           print the report as JSON (wslgpu/check/1 plus \"smoke\")\n"
+	      "      --junit FILE     also write JUnit XML (atomically)\n"
+	      "      --prom FILE      also write Prometheus text (node_exporter textfile)\n"
+	      "      --push URL       also push the metrics to a Pushgateway\n"
+	      "      --job NAME       Pushgateway job (default wslgpu)\n"
+	      "      --instance NAME  Pushgateway instance (default: this host's name)\n"
+	      "      --record         record the run in the history database\n"
+	      "      --db PATH        the history database (implies --record)\n"
+	      CHECKRUN_HELP
+	      "  -h, --help           show this help\n"
+	      "\n"
+	      "Exit status: 0 passed (warnings allowed), 1 a check failed or the budget ran\n"
+	      "out, or a result could not be written, 2 usage or policy error, 3 internal.\n",
+	      f);
+}
+
+struct delivery {
+	const char *option; /* "--junit" */
+	const char *target;
+	bool ok;
+	char *error;
+};
+
+struct smoke {
+	struct checkrun cr;
+	struct policy pol;
+	bool have_policy;
+	const char *policy_path;
+	int budget_ms;
+	double t0;
+	time_t when;
+	bool verbose, json, strict;
+	const char *junit, *prom, *push, *job, *instance, *db;
+	bool record;
+	char hostname[HOST_NAME_MAX + 1];
+	char **owned; /* strings kept alive for cr.data */
+	size_t nowned;
+	struct delivery deliveries[4];
+	size_t ndeliveries;
+	/* the verdict */
+	int checks_rc;
+	size_t passed, failed, tolerated, warnings, skipped, cut_short, not_started, shown;
+	const struct result *first_failure;
+};
+
+/* ---- the policy's names: a tolerate pattern or layer that names nothing
+ * would silently do nothing, so it is an error like an unknown key. ---- */
+
+static bool names_something(const char *pattern)
+{
+	size_t n, nl;
+	const struct check_def *defs = registry_checks(&n);
+	const struct layer_def *layers = registry_layers(&nl);
+	for (size_t i = 0; i < n; i++)
+		if (policy_glob_match(pattern, defs[i].id))
+			return true;
+	for (size_t i = 0; i < nl; i++)
+		if (policy_glob_match(pattern, layers[i].name))
+			return true;
+	const struct kb *kb = kb_builtin();
+	for (size_t i = 0; i < kb->n; i++)
+		if (policy_glob_match(pattern, kb->e[i].id))
+			return true;
+	return false;
+}
+
+static void check_policy_names(struct policy *p)
+{
+	for (size_t i = 0; i < p->tolerate.n; i++)
+		if (!names_something(p->tolerate.v[i].text))
+			policy_error(p, p->tolerate.v[i].line, "[tolerate] findings: '%s' matches no "
+				     "check id, layer or KB entry (see 'wslgpu check --list' and "
+				     "'wslgpu kb')", p->tolerate.v[i].text);
+	for (size_t i = 0; i < p->layers.n; i++) {
+		const char *l = p->layers.v[i].text;
+		if (!registry_is_layer(l) && registry_find(l) < 0)
+			policy_error(p, p->layers.v[i].line, "[smoke] layers: '%s' is neither a layer "
+				     "nor a check id (see 'wslgpu check --list')", l);
+	}
+}
+
+static bool policy_wants_frameworks(const struct policy *p)
+{
+	return p->fw_torch.text || p->fw_torch_cuda.text || p->fw_tensorflow.text ||
+	       p->fw_jax.text || p->fw_cupy.text || p->fw_matmul == 1;
+}
+
+/* ---- selection ---- */
+
+/* Whether the policy sets any rule the policy check id judges. */
+static bool policy_sets(const struct policy *p, const char *id)
+{
+	if (!strcmp(id, "policy.driver"))
+		return p->driver_min.set || p->driver_max.set;
+	if (!strcmp(id, "policy.wsl"))
+		return p->min_kernel.set || p->min_wsl.set;
+	if (!strcmp(id, "policy.distro"))
+		return p->distros.n > 0;
+	if (!strcmp(id, "policy.packages"))
+		return p->pkg_required.n || p->pkg_forbidden.n;
+	if (!strcmp(id, "policy.frameworks"))
+		return policy_wants_frameworks(p);
+	if (!strcmp(id, "policy.memory"))
+		return p->mem_min_available.set || p->mem_min_total.set;
+	if (!strcmp(id, "policy.data"))
+		return p->data_forbidden.n > 0;
+	return true; /* a rule added later: judged rather than forgotten */
+}
+
+static int select_checks(struct smoke *s)
+{
+	struct checkrun *cr = &s->cr;
+	if (!cr->only) {
+		struct strbuf list = STRBUF_INIT;
+		if (s->have_policy && s->pol.layers.n) {
+			for (size_t i = 0; i < s->pol.layers.n; i++)
+				sb_addf(&list, "%s%s", i ? "," : "", s->pol.layers.v[i].text);
+		} else {
+			sb_add(&list, default_layers);
+			if (s->have_policy && policy_wants_frameworks(&s->pol))
+				sb_add(&list, ",frameworks");
+			if (cr->opts.docker_image)
+				sb_add(&list, ",containers");
+		}
+		int rc = checkrun_select(cr, list.buf);
+		sb_release(&list);
+		if (rc < 0)
+			return -1;
+	}
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	if (!s->have_policy) {
+		for (size_t i = 0; i < n; i++)
+			if (cr->want[i] && !strcmp(defs[i].layer, "policy")) {
+				cli_usage_error("smoke", "%s judges the machine against a policy: "
+					       "give one with --policy FILE", defs[i].id);
+				return -1;
+			}
+		return 0;
+	}
+	/* Every rule the policy sets is judged, whatever --only says; a check
+	 * for rules it does not set is left out (it would only say "skipped"),
+	 * and policy.frameworks would pull in the frameworks layer for nothing. */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(defs[i].layer, "policy") && policy_sets(&s->pol, defs[i].id))
+			cr->want[i] = true;
+	return 0;
+}
+
+/* ---- tolerated findings ---- */
+
+static void apply_tolerance(struct smoke *s)
+{
+	if (!s->have_policy || !s->pol.tolerate.n)
+		return;
+	for (size_t i = 0; i < s->cr.n; i++) {
+		struct result *r = &s->cr.results[i];
+		if (!r->ran || !r->def || (!status_is_failure(r->status) && r->status != ST_WARN))
+			continue;
+		for (size_t k = 0; k < s->pol.tolerate.n; k++) {
+			const struct policy_item *t = &s->pol.tolerate.v[k];
+			if (policy_glob_match(t->text, r->def->id) ||
+			    policy_glob_match(t->text, r->def->layer) ||
+			    (r->kb && policy_glob_match(t->text, r->kb))) {
+				res_ev(r, "tolerated", "yes");
+				res_ev(r, "tolerated_by", "%s:%d: [tolerate] %s", s->pol.path, t->line,
+				       t->text);
+				res_ev(r, "original_status", "%s", status_name(r->status));
+				break;
+			}
+		}
+	}
+}
+
+static bool is_tolerated(const struct result *r)
+{
+	const char *t = res_get(r, "tolerated");
+	return t && !strcmp(t, "yes");
+}
+
+/* A probe the budget cut short: the runner ends its time-out detail with
+ * "(what was left of the run's time budget)" (src/core/runner.c). */
+static bool budget_cut(const struct result *r)
+{
+	return r->status == ST_TIMEOUT && r->detail && strstr(r->detail, "time budget");
+}
+
+static void judge(struct smoke *s)
+{
+	for (size_t i = 0; i < s->cr.n; i++) {
+		const struct result *r = &s->cr.results[i];
+		if (!s->cr.shown[i] || !r->ran)
+			continue;
+		s->shown++;
+		if (r->status == ST_PASS)
+			s->passed++;
+		if (r->status == ST_SKIP)
+			s->skipped++;
+		bool tol = is_tolerated(r);
+		if (tol && (status_is_failure(r->status) || r->status == ST_WARN))
+			s->tolerated++;
+		if (r->kb && !strcmp(r->kb, "core.budget_spent") && !tol)
+			s->not_started++;
+		if (budget_cut(r) && !tol)
+			s->cut_short++;
+		if (status_is_failure(r->status) && !tol) {
+			s->failed++;
+			if (!s->first_failure)
+				s->first_failure = r;
+		}
+		if (r->status == ST_WARN && !tol)
+			s->warnings++;
+	}
+	bool strict = s->strict || (s->have_policy && s->pol.strict == 1);
+	s->checks_rc = s->failed || s->not_started || (strict && s->warnings) ? EXIT_FAILED
+									       : EXIT_OK;
+}
+
+/* ---- deliveries ---- */
+
+static struct delivery *delivery(struct smoke *s, const char *option, const char *target)
+{
+	struct delivery *d = &s->deliveries[s->ndeliveries++];
+	d->option = option;
+	d->target = target;
+	d->ok = true;
+	d->error = NULL;
+	return d;
+}
+
+static void delivery_failed(struct delivery *d, const char *msg)
+{
+	d->ok = false;
+	d->error = xstrdup(msg);
+	struct strbuf m = STRBUF_INIT;
+	text_sanitize(&m, msg);
+	fprintf(stderr, "wslgpu smoke: %s %s: %s\n", d->option, d->target, sb_str(&m));
+	sb_release(&m);
+}
+
+static void deliver(struct smoke *s)
+{
+	struct report rep;
+	checkrun_report(&s->cr, &rep, false, 1);
+	struct output_meta meta = { "wslgpu smoke", s->when, now_ms() - s->t0, s->checks_rc,
+				    s->have_policy ? s->policy_path : NULL };
+	struct strbuf body = STRBUF_INIT, err = STRBUF_INIT;
+	if (s->junit) {
+		struct delivery *d = delivery(s, "--junit", s->junit);
+		report_junit(&body, &rep, &meta);
+		if (atomic_write_file(s->junit, body.buf ? body.buf : "", body.len, 0644, &err) < 0)
+			delivery_failed(d, sb_str(&err));
+		sb_reset(&body);
+		sb_reset(&err);
+	}
+	if (s->prom || s->push)
+		report_prom(&body, &rep, &meta);
+	if (s->prom) {
+		struct delivery *d = delivery(s, "--prom", s->prom);
+		if (atomic_write_file(s->prom, body.buf ? body.buf : "", body.len, 0644, &err) < 0)
+			delivery_failed(d, sb_str(&err));
+		sb_reset(&err);
+	}
+	if (s->push) {
+		struct delivery *d = delivery(s, "--push", s->push);
+		double left = s->t0 + s->budget_ms - now_ms();
+		int limit = left > PUSH_MAX_MS ? PUSH_MAX_MS : (int)left;
+		if (limit < 100)
+			delivery_failed(d, "no time was left in the run's budget to push");
+		else if (prom_push(s->push, s->job, s->instance, body.buf ? body.buf : "", limit,
+				   &err) < 0)
+			delivery_failed(d, err.len ? err.buf : "the push failed");
+		sb_reset(&err);
+	}
+	if (s->record) {
+		struct strbuf path = STRBUF_INIT;
+		if (s->db)
+			sb_add(&path, s->db);
+		else
+			history_default_path(&path);
+		struct delivery *d = delivery(s, s->db ? "--db" : "--record",
+					      s->db ? s->db : "(the default database)");
+		struct history_meta hm = { s->when, now_ms() - s->t0, "smoke", s->checks_rc,
+					   s->have_policy ? s->policy_path : NULL };
+		if (history_record(path.buf, &rep, &hm, &err) < 0)
+			delivery_failed(d, err.len ? err.buf : "the run could not be recorded");
+		sb_release(&path);
+	}
+	sb_release(&body);
+	sb_release(&err);
+}
+
+/* ---- what people read ---- */
+
+/* The report as people read it: tolerated findings as warnings that say
+ * what they were. Shallow copies; only the new details are owned. */
+static struct result *people_view(const struct smoke *s)
+{
+	struct result *v = xcalloc(s->cr.n, sizeof *v);
+	memcpy(v, s->cr.results, s->cr.n * sizeof *v);
+	for (size_t i = 0; i < s->cr.n; i++) {
+		struct result *r = &v[i];
+		if (!r->ran || !is_tolerated(r))
+			continue;
+		if (status_is_failure(r->status)) {
+			r->detail = xasprintf("%s (tolerated by policy: %s)", r->detail ? r->detail : "",
+					      status_name(r->status));
+			r->status = ST_WARN;
+		} else {
+			r->detail = xasprintf("%s (tolerated by policy)", r->detail ? r->detail : "");
+		}
+	}
+	return v;
+}
+
+static void people_view_free(const struct smoke *s, struct result *v)
+{
+	for (size_t i = 0; i < s->cr.n; i++)
+		if (v[i].detail != s->cr.results[i].detail)
+			free(v[i].detail);
+	free(v);
+}
+
+static int final_status(const struct smoke *s)
+{
+	for (size_t i = 0; i < s->ndeliveries; i++)
+		if (!s->deliveries[i].ok)
+			return EXIT_FAILED;
+	return s->checks_rc;
+}
+
+static void verdict_line(const struct smoke *s, struct strbuf *sb)
+{
+	int rc = final_status(s);
+	double secs = (now_ms() - s->t0) / 1000.0;
+	sb_addf(sb, "smoke: %s in %.1f s of a %g s budget", rc ? "FAIL" : "PASS", secs,
+		s->budget_ms / 1000.0);
+	if (s->have_policy)
+		sb_addf(sb, ", policy %s", s->policy_path);
+	sb_addf(sb, ": %zu passed, %zu failed", s->passed, s->failed);
+	if (s->tolerated)
+		sb_addf(sb, ", %zu tolerated", s->tolerated);
+	sb_addf(sb, ", %zu warning%s, %zu skipped", s->warnings, s->warnings == 1 ? "" : "s",
+		s->skipped);
+	if (s->cut_short || s->not_started)
+		sb_addf(sb, "; the time budget ran out: %zu cut short, %zu not started",
+			s->cut_short, s->not_started);
+	if (s->first_failure)
+		sb_addf(sb, "; first failure %s", s->first_failure->def->id);
+	bool first = true;
+	for (size_t i = 0; i < s->ndeliveries; i++)
+		if (!s->deliveries[i].ok) {
+			sb_addf(sb, "%s%s", first ? "; not delivered: " : ", ",
+				s->deliveries[i].option);
+			first = false;
+		}
+	sb_addc(sb, '\n');
+}
+
+static void put_ids(struct strbuf *sb, const struct smoke *s, bool tolerated)
+{
+	bool first = true;
+	sb_addc(sb, '[');
+	for (size_t i = 0; i < s->cr.n; i++) {
+		const struct result *r = &s->cr.results[i];
+		if (!s->cr.shown[i] || !r->ran)
+			continue;
+		bool t = is_tolerated(r);
+		if (tolerated ? !t : (t || !status_is_failure(r->status)))
+			continue;
+		if (!first)
+			sb_addc(sb, ',');
+		first = false;
+		json_str(sb, r->def->id);
+	}
+	sb_addc(sb, ']');
+}
+
+/* The check report (wslgpu/check/1) with a "smoke" member added. */
+static int print_json(const struct smoke *s, const struct report *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -1;
+	report_json(mem, rep);
+	if (fclose(mem) != 0 || !buf) {
+		free(buf);
+		return -1;
+	}
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	if (!len || buf[len - 1] != '}') {
+		free(buf);
+		return -1;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	sb_addn(&sb, buf, len - 1);
+	free(buf);
+	int rc = final_status(s);
+	sb_add(&sb, ",\"smoke\":{\"verdict\":");
+	json_str(&sb, rc ? "fail" : "pass");
+	sb_addf(&sb, ",\"exit_status\":%d,\"elapsed_ms\":%.1f,\"budget_ms\":%d", rc,
+		now_ms() - s->t0, s->budget_ms);
+	sb_addf(&sb, ",\"budget_spent\":%s,\"cut_short\":%zu,\"not_started\":%zu",
+		s->cut_short || s->not_started ? "true" : "false", s->cut_short, s->not_started);
+	sb_add(&sb, ",\"policy\":");
+	if (s->have_policy)
+		json_str(&sb, s->policy_path);
+	else
+		sb_add(&sb, "null");
+	sb_add(&sb, ",\"failed\":");
+	put_ids(&sb, s, false);
+	sb_add(&sb, ",\"tolerated\":");
+	put_ids(&sb, s, true);
+	sb_add(&sb, ",\"outputs\":[");
+	for (size_t i = 0; i < s->ndeliveries; i++) {
+		const struct delivery *d = &s->deliveries[i];
+		sb_add(&sb, i ? ",{\"option\":" : "{\"option\":");
+		json_str(&sb, d->option);
+		sb_add(&sb, ",\"target\":");
+		json_str(&sb, d->target);
+		sb_addf(&sb, ",\"ok\":%s,\"error\":", d->ok ? "true" : "false");
+		if (d->error)
+			json_str(&sb, d->error);
+		else
+			sb_add(&sb, "null");
+		sb_addc(&sb, '}');
+	}
+	sb_add(&sb, "]}}\n");
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+	return 0;
+}
+
+/* ---- options ---- */
+
+static char *expand_home(const char *p)
+{
+	const char *home = getenv("HOME");
+	if (p[0] == '~' && (p[1] == '/' || !p[1]) && home && *home)
+		return xasprintf("%s%s", home, p + 1);
+	return xstrdup(p);
+}
+
+static int parse_budget(const char *arg)
+{
+	int ms = policy_parse_duration(arg);
+	if (ms < 1000) {
+		cli_usage_error("smoke", "--budget: '%s' is not a number of seconds between 1 and "
+			       "3600", arg);
+		return -1;
+	}
+	return ms;
+}
 
 int cmd_smoke(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "wslgpu smoke: not implemented yet\n");
-	return EXIT_INTERNAL;
+	enum { OPT_JSON = 256, OPT_POLICY, OPT_BUDGET, OPT_STRICT, OPT_JUNIT, OPT_PROM, OPT_PUSH,
+	       OPT_JOB, OPT_INSTANCE, OPT_RECORD, OPT_DB };
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
+		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "push", required_argument, NULL, OPT_PUSH },
+		{ "job", required_argument, NULL, OPT_JOB },
+		{ "instance", required_argument, NULL, OPT_INSTANCE },
+		{ "record", no_argument, NULL, OPT_RECORD },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "help", no_argument, NULL, 'h' },
+		CHECKRUN_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct smoke s;
+	memset(&s, 0, sizeof s);
+	s.t0 = now_ms();
+	s.when = time(NULL);
+	s.job = "wslgpu";
+	checkrun_init(&s.cr, "smoke");
+	int rc = EXIT_OK, budget_opt = 0;
+	bool timeout_given = false;
+
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v': s.verbose = true; break;
+		case OPT_JSON: s.json = true; break;
+		case OPT_POLICY: s.policy_path = optarg; break;
+		case OPT_STRICT: s.strict = true; break;
+		case OPT_JUNIT: s.junit = optarg; break;
+		case OPT_PROM: s.prom = optarg; break;
+		case OPT_PUSH: s.push = optarg; break;
+		case OPT_JOB: s.job = optarg; break;
+		case OPT_INSTANCE: s.instance = optarg; break;
+		case OPT_RECORD: s.record = true; break;
+		case OPT_DB:
+			s.db = optarg;
+			s.record = true;
+			break;
+		case OPT_BUDGET:
+			if ((budget_opt = parse_budget(optarg)) < 0) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'h':
+			smoke_help(stdout);
+			goto out;
+		case ':':
+			cli_usage_error("smoke", "option '%s' needs a value", argv[optind - 1]);
+			rc = EXIT_USAGE;
+			goto out;
+		default: {
+			if (c == CR_OPT_TIMEOUT)
+				timeout_given = true;
+			int h = checkrun_option(&s.cr, c, optarg);
+			if (h > 0)
+				break;
+			if (h == 0)
+				cli_usage_error("smoke", "unknown option '%s'", argv[optind - 1]);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		}
+	}
+	if (optind < argc) {
+		cli_usage_error("smoke", "unexpected argument '%s'", argv[optind]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	const char *empty = s.junit && !*s.junit ? "--junit" : s.prom && !*s.prom ? "--prom"
+			    : s.push && !*s.push ? "--push" : !*s.job ? "--job"
+			    : s.instance && !*s.instance ? "--instance" : s.db && !*s.db ? "--db"
+			    : s.policy_path && !*s.policy_path ? "--policy" : NULL;
+	if (empty) {
+		cli_usage_error("smoke", "%s: the value is empty", empty);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (!s.instance) {
+		/* The Pushgateway groups by instance; the host name is what an
+		 * operator recognises (README: --instance to send another). */
+		if (gethostname(s.hostname, sizeof s.hostname - 1) < 0 || !s.hostname[0])
+			snprintf(s.hostname, sizeof s.hostname, "unknown");
+		s.instance = s.hostname;
+	}
+
+	if (s.policy_path) {
+		s.have_policy = true;
+		/* All the file's errors at once, the names too. */
+		policy_load(s.policy_path, &s.pol);
+		check_policy_names(&s.pol);
+		if (s.pol.nerrors || s.pol.more_errors) {
+			policy_print_errors(&s.pol, stderr);
+			fprintf(stderr, "wslgpu smoke: the policy file has errors; nothing was run\n");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		s.cr.opts.policy = &s.pol;
+		if (s.pol.min_wsl.set)
+			s.cr.opts.windows = true; /* the WSL version comes from wsl.exe */
+		for (size_t i = 0; i < s.pol.data_paths.n; i++) {
+			s.owned = xrealloc(s.owned, (s.nowned + 1) * sizeof *s.owned);
+			s.owned[s.nowned] = expand_home(s.pol.data_paths.v[i].text);
+			checkrun_option(&s.cr, CR_OPT_DATA, s.owned[s.nowned]);
+			s.nowned++;
+		}
+	}
+	s.budget_ms = budget_opt ? budget_opt
+		    : s.have_policy && s.pol.budget_ms ? s.pol.budget_ms : SMOKE_DEFAULT_BUDGET_MS;
+	if (!timeout_given && s.have_policy && s.pol.timeout_ms)
+		s.cr.opts.timeout_ms = s.pol.timeout_ms;
+	if (select_checks(&s) < 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/* The push gets its share of the budget; the checks the rest. */
+	int reserve = s.push ? s.budget_ms / 4 : 0;
+	if (reserve > PUSH_MAX_MS)
+		reserve = PUSH_MAX_MS;
+	s.cr.opts.budget_end_ms = s.t0 + s.budget_ms - reserve;
+
+	checkrun_execute(&s.cr);
+	apply_tolerance(&s);
+	judge(&s);
+
+	struct result *view = people_view(&s);
+	struct report rep;
+	checkrun_report(&s.cr, &rep, s.verbose, 1);
+	rep.results = view;
+	if (!s.json) {
+		report_text(stdout, &rep);
+		fflush(stdout);
+	}
+	deliver(&s);
+	if (s.json) {
+		if (print_json(&s, &rep) < 0) {
+			fprintf(stderr, "wslgpu smoke: could not build the JSON report\n");
+			people_view_free(&s, view);
+			rc = EXIT_INTERNAL;
+			goto out;
+		}
+	} else {
+		struct strbuf line = STRBUF_INIT;
+		verdict_line(&s, &line);
+		fputs(line.buf, stdout);
+		sb_release(&line);
+	}
+	fflush(stdout);
+	people_view_free(&s, view);
+	rc = final_status(&s);
+out:
+	for (size_t i = 0; i < s.ndeliveries; i++)
+		free(s.deliveries[i].error);
+	for (size_t i = 0; i < s.nowned; i++)
+		free(s.owned[i]);
+	free(s.owned);
+	if (s.have_policy)
+		policy_free(&s.pol);
+	checkrun_release(&s.cr);
+	return rc;
 }
