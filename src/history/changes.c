@@ -1,0 +1,218 @@
+/*
+ * changes.c: what changed between consecutive recorded runs of one
+ * machine -- the facts (driver 551.23 -> 531.79) and the checks whose
+ * status flipped (pass -> fail, and the ones that were fixed). Each change
+ * names the KB entry that explains it: for facts the history.* entries
+ * (src/kb/history.kb), for checks the entry the check itself named.
+ *
+ * Transitions into or out of "skip" are left out unless the other side is
+ * a failure: a check skipped because an earlier one broke follows from
+ * that break, which is listed, and repeating it for every later check
+ * would bury it.
+ */
+#include "history.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parse/version.h"
+
+/* Facts compared as versions (a smaller number is a downgrade) and the KB
+ * entry for each kind of change; facts not listed are compared as text. */
+static const struct fact_rule {
+	const char *key;
+	bool version;
+	const char *kb_down; /* a downgrade */
+	const char *kb_up;   /* an upgrade */
+	const char *kb_any;  /* any other change (text, added, removed) */
+} rules[] = {
+	{ "driver.version", true, "history.driver_downgrade", "history.driver_upgrade", NULL },
+	{ "driver.cuda", true, NULL, NULL, NULL },
+	{ "kernel", true, "history.kernel_changed", "history.kernel_changed", "history.kernel_changed" },
+	{ "wsl.version", true, NULL, NULL, NULL },
+	{ "windows.version", true, NULL, NULL, NULL },
+	{ "libcuda", false, NULL, NULL, "history.libcuda_changed" },
+	{ "nvcc", true, NULL, NULL, NULL },
+	{ "python", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "torch", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "torch.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "tensorflow", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "tensorflow.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "jax", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "jax.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "cupy", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "cupy.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "docker", true, NULL, NULL, NULL },
+};
+
+static const struct fact_rule *rule_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		if (!strcmp(rules[i].key, key))
+			return &rules[i];
+	return NULL;
+}
+
+static void add(struct history_transition *t, size_t *alloc, const struct history_change *c)
+{
+	if (t->n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 8;
+		t->v = xrealloc(t->v, *alloc * sizeof *t->v);
+	}
+	t->v[t->n++] = *c;
+}
+
+static void fact_change(struct history_transition *t, size_t *alloc, const char *key,
+			const char *old, const char *new)
+{
+	if (old && new && !strcmp(old, new))
+		return;
+	const struct fact_rule *rule = rule_of(key);
+	struct history_change c = { false, key, old, new, "changed", rule ? rule->kb_any : NULL, NULL };
+	if (!old)
+		c.how = "added";
+	else if (!new)
+		c.how = "removed";
+	else if (rule && rule->version) {
+		struct version a, b;
+		if (version_parse(old, &a) == 0 && version_parse(new, &b) == 0) {
+			int cmp = version_cmp(&a, &b);
+			if (cmp > 0) {
+				c.how = "downgrade";
+				c.kb = rule->kb_down;
+			} else if (cmp < 0) {
+				c.how = "upgrade";
+				c.kb = rule->kb_up;
+			}
+		}
+	}
+	add(t, alloc, &c);
+}
+
+static bool failing(const char *s)
+{
+	return !strcmp(s, "fail") || !strcmp(s, "crash") || !strcmp(s, "timeout");
+}
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* How a check's status moved, or NULL when it is no news. */
+static const char *check_how(const struct history_check *o, const struct history_check *n)
+{
+	bool of = failing(o->status), nf = failing(n->status);
+	bool oskip = !strcmp(o->status, "skip"), nskip = !strcmp(n->status, "skip");
+	if (nf && !of)
+		return "broke";
+	if (of && nskip)
+		return "skipped";
+	if (of && !nf)
+		return "fixed";
+	if (of && nf)
+		return strcmp(o->status, n->status) ? "changed" : same(o->kb, n->kb) ? NULL : "cause";
+	if (oskip || nskip)
+		return NULL;
+	if (!strcmp(n->status, "warn"))
+		return strcmp(o->status, "warn") ? "warns" : same(o->kb, n->kb) ? NULL : "cause";
+	if (!strcmp(o->status, "warn"))
+		return "fixed";
+	return NULL;
+}
+
+static void compare(const struct history_run *from, const struct history_run *to,
+		    struct history_transition *t)
+{
+	size_t alloc = 0;
+	t->from = from;
+	t->to = to;
+	t->v = NULL;
+	t->n = 0;
+	for (size_t i = 0; i < to->nfacts; i++)
+		fact_change(t, &alloc, to->facts[i].key, history_run_fact(from, to->facts[i].key),
+			    to->facts[i].val);
+	for (size_t i = 0; i < from->nfacts; i++)
+		if (!history_run_fact(to, from->facts[i].key))
+			fact_change(t, &alloc, from->facts[i].key, from->facts[i].val, NULL);
+	/* Checks present in only one of the runs (another --only, a newer
+	 * wslgpu with more checks) say nothing about the machine. */
+	for (size_t i = 0; i < to->nchecks; i++) {
+		const struct history_check *n = &to->checks[i];
+		const struct history_check *o = history_run_check(from, n->id);
+		if (!o)
+			continue;
+		const char *how = check_how(o, n);
+		if (!how)
+			continue;
+		bool use_old = !strcmp(how, "fixed") || !strcmp(how, "skipped");
+		struct history_change c = { true, n->id, o->status, n->status, how,
+					    use_old ? o->kb : n->kb, n->detail };
+		add(t, &alloc, &c);
+	}
+}
+
+/* What a reader must see first: what got worse, then what got better,
+ * then the rest (upgrades, other changes). */
+static int importance(const struct history_change *c)
+{
+	static const char *const worse[] = { "downgrade", "broke", "warns", "cause" };
+	for (size_t i = 0; i < sizeof worse / sizeof worse[0]; i++)
+		if (!strcmp(c->how, worse[i]))
+			return 0;
+	return !strcmp(c->how, "fixed") ? 1 : 2;
+}
+
+/* Stable, so that facts stay in table order and checks in chain order. */
+static void order_changes(struct history_transition *t)
+{
+	for (size_t i = 1; i < t->n; i++) {
+		struct history_change c = t->v[i];
+		size_t j = i;
+		while (j > 0 && importance(&t->v[j - 1]) > importance(&c)) {
+			t->v[j] = t->v[j - 1];
+			j--;
+		}
+		t->v[j] = c;
+	}
+}
+
+void history_changes(const struct history_runs *runs, struct history_changes *out)
+{
+	memset(out, 0, sizeof *out);
+	/* The latest run seen of each machine, as runs go by oldest first. */
+	const struct history_run **last = xcalloc(runs->n ? runs->n : 1, sizeof *last);
+	size_t alloc = 0;
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct history_run *r = &runs->v[i];
+		size_t m = 0;
+		while (m < out->machines && strcmp(last[m]->machine, r->machine) != 0)
+			m++;
+		if (m == out->machines) {
+			last[out->machines++] = r;
+			continue;
+		}
+		struct history_transition t;
+		compare(last[m], r, &t);
+		order_changes(&t);
+		last[m] = r;
+		if (!t.n) {
+			free(t.v);
+			continue;
+		}
+		if (out->n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			out->v = xrealloc(out->v, alloc * sizeof *out->v);
+		}
+		out->v[out->n++] = t;
+	}
+	free(last);
+}
+
+void history_changes_release(struct history_changes *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		free(ch->v[i].v);
+	free(ch->v);
+	memset(ch, 0, sizeof *ch);
+}
