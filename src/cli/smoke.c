@@ -92,6 +92,7 @@ struct smoke {
 	time_t when;
 	bool verbose, json, strict;
 	const char *junit, *prom, *push, *job, *instance, *db;
+	char *push_shown; /* --push without its user:password, for messages */
 	bool record;
 	char hostname[HOST_NAME_MAX + 1];
 	char **owned; /* strings kept alive for cr.data */
@@ -299,6 +300,19 @@ static void delivery_failed(struct delivery *d, const char *msg)
 	sb_release(&m);
 }
 
+/* The URL as messages and JSON may show it: "http://user:secret@gw/" would
+ * put a password into cron mail and CI logs. */
+static char *url_without_credentials(const char *url)
+{
+	const char *scheme = strstr(url, "://");
+	const char *auth = scheme ? scheme + 3 : url;
+	size_t authlen = strcspn(auth, "/?#");
+	const char *at = memchr(auth, '@', authlen);
+	if (!at)
+		return xstrdup(url);
+	return xasprintf("%.*s<credentials>%s", (int)(auth - url), url, at);
+}
+
 static void deliver(struct smoke *s)
 {
 	struct report rep;
@@ -323,7 +337,8 @@ static void deliver(struct smoke *s)
 		sb_reset(&err);
 	}
 	if (s->push) {
-		struct delivery *d = delivery(s, "--push", s->push);
+		s->push_shown = url_without_credentials(s->push);
+		struct delivery *d = delivery(s, "--push", s->push_shown);
 		double left = s->t0 + s->budget_ms - now_ms();
 		int limit = left > PUSH_MAX_MS ? PUSH_MAX_MS : (int)left;
 		if (limit < 100)
@@ -683,6 +698,7 @@ out:
 	for (size_t i = 0; i < s.nowned; i++)
 		free(s.owned[i]);
 	free(s.owned);
+	free(s.push_shown);
 	if (s.have_policy)
 		policy_free(&s.pol);
 	checkrun_release(&s.cr);

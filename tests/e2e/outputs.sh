@@ -169,6 +169,10 @@ closed=$(free_port)
 run smoke --push "http://127.0.0.1:$closed"
 expect_err "cannot push to http://127\.0\.0\.1:$closed/metrics/job/.*Connection refused"
 if awk "BEGIN { exit !($SECS < 60) }"; then ok "refused push returns ($SECS s)"; else fail "refused push took $SECS s"; fi
+# Credentials in the URL never reach the message or the JSON (cron mail, CI logs).
+run smoke --push "http://fleet:s3cr3t-pw@127.0.0.1:$closed" --json
+expect_err "wslgpu smoke: --push http://<credentials>@127\.0\.0\.1:$closed: "
+if printf '%s\n%s\n' "$OUT" "$ERR" | grep -q 's3cr3t-pw'; then fail "the push password was printed"; else ok "the push password is not printed"; fi
 
 # A gateway that accepts and never answers: an error within the time-out.
 slow_port=$(free_port)
