@@ -243,6 +243,13 @@ static bool looks_like_path(const char *v)
 	       (isalpha((unsigned char)v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'));
 }
 
+/* Evidence named *_fix or *_cmd holds a whole command line ("arch_fix"). */
+static bool is_command_key(const char *key)
+{
+	size_t n = strlen(key);
+	return n > 4 && (!strcmp(key + n - 4, "_fix") || !strcmp(key + n - 4, "_cmd"));
+}
+
 /* Whether at (in tmpl) is inside a quoted string the template opened. */
 static bool inside_quotes(const char *tmpl, const char *at)
 {
@@ -284,7 +291,7 @@ static void expand(const char *tmpl, const struct result *r, struct strbuf *out,
 				if (!v)
 					sb_addf(out, "<%s>", key);
 				else if (shell && looks_like_path(v) && !shell_safe(v) &&
-					 !inside_quotes(tmpl, p))
+					 !is_command_key(key) && !inside_quotes(tmpl, p))
 					sh_quote(v, out);
 				else
 					sb_add(out, v);

@@ -56,8 +56,8 @@ const struct kb_entry *kb_find(const char *id);
 void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out);
 /* The same for a fix command: a path value that the shell would split or
  * expand ("/mnt/c/Users/Jane Doe/.wslconfig") is single-quoted, unless
- * the template already quotes it. Other values (package lists, whole
- * commands) are inserted as they are. */
+ * the template already quotes it. Other values (package lists) and whole
+ * commands (evidence named *_fix or *_cmd) are inserted as they are. */
 void kb_expand_fix(const char *tmpl, const struct result *r, struct strbuf *out);
 
 #endif

@@ -367,6 +367,7 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 	snap_ev(t, run, "backend", NULL);
 	snap_ev(t, run, "arch_list", NULL);
 	snap_ev(t, run, "device_count", NULL);
+	snap_ev(t, run, "compute", "matmul"); /* ok, error or mismatch: the GPU matmul */
 	for (int i = 0; i < 8; i++) {
 		char kn[32], kc[32];
 		snprintf(kn, sizeof kn, "device.%d.name", i);

@@ -435,10 +435,10 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 			res_consider(r, w, ST_PASS, NULL, "%s built for CUDA %s", f->name, cb);
 	}
 	if (p->fw_matmul == 1) {
-		/* A framework check passes (or only warns) only after its probe's GPU
-		 * matmul matched the CPU; its detail then says "matmul OK". */
-		bool ok = (d->status == ST_PASS || d->status == ST_WARN) && d->detail &&
-			  strstr(d->detail, "matmul OK");
+		/* The framework probe records how its GPU matmul compared with the
+		 * CPU as evidence "matmul" (ok, error, mismatch). */
+		const char *mm = res_get(d, "matmul");
+		bool ok = (d->status == ST_PASS || d->status == ST_WARN) && mm && !strcmp(mm, "ok");
 		if (ok)
 			res_consider(r, w, ST_PASS, NULL, "%s GPU matmul OK", f->name);
 		else if (status_is_failure(d->status)) {

@@ -185,6 +185,10 @@ static void test_kb_parse(void **state)
 	kb_expand_fix("cat \"{file}\"", &r, &out);
 	assert_string_equal(out.buf, "cat \"/mnt/c/Users/Jane O'Neil/.wslconfig\"");
 	sb_reset(&out);
+	res_ev(&r, "arch_fix", "/usr/bin/python3 -m pip install torch");
+	kb_expand_fix("{arch_fix}", &r, &out); /* a whole command stays one */
+	assert_string_equal(out.buf, "/usr/bin/python3 -m pip install torch");
+	sb_reset(&out);
 	kb_expand("see {file}", &r, &out); /* prose is never quoted */
 	assert_string_equal(out.buf, "see /mnt/c/Users/Jane O'Neil/.wslconfig");
 	sb_release(&out);
