@@ -134,6 +134,14 @@ int cmd_check(int argc, char **argv)
 		list_checks(json);
 		goto out;
 	}
+	for (size_t i = 0; i < cr.n; i++)
+		if (cr.want[i] && !strcmp(registry_checks(&cr.n)[i].layer, "policy")) {
+			cli_usage_error("check", "--only: the policy checks compare the machine with a "
+				       "policy file: run 'wslgpu smoke --policy FILE --only %s'",
+				       registry_checks(&cr.n)[i].id);
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	checkrun_execute(&cr);
 	struct report rep;
 	checkrun_report(&cr, &rep, verbose, 1);

@@ -352,4 +352,9 @@ run smoke --record
 expect_rc 0
 if [ -s "$WORK/state/wslgpu/history.db" ]; then ok "default history database written"; else fail "no default history database"; fi
 
+# `check` has no policy: asking it for a policy check is a usage error, not silence.
+run check --only policy.driver
+expect_rc 2
+expect_err "run 'wslgpu smoke --policy FILE --only policy\.driver'"
+
 done_testing
