@@ -3,7 +3,9 @@
 #   make check          build and run every test (unit, end-to-end, kb)
 #   make check SANITIZE=1   the same under AddressSanitizer + UBSan (what CI runs)
 #   make asan           build the sanitizer binary only (build-asan/)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (binary, man page, completions)
+#   make uninstall      remove exactly what install installed
+#   make static         build-static/wslgpu, linked statically (no libcurl)
 #   make bench          run the benchmarks in bench/
 #   make fuzz           build the libFuzzer targets (clang)
 #   make clean
@@ -76,8 +78,8 @@ ptx:
 wslgpu: $(BUILD)/wslgpu
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BUILD)/wslgpu wslgpu; fi
 
-# Only main.o carries the commit, so a new commit rebuilds one file.
-$(BUILD)/src/cli/main.o: CPPFLAGS += -DWSLGPU_COMMIT='"$(COMMIT)"'
+# Only buildinfo.o (and main.o) carry the commit, so a new commit rebuilds two files.
+$(BUILD)/src/cli/main.o $(BUILD)/src/core/buildinfo.o: CPPFLAGS += -DWSLGPU_COMMIT='"$(COMMIT)"'
 
 $(BUILD)/wslgpu: $(BUILD)/src/cli/main.o $(BUILD)/libwslgpu.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -123,12 +125,47 @@ bench: $(BUILD)/wslgpu
 fuzz:
 	$(MAKE) -f fuzz/Makefile BUILD=build-fuzz
 
+# ---- install, uninstall, static (owner: the fix/install task) ----
+# make install PREFIX=/usr/local DESTDIR=/tmp/stage: the binary, the man page
+# and the bash and zsh completions; make uninstall removes exactly those.
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+INSTALL ?= install
+INSTALLED = $(DESTDIR)$(BINDIR)/wslgpu $(DESTDIR)$(MANDIR)/man1/wslgpu.1 \
+	$(DESTDIR)$(BASHCOMPDIR)/wslgpu $(DESTDIR)$(ZSHCOMPDIR)/_wslgpu
+
 install: $(BUILD)/wslgpu
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BUILD)/wslgpu $(DESTDIR)$(PREFIX)/bin/wslgpu
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR)
+	$(INSTALL) -m 755 $(BUILD)/wslgpu $(DESTDIR)$(BINDIR)/wslgpu
+	$(INSTALL) -m 644 doc/wslgpu.1 $(DESTDIR)$(MANDIR)/man1/wslgpu.1
+	$(INSTALL) -m 644 completions/wslgpu.bash $(DESTDIR)$(BASHCOMPDIR)/wslgpu
+	$(INSTALL) -m 644 completions/_wslgpu $(DESTDIR)$(ZSHCOMPDIR)/_wslgpu
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/wslgpu
+	rm -f $(INSTALLED)
+
+# make static: build-static/wslgpu, linked statically, for dropping onto a
+# machine whose libraries are broken. Without libcurl (smoke --push says it
+# is not available; its static form needs OpenSSL, Kerberos, LDAP...).
+# libarchive's static library references libxml2, zstd, lz4 and acl for
+# formats wslgpu never writes: --gc-sections drops that code. A static
+# binary loads no vendor library (their thread-local code crashes a static
+# program; see src/core/buildinfo.h): the cuda layer and NVML are skipped
+# with that reason, and --version says so. STATIC_LDFLAGS=-static where
+# -static-pie is not supported.
+STATIC_LDFLAGS ?= -static-pie
+ifeq ($(STATIC),1)
+CPPFLAGS += -DWSLGPU_STATIC -DWSLGPU_NO_CURL
+LDFLAGS := $(filter-out -pie,$(LDFLAGS)) $(STATIC_LDFLAGS) -Wl,--gc-sections
+LDLIBS = -linih -lsqlite3 -larchive -lnettle -llzma -lbz2 -lz -ldl -lm -lpthread
+endif
+.PHONY: static
+static:
+	$(MAKE) STATIC=1 BUILD=build-static build-static/wslgpu
+# ---- end of the install block ----
 
 clean:
 	rm -rf build build-asan build-fuzz build-* wslgpu

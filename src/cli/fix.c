@@ -1,12 +1,343 @@
-/* fix.c: `wslgpu fix` (being written). */
+/*
+ * fix.c: `wslgpu fix` -- the remediation plan for the current findings, as
+ * a commented shell script (src/fix/plan.h builds it), and `--apply`, which
+ * makes only the plan's automatic edits: commenting out (with a backup) the
+ * startup-file line that sets a variable the findings blame. Everything
+ * else -- packages, ldconfig, anything on Windows -- is printed, never run,
+ * and wslgpu never calls sudo.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../core/buildinfo.h"
+#include "../core/rootfs.h"
+#include "../fix/edit.h"
+#include "../fix/plan.h"
+#include "../fix/rcscan.h"
+#include "../report/report.h"
+#include "../version.h"
+#include "checkrun.h"
 #include "cli.h"
+
+static void fix_help(FILE *f)
+{
+	fputs("usage: wslgpu fix [OPTIONS]\n"
+	      "\n"
+	      "Runs the checks and prints the remediation plan for what they found, as a\n"
+	      "commented shell script: per step what, why, the risk, whether it needs root,\n"
+	      "and the commands (Windows-side ones marked PS>, to run in PowerShell). It\n"
+	      "changes nothing.\n"
+	      "\n"
+	      "      --json           print the plan as JSON (schema wslgpu/fix/1)\n"
+	      "      --apply          make the plan's automatic edits: comment out (with a\n"
+	      "                       backup) the line of your own startup file that sets\n"
+	      "                       a variable the findings blame; asks first, on the terminal\n"
+	      "      --yes            with --apply: do not ask (needed without a terminal)\n"
+	      CHECKRUN_HELP
+	      "  -h, --help           show this help\n"
+	      "\n"
+	      "Exit status: 0 nothing to fix, 1 the plan has steps (with --apply: findings\n"
+	      "remain, or an edit failed), 2 usage error or --apply without a terminal and\n"
+	      "without --yes, 3 the tool itself could not run.\n",
+	      f);
+}
+
+/* "2026-12-02 16:04 UTC"; SOURCE_DATE_EPOCH, when set, for reproducible output. */
+static void now_text(char *buf, size_t len, char *stamp, size_t slen)
+{
+	time_t t = time(NULL);
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde) {
+		char *end;
+		long long v = strtoll(sde, &end, 10);
+		if (!*end && v >= 0)
+			t = (time_t)v;
+	}
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
+	/* Backups carry the local time the user sees on their clock. */
+	time_t real = time(NULL);
+	localtime_r(&real, &tm);
+	strftime(stamp, slen, "%Y%m%d-%H%M%S", &tm);
+}
+
+/* Asks on the terminal; false on anything but y/yes. */
+static bool ask(FILE *tty, const char *question)
+{
+	fprintf(tty, "%s [y/N] ", question);
+	fflush(tty);
+	char line[64];
+	if (!fgets(line, sizeof line, tty))
+		return false;
+	return !strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n");
+}
+
+static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *e)
+{
+	fprintf(f, "step %d (%s): %s line %d sets %s\n", s->n, s->check, e->file, e->line, e->var);
+	fprintf(f, "    was: %s\n", e->before);
+	fprintf(f, "    now: # wslgpu fix: %s\n", e->before);
+	if (e->after)
+		fprintf(f, "         %s\n", e->after);
+}
+
+/* Guest form of a host path under the root, for messages. */
+static const char *guest_of(const char *host)
+{
+	static char rootreal[PATH_MAX];
+	if (rootfs_is_real() || !realpath(rootfs_root(), rootreal))
+		return host;
+	size_t l = strlen(rootreal);
+	return strncmp(host, rootreal, l) == 0 && host[l] == '/' ? host + l : host;
+}
+
+/* Whether a comma-separated list holds id. */
+static bool list_has(const char *list, const char *id)
+{
+	size_t l = strlen(id);
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == l && !strncmp(p, id, l))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+struct applied {
+	const struct fix_step *step;
+	const struct fix_edit *edit;
+};
+
+static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, const char *home)
+{
+	size_t nauto = fix_plan_automatic(plan);
+	if (nauto == 0) {
+		printf("wslgpu fix --apply: nothing to apply automatically.\n");
+		if (plan->n)
+			printf("The plan's %zu step%s need%s you: see 'wslgpu fix'.\n", plan->n,
+			       plan->n == 1 ? "" : "s", plan->n == 1 ? "s" : "");
+		for (size_t i = 0; i < plan->n; i++)
+			for (size_t j = 0; j < plan->steps[i].nedit; j++) {
+				const struct fix_edit *e = &plan->steps[i].edit[j];
+				if (e->same_as)
+					continue;
+				printf("  %s line %d sets %s: %s\n", e->file, e->line, e->var,
+				       e->refused ? e->refused : "not automatic");
+			}
+		return plan->n ? EXIT_FAILED : EXIT_OK;
+	}
+	FILE *tty = NULL;
+	if (!yes) {
+		int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+		if (fd >= 0)
+			tty = fdopen(fd, "r+");
+		if (!tty) {
+			if (fd >= 0)
+				close(fd);
+			fprintf(stderr, "wslgpu fix: --apply asks before each edit, and there is no "
+					"terminal to ask on; nothing was changed. Run 'wslgpu fix' to "
+					"see the plan, and add --yes to apply it without asking.\n");
+			return EXIT_USAGE;
+		}
+	}
+	char date[64], stamp[32];
+	now_text(date, sizeof date, stamp, sizeof stamp);
+	printf("wslgpu fix --apply: %zu edit%s of your startup files (each backed up first).\n",
+	       nauto, nauto == 1 ? "" : "s");
+	struct applied *ok = xcalloc(nauto, sizeof *ok);
+	size_t nok = 0;
+	int rc = EXIT_OK;
+	/* Each accepted edit is made on its own, so that a refusal or a
+	 * failure of one leaves the others as they were. */
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t j = 0; j < plan->steps[i].nedit; j++) {
+			const struct fix_step *s = &plan->steps[i];
+			const struct fix_edit *e = &s->edit[j];
+			if (!e->automatic || e->same_as)
+				continue;
+			show_edit(stdout, s, e);
+			fflush(stdout);
+			if (tty) {
+				if (!isatty(STDOUT_FILENO)) /* else it is on the terminal already */
+					show_edit(tty, s, e);
+				if (!ask(tty, "Apply?")) {
+					printf("    skipped\n");
+					continue;
+				}
+			}
+			struct line_edit le = { e->line, e->before, e->after };
+			struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT;
+			char note[96];
+			snprintf(note, sizeof note, "disabled by wslgpu fix on %.10s", date);
+			if (fix_edit_file(e->file, &le, 1, stamp, note, &backup, &err) < 0) {
+				printf("    not changed: %s\n", err.buf);
+				rc = EXIT_FAILED;
+			} else {
+				printf("    edited; the original is in %s\n", guest_of(backup.buf));
+				ok[nok].step = s;
+				ok[nok++].edit = e;
+			}
+			sb_release(&backup);
+			sb_release(&err);
+		}
+	if (tty)
+		fclose(tty);
+	if (nok == 0) {
+		free(ok);
+		return rc == EXIT_OK ? EXIT_FAILED : rc;
+	}
+	/* The checks read this process's environment, which no edit of a
+	 * startup file changes: re-check with the variables as a new shell
+	 * will have them, and say so. */
+	struct strbuf only = STRBUF_INIT;
+	printf("\nThis shell (and wslgpu) still has the old values; open a new shell, or type:\n");
+	for (size_t i = 0; i < nok; i++) {
+		const struct fix_edit *e = ok[i].edit;
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(ok[k].edit->var, e->var);
+		if (!seen) {
+			if (e->env_after) {
+				printf("  export %s=%s\n", e->var, e->env_after);
+				setenv(e->var, e->env_after, 1);
+			} else {
+				printf("  unset %s\n", e->var);
+				unsetenv(e->var);
+			}
+			struct rc_hits left = { 0 };
+			rc_scan(e->var, home, &left);
+			for (size_t k = 0; k < left.n; k++)
+				printf("  (a new shell may still get %s from %s line %d)\n", e->var,
+				       left.v[k].file, left.v[k].line);
+			rc_hits_release(&left);
+		}
+	}
+	/* Every step that blamed an edited line: its check is affected. */
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t j = 0; j < plan->steps[i].nedit; j++) {
+			const struct fix_edit *e = &plan->steps[i].edit[j];
+			bool edited = false;
+			for (size_t k = 0; k < nok; k++)
+				edited |= e->line == ok[k].edit->line && !strcmp(e->file, ok[k].edit->file);
+			const char *id = plan->steps[i].check;
+			if (edited && !list_has(only.buf, id)) {
+				if (only.len)
+					sb_addc(&only, ',');
+				sb_add(&only, id);
+			}
+		}
+	free(ok);
+	printf("\nThe affected checks again, as a new shell will see them:\n");
+	fflush(stdout);
+	struct checkrun again;
+	checkrun_init(&again, "fix");
+	again.opts.timeout_ms = cr->opts.timeout_ms;
+	again.opts.no_fork = cr->opts.no_fork;
+	again.color = cr->color;
+	if (checkrun_select(&again, only.buf) < 0) {
+		sb_release(&only);
+		checkrun_release(&again);
+		return EXIT_INTERNAL;
+	}
+	sb_release(&only);
+	checkrun_execute(&again);
+	struct report rep;
+	checkrun_report(&again, &rep, false, 1);
+	report_text(stdout, &rep);
+	fflush(stdout);
+	int status = checkrun_exit_status(&again, false);
+	checkrun_release(&again);
+	return rc != EXIT_OK ? rc : status;
+}
 
 int cmd_fix(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "wslgpu fix: not implemented yet\n");
-	return EXIT_INTERNAL;
+	enum { OPT_JSON = 256, OPT_APPLY, OPT_YES };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "apply", no_argument, NULL, OPT_APPLY },
+		{ "yes", no_argument, NULL, OPT_YES },
+		{ "help", no_argument, NULL, 'h' },
+		CHECKRUN_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct checkrun cr;
+	checkrun_init(&cr, "fix");
+	bool json = false, do_apply = false, yes = false;
+	int rc = EXIT_OK;
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON: json = true; break;
+		case OPT_APPLY: do_apply = true; break;
+		case OPT_YES: yes = true; break;
+		case 'h':
+			fix_help(stdout);
+			goto out;
+		case ':':
+			cli_usage_error("fix", "option '%s' needs a value", argv[optind - 1]);
+			rc = EXIT_USAGE;
+			goto out;
+		default: {
+			int h = checkrun_option(&cr, c, optarg);
+			if (h > 0)
+				break;
+			if (h == 0)
+				cli_usage_error("fix", "unknown option '%s'", argv[optind - 1]);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		}
+	}
+	if (optind < argc) {
+		cli_usage_error("fix", "unexpected argument '%s'", argv[optind]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (yes && !do_apply) {
+		cli_usage_error("fix", "--yes goes with --apply");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (json && do_apply) {
+		cli_usage_error("fix", "--json prints the plan; it does not go with --apply");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	checkrun_execute(&cr);
+	const char *home = getenv("HOME");
+	struct fix_plan plan;
+	fix_plan_build(&plan, cr.results, cr.shown, cr.n, home);
+	if (do_apply) {
+		rc = apply(&cr, &plan, yes, home);
+	} else {
+		char date[64], stamp[32];
+		now_text(date, sizeof date, stamp, sizeof stamp);
+		struct fix_meta meta = { WSLGPU_VERSION, buildinfo_commit(), date, rootfs_root() };
+		struct strbuf sb = STRBUF_INIT;
+		if (json)
+			fix_plan_json(&plan, &meta, &sb);
+		else
+			fix_plan_script(&plan, &meta, &sb);
+		fputs(sb.buf, stdout);
+		fflush(stdout);
+		sb_release(&sb);
+		rc = plan.n ? EXIT_FAILED : EXIT_OK;
+	}
+	fix_plan_release(&plan);
+out:
+	checkrun_release(&cr);
+	return rc;
 }

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/buildinfo.h"
 #include "../core/rootfs.h"
+#include "../core/strbuf.h"
 #include "../version.h"
 #include "cli.h"
 
@@ -99,7 +101,10 @@ int main(int argc, char **argv)
 	if (cmd_at < 0) {
 		for (int i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "--version") == 0) {
-				printf("wslgpu %s (commit %s)\n", WSLGPU_VERSION, WSLGPU_COMMIT);
+				struct strbuf sb = STRBUF_INIT;
+				buildinfo_describe(&sb);
+				fputs(sb.buf, stdout);
+				sb_release(&sb);
 				return EXIT_OK;
 			}
 			if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {

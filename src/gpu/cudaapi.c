@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/buildinfo.h"
+
 struct cu_code {
 	int code;
 	const char *name;
@@ -308,6 +310,10 @@ static char *handle_path(void *h, char **as)
 int cuda_api_load(struct cuda_api *api, const char *file, struct strbuf *err)
 {
 	memset(api, 0, sizeof *api);
+	if (buildinfo_no_vendor_libs()) {
+		sb_add(err, buildinfo_no_vendor_libs());
+		return -ENOTSUP;
+	}
 	dlerror();
 	/* RTLD_NOW: an unresolvable dependency fails here, with dlerror()'s
 	 * text, instead of in the middle of a call. RTLD_LOCAL: nothing of the

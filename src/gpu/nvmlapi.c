@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/buildinfo.h"
+
 /* Resolves the first name of a NULL-terminated list that the library
  * exports; returns the symbol and stores which name it was. */
 static void *resolve(void *handle, const char *const *names, const char **which)
@@ -31,6 +33,11 @@ int nvmlapi_open(struct nvmlapi *n, const char *path, struct strbuf *err)
 {
 	memset(n, 0, sizeof *n);
 	sb_init(&n->loaded);
+	if (buildinfo_no_vendor_libs()) {
+		if (err)
+			sb_add(err, buildinfo_no_vendor_libs());
+		return -ENOTSUP;
+	}
 	dlerror();
 	/* RTLD_LOCAL: the vendor library's symbols must not leak into the
 	 * resolution of anything loaded later (libcuda in the same process). */

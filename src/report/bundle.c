@@ -471,7 +471,7 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 		}
 		for (size_t i = 0; e && i < e->fix.n; i++) {
 			sb_reset(&t);
-			kb_expand(e->fix.v[i], r, &t);
+			kb_expand_fix(e->fix.v[i], r, &t);
 			sb_addf(sb, "%s%s\n", i ? "          " : "Fix       ", t.buf);
 		}
 		if (e)

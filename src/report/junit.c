@@ -132,7 +132,7 @@ static void finding_text(struct strbuf *body, const struct result *r)
 	}
 	for (size_t i = 0; e && i < e->fix.n; i++) {
 		sb_reset(&t);
-		kb_expand(e->fix.v[i], r, &t);
+		kb_expand_fix(e->fix.v[i], r, &t);
 		put_labelled(body, i ? "" : "fix", t.buf);
 	}
 	for (size_t i = 0; i < r->nev; i++) {

@@ -148,7 +148,7 @@ static void put_first(struct strbuf *sb, const struct result *r)
 		sb_add(sb, "`):\n\n```\n");
 		for (size_t i = 0; i < e->fix.n; i++) {
 			sb_reset(&t);
-			kb_expand(e->fix.v[i], r, &t);
+			kb_expand_fix(e->fix.v[i], r, &t);
 			md_code(sb, t.buf, MD_VALUE_MAX);
 			sb_addc(sb, '\n');
 		}

@@ -1,0 +1,33 @@
+/*
+ * buildinfo: what this binary was built from and with, for --version and
+ * for reports: the version, the git commit, the libraries linked in (with
+ * the versions they report at run time) and what a static build lacks.
+ * The static build (make static) defines WSLGPU_STATIC and WSLGPU_NO_CURL;
+ * this is the one place that says what that costs.
+ */
+#ifndef WSLGPU_BUILDINFO_H
+#define WSLGPU_BUILDINFO_H
+
+#include <stdbool.h>
+
+#include "strbuf.h"
+
+const char *buildinfo_commit(void);
+bool buildinfo_is_static(void);
+/*
+ * NULL in a dynamic build. In a static one, why vendor libraries are not
+ * loaded: a static program that dlopens libcuda gets a second C library
+ * inside it, and the driver's thread-local variables crash it (measured
+ * with the fake libcuda: SIGSEGV in the first call that uses them). The
+ * loaders (cudaapi, nvmlapi) refuse with this text, so bench gpu and watch
+ * say so instead of crashing.
+ */
+const char *buildinfo_no_vendor_libs(void);
+/* The same reason for the checks that load vendor libraries (the cuda
+ * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
+ * every other check, and for every check in a dynamic build. */
+const char *buildinfo_static_skip(const char *check_id);
+/* The --version text: three or more lines, each ending in a newline. */
+void buildinfo_describe(struct strbuf *out);
+
+#endif

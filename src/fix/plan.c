@@ -1,0 +1,534 @@
+/* plan.c: the remediation plan from check results (see plan.h). */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/check.h"
+#include "../core/json.h"
+#include "../kb/kb.h"
+#include "edit.h"
+#include "rcscan.h"
+
+/* "why" is one line: the cause's first sentences, while they are short
+ * (a first sentence that only defines a term needs the next one). */
+#define WHY_ENOUGH 120
+
+static char *first_sentence(const char *s)
+{
+	const char *end = s;
+	int sentences = 0;
+	while ((end = strstr(end, ". ")) != NULL) {
+		/* "e.g. ", "i.e. " -- only a full stop before a capital ends a sentence */
+		if (end[2] >= 'A' && end[2] <= 'Z') {
+			if (end - s >= WHY_ENOUGH || ++sentences == 3)
+				break;
+		}
+		end += 2;
+	}
+	size_t len = end ? (size_t)(end - s) + 1 : strlen(s);
+	return xstrndup(s, len);
+}
+
+static int rank(enum status st)
+{
+	return status_is_failure(st) ? 0 : st == ST_WARN ? 1 : -1;
+}
+
+static struct fix_edit *add_edit(struct fix_step *s)
+{
+	s->edit = xrealloc(s->edit, (s->nedit + 1) * sizeof *s->edit);
+	struct fix_edit *e = &s->edit[s->nedit++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/* An edit of the same line in an earlier step. */
+static int earlier_edit(const struct fix_plan *plan, const char *file, int line)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t j = 0; j < plan->steps[i].nedit; j++) {
+			const struct fix_edit *e = &plan->steps[i].edit[j];
+			if (e->line == line && !strcmp(e->file, file) && !e->same_as)
+				return plan->steps[i].n;
+		}
+	return 0;
+}
+
+/* Whether the user's own file may be edited; the reason if not. */
+static void judge(struct fix_edit *e, const struct rc_hit *h)
+{
+	struct strbuf host = STRBUF_INIT, why = STRBUF_INIT;
+	if (!h->user_file) {
+		e->refused = xasprintf("a system file: edit it yourself with root (sudoedit %s)",
+				       h->file);
+	} else if (fix_edit_check(h->file, &host, &why) < 0) {
+		e->refused = xstrdup(why.buf);
+	} else {
+		e->automatic = true;
+	}
+	sb_release(&host);
+	sb_release(&why);
+}
+
+/* The directories a probe's ldpath_fix ("export LD_LIBRARY_PATH=X" or
+ * "unset LD_LIBRARY_PATH") drops from the current value. */
+static size_t dropped_dirs(const char *now, const char *fix, char ***out)
+{
+	const char *keep = "";
+	if (!strncmp(fix, "export LD_LIBRARY_PATH=", 23))
+		keep = fix + 23;
+	size_t n = 0;
+	char **v = NULL;
+	char *copy = xstrdup(now);
+	for (char *tok = copy, *next; tok; tok = next) {
+		next = strchr(tok, ':');
+		if (next)
+			*next++ = '\0';
+		if (!*tok)
+			continue;
+		bool kept = false;
+		size_t tl = strlen(tok);
+		for (const char *k = keep; *k;) {
+			size_t kl = strcspn(k, ":");
+			if (kl == tl && !strncmp(k, tok, tl))
+				kept = true;
+			k += kl + (k[kl] == ':');
+		}
+		if (!kept) {
+			v = xrealloc(v, (n + 1) * sizeof *v);
+			v[n++] = xstrdup(tok);
+		}
+	}
+	free(copy);
+	*out = v;
+	return n;
+}
+
+static void no_startup_line(struct fix_step *s, const char *var)
+{
+	if (s->note)
+		return;
+	s->note = xasprintf("no startup file wslgpu reads (~/.bashrc, ~/.profile, ~/.zshrc, "
+			    "/etc/environment, /etc/profile.d/*.sh and the like) sets %s: it "
+			    "comes from this shell, the script or service that started it, or a "
+			    "file sourced from elsewhere", var);
+}
+
+static void ldpath_edits(struct fix_plan *plan, struct fix_step *s, const char *home)
+{
+	const char *now = res_get(s->r, "LD_LIBRARY_PATH");
+	const char *fix = res_get(s->r, "ldpath_fix");
+	if (!now || !fix)
+		return;
+	char **dirs;
+	size_t nd = dropped_dirs(now, fix, &dirs);
+	struct rc_hits hits = { 0 };
+	rc_scan("LD_LIBRARY_PATH", home, &hits);
+	for (size_t i = 0; i < hits.n; i++) {
+		const struct rc_hit *h = &hits.v[i];
+		bool names = false;
+		char *after = xstrdup(h->text);
+		for (size_t d = 0; d < nd; d++)
+			if (rc_value_has_dir(h->value, dirs[d])) {
+				names = true;
+				char *next = after ? rc_line_without_dir(after, "LD_LIBRARY_PATH", dirs[d])
+						   : NULL;
+				free(after);
+				after = next;
+			}
+		struct fix_edit *e = add_edit(s);
+		e->file = xstrdup(h->file);
+		e->line = h->line;
+		e->before = xstrdup(h->text);
+		e->after = names ? after : NULL;
+		if (!names)
+			free(after);
+		e->var = "LD_LIBRARY_PATH";
+		e->same_as = earlier_edit(plan, h->file, h->line);
+		if (!strncmp(fix, "export LD_LIBRARY_PATH=", 23))
+			e->env_after = xstrdup(fix + 23);
+		if (names)
+			judge(e, h);
+		else
+			e->refused = xstrdup("it sets LD_LIBRARY_PATH without naming the culprit "
+					     "directory literally: look at it yourself");
+	}
+	if (hits.n == 0)
+		no_startup_line(s, "LD_LIBRARY_PATH");
+	rc_hits_release(&hits);
+	for (size_t d = 0; d < nd; d++)
+		free(dirs[d]);
+	free(dirs);
+}
+
+static bool literal_value_is(const char *value, const char *want)
+{
+	if (strpbrk(value, "$`\\"))
+		return false;
+	struct strbuf v = STRBUF_INIT;
+	for (const char *p = value; *p; p++)
+		if (*p != '"' && *p != '\'')
+			sb_addc(&v, *p);
+	bool same = strcmp(sb_str(&v), want) == 0;
+	sb_release(&v);
+	return same;
+}
+
+static void cvd_edits(struct fix_plan *plan, struct fix_step *s, const char *seen,
+		      const char *home)
+{
+	struct rc_hits hits = { 0 };
+	rc_scan("CUDA_VISIBLE_DEVICES", home, &hits);
+	for (size_t i = 0; i < hits.n; i++) {
+		const struct rc_hit *h = &hits.v[i];
+		struct fix_edit *e = add_edit(s);
+		e->file = xstrdup(h->file);
+		e->line = h->line;
+		e->before = xstrdup(h->text);
+		e->var = "CUDA_VISIBLE_DEVICES";
+		e->same_as = earlier_edit(plan, h->file, h->line);
+		if (seen && literal_value_is(h->value, seen))
+			judge(e, h);
+		else
+			e->refused = xasprintf("it does not set CUDA_VISIBLE_DEVICES to the value "
+					       "seen (\"%s\") literally: look at it yourself",
+					       seen ? seen : "?");
+	}
+	if (hits.n == 0)
+		no_startup_line(s, "CUDA_VISIBLE_DEVICES");
+	rc_hits_release(&hits);
+}
+
+/* Earlier step with the same command text, or 0. */
+static int earlier_command(const struct fix_plan *plan, const char *text)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t j = 0; j < plan->steps[i].ncmd; j++)
+			if (!strcmp(plan->steps[i].cmd[j].text, text) && !plan->steps[i].cmd[j].same_as)
+				return plan->steps[i].n;
+	return 0;
+}
+
+static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cvd,
+		       const char *home)
+{
+	const struct result *r = s->r;
+	const struct kb_entry *e = r->kb ? kb_find(r->kb) : NULL;
+	s->check = r->def ? r->def->id : "?";
+	s->kb = e ? e->id : NULL;
+	s->title = xstrdup(e && e->title ? e->title : r->def ? r->def->title : s->check);
+	s->found = xstrdup(r->detail ? r->detail : status_name(r->status));
+	struct strbuf t = STRBUF_INIT;
+	if (e && e->cause) {
+		kb_expand(e->cause, r, &t);
+		s->why = first_sentence(t.buf);
+	}
+	s->risk_reason = "nothing to run";
+	bool unset_cvd = false;
+	for (size_t i = 0; e && i < e->fix.n; i++) {
+		sb_reset(&t);
+		kb_expand_fix(e->fix.v[i], r, &t);
+		s->cmd = xrealloc(s->cmd, (s->ncmd + 1) * sizeof *s->cmd);
+		struct fix_command *c = &s->cmd[s->ncmd++];
+		fix_classify(t.buf, c);
+		c->same_as = earlier_command(plan, c->text);
+		if (!strncmp(c->text, "unset CUDA_VISIBLE_DEVICES", 26))
+			unset_cvd = true;
+	}
+	sb_release(&t);
+	if (res_get(r, "ldpath_fix"))
+		ldpath_edits(plan, s, home);
+	if (unset_cvd)
+		cvd_edits(plan, s, cvd, home);
+	for (size_t i = 0; i < s->ncmd; i++) {
+		const struct fix_command *c = &s->cmd[i];
+		if (c->needs_root)
+			s->needs_root = true;
+		if (c->where != FIX_LINUX)
+			s->windows = true;
+		if (i == 0 || c->risk > s->risk) {
+			s->risk = c->risk;
+			s->risk_reason = c->risk_reason;
+		}
+	}
+	for (size_t i = 0; i < s->nedit; i++)
+		if (s->edit[i].automatic && s->risk < RISK_LOW) {
+			s->risk = RISK_LOW;
+			s->risk_reason = "comments out a line of your own file; a backup is kept";
+		}
+}
+
+void fix_plan_build(struct fix_plan *plan, const struct result *results, const bool *shown,
+		    size_t n, const char *home)
+{
+	memset(plan, 0, sizeof *plan);
+	/* The value CUDA_VISIBLE_DEVICES had, as libs.env saw it. */
+	const char *cvd = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (results[i].def && !strcmp(results[i].def->id, "libs.env"))
+			cvd = res_get(&results[i], "cvd");
+	for (int want = 0; want <= 1; want++)
+		for (size_t i = 0; i < n; i++) {
+			const struct result *r = &results[i];
+			if ((shown && !shown[i]) || !r->ran || rank(r->status) != want)
+				continue;
+			plan->steps = xrealloc(plan->steps, (plan->n + 1) * sizeof *plan->steps);
+			struct fix_step *s = &plan->steps[plan->n];
+			memset(s, 0, sizeof *s);
+			s->n = (int)plan->n + 1;
+			s->r = r;
+			/* Counted before it is built, so that its commands and
+			 * edits are not compared with its own. */
+			build_step(plan, s, cvd, home);
+			plan->n++;
+		}
+}
+
+size_t fix_plan_automatic(const struct fix_plan *plan)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < plan->n; i++)
+		for (size_t j = 0; j < plan->steps[i].nedit; j++)
+			k += plan->steps[i].edit[j].automatic && !plan->steps[i].edit[j].same_as;
+	return k;
+}
+
+void fix_plan_release(struct fix_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct fix_step *s = &plan->steps[i];
+		free(s->title);
+		free(s->found);
+		free(s->why);
+		free(s->note);
+		for (size_t j = 0; j < s->ncmd; j++) {
+			free(s->cmd[j].text);
+			free(s->cmd[j].note);
+		}
+		free(s->cmd);
+		for (size_t j = 0; j < s->nedit; j++) {
+			free(s->edit[j].file);
+			free(s->edit[j].before);
+			free(s->edit[j].after);
+			free(s->edit[j].refused);
+			free(s->edit[j].env_after);
+		}
+		free(s->edit);
+	}
+	free(plan->steps);
+	memset(plan, 0, sizeof *plan);
+}
+
+/* ---- the script ---- */
+
+/* One line of text after "# ", without line breaks that would end the comment. */
+static void comment_text(struct strbuf *out, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+	text_sanitize(&clean, s);
+	for (const char *p = clean.buf; *p; p++)
+		sb_addc(out, *p == '\n' ? ' ' : *p);
+	sb_release(&clean);
+}
+
+static void script_command(struct strbuf *out, const struct fix_command *c)
+{
+	if (c->same_as) {
+		sb_add(out, "#   (as in step ");
+		sb_addf(out, "%d) ", c->same_as);
+		comment_text(out, c->text);
+		sb_addc(out, '\n');
+		return;
+	}
+	if (c->where == FIX_POWERSHELL)
+		sb_add(out, "# PS> ");
+	else if (c->where == FIX_WINDOWS)
+		sb_add(out, "# Windows: ");
+	else if (c->instruction)
+		sb_add(out, "# do: ");
+	comment_text(out, c->text);
+	if (c->note) {
+		sb_add(out, c->where == FIX_LINUX && !c->instruction ? "   # " : "   (");
+		comment_text(out, c->note);
+		if (!(c->where == FIX_LINUX && !c->instruction))
+			sb_addc(out, ')');
+	}
+	sb_addc(out, '\n');
+}
+
+static void script_edit(struct strbuf *out, const struct fix_edit *e)
+{
+	if (e->same_as) {
+		sb_addf(out, "#   (as in step %d) %s:%d\n", e->same_as, e->file, e->line);
+		return;
+	}
+	sb_addf(out, "# %s %s line %d:\n", e->automatic ? "--apply edits" : "edit by hand:",
+		e->file, e->line);
+	sb_add(out, "#     was: ");
+	comment_text(out, e->before);
+	sb_addc(out, '\n');
+	if (e->automatic || e->after) {
+		sb_add(out, "#     now: # wslgpu fix: ");
+		comment_text(out, e->before);
+		sb_addc(out, '\n');
+		if (e->after) {
+			sb_add(out, "#          ");
+			comment_text(out, e->after);
+			sb_addc(out, '\n');
+		}
+	}
+	if (!e->automatic && e->refused) {
+		sb_add(out, "#     not automatic: ");
+		comment_text(out, e->refused);
+		sb_addc(out, '\n');
+	}
+}
+
+void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
+{
+	sb_add(out, "#!/bin/sh\n");
+	sb_addf(out, "# wslgpu fix: the remediation plan for the machine at %s\n", m->root);
+	sb_addf(out, "# made by wslgpu %s (commit %s) on %s. It changes nothing.\n", m->version,
+		m->commit, m->date);
+	if (plan->n == 0) {
+		sb_add(out, "# nothing to fix: every check passed\n");
+		return;
+	}
+	size_t root = 0, win = 0, autos = fix_plan_automatic(plan);
+	for (size_t i = 0; i < plan->n; i++) {
+		root += plan->steps[i].needs_root;
+		win += plan->steps[i].windows;
+	}
+	sb_addf(out, "# %zu step%s, the first failure first; %zu need%s root, %zu %s Windows-side "
+		"commands; --apply can make %zu edit%s.\n",
+		plan->n, plan->n == 1 ? "" : "s", root, root == 1 ? "s" : "", win,
+		win == 1 ? "has" : "have", autos, autos == 1 ? "" : "s");
+	sb_add(out, "#\n"
+		    "# Read each step, then type the commands you agree with in your own shell:\n"
+		    "# \"for this shell\" commands work only there. Windows-side commands are\n"
+		    "# commented out (PS>: run them in PowerShell on Windows). Run as a script,\n"
+		    "# this file stops here:\n"
+		    "echo 'wslgpu fix: this is a plan to read; run its steps yourself' >&2\n"
+		    "exit 1\n");
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct fix_step *s = &plan->steps[i];
+		sb_addf(out, "\n# [%d] %s (%s): ", s->n, s->check, status_name(s->r->status));
+		comment_text(out, s->title);
+		sb_add(out, "\n# found: ");
+		comment_text(out, s->found);
+		sb_addc(out, '\n');
+		if (s->why) {
+			sb_add(out, "# why:   ");
+			comment_text(out, s->why);
+			sb_addc(out, '\n');
+		}
+		sb_addf(out, "# risk:  %s: ", fix_risk_name(s->risk));
+		comment_text(out, s->risk_reason);
+		sb_addc(out, '\n');
+		if (s->needs_root) {
+			bool sudo = false, admin = false;
+			for (size_t j = 0; j < s->ncmd; j++)
+				if (s->cmd[j].needs_root && !s->cmd[j].same_as) {
+					sudo |= s->cmd[j].where == FIX_LINUX;
+					admin |= s->cmd[j].where != FIX_LINUX;
+				}
+			if (!sudo && !admin)
+				sb_add(out, "# needs root: as in the earlier step\n");
+			else
+				sb_addf(out, "# needs root:%s%s%s\n",
+					sudo ? " the sudo lines (wslgpu never runs sudo itself)" : "",
+					sudo && admin ? ";" : "",
+					admin ? " an administrator PowerShell for the lines that say so"
+					      : "");
+		}
+		if (!s->kb)
+			sb_add(out, "# no knowledge-base entry: see wslgpu check -v\n");
+		if (s->note) {
+			sb_add(out, "# note:  ");
+			comment_text(out, s->note);
+			sb_addc(out, '\n');
+		}
+		for (size_t j = 0; j < s->nedit; j++)
+			script_edit(out, &s->edit[j]);
+		for (size_t j = 0; j < s->ncmd; j++)
+			script_command(out, &s->cmd[j]);
+	}
+	sb_add(out, "\n# afterwards, in a new shell: wslgpu check\n");
+}
+
+/* ---- JSON ---- */
+
+static void json_kv(struct strbuf *out, const char *key, const char *val, bool comma)
+{
+	if (comma)
+		sb_addc(out, ',');
+	json_str(out, key);
+	sb_addc(out, ':');
+	if (val)
+		json_str(out, val);
+	else
+		sb_add(out, "null");
+}
+
+void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
+{
+	sb_add(out, "{\"schema\":\"wslgpu/fix/1\",\"tool\":{");
+	json_kv(out, "name", "wslgpu", false);
+	json_kv(out, "version", m->version, true);
+	json_kv(out, "commit", m->commit, true);
+	sb_addc(out, '}');
+	json_kv(out, "root", m->root, true);
+	json_kv(out, "generated", m->date, true);
+	sb_addf(out, ",\"automatic\":%zu,\"steps\":[", fix_plan_automatic(plan));
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct fix_step *s = &plan->steps[i];
+		sb_addf(out, "%s\n{\"n\":%d", i ? "," : "", s->n);
+		json_kv(out, "check", s->check, true);
+		json_kv(out, "status", status_name(s->r->status), true);
+		json_kv(out, "kb", s->kb, true);
+		json_kv(out, "title", s->title, true);
+		json_kv(out, "found", s->found, true);
+		json_kv(out, "why", s->why, true);
+		json_kv(out, "note", s->note, true);
+		json_kv(out, "risk", fix_risk_name(s->risk), true);
+		json_kv(out, "risk_reason", s->risk_reason, true);
+		sb_addf(out, ",\"needs_root\":%s,\"windows\":%s,\"commands\":[",
+			s->needs_root ? "true" : "false", s->windows ? "true" : "false");
+		for (size_t j = 0; j < s->ncmd; j++) {
+			const struct fix_command *c = &s->cmd[j];
+			sb_add(out, j ? ",{" : "{");
+			json_kv(out, "command", c->text, false);
+			json_kv(out, "note", c->note, true);
+			json_kv(out, "where", fix_where_name(c->where), true);
+			json_kv(out, "kind", c->instruction ? "instruction" : "command", true);
+			json_kv(out, "risk", fix_risk_name(c->risk), true);
+			json_kv(out, "risk_reason", c->risk_reason, true);
+			sb_addf(out, ",\"needs_root\":%s", c->needs_root ? "true" : "false");
+			if (c->same_as)
+				sb_addf(out, ",\"same_as_step\":%d", c->same_as);
+			else
+				sb_add(out, ",\"same_as_step\":null");
+			sb_addc(out, '}');
+		}
+		sb_add(out, "],\"edits\":[");
+		for (size_t j = 0; j < s->nedit; j++) {
+			const struct fix_edit *e = &s->edit[j];
+			sb_add(out, j ? ",{" : "{");
+			json_kv(out, "file", e->file, false);
+			sb_addf(out, ",\"line\":%d", e->line);
+			json_kv(out, "variable", e->var, true);
+			json_kv(out, "before", e->before, true);
+			json_kv(out, "after", e->after, true);
+			sb_addf(out, ",\"automatic\":%s", e->automatic ? "true" : "false");
+			json_kv(out, "refused", e->refused, true);
+			if (e->same_as)
+				sb_addf(out, ",\"same_as_step\":%d", e->same_as);
+			else
+				sb_add(out, ",\"same_as_step\":null");
+			sb_addc(out, '}');
+		}
+		sb_add(out, "]}");
+	}
+	sb_add(out, "\n]}\n");
+}

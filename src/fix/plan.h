@@ -1,0 +1,101 @@
+/*
+ * plan: what `wslgpu fix` proposes, built from check results.
+ *
+ * One step per finding, failures first and then warnings, each in chain
+ * order (the first failure is the one to fix first; later layers skipped
+ * because of it have no step). A step carries the KB entry's title, the
+ * cause in one line, and its fix lines, each classified here: where it runs
+ * (the Linux shell, PowerShell, Windows settings), whether it needs root,
+ * its risk with a reason (a small pattern table in risk.c, so that the 400
+ * KB entries need no extra fields), and whether it is a command or words
+ * for a person.
+ *
+ * Edits are the only thing --apply may do: for a variable the findings
+ * blame (LD_LIBRARY_PATH naming a culprit directory, CUDA_VISIBLE_DEVICES
+ * hiding every GPU) the startup line that sets it (rcscan.h) is commented
+ * out, or rewritten without the culprit directory. An edit is automatic
+ * only in the user's own file under $HOME, owned by them, inside the root,
+ * with the culprit written literally on the line; every other line is
+ * shown with the reason it is left to the user.
+ */
+#ifndef WSLGPU_FIX_PLAN_H
+#define WSLGPU_FIX_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/result.h"
+#include "../core/strbuf.h"
+
+enum fix_where { FIX_LINUX, FIX_POWERSHELL, FIX_WINDOWS };
+enum fix_risk { RISK_NONE, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
+
+struct fix_command {
+	char *text;          /* expanded from the KB fix line */
+	char *note;          /* its "(...)" remark, without the parentheses; or NULL */
+	enum fix_where where;
+	bool instruction;    /* words for a person ("update the driver"), not a command */
+	bool needs_root;
+	enum fix_risk risk;
+	const char *risk_reason;
+	int same_as;         /* an earlier step with the same command, or 0 */
+};
+
+struct fix_edit {
+	char *file;          /* guest path */
+	int line;
+	char *before;        /* the line as it is */
+	char *after;         /* the line that replaces it, or NULL: commented out only */
+	const char *var;     /* "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES" */
+	bool automatic;      /* --apply may make it */
+	char *refused;       /* why not, when not automatic */
+	char *env_after;     /* the variable in a new shell once edited; NULL: unset */
+	int same_as;         /* an earlier step with the same edit, or 0 */
+};
+
+struct fix_step {
+	int n;               /* 1-based */
+	const struct result *r;
+	const char *check;
+	const char *kb;      /* NULL when the finding has no KB entry */
+	char *title, *found, *why;
+	char *note;          /* e.g. that no startup file sets the variable */
+	enum fix_risk risk;
+	const char *risk_reason;
+	bool needs_root, windows;
+	struct fix_command *cmd;
+	size_t ncmd;
+	struct fix_edit *edit;
+	size_t nedit;
+};
+
+struct fix_plan {
+	struct fix_step *steps;
+	size_t n;
+};
+
+/* Describes the script's origin in its header. */
+struct fix_meta {
+	const char *version, *commit, *date, *root;
+};
+
+/*
+ * results/shown are indexed like the registry (checkrun's cr.results and
+ * cr.shown); home is $HOME on the described machine (may be NULL).
+ */
+void fix_plan_build(struct fix_plan *plan, const struct result *results, const bool *shown,
+		    size_t n, const char *home);
+void fix_plan_release(struct fix_plan *plan);
+/* Edits --apply may make (automatic, not a repeat of an earlier step's). */
+size_t fix_plan_automatic(const struct fix_plan *plan);
+
+void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *meta, struct strbuf *out);
+/* JSON, schema wslgpu/fix/1. */
+void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *meta, struct strbuf *out);
+
+const char *fix_risk_name(enum fix_risk r);
+const char *fix_where_name(enum fix_where w);
+/* Classifies one expanded KB fix line (risk.c); fills every field but same_as. */
+void fix_classify(const char *line, struct fix_command *c);
+
+#endif

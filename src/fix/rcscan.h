@@ -1,0 +1,57 @@
+/*
+ * rcscan: where a variable such as LD_LIBRARY_PATH or CUDA_VISIBLE_DEVICES
+ * is set for good. The probes see only the value in the environment; a fix
+ * needs the line that put it there, so this reads the shell startup files
+ * of the described machine (through rootfs) and finds the assignments.
+ *
+ * It reads shell text, it does not run it: an assignment is found where a
+ * line (not a comment) has VAR= or VAR+= as a word of its own, with or
+ * without export/declare -x in front, and in /etc/environment's KEY=value
+ * lines. Values assembled by other means (eval, a sourced file elsewhere)
+ * are not seen; the plan says so.
+ */
+#ifndef WSLGPU_RCSCAN_H
+#define WSLGPU_RCSCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rc_hit {
+	char *file;     /* guest path (/home/user/.bashrc) */
+	int line;       /* 1-based */
+	char *text;     /* the whole line, without its line end */
+	char *value;    /* the assigned word as written (quotes kept) */
+	bool user_file; /* under $HOME: the user's own file */
+};
+
+struct rc_hits {
+	struct rc_hit *v;
+	size_t n;
+};
+
+/*
+ * Appends every assignment of var in the startup files: home's ~/.bashrc,
+ * ~/.bash_profile, ~/.bash_login, ~/.profile, ~/.zshenv, ~/.zprofile,
+ * ~/.zshrc, ~/.zlogin (home may be NULL: none of these), then
+ * /etc/environment, /etc/profile, /etc/bash.bashrc, /etc/zsh/{zshenv,
+ * zprofile,zshrc} and /etc/profile.d/ *.sh in name order.
+ */
+void rc_scan(const char *var, const char *home, struct rc_hits *hits);
+void rc_hits_release(struct rc_hits *hits);
+
+/* Scans one line; on an assignment of var returns true and sets the value
+ * span [*vs, *ve) inside line. */
+bool rc_line_assigns(const char *line, const char *var, size_t *vs, size_t *ve);
+
+/* True when value (shell text, quotes allowed) has dir ("dir" or "dir/")
+ * as one of its ':'-separated entries. */
+bool rc_value_has_dir(const char *value, const char *dir);
+
+/*
+ * The line with every entry dir removed from var's value (with one ':'
+ * next to it), or NULL when what remains sets nothing but var's old value
+ * (export X=$X) or nothing at all: then the whole line is to go.
+ */
+char *rc_line_without_dir(const char *line, const char *var, const char *dir);
+
+#endif

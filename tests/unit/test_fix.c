@@ -1,0 +1,502 @@
+/*
+ * test_fix.c: wslgpu fix -- the startup-file scanner, the classification
+ * of fix lines, the plan built from hand-made results, and the edit with
+ * its backup (only ever inside a scratch root).
+ */
+#include "testutil.h"
+
+#include <sys/stat.h>
+
+#include "core/buildinfo.h"
+#include "core/registry.h"
+#include "core/result.h"
+#include "core/rootfs.h"
+#include "fix/edit.h"
+#include "fix/plan.h"
+#include "fix/rcscan.h"
+
+static char *slurp(const char *dir, const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_addn(&sb, buf, n);
+	fclose(f);
+	return sb_detach(&sb);
+}
+
+static void test_line_assigns(void **state)
+{
+	(void)state;
+	size_t vs, ve;
+	const char *l = "export LD_LIBRARY_PATH=\"/a b:$LD_LIBRARY_PATH\" # cuda";
+	assert_true(rc_line_assigns(l, "LD_LIBRARY_PATH", &vs, &ve));
+	assert_int_equal(vs, strlen("export LD_LIBRARY_PATH="));
+	assert_int_equal(ve - vs, strlen("\"/a b:$LD_LIBRARY_PATH\""));
+	assert_true(rc_line_assigns("LD_LIBRARY_PATH=/x", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_true(rc_line_assigns("  LD_LIBRARY_PATH+=:/x", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_true(rc_line_assigns("[ -d /x ] && export LD_LIBRARY_PATH=/x", "LD_LIBRARY_PATH",
+				    &vs, &ve));
+	assert_true(rc_line_assigns("declare -x CUDA_VISIBLE_DEVICES=", "CUDA_VISIBLE_DEVICES",
+				    &vs, &ve));
+	assert_int_equal(vs, ve); /* the empty value */
+	/* Not assignments: a comment, a mention, another variable, a use. */
+	assert_false(rc_line_assigns("# export LD_LIBRARY_PATH=/x", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_false(rc_line_assigns("echo \"LD_LIBRARY_PATH=/x\"", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_false(rc_line_assigns("export MY_LD_LIBRARY_PATH=/x", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_false(rc_line_assigns("echo $LD_LIBRARY_PATH", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_false(rc_line_assigns("export LD_LIBRARY_PATH", "LD_LIBRARY_PATH", &vs, &ve));
+	assert_false(rc_line_assigns("ls # LD_LIBRARY_PATH=/x", "LD_LIBRARY_PATH", &vs, &ve));
+}
+
+static void test_value_dirs(void **state)
+{
+	(void)state;
+	assert_true(rc_value_has_dir("/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64",
+				     "/usr/local/cuda/lib64/stubs"));
+	assert_true(rc_value_has_dir("\"$LD_LIBRARY_PATH:/usr/lib/x86_64-linux-gnu/\"",
+				     "/usr/lib/x86_64-linux-gnu"));
+	assert_false(rc_value_has_dir("/usr/local/cuda/lib64", "/usr/local/cuda/lib64/stubs"));
+	assert_false(rc_value_has_dir("/usr/lib/x86_64-linux-gnu2", "/usr/lib/x86_64-linux-gnu"));
+
+	char *s = rc_line_without_dir("export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64",
+				      "LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs");
+	assert_string_equal(s, "export LD_LIBRARY_PATH=/usr/local/cuda/lib64");
+	free(s);
+	s = rc_line_without_dir("export LD_LIBRARY_PATH=\"/opt/x:/usr/lib/x86_64-linux-gnu\"  # mine",
+				"LD_LIBRARY_PATH", "/usr/lib/x86_64-linux-gnu");
+	assert_string_equal(s, "export LD_LIBRARY_PATH=\"/opt/x\"  # mine");
+	free(s);
+	/* Only the old value would remain: the whole line goes. */
+	assert_null(rc_line_without_dir("export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/lib/x86_64-linux-gnu",
+					"LD_LIBRARY_PATH", "/usr/lib/x86_64-linux-gnu"));
+	assert_null(rc_line_without_dir("export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
+					"LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"));
+	assert_null(rc_line_without_dir("LD_LIBRARY_PATH=/x", "LD_LIBRARY_PATH", "/x"));
+	assert_true(rc_value_has_dir("/s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}", "/s"));
+	assert_false(rc_value_has_dir("", "/s"));
+	assert_false(rc_value_has_dir("\"\"", "/s"));
+	assert_null(rc_line_without_dir("export LD_LIBRARY_PATH=", "LD_LIBRARY_PATH", "/s"));
+	assert_null(rc_line_without_dir("export LD_LIBRARY_PATH=''", "LD_LIBRARY_PATH", "/s"));
+	s = rc_line_without_dir("export LD_LIBRARY_PATH=${LD_LIBRARY_PATH}:/bad:/good", "LD_LIBRARY_PATH", "/bad");
+	assert_string_equal(s, "export LD_LIBRARY_PATH=${LD_LIBRARY_PATH}:/good");
+	free(s);
+}
+
+static void test_scan(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	tu_write_str(d, "home/u/.bashrc",
+		     "# export LD_LIBRARY_PATH=/old\n"
+		     "alias ll='ls -l'\r\n"
+		     "export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH\r\n");
+	tu_write_str(d, "home/u/.zshrc", "LD_LIBRARY_PATH+=:/z\n");
+	tu_write_str(d, "etc/profile.d/zz-cuda.sh", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64\n");
+	tu_write_str(d, "etc/profile.d/aa.sh", "export LD_LIBRARY_PATH=/aa\n");
+	tu_write_str(d, "etc/profile.d/skip.csh", "setenv LD_LIBRARY_PATH=/no\n");
+	tu_write_str(d, "etc/environment", "PATH=/usr/bin\nLD_LIBRARY_PATH=\"/env\"\n");
+	assert_int_equal(rootfs_set(d), 0);
+	struct rc_hits h = { 0 };
+	rc_scan("LD_LIBRARY_PATH", "/home/u", &h);
+	assert_int_equal(h.n, 5);
+	assert_string_equal(h.v[0].file, "/home/u/.bashrc");
+	assert_int_equal(h.v[0].line, 3);
+	assert_string_equal(h.v[0].text,
+			    "export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH");
+	assert_true(h.v[0].user_file);
+	assert_string_equal(h.v[1].file, "/home/u/.zshrc");
+	assert_string_equal(h.v[2].file, "/etc/environment");
+	assert_string_equal(h.v[2].value, "\"/env\"");
+	assert_false(h.v[2].user_file);
+	assert_string_equal(h.v[3].file, "/etc/profile.d/aa.sh"); /* name order */
+	assert_string_equal(h.v[4].file, "/etc/profile.d/zz-cuda.sh");
+	rc_hits_release(&h);
+	/* No home: only the system files. */
+	rc_scan("LD_LIBRARY_PATH", NULL, &h);
+	assert_int_equal(h.n, 3);
+	rc_hits_release(&h);
+	rc_scan("CUDA_VISIBLE_DEVICES", "/home/u", &h);
+	assert_int_equal(h.n, 0);
+	rc_hits_release(&h);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
+static void test_classify(void **state)
+{
+	(void)state;
+	struct fix_command c;
+	fix_classify("sudo apt-get remove --purge libnvidia-compute-535", &c);
+	assert_int_equal(c.where, FIX_LINUX);
+	assert_true(c.needs_root);
+	assert_false(c.instruction);
+	assert_int_equal(c.risk, RISK_HIGH);
+	assert_null(c.note);
+	free(c.text);
+
+	fix_classify("wsl.exe --set-version <distro> 2   (in PowerShell)", &c);
+	assert_string_equal(c.text, "wsl.exe --set-version <distro> 2");
+	assert_string_equal(c.note, "in PowerShell");
+	assert_int_equal(c.where, FIX_POWERSHELL);
+	assert_int_equal(c.risk, RISK_MEDIUM);
+	assert_false(c.needs_root);
+	free(c.text);
+	free(c.note);
+
+	fix_classify("wsl.exe --update   (in PowerShell)", &c);
+	assert_int_equal(c.risk, RISK_LOW);
+	free(c.text);
+	free(c.note);
+
+	fix_classify("nvidia-smi -g 0 -dm 0   (in an administrator PowerShell, for a TCC card)", &c);
+	assert_int_equal(c.where, FIX_POWERSHELL);
+	assert_true(c.needs_root);
+	assert_int_equal(c.risk, RISK_HIGH);
+	free(c.text);
+	free(c.note);
+
+	fix_classify("update the NVIDIA driver on Windows   (in Windows: NVIDIA app or nvidia.com/drivers)", &c);
+	assert_int_equal(c.where, FIX_WINDOWS);
+	assert_true(c.instruction);
+	free(c.text);
+	free(c.note);
+
+	fix_classify("unset LD_LIBRARY_PATH   (for this shell)", &c);
+	assert_int_equal(c.risk, RISK_LOW);
+	assert_string_equal(c.note, "for this shell");
+	free(c.text);
+	free(c.note);
+
+	fix_classify("ls -l /dev/dxg", &c);
+	assert_int_equal(c.risk, RISK_NONE);
+	free(c.text);
+	fix_classify("sudo ldconfig", &c);
+	assert_int_equal(c.risk, RISK_LOW);
+	assert_true(c.needs_root);
+	free(c.text);
+	fix_classify("ldconfig -p | grep libcuda", &c);
+	assert_int_equal(c.risk, RISK_NONE);
+	free(c.text);
+	fix_classify("use a smaller batch, a smaller model or lower precision", &c);
+	assert_true(c.instruction);
+	free(c.text);
+	fix_classify("sudo frobnicate --all", &c); /* unknown: cautious */
+	assert_int_equal(c.risk, RISK_MEDIUM);
+	free(c.text);
+}
+
+/* Results as the runner would leave them, indexed like the registry. */
+struct fake_run {
+	size_t n;
+	struct result *r;
+	bool *shown;
+};
+
+static struct result *fake_result(struct fake_run *fr, const char *id, enum status st,
+				  const char *kb, const char *detail)
+{
+	int i = registry_find(id);
+	assert_true(i >= 0);
+	struct result *r = &fr->r[i];
+	res_set(r, st, kb, "%s", detail);
+	r->ran = true;
+	return r;
+}
+
+static void fake_run_init(struct fake_run *fr)
+{
+	const struct check_def *defs = registry_checks(&fr->n);
+	fr->r = xcalloc(fr->n, sizeof *fr->r);
+	fr->shown = xcalloc(fr->n, sizeof *fr->shown);
+	for (size_t i = 0; i < fr->n; i++) {
+		result_init(&fr->r[i], &defs[i]);
+		fr->shown[i] = true;
+	}
+}
+
+static void fake_run_release(struct fake_run *fr)
+{
+	for (size_t i = 0; i < fr->n; i++)
+		result_release(&fr->r[i]);
+	free(fr->r);
+	free(fr->shown);
+}
+
+static const struct fix_meta meta = { "0.1.0", "abc1234", "2026-12-02 16:00 UTC", "/fixture" };
+
+static void test_plan(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	tu_write_str(d, "home/user/.bashrc",
+		     "alias ll='ls -l'\n"
+		     "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/lib/x86_64-linux-gnu\n");
+	tu_write_str(d, "etc/profile.d/gpu.sh",
+		     "export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/opt/x\n");
+	assert_int_equal(rootfs_set(d), 0);
+
+	struct fake_run fr;
+	fake_run_init(&fr);
+	fake_result(&fr, "platform.kind", ST_PASS, NULL, "WSL2");
+	/* A warning comes before a failure in chain order, after it in the plan. */
+	struct result *env = fake_result(&fr, "libs.env", ST_WARN, "libs.env.system_dir_first",
+					 "LD_LIBRARY_PATH puts /usr/lib/x86_64-linux-gnu first");
+	res_ev(env, "LD_LIBRARY_PATH", ":/usr/lib/x86_64-linux-gnu");
+	res_ev(env, "system_dir", "/usr/lib/x86_64-linux-gnu");
+	res_ev(env, "ldpath_fix", "unset LD_LIBRARY_PATH");
+	struct result *lc = fake_result(&fr, "libs.libcuda", ST_FAIL, "libs.loader.ldpath_package",
+					"the loader picks the distro's libcuda");
+	res_ev(lc, "LD_LIBRARY_PATH", ":/usr/lib/x86_64-linux-gnu");
+	res_ev(lc, "resolved", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+	res_ev(lc, "dir", "/usr/lib/x86_64-linux-gnu");
+	res_ev(lc, "package", "libnvidia-compute-535");
+	res_ev(lc, "soname", "libcuda.so.1");
+	res_ev(lc, "ldpath_fix", "unset LD_LIBRARY_PATH");
+	fake_result(&fr, "cuda.init", ST_SKIP, NULL, "skipped: libs.libcuda failed");
+	/* Not shown (--only): no step. */
+	int hidden = registry_find("perf.memory");
+	fake_result(&fr, "perf.memory", ST_WARN, NULL, "little memory");
+	fr.shown[hidden] = false;
+
+	struct fix_plan plan;
+	fix_plan_build(&plan, fr.r, fr.shown, fr.n, "/home/user");
+	assert_int_equal(plan.n, 2);
+	const struct fix_step *s1 = &plan.steps[0], *s2 = &plan.steps[1];
+	assert_string_equal(s1->check, "libs.libcuda");
+	assert_string_equal(s2->check, "libs.env");
+	assert_int_equal(s1->risk, RISK_HIGH);
+	assert_true(s1->needs_root);
+	assert_non_null(s1->why);
+	assert_null(strstr(s1->why, ". ")); /* one sentence */
+	/* The user's .bashrc line is automatic; the system file is not. */
+	assert_int_equal(s1->nedit, 2);
+	assert_string_equal(s1->edit[0].file, "/home/user/.bashrc");
+	assert_int_equal(s1->edit[0].line, 2);
+	assert_true(s1->edit[0].automatic);
+	assert_null(s1->edit[0].after);
+	assert_null(s1->edit[0].env_after);
+	assert_string_equal(s1->edit[1].file, "/etc/profile.d/gpu.sh");
+	assert_false(s1->edit[1].automatic);
+	assert_non_null(strstr(s1->edit[1].refused, "sudoedit /etc/profile.d/gpu.sh"));
+	assert_string_equal(s1->edit[1].after, "export LD_LIBRARY_PATH=/opt/x");
+	/* The warning repeats the same lines: referred to, not repeated. */
+	assert_int_equal(s2->edit[0].same_as, 1);
+	assert_int_equal(fix_plan_automatic(&plan), 1);
+	bool repeated = false;
+	for (size_t i = 0; i < s2->ncmd; i++)
+		if (!strcmp(s2->cmd[i].text, "unset LD_LIBRARY_PATH"))
+			repeated = s2->cmd[i].same_as == 1;
+	assert_true(repeated);
+
+	struct strbuf sb = STRBUF_INIT;
+	fix_plan_script(&plan, &meta, &sb);
+	assert_non_null(strstr(sb.buf, "#!/bin/sh\n"));
+	assert_non_null(strstr(sb.buf, "made by wslgpu 0.1.0 (commit abc1234) on 2026-12-02 16:00 UTC. It changes nothing."));
+	assert_non_null(strstr(sb.buf, "\nexit 1\n"));
+	assert_non_null(strstr(sb.buf, "\n# [1] libs.libcuda (fail): "));
+	assert_non_null(strstr(sb.buf, "\n# [2] libs.env (warn): "));
+	assert_non_null(strstr(sb.buf, "\nsudo apt-get remove --purge libnvidia-compute-535\n"));
+	assert_non_null(strstr(sb.buf, "\n# risk:  high: removes packages"));
+	assert_non_null(strstr(sb.buf, "\n# --apply edits /home/user/.bashrc line 2:\n"));
+	assert_non_null(strstr(sb.buf, "\n# edit by hand: /etc/profile.d/gpu.sh line 1:\n"));
+	assert_non_null(strstr(sb.buf, "\n#   (as in step 1) unset LD_LIBRARY_PATH\n"));
+	/* Nothing but the guard runs: every other line is a comment or a
+	 * command the user types; the guard comes before the first step. */
+	assert_true(strstr(sb.buf, "exit 1") < strstr(sb.buf, "# [1]"));
+	sb_reset(&sb);
+	fix_plan_json(&plan, &meta, &sb);
+	assert_non_null(strstr(sb.buf, "{\"schema\":\"wslgpu/fix/1\""));
+	assert_non_null(strstr(sb.buf, "\"automatic\":1,"));
+	assert_non_null(strstr(sb.buf, "\"check\":\"libs.libcuda\",\"status\":\"fail\""));
+	sb_release(&sb);
+	fix_plan_release(&plan);
+	fake_run_release(&fr);
+
+	/* Nothing failing: nothing to fix. */
+	fake_run_init(&fr);
+	fake_result(&fr, "platform.kind", ST_PASS, NULL, "WSL2");
+	fix_plan_build(&plan, fr.r, fr.shown, fr.n, "/home/user");
+	assert_int_equal(plan.n, 0);
+	fix_plan_script(&plan, &meta, &sb);
+	assert_non_null(strstr(sb.buf, "# nothing to fix: every check passed\n"));
+	assert_null(strstr(sb.buf, "exit 1"));
+	sb_release(&sb);
+	fix_plan_release(&plan);
+	fake_run_release(&fr);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
+static void test_plan_cvd(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	tu_write_str(d, "home/user/.profile",
+		     "export CUDA_VISIBLE_DEVICES=\"\"\n"
+		     "export CUDA_VISIBLE_DEVICES=$GPUS\n");
+	assert_int_equal(rootfs_set(d), 0);
+	struct fake_run fr;
+	fake_run_init(&fr);
+	struct result *env = fake_result(&fr, "libs.env", ST_FAIL, "libs.env.cvd_hidden",
+					 "CUDA_VISIBLE_DEVICES is set to the empty string");
+	res_ev(env, "cvd", "%s", "");
+	struct fix_plan plan;
+	fix_plan_build(&plan, fr.r, fr.shown, fr.n, "/home/user");
+	assert_int_equal(plan.n, 1);
+	assert_int_equal(plan.steps[0].nedit, 2);
+	assert_true(plan.steps[0].edit[0].automatic);
+	assert_string_equal(plan.steps[0].edit[0].var, "CUDA_VISIBLE_DEVICES");
+	assert_false(plan.steps[0].edit[1].automatic); /* $GPUS: not literal */
+	assert_non_null(strstr(plan.steps[0].edit[1].refused, "literally"));
+	fix_plan_release(&plan);
+	fake_run_release(&fr);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
+static void test_edit(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	const char *orig = "a\r\nexport LD_LIBRARY_PATH=/s:/k\r\nc";
+	tu_write_str(d, "home/u/.bashrc", orig);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/home/u/.bashrc", d);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(rootfs_set(d), 0);
+
+	struct line_edit e = { 2, "export LD_LIBRARY_PATH=/s:/k", "export LD_LIBRARY_PATH=/k" };
+	struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT;
+	assert_int_equal(fix_edit_file("/home/u/.bashrc", &e, 1, "20261202-160000", "by test",
+				       &backup, &err), 0);
+	char *now = slurp(d, "home/u/.bashrc");
+	/* CRLF kept, the line commented out, the corrected line after it. */
+	assert_string_equal(now, "a\r\n# by test: export LD_LIBRARY_PATH=/s:/k\r\n"
+				 "export LD_LIBRARY_PATH=/k\r\nc");
+	free(now);
+	char *bak = slurp(d, "home/u/.bashrc.wslgpu-backup-20261202-160000");
+	assert_string_equal(bak, orig);
+	free(bak);
+	assert_non_null(strstr(backup.buf, ".bashrc.wslgpu-backup-20261202-160000"));
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(stat(backup.buf, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+
+	/* The file changed since the plan: refused, nothing written. */
+	struct line_edit stale = { 2, "export LD_LIBRARY_PATH=/s:/k", NULL };
+	assert_int_equal(fix_edit_file("/home/u/.bashrc", &stale, 1, "20261202-160000", "by test",
+				       &backup, &err), -1);
+	assert_non_null(strstr(err.buf, "not what the plan saw"));
+	struct line_edit gone = { 9, "x", NULL };
+	assert_int_equal(fix_edit_file("/home/u/.bashrc", &gone, 1, "20261202-160000", "t",
+				       &backup, &err), -1);
+
+	/* Same second, another edit: a second backup, the first kept. */
+	struct line_edit first = { 1, "a", NULL };
+	assert_int_equal(fix_edit_file("/home/u/.bashrc", &first, 1, "20261202-160000", "t",
+				       &backup, &err), 0);
+	assert_non_null(strstr(backup.buf, ".bashrc.wslgpu-backup-20261202-160000-2"));
+	bak = slurp(d, "home/u/.bashrc.wslgpu-backup-20261202-160000");
+	assert_string_equal(bak, orig);
+	free(bak);
+
+	/* A symlink that points out of the root resolves inside it (rootfs):
+	 * the file outside is never touched. */
+	char *outside = tu_mkdtemp();
+	tu_write_str(outside, "victim", "a\n");
+	char target[4200];
+	snprintf(target, sizeof target, "%s/victim", outside);
+	tu_symlink(d, "home/u/.profile", target);
+	struct strbuf host = STRBUF_INIT, why = STRBUF_INIT;
+	assert_int_equal(fix_edit_check("/home/u/.profile", &host, &why), -1);
+	struct line_edit v = { 1, "a", NULL };
+	assert_int_equal(fix_edit_file("/home/u/.profile", &v, 1, "20261202-160000", "t", &backup,
+				       &err), -1);
+	char *still = slurp(outside, "victim");
+	assert_string_equal(still, "a\n");
+	free(still);
+	/* A symlink inside the root is followed: the target is edited and
+	 * stays a file, the link stays a link. */
+	tu_write_str(d, "home/u/dotfiles/zshrc", "a\n");
+	tu_symlink(d, "home/u/.zshrc", "/home/u/dotfiles/zshrc");
+	assert_int_equal(fix_edit_file("/home/u/.zshrc", &v, 1, "20261202-160000", "t", &backup,
+				       &err), 0);
+	char zpath[4200];
+	snprintf(zpath, sizeof zpath, "%s/home/u/.zshrc", d);
+	assert_int_equal(lstat(zpath, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	char *z = slurp(d, "home/u/dotfiles/zshrc");
+	assert_string_equal(z, "# t: a\n");
+	free(z);
+	/* Not a regular file. */
+	tu_write_str(d, "home/u/.bash_profile/x", "");
+	assert_int_equal(fix_edit_check("/home/u/.bash_profile", &host, &why), -1);
+	assert_non_null(strstr(why.buf, "not a regular file"));
+	/* Someone else's file (root can hand one away to test it). */
+	if (geteuid() == 0) {
+		tu_write_str(d, "home/u/.zprofile", "a\n");
+		char zp[4200];
+		snprintf(zp, sizeof zp, "%s/home/u/.zprofile", d);
+		assert_int_equal(chown(zp, 4242, 4242), 0);
+		assert_int_equal(fix_edit_check("/home/u/.zprofile", &host, &why), -1);
+		assert_non_null(strstr(why.buf, "belongs to uid 4242"));
+	}
+	sb_release(&host);
+	sb_release(&why);
+	sb_release(&backup);
+	sb_release(&err);
+	rootfs_set("/");
+	tu_rmtree(outside);
+	free(outside);
+	tu_rmtree(d);
+	free(d);
+}
+
+/* --version: three lines; a dynamic build loads vendor libraries and skips nothing. */
+static void test_buildinfo(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	buildinfo_describe(&sb);
+	size_t lines = 0;
+	for (const char *p = sb.buf; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 3);
+	assert_non_null(strstr(sb.buf, "\nbuilt with: inih, sqlite 3."));
+	assert_non_null(strstr(sb.buf, "(commit "));
+	assert_false(buildinfo_is_static());
+	assert_non_null(strstr(sb.buf, "libcurl "));
+	assert_non_null(strstr(sb.buf, "libarchive "));
+	assert_non_null(strstr(sb.buf, "\ndlopen at run time: libcuda.so.1, libnvidia-ml.so.1\n"));
+	assert_null(buildinfo_no_vendor_libs());
+	assert_null(buildinfo_static_skip("cuda.init"));
+	assert_null(buildinfo_static_skip(NULL));
+	sb_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_line_assigns),
+		cmocka_unit_test(test_value_dirs),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_plan_cvd),
+		cmocka_unit_test(test_edit),
+		cmocka_unit_test(test_buildinfo),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
