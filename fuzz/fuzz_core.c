@@ -1,5 +1,6 @@
 /* fuzz_core.c: the core's parsers of untrusted bytes — os-release, INI
- * (.wslconfig / wsl.conf), the knowledge-base text format, version strings,
+ * (wsl.conf), .wslconfig read as WSL reads it (UTF-16, BOMs, WSL's own
+ * size and boolean rules), the knowledge-base text format, version strings,
  * and the probe wire format (a probe child may be killed mid-record or have
  * its memory scribbled on by a vendor library). */
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "parse/inifile.h"
 #include "parse/osrelease.h"
 #include "parse/version.h"
+#include "parse/wslconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,6 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	inifile_free(&ini);
 
+	struct wslconfig wc;
+	wslconfig_check(p, size, &wc);
+	for (size_t i = 0; i < wc.nissues; i++)
+		if (!wc.issues[i].msg)
+			abort();
+	wslconfig_free(&wc);
+
 	struct kb kb;
 	struct strbuf err = STRBUF_INIT;
 	if (kb_parse(p, size, &kb, &err) == 0)
@@ -41,6 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (s) {
 		struct version v;
 		version_parse(s, &v);
+		unsigned long long bytes;
+		wslconfig_size(s, &bytes);
+		wslconfig_bool(s);
+		if (size < 256)
+			wslconfig_distance(s, "memory");
 		sb_reset(&sb);
 		json_str(&sb, s);
 		sb_reset(&sb);

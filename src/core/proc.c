@@ -1,6 +1,9 @@
 /* proc.c: run one external command, bounded in time and output. See proc.h. */
 #include "proc.h"
 
+#include "result.h"
+#include "rootfs.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 
 void (*proc_spawn_hook)(pid_t pgid);
+struct result *proc_evidence;
 
 double now_ms(void)
 {
@@ -87,7 +91,44 @@ static bool drain(int fd, struct strbuf *sb, size_t cap, bool *truncated)
 	return true;
 }
 
+/* "ran" evidence: the guest path of argv[0] (the root's prefix taken off),
+ * each argument (an inline script or a long one shown by its size only),
+ * and the end. */
+static void record_run(const char *const *argv, const struct proc_result *r)
+{
+	const char *path = argv[0];
+	const char *root = rootfs_root();
+	size_t rl = root ? strlen(root) : 0;
+	if (!rootfs_is_real() && rl > 1 && !strncmp(path, root, rl) && path[rl] == '/')
+		path += rl;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, path);
+	for (size_t i = 1; argv[i]; i++) {
+		if (strlen(argv[i]) > 64 || strchr(argv[i], '\n'))
+			sb_addf(&sb, " <%zu bytes>", strlen(argv[i]));
+		else
+			sb_addf(&sb, " %s", argv[i]);
+	}
+	sb_add(&sb, " (");
+	proc_describe_end(r, &sb);
+	sb_addf(&sb, ", %.0f ms)", r->ms);
+	res_ev(proc_evidence, "ran", "%s", sb.buf);
+	sb_release(&sb);
+}
+
+static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
+			struct proc_result *r);
+
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r)
+{
+	int rc = proc_run_raw(argv, opts, r);
+	if (rc == 0 && proc_evidence)
+		record_run(argv, r);
+	return rc;
+}
+
+static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
+			struct proc_result *r)
 {
 	int timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : 10000;
 	size_t cap = opts && opts->cap ? opts->cap : PROC_OUTPUT_CAP;

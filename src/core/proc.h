@@ -53,6 +53,13 @@ void proc_describe_end(const struct proc_result *r, struct strbuf *sb);
  * that the probe runner can kill it if the probe itself is killed. */
 extern void (*proc_spawn_hook)(pid_t pgid);
 
+/* When set (the probe runner sets it to the running probe's result), every
+ * proc_run adds "ran" evidence to it: the absolute path it executed, as the
+ * described machine names it (the guest path under --root), its arguments
+ * and how it ended, so `check -v` shows exactly which program ran. */
+struct result;
+extern struct result *proc_evidence;
+
 /* "SIGSEGV" for 11; "signal 77" for unknown numbers. */
 const char *signal_name(int sig, char buf[16]);
 

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "buildinfo.h"
 #include "proc.h"
 #include "registry.h"
 
@@ -118,6 +119,7 @@ static void run_child(struct probe_ctx *ctx, size_t idx, int wire_fd, int out_fd
 
 	struct result *r = &ctx->results[idx];
 	result_init(r, &ctx->defs[idx]);
+	proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
 	ctx->defs[idx].run(ctx, r);
 	if (!r->detail)
 		r->detail = xstrdup("");
@@ -323,6 +325,14 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 				if (opts->budget_end_ms > 0 && now_ms() >= opts->budget_end_ms) {
 					res_set(&results[i], ST_SKIP, "core.budget_spent",
 						"skipped: the run's time budget was spent before it could start");
+					results[i].ran = true;
+					slots[i].state = ST_DONE;
+					progress = true;
+					continue;
+				}
+				const char *static_why = buildinfo_static_skip(defs[i].id);
+				if (static_why) {
+					res_set(&results[i], ST_SKIP, NULL, "skipped: %s", static_why);
 					results[i].ran = true;
 					slots[i].state = ST_DONE;
 					progress = true;

@@ -70,6 +70,10 @@ int infver_find(const char *buf, size_t len, struct infver *iv)
 		return -ENOENT;
 	struct strbuf t = STRBUF_INIT;
 	ascii_text((const unsigned char *)buf, len, &t);
+	if (!t.len) { /* nothing text-like: t.buf is still NULL */
+		sb_release(&t);
+		return -ENOENT;
+	}
 	int rc = -ENOENT;
 	const char *p = t.buf, *end = t.buf + t.len;
 	while (p < end) {

@@ -35,6 +35,16 @@ static int all_digits(const char *s, size_t n)
 	return 1;
 }
 
+/* The value of n digits (all_digits checked them). Not strtoul: the field
+ * may end the buffer, which need not be NUL-terminated. */
+static unsigned long digits_value(const char *s, size_t n)
+{
+	unsigned long v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	return v;
+}
+
 static int parse_line(const char *s, size_t n, struct kmodule *m)
 {
 	const char *end = s + n, *f;
@@ -49,12 +59,12 @@ static int parse_line(const char *s, size_t n, struct kmodule *m)
 	len = field(&s, end, &f);
 	if (!all_digits(f, len))
 		return -1;
-	m->size = strtoul(f, NULL, 10);
+	m->size = digits_value(f, len);
 	len = field(&s, end, &f);
 	if (len == 1 && f[0] == '-')
 		m->refcount = -1;
 	else if (all_digits(f, len))
-		m->refcount = strtol(f, NULL, 10);
+		m->refcount = (long)digits_value(f, len);
 	else
 		return -1;
 	len = field(&s, end, &f); /* dependents: "-" or "a,b," */

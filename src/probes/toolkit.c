@@ -352,6 +352,9 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 	} else if (tv > 0 && dv > 0) {
 		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s); the driver supports CUDA %s%s",
 			use->version, g.buf, dvs, also);
+	} else if (!use->version && res_get(r, "nvcc_error")) {
+		/* An nvcc that hangs, crashes or prints junk is no working toolkit. */
+		res_set(r, ST_WARN, NULL, "%s", res_get(r, "nvcc_error"));
 	} else {
 		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s)%s%s", use->version ? use->version : "",
 			have_which ? g.buf : use->dir, drv ? "" : "; the driver's CUDA version is unknown",

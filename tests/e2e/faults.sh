@@ -1,0 +1,427 @@
+# faults.sh: the fault-injection matrix. Every dependency of every probe —
+# the files it reads, the commands it runs, the vendor libraries it loads —
+# is broken in each way a broken machine breaks it, on a copy of the
+# healthy-torch fixture, and each run must still:
+#
+#   - exit within the time limit (--timeout 4; 10 for the 100 MB files) +
+#     2 s, plus twice what a healthy run takes on this machine (measured
+#     first: a loaded CI box is slow);
+#   - print a complete report: the JSON parses and lists every check the
+#     healthy run lists;
+#   - give the right finding: no check crashes or times out because of a
+#     bad file (parsers never fail); a command or library that hangs or
+#     dies shows as the documented timeout/crash/fail in the check that
+#     uses it, with the check id;
+#   - exit with the documented status: 1 when a check failed, crashed or
+#     timed out, else 0 (never 2 or 3, never a signal);
+#   - leave no process behind in its session (run under setsid) and no file
+#     in its TMPDIR (a fresh, empty directory);
+#   - stay under RSS_LIMIT_KB of peak memory (with GNU time installed;
+#     bench/rss.sh reports the real figures).
+#
+# Files are broken at test time in the fixture copy (the 100 MB files are
+# sparse or generated), never committed. EACCES cases (chmod 000) run the
+# tool as nobody when the test runs as root (which ignores permissions), or
+# are skipped where setpriv is missing. Cases run in a pool of FAULT_JOBS
+# (default 2) workers.
+#
+#   sh tests/e2e/faults.sh            BUILD=build by default
+#   FAULT_ONLY=REGEX sh tests/e2e/faults.sh    only the matching cases
+. "$(dirname "$0")/lib.sh"
+
+# --timeout for every run: short, so that the hang cases stay quick, yet
+# long enough for an ASan build on a loaded 2-core machine.
+LIMIT=${FAULT_TIMEOUT:-4}
+# The 100 MB cases get more: reading and parsing what the caps let through
+# (up to 64 MiB for dpkg's status file) takes seconds under ASan on a busy
+# machine. They must still end within this limit + 2 s.
+BIG_LIMIT=${FAULT_BIG_TIMEOUT:-10}
+FAULT_JOBS=${FAULT_JOBS:-2}
+TIME_BIN=/usr/bin/time
+# Root ignores file permissions, so as root the EACCES cases run the tool as
+# nobody (setpriv, util-linux); without setpriv they are skipped.
+AS_USER=""
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	AS_USER="$(command -v setpriv) --reuid=65534 --regid=65534 --clear-groups"
+fi
+SETSID=$(command -v setsid || echo /usr/bin/setsid)
+RSS_LIMIT_KB=${RSS_LIMIT_KB:-1048576} # 1 GiB, generous: ASan builds are fat
+
+# ---- one case ----
+
+# session_members SID: "PID STATE COMM" of every live (not zombie) process
+# in session SID, read from /proc (ps may not be installed).
+session_members() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk -v s="$1" 'NF {
+			pid = $1; comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\).*$/, "", comm)
+			rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
+			if (f[4] == s && f[1] != "Z") print pid, f[1], comm
+		}'
+}
+
+# break_file PATH FAULT: applies FAULT to guest PATH under $ROOT.
+# Returns 2 when the case cannot be made here (EACCES as root), 3 when it
+# means nothing for this path (truncating a directory).
+break_file() {
+	f="$ROOT$1"
+	if [ -d "$f" ] && [ ! -L "$f" ]; then
+		case "$2" in truncated|big|bigtext) return 3 ;; esac
+	fi
+	case "$2" in
+	missing) rm -rf "$f" ;;
+	eacces)
+		[ "$(id -u)" = 0 ] && [ -z "$AS_USER" ] && return 2
+		[ -e "$f" ] || : >"$f"
+		chmod 000 "$f"
+		;;
+	empty)
+		if [ -d "$f" ] && [ ! -L "$f" ]; then
+			rm -rf "$f" && mkdir "$f"
+		else
+			rm -f "$f" && : >"$f"
+		fi
+		;;
+	truncated)
+		# The first half of the file (at least one byte less).
+		n=$(wc -c <"$f")
+		head -c $((n / 2)) "$f" >"$f.cut" && rm -f "$f" && mv "$f.cut" "$f"
+		;;
+	big)
+		# 100 MB of NUL bytes, sparse: costs no disk, reads like a huge file.
+		rm -f "$f" && truncate -s 100M "$f"
+		;;
+	bigtext)
+		# 100 MB of the file's own first line, repeated: the parser sees a
+		# huge but well-formed file.
+		line=$(head -n 1 "$f")
+		rm -f "$f"
+		yes "$line" | head -c 100000000 >"$f"
+		;;
+	garbage)
+		# 64 KiB of machine code: binary junk, deterministic per build.
+		rm -rf "$f" && tail -c 65536 "$WSLGPU" >"$f"
+		;;
+	loop)
+		b=$(basename "$f")
+		rm -rf "$f" && ln -s "$b.loop" "$f" && ln -s "$b" "$f.loop"
+		;;
+	*) echo "unknown file fault $2" >&2; exit 3 ;;
+	esac
+	return 0
+}
+
+# A command replaced by a script that misbehaves in one way.
+break_command() {
+	f="$ROOT$1"
+	mkdir -p "$(dirname "$f")"
+	rm -f "$f"
+	case "$2" in
+	hang) body='exec sleep 1000' ;;
+	flood) body='yes "flood flood flood flood flood flood flood flood" | head -c 100000000; exit 0' ;;
+	segv) body='echo "partial output"; kill -SEGV $$' ;;
+	sigkill) body='echo "partial output"; kill -KILL $$' ;;
+	grandchild)
+		# The child exits at once; a grandchild keeps stdout open and sleeps.
+		body='sleep 1000 & echo "partial output"; exit 0' ;;
+	garbage) body="tail -c 65536 '$WSLGPU'; exit 0" ;;
+	*) echo "unknown command fault $2" >&2; exit 3 ;;
+	esac
+	printf '#!/bin/sh\n# faults.sh: %s\n%s\n' "$2" "$body" >"$f"
+	chmod 755 "$f"
+}
+
+# run_case ID KIND WHAT FAULT EXPECT
+# KIND file|cmd|lib; WHAT a guest path, or for lib the VAR=VALUE to set;
+# EXPECT "CHECK:STATUS|STATUS..." or "-" for no expectation beyond the
+# general ones (a file fault must never crash or time out a probe).
+run_case() {
+	id=$1 kind=$2 what=$3 fault=$4 expect=$5
+	case_dir=$(mktemp -d "$WORK/case.XXXXXX")
+	ROOT=$case_dir/root
+	cp -a "$BASE" "$ROOT"
+	extra=""
+	args=""
+	case $kind in
+	file)
+		# Running as nobody: /dev/dxg is 0666 on a real machine.
+		if [ "$fault" = eacces ] && [ -n "$AS_USER" ] && [ -f "$ROOT/dev/dxg" ]; then
+			chmod 666 "$ROOT/dev/dxg"
+		fi
+		# WHAT may name several files (comma-separated), broken together.
+		brc=0
+		for path in $(echo "$what" | tr ',' ' '); do
+			break_file "$path" "$fault" || { brc=$?; break; }
+		done
+		if [ $brc -ne 0 ]; then
+			if [ $brc -eq 2 ]; then
+				echo "skip $id: running as root, which ignores file permissions"
+			else
+				echo "skip $id: a directory cannot be truncated or grown"
+			fi
+			rm -rf "$case_dir"
+			return 0
+		fi
+		;;
+	cmd)
+		break_command "$what" "$fault"
+		case $what in *.exe) args=--windows ;; esac
+		;;
+	lib) extra=$what ;;
+	esac
+	limit=$LIMIT
+	case $fault in big|bigtext) limit=$BIG_LIMIT ;; esac
+	# Twice the healthy run: the machine's load changes while cases run.
+	bound=$(echo "$limit $BASE_SECS" | awk '{printf "%.2f", $1 + 2 + 2 * $2}')
+	tmpd=$case_dir/tmp
+	mkdir "$tmpd"
+	envfile="$top/tests/fixtures/$FAULT_FIXTURE/env"
+	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/user LANG=C.UTF-8"
+	while IFS= read -r line; do
+		case "$line" in ''|'#'*) continue ;; esac
+		vars="$vars $line"
+	done <"$envfile"
+	timer=""
+	[ -x "$TIME_BIN" ] && timer="$TIME_BIN -f %M -o $case_dir/rss"
+	asuser=""
+	if [ "$fault" = eacces ] && [ -n "$AS_USER" ]; then
+		# nobody must reach the copy, write its session id and use TMPDIR.
+		asuser=$AS_USER
+		chmod 711 "$WORK"
+		chmod 777 "$case_dir" "$tmpd"
+	fi
+	t0=$(date +%s.%N)
+	# The shell records its pid, which setsid made the session id, then
+	# becomes wslgpu.
+	# shellcheck disable=SC2086
+	env -i $vars $extra TMPDIR="$tmpd" $timer $asuser "$SETSID" -w sh -c 'echo $$ >"$0"; exec "$@"' \
+		"$case_dir/sid" "$WSLGPU" --root "$ROOT" --json --timeout "$limit" $args \
+		>"$case_dir/out" 2>"$case_dir/err"
+	rc=$?
+	t1=$(date +%s.%N)
+	secs=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+	J=$case_dir/out
+	bad=""
+	note() { bad="$bad; $*"; }
+
+	# Time.
+	if awk -v s="$secs" -v l="$bound" 'BEGIN { exit !(s > l) }'; then
+		note "took $secs s, bound $bound s (--timeout $limit + 2 s + twice a healthy run's $BASE_SECS s)"
+	fi
+	# A complete report, the exit status as documented, the right finding:
+	# one jq pass over the report gives every value the assertions need.
+	if ! jq -r '
+		([.checks[].id] | sort | join(" ")),
+		((.summary.status and .summary.counts) | tostring),
+		([.checks[] | select(.status == "fail" or .status == "crash" or .status == "timeout")] | length),
+		([.checks[] | select(.status == "crash" or .status == "timeout") |
+		  "\(.id) \(.status): \(.detail)"] | join("; ")),
+		(.checks[] | "\(.id) \(.status) \(.detail[0:160] | gsub("\n"; " "))")
+		' "$J" >"$case_dir/facts" 2>/dev/null; then
+		note "output is not JSON (exit $rc): $(head -c 300 "$case_dir/err")"
+	else
+		fact() { sed -n "${1}p" "$case_dir/facts"; }
+		[ "$(fact 1)" = "$BASE_IDS" ] || note "checks listed differ from the healthy run's: $(fact 1)"
+		[ "$(fact 2)" = true ] || note "no summary"
+		nfail=$(fact 3)
+		want=0
+		[ "$nfail" -gt 0 ] && want=1
+		[ "$rc" = "$want" ] || note "exit status $rc, expected $want ($nfail failed/crashed/timed out)"
+		if [ "$kind" = file ] && [ -n "$(fact 4)" ]; then
+			note "a bad file crashed or timed out a probe: $(fact 4)"
+		fi
+		# EXPECT: "-", or CHECK:STATUS|STATUS,... for each check it names.
+		for e in $(echo "$expect" | tr ',' ' '); do
+			[ "$e" = - ] && continue
+			check=${e%%:*}
+			want_st=${e#*:}
+			line=$(sed -n '5,$p' "$case_dir/facts" | awk -v id="$check" '$1 == id')
+			got=$(echo "$line" | awk '{print $2}')
+			if ! echo "$got" | grep -Eqx "$want_st"; then
+				note "$check is '${got:-missing}' (${line#* * }), expected $want_st"
+			fi
+		done
+	fi
+	# No stray processes: the session is empty once wslgpu has exited (give
+	# the kernel a moment to reap what was SIGKILLed).
+	sid=$(cat "$case_dir/sid" 2>/dev/null)
+	if [ -n "$sid" ]; then
+		left=""
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			left=$(session_members "$sid")
+			[ -z "$left" ] && break
+			sleep 0.2
+		done
+		if [ -n "$left" ]; then
+			note "processes left in the session: $(echo "$left" | head -3 | tr '\n' ' ')"
+			echo "$left" | awk '{print $1}' | xargs -r kill -9 2>/dev/null
+		fi
+	else
+		note "no session id recorded"
+	fi
+	# No temp files.
+	[ -z "$(ls -A "$tmpd")" ] || note "temp files left: $(ls -A "$tmpd" | head -5 | tr '\n' ' ')"
+	# Memory.
+	rss=$(tail -n 1 "$case_dir/rss" 2>/dev/null)
+	case $rss in
+	''|*[!0-9]*) rss=? ;;
+	*) [ "$rss" -le "$RSS_LIMIT_KB" ] || note "peak RSS $rss KiB over $RSS_LIMIT_KB KiB" ;;
+	esac
+
+	if [ -z "$bad" ]; then
+		echo "ok $id: exit $rc in $secs s, peak RSS ${rss} KiB"
+	else
+		echo "FAIL $id:${bad#;}"
+		echo "---- stderr"
+		head -c 1500 "$case_dir/err"
+		echo
+	fi
+	chmod -R u+rwx "$case_dir" 2>/dev/null
+	[ -n "${FAULT_KEEP:-}" ] && cp "$J" "$FAULT_KEEP.$$.json"
+	rm -rf "$case_dir"
+}
+
+# ---- the matrix ----
+
+# FILE faults. Files whose reader others depend on (platform.kind's, the
+# loader's, the driver libraries) are broken one at a time: a failure there
+# skips later layers, which would hide the other files. The leaf readers'
+# files are broken all together, one run per fault: each has its own check,
+# so a finding still names its file. The second column names the reader.
+FILE_FAULTS="missing eacces empty truncated big garbage loop"
+single_files() {
+	cat <<'EOF'
+/proc/sys/kernel/osrelease                   platform.kind, platform.kernel
+/proc/version                                platform.kind
+/proc/1/cgroup                               platform.kind
+/dev/dxg                                     bridge.dxg
+/etc/ld.so.cache                             libs.libcuda, libs.libnvml
+/etc/ld.so.conf                              libs.wsl_dir
+/etc/ld.so.conf.d/ld.wsl.conf                libs.wsl_dir
+/usr/lib/wsl/lib                             libs.wsl_dir, then everything that loads
+/usr/lib/wsl/lib/libcuda.so.1                libs.libcuda, cuda.load
+/usr/lib/wsl/lib/libnvidia-ml.so.1           libs.libnvml, nvml.init
+EOF
+}
+# Read by platform.distro, platform.systemd, platform.interop,
+# host.driver_store, libs.kernel_modules, libs.libcuda (package owners),
+# toolkit.packages, perf.memory (four of them) and perf.storage.
+LEAF_FILES=/etc/os-release,/etc/wsl.conf,/proc/sys/fs/binfmt_misc/WSLInterop
+LEAF_FILES=$LEAF_FILES,/usr/lib/wsl/drivers/nv_dispi.inf_amd64_7e5fd280efaa5445/nv_dispi.inf
+LEAF_FILES=$LEAF_FILES,/proc/modules,/var/lib/dpkg/info/libc6:amd64.list,/var/lib/dpkg/status
+LEAF_FILES=$LEAF_FILES,/proc/meminfo,/proc/vmstat,/sys/devices/system/cpu/online
+LEAF_FILES=$LEAF_FILES,/mnt/c/Users/alice/.wslconfig,/proc/self/mountinfo
+BIGTEXT_FILES=/proc/self/mountinfo,/proc/modules,/var/lib/dpkg/info/libc6:amd64.list
+BIGTEXT_FILES=$BIGTEXT_FILES,/proc/meminfo,/var/lib/dpkg/status
+
+# Where a file is a check's whole evidence, that check may not pass.
+strict_expect() {
+	case "$1:$2" in
+	# The first half of a file still holds what its check reads; a half
+	# ELF file may still map (the loader reads its headers first).
+	*:truncated|*:eacces) echo - ;;
+	leaf:*) echo "platform.distro:warn|fail,perf.memory:warn|fail|skip" ;;
+	/dev/dxg:missing|/dev/dxg:loop) echo "bridge.dxg:fail" ;;
+	/usr/lib/wsl/lib/libcuda.so.1:*) echo "cuda.load:fail|crash|skip|warn" ;;
+	*) echo - ;;
+	esac
+}
+
+# COMMAND faults: guest path and the check that runs it.
+CMD_FAULTS="hang flood segv sigkill grandchild garbage"
+commands() {
+	cat <<'EOF'
+/usr/lib/wsl/lib/nvidia-smi   nvml.smi
+/usr/bin/python3              frameworks.torch
+/usr/bin/docker               containers.docker
+/usr/bin/nvcc                 toolkit.nvcc
+/usr/bin/wsl.exe              host.driver
+EOF
+}
+cmd_expect() {
+	check=$2
+	case "$1:$3" in
+	# Killed at its own or the probe's time limit: a timeout or a fail
+	# naming it; a Windows program that hangs is a note (warn) only.
+	*.exe:*) echo "$check:pass|warn" ;;
+	*:hang) echo "$check:fail|timeout|warn" ;;
+	*:segv|*:sigkill) echo "$check:fail|crash|warn" ;;
+	# Junk, a flood, or output cut short by a grandchild: never a pass.
+	*) echo "$check:fail|warn" ;;
+	esac
+}
+
+# LIBRARY faults (the fakes' modes, tests/fakes/README.md).
+libs() {
+	cat <<'EOF'
+crash-cuInit        FAKE_CUDA_CRASH=cuInit             cuda.init:crash
+hang-cuInit         FAKE_CUDA_HANG=cuInit              cuda.init:timeout
+crash-launch        FAKE_CUDA_CRASH=cuLaunchKernel     cuda.kernel:crash
+hang-module         FAKE_CUDA_HANG=cuModuleLoadData    cuda.kernel:timeout
+crash-nvmlInit      FAKE_NVML_CRASH=nvmlInit           nvml.init:crash
+hang-nvmlInit       FAKE_NVML_HANG=nvmlInit            nvml.init:timeout
+crash-nvmlCount     FAKE_NVML_CRASH=nvmlDeviceGetCount nvml.devices:crash
+hang-nvmlMem        FAKE_NVML_HANG=nvmlDeviceGetMemoryInfo nvml.devices:timeout
+EOF
+}
+
+# Every case as one line: ID KIND WHAT FAULT EXPECT
+cases() {
+	single_files | while read -r path _readers; do
+		for fault in $FILE_FAULTS; do
+			echo "file:$path:$fault file $path $fault $(strict_expect "$path" "$fault")"
+		done
+	done
+	for fault in $FILE_FAULTS; do
+		echo "file:leaf-files:$fault file $LEAF_FILES $fault $(strict_expect leaf "$fault")"
+	done
+	# Huge but well-formed text, for the line-oriented parsers.
+	echo "file:text-files:bigtext file $BIGTEXT_FILES bigtext -"
+	commands | while read -r path check; do
+		for fault in $CMD_FAULTS; do
+			echo "cmd:$path:$fault cmd $path $fault $(cmd_expect "$path" "$check" "$fault")"
+		done
+	done
+	libs | while read -r name var expect; do
+		echo "lib:$name lib $var - $expect"
+	done
+}
+
+if [ "${1:-}" = --case ]; then
+	shift
+	run_case "$@"
+	exit 0
+fi
+
+# ---- main: the baseline, then the pool ----
+
+fixture healthy-torch
+# Later cases add the scripts below; give the baseline a dpkg status so
+# that its faults have a file to break.
+mkdir -p "$ROOT/var/lib/dpkg"
+printf 'Package: libc6\nStatus: install ok installed\nArchitecture: amd64\nVersion: 2.35-0ubuntu3.8\n\n' \
+	>"$ROOT/var/lib/dpkg/status"
+BASE=$ROOT
+t0=$(date +%s.%N)
+run_json --timeout "$LIMIT"
+t1=$(date +%s.%N)
+base_secs=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+expect_rc 0
+BASE_IDS=$(jq -r '[.checks[].id] | sort | join(" ")' "$JSON")
+BASE_SECS=$base_secs
+echo "# baseline: $(jq '.checks | length' "$JSON") checks in $base_secs s; each case must end within its --timeout ($LIMIT s, 100 MB cases $BIG_LIMIT s) + 2 s + 2 x $base_secs s"
+FAULT_FIXTURE=$FIXTURE
+export BASE BASE_IDS BASE_SECS FAULT_FIXTURE BUILD TOP="$top"
+
+results=$WORK/results
+cases | { if [ -n "${FAULT_ONLY:-}" ]; then grep -E -- "$FAULT_ONLY"; else cat; fi; } |
+	tr '\n' '\0' |
+	xargs -0 -P "$FAULT_JOBS" -I{} sh -c 'sh "$0" --case $1' "$0" {} >"$results" 2>&1
+cat "$results"
+n_ok=$(grep -c '^ok ' "$results")
+n_fail=$(grep -c '^FAIL ' "$results")
+n_skip=$(grep -c '^skip ' "$results")
+T_PASS=$((T_PASS + n_ok))
+T_FAIL=$((T_FAIL + n_fail))
+echo "# faults: $n_ok cases passed, $n_fail failed, $n_skip skipped"
+done_testing

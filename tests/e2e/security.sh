@@ -1,0 +1,116 @@
+# security.sh: what the tool runs and how it shows it.
+#
+#  - `check -v` shows, for every command a probe ran, the absolute path it
+#    executed ("ran" evidence, recorded by proc_run for every probe), and
+#    the JSON's "ran" values are all absolute paths;
+#  - the source never starts a command through a shell or by a bare name
+#    (no system, popen, execlp/execvp, "/bin/sh", "-c" in the tool's own
+#    code; proc.c's execv is the only exec);
+#  - under strace, every execve the tool itself makes (not the ones the
+#    fixture's own scripts make) is of an absolute path inside the root and
+#    none is a shell given -c (skipped when strace is missing or ptrace is
+#    not allowed);
+#  - the environment's paths are read, never written: a run leaves the
+#    fixture root (where $HOME, $PWD, $CUDA_HOME and the config files live)
+#    byte for byte as it was.
+. "$(dirname "$0")/lib.sh"
+
+# ---- -v shows the absolute path of every command run ----
+fixture healthy-torch
+# A docker that answers like an engine without the NVIDIA runtime: enough
+# for containers.docker to run it.
+cp "$top/tests/fixtures/docker-ce-no-toolkit/root/usr/bin/docker" "$ROOT/usr/bin/docker"
+run -v --timeout 5
+expect_line '^ +· ran: +/usr/lib/wsl/lib/nvidia-smi( |$)'
+expect_line '^ +· ran: +/usr/bin/python3 -c <[0-9]+ bytes> torch \(exited with status 0, [0-9]+ ms\)$'
+expect_line '^ +· ran: +/usr/bin/docker '
+run_json -v --timeout 5
+expect_json '[.checks[] | .evidence.ran // empty | if type == "array" then .[] else . end] | length >= 6'
+expect_json '[.checks[] | .evidence.ran // empty | if type == "array" then .[] else . end] | all(startswith("/"))'
+# Guest paths: the fixture's location on this machine never shows.
+if jq -e --arg r "$ROOT" '[.checks[] | .evidence.ran // empty | if type == "array" then .[] else . end] | all(contains($r) | not)' "$JSON" >/dev/null; then
+	ok "ran evidence shows guest paths, not where the root lies on this machine"
+else
+	fail "ran evidence names the root's host path $ROOT"
+fi
+expect_json '.checks[] | select(.id == "nvml.smi") | .evidence.ran | startswith("/usr/lib/wsl/lib/nvidia-smi")'
+expect_json '.checks[] | select(.id == "containers.docker") | .evidence.ran | (if type == "array" then .[0] else . end) | startswith("/usr/bin/docker ")'
+
+# ---- no shell, no PATH search, in the source ----
+FIXTURE=source
+hits=$(grep -rnE '\b(system|popen|execlp|execvp|execvpe|execle|posix_spawnp)[[:space:]]*\(|"/bin/(ba|da)?sh"|"sh", *"-c"' \
+	"$top/src" --include='*.c' --include='*.h' | grep -v '^[^:]*:[0-9]*:[[:space:]]*\(/\*\|\*\)')
+OUT=$hits
+if [ -z "$hits" ]; then ok "no system/popen/execvp/shell in src/"; else fail "a command may go through a shell or PATH: $hits"; fi
+# The one other exec is `wslgpu watch -- CMD` starting the user's own job
+# (an absolute path or rootfs_which's answer, with the user's argv).
+execs=$(grep -rnE '\bexec(v|ve|l)[[:space:]]*\(' "$top/src" --include='*.c' |
+	grep -v -e 'src/core/proc.c' -e 'src/watch/run.c' |
+	grep -v '^[^:]*:[0-9]*:[[:space:]]*\(/\*\|\*\)')
+OUT=$execs
+if [ -z "$execs" ]; then ok "src/core/proc.c is the only place that execs a probe command"; else fail "exec outside proc.c: $execs"; fi
+
+# ---- strace: what the tool really executes ----
+FIXTURE=healthy-torch
+if command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null; then
+	fixture healthy-torch
+	cp "$top/tests/fixtures/docker-ce-no-toolkit/root/usr/bin/docker" "$ROOT/usr/bin/docker"
+	trace=$WORK/strace.log
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 \
+		strace -f -qq -s 256 -e trace=execve,clone,clone3,fork,vfork -o "$trace" \
+		"$WSLGPU" --root "$ROOT" --json --timeout 5 >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	# Pass 1: each process's parent, and which processes exec'd. Pass 2: an
+	# execve is the tool's own when no ancestor below the tool's first
+	# process has exec'd (the children of a command are the command's).
+	verdict=$(awk -v root="$ROOT" '
+		function num(s) { sub(/^[^0-9]*/, "", s); return s + 0 }
+		NR == FNR {
+			pid = $1 + 0
+			if (!first) first = pid
+			if ($0 ~ /(clone3?|fork|vfork)(\(| resumed>)/ && $0 ~ /= [0-9]+$/) {
+				n = $NF + 0
+				if (n > 0) parent[n] = pid
+			}
+			if ($0 ~ /execve\("/ && pid != first) execd[pid] = 1
+			next
+		}
+		$0 ~ /execve\("/ && ($1 + 0) != first {
+			pid = $1 + 0
+			own = 1
+			for (p = parent[pid]; p && p != first; p = parent[p])
+				if (execd[p]) { own = 0; break }
+			if (!own) next
+			match($0, /execve\("[^"]*"/)
+			path = substr($0, RSTART + 8, RLENGTH - 9)
+			nown++
+			if (path !~ /^\//) { print "BAD relative path: " path; bad++ }
+			else if (index(path, root) != 1) { print "BAD outside the root: " path; bad++ }
+			if (path ~ /\/(ba|da|z|k)?sh$/ && $0 ~ /"-c"/) { print "BAD shell -c: " $0; bad++ }
+		}
+		END { printf "execs %d bad %d\n", nown, bad + 0 }
+	' "$trace" "$trace")
+	OUT=$verdict
+	n=$(echo "$verdict" | sed -n 's/^execs \([0-9]*\) bad \([0-9]*\)$/\1/p')
+	b=$(echo "$verdict" | sed -n 's/^execs \([0-9]*\) bad \([0-9]*\)$/\2/p')
+	if [ "${n:-0}" -ge 6 ] && [ "${b:-1}" = 0 ]; then
+		ok "strace: the tool made $n execve calls, all absolute paths inside the root, no shell -c"
+	else
+		fail "strace: $verdict"
+	fi
+else
+	echo "skip strace: not installed or ptrace not permitted here"
+fi
+
+# ---- paths from the environment are never written ----
+fixture healthy-torch
+before=$WORK/before
+(cd "$ROOT" && find . -printf '%p %s %T@ %m\n' | sort) >"$before"
+setenv CUDA_HOME=/usr/local/cuda LD_LIBRARY_PATH=/home/user/lib XDG_CACHE_HOME=/home/user/.cache \
+	XDG_CONFIG_HOME=/home/user/.config
+run -v --timeout 5
+(cd "$ROOT" && find . -printf '%p %s %T@ %m\n' | sort) >"$WORK/after"
+OUT=$(diff "$before" "$WORK/after")
+if [ -z "$OUT" ]; then ok "the run wrote nothing under the root (HOME, PWD, CUDA_HOME, XDG dirs)"; else fail "the run changed the root"; fi
+
+done_testing
