@@ -123,7 +123,7 @@ bench: $(BUILD)/wslgpu
 	BUILD=$(BUILD) sh bench/run-benchmarks.sh
 
 fuzz:
-	$(MAKE) -f fuzz/Makefile BUILD=build-fuzz
+	$(MAKE) -f fuzz/Makefile BUILD=build-fuzz LDLIBS='$(LDLIBS)'
 
 # ---- install, uninstall, static (owner: the fix/install task) ----
 # make install PREFIX=/usr/local DESTDIR=/tmp/stage: the binary, the man page
