@@ -78,8 +78,9 @@ int checkrun_option(struct checkrun *cr, int c, const char *arg);
 /* Marks the checks named by a comma-separated list ("libs,cuda.init"). */
 int checkrun_select(struct checkrun *cr, const char *list);
 /*
- * Runs the selected checks (everything but the policy layer when nothing was
- * selected; the policy layer too when opts.policy is set), then also shows
+ * Runs the selected checks (everything when nothing was selected; the
+ * policy layer never without opts.policy, and with it only what the caller
+ * selected, since policy checks pull in the layers they judge), then also shows
  * any failing dependency of a shown check, so that --only never hides a
  * broken layer.
  */
