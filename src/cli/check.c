@@ -110,26 +110,14 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			check_help(stdout);
 			goto out;
-		case ':':
-			cli_usage_error("check", "option '%s' needs a value", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		default: {
-			int h = checkrun_option(&cr, c, optarg);
-			if (h > 0)
-				break;
-			if (h == 0)
-				cli_usage_error("check", "unknown option '%s'", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+		default:
+			if ((rc = checkrun_other_option(&cr, c, optarg, argv)))
+				goto out;
+			break;
 		}
 	}
-	if (optind < argc) {
-		cli_usage_error("check", "unexpected argument '%s'", argv[optind]);
-		rc = EXIT_USAGE;
+	if ((rc = checkrun_no_operands(&cr, argc, argv)))
 		goto out;
-	}
 	if (list) {
 		list_checks(json);
 		goto out;

@@ -116,6 +116,28 @@ int checkrun_option(struct checkrun *cr, int c, const char *arg)
 	}
 }
 
+int checkrun_other_option(struct checkrun *cr, int c, const char *arg, char **argv)
+{
+	if (c == ':') {
+		cli_usage_error(cr->cmd, "option '%s' needs a value", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+	int h = checkrun_option(cr, c, arg);
+	if (h > 0)
+		return 0;
+	if (h == 0)
+		cli_usage_error(cr->cmd, "unknown option '%s'", argv[optind - 1]);
+	return EXIT_USAGE;
+}
+
+int checkrun_no_operands(struct checkrun *cr, int argc, char **argv)
+{
+	if (optind >= argc)
+		return 0;
+	cli_usage_error(cr->cmd, "unexpected argument '%s'", argv[optind]);
+	return EXIT_USAGE;
+}
+
 /* The live progress line on a terminal's stderr; nothing on a pipe. */
 static double progress_last;
 static bool progress_shown;

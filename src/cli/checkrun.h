@@ -75,6 +75,14 @@ void checkrun_init(struct checkrun *cr, const char *cmd);
  * usage error (the command then exits EXIT_USAGE) -- also for --root errors.
  */
 int checkrun_option(struct checkrun *cr, int c, const char *arg);
+/*
+ * The end of every command's getopt switch: a run option, an option that
+ * lacks its value (':') or an unknown one. Returns 0 when c was a run option
+ * and was fine, else EXIT_USAGE after printing the error.
+ */
+int checkrun_other_option(struct checkrun *cr, int c, const char *arg, char **argv);
+/* EXIT_USAGE with a message when operands are left after the options. */
+int checkrun_no_operands(struct checkrun *cr, int argc, char **argv);
 /* Marks the checks named by a comma-separated list ("libs,cuda.init"). */
 int checkrun_select(struct checkrun *cr, const char *list);
 /*

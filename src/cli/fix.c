@@ -286,26 +286,14 @@ int cmd_fix(int argc, char **argv)
 		case 'h':
 			fix_help(stdout);
 			goto out;
-		case ':':
-			cli_usage_error("fix", "option '%s' needs a value", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		default: {
-			int h = checkrun_option(&cr, c, optarg);
-			if (h > 0)
-				break;
-			if (h == 0)
-				cli_usage_error("fix", "unknown option '%s'", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+		default:
+			if ((rc = checkrun_other_option(&cr, c, optarg, argv)))
+				goto out;
+			break;
 		}
 	}
-	if (optind < argc) {
-		cli_usage_error("fix", "unexpected argument '%s'", argv[optind]);
-		rc = EXIT_USAGE;
+	if ((rc = checkrun_no_operands(&cr, argc, argv)))
 		goto out;
-	}
 	if (yes && !do_apply) {
 		cli_usage_error("fix", "--yes goes with --apply");
 		rc = EXIT_USAGE;

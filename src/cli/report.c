@@ -192,26 +192,14 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			report_help(stdout);
 			goto out;
-		case ':':
-			cli_usage_error("report", "option '%s' needs a value", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		default: {
-			int h = checkrun_option(&cr, c, optarg);
-			if (h > 0)
-				break;
-			if (h == 0)
-				cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+		default:
+			if ((rc = checkrun_other_option(&cr, c, optarg, argv)))
+				goto out;
+			break;
 		}
 	}
-	if (optind < argc) {
-		cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-		rc = EXIT_USAGE;
+	if ((rc = checkrun_no_operands(&cr, argc, argv)))
 		goto out;
-	}
 	time_t now = time(NULL);
 	if (markdown && output && strcmp(output, "-") == 0)
 		output = NULL;

@@ -589,28 +589,16 @@ int cmd_smoke(int argc, char **argv)
 		case 'h':
 			smoke_help(stdout);
 			goto out;
-		case ':':
-			cli_usage_error("smoke", "option '%s' needs a value", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		default: {
+		default:
 			if (c == CR_OPT_TIMEOUT)
 				timeout_given = true;
-			int h = checkrun_option(&s.cr, c, optarg);
-			if (h > 0)
-				break;
-			if (h == 0)
-				cli_usage_error("smoke", "unknown option '%s'", argv[optind - 1]);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+			if ((rc = checkrun_other_option(&s.cr, c, optarg, argv)))
+				goto out;
+			break;
 		}
 	}
-	if (optind < argc) {
-		cli_usage_error("smoke", "unexpected argument '%s'", argv[optind]);
-		rc = EXIT_USAGE;
+	if ((rc = checkrun_no_operands(&s.cr, argc, argv)))
 		goto out;
-	}
 	const char *empty = s.junit && !*s.junit ? "--junit" : s.prom && !*s.prom ? "--prom"
 			    : s.push && !*s.push ? "--push" : !*s.job ? "--job"
 			    : s.instance && !*s.instance ? "--instance" : s.db && !*s.db ? "--db"

@@ -84,6 +84,23 @@ static bool skip_if_blocked(struct probe_ctx *ctx, struct result *r, const char 
 	return false;
 }
 
+/* Sets r from its rules' findings; when every rule passed, the detail
+ * names them all in one line. */
+static void finish_rules(struct result *r, struct res_worst *w)
+{
+	bool all_passed = w->st == ST_PASS;
+	res_finish(r, w);
+	if (!all_passed)
+		return;
+	struct strbuf d = STRBUF_INIT;
+	sb_add(&d, r->detail);
+	for (size_t i = 0; i < r->nev; i++)
+		if (!strcmp(r->ev[i].key, "also"))
+			sb_addf(&d, "; %s", r->ev[i].val);
+	free(r->detail);
+	r->detail = sb_detach(&d);
+}
+
 /* ---- policy.driver ---- */
 
 static void probe_driver(struct probe_ctx *ctx, struct result *r)
@@ -195,20 +212,7 @@ static void probe_wsl(struct probe_ctx *ctx, struct result *r)
 					     p->min_wsl.text);
 		}
 	}
-	if (w.st == ST_PASS) {
-		/* Every rule passed: one line naming them all. */
-		res_finish(r, &w);
-		struct strbuf d = STRBUF_INIT;
-		sb_add(&d, r->detail);
-		for (size_t i = 0; i < r->nev; i++)
-			if (!strcmp(r->ev[i].key, "also")) {
-				sb_addf(&d, "; %s", r->ev[i].val);
-			}
-		free(r->detail);
-		r->detail = sb_detach(&d);
-		return;
-	}
-	res_finish(r, &w);
+	finish_rules(r, &w);
 }
 
 /* ---- policy.distro ---- */
@@ -566,18 +570,7 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	}
 	res_ev(r, "policy_minimum", "%s", p->mem_min_available.set ? p->mem_min_available.text
 								 : p->mem_min_total.text);
-	if (w.st == ST_PASS) {
-		struct strbuf d = STRBUF_INIT;
-		res_finish(r, &w);
-		sb_add(&d, r->detail);
-		for (size_t i = 0; i < r->nev; i++)
-			if (!strcmp(r->ev[i].key, "also"))
-				sb_addf(&d, "; %s", r->ev[i].val);
-		free(r->detail);
-		r->detail = sb_detach(&d);
-		return;
-	}
-	res_finish(r, &w);
+	finish_rules(r, &w);
 }
 
 /* ---- policy.data ---- */
