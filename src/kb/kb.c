@@ -236,9 +236,12 @@ static bool shell_safe(const char *v)
 	return true;
 }
 
-/* A single path (Linux or Windows): the values a fix must keep one word. */
+/* A single path (Linux or Windows): the values a fix must keep one word.
+ * One holding a <placeholder> is for the user to edit, not to paste. */
 static bool looks_like_path(const char *v)
 {
+	if (strchr(v, '<'))
+		return false;
 	return v[0] == '/' ||
 	       (isalpha((unsigned char)v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'));
 }

@@ -189,6 +189,10 @@ static void test_kb_parse(void **state)
 	kb_expand_fix("{arch_fix}", &r, &out); /* a whole command stays one */
 	assert_string_equal(out.buf, "/usr/bin/python3 -m pip install torch");
 	sb_reset(&out);
+	res_ev(&r, "copy_from", "/mnt/c/<your data>");
+	kb_expand_fix("cp -a {copy_from} ~/", &r, &out); /* for the user to edit */
+	assert_string_equal(out.buf, "cp -a /mnt/c/<your data> ~/");
+	sb_reset(&out);
 	kb_expand("see {file}", &r, &out); /* prose is never quoted */
 	assert_string_equal(out.buf, "see /mnt/c/Users/Jane O'Neil/.wslconfig");
 	sb_release(&out);
