@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../parse/dockerinfo.h"
@@ -149,17 +150,41 @@ static void failure_text(const struct dockerinfo *di, const struct proc_result *
 		sb_addn(t, pr->out.buf, pr->out.len);
 }
 
-/* First line of a text, trimmed, for a detail. */
+/* First line of a text, trimmed, for a detail. A line that is not text
+ * (a crashed or corrupt docker printing binary) is named, not quoted. */
 static void first_line(const char *s, size_t n, char *out, size_t on)
 {
-	size_t i = 0, k = 0;
+	size_t i = 0, k = 0, bad = 0, end;
 	while (i < n && (s[i] == '\n' || s[i] == ' ' || s[i] == '\r'))
 		i++;
-	for (; i < n && s[i] != '\n' && k + 1 < on; i++)
-		out[k++] = (unsigned char)s[i] < 0x20 ? ' ' : s[i];
+	for (end = i; end < n && s[end] != '\n'; end++)
+		;
+	for (size_t j = i; j < end;) {
+		const unsigned char *u = (const unsigned char *)s + j;
+		int len = *u < 0x80 ? 1 : utf8_seq_len(u, end - j);
+		if (len == 0 || (*u < 0x20 && *u != '\t' && *u != '\r') || *u == 0x7f) {
+			bad++;
+			len = 1;
+		}
+		j += (size_t)len;
+	}
+	if (bad * 10 > end - i) {
+		snprintf(out, on, "(binary output, %zu bytes)", n);
+		return;
+	}
+	struct strbuf clean = STRBUF_INIT;
+	char *line = xstrndup(s + i, end - i);
+	text_sanitize(&clean, line);
+	free(line);
+	for (size_t j = 0; j < clean.len && k + 1 < on; j++)
+		out[k++] = clean.buf[j] == '\t' || clean.buf[j] == '\r' ? ' ' : clean.buf[j];
+	/* Cut short: never inside a UTF-8 sequence. */
+	while (k && k < clean.len && ((unsigned char)clean.buf[k] & 0xc0) == 0x80)
+		k--;
 	while (k && out[k - 1] == ' ')
 		k--;
 	out[k] = '\0';
+	sb_release(&clean);
 }
 
 /* ---- CDI specs ---- */

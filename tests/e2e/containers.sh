@@ -144,4 +144,10 @@ run_json --only containers --timeout 2
 expect_json '.checks[0].kb == "containers.docker.hang"'
 expect_json '.checks[0].ms < 2000'
 
+# A docker that prints binary junk and fails: the detail names it, never quotes it.
+fixture docker-ce-toolkit
+printf '#!/bin/sh\nhead -c 4096 "%s"\nexit 1\n' "$WSLGPU" >"$ROOT/usr/bin/docker"
+run_json --only containers.docker
+expect_json '.checks[0].detail == "docker info exited with status 1: (binary output, 4096 bytes)"'
+
 done_testing
