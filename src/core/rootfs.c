@@ -273,31 +273,7 @@ int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncat
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	int rc = 0;
-	for (;;) {
-		size_t want = cap - out->len;
-		if (want == 0) {
-			char probe;
-			ssize_t m = read(fd, &probe, 1);
-			if (m > 0 && truncated)
-				*truncated = true;
-			break;
-		}
-		if (want > 65536)
-			want = 65536;
-		sb_grow(out, want);
-		ssize_t n = read(fd, out->buf + out->len, want);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		out->len += (size_t)n;
-		out->buf[out->len] = '\0';
-	}
+	int rc = sb_read_fd(out, fd, cap, truncated);
 	close(fd);
 	return rc;
 }

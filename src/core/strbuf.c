@@ -1,10 +1,12 @@
 /* strbuf.c: growable strings and checked allocation. See strbuf.h. */
 #include "strbuf.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void die_oom(size_t n)
 {
@@ -153,4 +155,36 @@ void sb_rtrim(struct strbuf *sb)
 const char *sb_str(const struct strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";
+}
+
+int sb_read_fd(struct strbuf *sb, int fd, size_t cap, bool *truncated)
+{
+	if (truncated)
+		*truncated = false;
+	for (;;) {
+		size_t want = cap > sb->len ? cap - sb->len : 0;
+		if (want == 0) {
+			char probe;
+			ssize_t m;
+			do
+				m = read(fd, &probe, 1);
+			while (m < 0 && errno == EINTR);
+			if (m > 0 && truncated)
+				*truncated = true;
+			return 0;
+		}
+		if (want > 65536)
+			want = 65536;
+		sb_grow(sb, want);
+		ssize_t n = read(fd, sb->buf + sb->len, want);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+	}
 }

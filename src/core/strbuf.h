@@ -11,6 +11,7 @@
 #define WSLGPU_STRBUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct strbuf {
@@ -36,6 +37,12 @@ void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 char *sb_detach(struct strbuf *sb);
 /* Strips trailing whitespace (spaces, tabs, CR, LF). */
 void sb_rtrim(struct strbuf *sb);
+/*
+ * Appends what fd holds until end of file, or until sb holds cap bytes;
+ * *truncated (may be NULL) then says whether there was more. Returns 0
+ * or -errno (what was read so far stays in sb).
+ */
+int sb_read_fd(struct strbuf *sb, int fd, size_t cap, bool *truncated);
 /* Never returns NULL: "" for a strbuf that holds nothing. */
 const char *sb_str(const struct strbuf *sb);
 

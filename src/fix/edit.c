@@ -79,17 +79,10 @@ static int read_all(const char *path, struct strbuf *out, struct stat *st, struc
 			close(fd);
 		return -1;
 	}
-	char buf[8192];
-	ssize_t got;
-	while ((got = read(fd, buf, sizeof buf)) > 0) {
-		sb_addn(out, buf, (size_t)got);
-		if (out->len > EDIT_MAX_BYTES)
-			break;
-	}
-	int saved = errno;
+	int rc = sb_read_fd(out, fd, EDIT_MAX_BYTES + 1, NULL);
 	close(fd);
-	if (got < 0 || out->len > EDIT_MAX_BYTES) {
-		sb_addf(err, "%s: %s", path, got < 0 ? strerror(saved) : "too large");
+	if (rc < 0 || out->len > EDIT_MAX_BYTES) {
+		sb_addf(err, "%s: %s", path, rc < 0 ? strerror(-rc) : "too large");
 		return -1;
 	}
 	return 0;

@@ -826,21 +826,8 @@ int policy_load(const char *path, struct policy *pol)
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		sb_addn(&sb, buf, (size_t)n);
-		if (sb.len > POLICY_MAX_BYTES)
-			break; /* it grew while we read: policy_parse says so */
-	}
+	/* One byte over the limit: if it grew while we read, policy_parse says so. */
+	err = -sb_read_fd(&sb, fd, POLICY_MAX_BYTES + 1, NULL);
 	close(fd);
 	int rc;
 	if (err) {
