@@ -17,6 +17,15 @@ const char *status_name(enum status s)
 	return (unsigned)s < ST__COUNT ? status_names[s] : "unknown";
 }
 
+const char *status_mark(enum status s)
+{
+	static const char *const marks[ST__COUNT] = {
+		[ST_PASS] = "✓", [ST_WARN] = "!", [ST_FAIL] = "✗",
+		[ST_SKIP] = "-", [ST_CRASH] = "☠", [ST_TIMEOUT] = "⌛",
+	};
+	return (unsigned)s < ST__COUNT ? marks[s] : "?";
+}
+
 bool status_is_failure(enum status s)
 {
 	return s == ST_FAIL || s == ST_CRASH || s == ST_TIMEOUT;

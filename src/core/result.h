@@ -49,6 +49,8 @@ struct result {
 };
 
 const char *status_name(enum status s);      /* "pass", "warn", ... */
+/* The report's mark for a status: ✓ ! ✗ - ☠ ⌛ (flutter doctor's habit). */
+const char *status_mark(enum status s);
 bool status_is_failure(enum status s);       /* fail, crash, timeout */
 /* Orders statuses by how bad they are for the verdict. */
 int status_rank(enum status s);

@@ -73,16 +73,6 @@ static const struct fact_def facts[] = {
 	{ "docker.runtimes", "Docker runtimes", { { "containers.docker", "runtimes" } } },
 };
 
-static const struct result *find_result(const struct report *rep, const char *id)
-{
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct result *r = &rep->results[i];
-		if (r->ran && r->def && !strcmp(r->def->id, id))
-			return r;
-	}
-	return NULL;
-}
-
 /* Values that say the probe could not tell ("unknown (wsl.exe not found)",
  * "None" for a CPU-only build's CUDA) are no fact: recording them would
  * report a change whenever a probe fails. */
@@ -121,7 +111,7 @@ void history_extract_facts(const struct report *rep, struct history_kv **out, si
 	for (size_t i = 0; i < nfacts; i++) {
 		sb_reset(&v);
 		for (size_t s = 0; s < FACT_MAX_SOURCES && facts[i].from[s].check && !v.len; s++) {
-			const struct result *r = find_result(rep, facts[i].from[s].check);
+			const struct result *r = report_find(rep, facts[i].from[s].check);
 			if (r)
 				value_of(r, facts[i].from[s].ev, &v);
 		}

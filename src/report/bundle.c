@@ -414,14 +414,10 @@ static void collect(struct members *m, const struct report *rep, const struct bu
 
 static void put_driver(struct strbuf *sb, const struct report *rep)
 {
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct result *r = &rep->results[i];
-		if (r->ran && r->def && strcmp(r->def->id, "host.driver") == 0 &&
-		    res_get(r, "driver_version")) {
-			sb_addf(sb, ", driver %s", res_get(r, "driver_version"));
-			return;
-		}
-	}
+	const struct result *r = report_find(rep, "host.driver");
+	const char *v = r ? res_get(r, "driver_version") : NULL;
+	if (v)
+		sb_addf(sb, ", driver %s", v);
 }
 
 static void readme(struct strbuf *sb, const struct report *rep, const struct bundle_opts *o,

@@ -21,19 +21,6 @@
 #define MD_EVIDENCE_PER_CHECK 6
 #define MD_VALUE_MAX 300
 
-static const char *mark(enum status s)
-{
-	switch (s) {
-	case ST_PASS: return "✓";
-	case ST_WARN: return "!";
-	case ST_FAIL: return "✗";
-	case ST_SKIP: return "-";
-	case ST_CRASH: return "☠";
-	case ST_TIMEOUT: return "⌛";
-	default: return "?";
-	}
-}
-
 /* Inline text: one line, HTML and table syntax escaped. */
 static void md_inline(struct strbuf *sb, const char *s)
 {
@@ -81,12 +68,8 @@ static bool bad(enum status s)
 
 static const char *driver_version(const struct report *rep)
 {
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct result *r = &rep->results[i];
-		if (r->ran && r->def && strcmp(r->def->id, "host.driver") == 0)
-			return res_get(r, "driver_version");
-	}
-	return NULL;
+	const struct result *r = report_find(rep, "host.driver");
+	return r ? res_get(r, "driver_version") : NULL;
 }
 
 static void put_layers(struct strbuf *sb, const struct report *rep)
@@ -109,11 +92,11 @@ static void put_layers(struct strbuf *sb, const struct report *rep)
 			    (worst == ST_SKIP || status_rank(r->status) > status_rank(worst)))
 				worst = r->status;
 			if (bad(r->status))
-				sb_addf(&named, "%s%s `%s`", named.len ? ", " : "", mark(r->status), r->def->id);
+				sb_addf(&named, "%s%s `%s`", named.len ? ", " : "", status_mark(r->status), r->def->id);
 		}
 		if (!any)
 			continue;
-		sb_addf(sb, "| %s | %s | ", layers[l].name, mark(worst));
+		sb_addf(sb, "| %s | %s | ", layers[l].name, status_mark(worst));
 		sb_addn(sb, named.buf ? named.buf : "", named.len);
 		const char *sep = named.len ? "; " : "";
 		if (counts[ST_PASS]) {
@@ -129,7 +112,7 @@ static void put_layers(struct strbuf *sb, const struct report *rep)
 
 static void put_first(struct strbuf *sb, const struct result *r)
 {
-	sb_addf(sb, "\n**%s `%s`**: ", mark(r->status), r->def->id);
+	sb_addf(sb, "\n**%s `%s`**: ", status_mark(r->status), r->def->id);
 	md_inline(sb, r->detail);
 	sb_add(sb, "\n");
 	const struct kb_entry *e = kb_find(r->kb);
@@ -178,7 +161,7 @@ static void put_details(struct strbuf *sb, const struct report *rep)
 		if (!rep->shown[i] || !r->ran || !bad(r->status))
 			continue;
 		sb_reset(&t);
-		sb_addf(&t, "%s %s (%s, %.0f ms): ", mark(r->status), r->def->id,
+		sb_addf(&t, "%s %s (%s, %.0f ms): ", status_mark(r->status), r->def->id,
 			status_name(r->status), r->ms);
 		md_code(&t, r->detail, MD_VALUE_MAX);
 		sb_addc(&t, '\n');
@@ -256,7 +239,7 @@ void report_markdown(FILE *f, const struct report *rep, const char *note)
 		if (!header)
 			sb_add(&sb, "\nAlso:\n");
 		header = true;
-		sb_addf(&sb, "- %s `%s`: ", mark(r->status), r->def->id);
+		sb_addf(&sb, "- %s `%s`: ", status_mark(r->status), r->def->id);
 		md_inline(&sb, r->detail);
 		sb_addc(&sb, '\n');
 	}

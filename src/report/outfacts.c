@@ -5,19 +5,9 @@
 
 #include "../core/check.h"
 
-const struct result *out_find(const struct report *rep, const char *id)
-{
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct result *r = &rep->results[i];
-		if (r->ran && r->def && strcmp(r->def->id, id) == 0)
-			return r;
-	}
-	return NULL;
-}
-
 static const char *fact(const struct report *rep, const char *id, const char *key)
 {
-	const struct result *r = out_find(rep, id);
+	const struct result *r = report_find(rep, id);
 	const char *v = r ? res_get(r, key) : NULL;
 	return v && *v ? v : NULL;
 }

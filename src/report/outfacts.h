@@ -19,8 +19,6 @@ struct out_facts {
 };
 
 void out_facts(const struct report *rep, struct out_facts *f);
-/* The result of check id if it ran (shown or not), else NULL. */
-const struct result *out_find(const struct report *rep, const char *id);
 /* A fail/crash/timeout that smoke's policy tolerates (evidence
  * tolerated=yes): reported, but not counted as a failure. */
 bool out_tolerated(const struct result *r);

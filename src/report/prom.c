@@ -135,7 +135,7 @@ static bool in_prom(const struct report *rep, size_t i)
 
 static bool figure_value(const struct report *rep, const struct figure *fg, double *v)
 {
-	const struct result *r = out_find(rep, fg->check);
+	const struct result *r = report_find(rep, fg->check);
 	if (r && !in_prom(rep, (size_t)(r - rep->results)))
 		r = NULL; /* not asked for: not reported */
 	const char *s = r ? res_get(r, fg->key) : NULL;

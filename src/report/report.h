@@ -27,6 +27,8 @@ struct summary {
 };
 
 void report_summarize(const struct report *rep, struct summary *sum);
+/* The result of check id if it ran (shown or not), else NULL. */
+const struct result *report_find(const struct report *rep, const char *id);
 /* Platform facts for headers: kind, kernel, distro (from platform.kind). */
 const char *report_platform(const struct report *rep, const char *key);
 

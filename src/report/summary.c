@@ -21,12 +21,18 @@ void report_summarize(const struct report *rep, struct summary *sum)
 	sum->status = sum->first_failure ? "fail" : sum->first_warning ? "warn" : "ok";
 }
 
-const char *report_platform(const struct report *rep, const char *key)
+const struct result *report_find(const struct report *rep, const char *id)
 {
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct result *r = &rep->results[i];
-		if (r->ran && r->def && strcmp(r->def->id, "platform.kind") == 0)
-			return res_get(r, key);
+		if (r->ran && r->def && strcmp(r->def->id, id) == 0)
+			return r;
 	}
 	return NULL;
+}
+
+const char *report_platform(const struct report *rep, const char *key)
+{
+	const struct result *r = report_find(rep, "platform.kind");
+	return r ? res_get(r, key) : NULL;
 }

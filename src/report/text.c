@@ -11,19 +11,6 @@
 #include "../kb/kb.h"
 #include "report.h"
 
-static const char *mark(enum status s)
-{
-	switch (s) {
-	case ST_PASS: return "✓";
-	case ST_WARN: return "!";
-	case ST_FAIL: return "✗";
-	case ST_SKIP: return "-";
-	case ST_CRASH: return "☠";
-	case ST_TIMEOUT: return "⌛";
-	default: return "?";
-	}
-}
-
 static const char *colour(enum status s)
 {
 	switch (s) {
@@ -63,7 +50,7 @@ static void put_check(FILE *f, const struct report *rep, const struct result *r,
 {
 	const char *on = rep->color ? colour(r->status) : "";
 	const char *off = rep->color ? "\033[0m" : "";
-	fprintf(f, "%s%s%s %-*s ", on, mark(r->status), off, (int)idw, r->def->id);
+	fprintf(f, "%s%s%s %-*s ", on, status_mark(r->status), off, (int)idw, r->def->id);
 	put_clean(f, r->detail && *r->detail ? r->detail : r->def->title);
 	if (rep->verbose)
 		fprintf(f, "  (%.0f ms)", r->ms);
