@@ -354,7 +354,7 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 			use->version, g.buf, dvs, also);
 	} else if (!use->version && res_get(r, "nvcc_error")) {
 		/* An nvcc that hangs, crashes or prints junk is no working toolkit. */
-		res_set(r, ST_WARN, NULL, "%s", res_get(r, "nvcc_error"));
+		res_set(r, ST_WARN, "toolkit.nvcc.broken", "%s", res_get(r, "nvcc_error"));
 	} else {
 		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s)%s%s", use->version ? use->version : "",
 			have_which ? g.buf : use->dir, drv ? "" : "; the driver's CUDA version is unknown",

@@ -130,4 +130,13 @@ rm -rf "$ROOT/var/lib/dpkg"
 run_json --only toolkit.packages
 expect_status toolkit.packages skip
 
+# An nvcc that prints junk, and no version file: a warning that says so, never a pass.
+fixture toolkit-too-new
+printf '#!/bin/sh\necho "segfault in libnvvm"\nexit 139\n' >"$ROOT/usr/local/cuda-13.0/bin/nvcc"
+rm -f "$ROOT/usr/local/cuda-13.0/version.json"
+run_json --only toolkit.nvcc
+expect_status toolkit.nvcc warn
+expect_json '.checks[] | select(.id == "toolkit.nvcc") | .kb == "toolkit.nvcc.broken"'
+expect_json '.checks[] | select(.id == "toolkit.nvcc") | .detail | test("--version exited with status 139 and printed no version")'
+
 done_testing
