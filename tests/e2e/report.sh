@@ -285,4 +285,18 @@ run report --help
 expect_rc 0
 expect_line '--no-redact'
 
+# A hung nvidia-smi and a docker that floods: the bundle is still written, within
+# the time limit, and its members say how the commands ended.
+fixture report-secrets
+printf '#!/bin/sh\nexec sleep 60\n' >"$ROOT/usr/lib/wsl/lib/nvidia-smi"
+printf '#!/bin/sh\nexec yes flood\n' >"$ROOT/usr/bin/docker"
+run report --timeout 2 -o "$WORK/hung.tar.gz"
+expect_rc 0
+check "report with a hung nvidia-smi finishes in time ($SECS s)" 'awk "BEGIN { exit !($SECS < 30) }"'
+rm -rf "$WORK/hung" && mkdir -p "$WORK/hung"
+check "the bundle extracts" 'tar xzf "$WORK/hung.tar.gz" -C "$WORK/hung"'
+H=$(find "$WORK/hung" -maxdepth 1 -mindepth 1 -type d | head -1)
+check "nvidia-smi -q member says it was stopped" 'grep -Eqi "time limit|did not finish|killed|timed out" "$H/evidence/nvidia-smi-q.txt"'
+check "docker info member is capped" '[ "$(wc -c <"$H/evidence/docker-info.txt")" -lt 8388608 ]'
+
 done_testing
