@@ -667,19 +667,22 @@ static void run_case(const struct corpus_case *c, int *failures)
 	explain_scan_release(&s);
 }
 
-static void test_corpus(void **state)
+/* Calls run(c, failures) for each "=== " block of each file of dir whose
+ * name ends in ext; returns the number of blocks. */
+static int each_block(const char *dir, const char *ext,
+		      void (*run)(const struct corpus_case *c, int *failures), int *failures)
 {
-	(void)state;
-	DIR *d = opendir("tests/explain");
+	DIR *d = opendir(dir);
 	assert_non_null(d);
-	int failures = 0, cases = 0;
+	int cases = 0;
+	size_t el = strlen(ext);
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		size_t nl = strlen(de->d_name);
-		if (nl < 5 || strcmp(de->d_name + nl - 4, ".log"))
+		if (nl <= el || strcmp(de->d_name + nl - el, ext))
 			continue;
 		char path[512];
-		snprintf(path, sizeof path, "tests/explain/%s", de->d_name);
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
 		FILE *f = fopen(path, "rb");
 		assert_non_null(f);
 		char line[8192];
@@ -692,7 +695,7 @@ static void test_corpus(void **state)
 				continue;
 			if (!strncmp(line, "=== ", 4)) {
 				if (open_case) {
-					run_case(&c, &failures);
+					run(&c, failures);
 					cases++;
 				}
 				sb_reset(&c.text);
@@ -707,13 +710,21 @@ static void test_corpus(void **state)
 				sb_add(&c.text, line);
 		}
 		if (open_case) {
-			run_case(&c, &failures);
+			run(&c, failures);
 			cases++;
 		}
 		sb_release(&c.text);
 		fclose(f);
 	}
 	closedir(d);
+	return cases;
+}
+
+static void test_corpus(void **state)
+{
+	(void)state;
+	int failures = 0;
+	int cases = each_block("tests/explain", ".log", run_case, &failures);
 	if (failures)
 		fail_msg("%d corpus failure(s) in %d cases", failures, cases);
 	assert_true(cases >= 100);
@@ -736,6 +747,40 @@ static void test_corpus(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* ---- the field corpus (tests/explain/field/README.md) ---- */
+
+/* A field block must be recognised, and its first recognised message must
+ * be of the layer its thread confirmed. */
+static void run_field_block(const struct corpus_case *c, int *failures)
+{
+	char want[64] = "";
+	sscanf(c->header, "%63s", want);
+	struct explain_scan s;
+	scan_text(&s, sb_str(&c->text));
+	if (!s.nfound) {
+		printf("%s:%d: not recognised\n", c->file, c->line);
+		(*failures)++;
+	} else {
+		const char *layer = s.db->sig[s.found[0]->sig].e->layer;
+		if (strcmp(layer, want)) {
+			printf("%s:%d: first message is of layer %s, the thread says %s\n", c->file,
+			       c->line, layer, want);
+			(*failures)++;
+		}
+	}
+	explain_scan_release(&s);
+}
+
+static void test_field_corpus(void **state)
+{
+	(void)state;
+	int failures = 0;
+	int blocks = each_block("tests/explain/field", ".txt", run_field_block, &failures);
+	if (failures)
+		fail_msg("%d field block(s) of %d not recognised or of the wrong layer", failures,
+			 blocks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -756,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_field_corpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
