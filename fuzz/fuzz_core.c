@@ -11,6 +11,7 @@
 #include "core/result.h"
 #include "kb/kb.h"
 #include "parse/inifile.h"
+#include "parse/jsonscan.h"
 #include "parse/osrelease.h"
 #include "parse/version.h"
 #include "parse/wslconfig.h"
@@ -55,14 +56,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wslconfig_bool(s);
 		if (size < 256)
 			wslconfig_distance(s, "memory");
+		/* The JSON writer's output is valid JSON whatever the strings,
+		 * and round-trips through our reader. */
 		sb_reset(&sb);
-		json_str(&sb, s);
+		struct json_writer jw;
+		jw_init(&jw, &sb);
+		jw_object_begin(&jw);
+		jw_kv_str(&jw, s, s);
+		jw_kv_array(&jw, "a");
+		jw_str(&jw, s);
+		jw_num(&jw, (double)size / 3.0);
+		jw_end(&jw);
+		jw_end(&jw);
+		struct js_val jv;
+		if (js_parse_all(sb.buf, sb.len, &jv) < 0)
+			__builtin_trap();
 		sb_reset(&sb);
 		text_sanitize(&sb, s);
-		struct result r;
-		result_init(&r, NULL);
-		kb_expand(s, &r, &sb);
-		result_release(&r);
+		/* Templates with placeholders and conditions over evidence. */
+		struct evidence ev = EVIDENCE_INIT;
+		ev_add(&ev, "a", "%s", "/mnt/c/Users/Jane Doe");
+		ev_add(&ev, "b", "%s", s);
+		sb_reset(&sb);
+		kb_expand(s, &ev, "x.y", &sb);
+		sb_reset(&sb);
+		kb_expand_fix(s, &ev, "x.y", &sb);
+		ev_release(&ev);
 		free(s);
 	}
 

@@ -232,11 +232,13 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct bench_gpu *g,
 		    const struct bench_verdict *v);
 /* JSON: bench_json_begin, then any of the parts, then bench_json_end. */
-void bench_json_begin(struct strbuf *sb);
-void bench_json_io(struct strbuf *sb, const struct bench_io_params *p,
+struct json_writer;
+void bench_json_begin(struct json_writer *jw);
+void bench_json_io(struct json_writer *jw, const struct bench_io_params *p,
 		   const struct bench_io_loc *locs, size_t n, const struct bench_verdict *v);
-void bench_json_gpu(struct strbuf *sb, const struct bench_gpu *g, const struct bench_verdict *v);
-void bench_json_end(struct strbuf *sb);
+void bench_json_gpu(struct json_writer *jw, const struct bench_gpu *g,
+		    const struct bench_verdict *v);
+void bench_json_end(struct json_writer *jw);
 /* CSV: one header, then one row per measured number. */
 void bench_csv_header(struct strbuf *sb);
 void bench_csv_io(struct strbuf *sb, const struct bench_io_loc *locs, size_t n);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../report/finding.h"
 #include "../gpu/cudaapi.h"
 #include "../kb/kb.h"
 #include "bench.h"
@@ -134,27 +135,16 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 				seen = true;
 		if (!e || seen || r->status == ST_PASS)
 			continue;
-		struct strbuf t = STRBUF_INIT, c = STRBUF_INIT;
-		if (e->cause) {
-			kb_expand(e->cause, r, &t);
-			text_sanitize(&c, t.buf);
-			sb_addf(sb, "      %-7s%s\n", "cause", c.buf);
-		}
-		for (size_t k = 0; k < e->fix.n; k++) {
-			sb_reset(&t);
-			sb_reset(&c);
-			kb_expand_fix(e->fix.v[k], r, &t);
-			text_sanitize(&c, t.buf);
-			sb_addf(sb, "      %-7s%s\n", k ? "" : "fix", c.buf);
-		}
-		if (o->verbose)
-			for (size_t k = 0; k < e->source.n; k++)
-				sb_addf(sb, "      %-7s%s\n", k ? "" : "source", e->source.v[k]);
-		sb_addf(sb, "      %s%-7s%s%s\n", dim(o), "more", "wslgpu kb ", e->id);
-		if (o->color)
-			sb_add(sb, reset(o));
+		struct finding_view fv;
+		finding_expand(&fv, e, &r->ev, NULL);
+		struct strbuf t = STRBUF_INIT;
+		finding_text(&t, &fv, 6, FT_CAUSE | FT_FIXES | (o->verbose ? FT_SOURCES : 0));
+		sb_addn(sb, t.buf, t.len);
+		sb_reset(&t);
+		finding_text(&t, &fv, 6, FT_MORE);
+		sb_addf(sb, "%s%s%s", dim(o), t.buf, o->color ? reset(o) : "");
 		sb_release(&t);
-		sb_release(&c);
+		finding_view_release(&fv);
 	}
 	if (v->n)
 		sb_addc(sb, '\n');
@@ -405,89 +395,57 @@ void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct b
 
 /* ---- JSON ---- */
 
-static void jnum(struct strbuf *sb, double v)
+/* An empty string is no value. */
+static const char *nonempty(const char *s)
 {
-	if (isnan(v) || isinf(v))
-		sb_add(sb, "null");
-	else
-		sb_addf(sb, "%.6g", v);
+	return s && *s ? s : NULL;
 }
 
-static void jstr_or_null(struct strbuf *sb, const char *s)
+static void json_verdict(struct json_writer *jw, const struct bench_verdict *v)
 {
-	if (s && *s)
-		json_str(sb, s);
-	else
-		sb_add(sb, "null");
-}
-
-static void jkey(struct strbuf *sb, const char *k)
-{
-	json_str(sb, k);
-	sb_addc(sb, ':');
-}
-
-static void json_verdict(struct strbuf *sb, const struct bench_verdict *v)
-{
-	sb_add(sb, "\"verdict\":{\"status\":");
-	json_str(sb, status_name(v->status));
-	sb_add(sb, ",\"summary\":");
-	json_str(sb, v->summary ? v->summary : "");
-	if (v->fastest) {
-		sb_add(sb, ",\"fastest\":");
-		json_str(sb, v->fastest);
-	}
-	sb_add(sb, ",\"findings\":[");
+	jw_kv_object(jw, "verdict");
+	jw_kv_str(jw, "status", status_name(v->status));
+	jw_kv_str(jw, "summary", v->summary ? v->summary : "");
+	if (v->fastest)
+		jw_kv_str(jw, "fastest", v->fastest);
+	jw_kv_array(jw, "findings");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct result *r = &v->findings[i];
-		if (i)
-			sb_addc(sb, ',');
-		sb_add(sb, "{\"status\":");
-		json_str(sb, status_name(r->status));
-		sb_add(sb, ",\"kb\":");
-		jstr_or_null(sb, r->kb);
-		sb_add(sb, ",\"detail\":");
-		json_str(sb, r->detail ? r->detail : "");
-		const struct kb_entry *e = kb_find(r->kb);
-		sb_add(sb, ",\"fix\":[");
-		for (size_t k = 0; e && k < e->fix.n; k++) {
-			struct strbuf t = STRBUF_INIT;
-			kb_expand_fix(e->fix.v[k], r, &t);
-			if (k)
-				sb_addc(sb, ',');
-			json_str(sb, t.buf);
-			sb_release(&t);
-		}
-		sb_add(sb, "],\"evidence\":{");
-		for (size_t k = 0; k < r->nev; k++) {
-			if (k)
-				sb_addc(sb, ',');
-			jkey(sb, r->ev[k].key);
-			json_str(sb, r->ev[k].val);
-		}
-		sb_add(sb, "}}");
+		struct finding_view fv;
+		finding_expand(&fv, kb_find(r->kb), &r->ev, NULL);
+		jw_object_begin(jw);
+		jw_kv_str(jw, "status", status_name(r->status));
+		jw_kv_str(jw, "kb", nonempty(r->kb));
+		jw_kv_str(jw, "detail", r->detail ? r->detail : "");
+		finding_json(jw, &fv, true);
+		evidence_json(jw, "evidence", &r->ev);
+		jw_end(jw);
+		finding_view_release(&fv);
 	}
-	sb_add(sb, "]}");
+	jw_end(jw);
+	jw_end(jw);
 }
 
-void bench_json_begin(struct strbuf *sb)
+void bench_json_begin(struct json_writer *jw)
 {
-	sb_add(sb, "{\"schema\":\"wslgpu/bench/1\"");
+	jw_object_begin(jw);
+	jw_kv_str(jw, "schema", "wslgpu/bench/1");
 }
 
-void bench_json_end(struct strbuf *sb)
+void bench_json_end(struct json_writer *jw)
 {
-	sb_add(sb, "}\n");
+	jw_end(jw);
+	sb_addc(jw->out, '\n');
 }
 
-static void json_seq(struct strbuf *sb, const char *k, const struct bench_seq *s)
+static void json_seq(struct json_writer *jw, const char *k, const struct bench_seq *s)
 {
-	jkey(sb, k);
-	sb_addf(sb, "{\"bytes\":%llu,\"seconds\":", (unsigned long long)s->bytes);
-	jnum(sb, s->seconds);
-	sb_add(sb, ",\"bytes_per_s\":");
-	jnum(sb, s->bytes_per_s);
-	sb_addf(sb, ",\"time_bound\":%s}", s->time_bound ? "true" : "false");
+	jw_kv_object(jw, k);
+	jw_kv_uint(jw, "bytes", s->bytes);
+	jw_kv_num(jw, "seconds", s->seconds);
+	jw_kv_num(jw, "bytes_per_s", s->bytes_per_s);
+	jw_kv_bool(jw, "time_bound", s->time_bound);
+	jw_end(jw);
 }
 
 static const char *state_name(enum bench_loc_state s)
@@ -500,174 +458,175 @@ static const char *state_name(enum bench_loc_state s)
 	}
 }
 
-void bench_json_io(struct strbuf *sb, const struct bench_io_params *p,
-		   const struct bench_io_loc *locs, size_t n, const struct bench_verdict *v)
+static void json_location(struct json_writer *jw, const struct bench_io_params *p,
+			  const struct bench_io_loc *l)
 {
-	sb_addf(sb, ",\"io\":{\"params\":{\"size_bytes\":%llu,\"block_bytes\":%llu,\"files\":%u,"
-		    "\"file_size_bytes\":%llu,\"seconds\":",
-		(unsigned long long)p->size, (unsigned long long)p->block, p->files,
-		(unsigned long long)p->file_size);
-	jnum(sb, p->seconds);
-	sb_add(sb, "},\"locations\":[");
-	for (size_t i = 0; i < n; i++) {
-		const struct bench_io_loc *l = &locs[i];
-		if (i)
-			sb_addc(sb, ',');
-		sb_add(sb, "{\"path\":");
-		json_str(sb, l->path);
-		sb_add(sb, ",\"resolved\":");
-		jstr_or_null(sb, l->resolved);
-		sb_addf(sb, ",\"named\":%s,\"role\":", l->named ? "true" : "false");
-		jstr_or_null(sb, l->role);
-		sb_add(sb, ",\"status\":");
-		json_str(sb, state_name(l->state));
-		sb_add(sb, ",\"error\":");
-		jstr_or_null(sb, l->error);
-		sb_add(sb, ",\"kb\":");
-		jstr_or_null(sb, l->kb);
-		sb_add(sb, ",\"fstype\":");
-		jstr_or_null(sb, l->fstype);
-		sb_add(sb, ",\"source\":");
-		jstr_or_null(sb, l->source);
-		sb_add(sb, ",\"mount_point\":");
-		jstr_or_null(sb, l->mount_point);
-		sb_addf(sb, ",\"windows_drive\":%s,\"free_bytes\":%llu,\"need_bytes\":%llu",
-			l->windows_drive ? "true" : "false", (unsigned long long)l->free_bytes,
-			(unsigned long long)l->need_bytes);
-		if (l->state == BENCH_LOC_DONE) {
-			sb_add(sb, ",\"method\":");
-			jstr_or_null(sb, l->method);
-			sb_addf(sb, ",\"direct\":%s,\"cache_resident_pct\":", l->direct ? "true" : "false");
-			if (l->cache_resident_pct >= 0)
-				sb_addf(sb, "%d", l->cache_resident_pct);
-			else
-				sb_add(sb, "null");
-			sb_addc(sb, ',');
-			json_seq(sb, "write", &l->write);
-			sb_addc(sb, ',');
-			json_seq(sb, "read", &l->read);
-			sb_addf(sb, ",\"small_files\":{\"files\":%u,\"file_size_bytes\":%llu,"
-				    "\"per_file_us\":",
-				l->files_created, (unsigned long long)p->file_size);
-			jnum(sb, l->per_file_us);
-			sb_add(sb, ",\"ops\":{");
-			for (int k = 0; k < BENCH_OP__COUNT; k++) {
-				const struct bench_opstats *s = &l->op[k];
-				if (k)
-					sb_addc(sb, ',');
-				jkey(sb, bench_op_names[k]);
-				sb_addf(sb, "{\"ops\":%zu,\"seconds\":", s->ops);
-				jnum(sb, s->seconds);
-				sb_add(sb, ",\"ops_per_s\":");
-				jnum(sb, s->ops_per_s);
-				sb_add(sb, ",\"median_us\":");
-				jnum(sb, s->median_us);
-				sb_add(sb, ",\"p99_us\":");
-				jnum(sb, s->p99_us);
-				sb_add(sb, ",\"mean_us\":");
-				jnum(sb, s->mean_us);
-				sb_addc(sb, '}');
-			}
-			sb_add(sb, "}}");
+	jw_object_begin(jw);
+	jw_kv_str(jw, "path", l->path);
+	jw_kv_str(jw, "resolved", nonempty(l->resolved));
+	jw_kv_bool(jw, "named", l->named);
+	jw_kv_str(jw, "role", nonempty(l->role));
+	jw_kv_str(jw, "status", state_name(l->state));
+	jw_kv_str(jw, "error", nonempty(l->error));
+	jw_kv_str(jw, "kb", nonempty(l->kb));
+	jw_kv_str(jw, "fstype", nonempty(l->fstype));
+	jw_kv_str(jw, "source", nonempty(l->source));
+	jw_kv_str(jw, "mount_point", nonempty(l->mount_point));
+	jw_kv_bool(jw, "windows_drive", l->windows_drive);
+	jw_kv_uint(jw, "free_bytes", l->free_bytes);
+	jw_kv_uint(jw, "need_bytes", l->need_bytes);
+	if (l->state == BENCH_LOC_DONE) {
+		jw_kv_str(jw, "method", nonempty(l->method));
+		jw_kv_bool(jw, "direct", l->direct);
+		if (l->cache_resident_pct >= 0)
+			jw_kv_int(jw, "cache_resident_pct", l->cache_resident_pct);
+		else
+			jw_kv_null(jw, "cache_resident_pct");
+		json_seq(jw, "write", &l->write);
+		json_seq(jw, "read", &l->read);
+		jw_kv_object(jw, "small_files");
+		jw_kv_uint(jw, "files", l->files_created);
+		jw_kv_uint(jw, "file_size_bytes", p->file_size);
+		jw_kv_num(jw, "per_file_us", l->per_file_us);
+		jw_kv_object(jw, "ops");
+		for (int k = 0; k < BENCH_OP__COUNT; k++) {
+			const struct bench_opstats *s = &l->op[k];
+			jw_kv_object(jw, bench_op_names[k]);
+			jw_kv_uint(jw, "ops", s->ops);
+			jw_kv_num(jw, "seconds", s->seconds);
+			jw_kv_num(jw, "ops_per_s", s->ops_per_s);
+			jw_kv_num(jw, "median_us", s->median_us);
+			jw_kv_num(jw, "p99_us", s->p99_us);
+			jw_kv_num(jw, "mean_us", s->mean_us);
+			jw_end(jw);
 		}
-		sb_addc(sb, '}');
+		jw_end(jw);
+		jw_end(jw);
 	}
-	sb_add(sb, "],");
-	json_verdict(sb, v);
-	sb_addc(sb, '}');
+	jw_end(jw);
 }
 
-void bench_json_gpu(struct strbuf *sb, const struct bench_gpu *g, const struct bench_verdict *v)
+void bench_json_io(struct json_writer *jw, const struct bench_io_params *p,
+		   const struct bench_io_loc *locs, size_t n, const struct bench_verdict *v)
+{
+	jw_kv_object(jw, "io");
+	jw_kv_object(jw, "params");
+	jw_kv_uint(jw, "size_bytes", p->size);
+	jw_kv_uint(jw, "block_bytes", p->block);
+	jw_kv_uint(jw, "files", p->files);
+	jw_kv_uint(jw, "file_size_bytes", p->file_size);
+	jw_kv_num(jw, "seconds", p->seconds);
+	jw_end(jw);
+	jw_kv_array(jw, "locations");
+	for (size_t i = 0; i < n; i++)
+		json_location(jw, p, &locs[i]);
+	jw_end(jw);
+	json_verdict(jw, v);
+	jw_end(jw);
+}
+
+/* A positive count, or null for unknown. */
+static void kv_positive(struct json_writer *jw, const char *key, long long v)
+{
+	if (v > 0)
+		jw_kv_int(jw, key, v);
+	else
+		jw_kv_null(jw, key);
+}
+
+void bench_json_gpu(struct json_writer *jw, const struct bench_gpu *g, const struct bench_verdict *v)
 {
 	char ver[16];
-	sb_addf(sb, ",\"gpu\":{\"status\":\"%s\",\"error\":", g->error[0] ? "error" : "ok");
+	jw_kv_object(jw, "gpu");
+	jw_kv_str(jw, "status", g->error[0] ? "error" : "ok");
 	if (g->error[0]) {
-		sb_add(sb, "{\"message\":");
-		json_str(sb, g->error);
-		sb_add(sb, ",\"kb\":");
-		jstr_or_null(sb, g->error_kb);
-		sb_add(sb, ",\"call\":");
-		jstr_or_null(sb, g->failed_call);
-		sb_addf(sb, ",\"code\":%d,\"during\":", g->failed_code);
-		jstr_or_null(sb, g->step);
-		sb_addc(sb, '}');
+		jw_kv_object(jw, "error");
+		jw_kv_str(jw, "message", g->error);
+		jw_kv_str(jw, "kb", nonempty(g->error_kb));
+		jw_kv_str(jw, "call", nonempty(g->failed_call));
+		jw_kv_int(jw, "code", g->failed_code);
+		jw_kv_str(jw, "during", nonempty(g->step));
+		jw_end(jw);
 	} else {
-		sb_add(sb, "null");
+		jw_kv_null(jw, "error");
 	}
-	sb_add(sb, ",\"library\":");
-	jstr_or_null(sb, g->library);
-	sb_add(sb, ",\"driver_cuda_version\":");
+	jw_kv_str(jw, "library", nonempty(g->library));
 	cuda_version_str(g->driver_version, ver, sizeof ver);
-	if (strcmp(ver, "unknown"))
-		json_str(sb, ver);
-	else
-		sb_add(sb, "null");
-	sb_add(sb, ",\"device\":");
+	jw_kv_str(jw, "driver_cuda_version", strcmp(ver, "unknown") ? ver : NULL);
 	if (g->name[0]) {
-		sb_addf(sb, "{\"index\":%d,\"name\":", g->device);
-		json_str(sb, g->name);
-		sb_addf(sb, ",\"compute_capability\":\"%d.%d\",\"total_mem_bytes\":%llu}",
-			g->cc_major, g->cc_minor, (unsigned long long)g->total_mem);
+		char cc[32];
+		snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+		jw_kv_object(jw, "device");
+		jw_kv_int(jw, "index", g->device);
+		jw_kv_str(jw, "name", g->name);
+		jw_kv_str(jw, "compute_capability", cc);
+		jw_kv_uint(jw, "total_mem_bytes", g->total_mem);
+		jw_end(jw);
 	} else {
-		sb_add(sb, "null");
+		jw_kv_null(jw, "device");
 	}
 	double theo = bench_pcie_bytes_per_s(g->pcie_gen, g->pcie_width);
-	sb_add(sb, ",\"pcie\":{\"gen\":");
-	if (g->pcie_gen > 0)
-		sb_addf(sb, "%d", g->pcie_gen);
-	else
-		sb_add(sb, "null");
-	sb_add(sb, ",\"width\":");
-	if (g->pcie_width > 0)
-		sb_addf(sb, "%d", g->pcie_width);
-	else
-		sb_add(sb, "null");
-	sb_add(sb, ",\"theoretical_bytes_per_s\":");
+	jw_kv_object(jw, "pcie");
+	kv_positive(jw, "gen", g->pcie_gen);
+	kv_positive(jw, "width", g->pcie_width);
 	if (theo > 0)
-		jnum(sb, theo);
+		jw_kv_num(jw, "theoretical_bytes_per_s", theo);
 	else
-		sb_add(sb, "null");
-	sb_add(sb, ",\"note\":");
-	jstr_or_null(sb, g->pcie_note);
-	sb_add(sb, "},\"copies\":[");
-	bool first = true;
+		jw_kv_null(jw, "theoretical_bytes_per_s");
+	jw_kv_str(jw, "note", nonempty(g->pcie_note));
+	jw_end(jw);
+	jw_kv_array(jw, "copies");
 	for (int c = 0; c < BENCH_COPY__COUNT; c++)
 		for (size_t i = 0; i < g->nsizes; i++) {
 			const struct bench_gpu_point *pt = &g->copy[c][i];
 			if (!pt->measured)
 				continue;
-			if (!first)
-				sb_addc(sb, ',');
-			first = false;
-			sb_addf(sb, "{\"kind\":\"%s\",\"size_bytes\":%llu,\"reps\":%u,\"seconds\":",
-				bench_copy_names[c], (unsigned long long)pt->size, pt->reps);
-			jnum(sb, pt->seconds);
-			sb_add(sb, ",\"bytes_per_s\":");
-			jnum(sb, pt->bytes_per_s);
-			sb_addf(sb, ",\"verified\":%s}", pt->verified ? "true" : "false");
+			jw_object_begin(jw);
+			jw_kv_str(jw, "kind", bench_copy_names[c]);
+			jw_kv_uint(jw, "size_bytes", pt->size);
+			jw_kv_uint(jw, "reps", pt->reps);
+			jw_kv_num(jw, "seconds", pt->seconds);
+			jw_kv_num(jw, "bytes_per_s", pt->bytes_per_s);
+			jw_kv_bool(jw, "verified", pt->verified);
+			jw_end(jw);
 		}
-	sb_add(sb, "],\"pinned_alloc_failed_bytes\":");
+	jw_end(jw);
 	if (g->pinned_failed_size)
-		sb_addf(sb, "%llu", (unsigned long long)g->pinned_failed_size);
+		jw_kv_uint(jw, "pinned_alloc_failed_bytes", g->pinned_failed_size);
 	else
-		sb_add(sb, "null");
-	sb_add(sb, ",\"pinned_error\":");
-	jstr_or_null(sb, g->pinned_error);
-	sb_addf(sb, ",\"launch\":{\"kernel\":\"wslgpu_empty\",\"sync\":{\"launches\":%u,\"median_us\":",
-		g->sync_launches);
-	jnum(sb, g->sync_median_us);
-	sb_add(sb, ",\"p99_us\":");
-	jnum(sb, g->sync_p99_us);
-	sb_addf(sb, "},\"back_to_back\":{\"launches\":%u,\"us_per_launch\":", g->stream_launches);
-	jnum(sb, g->stream_us_per_launch);
-	sb_add(sb, ",\"launches_per_s\":");
-	jnum(sb, g->stream_launches_per_s);
-	sb_addf(sb, "}},\"method\":{\"timing\":\"CUDA events (copies, back-to-back launches), "
-		    "monotonic clock (round trips)\",\"warmup_copies\":%u,\"warmup_launches\":%u,"
-		    "\"verified_copies\":%u,\"allocations\":%u,\"frees\":%u},",
-		g->warmup_copies, g->warmup_launches, g->verified_copies, g->allocations, g->frees);
-	json_verdict(sb, v);
-	sb_addc(sb, '}');
+		jw_kv_null(jw, "pinned_alloc_failed_bytes");
+	jw_kv_str(jw, "pinned_error", nonempty(g->pinned_error));
+	jw_kv_object(jw, "launch");
+	jw_kv_str(jw, "kernel", "wslgpu_empty");
+	jw_kv_object(jw, "sync");
+	jw_kv_uint(jw, "launches", g->sync_launches);
+	jw_kv_num(jw, "median_us", g->sync_median_us);
+	jw_kv_num(jw, "p99_us", g->sync_p99_us);
+	jw_end(jw);
+	jw_kv_object(jw, "back_to_back");
+	jw_kv_uint(jw, "launches", g->stream_launches);
+	jw_kv_num(jw, "us_per_launch", g->stream_us_per_launch);
+	jw_kv_num(jw, "launches_per_s", g->stream_launches_per_s);
+	jw_end(jw);
+	jw_end(jw);
+	jw_kv_object(jw, "method");
+	jw_kv_str(jw, "timing", "CUDA events (copies, back-to-back launches), monotonic clock "
+				"(round trips)");
+	jw_kv_uint(jw, "warmup_copies", g->warmup_copies);
+	jw_kv_uint(jw, "warmup_launches", g->warmup_launches);
+	jw_kv_uint(jw, "verified_copies", g->verified_copies);
+	jw_kv_uint(jw, "allocations", g->allocations);
+	jw_kv_uint(jw, "frees", g->frees);
+	jw_end(jw);
+	json_verdict(jw, v);
+	jw_end(jw);
+}
+
+/* The CSV value of a number: %.6g, empty for none. */
+static void csv_num(struct strbuf *sb, double v)
+{
+	if (!isnan(v) && !isinf(v))
+		sb_addf(sb, "%.6g", v);
 }
 
 /* ---- CSV ---- */
@@ -697,7 +656,7 @@ static void csv_row(struct strbuf *sb, const char *bench, const char *target, co
 	if (size)
 		sb_addf(sb, "%llu", (unsigned long long)size);
 	sb_addc(sb, ',');
-	jnum(sb, value);
+	csv_num(sb, value);
 	sb_addf(sb, ",%s\n", unit);
 }
 

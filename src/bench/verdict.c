@@ -43,7 +43,7 @@ static struct result *add(struct bench_verdict *v, enum status st, const char *k
 	res_set(r, st, kb, "%s", sb.buf);
 	r->ran = true;
 	sb_release(&sb);
-	if (status_rank(st) > status_rank(v->status))
+	if (status_severity(st, false) > status_severity(v->status, false))
 		v->status = st;
 	return r;
 }
@@ -316,7 +316,7 @@ void bench_verdict_gpu(const struct bench_gpu *g, struct bench_verdict *v)
 	const struct result *worst = NULL;
 	for (size_t i = 0; i < v->n; i++)
 		if (v->findings[i].status != ST_PASS &&
-		    (!worst || status_rank(v->findings[i].status) > status_rank(worst->status)))
+		    (!worst || status_severity(v->findings[i].status, false) > status_severity(worst->status, false)))
 			worst = &v->findings[i];
 	if (worst && worst->status == ST_FAIL)
 		sb_add(&s, "the GPU path could not be measured to the end");

@@ -22,6 +22,7 @@
 #include "../bench/bench.h"
 #include "../bench/interrupt.h"
 #include "../bench/stats.h"
+#include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/registry.h"
 #include "../core/rootfs.h"
@@ -422,12 +423,14 @@ int cmd_bench(int argc, char **argv)
 	}
 
 	if (json) {
-		bench_json_begin(&sb);
+		struct json_writer jw;
+		jw_init(&jw, &sb);
+		bench_json_begin(&jw);
 		if (have_io)
-			bench_json_io(&sb, &io, locs, nlocs, &vio);
+			bench_json_io(&jw, &io, locs, nlocs, &vio);
 		if (have_gpu)
-			bench_json_gpu(&sb, g, &vgpu);
-		bench_json_end(&sb);
+			bench_json_gpu(&jw, g, &vgpu);
+		bench_json_end(&jw);
 	} else if (csv) {
 		bench_csv_header(&sb);
 		if (have_io)

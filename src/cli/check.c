@@ -42,9 +42,13 @@ static void list_checks(bool json)
 	const struct layer_def *layers = registry_layers(&nl);
 	const struct check_def *defs = registry_checks(&n);
 	struct strbuf sb = STRBUF_INIT;
-	if (json)
-		sb_add(&sb, "{\"schema\":\"wslgpu/checks/1\",\"checks\":[");
-	bool first = true;
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	if (json) {
+		jw_object_begin(&jw);
+		jw_kv_str(&jw, "schema", "wslgpu/checks/1");
+		jw_kv_array_lines(&jw, "checks");
+	}
 	for (size_t l = 0; l < nl; l++) {
 		if (!json)
 			sb_addf(&sb, "%-10s %s\n", layers[l].name, layers[l].title);
@@ -52,32 +56,29 @@ static void list_checks(bool json)
 			if (strcmp(defs[i].layer, layers[l].name) != 0)
 				continue;
 			if (json) {
-				sb_add(&sb, first ? "\n{" : ",\n{");
-				first = false;
-				sb_add(&sb, "\"id\":");
-				json_str(&sb, defs[i].id);
-				sb_add(&sb, ",\"layer\":");
-				json_str(&sb, defs[i].layer);
-				sb_add(&sb, ",\"title\":");
-				json_str(&sb, defs[i].title);
-				sb_add(&sb, ",\"summary\":");
-				json_str(&sb, defs[i].summary);
-				sb_add(&sb, ",\"deps\":[");
-				for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
-					if (d)
-						sb_addc(&sb, ',');
-					json_str(&sb, defs[i].deps[d]);
-				}
-				sb_addf(&sb, "],\"implemented\":%s}", defs[i].run ? "true" : "false");
+				jw_object_begin(&jw);
+				jw_kv_str(&jw, "id", defs[i].id);
+				jw_kv_str(&jw, "layer", defs[i].layer);
+				jw_kv_str(&jw, "title", defs[i].title);
+				jw_kv_str(&jw, "summary", defs[i].summary);
+				jw_kv_array(&jw, "deps");
+				for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++)
+					jw_str(&jw, defs[i].deps[d]);
+				jw_end(&jw);
+				jw_kv_bool(&jw, "implemented", defs[i].run != NULL);
+				jw_end(&jw);
 			} else {
 				sb_addf(&sb, "  %-22s %s%s\n", defs[i].id, defs[i].summary,
 					defs[i].run ? "" : " (planned)");
 			}
 		}
 	}
-	if (json)
-		sb_add(&sb, "\n]}\n");
-	fputs(sb.buf, stdout);
+	if (json) {
+		jw_end(&jw);
+		jw_end(&jw);
+		sb_addc(&sb, '\n');
+	}
+	fputs(sb_str(&sb), stdout);
 	sb_release(&sb);
 }
 
@@ -133,10 +134,13 @@ int cmd_check(int argc, char **argv)
 	checkrun_execute(&cr);
 	struct report rep;
 	checkrun_report(&cr, &rep, verbose, 1);
+	struct strbuf out = STRBUF_INIT;
 	if (json)
-		report_json(stdout, &rep);
+		report_json(&out, &rep);
 	else
-		report_text(stdout, &rep);
+		report_text(&out, &rep);
+	fwrite(out.buf, 1, out.len, stdout);
+	sb_release(&out);
 	fflush(stdout);
 	rc = checkrun_exit_status(&cr, strict);
 out:

@@ -253,7 +253,10 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 	checkrun_execute(&again);
 	struct report rep;
 	checkrun_report(&again, &rep, false, 1);
-	report_text(stdout, &rep);
+	struct strbuf text = STRBUF_INIT;
+	report_text(&text, &rep);
+	fputs(sb_str(&text), stdout);
+	sb_release(&text);
 	fflush(stdout);
 	int status = checkrun_exit_status(&again, false);
 	checkrun_release(&again);

@@ -115,38 +115,27 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 		redact_results(red, cr->results, cr->n, copy);
 		rep.results = copy;
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 	int rc = EXIT_OK;
-	if (!f) {
-		rc = EXIT_INTERNAL;
-	} else {
-		/* Rendered twice: the note counts what the report itself used. */
-		report_markdown(f, &rep, NULL);
-		fclose(f);
-		free(buf);
-		struct strbuf note = STRBUF_INIT;
-		redaction_note(red, &note);
-		buf = NULL;
-		f = open_memstream(&buf, &len);
-		report_markdown(f, &rep, note.buf);
-		fclose(f);
-		sb_release(&note);
-		if (output) {
-			struct strbuf err = STRBUF_INIT;
-			if (atomic_write_file(output, buf, len, 0600, &err) < 0) {
-				fprintf(stderr, "wslgpu report: %s\n", err.buf);
-				rc = EXIT_FAILED;
-			}
-			sb_release(&err);
-		} else {
-			fwrite(buf, 1, len, stdout);
-			if (fflush(stdout) != 0)
-				rc = EXIT_FAILED;
+	/* Rendered twice: the note counts what the report itself used. */
+	struct strbuf md = STRBUF_INIT, note = STRBUF_INIT;
+	report_markdown(&md, &rep, NULL);
+	sb_reset(&md);
+	redaction_note(red, &note);
+	report_markdown(&md, &rep, note.buf);
+	sb_release(&note);
+	if (output) {
+		struct strbuf err = STRBUF_INIT;
+		if (atomic_write_file(output, md.buf, md.len, 0600, &err) < 0) {
+			fprintf(stderr, "wslgpu report: %s\n", err.buf);
+			rc = EXIT_FAILED;
 		}
-		free(buf);
+		sb_release(&err);
+	} else {
+		fwrite(md.buf, 1, md.len, stdout);
+		if (fflush(stdout) != 0)
+			rc = EXIT_FAILED;
 	}
+	sb_release(&md);
 	if (copy) {
 		for (size_t i = 0; i < cr->n; i++)
 			result_release(&copy[i]);

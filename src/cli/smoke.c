@@ -101,8 +101,7 @@ struct smoke {
 	size_t ndeliveries;
 	/* the verdict */
 	int checks_rc;
-	size_t passed, failed, tolerated, warnings, skipped, cut_short, not_started, shown;
-	const struct result *first_failure;
+	struct summary sum;
 };
 
 /* ---- the policy's names: a tolerate pattern or layer that names nothing
@@ -224,9 +223,10 @@ static void apply_tolerance(struct smoke *s)
 			if (policy_glob_match(t->text, r->def->id) ||
 			    policy_glob_match(t->text, r->def->layer) ||
 			    (r->kb && policy_glob_match(t->text, r->kb))) {
+				r->tolerated_by = xasprintf("%s:%d: [tolerate] %s", s->pol.path, t->line,
+							    t->text);
 				res_ev(r, "tolerated", "yes");
-				res_ev(r, "tolerated_by", "%s:%d: [tolerate] %s", s->pol.path, t->line,
-				       t->text);
+				res_ev(r, "tolerated_by", "%s", r->tolerated_by);
 				res_ev(r, "original_status", "%s", status_name(r->status));
 				break;
 			}
@@ -234,48 +234,14 @@ static void apply_tolerance(struct smoke *s)
 	}
 }
 
-static bool is_tolerated(const struct result *r)
-{
-	const char *t = res_get(r, "tolerated");
-	return t && !strcmp(t, "yes");
-}
-
-/* A probe the budget cut short: the runner ends its time-out detail with
- * "(what was left of the run's time budget)" (src/core/runner.c). */
-static bool budget_cut(const struct result *r)
-{
-	return r->status == ST_TIMEOUT && r->detail && strstr(r->detail, "time budget");
-}
-
 static void judge(struct smoke *s)
 {
-	for (size_t i = 0; i < s->cr.n; i++) {
-		const struct result *r = &s->cr.results[i];
-		if (!s->cr.shown[i] || !r->ran)
-			continue;
-		s->shown++;
-		if (r->status == ST_PASS)
-			s->passed++;
-		if (r->status == ST_SKIP)
-			s->skipped++;
-		bool tol = is_tolerated(r);
-		if (tol && (status_is_failure(r->status) || r->status == ST_WARN))
-			s->tolerated++;
-		if (r->kb && !strcmp(r->kb, "core.budget_spent") && !tol)
-			s->not_started++;
-		if (budget_cut(r) && !tol)
-			s->cut_short++;
-		if (status_is_failure(r->status) && !tol) {
-			s->failed++;
-			if (!s->first_failure)
-				s->first_failure = r;
-		}
-		if (r->status == ST_WARN && !tol)
-			s->warnings++;
-	}
+	struct report rep;
+	checkrun_report(&s->cr, &rep, false, 1);
+	report_summarize(&rep, &s->sum);
 	bool strict = s->strict || (s->have_policy && s->pol.strict == 1);
-	s->checks_rc = s->failed || s->not_started || (strict && s->warnings) ? EXIT_FAILED
-									       : EXIT_OK;
+	s->checks_rc = s->sum.failed || s->sum.not_started || (strict && s->sum.warnings)
+			       ? EXIT_FAILED : EXIT_OK;
 }
 
 /* ---- deliveries ---- */
@@ -368,35 +334,6 @@ static void deliver(struct smoke *s)
 
 /* ---- what people read ---- */
 
-/* The report as people read it: tolerated findings as warnings that say
- * what they were. Shallow copies; only the new details are owned. */
-static struct result *people_view(const struct smoke *s)
-{
-	struct result *v = xcalloc(s->cr.n, sizeof *v);
-	memcpy(v, s->cr.results, s->cr.n * sizeof *v);
-	for (size_t i = 0; i < s->cr.n; i++) {
-		struct result *r = &v[i];
-		if (!r->ran || !is_tolerated(r))
-			continue;
-		if (status_is_failure(r->status)) {
-			r->detail = xasprintf("%s (tolerated by policy: %s)", r->detail ? r->detail : "",
-					      status_name(r->status));
-			r->status = ST_WARN;
-		} else {
-			r->detail = xasprintf("%s (tolerated by policy)", r->detail ? r->detail : "");
-		}
-	}
-	return v;
-}
-
-static void people_view_free(const struct smoke *s, struct result *v)
-{
-	for (size_t i = 0; i < s->cr.n; i++)
-		if (v[i].detail != s->cr.results[i].detail)
-			free(v[i].detail);
-	free(v);
-}
-
 static int final_status(const struct smoke *s)
 {
 	for (size_t i = 0; i < s->ndeliveries; i++)
@@ -413,16 +350,17 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 		s->budget_ms / 1000.0);
 	if (s->have_policy)
 		sb_addf(sb, ", policy %s", s->policy_path);
-	sb_addf(sb, ": %zu passed, %zu failed", s->passed, s->failed);
-	if (s->tolerated)
-		sb_addf(sb, ", %zu tolerated", s->tolerated);
-	sb_addf(sb, ", %zu warning%s, %zu skipped", s->warnings, s->warnings == 1 ? "" : "s",
-		s->skipped);
-	if (s->cut_short || s->not_started)
+	const struct summary *m = &s->sum;
+	sb_addf(sb, ": %d passed, %zu failed", m->counts[ST_PASS], m->failed);
+	if (m->tolerated)
+		sb_addf(sb, ", %zu tolerated", m->tolerated);
+	sb_addf(sb, ", %zu warning%s, %d skipped", m->warnings, m->warnings == 1 ? "" : "s",
+		m->counts[ST_SKIP]);
+	if (m->cut_short || m->not_started)
 		sb_addf(sb, "; the time budget ran out: %zu cut short, %zu not started",
-			s->cut_short, s->not_started);
-	if (s->first_failure)
-		sb_addf(sb, "; first failure %s", s->first_failure->def->id);
+			m->cut_short, m->not_started);
+	if (m->first_failure)
+		sb_addf(sb, "; first failure %s", m->first_failure->def->id);
 	bool first = true;
 	for (size_t i = 0; i < s->ndeliveries; i++)
 		if (!s->deliveries[i].ok) {
@@ -433,81 +371,56 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 	sb_addc(sb, '\n');
 }
 
-static void put_ids(struct strbuf *sb, const struct smoke *s, bool tolerated)
+static void put_ids(struct json_writer *jw, const char *key, const struct smoke *s,
+		    bool tolerated)
 {
-	bool first = true;
-	sb_addc(sb, '[');
+	jw_kv_array(jw, key);
 	for (size_t i = 0; i < s->cr.n; i++) {
 		const struct result *r = &s->cr.results[i];
 		if (!s->cr.shown[i] || !r->ran)
 			continue;
-		bool t = is_tolerated(r);
-		if (tolerated ? !t : (t || !status_is_failure(r->status)))
-			continue;
-		if (!first)
-			sb_addc(sb, ',');
-		first = false;
-		json_str(sb, r->def->id);
+		if (tolerated ? result_tolerated(r) : result_fails_run(r))
+			jw_str(jw, r->def->id);
 	}
-	sb_addc(sb, ']');
+	jw_end(jw);
 }
 
 /* The check report (wslgpu/check/1) with a "smoke" member added. */
-static int print_json(const struct smoke *s, const struct report *rep)
+static void print_json(const struct smoke *s, const struct report *rep)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		return -1;
-	report_json(mem, rep);
-	if (fclose(mem) != 0 || !buf) {
-		free(buf);
-		return -1;
-	}
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		len--;
-	if (!len || buf[len - 1] != '}') {
-		free(buf);
-		return -1;
-	}
 	struct strbuf sb = STRBUF_INIT;
-	sb_addn(&sb, buf, len - 1);
-	free(buf);
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	report_json_members(&jw, rep);
 	int rc = final_status(s);
-	sb_add(&sb, ",\"smoke\":{\"verdict\":");
-	json_str(&sb, rc ? "fail" : "pass");
-	sb_addf(&sb, ",\"exit_status\":%d,\"elapsed_ms\":%.1f,\"budget_ms\":%d", rc,
-		now_ms() - s->t0, s->budget_ms);
-	sb_addf(&sb, ",\"budget_spent\":%s,\"cut_short\":%zu,\"not_started\":%zu",
-		s->cut_short || s->not_started ? "true" : "false", s->cut_short, s->not_started);
-	sb_add(&sb, ",\"policy\":");
-	if (s->have_policy)
-		json_str(&sb, s->policy_path);
-	else
-		sb_add(&sb, "null");
-	sb_add(&sb, ",\"failed\":");
-	put_ids(&sb, s, false);
-	sb_add(&sb, ",\"tolerated\":");
-	put_ids(&sb, s, true);
-	sb_add(&sb, ",\"outputs\":[");
+	jw_kv_object(&jw, "smoke");
+	jw_kv_str(&jw, "verdict", rc ? "fail" : "pass");
+	jw_kv_int(&jw, "exit_status", rc);
+	jw_kv_fixed(&jw, "elapsed_ms", 1, now_ms() - s->t0);
+	jw_kv_int(&jw, "budget_ms", s->budget_ms);
+	jw_kv_bool(&jw, "budget_spent", s->sum.cut_short || s->sum.not_started);
+	jw_kv_uint(&jw, "cut_short", s->sum.cut_short);
+	jw_kv_uint(&jw, "not_started", s->sum.not_started);
+	jw_kv_str(&jw, "policy", s->have_policy ? s->policy_path : NULL);
+	put_ids(&jw, "failed", s, false);
+	put_ids(&jw, "tolerated", s, true);
+	jw_kv_array(&jw, "outputs");
 	for (size_t i = 0; i < s->ndeliveries; i++) {
 		const struct delivery *d = &s->deliveries[i];
-		sb_add(&sb, i ? ",{\"option\":" : "{\"option\":");
-		json_str(&sb, d->option);
-		sb_add(&sb, ",\"target\":");
-		json_str(&sb, d->target);
-		sb_addf(&sb, ",\"ok\":%s,\"error\":", d->ok ? "true" : "false");
-		if (d->error)
-			json_str(&sb, d->error);
-		else
-			sb_add(&sb, "null");
-		sb_addc(&sb, '}');
+		jw_object_begin(&jw);
+		jw_kv_str(&jw, "option", d->option);
+		jw_kv_str(&jw, "target", d->target);
+		jw_kv_bool(&jw, "ok", d->ok);
+		jw_kv_str(&jw, "error", d->error);
+		jw_end(&jw);
 	}
-	sb_add(&sb, "]}}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	sb_addc(&sb, '\n');
 	fputs(sb.buf, stdout);
 	sb_release(&sb);
-	return 0;
 }
 
 /* ---- options ---- */
@@ -655,22 +568,18 @@ int cmd_smoke(int argc, char **argv)
 	apply_tolerance(&s);
 	judge(&s);
 
-	struct result *view = people_view(&s);
 	struct report rep;
 	checkrun_report(&s.cr, &rep, s.verbose, 1);
-	rep.results = view;
 	if (!s.json) {
-		report_text(stdout, &rep);
+		struct strbuf text = STRBUF_INIT;
+		report_text(&text, &rep);
+		fputs(text.buf, stdout);
 		fflush(stdout);
+		sb_release(&text);
 	}
 	deliver(&s);
 	if (s.json) {
-		if (print_json(&s, &rep) < 0) {
-			fprintf(stderr, "wslgpu smoke: could not build the JSON report\n");
-			people_view_free(&s, view);
-			rc = EXIT_INTERNAL;
-			goto out;
-		}
+		print_json(&s, &rep);
 	} else {
 		struct strbuf line = STRBUF_INIT;
 		verdict_line(&s, &line);
@@ -678,7 +587,6 @@ int cmd_smoke(int argc, char **argv)
 		sb_release(&line);
 	}
 	fflush(stdout);
-	people_view_free(&s, view);
 	rc = final_status(&s);
 out:
 	for (size_t i = 0; i < s.ndeliveries; i++)

@@ -31,14 +31,29 @@ bool status_is_failure(enum status s)
 	return s == ST_FAIL || s == ST_CRASH || s == ST_TIMEOUT;
 }
 
-int status_rank(enum status s)
+int status_severity(enum status s, bool note)
 {
 	switch (s) {
-	case ST_PASS: return 0;
-	case ST_SKIP: return 1;
-	case ST_WARN: return 2;
-	default: return 3;
+	case ST_SKIP: return 0;
+	case ST_PASS: return note ? 2 : 1;
+	case ST_WARN: return 3;
+	default: return 4;
 	}
+}
+
+bool result_tolerated(const struct result *r)
+{
+	return r->tolerated_by != NULL && (status_is_failure(r->status) || r->status == ST_WARN);
+}
+
+enum status result_shown_status(const struct result *r)
+{
+	return result_tolerated(r) && status_is_failure(r->status) ? ST_WARN : r->status;
+}
+
+bool result_fails_run(const struct result *r)
+{
+	return status_is_failure(r->status) && !result_tolerated(r);
 }
 
 void result_init(struct result *r, const struct check_def *def)
@@ -52,11 +67,8 @@ void result_release(struct result *r)
 {
 	free(r->detail);
 	free(r->kb);
-	for (size_t i = 0; i < r->nev; i++) {
-		free(r->ev[i].key);
-		free(r->ev[i].val);
-	}
-	free(r->ev);
+	ev_release(&r->ev);
+	free(r->tolerated_by);
 	free(r->step);
 	free(r->output);
 	result_init(r, r->def);
@@ -76,28 +88,30 @@ void res_set(struct result *r, enum status st, const char *kb, const char *fmt, 
 	r->kb = kb ? xstrdup(kb) : NULL;
 }
 
-static void ev_add(struct result *r, const char *key, char *val)
+/* ---- evidence ---- */
+
+static void ev_put(struct evidence *ev, const char *key, char *val)
 {
-	if (r->nev == r->aev) {
-		r->aev = r->aev ? r->aev * 2 : 8;
-		r->ev = xrealloc(r->ev, r->aev * sizeof *r->ev);
+	if (ev->n == ev->alloc) {
+		ev->alloc = ev->alloc ? ev->alloc * 2 : 8;
+		ev->v = xrealloc(ev->v, ev->alloc * sizeof *ev->v);
 	}
-	r->ev[r->nev].key = xstrdup(key);
-	r->ev[r->nev].val = val;
-	r->nev++;
+	ev->v[ev->n].key = xstrdup(key);
+	ev->v[ev->n].val = val;
+	ev->n++;
 }
 
-void res_ev(struct result *r, const char *key, const char *fmt, ...)
+void ev_add(struct evidence *ev, const char *key, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	ev_add(r, key, sb_detach(&sb));
+	ev_put(ev, key, sb_detach(&sb));
 }
 
-void res_ev_text(struct result *r, const char *key, const char *text, size_t max)
+void ev_add_text(struct evidence *ev, const char *key, const char *text, size_t max)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t n = strlen(text);
@@ -108,48 +122,168 @@ void res_ev_text(struct result *r, const char *key, const char *text, size_t max
 		sb_addn(&sb, text, n);
 	}
 	sb_rtrim(&sb);
-	ev_add(r, key, sb_detach(&sb));
+	ev_put(ev, key, sb_detach(&sb));
+}
+
+const char *ev_get_nth(const struct evidence *ev, const char *key, size_t n)
+{
+	for (size_t i = 0; ev && i < ev->n; i++)
+		if (strcmp(ev->v[i].key, key) == 0 && n-- == 0)
+			return ev->v[i].val;
+	return NULL;
+}
+
+const char *ev_get(const struct evidence *ev, const char *key)
+{
+	return ev_get_nth(ev, key, 0);
+}
+
+size_t ev_count(const struct evidence *ev, const char *key)
+{
+	size_t c = 0;
+	for (size_t i = 0; ev && i < ev->n; i++)
+		if (strcmp(ev->v[i].key, key) == 0)
+			c++;
+	return c;
+}
+
+void ev_copy(struct evidence *to, const struct evidence *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		ev_put(to, from->v[i].key, xstrdup(from->v[i].val));
+}
+
+void ev_release(struct evidence *ev)
+{
+	for (size_t i = 0; i < ev->n; i++) {
+		free(ev->v[i].key);
+		free(ev->v[i].val);
+	}
+	free(ev->v);
+	memset(ev, 0, sizeof *ev);
+}
+
+void res_ev(struct result *r, const char *key, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ev_put(&r->ev, key, sb_detach(&sb));
+}
+
+void res_ev_text(struct result *r, const char *key, const char *text, size_t max)
+{
+	ev_add_text(&r->ev, key, text, max);
 }
 
 const char *res_get_nth(const struct result *r, const char *key, size_t n)
 {
-	for (size_t i = 0; i < r->nev; i++)
-		if (strcmp(r->ev[i].key, key) == 0 && n-- == 0)
-			return r->ev[i].val;
-	return NULL;
+	return ev_get_nth(&r->ev, key, n);
 }
 
 const char *res_get(const struct result *r, const char *key)
 {
-	return res_get_nth(r, key, 0);
+	return ev_get(&r->ev, key);
 }
 
-void res_consider(struct result *r, struct res_worst *w, enum status st, const char *kb,
-		  const char *fmt, ...)
+/* ---- several findings in one check ---- */
+
+static void findings_put(struct findings *f, enum status st, int prio, const char *kb,
+			 const char *label, char *detail)
+{
+	if (f->n == f->alloc) {
+		f->alloc = f->alloc ? f->alloc * 2 : 8;
+		f->v = xrealloc(f->v, f->alloc * sizeof *f->v);
+	}
+	f->v[f->n++] = (struct finding){ st, prio, kb, detail, label };
+}
+
+void findings_add(struct findings *f, enum status st, const char *kb, const char *fmt, ...)
 {
 	struct strbuf d = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	sb_vaddf(&d, fmt, ap);
 	va_end(ap);
-	if (!w->set || status_rank(st) > status_rank(w->st)) {
-		if (w->set)
-			res_ev(r, "also", "%s", w->detail.buf);
-		sb_release(&w->detail);
-		w->detail = d;
-		w->st = st;
-		w->kb = kb;
-		w->set = true;
-	} else {
-		res_ev(r, "also", "%s", d.buf);
-		sb_release(&d);
-	}
+	findings_put(f, st, 0, kb, NULL, sb_detach(&d));
 }
 
-void res_finish(struct result *r, struct res_worst *w)
+void findings_add_prio(struct findings *f, enum status st, int prio, const char *kb,
+		       const char *label, const char *fmt, ...)
 {
-	res_set(r, w->st, w->kb, "%s", sb_str(&w->detail));
-	sb_release(&w->detail);
+	struct strbuf d = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&d, fmt, ap);
+	va_end(ap);
+	findings_put(f, st, prio, kb, label, sb_detach(&d));
+}
+
+long findings_worst(const struct findings *f)
+{
+	long w = -1;
+	for (size_t i = 0; i < f->n; i++) {
+		const struct finding *a = &f->v[i];
+		if (w < 0) {
+			w = (long)i;
+			continue;
+		}
+		const struct finding *b = &f->v[w];
+		int sa = status_severity(a->st, a->kb != NULL), sb = status_severity(b->st, b->kb != NULL);
+		if (sa > sb || (sa == sb && a->prio < b->prio))
+			w = (long)i;
+	}
+	return w;
+}
+
+enum status findings_status(const struct findings *f)
+{
+	long w = findings_worst(f);
+	return w < 0 ? ST_PASS : f->v[w].st;
+}
+
+void findings_settle(struct result *r, struct findings *f)
+{
+	long w = findings_worst(f);
+	if (w < 0) {
+		findings_release(f);
+		return;
+	}
+	struct strbuf d = STRBUF_INIT;
+	if (f->v[w].st == ST_PASS) {
+		/* Everything passed: one detail that says each once, in the order
+		 * found. */
+		for (size_t i = 0; i < f->n; i++) {
+			bool said = false;
+			for (size_t j = 0; j < i && !said; j++)
+				said = !strcmp(f->v[j].detail, f->v[i].detail);
+			if (!said)
+				sb_addf(&d, "%s%s", d.len ? "; " : "", f->v[i].detail);
+		}
+	} else {
+		sb_add(&d, f->v[w].detail);
+		size_t labelled = 0;
+		for (size_t i = 0; i < f->n; i++) {
+			if ((long)i == w)
+				continue;
+			res_ev(r, "also", "%s", f->v[i].detail);
+			if (f->v[i].label)
+				sb_addf(&d, "%s%s", labelled++ ? ", " : "; also ", f->v[i].label);
+		}
+	}
+	res_set(r, f->v[w].st, f->v[w].kb, "%s", d.buf);
+	sb_release(&d);
+	findings_release(f);
+}
+
+void findings_release(struct findings *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].detail);
+	free(f->v);
+	memset(f, 0, sizeof *f);
 }
 
 /* ---- wire format ---- */
@@ -183,11 +317,11 @@ void wire_put(int fd, char type, const void *data, size_t len)
 void wire_put_result(int fd, const struct result *r)
 {
 	unsigned char st = (unsigned char)r->status;
-	for (size_t i = 0; i < r->nev; i++) {
+	for (size_t i = 0; i < r->ev.n; i++) {
 		struct strbuf sb = STRBUF_INIT;
-		sb_add(&sb, r->ev[i].key);
+		sb_add(&sb, r->ev.v[i].key);
 		sb_addc(&sb, '\0');
-		sb_add(&sb, r->ev[i].val);
+		sb_add(&sb, r->ev.v[i].val);
 		wire_put(fd, 'E', sb.buf, sb.len);
 		sb_release(&sb);
 	}
@@ -241,7 +375,7 @@ size_t wire_apply(struct result *r, const char *buf, size_t len)
 			if (nul) {
 				size_t kl = (size_t)(nul - p);
 				char *key = xstrndup(p, kl);
-				ev_add(r, key, dup_payload(nul + 1, n - kl - 1));
+				ev_put(&r->ev, key, dup_payload(nul + 1, n - kl - 1));
 				free(key);
 			}
 			break;

@@ -27,9 +27,40 @@ enum status {
 	ST__COUNT
 };
 
-struct evidence {
+/* Evidence: what a decision rested on, as ordered key/value pairs. A key
+ * may repeat. The knowledge base's texts are filled from it
+ * (kb_expand), so it is also what a cause may state about the machine. */
+struct ev_pair {
 	char *key;
 	char *val;
+};
+
+struct evidence {
+	struct ev_pair *v;
+	size_t n, alloc;
+};
+
+#define EVIDENCE_INIT { NULL, 0, 0 }
+
+void ev_add(struct evidence *ev, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Adds a whole text (command output, file excerpt), clipped to max bytes
+ * with a marker. */
+void ev_add_text(struct evidence *ev, const char *key, const char *text, size_t max);
+/* First value of key, n-th value (0-based), how many values: */
+const char *ev_get(const struct evidence *ev, const char *key);
+const char *ev_get_nth(const struct evidence *ev, const char *key, size_t n);
+size_t ev_count(const struct evidence *ev, const char *key);
+/* Appends copies of every pair of from. */
+void ev_copy(struct evidence *to, const struct evidence *from);
+void ev_release(struct evidence *ev);
+
+/* Why the runner, not the probe, ended a check. */
+enum cut {
+	CUT_NONE,
+	CUT_TIMEOUT,     /* the probe ran past its own time limit (--timeout) */
+	CUT_BUDGET,      /* it was cut short at the end of the run's time budget */
+	CUT_NOT_STARTED, /* the budget was spent before it could start */
 };
 
 struct check_def;
@@ -40,8 +71,13 @@ struct result {
 	bool ran;         /* false until the probe finished or was skipped */
 	char *detail;     /* one line */
 	char *kb;         /* KB entry id, or NULL */
-	struct evidence *ev;
-	size_t nev, aev;
+	struct evidence ev;
+	enum cut cut;
+	/* smoke: the policy line that tolerates this warning or failure
+	 * ("FILE:LINE: [tolerate] PATTERN"): the status stays what it is for
+	 * JUnit, Prometheus and history, but the run does not fail. NULL when
+	 * not tolerated. */
+	char *tolerated_by;
 	char *step;       /* last step the probe announced (for time-outs) */
 	char *output;     /* captured stdout/stderr of the probe process */
 	bool output_truncated;
@@ -52,8 +88,19 @@ const char *status_name(enum status s);      /* "pass", "warn", ... */
 /* The report's mark for a status: ✓ ! ✗ - ☠ ⌛ (flutter doctor's habit). */
 const char *status_mark(enum status s);
 bool status_is_failure(enum status s);       /* fail, crash, timeout */
-/* Orders statuses by how bad they are for the verdict. */
-int status_rank(enum status s);
+/*
+ * The one ordering of findings, worst last: skip < pass < note (a pass with
+ * a KB entry: harmless, but worth explaining) < warn < fail = crash =
+ * timeout. A check's worst finding becomes its result; a verdict's worst
+ * status is the run's.
+ */
+int status_severity(enum status s, bool note);
+/* A failure that does not fail the run (tolerated by the smoke policy). */
+bool result_tolerated(const struct result *r);
+/* The status people are shown: a tolerated failure reads as a warning. */
+enum status result_shown_status(const struct result *r);
+/* Counts as a failure of the run: fail, crash or timeout, not tolerated. */
+bool result_fails_run(const struct result *r);
 
 void result_init(struct result *r, const struct check_def *def);
 void result_release(struct result *r);
@@ -72,21 +119,42 @@ const char *res_get(const struct result *r, const char *key);
 const char *res_get_nth(const struct result *r, const char *key, size_t n);
 
 /*
- * Several findings in one check: the worst (by status_rank) becomes the
- * result, each other one is kept as "also" evidence.
+ * Several findings in one check: the worst by status_severity becomes the
+ * result; among equals the lower priority number wins (findings_add_prio;
+ * findings_add uses 0), then the one found first. Each other finding is
+ * kept as "also" evidence, and one given a label is named in the detail
+ * ("...; also swap in use").
  */
-struct res_worst {
+struct finding {
 	enum status st;
+	int prio;
 	const char *kb;
-	struct strbuf detail;
-	bool set;
+	char *detail;
+	const char *label;
 };
-#define RES_WORST_INIT { ST_PASS, NULL, STRBUF_INIT, false }
 
-void res_consider(struct result *r, struct res_worst *w, enum status st, const char *kb,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Sets r from the worst finding and releases w. */
-void res_finish(struct result *r, struct res_worst *w);
+struct findings {
+	struct finding *v;
+	size_t n, alloc;
+};
+
+#define FINDINGS_INIT { NULL, 0, 0 }
+
+void findings_add(struct findings *f, enum status st, const char *kb, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void findings_add_prio(struct findings *f, enum status st, int prio, const char *kb,
+		       const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* The index of the finding that decides, or -1 when there is none. */
+long findings_worst(const struct findings *f);
+/* Its status; ST_PASS when there is none. */
+enum status findings_status(const struct findings *f);
+/* Sets r from the worst finding (status, KB entry, detail), keeps the
+ * others as "also" evidence and releases f. When everything passed, the
+ * detail names each pass in the order found. With no finding, r is left
+ * as it is. */
+void findings_settle(struct result *r, struct findings *f);
+void findings_release(struct findings *f);
 
 /*
  * Wire format between a probe's child process and the runner: records of

@@ -179,10 +179,10 @@ static void finish_slot(struct slot *s, struct result *r, const struct run_opts 
 	}
 	if (timed_out) {
 		struct strbuf d = STRBUF_INIT;
+		r->cut = s->deadline - s->start < opts->timeout_ms - 1 ? CUT_BUDGET : CUT_TIMEOUT;
 		sb_addf(&d, "probe did not finish within %.1f s%s",
 			(s->deadline - s->start) / 1000.0,
-			s->deadline - s->start < opts->timeout_ms - 1 ?
-			" (what was left of the run's time budget)" : "");
+			r->cut == CUT_BUDGET ? " (what was left of the run's time budget)" : "");
 		if (r->step)
 			sb_addf(&d, " while waiting for: %s", r->step);
 		r->status = ST_TIMEOUT;
@@ -325,6 +325,7 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 				if (opts->budget_end_ms > 0 && now_ms() >= opts->budget_end_ms) {
 					res_set(&results[i], ST_SKIP, "core.budget_spent",
 						"skipped: the run's time budget was spent before it could start");
+					results[i].cut = CUT_NOT_STARTED;
 					results[i].ran = true;
 					slots[i].state = ST_DONE;
 					progress = true;

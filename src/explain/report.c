@@ -5,6 +5,7 @@
 
 #include "../core/json.h"
 #include "../core/registry.h"
+#include "../report/finding.h"
 #include "../version.h"
 
 void explain_tally(const struct explain_scan *s, struct explain_tally *t)
@@ -86,21 +87,13 @@ static void text_cause(FILE *f, const struct explain_view *v, const struct cause
 		sb_release(&sb);
 		return;
 	}
-	if (e->cause) {
-		kb_expand(e->cause, ev, &sb);
-		labelled(f, "", sb.buf);
-		sb_reset(&sb);
-	}
-	for (size_t i = 0; i < e->fix.n; i++) {
-		kb_expand_fix(e->fix.v[i], ev, &sb);
-		labelled(f, i ? "" : "fix", sb.buf);
-		sb_reset(&sb);
-	}
-	if (e->confirm)
-		labelled(f, "check", e->confirm);
-	if (v->verbose)
-		for (size_t i = 0; i < e->source.n; i++)
-			labelled(f, i ? "" : "see", e->source.v[i]);
+	struct finding_view fv;
+	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	if (fv.cause)
+		finding_text_line(&sb, 4, "", fv.cause);
+	finding_text(&sb, &fv, 4, FT_FIXES | FT_CONFIRM | (v->verbose ? FT_SOURCES : 0));
+	fputs(sb.buf, f);
+	finding_view_release(&fv);
 	sb_release(&sb);
 }
 
@@ -193,124 +186,100 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 
 /* ---- JSON ---- */
 
-static void kv(struct strbuf *sb, const char *k, const char *v)
-{
-	json_str(sb, k);
-	sb_addc(sb, ':');
-	if (v)
-		json_str(sb, v);
-	else
-		sb_add(sb, "null");
-}
-
-static void list_json(struct strbuf *sb, const char *k, const struct kb_list *l)
-{
-	json_str(sb, k);
-	sb_add(sb, ":[");
-	for (size_t i = 0; i < l->n; i++) {
-		if (i)
-			sb_addc(sb, ',');
-		json_str(sb, l->v[i]);
-	}
-	sb_addc(sb, ']');
-}
-
-static void json_cause(struct strbuf *sb, const struct cause_rank *r)
+static void json_cause(struct json_writer *jw, const struct cause_rank *r)
 {
 	const struct kb_entry *e = r->e;
 	const struct result *ev = r->v == V_CONFIRMED ? r->by : NULL;
+	struct finding_view fv;
+	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	jw_object_begin(jw);
+	jw_kv_str(jw, "id", e->id);
+	jw_kv_str(jw, "kind", e->kind);
+	jw_kv_str(jw, "layer", e->layer);
+	jw_kv_str(jw, "title", e->title);
+	jw_kv_str(jw, "cause", fv.cause);
+	jw_kv_array(jw, "fix");
+	for (size_t i = 0; i < fv.nfix; i++)
+		jw_str(jw, fv.fix[i]);
+	jw_end(jw);
+	jw_kv_str(jw, "confirm", e->confirm);
+	jw_kv_strings(jw, "source", e->source.v, e->source.n);
+	jw_kv_str(jw, "machine", verdict_name(r->v));
 	struct strbuf t = STRBUF_INIT;
-	sb_addc(sb, '{');
-	kv(sb, "id", e->id);
-	sb_addc(sb, ',');
-	kv(sb, "kind", e->kind);
-	sb_addc(sb, ',');
-	kv(sb, "layer", e->layer);
-	sb_addc(sb, ',');
-	kv(sb, "title", e->title);
-	sb_addc(sb, ',');
-	if (e->cause)
-		kb_expand(e->cause, ev, &t);
-	kv(sb, "cause", e->cause ? t.buf : NULL);
-	sb_add(sb, ",\"fix\":[");
-	for (size_t i = 0; i < e->fix.n; i++) {
-		sb_reset(&t);
-		kb_expand_fix(e->fix.v[i], ev, &t);
-		if (i)
-			sb_addc(sb, ',');
-		json_str(sb, sb_str(&t));
-	}
-	sb_add(sb, "],");
-	kv(sb, "confirm", e->confirm);
-	sb_addc(sb, ',');
-	list_json(sb, "source", &e->source);
-	sb_addc(sb, ',');
-	kv(sb, "machine", verdict_name(r->v));
-	sb_addc(sb, ',');
-	sb_reset(&t);
 	cause_evidence(r, &t);
-	kv(sb, "evidence", t.len ? t.buf : NULL);
-	sb_addc(sb, '}');
+	jw_kv_str(jw, "evidence", t.len ? t.buf : NULL);
 	sb_release(&t);
+	jw_end(jw);
+	finding_view_release(&fv);
 }
 
 void explain_report_json(FILE *f, const struct explain_view *v)
 {
 	const struct explain_scan *s = v->scan;
 	struct strbuf sb = STRBUF_INIT;
-	sb_add(&sb, "{\"schema\":\"wslgpu/explain/1\",\"tool\":{");
-	kv(&sb, "name", "wslgpu");
-	sb_addc(&sb, ',');
-	kv(&sb, "version", WSLGPU_VERSION);
-	sb_add(&sb, "},\"input\":{");
-	kv(&sb, "source", v->source);
-	sb_addf(&sb, ",\"bytes\":%llu,\"lines\":%lu,\"clipped_lines\":%lu,\"nul_bytes\":%llu,"
-		     "\"invalid_utf8_bytes\":%llu},",
-		s->st.bytes, s->st.lines, s->st.clipped, s->st.nul_bytes, s->st.bad_utf8);
-	sb_addf(&sb, "\"checked\":%s,\"matches\":[", v->checked ? "true" : "false");
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "schema", "wslgpu/explain/1");
+	jw_kv_object(&jw, "tool");
+	jw_kv_str(&jw, "name", "wslgpu");
+	jw_kv_str(&jw, "version", WSLGPU_VERSION);
+	jw_end(&jw);
+	jw_kv_object(&jw, "input");
+	jw_kv_str(&jw, "source", v->source);
+	jw_kv_uint(&jw, "bytes", s->st.bytes);
+	jw_kv_uint(&jw, "lines", s->st.lines);
+	jw_kv_uint(&jw, "clipped_lines", s->st.clipped);
+	jw_kv_uint(&jw, "nul_bytes", s->st.nul_bytes);
+	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
+	jw_end(&jw);
+	jw_kv_bool(&jw, "checked", v->checked);
+	jw_kv_array_lines(&jw, "matches");
 	for (size_t i = 0; i < s->nfound; i++) {
 		const struct explain_match *m = s->found[i];
 		const struct explain_sig *sig = &s->db->sig[m->sig];
-		sb_add(&sb, i ? ",\n{" : "\n{");
-		kv(&sb, "signature", sig->e->id);
-		sb_addc(&sb, ',');
-		kv(&sb, "layer", sig->e->layer);
-		sb_addc(&sb, ',');
-		kv(&sb, "kind", sig->kind);
-		sb_addc(&sb, ',');
-		kv(&sb, "title", sig->e->title);
-		sb_addf(&sb, ",\"count\":%lu,\"first_line\":%lu,\"last_line\":%lu,\"lines\":[",
-			m->count, m->first_line, m->last_line);
+		jw_object_begin(&jw);
+		jw_kv_str(&jw, "signature", sig->e->id);
+		jw_kv_str(&jw, "layer", sig->e->layer);
+		jw_kv_str(&jw, "kind", sig->kind);
+		jw_kv_str(&jw, "title", sig->e->title);
+		jw_kv_uint(&jw, "count", m->count);
+		jw_kv_uint(&jw, "first_line", m->first_line);
+		jw_kv_uint(&jw, "last_line", m->last_line);
+		jw_kv_array(&jw, "lines");
 		for (size_t j = 0; j < m->nocc; j++) {
-			sb_addf(&sb, "%s{\"line\":%lu,\"wrapped\":%s,", j ? "," : "", m->occ[j].line,
-				m->occ[j].wrapped ? "true" : "false");
-			kv(&sb, "text", m->occ[j].text);
-			sb_addc(&sb, '}');
+			jw_object_begin(&jw);
+			jw_kv_uint(&jw, "line", m->occ[j].line);
+			jw_kv_bool(&jw, "wrapped", m->occ[j].wrapped);
+			jw_kv_str(&jw, "text", m->occ[j].text);
+			jw_end(&jw);
 		}
-		sb_add(&sb, "],\"causes\":[");
-		for (size_t j = 0; j < sig->ncause; j++) {
-			if (j)
-				sb_addc(&sb, ',');
-			json_cause(&sb, &v->ranks[i][j]);
-		}
-		sb_add(&sb, "],");
-		kv(&sb, "confirm", sig->e->confirm);
-		sb_addc(&sb, ',');
-		list_json(&sb, "source", &sig->e->source);
-		sb_addc(&sb, '}');
+		jw_end(&jw);
+		jw_kv_array(&jw, "causes");
+		for (size_t j = 0; j < sig->ncause; j++)
+			json_cause(&jw, &v->ranks[i][j]);
+		jw_end(&jw);
+		jw_kv_str(&jw, "confirm", sig->e->confirm);
+		jw_kv_strings(&jw, "source", sig->e->source.v, sig->e->source.n);
+		jw_end(&jw);
 	}
+	jw_end(&jw);
 	struct explain_tally t;
 	explain_tally(s, &t);
-	sb_add(&sb, "\n],\"summary\":{");
-	kv(&sb, "status", t.status);
-	sb_addf(&sb, ",\"signatures\":%zu,\"findings\":%zu,\"myths\":%zu,\"noise\":%zu,", s->nfound,
-		t.findings, t.myths, t.noise);
+	jw_kv_object(&jw, "summary");
+	jw_kv_str(&jw, "status", t.status);
+	jw_kv_uint(&jw, "signatures", s->nfound);
+	jw_kv_uint(&jw, "findings", t.findings);
+	jw_kv_uint(&jw, "myths", t.myths);
+	jw_kv_uint(&jw, "noise", t.noise);
 	const char *first = NULL;
 	for (size_t i = 0; i < s->nfound && !first; i++)
 		if (strcmp(s->db->sig[s->found[i]->sig].kind, "noise"))
 			first = s->db->sig[s->found[i]->sig].e->id;
-	kv(&sb, "first_problem", first);
-	sb_add(&sb, "}}\n");
+	jw_kv_str(&jw, "first_problem", first);
+	jw_end(&jw);
+	jw_end(&jw);
+	sb_addc(&sb, '\n');
 	fputs(sb.buf, f);
 	sb_release(&sb);
 }
@@ -362,45 +331,39 @@ void explain_list_json(FILE *f, const struct explain_db *db)
 	const char *layers[64];
 	size_t nl = layer_order(db, layers, 64);
 	struct strbuf sb = STRBUF_INIT;
-	sb_add(&sb, "{\"schema\":\"wslgpu/explain/1\",\"signatures\":[");
-	bool first = true;
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "schema", "wslgpu/explain/1");
+	jw_kv_array_lines(&jw, "signatures");
 	for (size_t l = 0; l < nl; l++)
 		for (size_t i = 0; i < db->n; i++) {
 			const struct explain_sig *s = &db->sig[i];
 			if (strcmp(s->e->layer, layers[l]))
 				continue;
-			sb_add(&sb, first ? "\n{" : ",\n{");
-			first = false;
-			kv(&sb, "id", s->e->id);
-			sb_addc(&sb, ',');
-			kv(&sb, "layer", s->e->layer);
-			sb_addc(&sb, ',');
-			kv(&sb, "kind", s->kind);
-			sb_addc(&sb, ',');
-			kv(&sb, "title", s->e->title);
-			sb_addc(&sb, ',');
-			list_json(&sb, "match", &s->e->match);
-			sb_addc(&sb, ',');
-			list_json(&sb, "regex", &s->e->regex);
-			sb_add(&sb, ",\"causes\":[");
-			for (size_t j = 0; j < s->ncause; j++) {
-				if (j)
-					sb_addc(&sb, ',');
-				json_str(&sb, s->cause[j]->id);
-			}
-			sb_add(&sb, "],\"refines\":[");
-			for (size_t j = 0; j < s->nrefines; j++) {
-				if (j)
-					sb_addc(&sb, ',');
-				json_str(&sb, db->sig[s->refines[j]].e->id);
-			}
-			sb_add(&sb, "],");
-			kv(&sb, "confirm", s->e->confirm);
-			sb_addc(&sb, ',');
-			list_json(&sb, "source", &s->e->source);
-			sb_addc(&sb, '}');
+			jw_object_begin(&jw);
+			jw_kv_str(&jw, "id", s->e->id);
+			jw_kv_str(&jw, "layer", s->e->layer);
+			jw_kv_str(&jw, "kind", s->kind);
+			jw_kv_str(&jw, "title", s->e->title);
+			jw_kv_strings(&jw, "match", s->e->match.v, s->e->match.n);
+			jw_kv_strings(&jw, "regex", s->e->regex.v, s->e->regex.n);
+			jw_kv_array(&jw, "causes");
+			for (size_t j = 0; j < s->ncause; j++)
+				jw_str(&jw, s->cause[j]->id);
+			jw_end(&jw);
+			jw_kv_array(&jw, "refines");
+			for (size_t j = 0; j < s->nrefines; j++)
+				jw_str(&jw, db->sig[s->refines[j]].e->id);
+			jw_end(&jw);
+			jw_kv_str(&jw, "confirm", s->e->confirm);
+			jw_kv_strings(&jw, "source", s->e->source.v, s->e->source.n);
+			jw_end(&jw);
 		}
-	sb_addf(&sb, "\n],\"count\":%zu}\n", db->n);
+	jw_end(&jw);
+	jw_kv_uint(&jw, "count", db->n);
+	jw_end(&jw);
+	sb_addc(&sb, '\n');
 	fputs(sb.buf, f);
 	sb_release(&sb);
 }

@@ -7,6 +7,7 @@
 #include "../core/check.h"
 #include "../core/json.h"
 #include "../kb/kb.h"
+#include "../report/finding.h"
 #include "edit.h"
 #include "rcscan.h"
 
@@ -219,24 +220,21 @@ static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cv
 	s->kb = e ? e->id : NULL;
 	s->title = xstrdup(e && e->title ? e->title : r->def ? r->def->title : s->check);
 	s->found = xstrdup(r->detail ? r->detail : status_name(r->status));
-	struct strbuf t = STRBUF_INIT;
-	if (e && e->cause) {
-		kb_expand(e->cause, r, &t);
-		s->why = first_sentence(t.buf);
-	}
+	struct finding_view fv;
+	finding_expand(&fv, e, &r->ev, s->check);
+	if (fv.cause)
+		s->why = first_sentence(fv.cause);
 	s->risk_reason = "nothing to run";
 	bool unset_cvd = false;
-	for (size_t i = 0; e && i < e->fix.n; i++) {
-		sb_reset(&t);
-		kb_expand_fix(e->fix.v[i], r, &t);
+	for (size_t i = 0; i < fv.nfix; i++) {
 		s->cmd = xrealloc(s->cmd, (s->ncmd + 1) * sizeof *s->cmd);
 		struct fix_command *c = &s->cmd[s->ncmd++];
-		fix_classify(t.buf, c);
+		fix_classify(fv.fix[i], c);
 		c->same_as = earlier_command(plan, c->text);
 		if (!strncmp(c->text, "unset CUDA_VISIBLE_DEVICES", 26))
 			unset_cvd = true;
 	}
-	sb_release(&t);
+	finding_view_release(&fv);
 	if (res_get(r, "ldpath_fix"))
 		ldpath_edits(plan, s, home);
 	if (unset_cvd)
@@ -459,76 +457,77 @@ void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *m, stru
 
 /* ---- JSON ---- */
 
-static void json_kv(struct strbuf *out, const char *key, const char *val, bool comma)
+static void kv_step(struct json_writer *jw, const char *key, int step)
 {
-	if (comma)
-		sb_addc(out, ',');
-	json_str(out, key);
-	sb_addc(out, ':');
-	if (val)
-		json_str(out, val);
+	if (step)
+		jw_kv_int(jw, key, step);
 	else
-		sb_add(out, "null");
+		jw_kv_null(jw, key);
 }
 
 void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
 {
-	sb_add(out, "{\"schema\":\"wslgpu/fix/1\",\"tool\":{");
-	json_kv(out, "name", "wslgpu", false);
-	json_kv(out, "version", m->version, true);
-	json_kv(out, "commit", m->commit, true);
-	sb_addc(out, '}');
-	json_kv(out, "root", m->root, true);
-	json_kv(out, "generated", m->date, true);
-	sb_addf(out, ",\"automatic\":%zu,\"steps\":[", fix_plan_automatic(plan));
+	struct json_writer jw;
+	jw_init(&jw, out);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "schema", "wslgpu/fix/1");
+	jw_kv_object(&jw, "tool");
+	jw_kv_str(&jw, "name", "wslgpu");
+	jw_kv_str(&jw, "version", m->version);
+	jw_kv_str(&jw, "commit", m->commit);
+	jw_end(&jw);
+	jw_kv_str(&jw, "root", m->root);
+	jw_kv_str(&jw, "generated", m->date);
+	jw_kv_uint(&jw, "automatic", fix_plan_automatic(plan));
+	jw_kv_array_lines(&jw, "steps");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct fix_step *s = &plan->steps[i];
-		sb_addf(out, "%s\n{\"n\":%d", i ? "," : "", s->n);
-		json_kv(out, "check", s->check, true);
-		json_kv(out, "status", status_name(s->r->status), true);
-		json_kv(out, "kb", s->kb, true);
-		json_kv(out, "title", s->title, true);
-		json_kv(out, "found", s->found, true);
-		json_kv(out, "why", s->why, true);
-		json_kv(out, "note", s->note, true);
-		json_kv(out, "risk", fix_risk_name(s->risk), true);
-		json_kv(out, "risk_reason", s->risk_reason, true);
-		sb_addf(out, ",\"needs_root\":%s,\"windows\":%s,\"commands\":[",
-			s->needs_root ? "true" : "false", s->windows ? "true" : "false");
+		jw_object_begin(&jw);
+		jw_kv_int(&jw, "n", s->n);
+		jw_kv_str(&jw, "check", s->check);
+		jw_kv_str(&jw, "status", status_name(s->r->status));
+		jw_kv_str(&jw, "kb", s->kb);
+		jw_kv_str(&jw, "title", s->title);
+		jw_kv_str(&jw, "found", s->found);
+		jw_kv_str(&jw, "why", s->why);
+		jw_kv_str(&jw, "note", s->note);
+		jw_kv_str(&jw, "risk", fix_risk_name(s->risk));
+		jw_kv_str(&jw, "risk_reason", s->risk_reason);
+		jw_kv_bool(&jw, "needs_root", s->needs_root);
+		jw_kv_bool(&jw, "windows", s->windows);
+		jw_kv_array(&jw, "commands");
 		for (size_t j = 0; j < s->ncmd; j++) {
 			const struct fix_command *c = &s->cmd[j];
-			sb_add(out, j ? ",{" : "{");
-			json_kv(out, "command", c->text, false);
-			json_kv(out, "note", c->note, true);
-			json_kv(out, "where", fix_where_name(c->where), true);
-			json_kv(out, "kind", c->instruction ? "instruction" : "command", true);
-			json_kv(out, "risk", fix_risk_name(c->risk), true);
-			json_kv(out, "risk_reason", c->risk_reason, true);
-			sb_addf(out, ",\"needs_root\":%s", c->needs_root ? "true" : "false");
-			if (c->same_as)
-				sb_addf(out, ",\"same_as_step\":%d", c->same_as);
-			else
-				sb_add(out, ",\"same_as_step\":null");
-			sb_addc(out, '}');
+			jw_object_begin(&jw);
+			jw_kv_str(&jw, "command", c->text);
+			jw_kv_str(&jw, "note", c->note);
+			jw_kv_str(&jw, "where", fix_where_name(c->where));
+			jw_kv_str(&jw, "kind", c->instruction ? "instruction" : "command");
+			jw_kv_str(&jw, "risk", fix_risk_name(c->risk));
+			jw_kv_str(&jw, "risk_reason", c->risk_reason);
+			jw_kv_bool(&jw, "needs_root", c->needs_root);
+			kv_step(&jw, "same_as_step", c->same_as);
+			jw_end(&jw);
 		}
-		sb_add(out, "],\"edits\":[");
+		jw_end(&jw);
+		jw_kv_array(&jw, "edits");
 		for (size_t j = 0; j < s->nedit; j++) {
 			const struct fix_edit *e = &s->edit[j];
-			sb_add(out, j ? ",{" : "{");
-			json_kv(out, "file", e->file, false);
-			sb_addf(out, ",\"line\":%d", e->line);
-			json_kv(out, "variable", e->var, true);
-			json_kv(out, "before", e->before, true);
-			json_kv(out, "after", e->after, true);
-			sb_addf(out, ",\"automatic\":%s", e->automatic ? "true" : "false");
-			json_kv(out, "refused", e->refused, true);
-			if (e->same_as)
-				sb_addf(out, ",\"same_as_step\":%d", e->same_as);
-			else
-				sb_add(out, ",\"same_as_step\":null");
-			sb_addc(out, '}');
+			jw_object_begin(&jw);
+			jw_kv_str(&jw, "file", e->file);
+			jw_kv_int(&jw, "line", e->line);
+			jw_kv_str(&jw, "variable", e->var);
+			jw_kv_str(&jw, "before", e->before);
+			jw_kv_str(&jw, "after", e->after);
+			jw_kv_bool(&jw, "automatic", e->automatic);
+			jw_kv_str(&jw, "refused", e->refused);
+			kv_step(&jw, "same_as_step", e->same_as);
+			jw_end(&jw);
 		}
-		sb_add(out, "]}");
+		jw_end(&jw);
+		jw_end(&jw);
 	}
-	sb_add(out, "\n]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	sb_addc(out, '\n');
 }

@@ -12,6 +12,7 @@
 
 #include "../core/json.h"
 #include "../kb/kb.h"
+#include "../report/finding.h"
 
 static const char *const wdays[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
 static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -145,75 +146,61 @@ static void print_runs_text(FILE *f, const char *db_path, const struct history_r
 		runs->n == 1 ? "" : "s", m, m == 1 ? "" : "s", db_path);
 }
 
-static void json_opt(struct strbuf *sb, const char *s)
+static void json_run_ref(struct json_writer *jw, const char *key, const struct history_run *r)
 {
-	if (s)
-		json_str(sb, s);
-	else
-		sb_add(sb, "null");
-}
-
-static void json_run_ref(struct strbuf *sb, const struct history_run *r)
-{
-	sb_addf(sb, "{\"id\":%lld,\"started_at\":", r->id);
-	json_str(sb, r->started_at);
-	sb_add(sb, "}");
+	jw_kv_object(jw, key);
+	jw_kv_int(jw, "id", r->id);
+	jw_kv_str(jw, "started_at", r->started_at);
+	jw_end(jw);
 }
 
 static void print_runs_json(FILE *f, const char *db_path, const struct history_runs *runs)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_add(&sb, "{\"schema\":\"wslgpu/history/1\",\"db\":");
-	json_str(&sb, db_path);
-	sb_add(&sb, ",\"runs\":[");
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "schema", "wslgpu/history/1");
+	jw_kv_str(&jw, "db", db_path);
+	jw_kv_array(&jw, "runs");
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct history_run *r = &runs->v[i];
-		sb_addf(&sb, "%s{\"id\":%lld,\"started_at\":", i ? "," : "", r->id);
-		json_str(&sb, r->started_at);
-		sb_addf(&sb, ",\"duration_ms\":%.1f,\"command\":", r->duration_ms);
-		json_opt(&sb, r->command);
-		sb_addf(&sb, ",\"exit_status\":%d,\"machine\":", r->exit_status);
-		json_str(&sb, r->machine);
-		sb_add(&sb, ",\"tool_version\":");
-		json_opt(&sb, r->tool_version);
-		sb_add(&sb, ",\"policy\":");
-		json_opt(&sb, r->policy_path);
-		sb_add(&sb, ",\"verdict\":");
-		json_str(&sb, r->verdict);
-		sb_add(&sb, ",\"first_failure\":");
-		json_opt(&sb, r->first_failure);
-		sb_add(&sb, ",\"failing\":[");
-		size_t nf = 0;
+		jw_object_begin(&jw);
+		jw_kv_int(&jw, "id", r->id);
+		jw_kv_str(&jw, "started_at", r->started_at);
+		jw_kv_fixed(&jw, "duration_ms", 1, r->duration_ms);
+		jw_kv_str(&jw, "command", r->command);
+		jw_kv_int(&jw, "exit_status", r->exit_status);
+		jw_kv_str(&jw, "machine", r->machine);
+		jw_kv_str(&jw, "tool_version", r->tool_version);
+		jw_kv_str(&jw, "policy", r->policy_path);
+		jw_kv_str(&jw, "verdict", r->verdict);
+		jw_kv_str(&jw, "first_failure", r->first_failure);
+		jw_kv_array(&jw, "failing");
 		for (size_t c = 0; c < r->nchecks; c++)
-			if (failing(r->checks[c].status)) {
-				if (nf++)
-					sb_addc(&sb, ',');
-				json_str(&sb, r->checks[c].id);
-			}
-		sb_add(&sb, "],\"facts\":{");
-		for (size_t k = 0; k < r->nfacts; k++) {
-			if (k)
-				sb_addc(&sb, ',');
-			json_str(&sb, r->facts[k].key);
-			sb_addc(&sb, ':');
-			json_str(&sb, r->facts[k].val);
-		}
-		sb_add(&sb, "},\"checks\":[");
+			if (failing(r->checks[c].status))
+				jw_str(&jw, r->checks[c].id);
+		jw_end(&jw);
+		jw_kv_object(&jw, "facts");
+		for (size_t k = 0; k < r->nfacts; k++)
+			jw_kv_str(&jw, r->facts[k].key, r->facts[k].val);
+		jw_end(&jw);
+		jw_kv_array(&jw, "checks");
 		for (size_t c = 0; c < r->nchecks; c++) {
 			const struct history_check *k = &r->checks[c];
-			sb_add(&sb, c ? ",{\"id\":" : "{\"id\":");
-			json_str(&sb, k->id);
-			sb_add(&sb, ",\"status\":");
-			json_str(&sb, k->status);
-			sb_add(&sb, ",\"kb\":");
-			json_opt(&sb, k->kb);
-			sb_add(&sb, ",\"detail\":");
-			json_opt(&sb, k->detail);
-			sb_addc(&sb, '}');
+			jw_object_begin(&jw);
+			jw_kv_str(&jw, "id", k->id);
+			jw_kv_str(&jw, "status", k->status);
+			jw_kv_str(&jw, "kb", k->kb);
+			jw_kv_str(&jw, "detail", k->detail);
+			jw_end(&jw);
 		}
-		sb_add(&sb, "]}");
+		jw_end(&jw);
+		jw_end(&jw);
 	}
-	sb_add(&sb, "]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	sb_addc(&sb, '\n');
 	fputs(sb.buf, f);
 	sb_release(&sb);
 }
@@ -260,19 +247,24 @@ static const char *how_words(const char *how)
 }
 
 /* {old}, {new} and {what} for the KB text of a fact change. */
-static void change_result(const struct history_change *c, const char *label, struct result *r)
+static void change_evidence(const struct history_change *c, const char *label,
+			    struct evidence *ev)
 {
-	result_init(r, NULL);
-	res_ev(r, "old", "%s", c->old ? c->old : "(none)");
-	res_ev(r, "new", "%s", c->new ? c->new : "(none)");
-	res_ev(r, "what", "%s", label);
+	ev_add(ev, "old", "%s", c->old ? c->old : "(none)");
+	ev_add(ev, "new", "%s", c->new ? c->new : "(none)");
+	ev_add(ev, "what", "%s", label);
 }
 
-static void put_labelled(FILE *f, const char *label, const char *text)
+static void put_finding(FILE *f, const struct kb_entry *e, const struct evidence *ev,
+			unsigned what)
 {
-	fprintf(f, "      %-6s ", label);
-	put_clean(f, text);
-	fputc('\n', f);
+	struct finding_view v;
+	struct strbuf sb = STRBUF_INIT;
+	finding_expand(&v, e, ev, NULL);
+	finding_text(&sb, &v, 6, what);
+	fputs(sb.buf, f);
+	sb_release(&sb);
+	finding_view_release(&v);
 }
 
 static void print_change_text(FILE *f, const struct history_transition *t,
@@ -294,7 +286,7 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 		}
 		fputc('\n', f);
 		if (e && strcmp(c->how, "skipped") != 0)
-			fprintf(f, "      see    wslgpu kb %s\n", e->id);
+			put_finding(f, e, NULL, FT_MORE);
 		return;
 	}
 	if (e && e->title) {
@@ -311,22 +303,12 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 	/* A downgrade is the regression this command exists for: say why and
 	 * what to do; any other change points at its entry. */
 	if (!strcmp(c->how, "downgrade")) {
-		struct result r;
-		change_result(c, label, &r);
-		struct strbuf sb = STRBUF_INIT;
-		if (e->cause) {
-			kb_expand(e->cause, &r, &sb);
-			put_labelled(f, "cause", sb.buf);
-		}
-		for (size_t i = 0; i < e->fix.n; i++) {
-			sb_reset(&sb);
-			kb_expand(e->fix.v[i], &r, &sb);
-			put_labelled(f, i ? "" : "fix", sb.buf);
-		}
-		sb_release(&sb);
-		result_release(&r);
+		struct evidence ev = EVIDENCE_INIT;
+		change_evidence(c, label, &ev);
+		put_finding(f, e, &ev, FT_CAUSE | FT_FIXES);
+		ev_release(&ev);
 	} else {
-		fprintf(f, "      see    wslgpu kb %s\n", e->id);
+		put_finding(f, e, NULL, FT_MORE);
 	}
 }
 
@@ -370,44 +352,44 @@ static void print_changes_json(FILE *f, const char *db_path, const struct histor
 			       const struct history_changes *ch)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_add(&sb, "{\"schema\":\"wslgpu/history-changes/1\",\"db\":");
-	json_str(&sb, db_path);
-	sb_addf(&sb, ",\"runs\":%zu,\"machines\":%zu,\"transitions\":[", runs->n, count_machines(runs));
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "schema", "wslgpu/history-changes/1");
+	jw_kv_str(&jw, "db", db_path);
+	jw_kv_uint(&jw, "runs", runs->n);
+	jw_kv_uint(&jw, "machines", count_machines(runs));
+	jw_kv_array(&jw, "transitions");
 	for (size_t i = 0; i < ch->n; i++) {
 		const struct history_transition *t = &ch->v[i];
-		sb_add(&sb, i ? ",{\"machine\":" : "{\"machine\":");
-		json_str(&sb, t->to->machine);
-		sb_add(&sb, ",\"from\":");
-		json_run_ref(&sb, t->from);
-		sb_add(&sb, ",\"to\":");
-		json_run_ref(&sb, t->to);
-		sb_add(&sb, ",\"changes\":[");
+		jw_object_begin(&jw);
+		jw_kv_str(&jw, "machine", t->to->machine);
+		json_run_ref(&jw, "from", t->from);
+		json_run_ref(&jw, "to", t->to);
+		jw_kv_array(&jw, "changes");
 		for (size_t c = 0; c < t->n; c++) {
 			const struct history_change *x = &t->v[c];
 			const struct kb_entry *e = kb_find(x->kb);
-			sb_addf(&sb, "%s{\"kind\":\"%s\",\"key\":", c ? "," : "", x->is_check ? "check" : "fact");
-			json_str(&sb, x->key);
-			sb_add(&sb, ",\"label\":");
-			json_str(&sb, x->is_check ? x->key : history_fact_label(x->key, platform_of(t->to)));
-			sb_add(&sb, ",\"old\":");
-			json_opt(&sb, x->old);
-			sb_add(&sb, ",\"new\":");
-			json_opt(&sb, x->new);
-			sb_add(&sb, ",\"how\":");
-			json_str(&sb, x->how);
-			sb_add(&sb, ",\"kb\":");
-			json_opt(&sb, e ? e->id : x->kb);
-			sb_add(&sb, ",\"title\":");
-			json_opt(&sb, e ? e->title : NULL);
-			if (x->is_check) {
-				sb_add(&sb, ",\"detail\":");
-				json_opt(&sb, x->detail);
-			}
-			sb_addc(&sb, '}');
+			jw_object_begin(&jw);
+			jw_kv_str(&jw, "kind", x->is_check ? "check" : "fact");
+			jw_kv_str(&jw, "key", x->key);
+			jw_kv_str(&jw, "label", x->is_check ? x->key
+							    : history_fact_label(x->key, platform_of(t->to)));
+			jw_kv_str(&jw, "old", x->old);
+			jw_kv_str(&jw, "new", x->new);
+			jw_kv_str(&jw, "how", x->how);
+			jw_kv_str(&jw, "kb", e ? e->id : x->kb);
+			jw_kv_str(&jw, "title", e ? e->title : NULL);
+			if (x->is_check)
+				jw_kv_str(&jw, "detail", x->detail);
+			jw_end(&jw);
 		}
-		sb_add(&sb, "]}");
+		jw_end(&jw);
+		jw_end(&jw);
 	}
-	sb_add(&sb, "]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	sb_addc(&sb, '\n');
 	fputs(sb.buf, f);
 	sb_release(&sb);
 }

@@ -279,22 +279,73 @@ static void sh_quote(const char *v, struct strbuf *out)
 	sb_addc(out, '\'');
 }
 
-static void expand(const char *tmpl, const struct result *r, struct strbuf *out, bool shell)
+/* The end of the {...} that starts at p (nested braces counted), or NULL. */
+static const char *closing_brace(const char *p)
 {
-	for (const char *p = tmpl; *p;) {
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && --depth == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* Whether a condition "key", "key=value" or "!key" holds in ev. */
+static bool condition_holds(const char *cond, size_t len, const struct evidence *ev)
+{
+	bool negate = len && cond[0] == '!';
+	if (negate) {
+		cond++;
+		len--;
+	}
+	char key[64];
+	const char *eq = memchr(cond, '=', len);
+	size_t kl = eq ? (size_t)(eq - cond) : len;
+	if (kl == 0 || kl >= sizeof key)
+		return false;
+	memcpy(key, cond, kl);
+	key[kl] = '\0';
+	const char *v = ev_get(ev, key);
+	bool holds = v != NULL;
+	if (holds && eq) {
+		size_t vl = len - kl - 1;
+		holds = strlen(v) == vl && strncmp(v, eq + 1, vl) == 0;
+	}
+	return negate ? !holds : holds;
+}
+
+static void expand(const char *tmpl, size_t len, const struct evidence *ev, const char *self_id,
+		   struct strbuf *out, bool shell, const char *whole)
+{
+	const char *end = tmpl + len;
+	for (const char *p = tmpl; p < end;) {
+		if (*p == '{' && p + 1 < end && p[1] == '?') {
+			/* {?COND:text}: text only when the evidence shows COND. */
+			const char *e = closing_brace(p);
+			const char *colon = e ? memchr(p, ':', (size_t)(e - p)) : NULL;
+			if (e && e < end && colon) {
+				if (condition_holds(p + 2, (size_t)(colon - p - 2), ev))
+					expand(colon + 1, (size_t)(e - colon - 1), ev, self_id, out, shell,
+					       whole);
+				p = e + 1;
+				continue;
+			}
+		}
 		if (*p == '{') {
-			const char *e = strchr(p, '}');
+			const char *e = memchr(p, '}', (size_t)(end - p));
 			if (e && e - p > 1 && e - p < 64) {
 				char key[64];
 				memcpy(key, p + 1, (size_t)(e - p - 1));
 				key[e - p - 1] = '\0';
-				const char *v = r ? res_get(r, key) : NULL;
-				if (!v && r && r->def && !strcmp(key, "id"))
-					v = r->def->id; /* built in: the check's own id */
+				const char *v = ev_get(ev, key);
+				if (!v && self_id && !strcmp(key, "id"))
+					v = self_id; /* built in: the check's own id */
 				if (!v)
 					sb_addf(out, "<%s>", key);
 				else if (shell && looks_like_path(v) && !shell_safe(v) &&
-					 !is_command_key(key) && !inside_quotes(tmpl, p))
+					 !is_command_key(key) && !inside_quotes(whole, p))
 					sh_quote(v, out);
 				else
 					sb_add(out, v);
@@ -306,12 +357,14 @@ static void expand(const char *tmpl, const struct result *r, struct strbuf *out,
 	}
 }
 
-void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out)
+void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
+	       struct strbuf *out)
 {
-	expand(tmpl, r, out, false);
+	expand(tmpl, strlen(tmpl), ev, self_id, out, false, tmpl);
 }
 
-void kb_expand_fix(const char *tmpl, const struct result *r, struct strbuf *out)
+void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self_id,
+		   struct strbuf *out)
 {
-	expand(tmpl, r, out, true);
+	expand(tmpl, strlen(tmpl), ev, self_id, out, true, tmpl);
 }

@@ -51,13 +51,22 @@ void kb_free(struct kb *kb);
 const struct kb *kb_builtin(void);
 const struct kb_entry *kb_find(const char *id);
 
-/* Expands {key} placeholders from r's evidence; an unknown key is kept as
- * <key> so that a fix never silently loses its argument. */
-void kb_expand(const char *tmpl, const struct result *r, struct strbuf *out);
+/*
+ * Fills a template from evidence: {key} becomes the first value of key
+ * ({id} is self_id, the check's own id, unless the evidence has one); a
+ * key the evidence lacks is kept as <key>, so that a fix never silently
+ * loses its argument. {?key:text} keeps text only when the evidence has
+ * key, {?key=value:text} only when its first value is value, {?!key:text}
+ * only when it lacks key: a sentence about this machine appears only when
+ * this run's evidence shows it. ev may be NULL (no machine evidence).
+ */
+void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
+	       struct strbuf *out);
 /* The same for a fix command: a path value that the shell would split or
  * expand ("/mnt/c/Users/Jane Doe/.wslconfig") is single-quoted, unless
  * the template already quotes it. Other values (package lists) and whole
  * commands (evidence named *_fix or *_cmd) are inserted as they are. */
-void kb_expand_fix(const char *tmpl, const struct result *r, struct strbuf *out);
+void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self_id,
+		   struct strbuf *out);
 
 #endif

@@ -39,78 +39,6 @@
 #include "probes.h"
 #include "sigmatch.h"
 
-#define MAX_FINDINGS 8
-
-struct finding {
-	enum status st;
-	const char *kb;
-	char *detail;
-};
-
-struct findings {
-	struct finding f[MAX_FINDINGS];
-	size_t n;
-};
-
-static int rank(enum status s)
-{
-	switch (s) {
-	case ST_SKIP: return 0;
-	case ST_PASS: return 1;
-	case ST_WARN: return 2;
-	default: return 3;
-	}
-}
-
-static void add_finding(struct findings *fs, enum status st, const char *kb, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void add_finding(struct findings *fs, enum status st, const char *kb, const char *fmt, ...)
-{
-	if (fs->n >= MAX_FINDINGS)
-		return;
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	fs->f[fs->n].st = st;
-	fs->f[fs->n].kb = kb;
-	fs->f[fs->n].detail = sb_detach(&sb);
-	fs->n++;
-}
-
-/* The worst finding decides; the others are kept as evidence. */
-static void settle(struct findings *fs, struct result *r)
-{
-	size_t w = 0;
-	for (size_t i = 1; i < fs->n; i++)
-		if (rank(fs->f[i].st) > rank(fs->f[w].st))
-			w = i;
-	/* All passes: one detail, in the order found. */
-	if (fs->n && fs->f[w].st == ST_PASS) {
-		struct strbuf d = STRBUF_INIT;
-		const char *kb = NULL;
-		for (size_t i = 0; i < fs->n; i++) {
-			sb_addf(&d, "%s%s", i ? "; " : "", fs->f[i].detail);
-			if (!kb)
-				kb = fs->f[i].kb;
-		}
-		res_set(r, ST_PASS, kb, "%s", d.buf);
-		sb_release(&d);
-		goto out;
-	}
-	for (size_t i = 0; i < fs->n; i++)
-		if (i != w)
-			res_ev(r, "also", "%s: %s", status_name(fs->f[i].st), fs->f[i].detail);
-	if (fs->n)
-		res_set(r, fs->f[w].st, fs->f[w].kb, "%s", fs->f[w].detail);
-out:
-	for (size_t i = 0; i < fs->n; i++)
-		free(fs->f[i].detail);
-	fs->n = 0;
-}
-
 /* One command with the time limit; output kept in pr. */
 static int run_cmd(struct probe_ctx *ctx, const char *const *argv, int limit_ms,
 		   struct proc_result *pr, const char *step)
@@ -298,7 +226,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 {
 	bool wsl = probe_is_wsl2(ctx);
 	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT, tgt = STRBUF_INIT, tool = STRBUF_INIT;
-	struct findings fs = { .n = 0 };
+	struct findings fs = FINDINGS_INIT;
 	if (rootfs_which("docker", &g, &h, NULL) < 0) {
 		if (wsl && (desktop_link("/usr/bin", &tgt) || desktop_link("/usr/local/bin", &tgt))) {
 			res_ev(r, "docker_link", "%s", tgt.buf);
@@ -349,19 +277,19 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, "docker_error", "%s", line);
 		const struct kb_entry *e = ft.len ? sig_match("containers.docker.", ft.buf, ft.len) : NULL;
 		if (rc < 0 || pr.end == PROC_EXEC_FAILED) {
-			add_finding(&fs, ST_WARN, "containers.docker.info_failed",
+			findings_add(&fs, ST_WARN, "containers.docker.info_failed",
 				    "cannot run %s: %s", g.buf,
 				    strerror(rc < 0 ? -rc : pr.code));
 		} else if (pr.end == PROC_TIMEOUT) {
 			res_ev(r, "limit", "%.1f s", info_limit / 1000.0);
-			add_finding(&fs, ST_WARN, "containers.docker.hang",
+			findings_add(&fs, ST_WARN, "containers.docker.hang",
 				    "docker info did not answer within %.1f s", info_limit / 1000.0);
 		} else if (e) {
-			add_finding(&fs, ST_WARN, e->id, "%s", line[0] ? line : e->title);
+			findings_add(&fs, ST_WARN, e->id, "%s", line[0] ? line : e->title);
 		} else {
 			struct strbuf d = STRBUF_INIT;
 			proc_describe_end(&pr, &d);
-			add_finding(&fs, ST_WARN, "containers.docker.info_failed",
+			findings_add(&fs, ST_WARN, "containers.docker.info_failed",
 				    "docker info %s%s%s", d.buf, line[0] ? ": " : "", line);
 			sb_release(&d);
 		}
@@ -416,36 +344,36 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, "note", "the NVIDIA Container Toolkit in this distribution is not "
 			       "used by Docker Desktop, whose engine runs in its own distribution");
 		if (dockerinfo_has_runtime(&di, "nvidia"))
-			add_finding(&fs, ST_PASS, NULL, "Docker Desktop (engine %s) with the nvidia "
+			findings_add(&fs, ST_PASS, NULL, "Docker Desktop (engine %s) with the nvidia "
 				    "runtime: GPU containers work with --gpus all", di.server_version);
 		else
-			add_finding(&fs, ST_PASS, "containers.docker.desktop_unverified",
+			findings_add(&fs, ST_PASS, "containers.docker.desktop_unverified",
 				    "Docker Desktop (engine %s): GPU support is built into its WSL2 "
 				    "backend; it cannot be confirmed without starting a container "
 				    "(--docker-image)", di.server_version);
 	} else if (reachable) {
 		if (!hook && !nvidia_runtime && !cdi.nvidia)
-			add_finding(&fs, ST_WARN, "containers.docker.no_toolkit",
+			findings_add(&fs, ST_WARN, "containers.docker.no_toolkit",
 				    "docker %s runs in this distribution without the NVIDIA Container "
 				    "Toolkit: docker run --gpus all will fail", di.server_version);
 		else if (nvidia_runtime && !hook && !has("nvidia-container-runtime", &tool))
-			add_finding(&fs, ST_WARN, "containers.docker.runtime_missing",
+			findings_add(&fs, ST_WARN, "containers.docker.runtime_missing",
 				    "the nvidia runtime is registered but nvidia-container-runtime is "
 				    "not installed");
 		else if (!hook)
-			add_finding(&fs, ST_WARN, "containers.docker.no_toolkit",
+			findings_add(&fs, ST_WARN, "containers.docker.no_toolkit",
 				    "docker %s: no nvidia-container-runtime-hook or nvidia-cdi-hook on "
 				    "PATH, so --gpus cannot select the NVIDIA device driver",
 				    di.server_version);
 		else
-			add_finding(&fs, ST_PASS, NULL, "docker %s in this distribution with the "
+			findings_add(&fs, ST_PASS, NULL, "docker %s in this distribution with the "
 				    "NVIDIA Container Toolkit%s", di.server_version,
 				    nvidia_runtime ? " (nvidia runtime registered)" : "");
 	}
 	if (cdi.stale) {
 		res_ev(r, "stale_path", "%s", cdi.stale_path);
 		res_ev(r, "cdi_file", "%s", cdi.stale_file);
-		add_finding(&fs, ST_WARN, "containers.cdi.stale",
+		findings_add(&fs, ST_WARN, "containers.cdi.stale",
 			    "the CDI spec %s names %s, which no longer exists (the Windows driver was "
 			    "updated)", cdi.stale_file, cdi.stale_path);
 	}
@@ -466,7 +394,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 			nvcli_info_parse(all.buf, all.len, &ni);
 			if (nrc == 0 && np.end == PROC_TIMEOUT) {
 				res_ev(r, "nvcli_limit", "%.1f s", cli_limit / 1000.0);
-				add_finding(&fs, ST_FAIL, "containers.nvcli.hang",
+				findings_add(&fs, ST_FAIL, "containers.nvcli.hang",
 					    "nvidia-container-cli info did not finish within %.1f s",
 					    cli_limit / 1000.0);
 			} else if (nrc == 0 && np.end == PROC_EXITED && np.code == 0 && ni.nvrm[0]) {
@@ -481,7 +409,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 				else
 					first_line(all.buf, all.len, line, sizeof line);
 				res_ev(r, "nvcli_error", "%s", line);
-				add_finding(&fs, ST_FAIL, e ? e->id : "containers.nvcli.failed",
+				findings_add(&fs, ST_FAIL, e ? e->id : "containers.nvcli.failed",
 					    "nvidia-container-cli info: %s", line[0] ? line : "failed");
 			}
 			sb_release(&all);
@@ -517,11 +445,11 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 				   memmem(rp.out.buf ? rp.out.buf : "", rp.out.len, "Driver Version", 14));
 			if (ok) {
 				res_ev(r, "gpu_run", "docker run --gpus all %s nvidia-smi: works", image);
-				add_finding(&fs, ST_PASS, NULL, "docker run --rm --gpus all %s nvidia-smi "
+				findings_add(&fs, ST_PASS, NULL, "docker run --rm --gpus all %s nvidia-smi "
 					    "works", image);
 			} else if (rrc == 0 && rp.end == PROC_TIMEOUT) {
 				res_ev(r, "run_limit", "%.1f s", left / 1000.0);
-				add_finding(&fs, ST_FAIL, "containers.docker.run_timeout",
+				findings_add(&fs, ST_FAIL, "containers.docker.run_timeout",
 					    "docker run --gpus all %s did not finish within %.1f s", image,
 					    left / 1000.0);
 			} else {
@@ -533,7 +461,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 				proc_describe_end(&rp, &d);
 				res_ev(r, "gpu_run", "docker run %s", d.buf);
 				sb_release(&d);
-				add_finding(&fs, ST_FAIL, e ? e->id : "containers.docker.gpu_run_failed",
+				findings_add(&fs, ST_FAIL, e ? e->id : "containers.docker.gpu_run_failed",
 					    "docker run --gpus all %s failed: %s", image,
 					    line[0] ? line : "(no output)");
 			}
@@ -543,8 +471,8 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 	}
 	sb_release(&ft);
 	if (!fs.n)
-		add_finding(&fs, ST_PASS, NULL, "docker is installed");
-	settle(&fs, r);
+		findings_add(&fs, ST_PASS, NULL, "docker is installed");
+	findings_settle(r, &fs);
 out:
 	sb_release(&g);
 	sb_release(&h);

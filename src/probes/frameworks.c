@@ -116,22 +116,6 @@ static size_t find_interpreters(struct probe_ctx *ctx, struct interp *ips)
 
 /* ---- small helpers ---- */
 
-static int fw_rank(enum status s)
-{
-	switch (s) {
-	case ST_SKIP: return 0;
-	case ST_PASS: return 1;
-	case ST_WARN: return 2;
-	default: return 3;
-	}
-}
-
-static void copy_evidence(struct result *to, const struct result *from)
-{
-	for (size_t i = 0; i < from->nev; i++)
-		res_ev(to, from->ev[i].key, "%s", from->ev[i].val);
-}
-
 /* "12.4" for "12040"; NULL input gives NULL. */
 static const char *cuda_from_int(const char *v, char *buf, size_t n)
 {
@@ -323,7 +307,7 @@ static enum status judge_arch(const struct run *run, bool compute_ok, struct res
 			st = compute_ok ? ST_WARN : ST_FAIL;
 		else if (v.cover == CUDAARCH_PTX)
 			st = ST_WARN;
-		if (worst_dev < 0 || fw_rank(st) > fw_rank(worst)) {
+		if (worst_dev < 0 || status_severity(st, false) > status_severity(worst, false)) {
 			worst = st;
 			worst_dev = i;
 			wv = v;
@@ -675,14 +659,14 @@ static void probe_framework(struct probe_ctx *ctx, struct result *r, const struc
 		res_ev(&t[i], "found_by", "%s", ips[i].origin);
 		pyprobe_free(&run.snap);
 		proc_result_release(&run.pr);
-		if (i && fw_rank(t[i].status) > fw_rank(t[best].status))
+		if (i && status_severity(t[i].status, false) > status_severity(t[best].status, false))
 			best = i;
 	}
 	/* The decisive interpreter's evidence first (KB placeholders read the
 	 * first value of a key), then one line per other interpreter. */
 	res_set(r, t[best].status, t[best].kb, "%s", t[best].detail ? t[best].detail : "");
 	res_ev(r, "framework", "%s", d->label);
-	copy_evidence(r, &t[best]);
+	ev_copy(&r->ev, &t[best].ev);
 	for (size_t i = 0; i < n; i++) {
 		if (i != best)
 			res_ev(r, "other_python", "%s: %s: %s", ips[i].guest, status_name(t[i].status),

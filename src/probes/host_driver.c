@@ -82,7 +82,7 @@ static bool toolkit_version(struct result *r, char *out, size_t n)
 
 /* Driver against the toolkit: major.minor of the toolkit (tk) and of what
  * the driver supports (dc), both as 1000*major + 10*minor. */
-static void compare_toolkit(struct result *r, struct res_worst *v, const char *toolkit, int tk,
+static void compare_toolkit(struct result *r, struct findings *v, const char *toolkit, int tk,
 			    int dc, bool estimated)
 {
 	char dcs[16];
@@ -91,7 +91,7 @@ static void compare_toolkit(struct result *r, struct res_worst *v, const char *t
 		const char *fam = cuda_family_min_driver(tk / 1000, false);
 		if (fam)
 			res_ev(r, "toolkit_family_min_linux", "%s", fam);
-		res_consider(r, v, ST_FAIL, "host.driver.toolkit_too_new",
+		findings_add(v, ST_FAIL, "host.driver.toolkit_too_new",
 			 "CUDA toolkit %s needs a driver for CUDA %d.x; this driver supports CUDA %s",
 			 toolkit, tk / 1000, dcs);
 	} else if (tk > dc) {
@@ -102,11 +102,11 @@ static void compare_toolkit(struct result *r, struct res_worst *v, const char *t
 				res_ev(r, "toolkit_driver_windows", "%s", row->windows_min);
 		}
 		if (estimated)
-			res_consider(r, v, ST_WARN, "host.driver.toolkit_minor_newer",
+			findings_add(v, ST_WARN, "host.driver.toolkit_minor_newer",
 				 "CUDA toolkit %s may need a newer driver: this one supports CUDA %s "
 				 "or newer (estimated)", toolkit, dcs);
 		else
-			res_consider(r, v, ST_WARN, "host.driver.toolkit_minor_newer",
+			findings_add(v, ST_WARN, "host.driver.toolkit_minor_newer",
 				 "CUDA toolkit %s is newer than CUDA %s, the newest this driver "
 				 "supports", toolkit, dcs);
 	}
@@ -202,7 +202,7 @@ out:
 	sb_release(&end);
 }
 
-static void windows_view(struct probe_ctx *ctx, struct result *r, struct res_worst *v,
+static void windows_view(struct probe_ctx *ctx, struct result *r, struct findings *v,
 			 const char *driver)
 {
 	if (!probe_is_wsl2(ctx)) {
@@ -263,7 +263,7 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct res_wor
 		}
 	}
 	if (tcc)
-		res_consider(r, v, ST_WARN, "host.driver.tcc",
+		findings_add(v, ST_WARN, "host.driver.tcc",
 			 "Windows has %zu GPU%s in TCC mode, which WSL cannot see", tcc,
 			 tcc == 1 ? "" : "s");
 	const char *wsl_count = usable(ctx, "nvml.devices", "device_count");
@@ -272,11 +272,11 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct res_wor
 	struct version a, b;
 	if (driver && in.driver_version[0] && version_parse(driver, &a) == 0 &&
 	    version_parse(in.driver_version, &b) == 0 && version_cmp(&a, &b) != 0)
-		res_consider(r, v, ST_WARN, "host.driver.windows_mismatch",
+		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
 			 "Windows' nvidia-smi.exe reports driver %s, WSL sees %s", in.driver_version,
 			 driver);
 	else if (wsl_count && !tcc && (size_t)atol(wsl_count) < in.ngpus)
-		res_consider(r, v, ST_WARN, "host.driver.windows_mismatch",
+		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
 			 "Windows lists %zu GPUs, WSL's NVML %s", in.ngpus, wsl_count);
 wsl:
 	wsl_version(ctx, r);
@@ -290,7 +290,7 @@ wsl:
 
 static void probe_driver(struct probe_ctx *ctx, struct result *r)
 {
-	struct res_worst v = RES_WORST_INIT;
+	struct findings v = FINDINGS_INIT;
 	bool wsl = probe_is_wsl2(ctx);
 	const char *raw = NULL, *source = NULL, *cuda = NULL;
 	char driver[48] = "", cuda_est[16] = "", toolkit[32] = "";
@@ -340,7 +340,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	if (wsl) {
 		res_ev(r, "wsl_minimum", "R%s", WSL_MIN_WINDOWS_DRIVER);
 		if (version_cmp(&dv, &min) < 0)
-			res_consider(r, &v, ST_FAIL, "host.driver.too_old_wsl",
+			findings_add(&v, ST_FAIL, "host.driver.too_old_wsl",
 				 "Windows driver %s is older than R%s, the first with CUDA on WSL",
 				 driver, WSL_MIN_WINDOWS_DRIVER);
 	}
@@ -355,33 +355,33 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		const char *fam = tk > 0 ? cuda_family_min_driver(tk / 1000, wsl) : NULL;
 		struct version fv;
 		if (!wsl && fam && version_parse(fam, &fv) == 0 && version_cmp(&dv, &fv) < 0)
-			res_consider(r, &v, ST_FAIL, "host.driver.toolkit_too_new",
+			findings_add(&v, ST_FAIL, "host.driver.toolkit_too_new",
 				 "CUDA toolkit %s needs driver %s or newer; this one is %s", toolkit,
 				 fam, driver);
 	}
 	if (ctx->opts && ctx->opts->windows)
 		windows_view(ctx, r, &v, driver);
-	if (!v.set) {
+	if (!v.n) {
 		if (cuda)
-			res_consider(r, &v, ST_PASS, NULL, "driver %s, CUDA %s (from %s)", driver, cuda,
+			findings_add(&v, ST_PASS, NULL, "driver %s, CUDA %s (from %s)", driver, cuda,
 				 source);
 		else if (cuda_est[0])
-			res_consider(r, &v, ST_PASS, NULL, "driver %s, CUDA %s or newer (from %s)",
+			findings_add(&v, ST_PASS, NULL, "driver %s, CUDA %s or newer (from %s)",
 				 driver, cuda_est, source);
 		else
-			res_consider(r, &v, ST_PASS, NULL, "driver %s (from %s)", driver, source);
+			findings_add(&v, ST_PASS, NULL, "driver %s (from %s)", driver, source);
 	}
-	res_finish(r, &v);
+	findings_settle(r, &v);
 	return;
 
 windows_only:
 	if (ctx->opts && ctx->opts->windows) {
-		struct res_worst w = { ST_WARN, "host.driver.unknown", STRBUF_INIT, true };
-		sb_add(&w.detail, r->detail);
+		struct findings w = FINDINGS_INIT;
+		findings_add(&w, ST_WARN, "host.driver.unknown", "%s", r->detail);
 		windows_view(ctx, r, &w, NULL);
-		res_finish(r, &w);
+		findings_settle(r, &w);
 	}
-	sb_release(&v.detail);
+	findings_release(&v);
 }
 
 const struct check_def host_driver_checks[] = {

@@ -164,56 +164,6 @@ static bool load_wsl_conf(struct inifile *ini)
 	return rc == 0;
 }
 
-/*
- * A check can find several things wrong at once; its result carries the
- * worst one (its KB entry explains it) and lists the others as "also".
- * A pass with a KB entry is a note: harmless, but worth explaining.
- */
-struct verdict {
-	struct result *r;
-	enum status st;
-	const char *kb;
-	char *detail;
-};
-
-static int severity(enum status st, const char *kb)
-{
-	if (st == ST_FAIL)
-		return 3;
-	if (st == ST_WARN)
-		return 2;
-	return kb ? 1 : 0;
-}
-
-static void verdict_add(struct verdict *v, enum status st, const char *kb, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void verdict_add(struct verdict *v, enum status st, const char *kb, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (!v->detail || severity(st, kb) > severity(v->st, v->kb)) {
-		if (v->detail && v->kb)
-			res_ev(v->r, "also", "%s", v->detail);
-		free(v->detail);
-		v->detail = sb_detach(&sb);
-		v->st = st;
-		v->kb = kb;
-	} else {
-		if (kb)
-			res_ev(v->r, "also", "%s", sb.buf);
-		sb_release(&sb);
-	}
-}
-
-static void verdict_finish(struct verdict *v)
-{
-	res_set(v->r, v->st, v->kb, "%s", v->detail ? v->detail : "");
-	free(v->detail);
-	v->detail = NULL;
-}
 
 /* "export LD_LIBRARY_PATH=..." without the entries for which drop() is
  * true, or "unset LD_LIBRARY_PATH" when nothing is left. */
@@ -565,9 +515,8 @@ static bool ld_so_conf_reaches_wsl(const char *text, size_t len)
 	return false;
 }
 
-static void check_ld_conf(struct verdict *v)
+static void check_ld_conf(struct result *r, struct findings *v)
 {
-	struct result *r = v->r;
 	struct strbuf t = STRBUF_INIT;
 	int rc = rootfs_read(LD_WSL_CONF, 65536, &t, NULL);
 	if (rc < 0) {
@@ -577,11 +526,11 @@ static void check_ld_conf(struct verdict *v)
 		res_ev(r, "ld.wsl.conf", "%s: %s", LD_WSL_CONF, strerror(-rc));
 		if (it && inifile_bool(it->value) == 0) {
 			res_ev(r, "wsl.conf", "[automount] ldconfig=%s (line %d)", it->value, it->line);
-			verdict_add(v, ST_FAIL, "libs.wsl_dir.ldconfig_disabled",
+			findings_add(v, ST_FAIL, "libs.wsl_dir.ldconfig_disabled",
 				    "%s is missing: /etc/wsl.conf sets [automount] ldconfig=false, so "
 				    "WSL no longer puts %s on the loader path", LD_WSL_CONF, WSL_LIB);
 		} else {
-			verdict_add(v, ST_FAIL, "libs.wsl_dir.no_ld_conf",
+			findings_add(v, ST_FAIL, "libs.wsl_dir.no_ld_conf",
 				    "%s is missing, so ldconfig does not index %s", LD_WSL_CONF,
 				    WSL_LIB);
 		}
@@ -591,7 +540,7 @@ static void check_ld_conf(struct verdict *v)
 	}
 	if (!conf_names_dir(t.buf ? t.buf : "", t.len, WSL_LIB)) {
 		res_ev_text(r, "ld.wsl.conf", sb_str(&t), 512);
-		verdict_add(v, ST_FAIL, "libs.wsl_dir.ld_conf_edited",
+		findings_add(v, ST_FAIL, "libs.wsl_dir.ld_conf_edited",
 			    "%s does not name %s", LD_WSL_CONF, WSL_LIB);
 		goto out;
 	}
@@ -599,11 +548,11 @@ static void check_ld_conf(struct verdict *v)
 	rc = rootfs_read(LD_SO_CONF, 1 << 20, &t, NULL);
 	if (rc < 0) {
 		res_ev(r, "ld.so.conf", "%s: %s", LD_SO_CONF, strerror(-rc));
-		verdict_add(v, ST_FAIL, "libs.wsl_dir.conf_not_included",
+		findings_add(v, ST_FAIL, "libs.wsl_dir.conf_not_included",
 			    "%s is missing, so ldconfig never reads %s", LD_SO_CONF, LD_WSL_CONF);
 	} else if (!ld_so_conf_reaches_wsl(t.buf ? t.buf : "", t.len)) {
 		res_ev_text(r, "ld.so.conf", sb_str(&t), 512);
-		verdict_add(v, ST_FAIL, "libs.wsl_dir.conf_not_included",
+		findings_add(v, ST_FAIL, "libs.wsl_dir.conf_not_included",
 			    "%s does not include /etc/ld.so.conf.d/*.conf, so ldconfig never "
 			    "reads %s", LD_SO_CONF, LD_WSL_CONF);
 	}
@@ -618,7 +567,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 		return;
 	}
 	bool container = !strcmp(probe_platform(ctx), "container-in-wsl2");
-	struct verdict v = { r, ST_PASS, NULL, NULL };
+	struct findings v = FINDINGS_INIT;
 	res_ev(r, "dir", "%s", WSL_LIB);
 	struct strbuf store = STRBUF_INIT;
 	bool have_store = find_store_libcuda(&store);
@@ -661,7 +610,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 		if (!has_cuda && !have_store) {
 			res_ev(r, "missing", "libcuda.so.1 (neither in %s nor in a driver store folder)",
 			       WSL_LIB);
-			verdict_add(&v, ST_FAIL, "libs.wsl_dir.container_no_gpu",
+			findings_add(&v, ST_FAIL, "libs.wsl_dir.container_no_gpu",
 				    "this container has no WSL libcuda (neither %s/libcuda.so.1 nor "
 				    "%s/*/libcuda.so.1.1): it was started without the GPU", WSL_LIB,
 				    WSL_DRIVERS);
@@ -675,20 +624,20 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 			sb_addf(&missing, "%slibnvidia-ml.so.1", missing.len ? ", " : "");
 		if (missing.len) {
 			res_ev(r, "missing", "%s", missing.buf);
-			verdict_add(&v, ST_FAIL, "libs.wsl_dir.missing_driver_libs",
+			findings_add(&v, ST_FAIL, "libs.wsl_dir.missing_driver_libs",
 				    "%s lacks the NVIDIA driver's %s", WSL_LIB, missing.buf);
 		}
-		check_ld_conf(&v);
+		check_ld_conf(r, &v);
 	}
 	if (!has_dxcore) {
 		res_ev(r, "missing", "libdxcore.so");
-		verdict_add(&v, ST_WARN, "libs.wsl_dir.no_dxcore",
+		findings_add(&v, ST_WARN, "libs.wsl_dir.no_dxcore",
 			    "%s has no libdxcore.so: this Windows build may lack GPU "
 			    "paravirtualisation for WSL", WSL_LIB);
 	}
 	if (!has_smi && !container) {
 		res_ev(r, "missing", "nvidia-smi");
-		verdict_add(&v, ST_WARN, "libs.wsl_dir.no_smi", "%s has no nvidia-smi", WSL_LIB);
+		findings_add(&v, ST_WARN, "libs.wsl_dir.no_smi", "%s has no nvidia-smi", WSL_LIB);
 	}
 	/* The three libcuda names are identical copies as the driver ships
 	 * them (microsoft/WSL#5663, #7314); a size that differs means one was
@@ -697,7 +646,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 	    cuda.st_size != cuda11.st_size) {
 		res_ev(r, "sizes", "libcuda.so.1 %lld bytes, libcuda.so.1.1 %lld bytes",
 		       (long long)cuda.st_size, (long long)cuda11.st_size);
-		verdict_add(&v, ST_WARN, "libs.wsl_dir.copies_differ",
+		findings_add(&v, ST_WARN, "libs.wsl_dir.copies_differ",
 			    "%s/libcuda.so.1 and libcuda.so.1.1 differ in size: one of WSL's "
 			    "copies was overwritten", WSL_LIB);
 	}
@@ -707,18 +656,18 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 	sb_addf(&p, "%s/libcuda.so.1", WSL_LIB);
 	bool copies = has_cuda && has_cuda11 && rootfs_lstat(p.buf, &l1) == 0 && S_ISREG(l1.st_mode);
 	sb_release(&p);
-	if (v.st == ST_PASS) {
+	if (findings_status(&v) == ST_PASS) {
 		if (container)
-			verdict_add(&v, ST_PASS, NULL, "WSL's driver libraries reach this container (%s)",
+			findings_add(&v, ST_PASS, NULL, "WSL's driver libraries reach this container (%s)",
 				    has_cuda ? WSL_LIB : store.buf);
 		else if (copies)
-			verdict_add(&v, ST_PASS, "libs.wsl_dir.not_a_symlink",
+			findings_add(&v, ST_PASS, "libs.wsl_dir.not_a_symlink",
 				    "WSL's driver libraries are in %s and on the loader path", WSL_LIB);
 		else
-			verdict_add(&v, ST_PASS, NULL,
+			findings_add(&v, ST_PASS, NULL,
 				    "WSL's driver libraries are in %s and on the loader path", WSL_LIB);
 	}
-	verdict_finish(&v);
+	findings_settle(r, &v);
 	sb_release(&missing);
 	sb_release(&store);
 }
@@ -1139,7 +1088,7 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	dpkg_note(r, &db);
 	const char *pkg = q_resolved != SIZE_MAX ? o.owner[q_resolved] : NULL;
 
-	struct verdict v = { r, ST_PASS, NULL, NULL };
+	struct findings v = FINDINGS_INIT;
 	struct classified rc;
 	memset(&rc, 0, sizeof rc);
 	struct strbuf fixbuf = STRBUF_INIT;
@@ -1220,7 +1169,7 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	if (p.broken) {
 		res_ev(r, "broken", "%s", p.broken);
 		res_ev(r, "error", "%s", p.broken_why ? p.broken_why : "");
-		verdict_add(&v, ST_FAIL, "libs.loader.not_elf",
+		findings_add(&v, ST_FAIL, "libs.loader.not_elf",
 			    "dlopen(\"%s\") would fail: %s (%s) is not a loadable library: %s",
 			    ls->soname, p.broken, ld_via_name(p.broken_via),
 			    p.broken_why ? p.broken_why : "");
@@ -1228,26 +1177,26 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 		struct strbuf wslfile = STRBUF_INIT;
 		sb_addf(&wslfile, "%s/%s", WSL_LIB, ls->soname);
 		if (cl.st == CACHE_CORRUPT)
-			verdict_add(&v, ST_FAIL, "libs.ldcache.corrupt",
+			findings_add(&v, ST_FAIL, "libs.ldcache.corrupt",
 				    "ld.so.cache is corrupt: %s — run sudo ldconfig", cl.why.buf);
 		else if (cl.st == CACHE_MISSING)
-			verdict_add(&v, ST_FAIL, "libs.ldcache.missing",
+			findings_add(&v, ST_FAIL, "libs.ldcache.missing",
 				    "%s is missing, so the loader finds no %s — run sudo ldconfig",
 				    LD_SO_CACHE, ls->soname);
 		else if (p.stale)
-			verdict_add(&v, ST_FAIL, "libs.ldcache.stale",
+			findings_add(&v, ST_FAIL, "libs.ldcache.stale",
 				    "ld.so.cache names %s for %s, but that file is not there — run "
 				    "sudo ldconfig", p.stale, ls->soname);
 		else if (wsl && exists(wslfile.buf))
-			verdict_add(&v, ST_FAIL, "libs.ldcache.no_entry",
+			findings_add(&v, ST_FAIL, "libs.ldcache.no_entry",
 				    "ld.so.cache has no entry for %s although %s exists — run sudo "
 				    "ldconfig", ls->soname, wslfile.buf);
 		else if (wsl)
-			verdict_add(&v, ST_FAIL, "libs.loader.not_found",
+			findings_add(&v, ST_FAIL, "libs.loader.not_found",
 				    "the loader finds no %s (not in LD_LIBRARY_PATH, ld.so.cache or "
 				    "the default directories)", ls->soname);
 		else
-			verdict_add(&v, ST_FAIL, "libs.loader.not_found_native",
+			findings_add(&v, ST_FAIL, "libs.loader.not_found_native",
 				    "the loader finds no %s: the NVIDIA driver's libraries are not "
 				    "installed", ls->soname);
 		sb_release(&wslfile);
@@ -1255,7 +1204,7 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 		bool by_llp = p.via == LD_VIA_LD_LIBRARY_PATH;
 		switch (rc.origin) {
 		case ORIGIN_STUB:
-			verdict_add(&v, ST_FAIL, by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
+			findings_add(&v, ST_FAIL, by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
 				    "the loader picks the CUDA toolkit's stub %s (via %s): every call "
 				    "fails with CUDA_ERROR_STUB_LIBRARY", p.resolved, via);
 			break;
@@ -1265,70 +1214,70 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 			res_ev(r, "conda_prefix", "%s", rc.conda.buf);
 			if (cpkg.len)
 				res_ev(r, "conda_package", "%s", cpkg.buf);
-			verdict_add(&v, ST_FAIL, "libs.loader.conda",
+			findings_add(&v, ST_FAIL, "libs.loader.conda",
 				    "the loader picks a conda environment's %s (%s, via %s), not WSL's "
 				    "%s/%s", ls->soname, p.resolved, via, WSL_LIB, ls->soname);
 			sb_release(&cpkg);
 			break;
 		}
 		case ORIGIN_PACKAGE:
-			verdict_add(&v, ST_FAIL,
+			findings_add(&v, ST_FAIL,
 				    by_llp ? "libs.loader.ldpath_package" : "libs.loader.distro_package",
 				    "the loader picks %s from %s (via %s), not WSL's %s/%s", p.resolved,
 				    pkg, via, WSL_LIB, ls->soname);
 			break;
 		case ORIGIN_FOREIGN:
-			verdict_add(&v, ST_FAIL,
+			findings_add(&v, ST_FAIL,
 				    by_llp ? "libs.loader.ldpath_foreign" : "libs.loader.foreign",
 				    "the loader picks %s (via %s), which no package owns, not WSL's "
 				    "%s/%s", p.resolved, via, WSL_LIB, ls->soname);
 			break;
 		case ORIGIN_OK:
 			if (wsl)
-				verdict_add(&v, ST_PASS, NULL, "%s -> %s (WSL's copy, via %s)",
+				findings_add(&v, ST_PASS, NULL, "%s -> %s (WSL's copy, via %s)",
 					    ls->soname, p.resolved, via);
 			else
-				verdict_add(&v, ST_PASS, NULL, "%s -> %s (via %s%s%s)", ls->soname,
+				findings_add(&v, ST_PASS, NULL, "%s -> %s (via %s%s%s)", ls->soname,
 					    p.resolved, via, pkg ? ", from " : "", pkg ? pkg : "");
 			break;
 		}
 		/* Works, but: a cache the loader cannot use. */
 		if (cl.st == CACHE_CORRUPT)
-			verdict_add(&v, ST_WARN, "libs.ldcache.corrupt",
+			findings_add(&v, ST_WARN, "libs.ldcache.corrupt",
 				    "ld.so.cache is corrupt: %s — run sudo ldconfig (only %s keeps "
 				    "%s reachable)", cl.why.buf, via, ls->soname);
 		else if (cl.st == CACHE_MISSING)
-			verdict_add(&v, ST_WARN, "libs.ldcache.missing",
+			findings_add(&v, ST_WARN, "libs.ldcache.missing",
 				    "%s is missing — run sudo ldconfig (only %s keeps %s reachable)",
 				    LD_SO_CACHE, via, ls->soname);
 		else if (p.stale)
-			verdict_add(&v, ST_WARN, "libs.ldcache.stale",
+			findings_add(&v, ST_WARN, "libs.ldcache.stale",
 				    "ld.so.cache names %s for %s, but that file is not there — run "
 				    "sudo ldconfig", p.stale, ls->soname);
 	}
-	if (wsl && v.st != ST_FAIL) {
+	if (wsl && findings_status(&v) != ST_FAIL) {
 		if (u.resolved && uc.origin == ORIGIN_STUB) {
 			if (u.via == LD_VIA_LD_LIBRARY_PATH && !res_get(r, "ldpath_fix")) {
 				ldpath_without(llp, cwd, drop_same_dir, uc.dir.buf, &fixbuf);
 				res_ev(r, "ldpath_fix", "%s", fixbuf.buf);
 			}
-			verdict_add(&v, ST_WARN, "libs.loader.unversioned_stub",
+			findings_add(&v, ST_WARN, "libs.loader.unversioned_stub",
 				    "%s is WSL's, but %s (which some programs open) -> the CUDA "
 				    "toolkit's stub %s", ls->soname, ls->unversioned, u.resolved);
 		} else if (u.resolved && uc.origin != ORIGIN_OK)
-			verdict_add(&v, ST_WARN, "libs.loader.unversioned_shadow",
+			findings_add(&v, ST_WARN, "libs.loader.unversioned_shadow",
 				    "%s is WSL's, but %s (which some programs open) -> %s%s%s",
 				    ls->soname, ls->unversioned, u.resolved,
 				    unv_pkg ? " from " : "", unv_pkg ? unv_pkg : "");
 		else if (others)
-			verdict_add(&v, ST_WARN,
+			findings_add(&v, ST_WARN,
 				    other_pkg ? "libs.loader.other_copies" : "libs.loader.other_copies_unowned",
 				    "%s is WSL's, but %zu other %s %s on the loader path (first: %s%s%s)",
 				    ls->soname, others, others == 1 ? "copy" : "copies",
 				    others == 1 ? "is" : "are", other_path, other_pkg ? " from " : "",
 				    other_pkg ? other_pkg : "");
 		else if (!u.resolved && p.resolved)
-			verdict_add(&v, ST_PASS, "libs.loader.unversioned_missing",
+			findings_add(&v, ST_PASS, "libs.loader.unversioned_missing",
 				    "%s -> %s (WSL's copy, via %s)", ls->soname, p.resolved, via);
 		if (other_path) {
 			res_ev(r, "other_path", "%s", other_path);
@@ -1336,7 +1285,7 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 				res_ev(r, "other_package", "%s", other_pkg);
 		}
 	}
-	verdict_finish(&v);
+	findings_settle(r, &v);
 
 	classified_release(&rc);
 	classified_release(&uc);
@@ -1420,9 +1369,8 @@ static bool cvd_token_ok(const char *s, size_t n)
 	return true;
 }
 
-static void check_cvd(struct verdict *v, bool wsl)
+static void check_cvd(struct result *r, struct findings *v, bool wsl)
 {
-	struct result *r = v->r;
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	if (!cvd) {
 		res_ev(r, "CUDA_VISIBLE_DEVICES", "unset (every GPU is visible)");
@@ -1431,7 +1379,7 @@ static void check_cvd(struct verdict *v, bool wsl)
 	res_ev(r, "CUDA_VISIBLE_DEVICES", "\"%s\"", cvd);
 	res_ev(r, "cvd", "%s", cvd);
 	if (!*cvd) {
-		verdict_add(v, ST_FAIL, "libs.env.cvd_hidden",
+		findings_add(v, ST_FAIL, "libs.env.cvd_hidden",
 			    "CUDA_VISIBLE_DEVICES is set to the empty string: CUDA sees no GPU");
 		return;
 	}
@@ -1443,11 +1391,11 @@ static void check_cvd(struct verdict *v, bool wsl)
 		if (!cvd_token_ok(p, n)) {
 			res_ev(r, "invalid", "%.*s", (int)n, p);
 			if (idx == 0)
-				verdict_add(v, ST_FAIL, "libs.env.cvd_hidden",
+				findings_add(v, ST_FAIL, "libs.env.cvd_hidden",
 					    "CUDA_VISIBLE_DEVICES=%s hides every GPU (its first entry "
 					    "is not a device)", cvd);
 			else
-				verdict_add(v, ST_WARN, "libs.env.cvd_partial",
+				findings_add(v, ST_WARN, "libs.env.cvd_partial",
 					    "CUDA_VISIBLE_DEVICES=%s hides every GPU listed after "
 					    "\"%.*s\"", cvd, (int)n, p);
 			return;
@@ -1457,30 +1405,30 @@ static void check_cvd(struct verdict *v, bool wsl)
 		p += n + 1;
 	}
 	if (wsl && !strcmp(cvd, "0"))
-		verdict_add(v, ST_PASS, "libs.env.cvd_zero",
+		findings_add(v, ST_PASS, "libs.env.cvd_zero",
 			    "CUDA_VISIBLE_DEVICES=0: only the first GPU is visible (WSL does not "
 			    "need it set)");
 	else
 		res_ev(r, "cvd_note", "only the GPUs listed are visible, renumbered from 0");
 }
 
-static void check_dir_var(struct verdict *v, const char *name)
+static void check_dir_var(struct result *r, struct findings *v, const char *name)
 {
 	const char *val = getenv(name);
 	if (!val)
 		return;
-	res_ev(v->r, name, "%s", val);
+	res_ev(r, name, "%s", val);
 	if (strstr(val, "cuda-wsl")) {
-		res_ev(v->r, "myth_var", "%s=%s", name, val);
-		verdict_add(v, ST_WARN, "libs.env.cuda_wsl_myth",
+		res_ev(r, "myth_var", "%s=%s", name, val);
+		findings_add(v, ST_WARN, "libs.env.cuda_wsl_myth",
 			    "%s=%s: there is no cuda-wsl toolkit (a myth); use /usr/local/cuda",
 			    name, val);
 		return;
 	}
 	if (!*val || val[0] != '/' || !is_dir(val)) {
-		res_ev(v->r, "var", "%s", name);
-		res_ev(v->r, "value", "%s", val);
-		verdict_add(v, ST_WARN, "libs.env.cuda_home_missing",
+		res_ev(r, "var", "%s", name);
+		res_ev(r, "value", "%s", val);
+		findings_add(v, ST_WARN, "libs.env.cuda_home_missing",
 			    "%s=%s does not exist", name, val);
 	}
 }
@@ -1488,7 +1436,7 @@ static void check_dir_var(struct verdict *v, const char *name)
 static void probe_env(struct probe_ctx *ctx, struct result *r)
 {
 	bool wsl = probe_is_wsl2(ctx);
-	struct verdict v = { r, ST_PASS, NULL, NULL };
+	struct findings v = FINDINGS_INIT;
 	struct strbuf cwdbuf = STRBUF_INIT, fix = STRBUF_INIT, list = STRBUF_INIT;
 	const char *cwd = user_cwd(&cwdbuf);
 	const char *llp = getenv("LD_LIBRARY_PATH");
@@ -1531,7 +1479,7 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 		if (stubs) {
 			ldpath_without(llp, cwd, drop_stub, NULL, &fix);
 			res_ev(r, "ldpath_fix", "%s", fix.buf);
-			verdict_add(&v, ST_WARN, "libs.env.stubs_on_path",
+			findings_add(&v, ST_WARN, "libs.env.stubs_on_path",
 				    "LD_LIBRARY_PATH holds the CUDA toolkit's stubs directory (%s): "
 				    "programs can load its stub libcuda instead of the driver",
 				    res_get(r, "stubs"));
@@ -1540,7 +1488,7 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 			ldpath_without(llp, cwd, drop_system, NULL, &fix);
 			if (!res_get(r, "ldpath_fix"))
 				res_ev(r, "ldpath_fix", "%s", fix.buf);
-			verdict_add(&v, ST_WARN, "libs.env.system_dir_first",
+			findings_add(&v, ST_WARN, "libs.env.system_dir_first",
 				    "LD_LIBRARY_PATH puts %s ahead of %s: Linux-driver libraries "
 				    "there win over WSL's", res_get(r, "system_dir"), WSL_LIB);
 		}
@@ -1549,7 +1497,7 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 			if (!res_get(r, "ldpath_fix"))
 				res_ev(r, "ldpath_fix", "%s", fix.buf);
 			res_ev(r, "myth_var", "LD_LIBRARY_PATH=%s", llp);
-			verdict_add(&v, ST_WARN, "libs.env.cuda_wsl_myth",
+			findings_add(&v, ST_WARN, "libs.env.cuda_wsl_myth",
 				    "LD_LIBRARY_PATH names a cuda-wsl directory: there is no such "
 				    "toolkit (a myth)");
 		} else if (missing) {
@@ -1559,21 +1507,21 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 			if (!res_get(r, "ldpath_fix"))
 				res_ev(r, "ldpath_fix", "%s", fix.buf);
 			res_ev(r, "missing", "%s", list.buf);
-			verdict_add(&v, ST_WARN, "libs.env.ldpath_missing",
+			findings_add(&v, ST_WARN, "libs.env.ldpath_missing",
 				    "LD_LIBRARY_PATH names %zu director%s that do%s not exist: %s",
 				    missing, missing == 1 ? "y" : "ies", missing == 1 ? "es" : "",
 				    list.buf);
 		}
 		ld_free_dirs(dirs, n);
 	}
-	check_dir_var(&v, "CUDA_HOME");
-	check_dir_var(&v, "CUDA_PATH");
-	check_cvd(&v, wsl);
-	if (!v.detail)
-		verdict_add(&v, ST_PASS, NULL, "%s",
+	check_dir_var(r, &v, "CUDA_HOME");
+	check_dir_var(r, &v, "CUDA_PATH");
+	check_cvd(r, &v, wsl);
+	if (!v.n)
+		findings_add(&v, ST_PASS, NULL, "%s",
 			    llp ? "LD_LIBRARY_PATH and the CUDA variables are in order"
 				: "no variable hides or shadows the GPU (LD_LIBRARY_PATH unset)");
-	verdict_finish(&v);
+	findings_settle(r, &v);
 	sb_release(&cwdbuf);
 	sb_release(&fix);
 	sb_release(&list);

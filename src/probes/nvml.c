@@ -251,7 +251,7 @@ static long to_mib(unsigned long long bytes)
 }
 
 /* Cross-layer checks: NVML against cuda.init, nvml.smi and the driver store. */
-static void cross_check(struct probe_ctx *ctx, struct result *r, struct res_worst *v,
+static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings *v,
 			unsigned int count, const char *driver)
 {
 	const struct result *cuda = probe_dep(ctx, "cuda.init");
@@ -261,7 +261,7 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct res_wors
 		/* FACTS.md: set to "" or -1 it hides every GPU, from CUDA only. */
 		res_ev(r, "cuda_visible_devices", "%s", cvd);
 		res_ev(r, "cuda_device_count", "0 (cuda.init failed)");
-		res_consider(r, v, ST_WARN, "nvml.devices.count_mismatch",
+		findings_add(v, ST_WARN, "nvml.devices.count_mismatch",
 			 "NVML sees %u GPU%s; CUDA none, because CUDA_VISIBLE_DEVICES=\"%s\" hides them",
 			 count, count == 1 ? "" : "s", cvd);
 	} else if (cuda && status_is_failure(cuda->status)) {
@@ -269,7 +269,7 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct res_wors
 		res_ev(r, "cuda_detail", "%s", cuda->detail ? cuda->detail : "");
 		if (smi && smi->status == ST_PASS)
 			res_ev(r, "smi_status", "nvidia-smi works");
-		res_consider(r, v, ST_WARN, "nvml.devices.cuda_conflict",
+		findings_add(v, ST_WARN, "nvml.devices.cuda_conflict",
 			 "NVML sees %u GPU%s but cuda.init failed: CUDA loads a different, broken "
 			 "driver library", count, count == 1 ? "" : "s");
 	} else if (cuda && cuda->status == ST_PASS) {
@@ -280,7 +280,7 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct res_wors
 			res_ev(r, "cuda_device_count", "%s", cc);
 			if (end != cc && c != (long)count) {
 				res_ev(r, "cuda_visible_devices", "%s", cvd ? cvd : "not set");
-				res_consider(r, v, ST_WARN, "nvml.devices.count_mismatch",
+				findings_add(v, ST_WARN, "nvml.devices.count_mismatch",
 					 "NVML sees %u GPU%s, CUDA %ld", count,
 					 count == 1 ? "" : "s", c);
 			}
@@ -292,7 +292,7 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct res_wors
 		res_ev(r, "driver_store_version", "%s", store);
 		if (version_parse(store, &a) == 0 && version_parse(driver, &b) == 0 &&
 		    version_cmp(&a, &b) != 0)
-			res_consider(r, v, ST_WARN, "nvml.devices.driver_store_mismatch",
+			findings_add(v, ST_WARN, "nvml.devices.driver_store_mismatch",
 				 "NVML reports driver %s, the driver store's files say %s", driver,
 				 store);
 	}
@@ -303,7 +303,7 @@ static void probe_devices(struct probe_ctx *ctx, struct result *r)
 	struct nvmlapi n;
 	struct strbuf loaded = STRBUF_INIT, sb = STRBUF_INIT, names = STRBUF_INIT;
 	struct unsupported u = { 0, r };
-	struct res_worst v = RES_WORST_INIT;
+	struct findings v = FINDINGS_INIT;
 	char *driver = NULL;
 	if (load(ctx, r, &n, &loaded) < 0)
 		goto out;
@@ -445,7 +445,7 @@ static void probe_devices(struct probe_ctx *ctx, struct result *r)
 	}
 
 	const char *cuda = res_get(r, "cuda_version");
-	res_consider(r, &v, ST_PASS, u.seen && probe_is_wsl2(ctx) ? "nvml.devices.wsl_partial" : NULL,
+	findings_add(&v, ST_PASS, u.seen && probe_is_wsl2(ctx) ? "nvml.devices.wsl_partial" : NULL,
 		 "%u GPU%s: %s; driver %s, CUDA %s", count, count == 1 ? "" : "s",
 		 names.len ? names.buf : "(no names)", driver ? driver : "unknown",
 		 cuda ? cuda : "unknown");
@@ -453,18 +453,18 @@ static void probe_devices(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "note", "not supported on WSL: NVML on WSL implements only part of its "
 				  "queries (NVIDIA's CUDA on WSL guide, 5.2); this is expected");
 	if (errors)
-		res_consider(r, &v, ST_WARN, "nvml.devices.query_error",
+		findings_add(&v, ST_WARN, "nvml.devices.query_error",
 			 "NVML sees %u GPU%s, but some queries failed", count,
 			 count == 1 ? "" : "s");
 	cross_check(ctx, r, &v, count, driver);
-	res_finish(r, &v);
+	findings_settle(r, &v);
 out:
 	nvmlapi_close(&n);
 	free(driver);
 	sb_release(&loaded);
 	sb_release(&sb);
 	sb_release(&names);
-	sb_release(&v.detail);
+	findings_release(&v);
 }
 
 /* ---- nvml.smi ---- */
@@ -540,24 +540,24 @@ static void smi_evidence(struct result *r, const struct smi_run *s)
 
 /* Names what went wrong with one run: status, KB id and detail. */
 static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct smi_run *s,
-			 const char *guest, struct res_worst *v)
+			 const char *guest, struct findings *v)
 {
 	const struct nvsmi_info *in = &s->info;
 	double secs = (double)smi_limit_ms(ctx) / 1000.0;
 	switch (s->pr.end) {
 	case PROC_EXEC_FAILED:
 		res_ev(r, "error", "%s", strerror(s->pr.code));
-		res_consider(r, v, ST_FAIL, "nvml.smi.exec_failed", "%s could not be started: %s", guest,
+		findings_add(v, ST_FAIL, "nvml.smi.exec_failed", "%s could not be started: %s", guest,
 			 strerror(s->pr.code));
 		return;
 	case PROC_TIMEOUT:
-		res_consider(r, v, ST_FAIL, "nvml.smi.hang",
+		findings_add(v, ST_FAIL, "nvml.smi.hang",
 			 "%s did not finish within %.1f s and was killed", guest, secs);
 		return;
 	case PROC_SIGNALED: {
 		char sig[16];
 		res_ev(r, "signal", "%s", signal_name(s->pr.sig, sig));
-		res_consider(r, v, ST_FAIL, "nvml.smi.crash", "%s crashed (%s)%s", guest,
+		findings_add(v, ST_FAIL, "nvml.smi.crash", "%s crashed (%s)%s", guest,
 			 signal_name(s->pr.sig, sig),
 			 in->have_header ? " after printing its header" : "");
 		return;
@@ -567,43 +567,43 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 	}
 	switch (in->failure) {
 	case NVSMI_FAIL_OS_BLOCKED:
-		res_consider(r, v, ST_FAIL, "nvml.smi.os_blocked",
+		findings_add(v, ST_FAIL, "nvml.smi.os_blocked",
 			 "nvidia-smi: GPU access blocked by the operating system");
 		return;
 	case NVSMI_FAIL_NO_LIBNVML:
-		res_consider(r, v, ST_FAIL, "nvml.smi.no_libnvml",
+		findings_add(v, ST_FAIL, "nvml.smi.no_libnvml",
 			 "nvidia-smi could not find libnvidia-ml.so");
 		return;
 	case NVSMI_FAIL_NO_DRIVER:
-		res_consider(r, v, ST_FAIL,
+		findings_add(v, ST_FAIL,
 			 probe_is_wsl2(ctx) ? "nvml.smi.no_driver" : "nvml.smi.native_no_driver",
 			 "nvidia-smi couldn't communicate with the NVIDIA driver");
 		return;
 	case NVSMI_FAIL_NO_DEVICES:
-		res_consider(r, v, ST_FAIL, "nvml.smi.no_devices", "nvidia-smi: No devices were found");
+		findings_add(v, ST_FAIL, "nvml.smi.no_devices", "nvidia-smi: No devices were found");
 		return;
 	case NVSMI_FAIL_NVML_INIT:
-		res_consider(r, v, ST_FAIL, "nvml.smi.nvml_failed", "nvidia-smi: %s", in->reason);
+		findings_add(v, ST_FAIL, "nvml.smi.nvml_failed", "nvidia-smi: %s", in->reason);
 		return;
 	case NVSMI_FAIL_NONE:
 		break;
 	}
 	if (s->pr.code != 0) {
-		res_consider(r, v, ST_FAIL, "nvml.smi.failed", "%s %s", guest, s->end.buf);
+		findings_add(v, ST_FAIL, "nvml.smi.failed", "%s %s", guest, s->end.buf);
 		return;
 	}
 	if (!in->have_header) {
-		res_consider(r, v, ST_WARN, "nvml.smi.unparsed",
+		findings_add(v, ST_WARN, "nvml.smi.unparsed",
 			 "%s exited 0 but printed no version header", guest);
 		return;
 	}
 	if (in->cuda_err) {
-		res_consider(r, v, ST_WARN, "nvml.smi.cuda_err",
+		findings_add(v, ST_WARN, "nvml.smi.cuda_err",
 			 "nvidia-smi works but shows \"CUDA Version: ERR!\" (driver %s)",
 			 in->driver_version[0] ? in->driver_version : "unknown");
 		return;
 	}
-	res_consider(r, v, ST_PASS, NULL, "nvidia-smi works: driver %s, CUDA %s",
+	findings_add(v, ST_PASS, NULL, "nvidia-smi works: driver %s, CUDA %s",
 		 in->driver_version[0] ? in->driver_version : "unknown",
 		 in->cuda_version[0] ? in->cuda_version : "unknown");
 }
@@ -611,7 +611,7 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 static void probe_smi(struct probe_ctx *ctx, struct result *r)
 {
 	struct strbuf guest = STRBUF_INIT, host = STRBUF_INIT;
-	struct res_worst v = RES_WORST_INIT;
+	struct findings v = FINDINGS_INIT;
 	bool on_path = false, wsl = probe_is_wsl2(ctx);
 	int rc = rootfs_which("nvidia-smi", &guest, &host, &on_path);
 	if (rc < 0) {
@@ -635,11 +635,11 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 		/* Found only in the fixed directories: works here, but "command
 		 * not found" for the user under sudo, ssh or a service. */
 		if (!on_path && wsl_copy)
-			res_consider(r, &v, ST_WARN, "nvml.smi.not_on_path",
+			findings_add(&v, ST_WARN, "nvml.smi.not_on_path",
 				 "%s works but is not on PATH (sudo, ssh and services do not get "
 				 "WSL's PATH)", guest.buf);
 		smi_release(&s);
-		res_finish(r, &v);
+		findings_settle(r, &v);
 		goto out;
 	}
 
@@ -647,11 +647,12 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 	 * shadows the Windows driver's (case R07). That is the finding, whatever
 	 * this nvidia-smi said; what it said, and whether WSL's own copy works,
 	 * is evidence. */
-	struct res_worst said = { ST_PASS, NULL, STRBUF_INIT, false };
+	struct findings said = FINDINGS_INIT;
 	smi_classify(ctx, r, &s, guest.buf, &said);
-	res_ev(r, "smi_result", "%s", said.detail.buf);
+	long said_w = findings_worst(&said);
+	res_ev(r, "smi_result", "%s", said_w >= 0 ? said.v[said_w].detail : "");
 	bool first_ok = smi_ok(&s);
-	sb_release(&said.detail);
+	findings_release(&said);
 	smi_release(&s);
 	struct strbuf wh = STRBUF_INIT;
 	struct stat st;
@@ -669,14 +670,14 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "wsl_smi_result", "WSL's own %s is missing", WSL_SMI);
 	}
 	sb_release(&wh);
-	res_consider(r, &v, first_ok ? ST_WARN : ST_FAIL, "nvml.smi.linux_shadow",
+	findings_add(&v, first_ok ? ST_WARN : ST_FAIL, "nvml.smi.linux_shadow",
 		 "%s comes before WSL's %s on PATH%s", guest.buf, WSL_SMI,
 		 first_ok ? "" : ", and fails");
-	res_finish(r, &v);
+	findings_settle(r, &v);
 out:
 	sb_release(&guest);
 	sb_release(&host);
-	sb_release(&v.detail);
+	findings_release(&v);
 }
 
 const struct check_def nvml_checks[] = {

@@ -60,49 +60,14 @@ static void fmt_bytes(unsigned long long b, char *buf, size_t n)
 
 /* ---- perf.memory ---- */
 
-/* What one finding would say; the most important becomes the result. */
-struct finding {
-	int prio;          /* lower is more important */
-	const char *kb;
-	char *detail;
-	const char *label; /* a few words for "and also ..." */
-};
-
-struct findings {
-	struct finding v[8];
-	size_t n;
-};
-
+/* Every perf.memory finding is a warning; prio orders them (lower is more
+ * important) and label names the others in the detail ("; also swap in
+ * use"). Takes ownership of detail. */
 static void add_finding(struct findings *f, int prio, const char *kb, const char *label,
 			char *detail)
 {
-	if (f->n >= sizeof f->v / sizeof f->v[0]) {
-		free(detail);
-		return;
-	}
-	f->v[f->n++] = (struct finding){ prio, kb, detail, label };
-}
-
-/* Sets r from the most important finding; the others are named after it. */
-static void report_findings(struct result *r, struct findings *f)
-{
-	size_t best = 0;
-	for (size_t i = 1; i < f->n; i++)
-		if (f->v[i].prio < f->v[best].prio)
-			best = i;
-	struct strbuf d = STRBUF_INIT;
-	sb_add(&d, f->v[best].detail);
-	size_t others = 0;
-	for (size_t i = 0; i < f->n; i++) {
-		if (i == best)
-			continue;
-		sb_addf(&d, "%s%s", others++ ? ", " : "; also ", f->v[i].label);
-		res_ev(r, "also", "%s", f->v[i].detail);
-	}
-	res_set(r, ST_WARN, f->v[best].kb, "%s", d.buf);
-	sb_release(&d);
-	for (size_t i = 0; i < f->n; i++)
-		free(f->v[i].detail);
+	findings_add_prio(f, ST_WARN, prio, kb, label, "%s", detail);
+	free(detail);
 }
 
 /* Online CPUs from /sys/devices/system/cpu/online ("0-7,9"), 0 if unknown. */
@@ -215,7 +180,7 @@ static void describe_config(const struct config_file *c, struct strbuf *out)
 static void probe_memory(struct probe_ctx *ctx, struct result *r)
 {
 	struct strbuf t = STRBUF_INIT, line = STRBUF_INIT;
-	struct findings f = { .n = 0 };
+	struct findings f = FINDINGS_INIT;
 	struct config_file *cfg = NULL;
 	size_t ncfg = 0;
 	char a[32], b[32];
@@ -347,10 +312,10 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	if (invalid_file) {
 		const char *first = NULL;
 		size_t count = 0;
-		for (size_t i = 0; i < r->nev; i++)
-			if (!strcmp(r->ev[i].key, "problem")) {
+		for (size_t i = 0; i < r->ev.n; i++)
+			if (!strcmp(r->ev.v[i].key, "problem")) {
 				if (!first)
-					first = r->ev[i].val;
+					first = r->ev.v[i].val;
 				count++;
 			}
 		struct strbuf d = STRBUF_INIT;
@@ -416,7 +381,7 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	}
 
 	if (f.n) {
-		report_findings(r, &f);
+		findings_settle(r, &f);
 		goto out;
 	}
 	struct strbuf d = STRBUF_INIT;

@@ -63,7 +63,7 @@ static bool skip_if_blocked(struct probe_ctx *ctx, struct result *r, const char 
 		res_set(r, ST_SKIP, NULL, "skipped: %s is unknown because %s did not run", what, dep);
 		return true;
 	}
-	if (d->kb && !strcmp(d->kb, "core.budget_spent")) {
+	if (d->cut == CUT_NOT_STARTED) {
 		res_set(r, ST_SKIP, "core.budget_spent", "skipped: %s is unknown: %s did not start "
 			"within the run's time budget", what, dep);
 		return true;
@@ -82,23 +82,6 @@ static bool skip_if_blocked(struct probe_ctx *ctx, struct result *r, const char 
 		return true;
 	}
 	return false;
-}
-
-/* Sets r from its rules' findings; when every rule passed, the detail
- * names them all in one line. */
-static void finish_rules(struct result *r, struct res_worst *w)
-{
-	bool all_passed = w->st == ST_PASS;
-	res_finish(r, w);
-	if (!all_passed)
-		return;
-	struct strbuf d = STRBUF_INIT;
-	sb_add(&d, r->detail);
-	for (size_t i = 0; i < r->nev; i++)
-		if (!strcmp(r->ev[i].key, "also"))
-			sb_addf(&d, "; %s", r->ev[i].val);
-	free(r->detail);
-	r->detail = sb_detach(&d);
 }
 
 /* ---- policy.driver ---- */
@@ -164,27 +147,27 @@ static void probe_wsl(struct probe_ctx *ctx, struct result *r)
 			"min_version)");
 		return;
 	}
-	struct res_worst w = RES_WORST_INIT;
+	struct findings w = FINDINGS_INIT;
 	if (p->min_kernel.set) {
 		ev_rule(r, p, "[wsl] min_kernel", p->min_kernel.text, p->min_kernel.line);
 		const char *k = probe_dep_get(ctx, "platform.kind", "kernel");
 		struct version v;
 		if (!k || version_parse(k, &v) < 0) {
 			if (skip_if_blocked(ctx, r, "platform.kind", "the kernel release")) {
-				sb_release(&w.detail);
+				findings_release(&w);
 				return;
 			}
-			res_consider(r, &w, ST_WARN, "policy.wsl.unknown",
+			findings_add(&w, ST_WARN, "policy.wsl.unknown",
 				     "the kernel release could not be read, so [wsl] min_kernel %s "
 				     "cannot be checked", p->min_kernel.text);
 		} else {
 			res_ev(r, "kernel", "%s", k);
 			if (version_cmp(&v, &p->min_kernel.v) < 0)
-				res_consider(r, &w, ST_FAIL, "policy.wsl.kernel_too_old",
+				findings_add(&w, ST_FAIL, "policy.wsl.kernel_too_old",
 					     "kernel %s is older than the policy minimum %s", k,
 					     p->min_kernel.text);
 			else
-				res_consider(r, &w, ST_PASS, NULL, "kernel %s (minimum %s)", k,
+				findings_add(&w, ST_PASS, NULL, "kernel %s (minimum %s)", k,
 					     p->min_kernel.text);
 		}
 	}
@@ -193,26 +176,26 @@ static void probe_wsl(struct probe_ctx *ctx, struct result *r)
 		const char *wv = probe_dep_get(ctx, "host.driver", "wsl_version");
 		struct version v;
 		if (!probe_is_wsl2(ctx)) {
-			res_consider(r, &w, ST_PASS, NULL, "not WSL 2: [wsl] min_version does not "
+			findings_add(&w, ST_PASS, NULL, "not WSL 2: [wsl] min_version does not "
 				     "apply");
 		} else if (!wv || version_parse(wv, &v) < 0) {
 			res_ev(r, "wsl_version", "%s", wv ? wv : "unknown");
-			res_consider(r, &w, ST_WARN, "policy.wsl.unknown",
+			findings_add(&w, ST_WARN, "policy.wsl.unknown",
 				     "the WSL version could not be read (%s), so [wsl] min_version "
 				     "%s cannot be checked", wv ? wv : "host.driver asked no wsl.exe",
 				     p->min_wsl.text);
 		} else {
 			res_ev(r, "wsl_version", "%s", wv);
 			if (version_cmp(&v, &p->min_wsl.v) < 0)
-				res_consider(r, &w, ST_FAIL, "policy.wsl.too_old",
+				findings_add(&w, ST_FAIL, "policy.wsl.too_old",
 					     "WSL %s is older than the policy minimum %s", wv,
 					     p->min_wsl.text);
 			else
-				res_consider(r, &w, ST_PASS, NULL, "WSL %s (minimum %s)", wv,
+				findings_add(&w, ST_PASS, NULL, "WSL %s (minimum %s)", wv,
 					     p->min_wsl.text);
 		}
 	}
-	finish_rules(r, &w);
+	findings_settle(r, &w);
 }
 
 /* ---- policy.distro ---- */
@@ -342,25 +325,25 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 			       p->pkg_required.v[i].line);
 			nmissing++;
 		}
-	struct res_worst w = RES_WORST_INIT;
+	struct findings w = FINDINGS_INIT;
 	if (s.nforbidden) {
 		res_ev(r, "forbidden_names", "%s", s.names.buf);
-		res_consider(r, &w, ST_FAIL, "policy.packages.forbidden",
+		findings_add(&w, ST_FAIL, "policy.packages.forbidden",
 			     "%zu package%s the policy forbids %s installed: %s%s", s.nforbidden,
 			     s.nforbidden == 1 ? "" : "s", s.nforbidden == 1 ? "is" : "are", s.hits.buf,
 			     s.nforbidden > 20 ? ", ..." : "");
 	}
 	if (nmissing) {
 		res_ev(r, "missing_names", "%s", missing.buf);
-		res_consider(r, &w, ST_FAIL, "policy.packages.missing",
+		findings_add(&w, ST_FAIL, "policy.packages.missing",
 			     "%zu package%s the policy requires %s not installed: %s", nmissing,
 			     nmissing == 1 ? "" : "s", nmissing == 1 ? "is" : "are", missing.buf);
 	}
-	if (!w.set)
-		res_consider(r, &w, ST_PASS, NULL, "%zu required package%s installed, none of %zu "
+	if (!w.n)
+		findings_add(&w, ST_PASS, NULL, "%zu required package%s installed, none of %zu "
 			     "forbidden pattern%s", p->pkg_required.n, p->pkg_required.n == 1 ? "" : "s",
 			     p->pkg_forbidden.n, p->pkg_forbidden.n == 1 ? "" : "s");
-	res_finish(r, &w);
+	findings_settle(r, &w);
 	free(s.found);
 	sb_release(&s.hits);
 	sb_release(&s.names);
@@ -377,7 +360,7 @@ struct fw_rule {
 	const struct policy_item *pin, *cuda_pin;
 };
 
-static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_worst *w,
+static void judge_framework(struct probe_ctx *ctx, struct result *r, struct findings *w,
 			    const struct policy *p, const struct fw_rule *f, bool *blocked)
 {
 	const struct result *d = probe_dep(ctx, f->check);
@@ -385,10 +368,10 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 	if (ver && !strcmp(ver, "unknown"))
 		ver = NULL;
 	if (!d || (d->status == ST_SKIP && !res_get(d, "blocked_by") &&
-		   !(d->kb && !strcmp(d->kb, "core.budget_spent")))) {
+		   d->cut != CUT_NOT_STARTED)) {
 		/* Not installed, or no Python at all. */
 		res_ev(r, "missing", "%s", f->name);
-		res_consider(r, w, ST_FAIL, "policy.frameworks.missing",
+		findings_add(w, ST_FAIL, "policy.frameworks.missing",
 			     "the policy pins %s %s, but %s", f->name,
 			     f->pin && f->pin->text ? f->pin->text : "(matmul = yes)",
 			     d && d->detail ? d->detail : "the frameworks layer did not run");
@@ -400,7 +383,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 		char what[64];
 		snprintf(what, sizeof what, "%s's version", f->name);
 		if (skip_if_blocked(ctx, &tmp, f->check, what)) {
-			res_consider(r, w, ST_SKIP,
+			findings_add(w, ST_SKIP,
 				     tmp.kb && !strcmp(tmp.kb, "core.budget_spent") ? "core.budget_spent"
 										   : NULL,
 				     "%s", tmp.detail);
@@ -409,7 +392,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 				res_ev(r, "blocked_by", "%s", b);
 			*blocked = true;
 		} else {
-			res_consider(r, w, ST_WARN, "policy.frameworks.unknown",
+			findings_add(w, ST_WARN, "policy.frameworks.unknown",
 				     "%s's version could not be read (%s: %s)", f->name, f->check,
 				     d->detail ? d->detail : "");
 		}
@@ -419,12 +402,12 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 	res_ev(r, f->name, "%s", ver);
 	if (f->pin && f->pin->text) {
 		if (!policy_pin_match(f->pin->text, ver)) {
-			res_consider(r, w, ST_FAIL, "policy.frameworks.version",
+			findings_add(w, ST_FAIL, "policy.frameworks.version",
 				     "%s %s does not match the policy pin %s (line %d)", f->name, ver,
 				     f->pin->text, f->pin->line);
 			res_ev(r, "pin", "%s==%s", f->name, f->pin->text);
 		} else {
-			res_consider(r, w, ST_PASS, NULL, "%s %s matches %s", f->name, ver, f->pin->text);
+			findings_add(w, ST_PASS, NULL, "%s %s matches %s", f->name, ver, f->pin->text);
 		}
 	}
 	if (f->cuda_pin && f->cuda_pin->text) {
@@ -432,11 +415,11 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 		if (!cb || !strcmp(cb, "unknown") || !strcmp(cb, "None") || !*cb)
 			cb = "none (a CPU-only build)";
 		if (!policy_pin_match(f->cuda_pin->text, cb))
-			res_consider(r, w, ST_FAIL, "policy.frameworks.cuda",
+			findings_add(w, ST_FAIL, "policy.frameworks.cuda",
 				     "%s %s is built for CUDA %s; the policy pins CUDA %s (line %d)",
 				     f->name, ver, cb, f->cuda_pin->text, f->cuda_pin->line);
 		else
-			res_consider(r, w, ST_PASS, NULL, "%s built for CUDA %s", f->name, cb);
+			findings_add(w, ST_PASS, NULL, "%s built for CUDA %s", f->name, cb);
 	}
 	if (p->fw_matmul == 1) {
 		/* The framework probe records how its GPU matmul compared with the
@@ -444,14 +427,14 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct res_
 		const char *mm = res_get(d, "matmul");
 		bool ok = (d->status == ST_PASS || d->status == ST_WARN) && mm && !strcmp(mm, "ok");
 		if (ok)
-			res_consider(r, w, ST_PASS, NULL, "%s GPU matmul OK", f->name);
+			findings_add(w, ST_PASS, NULL, "%s GPU matmul OK", f->name);
 		else if (status_is_failure(d->status)) {
-			res_consider(r, w, ST_SKIP, NULL, "skipped: %s's GPU matmul is unproven because "
+			findings_add(w, ST_SKIP, NULL, "skipped: %s's GPU matmul is unproven because "
 				     "%s failed, fix that first", f->name, f->check);
 			res_ev(r, "blocked_by", "%s", f->check);
 			*blocked = true;
 		} else
-			res_consider(r, w, ST_FAIL, "policy.frameworks.matmul",
+			findings_add(w, ST_FAIL, "policy.frameworks.matmul",
 				     "the policy wants a GPU matmul from %s, but %s says: %s", f->name,
 				     f->check, d->detail ? d->detail : "");
 	}
@@ -477,7 +460,7 @@ static void probe_frameworks(struct probe_ctx *ctx, struct result *r)
 		return;
 	}
 	res_ev(r, "policy", "%s:%d: [frameworks]", p->path, p->fw_line);
-	struct res_worst w = RES_WORST_INIT;
+	struct findings w = FINDINGS_INIT;
 	bool blocked = false;
 	for (size_t i = 0; i < 4; i++) {
 		bool pinned = rules[i].pin->text || (rules[i].cuda_pin && rules[i].cuda_pin->text);
@@ -485,19 +468,11 @@ static void probe_frameworks(struct probe_ctx *ctx, struct result *r)
 		if (pinned || (!any && i == 0))
 			judge_framework(ctx, r, &w, p, &rules[i], &blocked);
 	}
-	if (w.st == ST_PASS && !blocked) {
-		/* A pass: list what was confirmed. */
-		struct strbuf d = STRBUF_INIT;
-		res_finish(r, &w);
-		sb_add(&d, r->detail);
-		for (size_t i = 0; i < r->nev; i++)
-			if (!strcmp(r->ev[i].key, "also"))
-				sb_addf(&d, "; %s", r->ev[i].val);
-		free(r->detail);
-		r->detail = sb_detach(&d);
-		return;
-	}
-	res_finish(r, &w);
+	findings_settle(r, &w);
+	/* A framework whose own check failed cannot be judged: the policy
+	 * check is skipped, not passed, and that failure is what to fix. */
+	if (blocked && r->status == ST_PASS)
+		r->status = ST_SKIP;
 }
 
 /* ---- policy.memory ---- */
@@ -530,7 +505,7 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	}
 	sb_release(&t);
 	char have[32], want[32];
-	struct res_worst w = RES_WORST_INIT;
+	struct findings w = FINDINGS_INIT;
 	gib(mi.mem_total, have, sizeof have);
 	res_ev(r, "mem_total", "%s", have);
 	if (mi.have & MI_MEM_AVAILABLE) {
@@ -542,35 +517,35 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 		gib(mi.mem_total, have, sizeof have);
 		gib(p->mem_min_total.bytes, want, sizeof want);
 		if (mi.mem_total < p->mem_min_total.bytes)
-			res_consider(r, &w, ST_FAIL, "policy.memory.low",
+			findings_add(&w, ST_FAIL, "policy.memory.low",
 				     "%s of memory in all, less than the policy minimum %s (%s)", have,
 				     p->mem_min_total.text, want);
 		else
-			res_consider(r, &w, ST_PASS, NULL, "%s of memory (minimum %s)", have,
+			findings_add(&w, ST_PASS, NULL, "%s of memory (minimum %s)", have,
 				     p->mem_min_total.text);
 	}
 	if (p->mem_min_available.set) {
 		ev_rule(r, p, "[memory] min_available", p->mem_min_available.text,
 			p->mem_min_available.line);
 		if (!(mi.have & MI_MEM_AVAILABLE)) {
-			res_consider(r, &w, ST_WARN, "policy.memory.unreadable",
+			findings_add(&w, ST_WARN, "policy.memory.unreadable",
 				     "/proc/meminfo has no MemAvailable line, so [memory] "
 				     "min_available cannot be checked");
 		} else {
 			gib(mi.mem_available, have, sizeof have);
 			gib(p->mem_min_available.bytes, want, sizeof want);
 			if (mi.mem_available < p->mem_min_available.bytes)
-				res_consider(r, &w, ST_FAIL, "policy.memory.low",
+				findings_add(&w, ST_FAIL, "policy.memory.low",
 					     "%s of memory available, less than the policy minimum %s "
 					     "(%s)", have, p->mem_min_available.text, want);
 			else
-				res_consider(r, &w, ST_PASS, NULL, "%s available (minimum %s)", have,
+				findings_add(&w, ST_PASS, NULL, "%s available (minimum %s)", have,
 					     p->mem_min_available.text);
 		}
 	}
 	res_ev(r, "policy_minimum", "%s", p->mem_min_available.set ? p->mem_min_available.text
 								 : p->mem_min_total.text);
-	finish_rules(r, &w);
+	findings_settle(r, &w);
 }
 
 /* ---- policy.data ---- */

@@ -32,6 +32,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../kb/kb.h"
+#include "finding.h"
 #include "../parse/dpkgstatus.h"
 #include "../parse/ldcache.h"
 #include "../probes/wslhost.h"
@@ -310,8 +311,8 @@ static void add_frameworks(struct members *m, const struct report *rep)
 		found++;
 		sb_addf(&x->data, "== %s: %s\n%s\n", r->def->id, status_name(r->status),
 			r->detail ? r->detail : "");
-		for (size_t k = 0; k < r->nev; k++)
-			sb_addf(&x->data, "  %s: %s\n", r->ev[k].key, r->ev[k].val);
+		for (size_t k = 0; k < r->ev.n; k++)
+			sb_addf(&x->data, "  %s: %s\n", r->ev.v[k].key, r->ev.v[k].val);
 		if (r->output && *r->output)
 			sb_addf(&x->data, "  --- probe output%s ---\n%s\n",
 				r->output_truncated ? " (truncated)" : "", r->output);
@@ -459,20 +460,10 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 		sb_addf(sb, "Verdict   %s at the %s layer: %s (%s)\n",
 			sum.first_failure ? "broken" : "no failures, first warning", r->def->layer,
 			r->detail ? r->detail : "", r->def->id);
-		const struct kb_entry *e = kb_find(r->kb);
-		struct strbuf t = STRBUF_INIT;
-		if (e && e->cause) {
-			kb_expand(e->cause, r, &t);
-			sb_addf(sb, "Cause     %s\n", t.buf);
-		}
-		for (size_t i = 0; e && i < e->fix.n; i++) {
-			sb_reset(&t);
-			kb_expand_fix(e->fix.v[i], r, &t);
-			sb_addf(sb, "%s%s\n", i ? "          " : "Fix       ", t.buf);
-		}
-		if (e)
-			sb_addf(sb, "More      wslgpu kb %s\n", e->id);
-		sb_release(&t);
+		struct finding_view v;
+		finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
+		finding_text(sb, &v, 0, FT_CAUSE | FT_FIXES | FT_MORE);
+		finding_view_release(&v);
 	}
 
 	sb_add(sb, "\nRedaction\n---------\n");
@@ -685,15 +676,7 @@ int bundle_write(const struct report *rep, const struct bundle_opts *o,
 
 	/* check.json: what `check -v --json` prints, first in the list. */
 	struct member json = { xstrdup("check.json"), "wslgpu check -v --json", STRBUF_INIT };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (f) {
-		report_json(f, &shown);
-		fclose(f);
-		sb_addn(&json.data, buf, len);
-		free(buf);
-	}
+	report_json(&json.data, &shown);
 	struct members all = { xcalloc(m.n + 1, sizeof *all.v), m.n + 1, m.n + 1 };
 	all.v[0] = json;
 	memcpy(all.v + 1, m.v, m.n * sizeof *m.v);

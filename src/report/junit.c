@@ -28,6 +28,7 @@
 #include "../core/json.h"
 #include "../kb/kb.h"
 #include "../version.h"
+#include "finding.h"
 #include "outfacts.h"
 #include "outputs.h"
 
@@ -121,30 +122,28 @@ static void put_labelled(struct strbuf *body, const char *label, const char *tex
 }
 
 /* The plain text of a finding: detail, cause, fixes, evidence, source. */
-static void finding_text(struct strbuf *body, const struct result *r)
+static void junit_finding(struct strbuf *body, const struct result *r)
 {
 	const struct kb_entry *e = kb_find(r->kb);
-	struct strbuf t = STRBUF_INIT;
+	struct finding_view v;
+	finding_expand(&v, e, &r->ev, r->def->id);
 	put_labelled(body, "detail", r->detail && *r->detail ? r->detail : r->def->title);
-	if (e && e->cause) {
-		kb_expand(e->cause, r, &t);
-		put_labelled(body, "cause", t.buf);
-	}
-	for (size_t i = 0; e && i < e->fix.n; i++) {
+	if (v.cause)
+		put_labelled(body, "cause", v.cause);
+	for (size_t i = 0; i < v.nfix; i++)
+		put_labelled(body, i ? "" : "fix", v.fix[i]);
+	struct strbuf t = STRBUF_INIT;
+	for (size_t i = 0; i < r->ev.n; i++) {
 		sb_reset(&t);
-		kb_expand_fix(e->fix.v[i], r, &t);
-		put_labelled(body, i ? "" : "fix", t.buf);
-	}
-	for (size_t i = 0; i < r->nev; i++) {
-		sb_reset(&t);
-		sb_addf(&t, "%s: %s", r->ev[i].key, r->ev[i].val);
+		sb_addf(&t, "%s: %s", r->ev.v[i].key, r->ev.v[i].val);
 		put_labelled(body, i ? "" : "evidence", t.buf);
 	}
+	sb_release(&t);
 	for (size_t i = 0; e && i < e->source.n; i++)
 		put_labelled(body, i ? "" : "source", e->source.v[i]);
 	if (r->kb)
 		put_labelled(body, "kb", r->kb);
-	sb_release(&t);
+	finding_view_release(&v);
 }
 
 static void put_testcase(struct strbuf *sb, const struct result *r)
@@ -168,12 +167,12 @@ static void put_testcase(struct strbuf *sb, const struct result *r)
 		sb_add(sb, "      <skipped");
 		message_attr(sb, detail);
 		sb_add(sb, "/>\n");
-	} else if (out_counts_as_failure(r)) {
+	} else if (result_fails_run(r)) {
 		sb_add(sb, "      <failure");
 		attr(sb, "type", status_name(r->status));
 		message_attr(sb, detail);
 		sb_addc(sb, '>');
-		finding_text(&body, r);
+		junit_finding(&body, r);
 		xml_esc(sb, body.buf, false);
 		sb_add(sb, "</failure>\n");
 	} else {
@@ -181,7 +180,7 @@ static void put_testcase(struct strbuf *sb, const struct result *r)
 		sb_addf(&body, "%s\n", r->status == ST_WARN ? "warning (does not fail the run)"
 				: "tolerated by policy (does not fail the run)");
 		sb_addf(&body, "%-9s%s\n", "status", status_name(r->status));
-		finding_text(&body, r);
+		junit_finding(&body, r);
 		sb_add(sb, "      <system-out>");
 		xml_esc(sb, body.buf, false);
 		sb_add(sb, "</system-out>\n");
@@ -257,7 +256,7 @@ void report_junit(struct strbuf *out, const struct report *rep, const struct out
 	for (size_t i = 0; i < rep->n; i++)
 		if (in_junit(rep, i)) {
 			tests++;
-			failures += out_counts_as_failure(&rep->results[i]);
+			failures += result_fails_run(&rep->results[i]);
 			secs += rep->results[i].ms / 1000.0;
 		}
 	if (meta && meta->duration_ms > 0)
@@ -282,7 +281,7 @@ void report_junit(struct strbuf *out, const struct report *rep, const struct out
 			if (!in_junit(rep, j) || strcmp(r->def->layer, layer) != 0)
 				continue;
 			n++;
-			fails += out_counts_as_failure(r);
+			fails += result_fails_run(r);
 			skips += r->status == ST_SKIP;
 			lsecs += r->ms / 1000.0;
 		}

@@ -5,6 +5,7 @@
  * one line each, and the evidence collapsed. Placeholders such as <user-1>
  * would vanish as HTML tags, so text outside code blocks is escaped.
  */
+#include "finding.h"
 #include "markdown.h"
 
 #include <string.h>
@@ -89,7 +90,7 @@ static void put_layers(struct strbuf *sb, const struct report *rep)
 			any = true;
 			counts[r->status]++;
 			if (r->status != ST_SKIP &&
-			    (worst == ST_SKIP || status_rank(r->status) > status_rank(worst)))
+			    status_severity(r->status, false) > status_severity(worst, false))
 				worst = r->status;
 			if (bad(r->status))
 				sb_addf(&named, "%s%s `%s`", named.len ? ", " : "", status_mark(r->status), r->def->id);
@@ -118,26 +119,24 @@ static void put_first(struct strbuf *sb, const struct result *r)
 	const struct kb_entry *e = kb_find(r->kb);
 	if (!e)
 		return;
-	struct strbuf t = STRBUF_INIT;
-	if (e->cause) {
-		kb_expand(e->cause, r, &t);
+	struct finding_view v;
+	finding_expand(&v, e, &r->ev, r->def->id);
+	if (v.cause) {
 		sb_add(sb, "\n> **Cause:** ");
-		md_inline(sb, t.buf);
+		md_inline(sb, v.cause);
 		sb_add(sb, "\n");
 	}
-	if (e->fix.n) {
+	if (v.nfix) {
 		sb_add(sb, "\n**Fix** (`wslgpu kb ");
 		sb_add(sb, e->id);
 		sb_add(sb, "`):\n\n```\n");
-		for (size_t i = 0; i < e->fix.n; i++) {
-			sb_reset(&t);
-			kb_expand_fix(e->fix.v[i], r, &t);
-			md_code(sb, t.buf, MD_VALUE_MAX);
+		for (size_t i = 0; i < v.nfix; i++) {
+			md_code(sb, v.fix[i], MD_VALUE_MAX);
 			sb_addc(sb, '\n');
 		}
 		sb_add(sb, "```\n");
 	}
-	sb_release(&t);
+	finding_view_release(&v);
 }
 
 /* Appends text to the details block, counting lines against the cap. */
@@ -165,14 +164,14 @@ static void put_details(struct strbuf *sb, const struct report *rep)
 			status_name(r->status), r->ms);
 		md_code(&t, r->detail, MD_VALUE_MAX);
 		sb_addc(&t, '\n');
-		for (size_t k = 0; k < r->nev; k++) {
+		for (size_t k = 0; k < r->ev.n; k++) {
 			if (k == MD_EVIDENCE_PER_CHECK) {
-				sb_addf(&t, "    [... %zu more]\n", r->nev - k);
+				sb_addf(&t, "    [... %zu more]\n", r->ev.n - k);
 				break;
 			}
-			sb_addf(&t, "    %s: ", r->ev[k].key);
+			sb_addf(&t, "    %s: ", r->ev.v[k].key);
 			struct strbuf v = STRBUF_INIT;
-			md_code(&v, r->ev[k].val, MD_VALUE_MAX);
+			md_code(&v, r->ev.v[k].val, MD_VALUE_MAX);
 			for (const char *p = sb_str(&v); *p; p++) {
 				sb_addc(&t, *p);
 				if (*p == '\n')
@@ -199,7 +198,7 @@ static void put_details(struct strbuf *sb, const struct report *rep)
 	sb_release(&t);
 }
 
-void report_markdown(FILE *f, const struct report *rep, const char *note)
+void report_markdown(struct strbuf *out, const struct report *rep, const char *note)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct summary sum;
@@ -249,6 +248,6 @@ void report_markdown(FILE *f, const struct report *rep, const char *note)
 		md_inline(&sb, note);
 		sb_add(&sb, "</sub>\n");
 	}
-	fputs(sb.buf, f);
+	sb_addn(out, sb.buf, sb.len);
 	sb_release(&sb);
 }

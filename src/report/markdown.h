@@ -14,6 +14,6 @@
 #include "report.h"
 
 /* note: one line under the report (what was redacted), or NULL. */
-void report_markdown(FILE *f, const struct report *rep, const char *note);
+void report_markdown(struct strbuf *out, const struct report *rep, const char *note);
 
 #endif

@@ -26,14 +26,3 @@ void out_facts(const struct report *rep, struct out_facts *f)
 	if (!f->driver_cuda)
 		f->driver_cuda = fact(rep, "cuda.init", "driver_cuda_version");
 }
-
-bool out_tolerated(const struct result *r)
-{
-	const char *t = res_get(r, "tolerated");
-	return status_is_failure(r->status) && t && strcmp(t, "yes") == 0;
-}
-
-bool out_counts_as_failure(const struct result *r)
-{
-	return status_is_failure(r->status) && !out_tolerated(r);
-}

@@ -1,7 +1,6 @@
 /*
  * outfacts: what the JUnit and Prometheus writers (junit.c, prom.c) both
- * read from a report: the machine facts they label their output with, and
- * which failures the smoke policy tolerates.
+ * read from a report: the machine facts they label their output with.
  */
 #ifndef WSLGPU_OUTFACTS_H
 #define WSLGPU_OUTFACTS_H
@@ -19,10 +18,4 @@ struct out_facts {
 };
 
 void out_facts(const struct report *rep, struct out_facts *f);
-/* A fail/crash/timeout that smoke's policy tolerates (evidence
- * tolerated=yes): reported, but not counted as a failure. */
-bool out_tolerated(const struct result *r);
-/* True for a failure that counts: fail/crash/timeout, not tolerated. */
-bool out_counts_as_failure(const struct result *r);
-
 #endif

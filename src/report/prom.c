@@ -206,7 +206,7 @@ static void put_checks(struct strbuf *sb, const struct report *rep)
 		sample(sb, "wslgpu_check_tolerated");
 		label(sb, "check", rep->results[i].def->id);
 		label(sb, "layer", rep->results[i].def->layer);
-		end(sb, out_tolerated(&rep->results[i]));
+		end(sb, result_tolerated(&rep->results[i]));
 	}
 	family(sb, "wslgpu_check_duration_seconds", "Time each wslgpu check took.");
 	for (size_t i = 0; i < rep->n; i++) {
@@ -258,21 +258,17 @@ void report_prom(struct strbuf *out, const struct report *rep, const struct outp
 {
 	struct summary sum;
 	report_summarize(rep, &sum);
-	int failures = 0;
-	for (size_t i = 0; i < rep->n; i++)
-		if (in_prom(rep, i))
-			failures += out_counts_as_failure(&rep->results[i]);
 
 	put_checks(out, rep);
 	family(out, "wslgpu_checks", "Number of wslgpu checks in this run, by status.");
 	for (int s = 0; s < ST__COUNT; s++) {
 		sample(out, "wslgpu_checks");
 		label(out, "status", status_name((enum status)s));
-		end(out, sum.counts[s]);
+		end(out, sum.real[s]);
 	}
 	plain(out, "wslgpu_failures",
 	      "Checks that failed, crashed or timed out, less those the policy tolerates.",
-	      failures);
+	      (double)sum.failed);
 	if (meta) {
 		plain(out, "wslgpu_smoke_success",
 		      "1 when the last smoke run passed (exit status 0), else 0.",

@@ -921,8 +921,8 @@ void redact_learn_results(struct redactor *r, const struct result *in, size_t n)
 			continue;
 		if (x->detail)
 			redact_learn(r, x->detail, strlen(x->detail));
-		for (size_t k = 0; k < x->nev; k++)
-			scan_text(r, x->ev[k].key, x->ev[k].val, strlen(x->ev[k].val), NULL);
+		for (size_t k = 0; k < x->ev.n; k++)
+			scan_text(r, x->ev.v[k].key, x->ev.v[k].val, strlen(x->ev.v[k].val), NULL);
 		if (x->output)
 			redact_learn(r, x->output, strlen(x->output));
 	}
@@ -943,13 +943,12 @@ void redact_results(struct redactor *r, const struct result *in, size_t n,
 		y->detail = redact_dup(r, NULL, x->detail);
 		y->step = redact_dup(r, NULL, x->step);
 		y->output = redact_dup(r, NULL, x->output);
-		if (x->nev) {
-			y->ev = xcalloc(x->nev, sizeof *y->ev);
-			y->nev = y->aev = x->nev;
-			for (size_t k = 0; k < x->nev; k++) {
-				y->ev[k].key = xstrdup(x->ev[k].key);
-				y->ev[k].val = redact_dup(r, x->ev[k].key, x->ev[k].val);
-			}
+		y->cut = x->cut;
+		y->tolerated_by = redact_dup(r, NULL, x->tolerated_by);
+		for (size_t k = 0; k < x->ev.n; k++) {
+			char *v = redact_dup(r, x->ev.v[k].key, x->ev.v[k].val);
+			ev_add(&y->ev, x->ev.v[k].key, "%s", v);
+			free(v);
 		}
 	}
 }

@@ -7,7 +7,6 @@
 #define WSLGPU_REPORT_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "../core/result.h"
 
@@ -19,11 +18,19 @@ struct report {
 	bool color;
 };
 
+/* The one verdict of a run, counted once for every format and command. */
 struct summary {
-	int counts[ST__COUNT];
-	const struct result *first_failure; /* first fail/crash/timeout in chain order */
-	const struct result *first_warning;
-	const char *status;                  /* "ok", "warn", "fail" */
+	int counts[ST__COUNT];  /* by the status people are shown (result_shown_status) */
+	int real[ST__COUNT];    /* by the status each check really has (JUnit, Prometheus) */
+	size_t shown;           /* checks that ran and were asked for */
+	size_t failed;          /* failures that fail the run (not tolerated) */
+	size_t warnings;        /* warnings, not tolerated */
+	size_t tolerated;       /* warnings and failures the smoke policy tolerates */
+	size_t cut_short;       /* cut short by the run's time budget (not tolerated) */
+	size_t not_started;     /* never started: the budget was spent (not tolerated) */
+	const struct result *first_failure; /* first failure of the run, in chain order */
+	const struct result *first_warning; /* first shown warning */
+	const char *status;                 /* "ok", "warn", "fail" */
 };
 
 void report_summarize(const struct report *rep, struct summary *sum);
@@ -32,7 +39,12 @@ const struct result *report_find(const struct report *rep, const char *id);
 /* Platform facts for headers: kind, kernel, distro (from platform.kind). */
 const char *report_platform(const struct report *rep, const char *key);
 
-void report_text(FILE *f, const struct report *rep);
-void report_json(FILE *f, const struct report *rep);
+/* Each format appends to out. */
+void report_text(struct strbuf *out, const struct report *rep);
+void report_json(struct strbuf *out, const struct report *rep);
+/* The members of the check report, for a command that adds its own to the
+ * same object (smoke's "smoke"). */
+struct json_writer;
+void report_json_members(struct json_writer *jw, const struct report *rep);
 
 #endif

@@ -12,10 +12,25 @@ void report_summarize(const struct report *rep, struct summary *sum)
 		const struct result *r = &rep->results[i];
 		if (!rep->shown[i] || !r->ran)
 			continue;
-		sum->counts[r->status]++;
-		if (status_is_failure(r->status) && !sum->first_failure)
-			sum->first_failure = r;
-		if (r->status == ST_WARN && !sum->first_warning)
+		enum status shown = result_shown_status(r);
+		bool tol = result_tolerated(r);
+		sum->shown++;
+		sum->counts[shown]++;
+		sum->real[r->status]++;
+		if (tol)
+			sum->tolerated++;
+		else if (r->cut == CUT_BUDGET)
+			sum->cut_short++;
+		else if (r->cut == CUT_NOT_STARTED)
+			sum->not_started++;
+		if (result_fails_run(r)) {
+			sum->failed++;
+			if (!sum->first_failure)
+				sum->first_failure = r;
+		}
+		if (r->status == ST_WARN && !tol)
+			sum->warnings++;
+		if (shown == ST_WARN && !sum->first_warning)
 			sum->first_warning = r;
 	}
 	sum->status = sum->first_failure ? "fail" : sum->first_warning ? "warn" : "ok";

@@ -9,6 +9,7 @@
 #include "../core/check.h"
 #include "../core/json.h"
 #include "../kb/kb.h"
+#include "finding.h"
 #include "report.h"
 
 static const char *colour(enum status s)
@@ -24,91 +25,67 @@ static const char *colour(enum status s)
 	}
 }
 
-static void put_clean(FILE *f, const char *s)
+static void put_clean(struct strbuf *out, const char *s)
 {
-	struct strbuf sb = STRBUF_INIT;
-	text_sanitize(&sb, s);
-	fputs(sb_str(&sb), f);
-	sb_release(&sb);
+	text_sanitize(out, s);
 }
 
-/* Prints text wrapped under a label, continuation lines indented. */
-static void put_labelled(FILE *f, const char *label, const char *text)
+/* Evidence and captured output under -v: "· key: value", continuation lines
+ * under the value. */
+static void put_evidence_line(struct strbuf *out, const char *key, const char *val,
+			      const char *suffix)
 {
-	struct strbuf sb = STRBUF_INIT;
-	text_sanitize(&sb, text);
-	const char *p = sb_str(&sb);
-	fprintf(f, "      %-7s", label);
+	struct strbuf k = STRBUF_INIT, v = STRBUF_INIT;
+	sb_addf(&k, "%s:", key);
+	sb_addf(out, "      · %-18s ", k.buf);
+	text_sanitize(&v, val);
+	sb_rtrim(&v);
+	const char *p = sb_str(&v);
 	for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1)
-		fprintf(f, "%.*s\n             ", (int)(nl - p), p);
-	fprintf(f, "%s\n", p);
-	sb_release(&sb);
+		sb_addf(out, "%.*s\n%28s", (int)(nl - p), p, "");
+	sb_addf(out, "%s%s\n", p, suffix);
+	sb_release(&k);
+	sb_release(&v);
 }
 
-static void put_check(FILE *f, const struct report *rep, const struct result *r,
+static void put_check(struct strbuf *out, const struct report *rep, const struct result *r,
 		      size_t idw)
 {
-	const char *on = rep->color ? colour(r->status) : "";
+	enum status shown = result_shown_status(r);
+	const char *on = rep->color ? colour(shown) : "";
 	const char *off = rep->color ? "\033[0m" : "";
-	fprintf(f, "%s%s%s %-*s ", on, status_mark(r->status), off, (int)idw, r->def->id);
-	put_clean(f, r->detail && *r->detail ? r->detail : r->def->title);
+	sb_addf(out, "%s%s%s %-*s ", on, status_mark(shown), off, (int)idw, r->def->id);
+	put_clean(out, r->detail && *r->detail ? r->detail : r->def->title);
+	if (result_tolerated(r)) {
+		if (status_is_failure(r->status))
+			sb_addf(out, " (tolerated by policy: %s)", status_name(r->status));
+		else
+			sb_add(out, " (tolerated by policy)");
+	}
 	if (rep->verbose)
-		fprintf(f, "  (%.0f ms)", r->ms);
-	fputc('\n', f);
+		sb_addf(out, "  (%.0f ms)", r->ms);
+	sb_addc(out, '\n');
 
 	const struct kb_entry *e = kb_find(r->kb);
-	if (r->status != ST_PASS && r->status != ST_SKIP && e) {
-		struct strbuf sb = STRBUF_INIT;
-		if (e->cause) {
-			kb_expand(e->cause, r, &sb);
-			put_labelled(f, "cause", sb.buf);
-			sb_reset(&sb);
-		}
-		for (size_t i = 0; i < e->fix.n; i++) {
-			kb_expand_fix(e->fix.v[i], r, &sb);
-			put_labelled(f, i ? "" : "fix", sb.buf);
-			sb_reset(&sb);
-		}
-		if (rep->verbose)
-			for (size_t i = 0; i < e->source.n; i++)
-				put_labelled(f, i ? "" : "source", e->source.v[i]);
-		sb_release(&sb);
-	} else if (r->status == ST_PASS && e && rep->verbose && e->cause) {
-		/* A pass with a KB note (harmless noise explained). */
-		struct strbuf sb = STRBUF_INIT;
-		kb_expand(e->cause, r, &sb);
-		put_labelled(f, "note", sb.buf);
-		sb_release(&sb);
+	if (e && r->status != ST_SKIP && (r->status != ST_PASS || (rep->verbose && e->cause))) {
+		struct finding_view v;
+		finding_expand(&v, e, &r->ev, r->def->id);
+		if (r->status == ST_PASS) /* a pass with a KB note: harmless noise explained */
+			finding_text(out, &v, 6, FT_CAUSE | FT_NOTE);
+		else
+			finding_text(out, &v, 6, FT_CAUSE | FT_FIXES | (rep->verbose ? FT_SOURCES : 0));
+		finding_view_release(&v);
 	}
 	if (rep->verbose) {
-		for (size_t i = 0; i < r->nev; i++) {
-			struct strbuf k = STRBUF_INIT;
-			sb_addf(&k, "%s:", r->ev[i].key);
-			fprintf(f, "      · %-18s ", k.buf);
-			sb_release(&k);
-			struct strbuf v = STRBUF_INIT;
-			text_sanitize(&v, r->ev[i].val);
-			const char *p = sb_str(&v);
-			for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1)
-				fprintf(f, "%.*s\n%28s", (int)(nl - p), p, "");
-			fprintf(f, "%s\n", p);
-			sb_release(&v);
-		}
-		if (r->output && *r->output) {
-			fprintf(f, "      · %-18s ", "probe output:");
-			struct strbuf v = STRBUF_INIT;
-			text_sanitize(&v, r->output);
-			sb_rtrim(&v);
-			const char *p = sb_str(&v);
-			for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1)
-				fprintf(f, "%.*s\n%28s", (int)(nl - p), p, "");
-			fprintf(f, "%s%s\n", p, r->output_truncated ? " [truncated]" : "");
-			sb_release(&v);
-		}
+		for (size_t i = 0; i < r->ev.n; i++)
+			put_evidence_line(out, r->ev.v[i].key, r->ev.v[i].val, "");
+		if (r->output && *r->output)
+			put_evidence_line(out, "probe output", r->output,
+					  r->output_truncated ? " [truncated]" : "");
 	}
 }
 
-void report_text(FILE *f, const struct report *rep)
+void report_text(struct strbuf *out, const struct report *rep)
 {
 	size_t idw = 0;
 	for (size_t i = 0; i < rep->n; i++)
@@ -117,38 +94,37 @@ void report_text(FILE *f, const struct report *rep)
 
 	for (size_t i = 0; i < rep->n; i++)
 		if (rep->shown[i] && rep->results[i].ran)
-			put_check(f, rep, &rep->results[i], idw);
+			put_check(out, rep, &rep->results[i], idw);
 
 	struct summary sum;
 	report_summarize(rep, &sum);
 	int skipped = sum.counts[ST_SKIP];
-	fputc('\n', f);
+	sb_addc(out, '\n');
 	const char *on = "", *off = rep->color ? "\033[0m" : "";
 	if (sum.first_failure) {
 		const struct result *r = sum.first_failure;
 		if (rep->color)
 			on = "\033[1;31m";
-		fprintf(f, "%s✗ Broken at the %s layer%s: ", on, r->def->layer, off);
-		put_clean(f, r->detail);
-		fprintf(f, " (%s).", r->def->id);
-		int bad = sum.counts[ST_FAIL] + sum.counts[ST_CRASH] + sum.counts[ST_TIMEOUT];
-		if (bad > 1)
-			fprintf(f, " %d problems in all; fix the first one first.", bad);
+		sb_addf(out, "%s✗ Broken at the %s layer%s: ", on, r->def->layer, off);
+		put_clean(out, r->detail);
+		sb_addf(out, " (%s).", r->def->id);
+		if (sum.failed > 1)
+			sb_addf(out, " %zu problems in all; fix the first one first.", sum.failed);
 		if (skipped)
-			fprintf(f, " %d check%s skipped until then.", skipped,
+			sb_addf(out, " %d check%s skipped until then.", skipped,
 				skipped == 1 ? " is" : "s are");
-		fputc('\n', f);
+		sb_addc(out, '\n');
 	} else if (sum.first_warning) {
 		if (rep->color)
 			on = "\033[1;33m";
-		fprintf(f, "%s! No failures%s, %d warning%s (first: %s).\n", on, off,
+		sb_addf(out, "%s! No failures%s, %d warning%s (first: %s).\n", on, off,
 			sum.counts[ST_WARN], sum.counts[ST_WARN] == 1 ? "" : "s",
 			sum.first_warning->def->id);
 	} else {
 		if (rep->color)
 			on = "\033[1;32m";
 		int ran = sum.counts[ST_PASS];
-		fprintf(f, "%s✓ No problems found%s in %d check%s.\n", on, off, ran,
+		sb_addf(out, "%s✓ No problems found%s in %d check%s.\n", on, off, ran,
 			ran == 1 ? "" : "s");
 	}
 }

@@ -15,16 +15,9 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../report/finding.h"
 #include "../version.h"
 #include "watch.h"
-
-static void num(struct strbuf *sb, double v, int decimals)
-{
-	if (isnan(v) || isinf(v))
-		sb_add(sb, "null");
-	else
-		sb_addf(sb, "%.*f", decimals, v);
-}
 
 void watch_csv_header(FILE *f)
 {
@@ -46,179 +39,131 @@ void watch_csv_row(FILE *f, const struct watch_point *p)
 	fflush(f);
 }
 
-static void kv_str(struct strbuf *sb, const char *k, const char *v)
-{
-	json_str(sb, k);
-	sb_addc(sb, ':');
-	if (v)
-		json_str(sb, v);
-	else
-		sb_add(sb, "null");
-}
-
-static void kv_num(struct strbuf *sb, const char *k, double v, int decimals)
-{
-	json_str(sb, k);
-	sb_addc(sb, ':');
-	num(sb, v, decimals);
-}
-
 void watch_json(FILE *f, const struct watch_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct json_writer jw;
 	const struct watch_opts *o = r->opts;
-	sb_add(&sb, "{\"schema\":\"wslgpu/watch/1\",");
-	kv_str(&sb, "version", WSLGPU_VERSION);
-	sb_add(&sb, ",\"command\":");
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "schema", "wslgpu/watch/1");
+	jw_kv_str(&jw, "version", WSLGPU_VERSION);
 	if (o->argv) {
-		sb_addc(&sb, '[');
-		for (char **a = o->argv; *a; a++) {
-			if (a != o->argv)
-				sb_addc(&sb, ',');
-			json_str(&sb, *a);
-		}
-		sb_addc(&sb, ']');
+		jw_kv_array(&jw, "command");
+		for (char **a = o->argv; *a; a++)
+			jw_str(&jw, *a);
+		jw_end(&jw);
 	} else {
-		sb_add(&sb, "null");
+		jw_kv_null(&jw, "command");
 	}
-	sb_add(&sb, ",\"pid\":");
 	if (o->pid > 0)
-		sb_addf(&sb, "%d", o->pid);
+		jw_kv_int(&jw, "pid", o->pid);
 	else
-		sb_add(&sb, "null");
+		jw_kv_null(&jw, "pid");
 	char when[32];
 	struct tm tm;
 	gmtime_r(&r->started, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	sb_addc(&sb, ',');
-	kv_str(&sb, "started", when);
-	sb_addc(&sb, ',');
-	kv_num(&sb, "interval_s", o->interval_ms / 1000.0, 3);
-	sb_addc(&sb, ',');
-	kv_num(&sb, "duration_s", r->duration_s, 2);
+	jw_kv_str(&jw, "started", when);
+	jw_kv_fixed(&jw, "interval_s", 3, o->interval_ms / 1000.0);
+	jw_kv_fixed(&jw, "duration_s", 2, r->duration_s);
 
-	sb_add(&sb, ",\"end\":{");
-	kv_str(&sb, "kind", r->end_kind);
-	sb_addc(&sb, ',');
-	kv_str(&sb, "text", r->end.buf ? r->end.buf : "");
-	sb_add(&sb, ",\"status\":");
+	jw_kv_object(&jw, "end");
+	jw_kv_str(&jw, "kind", r->end_kind);
+	jw_kv_str(&jw, "text", r->end.buf ? r->end.buf : "");
 	if (!strcmp(r->end_kind, "exited"))
-		sb_addf(&sb, "%d", r->status);
+		jw_kv_int(&jw, "status", r->status);
 	else
-		sb_add(&sb, "null");
-	sb_add(&sb, ",\"signal\":");
+		jw_kv_null(&jw, "status");
 	if (!strcmp(r->end_kind, "killed"))
-		sb_addf(&sb, "%d", r->status);
+		jw_kv_int(&jw, "signal", r->status);
 	else
-		sb_add(&sb, "null");
-	sb_addf(&sb, ",\"exit_code\":%d}", r->exit_code);
+		jw_kv_null(&jw, "signal");
+	jw_kv_int(&jw, "exit_code", r->exit_code);
+	jw_end(&jw);
 
-	sb_addf(&sb, ",\"machine\":{\"ncpu\":%u,", r->ncpu);
-	kv_num(&sb, "mem_total_mib", r->mem_total_mib > 0 ? r->mem_total_mib : NAN, 0);
-	sb_addc(&sb, '}');
+	jw_kv_object(&jw, "machine");
+	jw_kv_uint(&jw, "ncpu", r->ncpu);
+	jw_kv_fixed(&jw, "mem_total_mib", 0, r->mem_total_mib > 0 ? r->mem_total_mib : NAN);
+	jw_end(&jw);
 
-	sb_add(&sb, ",\"gpu\":{");
-	kv_str(&sb, "state", r->gpu_state);
-	sb_addc(&sb, ',');
-	kv_str(&sb, "name", r->gpu_name[0] ? r->gpu_name : NULL);
-	sb_addf(&sb, ",\"devices\":%d,\"util_available\":%s,", r->ngpu,
-		r->sum.gpu_util_known ? "true" : "false");
-	kv_num(&sb, "mem_total_mib", r->gpu_mem_total_mib > 0 ? r->gpu_mem_total_mib : NAN, 0);
-	sb_addc(&sb, ',');
-	kv_str(&sb, "note", r->gpu_note.len ? r->gpu_note.buf : NULL);
-	sb_addc(&sb, '}');
+	jw_kv_object(&jw, "gpu");
+	jw_kv_str(&jw, "state", r->gpu_state);
+	jw_kv_str(&jw, "name", r->gpu_name[0] ? r->gpu_name : NULL);
+	jw_kv_int(&jw, "devices", r->ngpu);
+	jw_kv_bool(&jw, "util_available", r->sum.gpu_util_known);
+	jw_kv_fixed(&jw, "mem_total_mib", 0, r->gpu_mem_total_mib > 0 ? r->gpu_mem_total_mib : NAN);
+	jw_kv_str(&jw, "note", r->gpu_note.len ? r->gpu_note.buf : NULL);
+	jw_end(&jw);
 
-	sb_add(&sb, ",\"data\":[");
+	jw_kv_array(&jw, "data");
 	for (size_t i = 0; i < r->data.n; i++) {
 		const struct data_place *p = &r->data.p[i];
-		if (i)
-			sb_addc(&sb, ',');
-		sb_addc(&sb, '{');
-		kv_str(&sb, "mount", p->mount);
-		sb_addc(&sb, ',');
-		kv_str(&sb, "kind", p->kind);
-		sb_addc(&sb, ',');
-		kv_str(&sb, "what", p->what);
-		sb_addf(&sb, ",\"files\":%u,", p->files);
-		kv_str(&sb, "example", p->example);
-		sb_addc(&sb, '}');
+		jw_object_begin(&jw);
+		jw_kv_str(&jw, "mount", p->mount);
+		jw_kv_str(&jw, "kind", p->kind);
+		jw_kv_str(&jw, "what", p->what);
+		jw_kv_uint(&jw, "files", p->files);
+		jw_kv_str(&jw, "example", p->example);
+		jw_end(&jw);
 	}
-	sb_addc(&sb, ']');
+	jw_end(&jw);
 
-	sb_add(&sb, ",\"summary\":{");
-	bool first = true;
+	jw_kv_object(&jw, "summary");
 	for (int c = 1; c < WC__COUNT; c++) {
 		const struct watch_stat *st = &r->series.stat[c];
-		if (!first)
-			sb_addc(&sb, ',');
-		first = false;
-		json_str(&sb, watch_cols[c].name);
 		int dec = watch_cols[c].decimals;
-		sb_addf(&sb, ":{\"n\":%zu,", st->n);
-		kv_num(&sb, "mean", series_mean(&r->series, (enum watch_col)c), dec);
-		sb_addc(&sb, ',');
-		kv_num(&sb, "min", series_min(&r->series, (enum watch_col)c), dec);
-		sb_addc(&sb, ',');
-		kv_num(&sb, "max", series_max(&r->series, (enum watch_col)c), dec);
-		sb_addc(&sb, '}');
+		jw_kv_object(&jw, watch_cols[c].name);
+		jw_kv_uint(&jw, "n", st->n);
+		jw_kv_fixed(&jw, "mean", dec, series_mean(&r->series, (enum watch_col)c));
+		jw_kv_fixed(&jw, "min", dec, series_min(&r->series, (enum watch_col)c));
+		jw_kv_fixed(&jw, "max", dec, series_max(&r->series, (enum watch_col)c));
+		jw_end(&jw);
 	}
-	sb_addc(&sb, '}');
+	jw_end(&jw);
 
 	const struct watch_verdict *v = &r->verdict;
-	sb_add(&sb, ",\"verdict\":{");
-	kv_str(&sb, "id", v->name);
-	sb_addc(&sb, ',');
-	kv_str(&sb, "kb", v->kb);
-	sb_addc(&sb, ',');
-	kv_str(&sb, "status", status_name(v->ev.status));
-	sb_addc(&sb, ',');
-	kv_str(&sb, "headline", v->headline.buf);
-	sb_addf(&sb, ",\"cpu_io_only\":%s,\"evidence\":{", v->cpu_io_only ? "true" : "false");
-	for (size_t i = 0; i < v->ev.nev; i++) {
-		if (i)
-			sb_addc(&sb, ',');
-		kv_str(&sb, v->ev.ev[i].key, v->ev.ev[i].val);
-	}
-	sb_add(&sb, "},\"also\":[");
-	for (size_t i = 0; i < v->nalso; i++) {
-		if (i)
-			sb_addc(&sb, ',');
-		json_str(&sb, watch_verdict_name(v->also[i]));
-	}
-	sb_add(&sb, "]}");
+	jw_kv_object(&jw, "verdict");
+	jw_kv_str(&jw, "id", v->name);
+	jw_kv_str(&jw, "kb", v->kb);
+	jw_kv_str(&jw, "status", status_name(v->status));
+	jw_kv_str(&jw, "headline", v->headline.buf);
+	jw_kv_bool(&jw, "cpu_io_only", v->cpu_io_only);
+	evidence_json(&jw, "evidence", &v->ev);
+	jw_kv_array(&jw, "also");
+	for (size_t i = 0; i < v->nalso; i++)
+		jw_str(&jw, watch_verdict_name(v->also[i]));
+	jw_end(&jw);
+	jw_end(&jw);
 
-	sb_add(&sb, ",\"overhead\":{");
-	kv_num(&sb, "watch_cpu_s", r->watch_cpu_s, 3);
-	sb_addc(&sb, ',');
-	kv_num(&sb, "gpu_sampler_cpu_s", r->sampler_cpu_s, 3);
-	sb_addc(&sb, ',');
-	kv_num(&sb, "job_cpu_s", r->job_cpu_s, 3);
-	sb_addc(&sb, '}');
+	jw_kv_object(&jw, "overhead");
+	jw_kv_fixed(&jw, "watch_cpu_s", 3, r->watch_cpu_s);
+	jw_kv_fixed(&jw, "gpu_sampler_cpu_s", 3, r->sampler_cpu_s);
+	jw_kv_fixed(&jw, "job_cpu_s", 3, r->job_cpu_s);
+	jw_end(&jw);
 
-	sb_addf(&sb, ",\"points\":%zu,\"bucket\":%u,\"columns\":[", r->series.nsamples,
-		r->series.bucket);
-	for (int c = 0; c < WC__COUNT; c++) {
-		if (c)
-			sb_addc(&sb, ',');
-		json_str(&sb, watch_cols[c].name);
-	}
-	sb_add(&sb, "],\"samples\":[");
+	jw_kv_uint(&jw, "points", r->series.nsamples);
+	jw_kv_uint(&jw, "bucket", r->series.bucket);
+	jw_kv_array(&jw, "columns");
+	for (int c = 0; c < WC__COUNT; c++)
+		jw_str(&jw, watch_cols[c].name);
+	jw_end(&jw);
+	jw_kv_array(&jw, "samples");
 	double *cols[WC__COUNT];
 	size_t n = 0;
 	for (int c = 0; c < WC__COUNT; c++)
 		n = series_column(&r->series, (enum watch_col)c, &cols[c]);
 	for (size_t i = 0; i < n; i++) {
-		sb_add(&sb, i ? ",[" : "[");
-		for (int c = 0; c < WC__COUNT; c++) {
-			if (c)
-				sb_addc(&sb, ',');
-			num(&sb, cols[c][i], watch_cols[c].decimals);
-		}
-		sb_addc(&sb, ']');
+		jw_array_begin(&jw);
+		for (int c = 0; c < WC__COUNT; c++)
+			jw_fixed(&jw, watch_cols[c].decimals, cols[c][i]);
+		jw_end(&jw);
 	}
 	for (int c = 0; c < WC__COUNT; c++)
 		free(cols[c]);
-	sb_add(&sb, "]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	sb_addc(&sb, '\n');
 	fwrite(sb.buf, 1, sb.len, f);
 	sb_release(&sb);
 }

@@ -10,6 +10,7 @@
 
 #include "../core/json.h"
 #include "../kb/kb.h"
+#include "../report/finding.h"
 #include "watch.h"
 
 static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
@@ -213,22 +214,18 @@ static void print_command(FILE *f, const struct watch_report *r)
 	sb_release(&clean);
 }
 
-static void print_kb(FILE *f, const char *id, const struct result *ev)
+static void print_kb(FILE *f, const char *id, const struct evidence *ev)
 {
 	const struct kb_entry *e = kb_find(id);
 	if (!e)
 		return;
+	struct finding_view v;
 	struct strbuf sb = STRBUF_INIT;
-	if (e->cause) {
-		kb_expand(e->cause, ev, &sb);
-		fprintf(f, "  why      %s\n", sb.buf);
-	}
-	for (size_t i = 0; i < e->fix.n; i++) {
-		sb_reset(&sb);
-		kb_expand_fix(e->fix.v[i], ev, &sb);
-		fprintf(f, "  %-8s %s\n", i ? "" : "fix", sb.buf);
-	}
+	finding_expand(&v, e, ev, NULL);
+	finding_text(&sb, &v, 2, FT_CAUSE | FT_FIXES);
+	fputs(sb.buf, f);
 	sb_release(&sb);
+	finding_view_release(&v);
 }
 
 void watch_print_summary(FILE *f, const struct watch_report *r)
@@ -277,16 +274,22 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 	text_sanitize(&h, v->headline.buf);
 	fprintf(f, "\nverdict: %s\n", h.buf);
 	sb_release(&h);
+	struct strbuf out = STRBUF_INIT;
 	if (v->cpu_io_only && v->id != WV_TOO_SHORT)
-		fprintf(f, "  note     GPU utilisation was not available: this verdict rests on "
-			   "CPU and I/O evidence only\n");
+		finding_text_line(&out, 2, "note", "GPU utilisation was not available: this verdict "
+				  "rests on CPU and I/O evidence only");
+	fputs(sb_str(&out), f);
+	sb_reset(&out);
 	print_kb(f, v->kb, &v->ev);
 	for (size_t i = 0; i < v->nalso; i++) {
 		struct strbuf a = STRBUF_INIT;
 		watch_verdict_headline(&r->sum, v->also[i], &a);
-		fprintf(f, "  %-8s %s (wslgpu kb %s)\n", i ? "" : "also", a.buf,
-			watch_verdict_kb(v->also[i]));
+		sb_addf(&a, " (wslgpu kb %s)", watch_verdict_kb(v->also[i]));
+		finding_text_line(&out, 2, i ? "" : "also", a.buf);
 		sb_release(&a);
 	}
-	fprintf(f, "  more     wslgpu kb %s\n", v->kb);
+	struct finding_view more = { .e = kb_find(v->kb) };
+	finding_text(&out, &more, 2, FT_MORE);
+	fputs(sb_str(&out), f);
+	sb_release(&out);
 }

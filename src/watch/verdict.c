@@ -125,53 +125,53 @@ static bool rule_probably_gpu(const struct watch_summary *s)
 
 /* Every key a KB entry may name is set, "n/a" when watch could not tell,
  * so that no placeholder is left unfilled. */
-static void ev_num(struct result *r, const char *key, double v, const char *fmt)
+static void ev_num(struct evidence *ev, const char *key, double v, const char *fmt)
 {
 	if (known(v))
-		res_ev(r, key, fmt, v);
+		ev_add(ev, key, fmt, v);
 	else
-		res_ev(r, key, "n/a");
+		ev_add(ev, key, "n/a");
 }
 
-static void add_evidence(const struct watch_summary *s, struct result *r)
+static void add_evidence(const struct watch_summary *s, struct evidence *ev)
 {
-	res_ev(r, "points", "%zu", s->npoints);
-	res_ev(r, "duration", "%.1f s", s->duration_s);
-	ev_num(r, "gpu_util", s->gpu_util_known ? s->gpu_util_mean : NAN, "%.0f%%");
-	ev_num(r, "gpu_util_max", s->gpu_util_known ? s->gpu_util_max : NAN, "%.0f%%");
+	ev_add(ev, "points", "%zu", s->npoints);
+	ev_add(ev, "duration", "%.1f s", s->duration_s);
+	ev_num(ev, "gpu_util", s->gpu_util_known ? s->gpu_util_mean : NAN, "%.0f%%");
+	ev_num(ev, "gpu_util_max", s->gpu_util_known ? s->gpu_util_max : NAN, "%.0f%%");
 	if (s->gpu_mem_known)
-		res_ev(r, "gpu_mem", "%.0f MiB of %.0f MiB", s->gpu_mem_max, s->gpu_mem_total);
+		ev_add(ev, "gpu_mem", "%.0f MiB of %.0f MiB", s->gpu_mem_max, s->gpu_mem_total);
 	else
-		res_ev(r, "gpu_mem", "n/a");
-	ev_num(r, "gpu_mem_growth", growth(s), "%.0f MiB");
+		ev_add(ev, "gpu_mem", "n/a");
+	ev_num(ev, "gpu_mem_growth", growth(s), "%.0f MiB");
 	if (s->gpu_note)
-		res_ev(r, "gpu_note", "%s", s->gpu_note);
-	ev_num(r, "job_cpu", s->job_cpu_mean, "%.2f cores");
-	res_ev(r, "ncpu", "%u", s->ncpu);
-	ev_num(r, "top_cpu", s->job_top_mean, "%.2f cores");
-	res_ev(r, "top_comm", "%s", s->top_comm ? s->top_comm : "n/a");
-	ev_num(r, "cpu_busy", s->cpu_busy_mean, "%.0f%%");
+		ev_add(ev, "gpu_note", "%s", s->gpu_note);
+	ev_num(ev, "job_cpu", s->job_cpu_mean, "%.2f cores");
+	ev_add(ev, "ncpu", "%u", s->ncpu);
+	ev_num(ev, "top_cpu", s->job_top_mean, "%.2f cores");
+	ev_add(ev, "top_comm", "%s", s->top_comm ? s->top_comm : "n/a");
+	ev_num(ev, "cpu_busy", s->cpu_busy_mean, "%.0f%%");
 	if (known(s->cpu_iowait_mean))
-		res_ev(r, "iowait", "%.1f%% of all CPUs (%.2f cores)", s->cpu_iowait_mean,
+		ev_add(ev, "iowait", "%.1f%% of all CPUs (%.2f cores)", s->cpu_iowait_mean,
 		       iowait_cores(s));
 	else
-		res_ev(r, "iowait", "n/a");
-	ev_num(r, "runnable", s->job_runnable_mean, "%.2f");
-	ev_num(r, "blocked", s->job_blocked_mean, "%.2f");
-	ev_num(r, "job_reads", s->job_rchar_mean, "%.1f MB/s");
+		ev_add(ev, "iowait", "n/a");
+	ev_num(ev, "runnable", s->job_runnable_mean, "%.2f");
+	ev_num(ev, "blocked", s->job_blocked_mean, "%.2f");
+	ev_num(ev, "job_reads", s->job_rchar_mean, "%.1f MB/s");
 	if (s->swap_known)
-		res_ev(r, "swap", "%.1f MB/s in, %.1f MB/s out", s->swap_in_mean, s->swap_out_mean);
+		ev_add(ev, "swap", "%.1f MB/s in, %.1f MB/s out", s->swap_in_mean, s->swap_out_mean);
 	else
-		res_ev(r, "swap", "n/a");
+		ev_add(ev, "swap", "n/a");
 	if (s->mem_known && known(s->mem_avail_min))
-		res_ev(r, "mem_avail_min", "%.0f MiB of %.0f MiB", s->mem_avail_min, s->mem_total);
+		ev_add(ev, "mem_avail_min", "%.0f MiB of %.0f MiB", s->mem_avail_min, s->mem_total);
 	else
-		res_ev(r, "mem_avail_min", "n/a");
+		ev_add(ev, "mem_avail_min", "n/a");
 	if (s->data_mount) {
-		res_ev(r, "data_mount", "%s", s->data_mount);
-		res_ev(r, "data_what", "%s", s->data_what ? s->data_what : "n/a");
-		res_ev(r, "data_kind", "%s", s->data_kind ? s->data_kind : "n/a");
-		res_ev(r, "data_example", "%s", s->data_example ? s->data_example : "n/a");
+		ev_add(ev, "data_mount", "%s", s->data_mount);
+		ev_add(ev, "data_what", "%s", s->data_what ? s->data_what : "n/a");
+		ev_add(ev, "data_kind", "%s", s->data_kind ? s->data_kind : "n/a");
+		ev_add(ev, "data_example", "%s", s->data_example ? s->data_example : "n/a");
 	}
 }
 
@@ -257,7 +257,6 @@ void watch_judge(const struct watch_summary *s, struct watch_verdict *v)
 {
 	memset(v, 0, sizeof *v);
 	sb_init(&v->headline);
-	result_init(&v->ev, NULL);
 	v->cpu_io_only = !s->gpu_util_known;
 
 	bool holds[WV__COUNT] = { false };
@@ -291,11 +290,11 @@ void watch_judge(const struct watch_summary *s, struct watch_verdict *v)
 		v->kb = "watch.input_bound.windows_drive";
 	watch_verdict_headline(s, v->id, &v->headline);
 	add_evidence(s, &v->ev);
-	res_set(&v->ev, verdicts[v->id].st, v->kb, "%s", v->headline.buf);
+	v->status = verdicts[v->id].st;
 }
 
 void watch_verdict_release(struct watch_verdict *v)
 {
 	sb_release(&v->headline);
-	result_release(&v->ev);
+	ev_release(&v->ev);
 }

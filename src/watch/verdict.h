@@ -116,10 +116,10 @@ struct watch_verdict {
 	const char *name;     /* "input-bound" */
 	const char *kb;       /* "watch.input_bound" */
 	struct strbuf headline;
-	/* The figures the verdict rests on; its status is pass for the good
-	 * verdicts, warn otherwise, skip for too-short. Keys double as the KB
-	 * entry's placeholders. */
-	struct result ev;
+	enum status status;   /* pass for the good verdicts, warn otherwise, skip for too-short */
+	/* The figures the verdict rests on; the KB entry's texts are filled
+	 * from them. */
+	struct evidence ev;
 	bool cpu_io_only;     /* GPU utilisation was not available */
 	enum watch_verdict_id also[WV_MAX_ALSO];
 	size_t nalso;

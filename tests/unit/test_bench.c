@@ -10,6 +10,7 @@
 #include <dirent.h>
 
 #include "bench/bench.h"
+#include "core/json.h"
 #include "bench/interrupt.h"
 #include "bench/mounts.h"
 #include "bench/stats.h"
@@ -527,9 +528,11 @@ static void test_output(void **state)
 	assert_non_null(strstr(sb.buf, "io,/mnt/c/x,create,median,,"));
 	sb_reset(&sb);
 
-	bench_json_begin(&sb);
-	bench_json_io(&sb, &p, l, 2, &v);
-	bench_json_end(&sb);
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	bench_json_begin(&jw);
+	bench_json_io(&jw, &p, l, 2, &v);
+	bench_json_end(&jw);
 	assert_true(balanced(sb.buf));
 	assert_true(!strncmp(sb.buf, "{\"schema\":\"wslgpu/bench/1\",\"io\":{\"params\":", 41));
 	assert_non_null(strstr(sb.buf, "\"windows_drive\":true"));
@@ -550,9 +553,10 @@ static void test_output(void **state)
 	gpu_init(&g);
 	g.copy[BENCH_D2D][0].bytes_per_s = NAN; /* must not become invalid JSON */
 	bench_verdict_gpu(&g, &v);
-	bench_json_begin(&sb);
-	bench_json_gpu(&sb, &g, &v);
-	bench_json_end(&sb);
+	jw_init(&jw, &sb);
+	bench_json_begin(&jw);
+	bench_json_gpu(&jw, &g, &v);
+	bench_json_end(&jw);
 	assert_true(balanced(sb.buf));
 	assert_non_null(strstr(sb.buf, "\"kind\":\"h2d_pinned\",\"size_bytes\":67108864"));
 	assert_non_null(strstr(sb.buf, "\"bytes_per_s\":null"));

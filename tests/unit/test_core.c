@@ -2,6 +2,8 @@
  * the result wire format, the KB parser and root-prefixed path resolution. */
 #include "testutil.h"
 
+#include <math.h>
+
 #include "core/json.h"
 #include "core/result.h"
 #include "core/rootfs.h"
@@ -104,7 +106,7 @@ static void test_json(void **state)
 {
 	(void)state;
 	struct strbuf sb = STRBUF_INIT;
-	json_str(&sb, "a\"b\\c\n\x01\xff\xc3\xa9");
+	json_quote(&sb, "a\"b\\c\n\x01\xff\xc3\xa9");
 	assert_string_equal(sb.buf, "\"a\\\"b\\\\c\\n\\u0001\\ufffd\xc3\xa9\"");
 	sb_reset(&sb);
 	text_sanitize(&sb, "ok\033[31mred\xc2\x9b\xe2\x9c\x93");
@@ -168,32 +170,32 @@ static void test_kb_parse(void **state)
 	result_init(&r, NULL);
 	res_ev(&r, "pkg", "libnvidia-compute-535");
 	struct strbuf out = STRBUF_INIT;
-	kb_expand(kb.e[0].fix.v[0], &r, &out);
+	kb_expand(kb.e[0].fix.v[0], &r.ev, NULL, &out);
 	assert_string_equal(out.buf, "do libnvidia-compute-535");
 	sb_reset(&out);
-	kb_expand("x {missing} {", &r, &out);
+	kb_expand("x {missing} {", &r.ev, NULL, &out);
 	assert_string_equal(out.buf, "x <missing> {");
 	/* Fix commands: a path the shell would split is quoted, once. */
 	res_ev(&r, "file", "/mnt/c/Users/Jane O'Neil/.wslconfig");
 	res_ev(&r, "plain", "/usr/lib/wsl/lib");
 	res_ev(&r, "list", "libnvidia-compute-535 cuda-drivers");
 	sb_reset(&out);
-	kb_expand_fix("notepad.exe {file} && ls {plain} && apt remove {list}", &r, &out);
+	kb_expand_fix("notepad.exe {file} && ls {plain} && apt remove {list}", &r.ev, NULL, &out);
 	assert_string_equal(out.buf, "notepad.exe '/mnt/c/Users/Jane O'\\''Neil/.wslconfig' && "
 				     "ls /usr/lib/wsl/lib && apt remove libnvidia-compute-535 cuda-drivers");
 	sb_reset(&out);
-	kb_expand_fix("cat \"{file}\"", &r, &out);
+	kb_expand_fix("cat \"{file}\"", &r.ev, NULL, &out);
 	assert_string_equal(out.buf, "cat \"/mnt/c/Users/Jane O'Neil/.wslconfig\"");
 	sb_reset(&out);
 	res_ev(&r, "arch_fix", "/usr/bin/python3 -m pip install torch");
-	kb_expand_fix("{arch_fix}", &r, &out); /* a whole command stays one */
+	kb_expand_fix("{arch_fix}", &r.ev, NULL, &out); /* a whole command stays one */
 	assert_string_equal(out.buf, "/usr/bin/python3 -m pip install torch");
 	sb_reset(&out);
 	res_ev(&r, "copy_from", "/mnt/c/<your data>");
-	kb_expand_fix("cp -a {copy_from} ~/", &r, &out); /* for the user to edit */
+	kb_expand_fix("cp -a {copy_from} ~/", &r.ev, NULL, &out); /* for the user to edit */
 	assert_string_equal(out.buf, "cp -a /mnt/c/<your data> ~/");
 	sb_reset(&out);
-	kb_expand("see {file}", &r, &out); /* prose is never quoted */
+	kb_expand("see {file}", &r.ev, NULL, &out); /* prose is never quoted */
 	assert_string_equal(out.buf, "see /mnt/c/Users/Jane O'Neil/.wslconfig");
 	sb_release(&out);
 	result_release(&r);
@@ -273,6 +275,125 @@ static void test_rootfs(void **state)
 	free(d);
 }
 
+static void test_json_writer(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer jw;
+	jw_init(&jw, &sb);
+	jw_object_begin(&jw);
+	jw_kv_str(&jw, "s", "a\"b");
+	jw_kv_str(&jw, "n", NULL);
+	jw_kv_int(&jw, "i", -3);
+	jw_kv_fixed(&jw, "f", 1, 2.25);
+	jw_kv_num(&jw, "nan", NAN);
+	jw_kv_bool(&jw, "t", true);
+	jw_kv_array(&jw, "a");
+	jw_str(&jw, "x");
+	jw_object_begin(&jw);
+	jw_end(&jw);
+	jw_array_begin(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_kv_array_lines(&jw, "lines");
+	jw_uint(&jw, 1);
+	jw_uint(&jw, 2);
+	jw_end(&jw);
+	jw_kv_array_lines(&jw, "empty");
+	jw_end(&jw);
+	assert_false(jw_complete(&jw));
+	jw_end(&jw);
+	assert_true(jw_complete(&jw));
+	assert_string_equal(sb.buf, "{\"s\":\"a\\\"b\",\"n\":null,\"i\":-3,\"f\":2.2,\"nan\":null,"
+				    "\"t\":true,\"a\":[\"x\",{},[]],\"lines\":[\n1,\n2\n],\"empty\":[]}");
+	sb_release(&sb);
+}
+
+static void test_kb_conditions(void **state)
+{
+	(void)state;
+	struct evidence ev = EVIDENCE_INIT;
+	ev_add(&ev, "version", "2.3.1+cpu");
+	ev_add(&ev, "source", "pip");
+	struct strbuf out = STRBUF_INIT;
+	kb_expand("A{?version: (version {version})}.{?missing: never {missing}}", &ev, NULL, &out);
+	assert_string_equal(out.buf, "A (version 2.3.1+cpu).");
+	sb_reset(&out);
+	kb_expand("{?source=pip:a pip install}{?source=apt:a package}{?!missing:, nothing {x}}", &ev,
+		  NULL, &out);
+	assert_string_equal(out.buf, "a pip install, nothing <x>");
+	sb_reset(&out);
+	/* Without machine evidence only the general text stays. */
+	kb_expand("General.{?version: This one is {version}.}", NULL, NULL, &out);
+	assert_string_equal(out.buf, "General.");
+	sb_reset(&out);
+	/* Unbalanced: kept as text, nothing read past the end. */
+	kb_expand("x {?version: open", &ev, NULL, &out);
+	assert_string_equal(out.buf, "x {?version: open");
+	sb_reset(&out);
+	kb_expand("check {id}", NULL, "libs.env", &out);
+	assert_string_equal(out.buf, "check libs.env");
+	sb_release(&out);
+	ev_release(&ev);
+}
+
+static void test_findings_order(void **state)
+{
+	(void)state;
+	/* skip < pass < note < warn < fail: the worst decides, the rest are "also". */
+	struct result r;
+	result_init(&r, NULL);
+	struct findings f = FINDINGS_INIT;
+	findings_add(&f, ST_SKIP, NULL, "not installed");
+	findings_add(&f, ST_PASS, NULL, "fine");
+	assert_int_equal(findings_status(&f), ST_PASS);
+	findings_add(&f, ST_PASS, "x.note", "noted");
+	findings_add(&f, ST_WARN, "x.warn", "warned");
+	findings_add(&f, ST_WARN, "x.second", "second warning");
+	findings_settle(&r, &f);
+	assert_int_equal(r.status, ST_WARN);
+	assert_string_equal(r.kb, "x.warn");
+	assert_string_equal(r.detail, "warned");
+	assert_int_equal(ev_count(&r.ev, "also"), 4);
+	result_release(&r);
+
+	/* Everything passed: one detail naming each; a note's entry is kept. */
+	result_init(&r, NULL);
+	findings_add(&f, ST_PASS, NULL, "a");
+	findings_add(&f, ST_PASS, "x.note", "b");
+	findings_settle(&r, &f);
+	assert_int_equal(r.status, ST_PASS);
+	assert_string_equal(r.kb, "x.note");
+	assert_string_equal(r.detail, "a; b");
+	result_release(&r);
+
+	/* Priority among equals; labels name the others in the detail. */
+	result_init(&r, NULL);
+	findings_add_prio(&f, ST_WARN, 4, "x.swap", "swap in use", "swapping");
+	findings_add_prio(&f, ST_WARN, 1, "x.small", "small memory", "2 GiB");
+	findings_add(&f, ST_FAIL, "x.fail", "broken");
+	findings_settle(&r, &f);
+	assert_string_equal(r.detail, "broken; also swap in use, small memory");
+	result_release(&r);
+
+	/* No finding leaves the result alone. */
+	result_init(&r, NULL);
+	findings_settle(&r, &f);
+	assert_int_equal(r.status, ST_PASS);
+	assert_null(r.detail);
+	result_release(&r);
+
+	/* Tolerance is a typed fact: a tolerated failure reads as a warning. */
+	result_init(&r, NULL);
+	res_set(&r, ST_FAIL, NULL, "x");
+	assert_true(result_fails_run(&r));
+	r.tolerated_by = xstrdup("p.ini:3: [tolerate] x");
+	assert_true(result_tolerated(&r));
+	assert_false(result_fails_run(&r));
+	assert_int_equal(result_shown_status(&r), ST_WARN);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,7 +401,8 @@ int main(void)
 		cmocka_unit_test(test_osrelease), cmocka_unit_test(test_inifile),
 		cmocka_unit_test(test_json),     cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
-		cmocka_unit_test(test_rootfs),
+		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
+		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -650,9 +650,9 @@ static void test_kb_entries(void **state)
 		if (!e->cause || e->fix.n == 0)
 			fail_msg("%s: needs a cause and a fix", e->id);
 		sb_reset(&sb);
-		kb_expand(e->cause, &r, &sb);
+		kb_expand(e->cause, &r.ev, NULL, &sb);
 		for (size_t j = 0; j < e->fix.n; j++)
-			kb_expand(e->fix.v[j], &r, &sb);
+			kb_expand(e->fix.v[j], &r.ev, NULL, &sb);
 		if (strchr(sb.buf, '{') || strstr(sb.buf, "<old>") || strstr(sb.buf, "<new>") ||
 		    strstr(sb.buf, "<what>"))
 			fail_msg("%s: a placeholder is not filled: %s", e->id, sb.buf);

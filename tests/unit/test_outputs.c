@@ -76,6 +76,7 @@ static void fixture_init(struct fixture *f, const char *kernel, const char *deta
 	res_set(&r[5], ST_TIMEOUT, NULL, "timed out after 10 s in nvidia-smi");
 	res_set(&r[6], ST_FAIL, NULL, "only 3.1 GiB of memory");
 	res_ev(&r[6], "tolerated", "yes");
+	r[6].tolerated_by = xstrdup("fleet.ini:7: [tolerate] perf.memory");
 	res_set(&r[7], ST_PASS, NULL, "driver 551.23");
 	res_ev(&r[7], "driver_version", "551.23");
 	res_ev(&r[7], "driver_cuda_version", "12.4");

@@ -55,19 +55,18 @@ static void expect(const struct watch_summary *s, enum watch_verdict_id id, cons
 		fail_msg("verdict %s (%s), expected %s", v->name, v->headline.buf,
 			 watch_verdict_name(id));
 	assert_string_equal(v->kb, kb);
-	assert_string_equal(v->ev.kb, kb);
 	assert_true(v->headline.len > 0);
 	const struct kb_entry *e = kb_find(kb);
 	if (!e)
 		fail_msg("no KB entry %s", kb);
 	assert_true(e->source.n > 0);
 	struct strbuf out = STRBUF_INIT;
-	kb_expand(e->cause, &v->ev, &out);
+	kb_expand(e->cause, &v->ev, NULL, &out);
 	if (strchr(out.buf, '<'))
 		fail_msg("%s: unfilled placeholder in: %s", kb, out.buf);
 	for (size_t i = 0; i < e->fix.n; i++) {
 		sb_reset(&out);
-		kb_expand(e->fix.v[i], &v->ev, &out);
+		kb_expand(e->fix.v[i], &v->ev, NULL, &out);
 		if (strchr(out.buf, '<'))
 			fail_msg("%s: unfilled placeholder in fix: %s", kb, out.buf);
 	}
@@ -90,7 +89,7 @@ static void test_too_short(void **state)
 	s.gpu_util_mean = 99; /* would be GPU-bound, but two points prove nothing */
 	struct watch_verdict v;
 	expect(&s, WV_TOO_SHORT, "watch.too_short", &v);
-	assert_int_equal(v.ev.status, ST_SKIP);
+	assert_int_equal(v.status, ST_SKIP);
 	assert_int_equal(v.nalso, 0);
 	watch_verdict_release(&v);
 }
@@ -103,7 +102,7 @@ static void test_gpu_bound(void **state)
 	s.gpu_util_max = 99;
 	struct watch_verdict v;
 	expect(&s, WV_GPU_BOUND, "watch.gpu_bound", &v);
-	assert_int_equal(v.ev.status, ST_PASS);
+	assert_int_equal(v.status, ST_PASS);
 	assert_false(v.cpu_io_only);
 	assert_non_null(strstr(v.headline.buf, "91%"));
 	watch_verdict_release(&v);
@@ -142,7 +141,7 @@ static void test_gpu_idle(void **state)
 	s.gpu_mem_max = 1000;
 	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
 	assert_true(v.cpu_io_only);
-	assert_string_equal(res_get(&v.ev, "gpu_util_max"), "n/a");
+	assert_string_equal(ev_get(&v.ev, "gpu_util_max"), "n/a");
 	watch_verdict_release(&v);
 	/* ...but not when watch attached to a running job (no baseline)... */
 	s.attached = true;
@@ -163,7 +162,7 @@ static void test_gpu_idle(void **state)
 	s.gpu_note = "libnvidia-ml.so.1 could not be loaded";
 	expect(&s, WV_WAITING, "watch.waiting", &v);
 	assert_true(v.cpu_io_only);
-	assert_string_equal(res_get(&v.ev, "gpu_note"), "libnvidia-ml.so.1 could not be loaded");
+	assert_string_equal(ev_get(&v.ev, "gpu_note"), "libnvidia-ml.so.1 could not be loaded");
 	watch_verdict_release(&v);
 }
 
@@ -210,7 +209,7 @@ static void test_input(void **state)
 	s.data_files = 12;
 	expect(&s, WV_INPUT, "watch.input_bound.windows_drive", &v);
 	assert_non_null(strstr(v.headline.buf, "reads from /mnt/c (9p, aname=drvfs)"));
-	assert_string_equal(res_get(&v.ev, "data_example"), "/mnt/c/Users/alice/data/000001.jpg");
+	assert_string_equal(ev_get(&v.ev, "data_example"), "/mnt/c/Users/alice/data/000001.jpg");
 	watch_verdict_release(&v);
 
 	/* Machine-wide iowait counts when the job itself reads... */
@@ -283,7 +282,7 @@ static void test_without_utilisation(void **state)
 	struct watch_verdict v;
 	expect(&s, WV_CPU_OR_GPU, "watch.cpu_or_gpu_bound", &v);
 	assert_true(v.cpu_io_only);
-	assert_int_equal(v.ev.status, ST_WARN);
+	assert_int_equal(v.status, ST_WARN);
 	watch_verdict_release(&v);
 
 	/* Many busy workers besides the main process: that is CPU work. */
@@ -296,8 +295,8 @@ static void test_without_utilisation(void **state)
 	s.gpu_util_known = false;
 	s.gpu_util_mean = s.gpu_util_max = NAN;
 	expect(&s, WV_PROBABLY_GPU, "watch.probably_gpu_bound", &v);
-	assert_int_equal(v.ev.status, ST_PASS);
-	assert_string_equal(res_get(&v.ev, "gpu_mem_growth"), "2000 MiB");
+	assert_int_equal(v.status, ST_PASS);
+	assert_string_equal(ev_get(&v.ev, "gpu_mem_growth"), "2000 MiB");
 	watch_verdict_release(&v);
 }
 
@@ -323,7 +322,7 @@ static void test_waiting(void **state)
 	empty.job_blocked_mean = empty.job_runnable_mean = empty.job_rchar_mean = NAN;
 	empty.job_read_mean = empty.cpu_busy_mean = empty.mem_avail_min = NAN;
 	expect(&empty, WV_WAITING, "watch.waiting", &v);
-	assert_string_equal(res_get(&v.ev, "job_cpu"), "n/a");
+	assert_string_equal(ev_get(&v.ev, "job_cpu"), "n/a");
 	watch_verdict_release(&v);
 }
 

@@ -1,0 +1,63 @@
+/*
+ * finding: one knowledge-base entry read with the evidence of this run, for
+ * people and for programs. Every command that explains something (check,
+ * smoke, explain, history, watch, bench, fix, report) expands and shows
+ * findings through here, so a cause reads the same, and its fixes are
+ * quoted the same, wherever it appears.
+ */
+#ifndef WSLGPU_FINDING_H
+#define WSLGPU_FINDING_H
+
+#include <stdbool.h>
+
+#include "../core/json.h"
+#include "../core/result.h"
+#include "../core/strbuf.h"
+#include "../kb/kb.h"
+
+/* An entry's texts filled from evidence (kb_expand / kb_expand_fix). */
+struct finding_view {
+	const struct kb_entry *e;
+	char *cause;  /* NULL when the entry has none */
+	char **fix;   /* commands, in the entry's order */
+	size_t nfix;
+};
+
+/* ev may be NULL (no machine evidence); self_id fills {id}. */
+void finding_expand(struct finding_view *v, const struct kb_entry *e, const struct evidence *ev,
+		    const char *self_id);
+void finding_view_release(struct finding_view *v);
+
+/* The text layout: labelled lines whose text starts at column 13,
+ *     cause  ...
+ *     fix    command
+ *            command
+ *     check  wslgpu check --only ...   (FT_CONFIRM)
+ *     source https://...               (FT_SOURCES)
+ *     more   wslgpu kb ID              (FT_MORE)
+ * with indent spaces before the label (at most 11). */
+enum {
+	FT_CAUSE = 1 << 0,
+	FT_FIXES = 1 << 1,
+	FT_CONFIRM = 1 << 2,
+	FT_SOURCES = 1 << 3,
+	FT_MORE = 1 << 4,
+	FT_NOTE = 1 << 5, /* label the cause "note" (a harmless pass explained) */
+};
+#define FINDING_TEXT_COLUMN 13
+
+void finding_text(struct strbuf *out, const struct finding_view *v, int indent, unsigned what);
+/* One labelled line (or several, for text holding newlines) in that
+ * layout, sanitised for a terminal: for callers that add their own lines
+ * (evidence, a verdict) under a finding. */
+void finding_text_line(struct strbuf *out, int indent, const char *label, const char *text);
+
+/* The members "cause" (null when none), "fix" (with_fix: the commands,
+ * else []) and "source" of the object being written. */
+void finding_json(struct json_writer *jw, const struct finding_view *v, bool with_fix);
+
+/* Evidence as a JSON object member named key: {"k":"v",...}, a repeated
+ * key as an array of its values in order. */
+void evidence_json(struct json_writer *jw, const char *key, const struct evidence *ev);
+
+#endif
