@@ -3,7 +3,7 @@
 #   make check          build and run every test (unit, end-to-end, kb)
 #   make check SANITIZE=1   the same under AddressSanitizer + UBSan (what CI runs)
 #   make asan           build the sanitizer binary only (build-asan/)
-#   make install PREFIX=/usr/local DESTDIR=   (binary, man page, completions)
+#   make install PREFIX=/usr/local DESTDIR=   (binary, man pages, completions)
 #   make uninstall      remove exactly what install installed
 #   make static         build-static/wslgpu, linked statically (no libcurl)
 #   make bench          run the benchmarks in bench/
@@ -126,21 +126,24 @@ fuzz:
 	$(MAKE) -f fuzz/Makefile BUILD=build-fuzz LDLIBS='$(LDLIBS)'
 
 # ---- install, uninstall, static (owner: the fix/install task) ----
-# make install PREFIX=/usr/local DESTDIR=/tmp/stage: the binary, the man page
+# make install PREFIX=/usr/local DESTDIR=/tmp/stage: the binary, the man pages
+# (wslgpu.1, and wslgpu-COMMAND.1 for each command, as git names its pages)
 # and the bash and zsh completions; make uninstall removes exactly those.
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 INSTALL ?= install
-INSTALLED = $(DESTDIR)$(BINDIR)/wslgpu $(DESTDIR)$(MANDIR)/man1/wslgpu.1 \
+MANPAGES = wslgpu.1 wslgpu-check.1 wslgpu-explain.1 wslgpu-bench.1 wslgpu-watch.1 \
+	wslgpu-smoke.1 wslgpu-history.1 wslgpu-report.1 wslgpu-fix.1 wslgpu-kb.1
+INSTALLED = $(DESTDIR)$(BINDIR)/wslgpu $(MANPAGES:%=$(DESTDIR)$(MANDIR)/man1/%) \
 	$(DESTDIR)$(BASHCOMPDIR)/wslgpu $(DESTDIR)$(ZSHCOMPDIR)/_wslgpu
 
 install: $(BUILD)/wslgpu
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 755 $(BUILD)/wslgpu $(DESTDIR)$(BINDIR)/wslgpu
-	$(INSTALL) -m 644 doc/wslgpu.1 $(DESTDIR)$(MANDIR)/man1/wslgpu.1
+	$(INSTALL) -m 644 $(MANPAGES:%=doc/%) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 completions/wslgpu.bash $(DESTDIR)$(BASHCOMPDIR)/wslgpu
 	$(INSTALL) -m 644 completions/_wslgpu $(DESTDIR)$(ZSHCOMPDIR)/_wslgpu
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# install.sh: make install / uninstall into a scratch DESTDIR, the man page
-# (lint-clean, renders, covers every command and option), the completions
+# install.sh: make install / uninstall into a scratch DESTDIR, the man pages
+# (lint-clean, render, wslgpu.1 lists every command and schema, each
+# command's page every option of its --help), the completions
 # (bash for real through bash-completion; zsh syntax and compinit),
 # --version and `wslgpu help CMD`.
 . "$(dirname "$0")/lib.sh"
@@ -9,32 +10,78 @@ OUT=""
 ERR=""
 MAN="$top/doc/wslgpu.1"
 
-# ---- the man page
-if command -v mandoc >/dev/null 2>&1; then
-	if lint=$(mandoc -Tlint -Wwarning "$MAN" 2>&1) && [ -z "$lint" ]; then ok "mandoc -Tlint clean"; else
-		fail "mandoc -Tlint: $lint"; fi
-	mandoc -Tascii "$MAN" | col -b >"$WORK/man.txt"
-else
-	LANG=C MANWIDTH=100 man -l "$MAN" 2>/dev/null | col -b >"$WORK/man.txt"
-fi
-in_man() { grep -Fq -- "$1" "$WORK/man.txt"; }
+# ---- the man pages: doc/wslgpu.1 (the overview) and doc/wslgpu-CMD.1 for
+# each command. Each lints clean (style messages too, but for references to
+# pages this machine does not have installed), and documents in its OPTIONS
+# every option its command's --help lists: adding an option without its
+# documentation fails here.
 cmds=$("$WSLGPU" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 [ -n "$cmds" ] && ok "commands listed by --help" || fail "no commands in --help"
+render() { # PAGE: the page as plain text
+	if command -v mandoc >/dev/null 2>&1; then mandoc -Tascii "$1" | col -bx
+	else LANG=C MANWIDTH=100 man -l "$1" 2>/dev/null | col -bx; fi
+}
+section() { # TEXT-FILE NAME: the body of section NAME
+	awk -v s="$2" '/^[A-Z][A-Z ]*$/ { on = ($0 == s); next } on' "$1"
+}
+help_opts() { # CMD: every option in the option column of CMD --help
+	"$WSLGPU" "$1" --help 2>/dev/null | sed -n 's/^ \{1,\}\(-[^ ].*\)$/\1/p' | sed 's/  .*//' |
+		grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z-]*' | tr -d ' ,' | sort -u
+}
+lint_page() { # PAGE NAME
+	if ! command -v mandoc >/dev/null 2>&1; then return 0; fi
+	if lint=$(mandoc -Tlint -Wwarning "$1" 2>&1) && [ -z "$lint" ]; then ok "$2: mandoc -Tlint -Wwarning clean"; else
+		fail "$2: mandoc -Tlint: $lint"; fi
+	style=$(mandoc -Tlint -Wstyle "$1" 2>&1 | grep -v 'referenced manual not found' | grep -v 'outdated mandoc.db')
+	[ -z "$style" ] && ok "$2: no style messages" || fail "$2: mandoc -Tlint -Wstyle: $style"
+}
+MAN="$top/doc/wslgpu.1"
+lint_page "$MAN" wslgpu.1
+render "$MAN" >"$WORK/man.txt"
+in_man() { grep -Fq -- "$1" "$WORK/man.txt"; }
+section "$WORK/man.txt" COMMANDS >"$WORK/commands.txt"
 for c in $cmds; do
-	if grep -Eq "^   $c\$" "$WORK/man.txt"; then ok "man: command $c"; else fail "man: no subsection for $c"; fi
+	if grep -Eq "^ +$c( |\$)" "$WORK/commands.txt"; then ok "wslgpu.1: command $c"; else fail "wslgpu.1: $c not in COMMANDS"; fi
+done
+for s in COMMANDS OPTIONS ENVIRONMENT FILES "EXIT STATUS" "JSON SCHEMAS" EXAMPLES "SEE ALSO"; do
+	if grep -q "^$s\$" "$WORK/man.txt"; then ok "wslgpu.1: section $s"; else fail "wslgpu.1: no section $s"; fi
+done
+for schema in $(grep -rhoE '"wslgpu/[a-z-]+/[0-9]+' "$top/src" | tr -d '"' | sort -u); do
+	if in_man "$schema"; then ok "wslgpu.1: schema $schema"; else fail "wslgpu.1: schema $schema missing"; fi
 done
 for c in $cmds; do
 	[ "$c" = help ] && continue
-	opts=$("$WSLGPU" "$c" --help 2>/dev/null | grep -oE -- '--[a-z][a-z-]*' | sort -u)
-	for o in $opts; do
-		if in_man "$o"; then ok "man: $c $o"; else fail "man: $c option $o is not in the man page"; fi
+	page="$top/doc/wslgpu-$c.1"
+	if [ ! -f "$page" ]; then fail "doc/wslgpu-$c.1 is missing"; continue; fi
+	lint_page "$page" "wslgpu-$c.1"
+	render "$page" >"$WORK/page.txt"
+	if grep -Fq "wslgpu-$c(1)" "$WORK/commands.txt" &&
+		section "$WORK/man.txt" "SEE ALSO" | grep -Fq "wslgpu-$c(1)"; then ok "wslgpu.1 refers to wslgpu-$c(1)"; else
+		fail "wslgpu.1: no wslgpu-$c(1) in COMMANDS and SEE ALSO"; fi
+	if section "$WORK/page.txt" NAME | grep -q "wslgpu-$c - "; then ok "wslgpu-$c.1: NAME"; else fail "wslgpu-$c.1: NAME"; fi
+	for s in SYNOPSIS DESCRIPTION OPTIONS FILES "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		if grep -q "^$s\$" "$WORK/page.txt"; then ok "wslgpu-$c.1: section $s"; else fail "wslgpu-$c.1: no section $s"; fi
+	done
+	if section "$WORK/page.txt" "SEE ALSO" | grep -Fq "wslgpu(1)"; then ok "wslgpu-$c.1: SEE ALSO wslgpu(1)"; else
+		fail "wslgpu-$c.1: SEE ALSO lacks wslgpu(1)"; fi
+	# each option is the tag of an item of OPTIONS (the text before the description)
+	section "$WORK/page.txt" OPTIONS | sed -n 's/^ \{3,8\}\(-.*\)$/\1/p' | sed 's/  .*//' >"$WORK/tags.txt"
+	# -h and --help work for every command, even where --help does not say so
+	for o in $({ help_opts "$c"; printf '%s\n' -h --help; } | sort -u); do
+		if grep -Eq -- "(^|[ ,])$o([][ ,=]|\$)" "$WORK/tags.txt"; then ok "wslgpu-$c.1: option $o"; else
+			fail "wslgpu-$c.1: option $o of '$c --help' is not in OPTIONS"; fi
+	done
+	# and every long option --help mentions anywhere is somewhere in the page
+	for o in $("$WSLGPU" "$c" --help 2>/dev/null | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		if grep -Fq -- "$o" "$WORK/page.txt"; then ok "wslgpu-$c.1 mentions $o"; else fail "wslgpu-$c.1: $o not mentioned"; fi
 	done
 done
-for s in "EXIT STATUS" ENVIRONMENT FILES "JSON SCHEMAS" EXAMPLES "SEE ALSO"; do
-	if grep -q "^$s\$" "$WORK/man.txt"; then ok "man: section $s"; else fail "man: no section $s"; fi
-done
-for schema in $(grep -rhoE '"wslgpu/[a-z-]+/[0-9]+' "$top/src" | tr -d '"' | sort -u); do
-	if in_man "$schema"; then ok "man: schema $schema"; else fail "man: schema $schema missing"; fi
+for page in "$top"/doc/*.1; do
+	n=$(basename "$page" .1)
+	case " wslgpu $(for c in $cmds; do printf 'wslgpu-%s ' "$c"; done)" in
+	*" $n "*) ;;
+	*) fail "doc/$n.1 is no command's page" ;;
+	esac
 done
 
 # ---- --version, help CMD
@@ -63,14 +110,20 @@ check_mode() { # FILE MODE
 		fail "$1: $(stat -c %a "$D$1" 2>&1)"; fi
 }
 check_mode /usr/bin/wslgpu 755
-check_mode /usr/share/man/man1/wslgpu.1 644
+for page in "$top"/doc/*.1; do check_mode "/usr/share/man/man1/$(basename "$page")" 644; done
 check_mode /usr/share/bash-completion/completions/wslgpu 644
 check_mode /usr/share/zsh/site-functions/_wslgpu 644
 n=$(find "$D" -type f | wc -l)
-[ "$n" = 4 ] && ok "four files installed" || fail "$n files installed: $(find "$D" -type f)"
+want=$((3 + $(ls "$top"/doc/*.1 | wc -l)))
+[ "$n" = "$want" ] && ok "$want files installed" || fail "$n files installed, not $want: $(find "$D" -type f)"
 if "$D/usr/bin/wslgpu" --version >/dev/null; then ok "installed binary runs"; else fail "installed binary"; fi
 if LANG=C MANWIDTH=80 man -l "$D/usr/share/man/man1/wslgpu.1" 2>/dev/null | col -b | grep -q 'is GPU compute working here'; then
 	ok "man -l renders the installed page"; else fail "man -l"; fi
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	if LANG=C MANWIDTH=80 man -l "$D/usr/share/man/man1/wslgpu-$c.1" 2>/dev/null | col -b | grep -Eq "^ *wslgpu-$c -{1,2} "; then
+		ok "man -l renders wslgpu-$c.1"; else fail "man -l wslgpu-$c.1"; fi
+done
 
 # bash: the real bash-completion, COMP_WORDS as bash sets them
 BC=/usr/share/bash-completion/bash_completion
