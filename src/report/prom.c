@@ -284,7 +284,7 @@ static void put_info(struct strbuf *sb, const struct report *rep)
 	if (f.wsl) {
 		family(sb, "wslgpu_wsl_info",
 		       "The WSL version and the Windows version wsl.exe --version reports "
-		       "(asked only with --windows, or a policy with [wsl] min); always 1.");
+		       "(asked only with --windows, or a policy with [wsl] min_version); always 1.");
 		sample(sb, "wslgpu_wsl_info");
 		label(sb, "version", f.wsl);
 		label(sb, "windows", f.windows ? f.windows : "unknown");
