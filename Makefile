@@ -4,7 +4,8 @@
 #   make check SANITIZE=1   the same under AddressSanitizer + UBSan (what CI runs)
 #   make asan           build the sanitizer binary only (build-asan/)
 #   make install PREFIX=/usr/local DESTDIR=   (binary, man pages, completions)
-#   make uninstall      remove exactly what install installed
+#   make install-systemd   the smoke test's systemd user timer (deploy/systemd/)
+#   make uninstall      remove exactly what install and install-systemd installed
 #   make static         build-static/wslgpu, linked statically (no libcurl)
 #   make bench          run the benchmarks in bench/
 #   make fuzz           build the libFuzzer targets (clang)
@@ -47,7 +48,7 @@ FAKE_SRC := $(wildcard tests/fakes/*.c)
 fake_soname = $(shell sed -n 's,^// soname: *,,p' $(1))
 FAKE_LIB := $(foreach f,$(FAKE_SRC),$(BUILD)/fakes/$(call fake_soname,$(f)))
 
-.PHONY: all check asan install uninstall clean bench fuzz
+.PHONY: all check asan install install-systemd uninstall clean bench fuzz
 all: wslgpu
 
 # ---- The embedded PTX kernels (src/gpu/kernels.cu; owner: the cuda layer) ----
@@ -139,6 +140,21 @@ MANPAGES = wslgpu.1 wslgpu-check.1 wslgpu-explain.1 wslgpu-bench.1 wslgpu-watch.
 INSTALLED = $(DESTDIR)$(BINDIR)/wslgpu $(MANPAGES:%=$(DESTDIR)$(MANDIR)/man1/%) \
 	$(DESTDIR)$(BASHCOMPDIR)/wslgpu $(DESTDIR)$(ZSHCOMPDIR)/_wslgpu
 
+# make install-systemd: wslgpu-smoke.service and .timer as user units (in
+# systemd's search path for /usr and /usr/local), their ExecStart pointed at
+# $(BINDIR)/wslgpu; enabling them is each user's choice (doc/fleet.md).
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+UNITS = wslgpu-smoke.service wslgpu-smoke.timer
+INSTALLED_UNITS = $(addprefix $(DESTDIR)$(SYSTEMDUSERDIR)/,$(UNITS))
+
+install-systemd:
+	$(INSTALL) -d $(DESTDIR)$(SYSTEMDUSERDIR)
+	sed 's|^ExecStart=/usr/local/bin/wslgpu |ExecStart=$(BINDIR)/wslgpu |' \
+		deploy/systemd/wslgpu-smoke.service > $(DESTDIR)$(SYSTEMDUSERDIR)/wslgpu-smoke.service.tmp
+	chmod 644 $(DESTDIR)$(SYSTEMDUSERDIR)/wslgpu-smoke.service.tmp
+	mv $(DESTDIR)$(SYSTEMDUSERDIR)/wslgpu-smoke.service.tmp $(DESTDIR)$(SYSTEMDUSERDIR)/wslgpu-smoke.service
+	$(INSTALL) -m 644 deploy/systemd/wslgpu-smoke.timer $(DESTDIR)$(SYSTEMDUSERDIR)/wslgpu-smoke.timer
+
 install: $(BUILD)/wslgpu
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(ZSHCOMPDIR)
@@ -148,7 +164,7 @@ install: $(BUILD)/wslgpu
 	$(INSTALL) -m 644 completions/_wslgpu $(DESTDIR)$(ZSHCOMPDIR)/_wslgpu
 
 uninstall:
-	rm -f $(INSTALLED)
+	rm -f $(INSTALLED) $(INSTALLED_UNITS)
 
 # make static: build-static/wslgpu, linked statically, for dropping onto a
 # machine whose libraries are broken. Without libcurl (smoke --push says it

@@ -49,7 +49,8 @@ _wslgpu()
 		case ${words[i]} in
 		--) [[ $cmd ]] || cmd=check; break ;;
 		--root | --only | --data | --timeout | --python | --docker-image | --color | \
-			--policy | --db | --junit | --prom | --push | --job | --instance | --budget | \
+			--policy | --db | --junit | --prom | --push | --push-delete | --job | --instance | \
+			--budget | \
 			--limit | --since | --machine | -o | --output | -f | --file | --pid | \
 			--interval | --csv | --svg | --size | --block | --files | --file-size | \
 			--seconds | --device | --min-size | --max-size | --launches | --batch | --lib)
@@ -93,7 +94,7 @@ _wslgpu()
 		return ;;
 	--pid)
 		mapfile -t COMPREPLY < <(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur"); return ;;
-	--timeout | --docker-image | --push | --job | --instance | --budget | --limit | \
+	--timeout | --docker-image | --push | --push-delete | --job | --instance | --budget | --limit | \
 		--since | --machine | --interval | --size | --block | --files | --file-size | \
 		--seconds | --device | --min-size | --max-size | --launches | --batch)
 		return ;;

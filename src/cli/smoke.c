@@ -65,6 +65,9 @@ static void smoke_help(FILE *f)
 	      "      --push URL       also push the metrics to a Pushgateway\n"
 	      "      --job NAME       Pushgateway job (default wslgpu)\n"
 	      "      --instance NAME  Pushgateway instance (default: this host's name)\n"
+	      "      --push-delete URL\n"
+	      "                       run nothing: delete the group of --job and --instance\n"
+	      "                       (a retired machine's metrics) from a Pushgateway\n"
 	      "      --record         record the run in the history database\n"
 	      "      --db PATH        the history database (implies --record)\n"
 	      CHECKRUN_HELP
@@ -91,7 +94,7 @@ struct smoke {
 	double t0;
 	time_t when;
 	bool verbose, json, strict;
-	const char *junit, *prom, *push, *job, *instance, *db;
+	const char *junit, *prom, *push, *job, *instance, *db, *push_delete;
 	char *push_shown; /* --push without its user:password, for messages */
 	bool record;
 	char hostname[HOST_NAME_MAX + 1];
@@ -284,7 +287,8 @@ static void deliver(struct smoke *s)
 	struct report rep;
 	checkrun_report(&s->cr, &rep, false, 1);
 	struct output_meta meta = { "wslgpu smoke", s->when, now_ms() - s->t0, s->checks_rc,
-				    s->have_policy ? s->policy_path : NULL };
+				    s->have_policy ? s->policy_path : NULL, s->budget_ms,
+				    s->sum.cut_short || s->sum.not_started };
 	struct strbuf body = STRBUF_INIT, err = STRBUF_INIT;
 	if (s->junit) {
 		struct delivery *d = delivery(s, "--junit", s->junit);
@@ -330,6 +334,30 @@ static void deliver(struct smoke *s)
 	}
 	sb_release(&body);
 	sb_release(&err);
+}
+
+/* --push-delete: the Pushgateway keeps the last push of a machine for
+ * ever, so a retired one would look stale on every dashboard until its
+ * group is deleted. */
+static int delete_group(struct smoke *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	s->push_shown = url_without_credentials(s->push_delete);
+	struct delivery *d = delivery(s, "--push-delete", s->push_shown);
+	if (prom_push_delete(s->push_delete, s->job, s->instance, PUSH_MAX_MS, &err) < 0) {
+		delivery_failed(d, err.len ? err.buf : "the delete failed");
+	} else {
+		struct strbuf m = STRBUF_INIT;
+		sb_addf(&m, "smoke: deleted the group job=%s instance=%s from the Pushgateway at %s",
+			s->job, s->instance, s->push_shown);
+		struct strbuf clean = STRBUF_INIT;
+		text_sanitize(&clean, m.buf);
+		printf("%s\n", sb_str(&clean));
+		sb_release(&clean);
+		sb_release(&m);
+	}
+	sb_release(&err);
+	return d->ok ? EXIT_OK : EXIT_FAILED;
 }
 
 /* ---- what people read ---- */
@@ -447,7 +475,7 @@ static int parse_budget(const char *arg)
 int cmd_smoke(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_POLICY, OPT_BUDGET, OPT_STRICT, OPT_JUNIT, OPT_PROM, OPT_PUSH,
-	       OPT_JOB, OPT_INSTANCE, OPT_RECORD, OPT_DB };
+	       OPT_JOB, OPT_INSTANCE, OPT_RECORD, OPT_DB, OPT_PUSH_DELETE };
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -459,6 +487,7 @@ int cmd_smoke(int argc, char **argv)
 		{ "push", required_argument, NULL, OPT_PUSH },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "instance", required_argument, NULL, OPT_INSTANCE },
+		{ "push-delete", required_argument, NULL, OPT_PUSH_DELETE },
 		{ "record", no_argument, NULL, OPT_RECORD },
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "help", no_argument, NULL, 'h' },
@@ -473,11 +502,17 @@ int cmd_smoke(int argc, char **argv)
 	checkrun_init(&s.cr, "smoke");
 	int rc = EXIT_OK, budget_opt = 0;
 	bool timeout_given = false;
+	char other[64] = ""; /* an option that --push-delete, which runs nothing, rejects */
 
 	optind = 1;
 	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+	int c, li = -1;
+	while ((c = getopt_long(argc, argv, ":vh", longopts, &li)) != -1) {
+		if (!other[0] && c != OPT_JOB && c != OPT_INSTANCE && c != OPT_PUSH_DELETE &&
+		    c != 'h' && c != '?' && c != ':')
+			snprintf(other, sizeof other, "%s%s", li >= 0 ? "--" : "-",
+				 li >= 0 ? longopts[li].name : "v");
+		li = -1;
 		switch (c) {
 		case 'v': s.verbose = true; break;
 		case OPT_JSON: s.json = true; break;
@@ -488,6 +523,7 @@ int cmd_smoke(int argc, char **argv)
 		case OPT_PUSH: s.push = optarg; break;
 		case OPT_JOB: s.job = optarg; break;
 		case OPT_INSTANCE: s.instance = optarg; break;
+		case OPT_PUSH_DELETE: s.push_delete = optarg; break;
 		case OPT_RECORD: s.record = true; break;
 		case OPT_DB:
 			s.db = optarg;
@@ -514,6 +550,7 @@ int cmd_smoke(int argc, char **argv)
 		goto out;
 	const char *empty = s.junit && !*s.junit ? "--junit" : s.prom && !*s.prom ? "--prom"
 			    : s.push && !*s.push ? "--push" : !*s.job ? "--job"
+			    : s.push_delete && !*s.push_delete ? "--push-delete"
 			    : s.instance && !*s.instance ? "--instance" : s.db && !*s.db ? "--db"
 			    : s.policy_path && !*s.policy_path ? "--policy" : NULL;
 	if (empty) {
@@ -527,6 +564,17 @@ int cmd_smoke(int argc, char **argv)
 		if (gethostname(s.hostname, sizeof s.hostname - 1) < 0 || !s.hostname[0])
 			snprintf(s.hostname, sizeof s.hostname, "unknown");
 		s.instance = s.hostname;
+	}
+	if (s.push_delete) {
+		if (other[0]) {
+			cli_usage_error("smoke", "--push-delete runs no checks, it only deletes a "
+				       "group from the Pushgateway: it takes --job and --instance, "
+				       "not %s", other);
+			rc = EXIT_USAGE;
+		} else {
+			rc = delete_group(&s);
+		}
+		goto out;
 	}
 
 	if (s.policy_path) {

@@ -25,4 +25,9 @@ void out_facts(const struct report *rep, struct out_facts *f)
 	f->driver_cuda = fact(rep, "host.driver", "driver_cuda_version");
 	if (!f->driver_cuda)
 		f->driver_cuda = fact(rep, "cuda.init", "driver_cuda_version");
+	/* "unknown (wsl.exe not found)" and the like are no version. */
+	f->wsl = fact(rep, "host.driver", "wsl_version");
+	if (f->wsl && !strncmp(f->wsl, "unknown", 7))
+		f->wsl = NULL;
+	f->windows = fact(rep, "host.driver", "windows_version");
 }

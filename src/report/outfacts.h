@@ -15,6 +15,8 @@ struct out_facts {
 	const char *distro;
 	const char *driver;      /* driver version as host.driver settled it */
 	const char *driver_cuda; /* newest CUDA the driver supports, when known exactly */
+	const char *wsl;         /* wsl.exe --version's WSL version (only with --windows) */
+	const char *windows;     /* and its Windows version */
 };
 
 void out_facts(const struct report *rep, struct out_facts *f);

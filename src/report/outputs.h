@@ -21,6 +21,8 @@ struct output_meta {
 	double duration_ms;
 	int exit_status;
 	const char *policy_path; /* NULL: none */
+	int budget_ms;           /* the run's time budget; 0: not known */
+	bool budget_spent;       /* the budget ran out: a check cut short or never started */
 };
 
 /* JUnit XML (the common Jenkins/Ant dialect), UTF-8, escaped. */
@@ -36,5 +38,9 @@ void report_prom(struct strbuf *out, const struct report *rep, const struct outp
  */
 int prom_push(const char *url, const char *job, const char *instance, const char *body,
 	      int timeout_ms, struct strbuf *err);
+/* DELETEs that group (a retired machine's metrics); the same URL checks,
+ * time limit and messages as prom_push. */
+int prom_push_delete(const char *url, const char *job, const char *instance, int timeout_ms,
+		     struct strbuf *err);
 
 #endif

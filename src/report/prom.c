@@ -12,6 +12,12 @@
  * check for duration and tolerance; no label holds free text except the
  * machine facts of the *_info families (one series each, clipped).
  *
+ * The fleet's alerts (deploy/prometheus/alerts.yml) compare runs: a kernel
+ * change is an info series whose label changed (kernel_info), a driver
+ * downgrade a number that went down (wslgpu_driver_version; a version
+ * string cannot be compared in PromQL). Keep the two in step with the
+ * rules and the dashboard (deploy/grafana/wslgpu.json).
+ *
  * Label values come from the machine, so they are escaped as the format
  * asks (backslash, double quote, newline), invalid UTF-8 and other control
  * characters become U+FFFD, and they are clipped to LABEL_MAX bytes.
@@ -22,6 +28,7 @@
 
 #include "../core/check.h"
 #include "../core/json.h"
+#include "../parse/version.h"
 #include "../version.h"
 #include "outfacts.h"
 #include "outputs.h"
@@ -220,6 +227,22 @@ static void put_checks(struct strbuf *sb, const struct report *rep)
 	}
 }
 
+/* "551.23" -> 551023000; -1 when it is not 1 to 3 numbers below 1000
+ * after the major (a number that would sort wrongly is worse than none). */
+static long driver_number(const char *s)
+{
+	struct version v;
+	if (version_parse(s, &v) < 0 || v.n > 3 || v.part[0] < 0 || v.part[0] > 99999)
+		return -1;
+	long n = v.part[0] * 1000000L;
+	for (int i = 1; i < v.n; i++) {
+		if (v.part[i] < 0 || v.part[i] > 999)
+			return -1;
+		n += v.part[i] * (i == 1 ? 1000L : 1L);
+	}
+	return n;
+}
+
 static void put_info(struct strbuf *sb, const struct report *rep)
 {
 	struct out_facts f;
@@ -251,6 +274,21 @@ static void put_info(struct strbuf *sb, const struct report *rep)
 		label(sb, "version", f.driver);
 		label(sb, "cuda", f.driver_cuda ? f.driver_cuda : "unknown");
 		end(sb, 1);
+		long num = driver_number(f.driver);
+		if (num >= 0)
+			plain(sb, "wslgpu_driver_version",
+			      "The NVIDIA driver version as a number, MAJOR*1000000 + MINOR*1000 + "
+			      "PATCH (551.23 is 551023000, 535.104.05 is 535104005), so that a "
+			      "downgrade is a decrease.", (double)num);
+	}
+	if (f.wsl) {
+		family(sb, "wslgpu_wsl_info",
+		       "The WSL version and the Windows version wsl.exe --version reports "
+		       "(asked only with --windows, or a policy with [wsl] min_version); always 1.");
+		sample(sb, "wslgpu_wsl_info");
+		label(sb, "version", f.wsl);
+		label(sb, "windows", f.windows ? f.windows : "unknown");
+		end(sb, 1);
 	}
 }
 
@@ -258,6 +296,12 @@ void report_prom(struct strbuf *out, const struct report *rep, const struct outp
 {
 	struct summary sum;
 	report_summarize(rep, &sum);
+	int violations = 0;
+	for (size_t i = 0; i < rep->n; i++)
+		if (in_prom(rep, i) && result_fails_run(&rep->results[i]) &&
+		    !strcmp(rep->results[i].def->layer, "policy"))
+			violations++;
+	const struct result *first = sum.first_failure;
 
 	put_checks(out, rep);
 	family(out, "wslgpu_checks", "Number of wslgpu checks in this run, by status.");
@@ -269,6 +313,22 @@ void report_prom(struct strbuf *out, const struct report *rep, const struct outp
 	plain(out, "wslgpu_failures",
 	      "Checks that failed, crashed or timed out, less those the policy tolerates.",
 	      (double)sum.failed);
+	if (meta && meta->policy_path)
+		plain(out, "wslgpu_policy_violations",
+		      "Checks of the policy layer that failed (the machine breaks a rule of the "
+		      "fleet policy), less those the policy tolerates; only with a policy.",
+		      violations);
+	if (first) {
+		family(out, "wslgpu_smoke_first_failure_info",
+		       "The first check in chain order that failed (and is not tolerated): its "
+		       "id, layer and knowledge-base entry (wslgpu kb ID); always 1.");
+		sample(out, "wslgpu_smoke_first_failure_info");
+		label(out, "check", first->def->id);
+		label(out, "layer", first->def->layer);
+		if (first->kb && *first->kb)
+			label(out, "kb", first->kb);
+		end(out, 1);
+	}
 	if (meta) {
 		plain(out, "wslgpu_smoke_success",
 		      "1 when the last smoke run passed (exit status 0), else 0.",
@@ -281,6 +341,13 @@ void report_prom(struct strbuf *out, const struct report *rep, const struct outp
 		      (double)meta->when);
 		plain(out, "wslgpu_smoke_duration_seconds", "How long the last smoke run took.",
 		      meta->duration_ms > 0 ? meta->duration_ms / 1000.0 : 0);
+		if (meta->budget_ms > 0)
+			plain(out, "wslgpu_smoke_budget_seconds",
+			      "The time budget of the last smoke run (--budget, or the policy's).",
+			      meta->budget_ms / 1000.0);
+		plain(out, "wslgpu_smoke_budget_exhausted",
+		      "1 when the last smoke run ran out of its time budget (a check was cut "
+		      "short or never started), else 0.", meta->budget_spent);
 	}
 	put_info(out, rep);
 	put_figures(out, rep);

@@ -5,7 +5,9 @@
  * URL form (Pushgateway README, "URL"):
  *   URL/metrics/job/JOB/instance/INSTANCE
  * PUT replaces every metric of that group, so a check that disappeared
- * does not linger. A value is percent-encoded; one containing '/' (or an
+ * does not linger; DELETE of the same URL (prom_push_delete) removes the
+ * group of a retired machine, which the Pushgateway would otherwise keep
+ * serving, stale, for ever. A value is percent-encoded; one containing '/' (or an
  * empty one) uses the "@base64" form, base64url (RFC 4648 section 5),
  * the only encoding the Pushgateway accepts for those
  * (https://github.com/prometheus/pushgateway#url).
@@ -36,6 +38,18 @@ int prom_push(const char *url, const char *job, const char *instance, const char
 	(void)timeout_ms;
 	sb_add(err, "this wslgpu was built without libcurl (static build): --push is not "
 		    "available; use --prom FILE and node_exporter, or the dynamic build");
+	return -1;
+}
+
+int prom_push_delete(const char *url, const char *job, const char *instance, int timeout_ms,
+		     struct strbuf *err)
+{
+	(void)url;
+	(void)job;
+	(void)instance;
+	(void)timeout_ms;
+	sb_add(err, "this wslgpu was built without libcurl (static build): --push-delete is not "
+		    "available; use curl -X DELETE URL/metrics/job/JOB/instance/INSTANCE");
 	return -1;
 }
 
@@ -164,8 +178,9 @@ static void timeout_text(struct strbuf *sb, int ms)
 		sb_addf(sb, "%.1f s", ms / 1000.0);
 }
 
-static void describe_curl_error(struct strbuf *err, CURL *h, CURLcode rc, const char *shown,
-				const char *host, int timeout_ms, const char *errbuf)
+static void describe_curl_error(struct strbuf *err, CURL *h, CURLcode rc, const char *verb,
+				const char *shown, const char *host, int timeout_ms,
+				const char *errbuf)
 {
 	long oserr = 0;
 	curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr);
@@ -175,25 +190,28 @@ static void describe_curl_error(struct strbuf *err, CURL *h, CURLcode rc, const 
 		timeout_text(err, timeout_ms);
 		break;
 	case CURLE_COULDNT_RESOLVE_HOST:
-		sb_addf(err, "cannot push to %s: host %s not found (DNS)", shown, host);
+		sb_addf(err, "cannot %s %s: host %s not found (DNS)", verb, shown, host);
 		break;
 	case CURLE_COULDNT_RESOLVE_PROXY:
-		sb_addf(err, "cannot push to %s: the proxy's host is not found (check "
-			     "http_proxy/https_proxy, or set no_proxy=%s)", shown, host);
+		sb_addf(err, "cannot %s %s: the proxy's host is not found (check "
+			     "http_proxy/https_proxy, or set no_proxy=%s)", verb, shown, host);
 		break;
 	case CURLE_COULDNT_CONNECT:
-		sb_addf(err, "cannot push to %s: %s (is the Pushgateway running there?)", shown,
+		sb_addf(err, "cannot %s %s: %s (is the Pushgateway running there?)", verb, shown,
 			oserr ? strerror((int)oserr) : (*errbuf ? errbuf : curl_easy_strerror(rc)));
 		break;
 	default:
-		sb_addf(err, "cannot push to %s: %s", shown, *errbuf ? errbuf : curl_easy_strerror(rc));
+		sb_addf(err, "cannot %s %s: %s", verb, shown,
+			*errbuf ? errbuf : curl_easy_strerror(rc));
 		break;
 	}
 }
 
-int prom_push(const char *url, const char *job, const char *instance, const char *body,
-	      int timeout_ms, struct strbuf *err)
+/* PUT body to the group's URL, or DELETE the group when body is NULL. */
+static int gateway_request(const char *url, const char *job, const char *instance,
+			   const char *body, int timeout_ms, struct strbuf *err)
 {
+	const char *verb = body ? "push to" : "delete";
 	if (check_url(url, err) < 0)
 		return -1;
 	if (!job || !*job) {
@@ -219,7 +237,7 @@ int prom_push(const char *url, const char *job, const char *instance, const char
 	CURL *h = NULL;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		sb_add(err, "cannot push: libcurl could not be initialised");
+		sb_addf(err, "cannot %s: libcurl could not be initialised", body ? "push" : "delete");
 		sb_release(&full);
 		return -1;
 	}
@@ -238,15 +256,18 @@ int prom_push(const char *url, const char *job, const char *instance, const char
 	h = curl_easy_init();
 	if (!h)
 		goto out_nomem;
-	headers = curl_slist_append(headers, "Content-Type: text/plain; version=0.0.4");
+	if (body)
+		headers = curl_slist_append(headers, "Content-Type: text/plain; version=0.0.4");
 	/* No "Expect: 100-continue" round trip (a second's wait on some servers). */
 	headers = curl_slist_append(headers, "Expect:");
 	if (!headers)
 		goto out_nomem;
 	curl_easy_setopt(h, CURLOPT_URL, full.buf);
-	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, body ? "PUT" : "DELETE");
+	if (body) {
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms);
@@ -264,7 +285,7 @@ int prom_push(const char *url, const char *job, const char *instance, const char
 
 	CURLcode rc = curl_easy_perform(h);
 	if (rc != CURLE_OK) {
-		describe_curl_error(err, h, rc, shown, host ? host : "?", timeout_ms, errbuf);
+		describe_curl_error(err, h, rc, verb, shown, host ? host : "?", timeout_ms, errbuf);
 		goto out;
 	}
 	long code = 0;
@@ -283,7 +304,7 @@ int prom_push(const char *url, const char *job, const char *instance, const char
 	ret = 0;
 	goto out;
 out_nomem:
-	sb_add(err, "cannot push: out of memory in libcurl");
+	sb_addf(err, "cannot %s: out of memory in libcurl", body ? "push" : "delete");
 out:
 	curl_slist_free_all(headers);
 	if (h)
@@ -296,6 +317,18 @@ out:
 	sb_release(&ans.text);
 	sb_release(&full);
 	return ret;
+}
+
+int prom_push(const char *url, const char *job, const char *instance, const char *body,
+	      int timeout_ms, struct strbuf *err)
+{
+	return gateway_request(url, job, instance, body ? body : "", timeout_ms, err);
+}
+
+int prom_push_delete(const char *url, const char *job, const char *instance, int timeout_ms,
+		     struct strbuf *err)
+{
+	return gateway_request(url, job, instance, NULL, timeout_ms, err);
 }
 
 #endif

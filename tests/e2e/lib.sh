@@ -13,6 +13,9 @@
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
 #   status_of ID        prints the JSON status of a check
 #   done_testing        prints the closing "e2e-result:" line
+#   free_port           a free TCP port on 127.0.0.1 (for a server a test starts)
+#   http_get URL        the body of a 200 answer on stdout; fails otherwise
+#   wait_http URL       waits (up to 20 s) until URL answers 200
 set -u
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
@@ -130,4 +133,21 @@ expect_status() {
 done_testing() {
 	echo "e2e-result: $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
+}
+
+# ---- servers on loopback (outputs.sh, fleet.sh) ----
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+http_get() { # URL -> stdout; fails when no 200
+	python3 -c 'import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=3) as r: sys.stdout.write(r.read().decode())' "$1" 2>/dev/null
+}
+wait_http() { # URL: 0 once it answers 200, 1 after 20 s
+	i=0
+	until http_get "$1" >/dev/null; do
+		i=$((i + 1))
+		[ $i -ge 100 ] && return 1
+		sleep 0.2
+	done
 }

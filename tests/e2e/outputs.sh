@@ -111,14 +111,6 @@ expect_file_fixed "$WORK/hostile.xml" 'value="5.15.167.4-microsoft-standard-WSL2
 check_junit "$WORK/hostile.xml" "hostile kernel string"
 
 # ---- (b) a real Pushgateway ----
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-http_get() { # URL -> stdout; fails when no 200
-	python3 -c 'import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=3) as r: sys.stdout.write(r.read().decode())' "$1" 2>/dev/null
-}
-
 if ! have prometheus-pushgateway || ! have python3; then
 	skip_test "prometheus-pushgateway or python3 not installed: push not tested end to end"
 	finish
@@ -139,13 +131,7 @@ port=$(free_port)
 prometheus-pushgateway --web.listen-address="127.0.0.1:$port" --persistence.file="" \
 	>"$WORK/pushgateway.log" 2>&1 &
 PGW_PID=$!
-i=0
-until http_get "http://127.0.0.1:$port/-/ready" >/dev/null; do
-	i=$((i + 1))
-	if [ $i -ge 100 ]; then break; fi
-	sleep 0.2
-done
-if [ $i -ge 100 ]; then
+if ! wait_http "http://127.0.0.1:$port/-/ready"; then
 	fail "pushgateway did not become ready: $(tail -5 "$WORK/pushgateway.log")"
 	finish
 fi

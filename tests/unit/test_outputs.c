@@ -80,11 +80,14 @@ static void fixture_init(struct fixture *f, const char *kernel, const char *deta
 	res_set(&r[7], ST_PASS, NULL, "driver 551.23");
 	res_ev(&r[7], "driver_version", "551.23");
 	res_ev(&r[7], "driver_cuda_version", "12.4");
+	res_ev(&r[7], "wsl_version", "2.3.26.0");
+	res_ev(&r[7], "windows_version", "10.0.22631.4460");
 	res_set(&r[8], ST_PASS, NULL, "hidden");
 	f->shown[8] = false; /* ran as a dependency only: not reported */
 
 	f->rep = (struct report){ f->res, f->shown, NDEFS, false, false };
-	f->meta = (struct output_meta){ "wslgpu smoke", 1764690345, 1234.5, 1, "/etc/wslgpu/policy.ini" };
+	f->meta = (struct output_meta){ "wslgpu smoke", 1764690345, 1234.5, 1, "/etc/wslgpu/policy.ini",
+					60000, true };
 }
 
 static void fixture_release(struct fixture *f)
@@ -325,6 +328,14 @@ static void test_prom_metrics(void **state)
 	assert_contains(s, "wslgpu_platform_info{kind=\"wsl2\",distro=\"Ubuntu 24.04 LTS\"} 1\n");
 	assert_contains(s, "wslgpu_kernel_info{release=\"5.15.167.4-microsoft-standard-WSL2\"} 1\n");
 	assert_contains(s, "wslgpu_driver_info{version=\"551.23\",cuda=\"12.4\"} 1\n");
+	assert_contains(s, "\nwslgpu_driver_version 551023000\n");
+	assert_contains(s, "wslgpu_wsl_info{version=\"2.3.26.0\",windows=\"10.0.22631.4460\"} 1\n");
+	/* the first failure in chain order, not the crash or the time-out after it */
+	assert_contains(s, "\nwslgpu_smoke_first_failure_info{check=\"libs.wsl_dir\",layer=\"libs\","
+			   "kb=\"libs.wsl_dir.missing_driver_libs\"} 1\n");
+	assert_contains(s, "\nwslgpu_policy_violations 0\n");
+	assert_contains(s, "\nwslgpu_smoke_budget_seconds 60\n");
+	assert_contains(s, "\nwslgpu_smoke_budget_exhausted 1\n");
 	assert_contains(s, "wslgpu_cuda_ptx_jit_seconds 0.0415\n");
 	assert_contains(s, "# TYPE wslgpu_cuda_kernel_launch_seconds gauge\n"
 			   "wslgpu_cuda_kernel_launch_seconds{launch=\"first\"} 0.05225\n"
@@ -372,6 +383,70 @@ static void test_prom_escaping(void **state)
 	fixture_release(&g);
 }
 
+/* What the fleet's alerts compare: the driver as a number that sorts like
+ * the version, policy violations, the first failure without a KB entry. */
+static void test_prom_fleet(void **state)
+{
+	(void)state;
+	static const struct check_def pdefs[] = {
+		{ "host.driver", "host", "NVIDIA driver version", "", { NULL }, NULL },
+		{ "cuda.init", "cuda", "cuInit", "", { NULL }, NULL },
+		{ "policy.driver", "policy", "Driver policy", "", { NULL }, NULL },
+		{ "policy.wsl", "policy", "WSL policy", "", { NULL }, NULL },
+		{ "policy.memory", "policy", "Memory policy", "", { NULL }, NULL },
+	};
+	static const struct {
+		const char *version;
+		const char *number; /* NULL: no wslgpu_driver_version */
+	} drivers[] = {
+		{ "551.23", "551023000" },   { "531.79", "531079000" },
+		{ "535.104.05", "535104005" }, { "535.54.03", "535054003" },
+		{ "580", "580000000" },      { "32.0.15.6636", NULL }, /* Windows' form */
+		{ "551.1234", NULL },        { "unknown", NULL },
+	};
+	for (size_t k = 0; k < sizeof drivers / sizeof drivers[0]; k++) {
+		struct result res[5];
+		bool shown[5] = { true, true, true, true, true };
+		for (size_t i = 0; i < 5; i++) {
+			result_init(&res[i], &pdefs[i]);
+			res[i].ran = true;
+		}
+		res_set(&res[0], ST_PASS, NULL, "driver %s", drivers[k].version);
+		res_ev(&res[0], "driver_version", "%s", drivers[k].version);
+		res_ev(&res[0], "wsl_version", "unknown (wsl.exe not found)");
+		res_set(&res[1], ST_CRASH, NULL, "the probe crashed");
+		res_set(&res[2], ST_FAIL, "policy.driver.too_old", "driver below the minimum");
+		res_set(&res[3], ST_FAIL, "policy.wsl.kernel_too_old", "kernel too old");
+		res_set(&res[4], ST_FAIL, NULL, "too little memory");
+		res_ev(&res[4], "tolerated", "yes");
+		struct report rep = { res, shown, 5, false, false };
+		struct output_meta meta = { "wslgpu smoke", 1700000000, 10, 1, "policy.ini", 20000,
+					    false };
+		struct strbuf m = STRBUF_INIT;
+		report_prom(&m, &rep, &meta);
+		if (drivers[k].number) {
+			char want[64];
+			snprintf(want, sizeof want, "\nwslgpu_driver_version %s\n", drivers[k].number);
+			assert_contains(m.buf, want);
+		} else {
+			assert_null(strstr(m.buf, "wslgpu_driver_version"));
+		}
+		assert_contains(m.buf, "\nwslgpu_policy_violations 2\n"); /* not the tolerated one */
+		assert_contains(m.buf, "\nwslgpu_failures 3\n");
+		/* a crash has no KB entry: no kb label rather than an empty one */
+		assert_contains(m.buf, "\nwslgpu_smoke_first_failure_info{check=\"cuda.init\","
+				       "layer=\"cuda\"} 1\n");
+		assert_contains(m.buf, "\nwslgpu_smoke_budget_exhausted 0\n");
+		assert_contains(m.buf, "\nwslgpu_smoke_budget_seconds 20\n");
+		assert_null(strstr(m.buf, "wslgpu_wsl_info")); /* "unknown (...)" is no version */
+		if (k == 0)
+			promtool_ok(&m);
+		sb_release(&m);
+		for (size_t i = 0; i < 5; i++)
+			result_release(&res[i]);
+	}
+}
+
 static void test_prom_empty(void **state)
 {
 	(void)state;
@@ -382,12 +457,19 @@ static void test_prom_empty(void **state)
 	assert_contains(m.buf, "\nwslgpu_failures 0\n");
 	assert_contains(m.buf, "wslgpu_checks{status=\"pass\"} 0\n");
 	assert_null(strstr(m.buf, "wslgpu_kernel_info"));
+	assert_null(strstr(m.buf, "wslgpu_driver_version"));
+	assert_null(strstr(m.buf, "wslgpu_smoke_first_failure_info"));
+	assert_null(strstr(m.buf, "wslgpu_policy_violations"));
+	assert_null(strstr(m.buf, "wslgpu_smoke_budget"));
 	promtool_ok(&m);
-	struct output_meta meta = { "wslgpu smoke", 1700000000, 0, 3, NULL };
+	struct output_meta meta = { "wslgpu smoke", 1700000000, 0, 3, NULL, 0, false };
 	sb_reset(&m);
 	report_prom(&m, &rep, &meta);
 	assert_contains(m.buf, "\nwslgpu_smoke_success 0\n");
 	assert_contains(m.buf, "\nwslgpu_smoke_exit_status 3\n");
+	assert_contains(m.buf, "\nwslgpu_smoke_budget_exhausted 0\n");
+	assert_null(strstr(m.buf, "wslgpu_smoke_budget_seconds"));
+	assert_null(strstr(m.buf, "wslgpu_policy_violations")); /* no policy: no count */
 	promtool_ok(&m);
 	sb_release(&m);
 	if (!have("promtool"))
@@ -475,6 +557,15 @@ static void test_push_refused(void **state)
 	assert_int_equal(prom_push(url, "wslgpu", "ws1", "x 1\n", 10000, &err), -1);
 	assert_contains(err.buf, "Connection refused");
 	assert_null(strstr(err.buf, "s3cret"));
+	/* --push-delete: the same checks and messages, its own verb */
+	sb_reset(&err);
+	assert_int_equal(prom_push_delete(url, "wslgpu", "ws1", 10000, &err), -1);
+	assert_contains(err.buf, "cannot delete http://127.0.0.1:");
+	assert_contains(err.buf, "/metrics/job/wslgpu/instance/ws1: Connection refused");
+	assert_null(strstr(err.buf, "s3cret"));
+	sb_reset(&err);
+	assert_int_equal(prom_push_delete("ftp://gw:9091", "wslgpu", "ws1", 1000, &err), -1);
+	assert_string_equal(err.buf, "only http:// and https:// URLs are accepted, not ftp://");
 	free(url);
 	sb_release(&err);
 }
@@ -619,6 +710,13 @@ static void test_push_real_gateway(void **state)
 	assert_contains(got.buf, "check=\"libs.wsl_dir\",instance=\"lab/rack 7\"");
 	assert_contains(got.buf, "wslgpu_failures{instance=\"ws-01\",job=\"wslgpu\"} 2\n");
 
+	/* DELETE removes one group (a retired machine), and only that one. */
+	assert_int_equal(prom_push_delete(base, "wslgpu", "lab/rack 7", 5000, &err), 0);
+	sb_reset(&got);
+	assert_int_equal(http_get(metrics, &got), 200);
+	assert_null(strstr(got.buf, "instance=\"lab/rack 7\""));
+	assert_contains(got.buf, "wslgpu_failures{instance=\"ws-01\",job=\"wslgpu\"} 2\n");
+
 	/* A body the gateway rejects: its status and first line come back. */
 	assert_int_equal(prom_push(base, "wslgpu", "ws-02", "not metrics{\n", 5000, &err), -1);
 	assert_contains(err.buf, "/metrics/job/wslgpu/instance/ws-02 answered HTTP 400: ");
@@ -657,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_junit_empty),
 		cmocka_unit_test(test_prom_metrics),
 		cmocka_unit_test(test_prom_escaping),
+		cmocka_unit_test(test_prom_fleet),
 		cmocka_unit_test(test_prom_empty),
 		cmocka_unit_test(test_push_bad_urls),
 		cmocka_unit_test(test_push_refused),
