@@ -419,6 +419,7 @@ static void test_prom_fleet(void **state)
 		res_set(&res[3], ST_FAIL, "policy.wsl.kernel_too_old", "kernel too old");
 		res_set(&res[4], ST_FAIL, NULL, "too little memory");
 		res_ev(&res[4], "tolerated", "yes");
+		res[4].tolerated_by = xstrdup("policy.ini:9: [tolerate] policy.memory");
 		struct report rep = { res, shown, 5, false, false };
 		struct output_meta meta = { "wslgpu smoke", 1700000000, 10, 1, "policy.ini", 20000,
 					    false };
