@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include "core/text.h"
 #include "kb/kb.h"
 #include "parse/inifile.h"
 #include "parse/osrelease.h"
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wslconfig_size(s, &bytes);
 		wslconfig_bool(s);
 		if (size < 256)
-			wslconfig_distance(s, "memory");
+			text_distance(s, "memory");
 		sb_reset(&sb);
 		json_str(&sb, s);
 		sb_reset(&sb);

@@ -6,6 +6,7 @@
 #include "core/result.h"
 #include "core/rootfs.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "kb/kb.h"
 #include "parse/inifile.h"
 #include "parse/osrelease.h"
@@ -273,6 +274,24 @@ static void test_rootfs(void **state)
 	free(d);
 }
 
+/* The "did you mean" distance: case-blind, capped for long strings. */
+static void test_text_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(text_distance("memroy", "memory"), 2);
+	assert_int_equal(text_distance("SWAP", "swap"), 0);
+	assert_int_equal(text_distance("", "wsl2"), 4);
+	assert_int_equal(text_distance("wsl2", ""), 4);
+	assert_int_equal(text_distance("processors", "processor"), 1);
+	assert_int_equal(text_distance("kernelCommandLine", "kernelCommandline"), 0);
+	char longer[64];
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	assert_int_equal(text_distance(longer, "a"), 99);
+	longer[40] = '\0';
+	assert_int_equal(text_distance(longer, longer), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,7 +299,7 @@ int main(void)
 		cmocka_unit_test(test_osrelease), cmocka_unit_test(test_inifile),
 		cmocka_unit_test(test_json),     cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
-		cmocka_unit_test(test_rootfs),
+		cmocka_unit_test(test_rootfs),   cmocka_unit_test(test_text_distance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
