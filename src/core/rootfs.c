@@ -164,22 +164,26 @@ int rootfs_host_path(const char *guest, bool follow_last, struct strbuf *host)
 
 int rootfs_guest_path(const char *host, struct strbuf *guest)
 {
+	/* Copied first: host may be guest's own buffer. */
+	struct strbuf given = STRBUF_INIT, norm = STRBUF_INIT;
+	sb_add(&given, host ? host : "");
 	sb_reset(guest);
-	if (!host || host[0] != '/') {
-		sb_add(guest, host ? host : "");
-		return -EINVAL;
-	}
-	const char *root = root_dir ? root_dir : "";
-	struct strbuf norm = STRBUF_INIT;
-	path_normalize(host, &norm);
 	int rc = 0;
-	if (path_within(norm.buf, root)) {
+	const char *root = root_dir ? root_dir : "";
+	if (given.buf[0] != '/') {
+		rc = -EINVAL;
+	} else {
+		path_normalize(given.buf, &norm);
+		if (!path_within(norm.buf, root))
+			rc = -EXDEV;
+	}
+	if (rc == 0) {
 		const char *g = norm.buf + strlen(root);
 		sb_add(guest, *g ? g : "/");
 	} else {
-		sb_add(guest, host);
-		rc = -EXDEV;
+		sb_addn(guest, given.buf, given.len);
 	}
+	sb_release(&given);
 	sb_release(&norm);
 	return rc;
 }

@@ -34,7 +34,7 @@ const char *rootfs_root(void);
 bool rootfs_is_real(void);
 
 /*
- * The two ways between guest and host paths; nothing else converts.
+ * Between guest and host paths, these functions and nothing else convert.
  *
  * rootfs_host_path: where a guest path is on this machine, following
  * symlinks inside the root (the last component too when follow_last).
@@ -52,6 +52,7 @@ int rootfs_host_path(const char *guest, bool follow_last, struct strbuf *host);
  * With the real root every absolute path is its own guest path. Returns 0,
  * -EINVAL for a relative path or -EXDEV for one outside the root; then
  * guest receives host as it is, so that a message can still show it.
+ * host may be guest's own buffer.
  */
 int rootfs_guest_path(const char *host, struct strbuf *guest);
 /* text (a dlerror() message, a command's output; NULL is "") with each

@@ -175,6 +175,17 @@ static void test_fixture_root(void **state)
 	expect_guest("usr/lib", -EINVAL, "usr/lib");
 	expect_guest(NULL, -EINVAL, "");
 
+	/* guest may be host's own buffer. */
+	struct strbuf same = STRBUF_INIT;
+	sb_addf(&same, "%s/usr/lib", R);
+	assert_int_equal(rootfs_guest_path(same.buf, &same), 0);
+	assert_string_equal(same.buf, "/usr/lib");
+	sb_reset(&same);
+	sb_add(&same, "/elsewhere");
+	assert_int_equal(rootfs_guest_path(same.buf, &same), -EXDEV);
+	assert_string_equal(same.buf, "/elsewhere");
+	sb_release(&same);
+
 	/* guest -> host: symlinks followed inside the root, absolute or not. */
 	struct strbuf h = STRBUF_INIT, g = STRBUF_INIT;
 	assert_int_equal(rootfs_host_path("/lib/x86_64-linux-gnu/libcuda.so.1", true, &h), 0);
