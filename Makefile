@@ -38,7 +38,10 @@ LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
 LDLIBS = -linih -lsqlite3 -lcurl -larchive -ldl -lm
 
 LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
-LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/gen/kb_data.o
+# Text the binary carries as C strings, generated into $(BUILD)/gen by
+# tools/text2c.awk (rules below): the KB, the PTX kernels, the probe script.
+GEN_OBJ := $(BUILD)/gen/kb_data.o $(BUILD)/gen/kernels_ptx.o $(BUILD)/gen/pyprobe_script.o
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(GEN_OBJ)
 KB_SRC := $(sort $(wildcard src/kb/*.kb))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -51,20 +54,14 @@ FAKE_LIB := $(foreach f,$(FAKE_SRC),$(BUILD)/fakes/$(call fake_soname,$(f)))
 .PHONY: all check asan install install-systemd uninstall clean bench fuzz
 all: wslgpu
 
-# ---- The embedded PTX kernels (src/gpu/kernels.cu; owner: the cuda layer) ----
+# ---- The embedded PTX kernels (src/gpu/kernels.cu) ----
 # The checked-in src/gpu/kernels.ptx is embedded in the binary as the C string
-# wslgpu_kernels_ptx (tools/ptx2c.awk), so `make` never needs nvcc.
+# wslgpu_kernels_ptx, so `make` never needs nvcc.
 # `make ptx` regenerates kernels.ptx from kernels.cu when nvcc is installed,
 # pinned to PTX ISA 7.0 / sm_50 so that old drivers can JIT it (see the
 # comment at the top of src/gpu/kernels.cu), and checks it with ptxas.
 NVCC ?= nvcc
 PTXAS ?= ptxas
-LIB_OBJ += $(BUILD)/gen/kernels_ptx.o
-$(BUILD)/gen/kernels_ptx.c: src/gpu/kernels.ptx tools/ptx2c.awk
-	@mkdir -p $(dir $@)
-	awk -f tools/ptx2c.awk src/gpu/kernels.ptx > $@.tmp && mv $@.tmp $@
-$(BUILD)/gen/kernels_ptx.o: $(BUILD)/gen/kernels_ptx.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 .PHONY: ptx
 ptx:
 	@command -v $(NVCC) >/dev/null || { echo "make ptx: $(NVCC) not found" >&2; exit 1; }
@@ -79,8 +76,13 @@ ptx:
 wslgpu: $(BUILD)/wslgpu
 	@if [ "$(BUILD)" = build ]; then ln -sf $(BUILD)/wslgpu wslgpu; fi
 
-# Only buildinfo.o (and main.o) carry the commit, so a new commit rebuilds two files.
-$(BUILD)/src/cli/main.o $(BUILD)/src/core/buildinfo.o: CPPFLAGS += -DWSLGPU_COMMIT='"$(COMMIT)"'
+# Only buildinfo.o carries the commit. $(BUILD)/commit holds it and is
+# rewritten only when HEAD moves, so a new commit rebuilds that one object.
+COMMIT_FILE := $(BUILD)/commit
+$(shell mkdir -p $(BUILD) && [ "`cat $(COMMIT_FILE) 2>/dev/null`" = "$(COMMIT)" ] || \
+	echo "$(COMMIT)" > $(COMMIT_FILE))
+$(BUILD)/src/core/buildinfo.o: CPPFLAGS += -DWSLGPU_COMMIT='"$(COMMIT)"'
+$(BUILD)/src/core/buildinfo.o: $(COMMIT_FILE)
 
 $(BUILD)/wslgpu: $(BUILD)/src/cli/main.o $(BUILD)/libwslgpu.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -89,21 +91,32 @@ $(BUILD)/libwslgpu.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard src/*/*.h) src/version.h
+# Each object depends on the headers it includes, as the compiler lists
+# them in its .d file (included at the end): a header change rebuilds its
+# users only. -MP: a header that is deleted breaks no build.
+DEPFLAGS = -MMD -MP
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/gen/kb_data.c: $(KB_SRC) tools/kb2c.awk
+$(BUILD)/gen/kb_data.c: $(KB_SRC) tools/text2c.awk
 	@mkdir -p $(dir $@)
-	awk -f tools/kb2c.awk $(KB_SRC) > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/gen/kb_data.o: $(BUILD)/gen/kb_data.c
+	awk -v name=kb_text -v marks=1 -f tools/text2c.awk $(KB_SRC) > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/kernels_ptx.c: src/gpu/kernels.ptx tools/text2c.awk
+	@mkdir -p $(dir $@)
+	awk -v name=wslgpu_kernels_ptx -f tools/text2c.awk $< > $@.tmp && mv $@.tmp $@
+# The framework probe script, passed to python3 with -c (never written to a file).
+$(BUILD)/gen/pyprobe_script.c: src/probes/pyprobe.py tools/text2c.awk
+	@mkdir -p $(dir $@)
+	awk -v name=pyprobe_script -f tools/text2c.awk $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Unit tests: one cmocka binary per tests/unit/test_*.c.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a tests/unit/testutil.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libwslgpu.a -lcmocka $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(DEPFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libwslgpu.a -lcmocka $(LDLIBS)
 
 # The fakes are built without sanitizers, as a vendor library would be.
 define fake_rule
@@ -126,7 +139,7 @@ bench: $(BUILD)/wslgpu
 fuzz:
 	$(MAKE) -f fuzz/Makefile BUILD=build-fuzz LDLIBS='$(LDLIBS)'
 
-# ---- install, uninstall, static (owner: the fix/install task) ----
+# ---- install, uninstall, static ----
 # make install PREFIX=/usr/local DESTDIR=/tmp/stage: the binary, the man pages
 # (wslgpu.1, and wslgpu-COMMAND.1 for each command, as git names its pages)
 # and the bash and zsh completions; make uninstall removes exactly those.
@@ -189,4 +202,4 @@ static:
 clean:
 	rm -rf build build-asan build-fuzz build-* wslgpu
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/src/cli/main.o) $(UNIT_BIN:=.d)

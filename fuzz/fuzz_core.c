@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "core/result.h"
+#include "core/text.h"
 #include "kb/kb.h"
 #include "parse/inifile.h"
 #include "parse/jsonscan.h"
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wslconfig_size(s, &bytes);
 		wslconfig_bool(s);
 		if (size < 256)
-			wslconfig_distance(s, "memory");
+			text_distance(s, "memory");
 		/* The JSON writer's output is valid JSON whatever the strings,
 		 * and round-trips through our reader. */
 		sb_reset(&sb);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/path.h"
 #include "parse/ldcache.h"
 #include "parse/ldpredict.h"
 
@@ -53,8 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ld_free_dirs(dirs, n);
 		sb_reset(&sb);
 		if (s[0] == '/')
-			ld_normalize(s, &sb);
-		free(ld_join("/usr/lib", s));
+			path_normalize(s, &sb);
+		free(path_join("/usr/lib", s));
 
 		unsigned char sel = size ? data[0] : 0;
 		static const char *const defaults[] = { "/lib/x86_64-linux-gnu", "/usr/lib", NULL };

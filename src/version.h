@@ -1,10 +1,7 @@
-/* version.h: the tool's version; the build adds the git commit. */
+/* version.h: the tool's version (the git commit: buildinfo_commit()). */
 #ifndef WSLGPU_VERSION_H
 #define WSLGPU_VERSION_H
 
 #define WSLGPU_VERSION "0.1.0"
-#ifndef WSLGPU_COMMIT
-#define WSLGPU_COMMIT "unknown"
-#endif
 
 #endif

@@ -39,9 +39,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "../core/path.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
-#include "../parse/ldpredict.h"
 #include "interrupt.h"
 #include "../probes/wslhost.h"
 #include "mounts.h"
@@ -89,56 +89,27 @@ static void loc_fail(struct bench_io_loc *loc, const char *kb, const char *fmt, 
 	loc->state = loc->named ? BENCH_LOC_FAILED : BENCH_LOC_SKIPPED;
 }
 
-/* The user's current directory on the described machine. */
-static char *current_dir(void)
-{
-	if (!rootfs_is_real()) {
-		const char *pwd = getenv("PWD");
-		return pwd && pwd[0] == '/' ? xstrdup(pwd) : NULL;
-	}
-	char *cwd = getcwd(NULL, 0);
-	return cwd;
-}
-
 /* Resolves loc->path into resolved (guest) and host; classifies the mount. */
 static void resolve(struct bench_io_loc *loc, const struct mountinfo *mi, const char *automount)
 {
-	struct strbuf abs = STRBUF_INIT, norm = STRBUF_INIT, host = STRBUF_INIT;
+	struct strbuf cwd = STRBUF_INIT, norm = STRBUF_INIT, res = STRBUF_INIT,
+		      host = STRBUF_INIT;
 	if (loc->path[0] == '/') {
-		sb_add(&abs, loc->path);
+		path_normalize(loc->path, &norm);
+	} else if (rootfs_cwd(&cwd) == 0) {
+		char *abs = path_join(cwd.buf, loc->path);
+		sb_add(&norm, abs);
+		free(abs);
 	} else {
-		char *cwd = current_dir();
-		if (!cwd) {
-			loc_fail(loc, NULL, "the current directory is unknown");
-			sb_release(&abs);
-			return;
-		}
-		sb_addf(&abs, "%s/%s", cwd, loc->path);
-		free(cwd);
+		loc_fail(loc, NULL, "the current directory is unknown");
+		goto out;
 	}
-	sb_grow(&norm, 64); /* ld_normalize writes a NUL at buf[0] for "/.." */
-	ld_normalize(abs.buf, &norm);
-	int rc;
-	if (rootfs_is_real()) {
-		char *real = realpath(norm.buf, NULL);
-		rc = real ? 0 : -errno;
-		if (real) {
-			sb_add(&host, real);
-			loc->resolved = real;
-		}
-	} else {
-		rc = rootfs_host_path(norm.buf, true, &host);
-		if (rc == 0) {
-			const char *root = rootfs_root();
-			size_t rl = strlen(root);
-			const char *g = host.buf + rl;
-			loc->resolved = xstrdup(*g ? g : "/");
-		}
-	}
+	int rc = rootfs_realpath(norm.buf, &res, &host);
 	if (rc < 0) {
 		loc_fail(loc, NULL, "%s: %s", norm.buf, strerror(-rc));
 		goto out;
 	}
+	loc->resolved = sb_detach(&res);
 	loc->host = sb_detach(&host);
 	struct stat st;
 	if (stat(loc->host, &st) < 0) {
@@ -164,8 +135,9 @@ static void resolve(struct bench_io_loc *loc, const struct mountinfo *mi, const 
 		loc_fail(loc, "bench.io.not_writable", "%s is not writable: %s", loc->resolved,
 			 strerror(errno));
 out:
-	sb_release(&abs);
+	sb_release(&cwd);
 	sb_release(&norm);
+	sb_release(&res);
 	sb_release(&host);
 }
 
@@ -283,10 +255,10 @@ void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io
 		for (size_t i = 0; i < npaths; i++)
 			add_loc(locs, nlocs, paths[i], true, NULL);
 	} else {
-		char *cwd = current_dir();
-		if (cwd)
-			add_loc(locs, nlocs, cwd, false, "current directory");
-		free(cwd);
+		struct strbuf cwd = STRBUF_INIT;
+		if (rootfs_cwd(&cwd) == 0)
+			add_loc(locs, nlocs, cwd.buf, false, "current directory");
+		sb_release(&cwd);
 		const char *home = getenv("HOME");
 		if (home && home[0] == '/')
 			add_loc(locs, nlocs, home, false, "home");

@@ -130,7 +130,7 @@ static char *predicted_libcuda(void)
 	const struct check_def *defs = registry_checks(&n);
 	int idx = -1;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(defs[i].id, "libs.libcuda") && defs[i].run)
+		if (!strcmp(defs[i].id, "libs.libcuda"))
 			idx = (int)i;
 	if (idx < 0)
 		return NULL;
@@ -180,25 +180,20 @@ static char *cuda_library(const char *opt)
 	for (const char *const *w = where; *w; w++)
 		if (rootfs_access(*w, R_OK) == 0 && rootfs_host_path(*w, true, &h) == 0)
 			return sb_detach(&h);
-	/* Nothing there: the WSL path, so that the error says what was tried. */
-	sb_reset(&h);
-	sb_addf(&h, "%s%s", rootfs_root(), where[0]);
+	/* Nothing there: the WSL path, so that the error says what was tried
+	 * (rootfs_host_path names where it would be even when it is not). */
+	rootfs_host_path(where[0], true, &h);
 	return sb_detach(&h);
 }
 
-/* Shows host paths inside the root, anywhere in text, as the guest paths
- * they stand for (reports name guest paths; see rootfs.h). */
-static void guest_paths(char *text)
+/* Shows host paths inside the root as the guest paths they stand for
+ * (reports name guest paths; see rootfs.h). */
+static void guest_paths(char *text, size_t size)
 {
-	if (rootfs_is_real())
-		return;
-	const char *root = rootfs_root();
-	size_t n = strlen(root);
-	for (char *p = strstr(text, root); p; p = strstr(p, root))
-		if (p[n] == '/')
-			memmove(p, p + n, strlen(p + n) + 1);
-		else
-			p += n;
+	struct strbuf g = STRBUF_INIT;
+	rootfs_guest_text(text, &g);
+	snprintf(text, size, "%s", g.buf ? g.buf : ""); /* never longer than text */
+	sb_release(&g);
 }
 
 static int interrupted_exit(const char *what)
@@ -416,8 +411,8 @@ int cmd_bench(int argc, char **argv)
 		}
 		if (r < 0)
 			rc = EXIT_FAILED;
-		guest_paths(g->library);
-		guest_paths(g->error);
+		guest_paths(g->library, sizeof g->library);
+		guest_paths(g->error, sizeof g->error);
 		bench_verdict_gpu(g, &vgpu);
 		have_gpu = true;
 	}

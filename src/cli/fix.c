@@ -90,16 +90,6 @@ static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *
 		fprintf(f, "         %s\n", e->after);
 }
 
-/* Guest form of a host path under the root, for messages. */
-static const char *guest_of(const char *host)
-{
-	static char rootreal[PATH_MAX];
-	if (rootfs_is_real() || !realpath(rootfs_root(), rootreal))
-		return host;
-	size_t l = strlen(rootreal);
-	return strncmp(host, rootreal, l) == 0 && host[l] == '/' ? host + l : host;
-}
-
 /* Whether a comma-separated list holds id. */
 static bool list_has(const char *list, const char *id)
 {
@@ -176,17 +166,19 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 				}
 			}
 			struct line_edit le = { e->line, e->before, e->after };
-			struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT;
+			struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT, shown = STRBUF_INIT;
 			char note[96];
 			snprintf(note, sizeof note, "disabled by wslgpu fix on %.10s", date);
 			if (fix_edit_file(e->file, &le, 1, stamp, note, &backup, &err) < 0) {
 				printf("    not changed: %s\n", err.buf);
 				rc = EXIT_FAILED;
 			} else {
-				printf("    edited; the original is in %s\n", guest_of(backup.buf));
+				rootfs_guest_path(backup.buf, &shown);
+				printf("    edited; the original is in %s\n", shown.buf);
 				ok[nok].step = s;
 				ok[nok++].edit = e;
 			}
+			sb_release(&shown);
 			sb_release(&backup);
 			sb_release(&err);
 		}

@@ -15,6 +15,12 @@
 
 #include "../version.h"
 
+/* The Makefile passes the commit to this file alone, so that a new commit
+ * rebuilds one object; the rest of the program asks buildinfo_commit(). */
+#ifndef WSLGPU_COMMIT
+#define WSLGPU_COMMIT "unknown"
+#endif
+
 const char *buildinfo_commit(void)
 {
 	return WSLGPU_COMMIT;

@@ -36,7 +36,7 @@ struct check_def {
 	const char *title;
 	const char *summary;
 	const char *deps[CHECK_MAX_DEPS]; /* NULL-terminated when shorter */
-	probe_fn run;                     /* NULL: planned, not built yet */
+	probe_fn run;
 };
 
 /* Options of the whole run that probes may consult. */

@@ -96,13 +96,8 @@ static bool drain(int fd, struct strbuf *sb, size_t cap, bool *truncated)
  * and the end. */
 static void record_run(const char *const *argv, const struct proc_result *r)
 {
-	const char *path = argv[0];
-	const char *root = rootfs_root();
-	size_t rl = root ? strlen(root) : 0;
-	if (!rootfs_is_real() && rl > 1 && !strncmp(path, root, rl) && path[rl] == '/')
-		path += rl;
 	struct strbuf sb = STRBUF_INIT;
-	sb_add(&sb, path);
+	rootfs_guest_path(argv[0], &sb); /* argv[0] as it is when not inside the root */
 	for (size_t i = 1; argv[i]; i++) {
 		if (strlen(argv[i]) > 64 || strchr(argv[i], '\n'))
 			sb_addf(&sb, " <%zu bytes>", strlen(argv[i]));

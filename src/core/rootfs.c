@@ -1,12 +1,15 @@
 /* rootfs.c: root-prefixed file access and command lookup. See rootfs.h. */
 #include "rootfs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "path.h"
 
 static char *root_dir; /* without trailing slash; "" means the real root */
 
@@ -42,23 +45,6 @@ bool rootfs_is_real(void)
 	return !root_dir || !*root_dir;
 }
 
-/* Appends one component to a normalised guest path held in sb. */
-static void push_component(struct strbuf *sb, const char *c, size_t n)
-{
-	if (n == 1 && c[0] == '.')
-		return;
-	if (n == 2 && c[0] == '.' && c[1] == '.') {
-		while (sb->len > 0 && sb->buf[sb->len - 1] != '/')
-			sb->len--;
-		if (sb->len > 0)
-			sb->len--; /* the slash */
-		sb->buf[sb->len] = '\0';
-		return;
-	}
-	sb_addc(sb, '/');
-	sb_addn(sb, c, n);
-}
-
 /*
  * Resolves guest into a normalised guest path with every symlink followed
  * inside the root, in the manner of the kernel's path walk. With missing
@@ -90,10 +76,9 @@ static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out
 				last = false;
 				break;
 			}
-		size_t before = done.len;
-		push_component(&done, todo.buf + pos, end - pos);
+		bool named = path_push(&done, todo.buf + pos, end - pos, false);
 		pos = end;
-		if (done.len <= before) /* "." or ".." */
+		if (!named) /* "." or ".." */
 			continue;
 		if (last && !follow_last)
 			continue;
@@ -132,15 +117,10 @@ static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out
 			sb_addn(first_link, link.buf, link.len);
 		/* New work list: link target, then the rest of the old one. */
 		sb_addn(&link, todo.buf + pos, todo.len - pos);
-		if (link.buf[0] == '/') {
+		if (link.buf[0] == '/')
 			sb_reset(&done);
-		} else {
-			while (done.len > 0 && done.buf[done.len - 1] != '/')
-				done.len--;
-			if (done.len > 0)
-				done.len--;
-			done.buf[done.len] = '\0';
-		}
+		else
+			path_push(&done, "..", 2, false); /* relative to the link's directory */
 		sb_reset(&todo);
 		sb_addn(&todo, link.buf, link.len);
 		pos = 0;
@@ -168,12 +148,121 @@ int rootfs_host_path(const char *guest, bool follow_last, struct strbuf *host)
 	}
 	struct strbuf g = STRBUF_INIT;
 	int rc = resolve_guest(guest, follow_last, &g, NULL, NULL);
-	if (rc == 0) {
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		/* Where it would be, for the caller's message. */
+		bool missing = false;
+		if (resolve_guest(guest, follow_last, &g, &missing, NULL) < 0)
+			sb_reset(&g);
+	}
+	if (g.len) {
 		sb_add(host, root_dir);
 		sb_add(host, g.buf);
 	}
 	sb_release(&g);
 	return rc;
+}
+
+int rootfs_guest_path(const char *host, struct strbuf *guest)
+{
+	/* Copied first: host may be guest's own buffer. */
+	struct strbuf given = STRBUF_INIT, norm = STRBUF_INIT;
+	sb_add(&given, host ? host : "");
+	sb_reset(guest);
+	int rc = 0;
+	const char *root = root_dir ? root_dir : "";
+	if (given.buf[0] != '/') {
+		rc = -EINVAL;
+	} else {
+		path_normalize(given.buf, &norm);
+		if (!path_within(norm.buf, root))
+			rc = -EXDEV;
+	}
+	if (rc == 0) {
+		const char *g = norm.buf + strlen(root);
+		sb_add(guest, *g ? g : "/");
+	} else {
+		sb_addn(guest, given.buf, given.len);
+	}
+	sb_release(&given);
+	sb_release(&norm);
+	return rc;
+}
+
+/* Whether c can end a path written in a message ("DIR: ...", "'DIR/x'"). */
+static bool ends_path(char c)
+{
+	return !c || isspace((unsigned char)c) || strchr("'\"`:,;()[]<>", c);
+}
+
+void rootfs_guest_text(const char *text, struct strbuf *out)
+{
+	sb_reset(out);
+	if (!text)
+		text = "";
+	if (rootfs_is_real()) {
+		sb_add(out, text);
+		return;
+	}
+	size_t rl = strlen(root_dir);
+	const char *p = text;
+	for (const char *hit; (hit = strstr(p, root_dir));) {
+		sb_addn(out, p, (size_t)(hit - p));
+		p = hit + rl;
+		/* Whole components only: not the root inside another path, nor
+		 * a prefix of a sibling (DIR2). DIR/x is /x; DIR alone is /. */
+		bool whole = (hit == text || ends_path(hit[-1])) && (*p == '/' || ends_path(*p));
+		if (!whole)
+			sb_addn(out, hit, rl);
+		else if (*p != '/')
+			sb_addc(out, '/');
+	}
+	sb_add(out, p);
+}
+
+int rootfs_realpath(const char *guest, struct strbuf *out, struct strbuf *host)
+{
+	struct strbuf h = STRBUF_INIT, g = STRBUF_INIT;
+	int rc = rootfs_host_path(guest, true, &h);
+	if (rc == 0) {
+		char *real = realpath(h.buf, NULL);
+		if (!real) {
+			rc = -errno;
+		} else {
+			rc = rootfs_guest_path(real, &g);
+			if (rc == 0 && host) {
+				sb_reset(host);
+				sb_add(host, real);
+			}
+			free(real);
+		}
+	}
+	if (rc < 0) { /* guest may be out's own buffer: copy before resetting */
+		sb_reset(&g);
+		sb_add(&g, guest ? guest : "");
+	}
+	sb_reset(out);
+	sb_addn(out, g.buf, g.len);
+	sb_release(&h);
+	sb_release(&g);
+	return rc;
+}
+
+int rootfs_cwd(struct strbuf *out)
+{
+	sb_reset(out);
+	if (!rootfs_is_real()) {
+		const char *pwd = getenv("PWD");
+		if (!pwd || pwd[0] != '/')
+			return -ENOENT;
+		sb_add(out, pwd);
+		return 0;
+	}
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return -errno;
+	sb_add(out, cwd);
+	free(cwd);
+	return 0;
 }
 
 int rootfs_resolve(const char *guest, struct strbuf *out, bool *missing,

@@ -33,9 +33,47 @@ const char *rootfs_root(void);
 /* True when the root is "/": the probes look at this very machine. */
 bool rootfs_is_real(void);
 
-/* Host path for a guest path, following symlinks inside the root
- * (the last component too when follow_last). */
+/*
+ * Between guest and host paths, these functions and nothing else convert.
+ *
+ * rootfs_host_path: where a guest path is on this machine, following
+ * symlinks inside the root (the last component too when follow_last).
+ * -EINVAL for a relative guest path. -ENOENT or -ENOTDIR when a directory
+ * on the way is missing: host still receives where the path would be (the
+ * part resolved, then the rest as written) so that a message can name
+ * what was tried. A missing last component is no error here.
+ */
 int rootfs_host_path(const char *guest, bool follow_last, struct strbuf *host);
+/*
+ * rootfs_guest_path: the guest path of a host path, the root prefix taken
+ * off by whole components ("DIR" is "/", "DIR2/x" is outside "DIR"), after
+ * lexical normalisation ("DIR/../x" is outside; no symlink is followed:
+ * the host paths given here come from realpath, dlinfo or rootfs_which).
+ * With the real root every absolute path is its own guest path. Returns 0,
+ * -EINVAL for a relative path or -EXDEV for one outside the root; then
+ * guest receives host as it is, so that a message can still show it.
+ * host may be guest's own buffer.
+ */
+int rootfs_guest_path(const char *host, struct strbuf *guest);
+/* text (a dlerror() message, a command's output; NULL is "") with each
+ * host path inside the root written as its guest path, as reports show
+ * paths. */
+void rootfs_guest_text(const char *text, struct strbuf *out);
+/*
+ * realpath(3) on the described machine: the guest path with every symlink
+ * followed inside the root, "." and ".." taken. Returns 0, or -errno when
+ * the path or a link on the way does not exist (-ELOOP for a loop); then
+ * out receives guest as given. host (may be NULL) receives the host path
+ * of the result on success.
+ */
+int rootfs_realpath(const char *guest, struct strbuf *out, struct strbuf *host);
+/*
+ * The user's current directory on the described machine: getcwd(3) on the
+ * real root, $PWD under a fixture root (which describes the user's shell;
+ * ours is elsewhere). Returns 0, or -errno (-ENOENT for a fixture without
+ * an absolute $PWD) with out empty.
+ */
+int rootfs_cwd(struct strbuf *out);
 
 /*
  * Where an absolute guest path really leads: every symlink followed inside

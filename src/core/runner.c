@@ -237,8 +237,8 @@ static int blocking_dep(const struct check_def *defs, size_t n, struct result *r
 	*pending = false;
 	for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
 		int j = find_def(defs, n, defs[i].deps[d]);
-		if (j < 0 || !defs[j].run)
-			continue; /* unknown or planned checks block nothing */
+		if (j < 0)
+			continue; /* unknown checks block nothing */
 		if (!results[j].ran) {
 			*pending = true;
 			continue;
@@ -297,11 +297,7 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 		slots[i].wire_fd = slots[i].out_fd = -1;
 		if (!want[i])
 			continue;
-		if (!defs[i].run) {
-			slots[i].state = ST_DONE; /* planned: listed by --list, never run */
-		} else {
-			slots[i].state = ST_PENDING;
-		}
+		slots[i].state = ST_PENDING;
 	}
 
 	for (;;) {
@@ -402,7 +398,7 @@ void runner_run_table(const struct check_def *defs, size_t n, const struct run_o
 			double oldest = 0;
 			const char *longest = NULL;
 			for (size_t i = 0; i < n; i++) {
-				if (slots[i].state == ST_IDLE || !defs[i].run)
+				if (slots[i].state == ST_IDLE)
 					continue;
 				total++;
 				if (slots[i].state == ST_DONE)

@@ -68,14 +68,14 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 		const struct result *res = &results[idx[j]];
 		if (!res->ran) {
 			if (why == R_NONE) {
-				why = defs[idx[j]].run ? R_NOT_RUN : R_PLANNED;
+				why = R_NOT_RUN;
 				open = res;
 			}
 		} else if (problem(res->status)) {
 			if (!bad)
 				bad = res;
 		} else if (res->status == ST_SKIP) {
-			if (why == R_NONE || why == R_PLANNED) {
+			if (why == R_NONE) {
 				why = R_SKIPPED;
 				open = res;
 			}
@@ -158,8 +158,6 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 			sb_add(out, "no check tells this cause apart; see the fix");
 		else if (r->why == R_SKIPPED)
 			sb_addf(out, "%s was %s", id, *detail ? detail : "skipped");
-		else if (r->why == R_PLANNED)
-			sb_addf(out, "%s is not built yet", id);
 		else
 			sb_addf(out, "%s did not run", id);
 		break;

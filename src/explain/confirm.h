@@ -8,7 +8,7 @@
  *   confirmed   a check result names this very KB entry (platform.kind
  *               fails with platform.kind.wsl1, so "WSL1" is the cause);
  *   likely      a check this cause names reports a problem of its own;
- *   open        its checks were skipped, are not built yet, or there is no
+ *   open        its checks were skipped or did not run, or there is no
  *               check for it (a Windows-side cause, say);
  *   ruled out   every check it names ran and passed here.
  *
@@ -40,7 +40,7 @@ enum verdict {
 	V_RULED_OUT,
 };
 
-enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_PLANNED, R_NOT_RUN };
+enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN };
 
 struct cause_rank {
 	const struct kb_entry *e;

@@ -16,58 +16,42 @@
 /* Startup files are small; anything bigger is not one. */
 #define EDIT_MAX_BYTES (1u << 20)
 
-static bool inside(const char *path, const char *dir)
-{
-	size_t dl = strlen(dir);
-	if (strcmp(dir, "/") == 0)
-		return true;
-	return strncmp(path, dir, dl) == 0 && (path[dl] == '/' || path[dl] == '\0');
-}
-
 int fix_edit_check(const char *guest, struct strbuf *host, struct strbuf *why)
 {
 	sb_reset(why);
-	struct strbuf h = STRBUF_INIT;
-	int rc = rootfs_host_path(guest, true, &h);
-	if (rc < 0) {
-		sb_addf(why, "%s: %s", guest, strerror(-rc));
-		sb_release(&h);
-		return -1;
-	}
 	/* On the real root the kernel follows a symlinked ~/.bashrc: write
 	 * the file it leads to, not a new file in place of the link. */
-	char real[PATH_MAX], rootreal[PATH_MAX];
-	if (!realpath(h.buf, real)) {
-		sb_addf(why, "%s: %s", guest, strerror(errno));
+	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT;
+	int rc = rootfs_realpath(guest, &g, &h);
+	sb_release(&g);
+	if (rc < 0) {
+		if (rc == -EXDEV)
+			sb_addf(why, "%s: leads out of the root %s", guest, rootfs_root());
+		else
+			sb_addf(why, "%s: %s", guest, strerror(-rc));
 		sb_release(&h);
 		return -1;
 	}
-	sb_release(&h);
-	if (!realpath(rootfs_root(), rootreal) || !inside(real, rootreal)) {
-		sb_addf(why, "%s: leads out of the root %s", guest, rootfs_root());
-		return -1;
-	}
+	const char *real = h.buf;
 	struct stat st;
-	if (lstat(real, &st) < 0) {
+	rc = -1;
+	if (lstat(real, &st) < 0)
 		sb_addf(why, "%s: %s", guest, strerror(errno));
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	else if (!S_ISREG(st.st_mode))
 		sb_addf(why, "%s is not a regular file", guest);
-		return -1;
-	}
-	if (st.st_uid != geteuid()) {
+	else if (st.st_uid != geteuid())
 		sb_addf(why, "%s belongs to uid %u, not to you (uid %u)", guest, (unsigned)st.st_uid,
 			(unsigned)geteuid());
-		return -1;
-	}
-	if ((size_t)st.st_size > EDIT_MAX_BYTES) {
+	else if ((size_t)st.st_size > EDIT_MAX_BYTES)
 		sb_addf(why, "%s is larger than %u bytes: not a startup file", guest, EDIT_MAX_BYTES);
-		return -1;
+	else
+		rc = 0;
+	if (rc == 0) {
+		sb_reset(host);
+		sb_add(host, real);
 	}
-	sb_reset(host);
-	sb_add(host, real);
-	return 0;
+	sb_release(&h);
+	return rc;
 }
 
 static int read_all(const char *path, struct strbuf *out, struct stat *st, struct strbuf *err)

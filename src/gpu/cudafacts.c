@@ -39,18 +39,6 @@ bool cuda_path_in_stubs(const char *path, struct strbuf *dir)
 	return true;
 }
 
-void cuda_dirname(const char *path, struct strbuf *dir)
-{
-	sb_reset(dir);
-	const char *slash = path ? strrchr(path, '/') : NULL;
-	if (!slash)
-		sb_add(dir, ".");
-	else if (slash == path)
-		sb_add(dir, "/");
-	else
-		sb_addn(dir, path, (size_t)(slash - path));
-}
-
 bool cuda_visible_devices_hide_all(const char *value)
 {
 	if (!value)

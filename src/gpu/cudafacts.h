@@ -40,9 +40,6 @@ enum cuda_load_verdict cuda_judge_loaded(const char *predicted, const char *load
  * lib64/stubs, targets/<arch>/lib/stubs); dir receives that directory. */
 bool cuda_path_in_stubs(const char *path, struct strbuf *dir);
 
-/* The directory part of path ("/usr/lib/wsl/lib" for its libcuda.so.1). */
-void cuda_dirname(const char *path, struct strbuf *dir);
-
 /*
  * Whether a value of CUDA_VISIBLE_DEVICES hides every GPU: the driver takes
  * the leading valid entries, so "", "-1", "none" and "x,0" leave nothing

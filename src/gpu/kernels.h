@@ -1,6 +1,6 @@
 /*
  * kernels: the PTX of src/gpu/kernels.cu, embedded in the binary at build
- * time (src/gpu/kernels.ptx through tools/ptx2c.awk), so that proving a
+ * time (src/gpu/kernels.ptx through tools/text2c.awk), so that proving a
  * kernel launch needs no file and no compiler on the user's machine.
  */
 #ifndef WSLGPU_KERNELS_H

@@ -60,8 +60,6 @@ int nvmlapi_open(struct nvmlapi *n, const char *path, struct strbuf *err)
 	n->fn_error_string = (const char *(*)(int))resolve(h, NAMES("nvmlErrorString"), NULL);
 	n->fn_driver_version = (int (*)(char *, unsigned int))resolve(
 		h, NAMES("nvmlSystemGetDriverVersion"), NULL);
-	n->fn_nvml_version = (int (*)(char *, unsigned int))resolve(
-		h, NAMES("nvmlSystemGetNVMLVersion"), NULL);
 	n->fn_cuda_version = (int (*)(int *))resolve(
 		h, NAMES("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"),
 		&n->sym_cuda);
@@ -72,8 +70,6 @@ int nvmlapi_open(struct nvmlapi *n, const char *path, struct strbuf *err)
 		&n->sym_handle);
 	n->fn_name = (int (*)(nvmlapi_device, char *, unsigned int))resolve(
 		h, NAMES("nvmlDeviceGetName"), NULL);
-	n->fn_uuid = (int (*)(nvmlapi_device, char *, unsigned int))resolve(
-		h, NAMES("nvmlDeviceGetUUID"), NULL);
 	/* The v1 struct on purpose: nvmlDeviceGetMemoryInfo_v2 needs a
 	 * versioned struct some older drivers reject. */
 	n->fn_memory = (int (*)(nvmlapi_device, struct nvmlapi_memory *))resolve(
@@ -130,14 +126,6 @@ int nvmlapi_driver_version(struct nvmlapi *n, struct strbuf *out)
 	return string_query(n->fn_driver_version(buf, sizeof buf), buf, sizeof buf, out);
 }
 
-int nvmlapi_nvml_version(struct nvmlapi *n, struct strbuf *out)
-{
-	char buf[80] = ""; /* NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE */
-	if (!n->fn_nvml_version)
-		return NVMLAPI_NO_SYMBOL;
-	return string_query(n->fn_nvml_version(buf, sizeof buf), buf, sizeof buf, out);
-}
-
 int nvmlapi_cuda_driver_version(struct nvmlapi *n, int *version)
 {
 	*version = 0;
@@ -162,14 +150,6 @@ int nvmlapi_device_name(struct nvmlapi *n, nvmlapi_device dev, struct strbuf *ou
 	if (!n->fn_name)
 		return NVMLAPI_NO_SYMBOL;
 	return string_query(n->fn_name(dev, buf, sizeof buf), buf, sizeof buf, out);
-}
-
-int nvmlapi_device_uuid(struct nvmlapi *n, nvmlapi_device dev, struct strbuf *out)
-{
-	char buf[NVML_DEVICE_UUID_V2_BUFFER_SIZE] = "";
-	if (!n->fn_uuid)
-		return NVMLAPI_NO_SYMBOL;
-	return string_query(n->fn_uuid(dev, buf, sizeof buf), buf, sizeof buf, out);
 }
 
 int nvmlapi_device_memory(struct nvmlapi *n, nvmlapi_device dev, struct nvmlapi_memory *m)

@@ -50,7 +50,6 @@
 /* Buffer sizes from nvml.h. */
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
 #define NVML_DEVICE_NAME_V2_BUFFER_SIZE 96
-#define NVML_DEVICE_UUID_V2_BUFFER_SIZE 96
 
 typedef struct nvmlapi_device_st *nvmlapi_device;
 
@@ -86,12 +85,10 @@ struct nvmlapi {
 	int (*fn_shutdown)(void);
 	const char *(*fn_error_string)(int);
 	int (*fn_driver_version)(char *, unsigned int);
-	int (*fn_nvml_version)(char *, unsigned int);
 	int (*fn_cuda_version)(int *);
 	int (*fn_count)(unsigned int *);
 	int (*fn_handle)(unsigned int, nvmlapi_device *);
 	int (*fn_name)(nvmlapi_device, char *, unsigned int);
-	int (*fn_uuid)(nvmlapi_device, char *, unsigned int);
 	int (*fn_memory)(nvmlapi_device, struct nvmlapi_memory *);
 	int (*fn_utilization)(nvmlapi_device, struct nvmlapi_utilization *);
 	int (*fn_procs)(nvmlapi_device, unsigned int *, void *);
@@ -112,13 +109,11 @@ int nvmlapi_init(struct nvmlapi *n);
 void nvmlapi_close(struct nvmlapi *n);
 
 int nvmlapi_driver_version(struct nvmlapi *n, struct strbuf *out);
-int nvmlapi_nvml_version(struct nvmlapi *n, struct strbuf *out);
 /* 1000*major + 10*minor of the newest CUDA the driver supports (12040). */
 int nvmlapi_cuda_driver_version(struct nvmlapi *n, int *version);
 int nvmlapi_device_count(struct nvmlapi *n, unsigned int *count);
 int nvmlapi_device_handle(struct nvmlapi *n, unsigned int index, nvmlapi_device *dev);
 int nvmlapi_device_name(struct nvmlapi *n, nvmlapi_device dev, struct strbuf *out);
-int nvmlapi_device_uuid(struct nvmlapi *n, nvmlapi_device dev, struct strbuf *out);
 int nvmlapi_device_memory(struct nvmlapi *n, nvmlapi_device dev, struct nvmlapi_memory *m);
 int nvmlapi_device_utilization(struct nvmlapi *n, nvmlapi_device dev,
 			       struct nvmlapi_utilization *u);

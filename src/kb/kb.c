@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char kb_text[];
-extern const unsigned long kb_text_len_ul;
-#define kb_text_len ((size_t)kb_text_len_ul)
+extern const char kb_text[]; /* every src/kb/<name>.kb, embedded by the build */
+extern const unsigned long kb_text_len;
 
 static void list_add(struct kb_list *l, const char *s)
 {
@@ -206,7 +205,7 @@ const struct kb *kb_builtin(void)
 		struct strbuf err = STRBUF_INIT;
 		/* The build checks the KB (make check runs kb tests), so a parse
 		 * error here means a broken build: fail loudly. */
-		if (kb_parse(kb_text, kb_text_len, &kb, &err) < 0) {
+		if (kb_parse(kb_text, (size_t)kb_text_len, &kb, &err) < 0) {
 			fprintf(stderr, "wslgpu: internal knowledge base is invalid: %s\n", err.buf);
 			abort();
 		}

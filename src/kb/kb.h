@@ -2,7 +2,7 @@
  * kb: the knowledge base of causes and fixes, as data.
  *
  * Entries live in src/kb/<layer>.kb (format described in src/kb/README.md)
- * and are compiled into the binary as text (tools/kb2c.awk), parsed once on
+ * and are compiled into the binary as text (tools/text2c.awk), parsed once on
  * first use. Code refers to entries by id only: a check result names its
  * entry, explain matches its patterns, fix reads its commands.
  */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/path.h"
+
 const struct ld_abi ld_abi_x86_64 = { "x86-64", LDCACHE_FLAG_X8664_LIB64 | LDCACHE_FLAG_ELF_LIBC6,
 				      2, 62 /* EM_X86_64 */, "x86_64-linux-gnu" };
 static const struct ld_abi ld_abi_aarch64 = { "AArch64",
@@ -98,48 +100,6 @@ const char *ld_via_name(enum ld_via v)
 	return "none";
 }
 
-void ld_normalize(const char *path, struct strbuf *out)
-{
-	sb_reset(out);
-	bool abs = path[0] == '/';
-	const char *p = path;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		size_t n = strcspn(p, "/");
-		if (n == 1 && p[0] == '.') {
-			/* nothing */
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			while (out->len > 0 && out->buf[out->len - 1] != '/')
-				out->len--;
-			if (out->len > 0)
-				out->len--;
-			if (out->buf) /* a fresh strbuf has no buffer yet: "/.." */
-				out->buf[out->len] = '\0';
-		} else {
-			if (abs || out->len)
-				sb_addc(out, '/');
-			sb_addn(out, p, n);
-		}
-		p += n;
-	}
-	if (!out->len)
-		sb_add(out, abs ? "/" : ".");
-}
-
-char *ld_join(const char *dir, const char *name)
-{
-	struct strbuf j = STRBUF_INIT, n = STRBUF_INIT;
-	sb_add(&j, dir);
-	sb_addc(&j, '/');
-	sb_add(&j, name);
-	ld_normalize(j.buf, &n);
-	sb_release(&j);
-	return sb_detach(&n);
-}
-
 size_t ld_split_path(const char *llp, const char *cwd, char ***dirs)
 {
 	*dirs = NULL;
@@ -167,7 +127,7 @@ size_t ld_split_path(const char *llp, const char *cwd, char ***dirs)
 				sb_addc(&raw, '/');
 			}
 			sb_addn(&raw, p, len);
-			ld_normalize(raw.buf, &norm);
+			path_normalize(raw.buf, &norm);
 			v[k++] = sb_detach(&norm);
 			sb_release(&raw);
 		}
@@ -263,7 +223,7 @@ static void search_dirs(struct predictor *pr, const char *const *dirs, size_t n,
 			p->skipped[p->nskipped++] = xstrdup(dirs[i]);
 			continue;
 		}
-		char *path = ld_join(dirs[i], soname);
+		char *path = path_join(dirs[i], soname);
 		struct ld_file f = { LD_MISSING, NULL, 0, 0 };
 		pr->s->stat(path, &f, pr->s->arg);
 		ssize_t idx = add_seen(pr, path, via, &f);
@@ -289,8 +249,8 @@ static void search_cache(struct predictor *pr, const char *soname)
 	for (size_t i = 0; i < c->n; i++) {
 		if ((ssize_t)i != pick && strcmp(c->e[i].name, soname) != 0)
 			continue;
-		char *path = c->e[i].path[0] == '/' ? ld_join("/", c->e[i].path)
-						     : ld_join(cwd, c->e[i].path);
+		char *path = c->e[i].path[0] == '/' ? path_join("/", c->e[i].path)
+						     : path_join(cwd, c->e[i].path);
 		struct ld_file f = { LD_MISSING, NULL, 0, 0 };
 		pr->s->stat(path, &f, pr->s->arg);
 		ssize_t idx = add_seen(pr, path, LD_VIA_CACHE, &f);

@@ -127,9 +127,4 @@ void ld_prediction_free(struct ld_prediction *p);
 size_t ld_split_path(const char *llp, const char *cwd, char ***dirs);
 void ld_free_dirs(char **dirs, size_t n);
 
-/* Lexical normalisation of an absolute path: "//", "/./", "/x/../". */
-void ld_normalize(const char *path, struct strbuf *out);
-/* dir + "/" + name, normalised. */
-char *ld_join(const char *dir, const char *name);
-
 #endif

@@ -15,6 +15,7 @@
 
 #include "../core/json.h"
 #include "../core/strbuf.h"
+#include "../core/text.h"
 #include "inifile.h"
 #include "wslconfig.h"
 
@@ -426,7 +427,7 @@ static void key_hint(const char *section, const char *key, struct strbuf *out)
 	for (size_t i = 0; i < NKEYS; i++) {
 		if (strcasecmp(keys[i].section, section))
 			continue;
-		int d = wslconfig_distance(key, keys[i].key);
+		int d = text_distance(key, keys[i].key);
 		if (d < bestd) {
 			bestd = d;
 			best = keys[i].key;
@@ -453,7 +454,7 @@ static void section_hint(const char *name, struct strbuf *out)
 	const char *best = NULL;
 	int bestd = 3;
 	for (size_t i = 0; i < NSECTIONS; i++) {
-		int d = wslconfig_distance(name, sections[i]);
+		int d = text_distance(name, sections[i]);
 		if (d < bestd) {
 			bestd = d;
 			best = sections[i];

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "../core/strbuf.h"
+#include "../core/text.h"
 #include "inifile.h"
 
 enum key_type { T_ANY, T_SIZE, T_INT, T_BOOL };
@@ -147,30 +148,6 @@ static bool wsl_int(const char *v, long *out)
 		return false;
 	*out = x;
 	return true;
-}
-
-int wslconfig_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 40 || lb > 40)
-		return 99;
-	int prev[41], cur[41];
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			int best = prev[j - 1] + cost;
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			cur[j] = best;
-		}
-		memcpy(prev, cur, sizeof cur);
-	}
-	return prev[lb];
 }
 
 static void add_issue(struct wslconfig *wc, enum wslconfig_problem kind, int line,
@@ -339,7 +316,7 @@ static const char *suggest_key(const char *section, const char *key)
 	for (size_t i = 0; i < NKNOWN; i++) {
 		if (strcasecmp(known_keys[i].section, section))
 			continue;
-		int d = wslconfig_distance(key, known_keys[i].key);
+		int d = text_distance(key, known_keys[i].key);
 		if (d < bestd) {
 			bestd = d;
 			best = known_keys[i].key;
@@ -452,7 +429,7 @@ void wslconfig_check(const char *buf, size_t len, struct wslconfig *wc)
 			continue;
 		const char *hint = NULL;
 		for (size_t k = 0; k < sizeof known_sections / sizeof known_sections[0]; k++)
-			if (wslconfig_distance(it->section, known_sections[k]) <= 2)
+			if (text_distance(it->section, known_sections[k]) <= 2)
 				hint = known_sections[k];
 		char *shown = show(it->section);
 		add_issue(wc, WC_UNKNOWN_SECTION, it->line,

@@ -76,7 +76,4 @@ int wslconfig_size(const char *v, unsigned long long *bytes);
 /* WSL's ParseBool: 1 for true/1, 0 for false/0 (case-insensitive), -1 else. */
 int wslconfig_bool(const char *v);
 
-/* Damerau-less edit distance, capped: used for "did you mean" hints. */
-int wslconfig_distance(const char *a, const char *b);
-
 #endif

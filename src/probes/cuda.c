@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/path.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../gpu/cudaapi.h"
@@ -44,68 +45,6 @@
  * (4096 blocks), small enough to check on the host in a millisecond. */
 #define KERNEL_ELEMENTS (1u << 20)
 #define KERNEL_BLOCK 256u
-
-/* ---- paths between this machine and the described one ---- */
-
-/* Guest path of a host path: strips the root; false if outside it. */
-static bool host_to_guest(const char *host, struct strbuf *guest)
-{
-	const char *root = rootfs_root();
-	size_t n = strlen(root);
-	sb_reset(guest);
-	if (n == 0 || rootfs_is_real()) {
-		sb_add(guest, host);
-		return true;
-	}
-	if (strncmp(host, root, n) == 0 && host[n] == '/') {
-		sb_add(guest, host + n);
-		return true;
-	}
-	sb_add(guest, host);
-	return false;
-}
-
-/* text with the root prefix removed, so that messages from dlerror()
- * name guest paths, as everything else in the report does. */
-static void strip_root(const char *text, struct strbuf *out)
-{
-	const char *root = rootfs_root();
-	size_t n = strlen(root);
-	sb_reset(out);
-	if (!text)
-		return;
-	if (rootfs_is_real() || n == 0) {
-		sb_add(out, text);
-		return;
-	}
-	for (const char *p = text; *p;) {
-		const char *hit = strstr(p, root);
-		if (!hit) {
-			sb_add(out, p);
-			break;
-		}
-		sb_addn(out, p, (size_t)(hit - p));
-		p = hit + n;
-	}
-}
-
-/* Canonical guest path of a guest path (symlinks resolved inside the
- * root); the path itself when it cannot be resolved. */
-static void canonical_guest(const char *guest, struct strbuf *out)
-{
-	struct strbuf host = STRBUF_INIT;
-	sb_reset(out);
-	if (rootfs_host_path(guest, true, &host) == 0) {
-		char *real = realpath(host.buf, NULL);
-		if (real) {
-			host_to_guest(real, out);
-			free(real);
-		}
-	}
-	if (!out->len)
-		sb_add(out, guest);
-	sb_release(&host);
-}
 
 /* LD_LIBRARY_PATH without the entries that name dir (the fix for a stub
  * found through it); "" when nothing is left. */
@@ -139,7 +78,7 @@ static void stub_evidence(struct result *r, const char *loaded_as, const char *l
 {
 	struct strbuf dir = STRBUF_INIT, fixed = STRBUF_INIT;
 	if (!cuda_path_in_stubs(loaded_as, &dir) && !cuda_path_in_stubs(loaded, &dir))
-		cuda_dirname(loaded_as, &dir);
+		path_dirname(loaded_as, &dir);
 	res_ev(r, "stubs_dir", "%s", dir.buf);
 	ld_path_without(dir.buf, &fixed);
 	res_ev(r, "ld_library_path_fixed", "%s", fixed.buf ? fixed.buf : "");
@@ -204,7 +143,7 @@ static bool open_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 	int rc = cuda_api_load(api, file.buf, &err);
 	if (rc < 0) {
 		struct strbuf msg = STRBUF_INIT;
-		strip_root(err.buf, &msg);
+		rootfs_guest_text(err.buf, &msg);
 		res_ev(r, "file", "%s", loaded ? loaded : file.buf);
 		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
 		res_set(r, ST_FAIL, rc == -ENOSYS ? "cuda.load.not_cuda" : "cuda.load.dlopen_failed",
@@ -232,8 +171,8 @@ static bool init_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 		 * path; a copy of it elsewhere replaced (or shadows) a driver
 		 * file, and the fix differs. */
 		struct strbuf g = STRBUF_INIT, as = STRBUF_INIT;
-		host_to_guest(api->loaded_path, &g);
-		host_to_guest(api->loaded_as ? api->loaded_as : api->loaded_path, &as);
+		rootfs_guest_path(api->loaded_path, &g);
+		rootfs_guest_path(api->loaded_as ? api->loaded_as : api->loaded_path, &as);
 		if (cuda_path_in_stubs(as.buf, NULL) || cuda_path_in_stubs(g.buf, NULL))
 			stub_evidence(r, as.buf, g.buf);
 		else
@@ -291,11 +230,8 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 		sb_add(&file, "libcuda.so.1");
 		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
 					"LD_LIBRARY_PATH, then ld.so.cache)");
-		if (predicted) {
-			char *real = realpath(predicted, NULL);
-			sb_add(&pred, real ? real : predicted);
-			free(real);
-		}
+		if (predicted)
+			rootfs_realpath(predicted, &pred, NULL);
 	} else {
 		const char *guest = predicted;
 		if (!guest && wsl2) {
@@ -319,22 +255,22 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 				guest, strerror(-rc));
 			goto out;
 		}
-		canonical_guest(guest, &pred);
+		rootfs_realpath(guest, &pred, NULL);
 	}
 	res_ev(r, "predicted", "%s", predicted ? predicted : "none (libs.libcuda made no prediction)");
 
 	probe_step(ctx, "dlopen libcuda.so.1");
 	int rc = cuda_api_load(&api, file.buf, &err);
 	if (api.loaded_path) {
-		host_to_guest(api.loaded_path, &loaded);
-		host_to_guest(api.loaded_as ? api.loaded_as : api.loaded_path, &loaded_as);
+		rootfs_guest_path(api.loaded_path, &loaded);
+		rootfs_guest_path(api.loaded_as ? api.loaded_as : api.loaded_path, &loaded_as);
 		res_ev(r, "loaded", "%s", loaded.buf);
 		if (strcmp(loaded.buf, loaded_as.buf))
 			res_ev(r, "loaded_as", "%s", loaded_as.buf);
 	}
 	if (rc < 0) {
 		struct strbuf msg = STRBUF_INIT;
-		strip_root(err.buf, &msg);
+		rootfs_guest_text(err.buf, &msg);
 		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
 		sb_release(&msg);
 	}
@@ -346,7 +282,7 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 	}
 	if (!api.loaded_path) {
 		/* dlinfo gave no name: nothing to compare, but it loaded. */
-		host_to_guest(file.buf, &loaded);
+		rootfs_guest_path(file.buf, &loaded);
 		res_ev(r, "loaded", "%s", loaded.buf);
 	}
 	if (rc == -ENOSYS) {

@@ -35,6 +35,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../core/path.h"
 #include "../core/rootfs.h"
 #include "../parse/dpkg.h"
 #include "../parse/inifile.h"
@@ -83,64 +84,6 @@ static const char *errno_text(int e)
 	case EINVAL: return "not a regular file";
 	default: return "cannot be opened";
 	}
-}
-
-/* The user's current directory: $PWD of the fixture, or ours for real. */
-static const char *user_cwd(struct strbuf *buf)
-{
-	sb_reset(buf);
-	if (!rootfs_is_real()) {
-		const char *pwd = getenv("PWD");
-		sb_add(buf, pwd && pwd[0] == '/' ? pwd : "/");
-	} else {
-		char tmp[PATH_MAX];
-		sb_add(buf, getcwd(tmp, sizeof tmp) ? tmp : "/");
-	}
-	return buf->buf;
-}
-
-/* The directory part of a normalised absolute path. */
-static void dir_of(const char *path, struct strbuf *out)
-{
-	sb_reset(out);
-	const char *slash = strrchr(path, '/');
-	if (!slash || slash == path)
-		sb_add(out, "/");
-	else
-		sb_addn(out, path, (size_t)(slash - path));
-}
-
-static const char *base_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
-/* The guest path with every symlink followed, or the path itself. */
-static void guest_canonical(const char *guest, struct strbuf *out)
-{
-	sb_reset(out);
-	if (rootfs_is_real()) {
-		char *rp = realpath(guest, NULL);
-		sb_add(out, rp ? rp : guest);
-		free(rp);
-		return;
-	}
-	struct strbuf host = STRBUF_INIT;
-	const char *root = rootfs_root();
-	size_t rl = strlen(root);
-	if (rootfs_host_path(guest, true, &host) == 0 && host.len >= rl &&
-	    strncmp(host.buf, root, rl) == 0 && (host.len == rl || host.buf[rl] == '/'))
-		sb_add(out, host.len == rl ? "/" : host.buf + rl);
-	else
-		sb_add(out, guest);
-	sb_release(&host);
-}
-
-static bool starts_with_dir(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return strncmp(path, dir, n) == 0 && path[n] == '/';
 }
 
 /* /mnt/c/Windows/System32/lxss/lib: the Windows folder WSL mounts as
@@ -326,7 +269,7 @@ static void owners_merged_usr(struct owners *o, size_t q, const char *name)
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
 		for (int side = 0; side < 2; side++) {
 			const char *from = pairs[i][side], *to = pairs[i][!side];
-			if (!starts_with_dir(name, from) || !same_dir(from, to))
+			if (!path_within(name, from) || !same_dir(from, to))
 				continue;
 			struct strbuf alt = STRBUF_INIT;
 			sb_addf(&alt, "%s%s", to, name + strlen(from));
@@ -344,7 +287,7 @@ static size_t owners_add(struct owners *o, const char *path)
 	o->owner[q] = NULL;
 	/* WSL's own files belong to no package: do not search for them. */
 	struct strbuf dir = STRBUF_INIT;
-	dir_of(path, &dir);
+	path_dirname(path, &dir);
 	bool wsl = wsl_location(dir.buf, true);
 	sb_release(&dir);
 	if (wsl) {
@@ -354,7 +297,7 @@ static size_t owners_add(struct owners *o, const char *path)
 	owners_alias(o, q, path);
 	owners_merged_usr(o, q, path);
 	struct strbuf canon = STRBUF_INIT;
-	guest_canonical(path, &canon);
+	rootfs_realpath(path, &canon, NULL);
 	if (strcmp(canon.buf, path) != 0) {
 		owners_alias(o, q, canon.buf);
 		owners_merged_usr(o, q, canon.buf);
@@ -952,13 +895,13 @@ enum origin { ORIGIN_OK, ORIGIN_STUB, ORIGIN_CONDA, ORIGIN_PACKAGE, ORIGIN_FOREI
 
 static bool is_stub_dir(const char *dir)
 {
-	return !strcmp(base_of(dir), "stubs");
+	return !strcmp(path_basename(dir), "stubs");
 }
 
 /* A conda environment: PREFIX/lib with PREFIX/conda-meta beside it. */
 static bool conda_prefix_of(const char *dir, struct strbuf *prefix)
 {
-	dir_of(dir, prefix);
+	path_dirname(dir, prefix);
 	struct strbuf meta = STRBUF_INIT;
 	sb_addf(&meta, "%s/conda-meta", prefix->buf);
 	bool yes = is_dir(meta.buf);
@@ -969,7 +912,7 @@ static bool conda_prefix_of(const char *dir, struct strbuf *prefix)
 static bool wsl_location(const char *dir, bool container)
 {
 	return !strcmp(dir, WSL_LIB) || is_lxss_dir(dir) ||
-	       (container && starts_with_dir(dir, WSL_DRIVERS));
+	       (container && path_within(dir, WSL_DRIVERS));
 }
 
 struct classified {
@@ -984,9 +927,9 @@ static void classify(const char *path, bool wsl, bool container, const char *pac
 		     struct classified *c)
 {
 	memset(c, 0, sizeof *c);
-	dir_of(path, &c->dir);
-	guest_canonical(path, &c->canon);
-	dir_of(c->canon.buf, &c->canon_dir);
+	path_dirname(path, &c->dir);
+	rootfs_realpath(path, &c->canon, NULL);
+	path_dirname(c->canon.buf, &c->canon_dir);
 	if (is_stub_dir(c->dir.buf) || is_stub_dir(c->canon_dir.buf))
 		c->origin = ORIGIN_STUB;
 	else if (wsl && (wsl_location(c->dir.buf, container) ||
@@ -1050,7 +993,9 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	bool container = !strcmp(probe_platform(ctx), "container-in-wsl2");
 	const struct ld_abi *abi = ld_abi_host();
 	struct strbuf cwdbuf = STRBUF_INIT;
-	const char *cwd = user_cwd(&cwdbuf);
+	if (rootfs_cwd(&cwdbuf) < 0)
+		sb_add(&cwdbuf, "/");
+	const char *cwd = cwdbuf.buf;
 	const char *llp = getenv("LD_LIBRARY_PATH");
 	res_ev(r, "soname", "%s", ls->soname);
 
@@ -1438,7 +1383,9 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 	bool wsl = probe_is_wsl2(ctx);
 	struct findings v = FINDINGS_INIT;
 	struct strbuf cwdbuf = STRBUF_INIT, fix = STRBUF_INIT, list = STRBUF_INIT;
-	const char *cwd = user_cwd(&cwdbuf);
+	if (rootfs_cwd(&cwdbuf) < 0)
+		sb_add(&cwdbuf, "/");
+	const char *cwd = cwdbuf.buf;
 	const char *llp = getenv("LD_LIBRARY_PATH");
 	if (!llp) {
 		res_ev(r, "LD_LIBRARY_PATH", "unset");

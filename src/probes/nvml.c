@@ -42,17 +42,6 @@
 
 /* ---- helpers ---- */
 
-/* The guest path of a host path under the fixture root ("/usr/lib/..."). */
-static void guest_of(const char *host, struct strbuf *guest)
-{
-	sb_reset(guest);
-	const char *root = rootfs_root();
-	size_t n = strlen(root);
-	if (!rootfs_is_real() && strncmp(host, root, n) == 0 && host[n] == '/')
-		host += n;
-	sb_add(guest, host);
-}
-
 /*
  * Which libnvidia-ml.so.1 to load. With the real root, the bare soname:
  * the loader decides, as it does for every application. Under a fixture
@@ -116,15 +105,7 @@ static int load(struct probe_ctx *ctx, struct result *r, struct nvmlapi *n,
 	if (rc < 0) {
 		/* dlerror names host paths; show the guest's. */
 		struct strbuf msg = STRBUF_INIT;
-		const char *e = err.buf ? err.buf : "";
-		const char *hit = host.len ? strstr(e, host.buf) : NULL;
-		if (hit && !rootfs_is_real()) {
-			sb_addn(&msg, e, (size_t)(hit - e));
-			sb_add(&msg, guest.buf);
-			sb_add(&msg, hit + host.len);
-		} else {
-			sb_add(&msg, e);
-		}
+		rootfs_guest_text(err.buf, &msg);
 		res_ev(r, "error", "%s", msg.buf);
 		res_set(r, ST_FAIL, "nvml.init.load_failed", "cannot load %s: %s", guest.buf,
 			msg.buf);
@@ -132,7 +113,7 @@ static int load(struct probe_ctx *ctx, struct result *r, struct nvmlapi *n,
 		rc = -1;
 		goto out;
 	}
-	guest_of(n->loaded.buf, loaded_guest);
+	rootfs_guest_path(n->loaded.buf, loaded_guest);
 	res_ev(r, "loaded", "%s", loaded_guest->buf);
 out:
 	sb_release(&guest);

@@ -455,19 +455,11 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 	wslhost_automount_root(&automount);
 
 	/* The user's current directory, then each --data path. */
-	if (rootfs_is_real()) {
-		char buf[PATH_MAX];
-		if (getcwd(buf, sizeof buf))
-			sb_add(&cwd, buf);
-		else
-			res_ev(r, "note", "the current directory is unknown: %s", strerror(errno));
-	} else {
-		const char *pwd = getenv("PWD");
-		if (pwd && pwd[0] == '/')
-			sb_add(&cwd, pwd);
-		else
-			res_ev(r, "note", "PWD is not set: the current directory is not checked");
-	}
+	int cwd_rc = rootfs_cwd(&cwd);
+	if (cwd_rc < 0 && rootfs_is_real())
+		res_ev(r, "note", "the current directory is unknown: %s", strerror(-cwd_rc));
+	else if (cwd_rc < 0)
+		res_ev(r, "note", "PWD is not set: the current directory is not checked");
 	size_t npaths = (cwd.len ? 1 : 0) + ctx->opts->ndata;
 	size_t slow = 0, bad = 0;
 	for (size_t i = 0; i < npaths; i++) {

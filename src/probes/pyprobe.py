@@ -2,7 +2,7 @@
 # FRAMEWORK is torch, tensorflow, jax or cupy. Prints one line per stage:
 #   @@wslgpu-pyprobe@@ {json snapshot}
 # on the original stdout; everything the framework prints goes to stderr.
-# Parsed by src/parse/pyprobe.c; embedded by src/probes/pyprobe_script.c.
+# Parsed by src/parse/pyprobe.c; embedded in the binary by the build (Makefile).
 # Python 3.6+, standard library only; every stage catches its own errors.
 import sys
 sys.path[:] = [p for p in sys.path if p not in ('', '.')]

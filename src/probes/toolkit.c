@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/path.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../parse/aptsources.h"
@@ -50,27 +51,6 @@ struct toolkit {
 	bool on_path;    /* PATH's nvcc is this toolkit's */
 };
 
-/* The guest path of dir with symlinks resolved. */
-static void resolve(const char *dir, struct strbuf *out)
-{
-	sb_reset(out);
-	struct strbuf h = STRBUF_INIT;
-	if (rootfs_host_path(dir, true, &h) < 0) {
-		sb_add(out, dir);
-	} else if (rootfs_is_real()) {
-		char buf[PATH_MAX];
-		sb_add(out, realpath(h.buf, buf) ? buf : dir);
-	} else {
-		const char *root = rootfs_root();
-		size_t rl = strlen(root);
-		if (!strncmp(h.buf, root, rl) && (h.buf[rl] == '/' || !h.buf[rl]))
-			sb_add(out, h.buf[rl] ? h.buf + rl : "/");
-		else
-			sb_add(out, dir);
-	}
-	sb_release(&h);
-}
-
 static bool is_dir(const char *guest)
 {
 	struct stat st;
@@ -82,7 +62,7 @@ static void add_toolkit(struct toolkit *tk, size_t *n, const char *dir)
 	if (*n >= MAX_TOOLKITS || !dir || dir[0] != '/' || !is_dir(dir))
 		return;
 	struct strbuf real = STRBUF_INIT;
-	resolve(dir, &real);
+	rootfs_realpath(dir, &real, NULL);
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp(tk[i].real, real.buf)) {
 			sb_release(&real);
@@ -195,21 +175,18 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 	if (have_which) {
 		res_ev(r, "nvcc", "%s%s", g.buf, on_path ? "" : " (not on PATH)");
 		struct strbuf rr = STRBUF_INIT;
-		resolve(g.buf, &rr);
+		rootfs_realpath(g.buf, &rr, NULL);
 		snprintf(path_real, sizeof path_real, "%s", rr.buf);
 		sb_release(&rr);
 		/* .../bin/nvcc -> the toolkit directory. */
-		char *dir = xstrdup(path_real);
-		char *s = strrchr(dir, '/');
-		if (s && s != dir) {
-			*s = '\0';
-			s = strrchr(dir, '/');
-			if (s && !strcmp(s, "/bin")) {
-				*s = '\0';
-				add_toolkit(tk, &n, *dir ? dir : "/");
-			}
+		struct strbuf bin = STRBUF_INIT, top = STRBUF_INIT;
+		path_dirname(path_real, &bin);
+		if (!strcmp(path_basename(bin.buf), "bin")) {
+			path_dirname(bin.buf, &top);
+			add_toolkit(tk, &n, top.buf);
 		}
-		free(dir);
+		sb_release(&bin);
+		sb_release(&top);
 	}
 	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
 	for (size_t i = 0; i < 3; i++) {
@@ -319,7 +296,7 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 	const char *cuda_home = getenv("CUDA_HOME");
 	bool home_mismatch = false;
 	if (cuda_home && *cuda_home && is_dir(cuda_home)) {
-		resolve(cuda_home, &d);
+		rootfs_realpath(cuda_home, &d, NULL);
 		home_mismatch = strcmp(d.buf, use->real) != 0;
 	}
 	char tvs[16], dvs[16];

@@ -8,6 +8,7 @@
 #include "core/result.h"
 #include "core/rootfs.h"
 #include "core/strbuf.h"
+#include "core/text.h"
 #include "kb/kb.h"
 #include "parse/inifile.h"
 #include "parse/osrelease.h"
@@ -394,6 +395,24 @@ static void test_findings_order(void **state)
 	result_release(&r);
 }
 
+/* The "did you mean" distance: case-blind, capped for long strings. */
+static void test_text_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(text_distance("memroy", "memory"), 2);
+	assert_int_equal(text_distance("SWAP", "swap"), 0);
+	assert_int_equal(text_distance("", "wsl2"), 4);
+	assert_int_equal(text_distance("wsl2", ""), 4);
+	assert_int_equal(text_distance("processors", "processor"), 1);
+	assert_int_equal(text_distance("kernelCommandLine", "kernelCommandline"), 0);
+	char longer[64];
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	assert_int_equal(text_distance(longer, "a"), 99);
+	longer[40] = '\0';
+	assert_int_equal(text_distance(longer, longer), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),
+		cmocka_unit_test(test_text_distance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -616,8 +616,8 @@ static void test_kb_ids(void **state)
 	}
 }
 
-/* The embedded script is exactly src/probes/pyprobe.py (run
- * src/probes/pyprobe-embed.sh after editing the .py). */
+/* The embedded script is exactly src/probes/pyprobe.py, byte for byte
+ * (the build generates it: tools/text2c.awk). */
 static void test_script_in_sync(void **state)
 {
 	(void)state;
@@ -630,7 +630,7 @@ static void test_script_in_sync(void **state)
 		sb_addn(&sb, buf, n);
 	fclose(fp);
 	if (strcmp(sb.buf, pyprobe_script) != 0)
-		fail_msg("src/probes/pyprobe_script.c is stale: run sh src/probes/pyprobe-embed.sh");
+		fail_msg("the embedded probe script differs from src/probes/pyprobe.py");
 	/* The marker the parser looks for is the one the script prints. */
 	assert_non_null(strstr(pyprobe_script, "MARK = '" PYPROBE_MARK "'"));
 	assert_non_null(strstr(pyprobe_script, "'" PYPROBE_SCHEMA "'"));

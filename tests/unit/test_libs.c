@@ -728,19 +728,7 @@ static void test_predict_failures(void **state)
 static void test_paths(void **state)
 {
 	(void)state;
-	struct strbuf n = STRBUF_INIT;
-	ld_normalize("/a/./b/../c//", &n);
-	assert_string_equal(n.buf, "/a/c");
-	ld_normalize("/..", &n);
-	assert_string_equal(n.buf, "/");
-	ld_normalize("//", &n);
-	assert_string_equal(n.buf, "/");
-	ld_normalize("a/b/..", &n);
-	assert_string_equal(n.buf, "a");
-	sb_release(&n);
-	char *j = ld_join("/usr/lib/wsl/lib/", "libcuda.so.1");
-	assert_string_equal(j, "/usr/lib/wsl/lib/libcuda.so.1");
-	free(j);
+	/* path_normalize and path_join: tests/unit/test_rootfs.c. */
 	char **d;
 	size_t k = ld_split_path("::/x;rel/../y:$LIB", "/cwd", &d);
 	assert_int_equal(k, 5);

@@ -7,6 +7,7 @@
 
 #include "core/check.h"
 #include "core/proc.h"
+#include "core/registry.h"
 #include "core/runner.h"
 
 static void p_ok(struct probe_ctx *ctx, struct result *r)
@@ -78,8 +79,7 @@ static const struct check_def table[] = {
 	{ "t.exit", "t", "exit", "", { NULL }, p_exit },
 	{ "t.flood", "t", "flood", "", { NULL }, p_flood },
 	{ "t.reader", "t", "reader", "", { "t.ok" }, p_dep_reader },
-	{ "t.planned", "t", "planned", "", { NULL }, NULL },
-	{ "t.after_planned", "t", "after planned", "", { "t.planned" }, p_ok },
+	{ "t.after_unknown", "t", "after unknown", "", { "t.no_such_check" }, p_ok },
 	{ "t.s1", "t", "s", "", { NULL }, p_sleep300 },
 	{ "t.s2", "t", "s", "", { NULL }, p_sleep300 },
 	{ "t.s3", "t", "s", "", { NULL }, p_sleep300 },
@@ -127,9 +127,8 @@ static void test_runner_isolation(void **state)
 	assert_true(f->output_truncated);
 	assert_true(strlen(f->output) <= RUNNER_OUTPUT_CAP);
 	assert_string_equal(res[idx("t.reader")].detail, "dep said v");
-	/* Planned checks are not run and block nothing. */
-	assert_false(res[idx("t.planned")].ran);
-	assert_int_equal(res[idx("t.after_planned")].status, ST_PASS);
+	/* A dep that names no check blocks nothing. */
+	assert_int_equal(res[idx("t.after_unknown")].status, ST_PASS);
 	/* Four 300 ms probes and a 1.5 s hang ran concurrently. */
 	assert_true(took < 1500 + 800);
 	for (size_t i = 0; i < N; i++)
@@ -216,10 +215,23 @@ static void test_proc_run(void **state)
 	proc_result_release(&r);
 }
 
+/* Every registered check has its probe: the runner calls it unconditionally. */
+static void test_registry_complete(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++)
+		if (!defs[i].run)
+			fail_msg("check %s has no probe function", defs[i].id);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runner_isolation),
+		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
 		cmocka_unit_test(test_proc_run),
 	};

@@ -1,0 +1,297 @@
+/*
+ * test_rootfs.c: the lexical path helpers (src/core/path.c) and the one way
+ * between guest and host paths (rootfs_host_path, rootfs_guest_path,
+ * rootfs_guest_text, rootfs_realpath, rootfs_cwd), with their edge cases:
+ * the real root, trailing slashes, a root that is only a string prefix of
+ * another directory, relative paths, "..", and symlinks kept inside the root.
+ */
+#include "testutil.h"
+
+#include <stdbool.h>
+
+#include "core/path.h"
+#include "core/rootfs.h"
+#include "core/strbuf.h"
+
+static void expect_norm(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	path_normalize(in, &sb);
+	if (strcmp(sb.buf, want))
+		fail_msg("path_normalize(\"%s\") is \"%s\", expected \"%s\"", in, sb.buf, want);
+	sb_release(&sb);
+}
+
+static void test_path_normalize(void **state)
+{
+	(void)state;
+	expect_norm("/a/./b/../c//", "/a/c");
+	expect_norm("/usr/lib/wsl/lib/", "/usr/lib/wsl/lib");
+	expect_norm("/..", "/");
+	expect_norm("/../../etc", "/etc");
+	expect_norm("//", "/");
+	expect_norm("/", "/");
+	expect_norm("a/b/..", "a");
+	expect_norm("a/..", ".");
+	expect_norm("./a//b/", "a/b");
+	expect_norm("", ".");
+	char *j = path_join("/usr/lib/wsl/lib/", "libcuda.so.1");
+	assert_string_equal(j, "/usr/lib/wsl/lib/libcuda.so.1");
+	free(j);
+	j = path_join("/home/u", "../data/./x");
+	assert_string_equal(j, "/home/data/x");
+	free(j);
+}
+
+static void test_path_parts(void **state)
+{
+	(void)state;
+	struct strbuf d = STRBUF_INIT;
+	path_dirname("/usr/lib/wsl/lib/libcuda.so.1", &d);
+	assert_string_equal(d.buf, "/usr/lib/wsl/lib");
+	path_dirname("/libcuda.so.1", &d);
+	assert_string_equal(d.buf, "/");
+	path_dirname("libcuda.so.1", &d);
+	assert_string_equal(d.buf, ".");
+	path_dirname(NULL, &d);
+	assert_string_equal(d.buf, ".");
+	sb_release(&d);
+	assert_string_equal(path_basename("/usr/local/cuda/lib64/stubs"), "stubs");
+	assert_string_equal(path_basename("libcuda.so.1"), "libcuda.so.1");
+	assert_string_equal(path_basename("/"), "");
+
+	assert_true(path_within("/root", "/root"));
+	assert_true(path_within("/root/x", "/root"));
+	assert_true(path_within("/root/x", "/root/"));
+	assert_false(path_within("/root2", "/root"));
+	assert_false(path_within("/root2/x", "/root"));
+	assert_false(path_within("/ro", "/root"));
+	assert_true(path_within("/anything", "/"));
+	assert_false(path_within("relative", "/"));
+
+	/* path_push: the step both path_normalize and rootfs's walk take. */
+	struct strbuf p = STRBUF_INIT;
+	sb_add(&p, "");
+	assert_true(path_push(&p, "usr", 3, false));
+	assert_false(path_push(&p, ".", 1, false));
+	assert_true(path_push(&p, "lib", 3, false));
+	assert_string_equal(p.buf, "/usr/lib");
+	assert_false(path_push(&p, "..", 2, false));
+	assert_false(path_push(&p, "..", 2, false));
+	assert_false(path_push(&p, "..", 2, false));
+	assert_string_equal(p.buf, "");
+	sb_reset(&p);
+	assert_true(path_push(&p, "a", 1, true));
+	assert_string_equal(p.buf, "a");
+	sb_release(&p);
+}
+
+static void expect_guest(const char *host, int rc, const char *want)
+{
+	struct strbuf g = STRBUF_INIT;
+	int got = rootfs_guest_path(host, &g);
+	if (got != rc || strcmp(g.buf, want))
+		fail_msg("rootfs_guest_path(\"%s\") is %d \"%s\", expected %d \"%s\"", host, got,
+			 g.buf, rc, want);
+	sb_release(&g);
+}
+
+static void expect_text(const char *text, const char *want)
+{
+	struct strbuf out = STRBUF_INIT;
+	rootfs_guest_text(text, &out);
+	if (strcmp(out.buf, want))
+		fail_msg("rootfs_guest_text(\"%s\") is \"%s\", expected \"%s\"", text ? text : "NULL",
+			 out.buf, want);
+	sb_release(&out);
+}
+
+/* The real root: every absolute path is its own guest path. */
+static void test_real_root(void **state)
+{
+	(void)state;
+	assert_int_equal(rootfs_set("/"), 0);
+	assert_true(rootfs_is_real());
+	expect_guest("/usr/lib/wsl/lib/libcuda.so.1", 0, "/usr/lib/wsl/lib/libcuda.so.1");
+	expect_guest("/usr//lib/", 0, "/usr/lib");
+	expect_guest("/", 0, "/");
+	expect_guest("libcuda.so.1", -EINVAL, "libcuda.so.1");
+	expect_guest("", -EINVAL, "");
+	expect_text("/usr/lib/x.so: cannot open", "/usr/lib/x.so: cannot open");
+	expect_text(NULL, "");
+	struct strbuf h = STRBUF_INIT;
+	assert_int_equal(rootfs_host_path("/usr/lib/x", true, &h), 0);
+	assert_string_equal(h.buf, "/usr/lib/x");
+	assert_int_equal(rootfs_host_path("usr/lib/x", true, &h), -EINVAL);
+	/* The user's directory is ours. */
+	char buf[4096];
+	assert_non_null(getcwd(buf, sizeof buf));
+	assert_int_equal(rootfs_cwd(&h), 0);
+	assert_string_equal(h.buf, buf);
+	sb_release(&h);
+}
+
+static void test_fixture_root(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "usr/lib/wsl/lib/libcuda.so.1", "wsl");
+	tu_symlink(d, "usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
+	tu_symlink(d, "lib", "usr/lib");
+	tu_symlink(d, "usr/local/cuda", "cuda-12.4");
+	tu_write_str(d, "usr/local/cuda-12.4/bin/nvcc", "");
+	tu_symlink(d, "escape", "../../../../../../../etc");
+	tu_symlink(d, "loop/a", "/loop/b");
+	tu_symlink(d, "loop/b", "/loop/a");
+	tu_symlink(d, "dangling", "/nowhere/file");
+	/* A trailing slash on --root changes nothing. */
+	char withslash[4096];
+	snprintf(withslash, sizeof withslash, "%s/", d);
+	assert_int_equal(rootfs_set(withslash), 0);
+	assert_false(rootfs_is_real());
+	/* TMPDIR may itself be behind a symlink: the root is its real path. */
+	const char *R = rootfs_root();
+	assert_true(R[0] == '/' && R[strlen(R) - 1] != '/');
+	char host[4096];
+
+	/* host -> guest */
+	expect_guest(R, 0, "/");
+	snprintf(host, sizeof host, "%s/", R);
+	expect_guest(host, 0, "/");
+	snprintf(host, sizeof host, "%s/usr/lib/wsl/lib/libcuda.so.1", R);
+	expect_guest(host, 0, "/usr/lib/wsl/lib/libcuda.so.1");
+	snprintf(host, sizeof host, "%s/usr/lib/", R);
+	expect_guest(host, 0, "/usr/lib");
+	snprintf(host, sizeof host, "%s/a/../usr", R);
+	expect_guest(host, 0, "/usr");
+	/* A directory whose name only starts with the root's is outside it. */
+	snprintf(host, sizeof host, "%s2/usr/lib", R);
+	expect_guest(host, -EXDEV, host);
+	/* So is one reached by climbing out of it. */
+	snprintf(host, sizeof host, "%s/../x", R);
+	expect_guest(host, -EXDEV, host);
+	expect_guest("/usr/lib/wsl/lib/libcuda.so.1", -EXDEV, "/usr/lib/wsl/lib/libcuda.so.1");
+	expect_guest("usr/lib", -EINVAL, "usr/lib");
+	expect_guest(NULL, -EINVAL, "");
+
+	/* guest may be host's own buffer. */
+	struct strbuf same = STRBUF_INIT;
+	sb_addf(&same, "%s/usr/lib", R);
+	assert_int_equal(rootfs_guest_path(same.buf, &same), 0);
+	assert_string_equal(same.buf, "/usr/lib");
+	sb_reset(&same);
+	sb_add(&same, "/elsewhere");
+	assert_int_equal(rootfs_guest_path(same.buf, &same), -EXDEV);
+	assert_string_equal(same.buf, "/elsewhere");
+	sb_release(&same);
+
+	/* guest -> host: symlinks followed inside the root, absolute or not. */
+	struct strbuf h = STRBUF_INIT, g = STRBUF_INIT;
+	assert_int_equal(rootfs_host_path("/lib/x86_64-linux-gnu/libcuda.so.1", true, &h), 0);
+	snprintf(host, sizeof host, "%s/usr/lib/wsl/lib/libcuda.so.1", R);
+	assert_string_equal(h.buf, host);
+	assert_int_equal(rootfs_host_path("/lib/x86_64-linux-gnu/libcuda.so.1", false, &h), 0);
+	snprintf(host, sizeof host, "%s/usr/lib/x86_64-linux-gnu/libcuda.so.1", R);
+	assert_string_equal(h.buf, host);
+	/* ".." stops at the root; trailing slashes and "." go. */
+	assert_int_equal(rootfs_host_path("/../../usr/./lib/", true, &h), 0);
+	snprintf(host, sizeof host, "%s/usr/lib", R);
+	assert_string_equal(h.buf, host);
+	assert_int_equal(rootfs_host_path("/escape", true, &h), 0);
+	snprintf(host, sizeof host, "%s/etc", R);
+	assert_string_equal(h.buf, host);
+	assert_int_equal(rootfs_host_path("usr/lib", true, &h), -EINVAL);
+	/* A missing last component is no error; a missing directory is, and
+	 * host still names where the path would be. */
+	assert_int_equal(rootfs_host_path("/usr/lib/wsl/lib/libnvidia-ml.so.1", true, &h), 0);
+	snprintf(host, sizeof host, "%s/usr/lib/wsl/lib/libnvidia-ml.so.1", R);
+	assert_string_equal(h.buf, host);
+	assert_int_equal(rootfs_host_path("/lib/no/such/file", true, &h), -ENOENT);
+	snprintf(host, sizeof host, "%s/usr/lib/no/such/file", R);
+	assert_string_equal(h.buf, host);
+	assert_int_equal(rootfs_host_path("/loop/a", true, &h), -ELOOP);
+
+	/* Both ways round: the guest of a guest's host is the canonical guest. */
+	assert_int_equal(rootfs_host_path("/lib/x86_64-linux-gnu/libcuda.so.1", true, &h), 0);
+	assert_int_equal(rootfs_guest_path(h.buf, &g), 0);
+	assert_string_equal(g.buf, "/usr/lib/wsl/lib/libcuda.so.1");
+
+	/* realpath under the root */
+	assert_int_equal(rootfs_realpath("/lib/x86_64-linux-gnu/libcuda.so.1", &g, &h), 0);
+	assert_string_equal(g.buf, "/usr/lib/wsl/lib/libcuda.so.1");
+	snprintf(host, sizeof host, "%s/usr/lib/wsl/lib/libcuda.so.1", R);
+	assert_string_equal(h.buf, host);
+	assert_int_equal(rootfs_realpath("/usr/local/cuda/", &g, NULL), 0);
+	assert_string_equal(g.buf, "/usr/local/cuda-12.4");
+	assert_int_equal(rootfs_realpath("/usr/local/cuda/bin/../bin/nvcc", &g, NULL), 0);
+	assert_string_equal(g.buf, "/usr/local/cuda-12.4/bin/nvcc");
+	assert_int_equal(rootfs_realpath("/", &g, NULL), 0);
+	assert_string_equal(g.buf, "/");
+	/* Missing, dangling, looping or relative: the path as given. */
+	assert_int_equal(rootfs_realpath("/usr/lib/wsl/lib/libnvidia-ml.so.1", &g, NULL), -ENOENT);
+	assert_string_equal(g.buf, "/usr/lib/wsl/lib/libnvidia-ml.so.1");
+	assert_int_equal(rootfs_realpath("/dangling", &g, NULL), -ENOENT);
+	assert_string_equal(g.buf, "/dangling");
+	assert_int_equal(rootfs_realpath("/loop/a", &g, NULL), -ELOOP);
+	assert_string_equal(g.buf, "/loop/a");
+	assert_int_equal(rootfs_realpath("lib", &g, NULL), -EINVAL);
+	assert_string_equal(g.buf, "lib");
+	/* out may be the caller's own buffer. */
+	sb_reset(&g);
+	sb_add(&g, "/lib/x86_64-linux-gnu/libcuda.so.1");
+	assert_int_equal(rootfs_realpath(g.buf, &g, NULL), 0);
+	assert_string_equal(g.buf, "/usr/lib/wsl/lib/libcuda.so.1");
+	sb_reset(&g);
+	sb_add(&g, "/no/such");
+	assert_int_equal(rootfs_realpath(g.buf, &g, NULL), -ENOENT);
+	assert_string_equal(g.buf, "/no/such");
+
+	/* host paths inside messages */
+	char text[8192], want[8192];
+	snprintf(text, sizeof text, "%s/usr/lib/wsl/lib/libcuda.so.1: wrong ELF class", R);
+	expect_text(text, "/usr/lib/wsl/lib/libcuda.so.1: wrong ELF class");
+	snprintf(text, sizeof text, "cannot open '%s/a' or %s/b", R, R);
+	expect_text(text, "cannot open '/a' or /b");
+	snprintf(text, sizeof text, "cannot read %s: denied", R);
+	expect_text(text, "cannot read /: denied");
+	snprintf(text, sizeof text, "%s", R);
+	expect_text(text, "/");
+	/* Not the root: a sibling that shares its prefix, or the root's name
+	 * inside another path. */
+	snprintf(text, sizeof text, "%s2/x and /elsewhere%s/y", R, R);
+	snprintf(want, sizeof want, "%s", text);
+	expect_text(text, want);
+	expect_text("no paths here", "no paths here");
+	expect_text(NULL, "");
+
+	/* The user's directory is the fixture's $PWD. */
+	const char *old = getenv("PWD");
+	char *saved = old ? strdup(old) : NULL;
+	setenv("PWD", "/home/user/project", 1);
+	assert_int_equal(rootfs_cwd(&g), 0);
+	assert_string_equal(g.buf, "/home/user/project");
+	setenv("PWD", "relative", 1);
+	assert_int_equal(rootfs_cwd(&g), -ENOENT);
+	assert_int_equal((int)g.len, 0);
+	unsetenv("PWD");
+	assert_int_equal(rootfs_cwd(&g), -ENOENT);
+	if (saved)
+		setenv("PWD", saved, 1);
+	free(saved);
+
+	sb_release(&h);
+	sb_release(&g);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_normalize), cmocka_unit_test(test_path_parts),
+		cmocka_unit_test(test_real_root),      cmocka_unit_test(test_fixture_root),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
