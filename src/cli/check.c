@@ -133,6 +133,7 @@ int cmd_check(int argc, char **argv)
 	checkrun_execute(&cr);
 	struct report rep;
 	checkrun_report(&cr, &rep, verbose, 1);
+	rep.strict = strict;
 	if (json)
 		report_json(stdout, &rep);
 	else

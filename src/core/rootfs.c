@@ -42,6 +42,18 @@ bool rootfs_is_real(void)
 	return !root_dir || !*root_dir;
 }
 
+void rootfs_user_cwd(struct strbuf *out)
+{
+	sb_reset(out);
+	const char *pwd = getenv("PWD");
+	if (!rootfs_is_real() && pwd && pwd[0] == '/') {
+		sb_add(out, pwd);
+		return;
+	}
+	char buf[PATH_MAX];
+	sb_add(out, getcwd(buf, sizeof buf) ? buf : "/");
+}
+
 /* Appends one component to a normalised guest path held in sb. */
 static void push_component(struct strbuf *sb, const char *c, size_t n)
 {

@@ -32,6 +32,10 @@ int rootfs_set(const char *root);
 const char *rootfs_root(void);
 /* True when the root is "/": the probes look at this very machine. */
 bool rootfs_is_real(void);
+/* The user's current directory on the described machine (replacing out):
+ * under a root, $PWD when it is absolute (a fixture's env sets it); else
+ * ours ("/" if unknown). */
+void rootfs_user_cwd(struct strbuf *out);
 
 /* Host path for a guest path, following symlinks inside the root
  * (the last component too when follow_last). */

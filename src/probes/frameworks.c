@@ -71,22 +71,6 @@ static void add_interp(struct interp *ips, size_t *n, const char *guest, const c
 	(*n)++;
 }
 
-/* The user's current directory on the described machine. */
-static void user_cwd(struct strbuf *out)
-{
-	sb_reset(out);
-	const char *pwd = getenv("PWD");
-	if (!rootfs_is_real() && pwd && pwd[0] == '/') {
-		sb_add(out, pwd);
-		return;
-	}
-	char buf[PATH_MAX];
-	if (getcwd(buf, sizeof buf))
-		sb_add(out, buf);
-	else
-		sb_add(out, "/");
-}
-
 static size_t find_interpreters(struct probe_ctx *ctx, struct interp *ips)
 {
 	size_t n = 0;
@@ -99,7 +83,7 @@ static size_t find_interpreters(struct probe_ctx *ctx, struct interp *ips)
 			continue;
 		sb_reset(&g);
 		if (p[0] != '/') {
-			user_cwd(&g);
+			rootfs_user_cwd(&g);
 			if (g.len > 1)
 				sb_addc(&g, '/');
 		}

@@ -17,6 +17,7 @@ struct report {
 	size_t n;
 	bool verbose;
 	bool color;
+	bool strict; /* warnings fail the run: the verdict says so */
 };
 
 struct summary {
