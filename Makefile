@@ -1,6 +1,7 @@
 # wslgpu — plain Makefile. Targets:
 #   make                build ./wslgpu (and build/)
 #   make check          build and run every test (unit, end-to-end, kb)
+#   make fakes          build the fake vendor libraries the fixtures use (tools/fixture)
 #   make check SANITIZE=1   the same under AddressSanitizer + UBSan (what CI runs)
 #   make asan           build the sanitizer binary only (build-asan/)
 #   make install PREFIX=/usr/local DESTDIR=   (binary, man pages, completions)
@@ -51,7 +52,7 @@ FAKE_SRC := $(wildcard tests/fakes/*.c)
 fake_soname = $(shell sed -n 's,^// soname: *,,p' $(1))
 FAKE_LIB := $(foreach f,$(FAKE_SRC),$(BUILD)/fakes/$(call fake_soname,$(f)))
 
-.PHONY: all check asan install install-systemd uninstall clean bench fuzz
+.PHONY: all check asan install install-systemd uninstall clean bench fuzz fakes
 all: wslgpu
 
 # ---- The embedded PTX kernels (src/gpu/kernels.cu) ----
@@ -126,6 +127,8 @@ $(BUILD)/fakes/$(call fake_soname,$(1)): $(1)
 		-Wl,-soname,$(call fake_soname,$(1)) -o $$@ $(1) -ldl
 endef
 $(foreach f,$(FAKE_SRC),$(eval $(call fake_rule,$(f))))
+
+fakes: $(FAKE_LIB)
 
 asan:
 	$(MAKE) SANITIZE=1 $(BUILD)/wslgpu

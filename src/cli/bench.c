@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../bench/bench.h"
@@ -109,14 +110,7 @@ static int parse_count(const char *opt, const char *v, unsigned long max, unsign
 
 static int parse_seconds(const char *opt, const char *v, double *out)
 {
-	char *end;
-	double s = strtod(v, &end);
-	if (!*v || *end || !(s > 0) || s > 86400) {
-		cli_usage_error("bench", "%s: '%s' is not a number of seconds", opt, v);
-		return -1;
-	}
-	*out = s;
-	return 0;
+	return cli_parse_seconds("bench", opt, v, 0.1, 86400, out);
 }
 
 /*
@@ -196,6 +190,26 @@ static void guest_paths(char *text, size_t size)
 	sb_release(&g);
 }
 
+/*
+ * Without io or gpu the operands are paths; a first word that is neither
+ * a subcommand nor a directory ("bench disk", "bench gpus") is taken for a
+ * mistyped subcommand rather than measured as a path, which would then run
+ * the GPU benchmark too. A word with a '/' stays a path.
+ */
+static bool unknown_subcommand(const char *w)
+{
+	struct stat st;
+	if (strchr(w, '/') || (stat(w, &st) == 0 && S_ISDIR(st.st_mode)))
+		return false;
+	static const char *const subs[] = { "io", "gpu" };
+	const char *near[2];
+	size_t k = cli_similar(w, subs, 2, near, 2);
+	cli_usage_error("bench", "'%s' is neither a subcommand (io: disk I/O, gpu: the GPU path) "
+			"nor a directory%s%s%s", w, k ? "; did you mean '" : "", k ? near[0] : "",
+			k ? "'?" : "");
+	return true;
+}
+
 static int interrupted_exit(const char *what)
 {
 	char buf[16];
@@ -248,7 +262,6 @@ int cmd_bench(int argc, char **argv)
 		.timeout_ms = 120000,
 	};
 	bool json = false, csv = false, verbose = false;
-	int color = -1;
 	const char *lib_opt = NULL;
 	unsigned u;
 	double secs;
@@ -319,18 +332,10 @@ int cmd_bench(int argc, char **argv)
 			break;
 		}
 		case OPT_COLOR:
-			if (!strcmp(optarg, "always"))
-				color = 1;
-			else if (!strcmp(optarg, "never"))
-				color = 0;
-			else if (!strcmp(optarg, "auto"))
-				color = -1;
-			else {
-				cli_usage_error("bench", "--color: '%s' is not auto, always or never", optarg);
+		case OPT_NO_COLOR:
+			if (cli_color_option("bench", c == OPT_COLOR ? optarg : "never") < 0)
 				return EXIT_USAGE;
-			}
 			break;
-		case OPT_NO_COLOR: color = 0; break;
 		case 'v': verbose = true; break;
 		case 'h': bench_help(stdout); return EXIT_OK;
 		case ':':
@@ -353,6 +358,8 @@ int cmd_bench(int argc, char **argv)
 	} else if (first < argc && !strcmp(argv[first], "gpu")) {
 		do_io = false;
 		first++;
+	} else if (first < argc && unknown_subcommand(argv[first])) {
+		return EXIT_USAGE;
 	}
 	if (!do_io && first < argc) {
 		cli_usage_error("bench", "bench gpu takes no paths ('%s')", argv[first]);
@@ -368,7 +375,7 @@ int cmd_bench(int argc, char **argv)
 	io.size = io.size / io.block * io.block;
 	io.progress = gp.progress = isatty(2);
 
-	struct bench_out out = { .color = cli_want_color(1, color), .utf8 = utf8_locale(),
+	struct bench_out out = { .color = cli_want_color(1), .utf8 = utf8_locale(),
 				 .verbose = verbose };
 	struct strbuf sb = STRBUF_INIT;
 	int rc = EXIT_OK;

@@ -135,6 +135,7 @@ int cmd_check(int argc, char **argv)
 	checkrun_execute(&cr);
 	struct report rep;
 	checkrun_report(&cr, &rep, verbose, 1);
+	rep.strict = strict;
 	struct strbuf out = STRBUF_INIT;
 	if (json)
 		report_json(&out, &rep);

@@ -7,6 +7,7 @@
 
 #include "../core/proc.h"
 #include "../core/registry.h"
+#include "../core/rootfs.h"
 #include "../core/runner.h"
 #include "../core/strbuf.h"
 #include "cli.h"
@@ -17,7 +18,6 @@ void checkrun_init(struct checkrun *cr, const char *cmd)
 	cr->cmd = cmd;
 	cr->opts.timeout_ms = 10000;
 	cr->opts.max_parallel = 16;
-	cr->color = -1;
 	cr->progress = true;
 	registry_checks(&cr->n);
 	cr->want = xcalloc(cr->n, sizeof *cr->want);
@@ -29,6 +29,13 @@ int checkrun_select(struct checkrun *cr, const char *list)
 	const struct check_def *defs = registry_checks(&cr->n);
 	char *copy = xstrdup(list), *save = NULL;
 	int rc = 0;
+	/* An empty list would check nothing and pass on any machine. */
+	if (!list[strspn(list, ", ")]) {
+		cli_usage_error(cr->cmd, "--only: the list is empty (name layers or check ids, "
+			       "comma-separated: see 'wslgpu check --list')");
+		free(copy);
+		return -1;
+	}
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		while (*tok == ' ')
 			tok++;
@@ -68,6 +75,10 @@ int checkrun_option(struct checkrun *cr, int c, const char *arg)
 		cr->data = push(cr->data, &cr->ndata, arg);
 		return 1;
 	case CR_OPT_PYTHON:
+		if (!*arg) {
+			cli_usage_error(cr->cmd, "--python: the interpreter's path is empty");
+			return -1;
+		}
 		cr->pythons = push(cr->pythons, &cr->npythons, arg);
 		return 1;
 	case CR_OPT_WINDOWS:
@@ -77,8 +88,7 @@ int checkrun_option(struct checkrun *cr, int c, const char *arg)
 		cr->opts.no_fork = true;
 		return 1;
 	case CR_OPT_NO_COLOR:
-		cr->color = 0;
-		return 1;
+		return cli_color_option(cr->cmd, "never") < 0 ? -1 : 1;
 	case CR_OPT_DOCKER_IMAGE:
 		if (!*arg) {
 			cli_usage_error(cr->cmd, "--docker-image: the image name is empty");
@@ -87,30 +97,14 @@ int checkrun_option(struct checkrun *cr, int c, const char *arg)
 		cr->opts.docker_image = arg;
 		return 1;
 	case CR_OPT_TIMEOUT: {
-		char *end;
-		double s = strtod(arg, &end);
-		if (*end || !(s > 0) || s > 3600) {
-			cli_usage_error(cr->cmd, "--timeout: '%s' is not a number of seconds "
-				       "between 0 and 3600", arg);
+		double s;
+		if (cli_parse_seconds(cr->cmd, "--timeout", arg, 0.1, 3600, &s) < 0)
 			return -1;
-		}
-		cr->opts.timeout_ms = (int)(s * 1000);
-		if (cr->opts.timeout_ms < 1)
-			cr->opts.timeout_ms = 1;
+		cr->opts.timeout_ms = (int)(s * 1000 + 0.5);
 		return 1;
 	}
 	case CR_OPT_COLOR:
-		if (!strcmp(arg, "auto"))
-			cr->color = -1;
-		else if (!strcmp(arg, "always"))
-			cr->color = 1;
-		else if (!strcmp(arg, "never"))
-			cr->color = 0;
-		else {
-			cli_usage_error(cr->cmd, "--color: expected auto, always or never");
-			return -1;
-		}
-		return 1;
+		return cli_color_option(cr->cmd, arg) < 0 ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -165,8 +159,33 @@ static void clear_progress(void)
 	}
 }
 
+/* A --python that is not there is otherwise reported only by the
+ * frameworks checks, and not at all when they do not run. */
+static void warn_missing_pythons(const struct checkrun *cr)
+{
+	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT;
+	for (size_t i = 0; i < cr->npythons; i++) {
+		const char *p = cr->pythons[i];
+		sb_reset(&g);
+		if (p[0] != '/') {
+			if (rootfs_cwd(&g) < 0)
+				sb_add(&g, "/");
+			if (g.len > 1)
+				sb_addc(&g, '/');
+		}
+		sb_add(&g, p);
+		if (rootfs_host_path(g.buf, true, &h) < 0 || access(h.buf, X_OK) < 0)
+			fprintf(stderr, "wslgpu %s: warning: --python %s: %s is not an executable "
+				"file%s\n", cr->cmd, p, g.buf,
+				rootfs_is_real() ? "" : " on the described machine");
+	}
+	sb_release(&g);
+	sb_release(&h);
+}
+
 void checkrun_execute(struct checkrun *cr)
 {
+	warn_missing_pythons(cr);
 	const struct check_def *defs = registry_checks(&cr->n);
 	cr->opts.data_paths = cr->data;
 	cr->opts.ndata = cr->ndata;
@@ -205,7 +224,7 @@ void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose
 	rep->shown = cr->shown;
 	rep->n = cr->n;
 	rep->verbose = verbose;
-	rep->color = cli_want_color(fd, cr->color);
+	rep->color = cli_want_color(fd);
 }
 
 int checkrun_exit_status(const struct checkrun *cr, bool strict)

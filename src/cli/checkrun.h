@@ -47,7 +47,7 @@ enum {
 	"      --only LIST      run only these layers or check ids (comma-separated)\n"    \
 	"      --root DIR       describe the machine whose root file system is DIR\n"      \
 	"      --data PATH      also check where this dataset lives (repeatable)\n"        \
-	"      --timeout SEC    time limit per probe (default 10)\n"                       \
+	"      --timeout SEC    time limit per probe, 0.1 to 3600 (default 10)\n"         \
 	"      --windows        also ask the Windows side (needs interop)\n"               \
 	"      --python PATH    also probe the frameworks of this interpreter (repeatable)\n" \
 	"      --docker-image IMAGE\n"                                                     \
@@ -62,7 +62,6 @@ struct checkrun {
 	bool *shown;             /* what the report shows */
 	struct result *results;  /* indexed like the registry; after execute */
 	bool only;
-	int color;               /* -1 auto, 0 never, 1 always */
 	const char **data, **pythons;
 	size_t ndata, npythons;
 	bool progress;           /* show the progress line on a terminal's stderr */

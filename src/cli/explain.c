@@ -233,7 +233,7 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
 		rank_causes(sig, defs, results, n, ranks[i]);
 	}
-	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1, cr->color),
+	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1),
 				     verbose };
 	if (json)
 		explain_report_json(stdout, &view);

@@ -235,7 +235,6 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 	checkrun_init(&again, "fix");
 	again.opts.timeout_ms = cr->opts.timeout_ms;
 	again.opts.no_fork = cr->opts.no_fork;
-	again.color = cr->color;
 	if (checkrun_select(&again, only.buf) < 0) {
 		sb_release(&only);
 		checkrun_release(&again);

@@ -3,8 +3,10 @@
  * The same entries explain check findings; this makes them readable alone.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../core/strbuf.h"
 #include "../kb/kb.h"
 #include "cli.h"
 
@@ -12,6 +14,21 @@ static void show_list(const char *label, const struct kb_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		printf("  %-8s %s\n", i ? "" : label, l->v[i]);
+}
+
+/* "no entry" with the closest ids, or those the word begins. */
+static void no_entry(const struct kb *kb, const char *id)
+{
+	const char **ids = xcalloc(kb->n, sizeof *ids), *near[4];
+	for (size_t i = 0; i < kb->n; i++)
+		ids[i] = kb->e[i].id;
+	size_t k = cli_similar(id, ids, kb->n, near, 4);
+	fprintf(stderr, "wslgpu kb: no entry '%s'", id);
+	for (size_t i = 0; i < k; i++)
+		fprintf(stderr, "%s%s", i ? ", " : k == 1 ? "; did you mean " : "; did you mean one of: ",
+			near[i]);
+	fprintf(stderr, "%s (list them all: wslgpu kb)\n", k ? "?" : "");
+	free(ids);
 }
 
 int cmd_kb(int argc, char **argv)
@@ -31,7 +48,7 @@ int cmd_kb(int argc, char **argv)
 	for (int a = 1; a < argc; a++) {
 		const struct kb_entry *e = kb_find(argv[a]);
 		if (!e) {
-			fprintf(stderr, "wslgpu kb: no entry '%s'\n", argv[a]);
+			no_entry(kb, argv[a]);
 			rc = EXIT_USAGE;
 			continue;
 		}

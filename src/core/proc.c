@@ -56,6 +56,13 @@ void proc_result_release(struct proc_result *r)
 	sb_release(&r->err);
 }
 
+int proc_exec_replace(const char *const *argv)
+{
+	fflush(NULL);
+	execv(argv[0], (char *const *)argv);
+	return -errno;
+}
+
 void proc_describe_end(const struct proc_result *r, struct strbuf *sb)
 {
 	char buf[16];

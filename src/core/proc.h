@@ -46,6 +46,13 @@ void proc_result_release(struct proc_result *r);
 /* Runs argv (argv[0] an absolute path). Returns 0 when the command was
  * started (whatever its end), -errno when it could not even be forked. */
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r);
+/*
+ * Replaces the process with argv (argv[0] an absolute path), keeping the
+ * terminal and the environment: for a program the user reads, such as
+ * man(1) for `wslgpu help CMD` (as git help execs man). Flushes stdio
+ * first. Returns -errno only when the exec failed.
+ */
+int proc_exec_replace(const char *const *argv);
 /* One-line description: "exited with status 3", "killed by SIGSEGV", ... */
 void proc_describe_end(const struct proc_result *r, struct strbuf *sb);
 

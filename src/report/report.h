@@ -16,6 +16,7 @@ struct report {
 	size_t n;
 	bool verbose;
 	bool color;
+	bool strict; /* warnings fail the run: the verdict says so */
 };
 
 /* The one verdict of a run, counted once for every format and command. */

@@ -117,9 +117,10 @@ void report_text(struct strbuf *out, const struct report *rep)
 	} else if (sum.first_warning) {
 		if (rep->color)
 			on = "\033[1;33m";
-		sb_addf(out, "%s! No failures%s, %d warning%s (first: %s).\n", on, off,
+		sb_addf(out, "%s! No failures%s, %d warning%s (first: %s)%s.\n", on, off,
 			sum.counts[ST_WARN], sum.counts[ST_WARN] == 1 ? "" : "s",
-			sum.first_warning->def->id);
+			sum.first_warning->def->id,
+			rep->strict ? "; --strict: warnings fail the run" : "");
 	} else {
 		if (rep->color)
 			on = "\033[1;32m";

@@ -20,7 +20,7 @@
 # promtool missing skips the whole test, saying so; the other tools
 # (systemd-analyze, xmllint, prometheus, prometheus-pushgateway,
 # prometheus-node-exporter) skip their part. CI installs them all
-# (tools/debian-packages.txt).
+# (tools/install-deps --test).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 

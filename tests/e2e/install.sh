@@ -92,13 +92,14 @@ expect_line '^built with: inih, sqlite [0-9.]+'
 expect_line '^dlopen at run time: libcuda\.so\.1, libnvidia-ml\.so\.1'
 for c in $cmds; do
 	[ "$c" = help ] && continue
-	a=$("$WSLGPU" help "$c" 2>&1); ra=$?
+	# no manual page wslgpu-CMD on an empty MANPATH: help prints CMD --help
+	a=$(MANPATH="$WORK/no-man" "$WSLGPU" help "$c" 2>&1); ra=$?
 	b=$("$WSLGPU" "$c" --help 2>&1)
 	if [ "$ra" = 0 ] && [ "$a" = "$b" ]; then ok "help $c = $c --help"; else fail "help $c (rc $ra) differs from $c --help"; fi
 done
 OUT=$("$WSLGPU" help nosuch 2>&1); RC=$?
 expect_rc 2
-expect_line "'nosuch' is not a command"
+expect_line "'nosuch' is not a wslgpu command"
 
 # ---- make install / uninstall (of the binary under test: -o keeps make from
 # rebuilding it, perhaps with other flags than it was built with)

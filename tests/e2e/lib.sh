@@ -6,8 +6,9 @@
 #
 #   fixture NAME        copy the fixture to a temp dir, install fake libraries
 #                       into its placeholders, build its ld.so.cache with the
-#                       real ldconfig; sets $ROOT
-#   run ARGS...         run wslgpu --root $ROOT ARGS in the fixture's env;
+#                       real ldconfig (tools/fixture --into); sets $ROOT
+#   run ARGS...         run wslgpu --root $ROOT ARGS in the fixture's env
+#                       (tools/fixture --env);
 #                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
 #   run_json ARGS...    run with --json; sets $JSON (a file)
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
@@ -31,60 +32,35 @@ ROOT=""
 FIXTURE=""
 EXTRA_ENV=""
 
-# Builds an ld.so.cache for the tree at $1 with the real ldconfig, so the
-# cache has exactly glibc's format. ldconfig -r chroots: as non-root we use
-# a user namespace; where neither works the cache is left missing.
-make_ldcache() {
-	r=$1
-	[ -f "$r/etc/ld.so.conf" ] || return 0
-	[ -e "$r/etc/ld.so.cache" ] && return 0
-	lc=$(command -v ldconfig || echo /sbin/ldconfig)
-	if [ "$(id -u)" = 0 ]; then
-		"$lc" -X -r "$r" >"$WORK/ldconfig.log" 2>&1
-	elif command -v unshare >/dev/null 2>&1; then
-		unshare -r "$lc" -X -r "$r" >"$WORK/ldconfig.log" 2>&1
-	fi
-}
+# Preparing a fixture (the copy, the fakes, the ld.so.cache) and its
+# environment are tools/fixture's, which a person trying the tool uses too.
+fixture_tool() { BUILD="$BUILD" FAKES="$FAKES" WSLGPU="$WSLGPU" sh "$top/tools/fixture" "$@"; }
+
+# Builds $1/etc/ld.so.cache with the real ldconfig, if it has an
+# etc/ld.so.conf and no cache (for tests that change the libraries).
+make_ldcache() { fixture_tool --ldcache "$1"; }
 
 fixture() {
 	FIXTURE=$1
-	src="$top/tests/fixtures/$1"
-	[ -d "$src/root" ] || { echo "no fixture $1" >&2; exit 3; }
 	ROOT="$WORK/$1"
-	rm -rf "$ROOT"
-	cp -a "$src/root" "$ROOT"
-	# git keeps no empty directories: fixtures hold a .keep file in each,
-	# removed here so the machine looks as described.
-	find "$ROOT" -name .keep -type f -delete
-	# Placeholders: a file whose first line is "#fake NAME" becomes the
-	# fake library $FAKES/NAME (built by make check).
-	grep -rl '^#fake ' "$ROOT" 2>/dev/null | while read -r f; do
-		name=$(sed -n '1s/^#fake \([^ ]*\).*/\1/p' "$f")
-		if [ -f "$FAKES/$name" ]; then
-			cp "$FAKES/$name" "$f"
-		fi
-	done
-	make_ldcache "$ROOT"
+	fixture_tool --into "$ROOT" "$1" || exit 3
 	EXTRA_ENV=""
 }
 
 # Adds KEY=VALUE to the environment of the next runs of this fixture.
 setenv() { EXTRA_ENV="$EXTRA_ENV $*"; }
 
+VARS_OF=""
 run() {
-	envfile="$top/tests/fixtures/$FIXTURE/env"
 	set -- --root "$ROOT" "$@"
 	# A clean environment: the fixture's, not the developer's.
-	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/user LANG=C.UTF-8"
-	if [ -f "$envfile" ]; then
-		while IFS= read -r line; do
-			case "$line" in ''|'#'*) continue ;; esac
-			vars="$vars $line"
-		done <"$envfile"
+	if [ "$VARS_OF" != "$FIXTURE" ]; then
+		RUN_VARS=$(fixture_tool --env "$FIXTURE" | tr "\n" " ")
+		VARS_OF=$FIXTURE
 	fi
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	env -i $vars $EXTRA_ENV "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"
+	env -i $RUN_VARS $EXTRA_ENV "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 	t1=$(date +%s.%N)
 	SECS=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
@@ -92,8 +68,13 @@ run() {
 	ERR=$(cat "$WORK/err")
 }
 
+# --json goes after the command word (git's rule: only global options
+# before it); without a command word the arguments are check's.
 run_json() {
-	run --json "$@"
+	case ${1:-} in
+	-* | '') run --json "$@" ;;
+	*) c=$1; shift; run "$c" --json "$@" ;;
+	esac
 	JSON="$WORK/out.json"
 	cp "$WORK/out" "$JSON"
 	if ! jq -e . "$JSON" >/dev/null 2>&1; then

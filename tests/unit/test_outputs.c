@@ -7,7 +7,7 @@
  * prometheus-pushgateway on 127.0.0.1 read back over HTTP.
  *
  * The external tools are skipped (cmocka "SKIPPED") when not installed;
- * CI installs them (tools/debian-packages.txt).
+ * CI installs them (tools/install-deps --test).
  */
 #include "testutil.h"
 
@@ -85,7 +85,7 @@ static void fixture_init(struct fixture *f, const char *kernel, const char *deta
 	res_set(&r[8], ST_PASS, NULL, "hidden");
 	f->shown[8] = false; /* ran as a dependency only: not reported */
 
-	f->rep = (struct report){ f->res, f->shown, NDEFS, false, false };
+	f->rep = (struct report){ f->res, f->shown, NDEFS, false, false, false };
 	f->meta = (struct output_meta){ "wslgpu smoke", 1764690345, 1234.5, 1, "/etc/wslgpu/policy.ini",
 					60000, true };
 }
@@ -256,7 +256,7 @@ static void test_junit_schema_hostile(void **state)
 static void test_junit_empty(void **state)
 {
 	(void)state;
-	struct report rep = { NULL, NULL, 0, false, false };
+	struct report rep = { NULL, NULL, 0, false, false, false };
 	struct strbuf x = STRBUF_INIT;
 	report_junit(&x, &rep, NULL);
 	assert_string_equal(x.buf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -420,7 +420,7 @@ static void test_prom_fleet(void **state)
 		res_set(&res[4], ST_FAIL, NULL, "too little memory");
 		res_ev(&res[4], "tolerated", "yes");
 		res[4].tolerated_by = xstrdup("policy.ini:9: [tolerate] policy.memory");
-		struct report rep = { res, shown, 5, false, false };
+		struct report rep = { res, shown, 5, false, false, false };
 		struct output_meta meta = { "wslgpu smoke", 1700000000, 10, 1, "policy.ini", 20000,
 					    false };
 		struct strbuf m = STRBUF_INIT;
@@ -451,7 +451,7 @@ static void test_prom_fleet(void **state)
 static void test_prom_empty(void **state)
 {
 	(void)state;
-	struct report rep = { NULL, NULL, 0, false, false };
+	struct report rep = { NULL, NULL, 0, false, false, false };
 	struct strbuf m = STRBUF_INIT;
 	report_prom(&m, &rep, NULL);
 	assert_null(strstr(m.buf, "wslgpu_check_status"));

@@ -1,0 +1,44 @@
+#!/bin/zsh -f
+# complete.zsh FPATH-DIR LINE: what zsh's completion offers for LINE followed
+# by TAB, one candidate a line, as a person at an interactive zsh would get
+# it: a real zsh on a pseudo-terminal (zpty), compinit, the _wslgpu found on
+# fpath. compadd is wrapped to print the candidates instead of inserting
+# them (after github.com/Valodim/zsh-capture-completion). Errors that the
+# completion functions print (such as "_values:compvalues:11: not enough
+# arguments") come out too, prefixed "error: ".
+zmodload zsh/zpty || exit 3
+dir=$1 line=$2
+zpty z zsh -f -i
+zpty -w z "PS1='' PROMPT='' RPROMPT='' PROMPT_EOL_MARK=''"
+zpty -w z "unsetopt zle_bracketed_paste; setopt no_beep"
+zpty -w z "fpath=(${(q)dir} \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z "zstyle ':completion:*' list-grouped false; zstyle ':completion:*' insert-tab false"
+zpty -w z "exec 2>&1"
+# Each candidate on its own marked line; the prefix already typed
+# (-P, -i) is not part of what is offered.
+zpty -w z 'compadd () {
+  if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi
+  typeset -a __hits
+  builtin compadd -A __hits "$@"
+  local r=$?
+  local m; for m in $__hits; do print -r -- "<hit>$m"; done
+  return r
+}'
+zpty -w z '_wslgpu_done () { print -r -- "<done>"; }; comppostfuncs=(_wslgpu_done)'
+zpty -w z "print -r -- '<ready>'"
+# Wait until the shell has read everything above.
+while zpty -r z out; do [[ $out == *'<ready>'* && $out != *print* ]] && break; done
+zpty -w -n z "$line"$'\t'
+typeset -i n=0
+while (( n++ < 2000 )); do
+  zpty -r -t z out || { sleep 0.01; continue; }
+  out=${out//$'\r'/}
+  out=${out//$'\e'\[[0-9;?]#[a-zA-Z]/}
+  case $out in
+  *'<done>'*) break ;;
+  *'<hit>'*) print -r -- "${${out#*<hit>}%%$'\n'}" ;;
+  *(_values|_arguments|compvalues|compadd|not enough|command not found|parse error)*)
+    print -r -- "error: ${out%%$'\n'}" ;;
+  esac
+done
+zpty -d z
