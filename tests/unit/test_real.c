@@ -763,6 +763,48 @@ static void test_mounts_formats(void **state)
 	mountinfo_free(&mi);
 }
 
+/* .wslconfig as WSL's own parser reads it, not as an INI library would:
+ * the Fedora-Remix thread's ';' lines and dashed section were warnings. */
+static void test_wslconfig_wsl_grammar(void **state)
+{
+	(void)state;
+	struct wslconfig wc;
+	/* " ; ..." is part of the value: WSL cannot read "8GB ; limit". */
+	static const char semi[] = "[wsl2]\nmemory=8GB ; limit\n";
+	wslconfig_check(semi, sizeof semi - 1, &wc);
+	assert_false(wc.memory.set);
+	assert_int_equal(wc.nissues, 1);
+	assert_int_equal(wc.issues[0].kind, WC_BAD_SIZE);
+	wslconfig_free(&wc);
+	/* An invalid [section] keeps the previous one: memory is wsl2's. */
+	static const char dash[] = "[wsl2]\n[wsl-2]\nmemory=4GB\n";
+	wslconfig_check(dash, sizeof dash - 1, &wc);
+	assert_true(wc.memory.set && wc.memory.val == 4ULL << 30);
+	assert_int_equal(wc.issues[0].kind, WC_SYNTAX);
+	assert_int_equal(wc.issues[0].line, 2);
+	wslconfig_free(&wc);
+	/* "C:\Users" has the unknown escape \U: WSL skips the line, so the
+	 * next kernel= is the first it reads (no duplicate). */
+	static const char bs[] = "[wsl2]\nkernel=C:\\Users\\me\\bzImage\nkernel=C:\\\\k\n";
+	wslconfig_check(bs, sizeof bs - 1, &wc);
+	assert_string_equal(wc.kernel.text, "C:\\k");
+	assert_int_equal(wc.nissues, 1);
+	assert_int_equal(wc.issues[0].line, 2);
+	assert_non_null(strstr(wc.issues[0].msg, "\\U"));
+	wslconfig_free(&wc);
+	/* An unclosed quote skips the line; a backslash at the end of a line
+	 * continues the value; a key needs '=' right after its name. */
+	static const char misc[] = "[wsl2]\nswap=\"4GB\nmemory=4\\\nGB\nprocessors 4\n";
+	wslconfig_check(misc, sizeof misc - 1, &wc);
+	assert_false(wc.swap.set);
+	assert_true(wc.memory.set && wc.memory.val == 4ULL << 30);
+	assert_int_equal(wc.memory.line, 3);
+	assert_false(wc.processors.set);
+	assert_int_equal(wc.nissues, 2);
+	assert_int_equal(wc.issues[1].line, 5);
+	wslconfig_free(&wc);
+}
+
 static int count_rows(const struct dpkg_pkg *p, void *arg)
 {
 	(void)p;
@@ -850,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_dockerinfo_text_lists),
 		cmocka_unit_test(test_ldconfig_text_flags),
 		cmocka_unit_test(test_mounts_formats),
+		cmocka_unit_test(test_wslconfig_wsl_grammar),
 		cmocka_unit_test(test_dpkglist_states),
 		cmocka_unit_test(test_pip_forms),
 	};
