@@ -114,7 +114,8 @@ bool dpkgstatus_present(const struct dpkg_pkg *pkg)
 /* The state letters of a dpkg -l row: desired, status, optional error flag. */
 static bool list_state(const char *s, size_t n)
 {
-	if (n < 2 || n > 3 || !strchr("uihrp", s[0]) || !strchr("ncHUFWti", s[1]))
+	/* strchr would also find the NUL that ends its set. */
+	if (n < 2 || n > 3 || !s[0] || !s[1] || !strchr("uihrp", s[0]) || !strchr("ncHUFWti", s[1]))
 		return false;
 	return n == 2 || s[2] == 'R';
 }

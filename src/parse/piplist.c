@@ -26,7 +26,7 @@ static bool valid_version(const char *s, size_t n)
 	if (n == 0 || n >= sizeof((struct pip_pkg *)0)->version || !isdigit((unsigned char)s[0]))
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && !strchr(".+!_-", s[i]))
+		if (!isalnum((unsigned char)s[i]) && (!s[i] || !strchr(".+!_-", s[i])))
 			return false;
 	return true;
 }
@@ -126,7 +126,10 @@ size_t piplist_parse(const char *buf, size_t len, struct piplist *pl)
 			table = true;
 			continue;
 		}
-		if (w[0].n && w[0].s[0] == '-' && strspn(w[0].s, "-") == w[0].n)
+		size_t dashes = 0;
+		while (dashes < w[0].n && w[0].s[dashes] == '-')
+			dashes++;
+		if (dashes && dashes == w[0].n)
 			continue; /* the table's rule */
 		struct word *r = w;
 		size_t rn = nw > 4 ? 4 : nw;
