@@ -111,7 +111,12 @@ static bool parse_line(const char *line, size_t len, struct mount_entry *e)
 	return true;
 }
 
-size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
+typedef bool (*line_parser)(const char *line, size_t len, struct mount_entry *e);
+
+/* Walks the lines of a mount table. pasted: also drop the blanks and the
+ * quote marks ("> ") a paste adds around a line. Never fails. */
+static size_t parse_table(const char *buf, size_t len, struct mountinfo *mi, line_parser fn,
+			  bool pasted)
 {
 	memset(mi, 0, sizeof *mi);
 	size_t alloc = 0;
@@ -120,45 +125,41 @@ size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
+		const char *l = p;
 		lineno++;
-		size_t n = (size_t)(eol - p);
-		if (n && p[n - 1] == '\r')
+		p = nl ? nl + 1 : end;
+		while (pasted && l < eol && (*l == ' ' || *l == '\t' || *l == '>'))
+			l++;
+		size_t n = (size_t)(eol - l);
+		while (n && (l[n - 1] == '\r' || (pasted && (l[n - 1] == ' ' || l[n - 1] == '\t'))))
 			n--;
 		bool blank = true;
 		for (size_t i = 0; i < n; i++)
-			if (p[i] != ' ' && p[i] != '\t') {
+			if (l[i] != ' ' && l[i] != '\t') {
 				blank = false;
 				break;
 			}
-		if (!blank) {
-			struct mount_entry e;
-			memset(&e, 0, sizeof e);
-			if (parse_line(p, n, &e)) {
-				if (mi->n == alloc) {
-					alloc = alloc ? alloc * 2 : 32;
-					mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
-				}
-				e.line = lineno;
-				mi->m[mi->n++] = e;
-			} else {
-				mi->bad_lines++;
+		if (blank)
+			continue;
+		struct mount_entry e;
+		memset(&e, 0, sizeof e);
+		if (fn(l, n, &e)) {
+			if (mi->n == alloc) {
+				alloc = alloc ? alloc * 2 : 32;
+				mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
 			}
+			e.line = lineno;
+			mi->m[mi->n++] = e;
+		} else {
+			mi->bad_lines++;
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 	return mi->n;
 }
 
-/* Appends e to mi, growing it as mountinfo_parse does. */
-static void add_entry(struct mountinfo *mi, size_t *alloc, const struct mount_entry *e)
+size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
 {
-	if (mi->n == *alloc) {
-		*alloc = *alloc ? *alloc * 2 : 32;
-		mi->m = xrealloc(mi->m, *alloc * sizeof *mi->m);
-	}
-	mi->m[mi->n++] = *e;
+	return parse_table(buf, len, mi, parse_line, false);
 }
 
 static bool all_digits(const char *s, size_t n)
@@ -240,40 +241,14 @@ static bool fstab_line(const char *l, size_t n, struct mount_entry *e)
 	return mounts_entry(e, t[0], t[1], t[2], t[3]);
 }
 
+static bool mounts_line(const char *l, size_t n, struct mount_entry *e)
+{
+	return mount8_line(l, n, e) || fstab_line(l, n, e);
+}
+
 size_t mounts_parse(const char *buf, size_t len, struct mountinfo *mi)
 {
-	memset(mi, 0, sizeof *mi);
-	size_t alloc = 0;
-	const char *p = buf, *end = buf ? buf + len : buf;
-	int lineno = 0;
-	while (p && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		lineno++;
-		const char *l = p;
-		p = nl ? nl + 1 : end;
-		while (l < eol && (*l == ' ' || *l == '\t'))
-			l++;
-		while (l < eol && *l == '>') {
-			l++;
-			while (l < eol && (*l == ' ' || *l == '\t'))
-				l++;
-		}
-		size_t n = (size_t)(eol - l);
-		while (n && (l[n - 1] == '\r' || l[n - 1] == ' ' || l[n - 1] == '\t'))
-			n--;
-		if (!n)
-			continue;
-		struct mount_entry e;
-		memset(&e, 0, sizeof e);
-		if (mount8_line(l, n, &e) || fstab_line(l, n, &e)) {
-			e.line = lineno;
-			add_entry(mi, &alloc, &e);
-		} else {
-			mi->bad_lines++;
-		}
-	}
-	return mi->n;
+	return parse_table(buf, len, mi, mounts_line, true);
 }
 
 void mountinfo_free(struct mountinfo *mi)

@@ -56,16 +56,16 @@ static void fail_at(struct strbuf *errs, const struct fixture *f, int line, cons
 
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
 	struct strbuf sb = STRBUF_INIT;
-	char tmp[4096];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, fp)) > 0)
-		sb_addn(&sb, tmp, n);
-	fclose(fp);
-	sb_addn(&sb, "", 0);
+	int rc = sb_read_fd(&sb, fd, 1u << 20, NULL);
+	close(fd);
+	if (rc < 0) {
+		sb_release(&sb);
+		return NULL;
+	}
 	*len = sb.len;
 	return sb_detach(&sb);
 }
