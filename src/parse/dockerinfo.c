@@ -92,6 +92,120 @@ int dockerinfo_parse(const char *buf, size_t len, struct dockerinfo *info)
 	return 0;
 }
 
+/* Copies [s, e) into out (size n), trimmed, control bytes as spaces. */
+static void copy_span(char *out, size_t n, const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	size_t k = 0;
+	for (; s < e && k + 1 < n; s++)
+		out[k++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+	out[k] = '\0';
+}
+
+static void add_error(struct dockerinfo *info, const char *s, const char *e)
+{
+	if (info->nerrors < DOCKERINFO_MAX_LIST)
+		copy_span(info->errors[info->nerrors++], sizeof info->errors[0], s, e);
+}
+
+/* The list a text key opened: its items are the deeper lines below it. */
+enum text_list { TL_NONE, TL_CDI, TL_SECURITY };
+
+int dockerinfo_parse_text(const char *buf, size_t len, struct dockerinfo *info)
+{
+	memset(info, 0, sizeof *info);
+	bool found = false;
+	enum text_list list = TL_NONE;
+	size_t list_indent = 0;
+	size_t pos = 0;
+	while (buf && pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		const char *l = buf + pos, *end = nl ? nl : buf + len;
+		pos = (size_t)(end - buf) + 1;
+		size_t indent = 0;
+		while (l + indent < end && l[indent] == ' ')
+			indent++;
+		const char *t = l + indent;
+		if (t == end || (end - t == 1 && *t == '\r'))
+			continue;
+		size_t n = (size_t)(end - t);
+		if (n >= 7 && !memcmp(t, "ERROR: ", 7)) {
+			add_error(info, t + 7, end);
+			found = true;
+			continue;
+		}
+		if (memmem(t, n, "Cannot connect to the Docker daemon", 35)) {
+			add_error(info, t, end);
+			found = true;
+			continue;
+		}
+		if (list != TL_NONE && indent > list_indent) {
+			char item[128];
+			copy_span(item, sizeof item, t, end);
+			if (list == TL_CDI && info->ncdi_dirs < DOCKERINFO_MAX_LIST && item[0] == '/')
+				memcpy(info->cdi_dirs[info->ncdi_dirs++], item, sizeof item);
+			else if (list == TL_SECURITY && !strcmp(item, "rootless"))
+				info->rootless = true;
+			continue;
+		}
+		list = TL_NONE;
+		/* Top-level keys sit in column 0 (before 19.03) or one space in. */
+		if (indent > 1)
+			continue;
+		const char *colon = memchr(t, ':', n);
+		if (!colon)
+			continue;
+		size_t kn = (size_t)(colon - t);
+		const char *v = colon + 1;
+#define KEY(s) (kn == sizeof(s) - 1 && !memcmp(t, s, kn))
+		if (KEY("Server Version")) {
+			copy_span(info->server_version, sizeof info->server_version, v, end);
+		} else if (KEY("Operating System")) {
+			copy_span(info->os, sizeof info->os, v, end);
+		} else if (KEY("Name")) {
+			copy_span(info->name, sizeof info->name, v, end);
+		} else if (KEY("Kernel Version")) {
+			copy_span(info->kernel, sizeof info->kernel, v, end);
+		} else if (KEY("Default Runtime")) {
+			copy_span(info->default_runtime, sizeof info->default_runtime, v, end);
+		} else if (KEY("Context")) {
+			copy_span(info->context, sizeof info->context, v, end);
+		} else if (KEY("Runtimes")) {
+			const char *p = v;
+			while (p < end) {
+				while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+					p++;
+				const char *w = p;
+				while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
+					p++;
+				if (p > w && info->nruntimes < DOCKERINFO_MAX_RUNTIMES) {
+					size_t i = info->nruntimes++;
+					copy_span(info->runtimes[i], sizeof info->runtimes[i], w, p);
+				}
+			}
+		} else if (KEY("CDI spec directories")) {
+			list = TL_CDI;
+			list_indent = indent;
+		} else if (KEY("Security Options")) {
+			list = TL_SECURITY;
+			list_indent = indent;
+		} else {
+			continue;
+		}
+#undef KEY
+		found = true;
+	}
+	if (!found) {
+		memset(info, 0, sizeof *info);
+		return -1;
+	}
+	info->desktop = !strcmp(info->os, "Docker Desktop") || !strcmp(info->name, "docker-desktop");
+	return 0;
+}
+
 bool dockerinfo_has_runtime(const struct dockerinfo *info, const char *name)
 {
 	for (size_t i = 0; i < info->nruntimes; i++)

@@ -51,6 +51,21 @@ struct dockerinfo {
 /* Fills info from docker info's stdout. Returns 0 when it held a JSON
  * object, -1 otherwise (info then says nothing). */
 int dockerinfo_parse(const char *buf, size_t len, struct dockerinfo *info);
+/*
+ * The text form of `docker info`, which is what users paste (the probe asks
+ * for JSON). Since Docker 19.03 the CLI prints a "Client:" and a "Server:"
+ * section with keys one space in ("Server Version: 23.0.3", "Runtimes:
+ * io.containerd.runc.v2 nvidia runc", "Default Runtime: runc", "Kernel
+ * Version", "Operating System", "Name", "CDI spec directories:" with one
+ * directory a line below it, "Security Options:" with "rootless" among its
+ * items, and the client's "Context"); older engines print the same keys in
+ * column 0 without sections. Keys deeper in (plugin lists, storage driver
+ * details) are not read. "ERROR: ..." lines and "Cannot connect to the
+ * Docker daemon ..." are kept as errors. Fills the same struct (json is
+ * false); returns 0 when the text held at least one of those lines, -1
+ * otherwise.
+ */
+int dockerinfo_parse_text(const char *buf, size_t len, struct dockerinfo *info);
 /* True if a runtime of that name is registered. */
 bool dockerinfo_has_runtime(const struct dockerinfo *info, const char *name);
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dpkg.h"
+
 static bool field_is(const char *line, size_t n, const char *name, size_t *value_at)
 {
 	size_t l = strlen(name);
@@ -107,6 +109,68 @@ bool dpkgstatus_present(const struct dpkg_pkg *pkg)
 	    (sl == 12 && !memcmp(st, "config-files", 12)))
 		return false;
 	return true;
+}
+
+/* The state letters of a dpkg -l row: desired, status, optional error flag. */
+static bool list_state(const char *s, size_t n)
+{
+	/* strchr would also find the NUL that ends its set. */
+	if (n < 2 || n > 3 || !s[0] || !s[1] || !strchr("uihrp", s[0]) || !strchr("ncHUFWti", s[1]))
+		return false;
+	return n == 2 || s[2] == 'R';
+}
+
+int dpkglist_each(const char *buf, size_t len,
+		  int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg)
+{
+	size_t pos = 0;
+	int line = 0;
+	while (buf && pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		const char *l = buf + pos;
+		size_t ll = end - pos;
+		pos = end + 1;
+		line++;
+		/* The first four words; the description is the rest. */
+		struct dpkg_span w[4];
+		size_t nw = 0, i = 0;
+		while (nw < 4 && i < ll) {
+			while (i < ll && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+				i++;
+			if (i >= ll)
+				break;
+			size_t s0 = i;
+			while (i < ll && l[i] != ' ' && l[i] != '\t' && l[i] != '\r')
+				i++;
+			w[nw].p = l + s0;
+			w[nw].n = i - s0;
+			nw++;
+		}
+		if (nw < 4 || w[0].p != l || !list_state(w[0].p, w[0].n))
+			continue;
+		const char *colon = memchr(w[1].p, ':', w[1].n);
+		size_t name_n = colon ? (size_t)(colon - w[1].p) : w[1].n;
+		if (!dpkg_valid_name(w[1].p, name_n))
+			continue;
+		struct dpkg_pkg pkg;
+		memset(&pkg, 0, sizeof pkg);
+		pkg.status = w[0];
+		pkg.name.p = w[1].p;
+		pkg.name.n = name_n;
+		pkg.version = w[2];
+		pkg.arch = w[3];
+		pkg.line = line;
+		int rc = fn(&pkg, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+bool dpkglist_present(const struct dpkg_pkg *pkg)
+{
+	return pkg->status.n >= 2 && pkg->status.p[1] != 'n' && pkg->status.p[1] != 'c';
 }
 
 bool dpkgstatus_provides(const struct dpkg_pkg *pkg, const char *name)

@@ -44,6 +44,28 @@ bool dpkgstatus_present(const struct dpkg_pkg *pkg);
 bool dpkgstatus_provides(const struct dpkg_pkg *pkg, const char *name);
 
 /*
+ * `dpkg -l` (dpkg-query --list), the table users paste:
+ *
+ *   ii  libnvidia-compute-535:amd64  535.183.01-0ubuntu0.22.04.1  amd64  NVIDIA libcompute package
+ *
+ * Each row is two or three state letters (desired: u i h r p; status: n c H
+ * U F W t i; an error flag R), the name, version, architecture and
+ * description. dpkg cuts names and versions to its column widths
+ * ("libnvidia-compute-470:am", "470.57.02-0ubuntu"), so the name span stops
+ * at ':' (the architecture qualifier, whole or cut) and the version is
+ * what was printed ("<none>" for packages never installed). Header rows and
+ * other lines (a prompt, grep's matches of something else) are skipped.
+ * Calls fn for each row, status holding the letters; stops when fn returns
+ * non-zero and returns that value (0 after the last row).
+ */
+int dpkglist_each(const char *buf, size_t len,
+		  int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg);
+/* True when a dpkg -l row's status letter says the files are installed
+ * (anything but n, not installed, and c, config-files only), as
+ * dpkgstatus_present says for the status database. */
+bool dpkglist_present(const struct dpkg_pkg *pkg);
+
+/*
  * What a package is to a WSL GPU setup. NVIDIA's CUDA on WSL guide: "Do not
  * install any Linux display driver in WSL", and not the "cuda", "cuda-12-x"
  * or "cuda-drivers" meta-packages, which pull it in; the CUDA Installation

@@ -111,7 +111,12 @@ static bool parse_line(const char *line, size_t len, struct mount_entry *e)
 	return true;
 }
 
-size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
+typedef bool (*line_parser)(const char *line, size_t len, struct mount_entry *e);
+
+/* Walks the lines of a mount table. pasted: also drop the blanks and the
+ * quote marks ("> ") a paste adds around a line. Never fails. */
+static size_t parse_table(const char *buf, size_t len, struct mountinfo *mi, line_parser fn,
+			  bool pasted)
 {
 	memset(mi, 0, sizeof *mi);
 	size_t alloc = 0;
@@ -120,35 +125,130 @@ size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
+		const char *l = p;
 		lineno++;
-		size_t n = (size_t)(eol - p);
-		if (n && p[n - 1] == '\r')
+		p = nl ? nl + 1 : end;
+		while (pasted && l < eol && (*l == ' ' || *l == '\t' || *l == '>'))
+			l++;
+		size_t n = (size_t)(eol - l);
+		while (n && (l[n - 1] == '\r' || (pasted && (l[n - 1] == ' ' || l[n - 1] == '\t'))))
 			n--;
 		bool blank = true;
 		for (size_t i = 0; i < n; i++)
-			if (p[i] != ' ' && p[i] != '\t') {
+			if (l[i] != ' ' && l[i] != '\t') {
 				blank = false;
 				break;
 			}
-		if (!blank) {
-			struct mount_entry e;
-			memset(&e, 0, sizeof e);
-			if (parse_line(p, n, &e)) {
-				if (mi->n == alloc) {
-					alloc = alloc ? alloc * 2 : 32;
-					mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
-				}
-				e.line = lineno;
-				mi->m[mi->n++] = e;
-			} else {
-				mi->bad_lines++;
+		if (blank)
+			continue;
+		struct mount_entry e;
+		memset(&e, 0, sizeof e);
+		if (fn(l, n, &e)) {
+			if (mi->n == alloc) {
+				alloc = alloc ? alloc * 2 : 32;
+				mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
 			}
+			e.line = lineno;
+			mi->m[mi->n++] = e;
+		} else {
+			mi->bad_lines++;
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 	return mi->n;
+}
+
+size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
+{
+	return parse_table(buf, len, mi, parse_line, false);
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Fills e from the four fields; false (nothing allocated) if they are not
+ * a mount: the mount point must be absolute and the type one word. */
+static bool mounts_entry(struct mount_entry *e, struct token src, struct token mp,
+			 struct token type, struct token opts)
+{
+	if (!mp.n || mp.s[0] != '/' || !type.n || memchr(type.s, ' ', type.n) || !src.n)
+		return false;
+	e->root = xstrdup("");
+	e->mount_point = unescaped(mp.s, mp.n);
+	e->options = unescaped(opts.s, opts.n);
+	e->optional = xstrdup("");
+	e->fstype = unescaped(type.s, type.n);
+	e->source = unescaped(src.s, src.n);
+	e->super_options = unescaped(opts.s, opts.n);
+	return true;
+}
+
+/* "source on mount-point type fstype (options)", as mount(8) lists. */
+static bool mount8_line(const char *l, size_t n, struct mount_entry *e)
+{
+	if (n < 2 || l[n - 1] != ')')
+		return false;
+	const char *open = NULL;
+	for (size_t i = n - 1; i > 0; i--)
+		if (l[i] == '(' && l[i - 1] == ' ') {
+			open = l + i;
+			break;
+		}
+	if (!open)
+		return false;
+	size_t head = (size_t)(open - 1 - l);
+	const char *type = NULL;
+	for (size_t i = head; i >= 6; i--)
+		if (!memcmp(l + i - 6, " type ", 6)) {
+			type = l + i;
+			break;
+		}
+	const char *on = type ? memmem(l, (size_t)(type - 6 - l), " on ", 4) : NULL;
+	if (!on)
+		return false;
+	struct token src = { l, (size_t)(on - l) };
+	struct token mp = { on + 4, (size_t)(type - 6 - (on + 4)) };
+	struct token ty = { type, (size_t)(l + head - type) };
+	struct token op = { open + 1, (size_t)(l + n - 1 - (open + 1)) };
+	return mounts_entry(e, src, mp, ty, op);
+}
+
+/* "source mount-point fstype options dump pass", as /proc/mounts holds. */
+static bool fstab_line(const char *l, size_t n, struct mount_entry *e)
+{
+	struct token t[7];
+	size_t nt = 0, pos = 0;
+	while (pos < n && nt < 7) {
+		while (pos < n && (l[pos] == ' ' || l[pos] == '\t'))
+			pos++;
+		if (pos >= n)
+			break;
+		size_t start = pos;
+		while (pos < n && l[pos] != ' ' && l[pos] != '\t')
+			pos++;
+		t[nt].s = l + start;
+		t[nt].n = pos - start;
+		nt++;
+	}
+	if (nt != 6 || !all_digits(t[4].s, t[4].n) || !all_digits(t[5].s, t[5].n))
+		return false;
+	return mounts_entry(e, t[0], t[1], t[2], t[3]);
+}
+
+static bool mounts_line(const char *l, size_t n, struct mount_entry *e)
+{
+	return mount8_line(l, n, e) || fstab_line(l, n, e);
+}
+
+size_t mounts_parse(const char *buf, size_t len, struct mountinfo *mi)
+{
+	return parse_table(buf, len, mi, mounts_line, true);
 }
 
 void mountinfo_free(struct mountinfo *mi)

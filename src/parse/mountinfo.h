@@ -43,6 +43,21 @@ struct mountinfo {
 size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi);
 void mountinfo_free(struct mountinfo *mi);
 
+/*
+ * The other two views of the mount table, which are what users paste:
+ * /proc/mounts (also /proc/self/mounts, /etc/mtab; fstab format,
+ * "source mount-point fstype options 0 0") and the list mount(8) prints
+ * ("source on mount-point type fstype (options)"). Neither has ids, device
+ * numbers or roots (left 0 and ""), and both print the mount's own flags
+ * and its superblock's options as one list: each entry gets that list as
+ * both options and super_options, so that mountinfo_option,
+ * mountinfo_windows_drive and mountinfo_find work on them unchanged. A line
+ * may start with quote marks ("> ") that mail and GitHub quoting add. Lines
+ * of neither form are counted in bad_lines. Never fails; returns the number
+ * of entries.
+ */
+size_t mounts_parse(const char *buf, size_t len, struct mountinfo *mi);
+
 /* Replaces out's contents with s (n bytes) with \ooo escapes decoded. A
  * backslash not followed by three octal digits stays as it is. */
 void mountinfo_unescape(const char *s, size_t n, struct strbuf *out);

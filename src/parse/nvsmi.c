@@ -74,6 +74,9 @@ static bool is_model_word(const char *w)
  */
 static void gpu_row(const char *line, struct nvsmi_info *info)
 {
+	/* A table pasted into an issue or a mail is often indented. */
+	while (*line == ' ' || *line == '\t')
+		line++;
 	if (info->ngpus >= NVSMI_MAX_GPUS || line[0] != '|')
 		return;
 	const char *p = line + 1;
@@ -137,6 +140,101 @@ static void list_line(const char *line, struct nvsmi_info *info)
 	copy_trimmed(g->name, sizeof g->name, p, e);
 }
 
+/*
+ * `nvidia-smi -q` names each GPU in a block that starts with its bus id
+ * alone on a line ("GPU 00000000:01:00.0"), then "    Product Name : ..."
+ * and, on Windows and WSL, "    Driver Model" followed by
+ * "        Current : WDDM". The state says which block we are in.
+ */
+struct q_state {
+	bool in_gpu;       /* inside a "GPU <bus id>" block */
+	bool driver_model; /* the previous line was "Driver Model" */
+};
+
+/* "GPU 00000000:01:00.0" (domain:bus:device.function, hex). */
+static bool q_gpu_header(const char *line)
+{
+	if (strncmp(line, "GPU ", 4) != 0)
+		return false;
+	const char *p = line + 4;
+	size_t n = 0;
+	while (isxdigit((unsigned char)p[n]))
+		n++;
+	if (n < 4 || n > 8 || p[n] != ':')
+		return false;
+	p += n + 1;
+	if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) || p[2] != ':')
+		return false;
+	p += 3;
+	if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) || p[2] != '.' ||
+	    !isdigit((unsigned char)p[3]))
+		return false;
+	p += 4;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return *p == '\0';
+}
+
+/* For "    Key   : value" lines: true if the key is exactly key; *value
+ * then points at the value (trimmed on the left). */
+static bool q_field(const char *line, const char *key, const char **value)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t k = strlen(key);
+	if (strncmp(p, key, k) != 0)
+		return false;
+	p += k;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != ':')
+		return false;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*value = p;
+	return true;
+}
+
+static void q_line(const char *line, struct nvsmi_info *info, struct q_state *st)
+{
+	const char *v;
+	bool was_driver_model = st->driver_model;
+	st->driver_model = false;
+	if (q_gpu_header(line)) {
+		st->in_gpu = false;
+		if (info->ngpus >= NVSMI_MAX_GPUS)
+			return;
+		struct nvsmi_gpu *g = &info->gpu[info->ngpus];
+		memset(g, 0, sizeof *g);
+		g->index = (int)info->ngpus;
+		info->ngpus++;
+		st->in_gpu = true;
+		return;
+	}
+	if (!st->in_gpu || line[0] != ' ')
+		return;
+	struct nvsmi_gpu *g = &info->gpu[info->ngpus - 1];
+	if (q_field(line, "Product Name", &v)) {
+		copy_trimmed(g->name, sizeof g->name, v, v + strlen(v));
+		return;
+	}
+	const char *t = line;
+	while (*t == ' ')
+		t++;
+	if (!strcmp(t, "Driver Model")) {
+		st->driver_model = true;
+		return;
+	}
+	if (was_driver_model && q_field(line, "Current", &v)) {
+		char w[8];
+		copy_trimmed(w, sizeof w, v, v + strlen(v));
+		if (is_model_word(w))
+			memcpy(g->model, w, sizeof g->model);
+	}
+}
+
 static void set_failure(struct nvsmi_info *info, enum nvsmi_failure f, const char *line)
 {
 	/* The most specific message wins: the enum is ordered by it. */
@@ -146,7 +244,7 @@ static void set_failure(struct nvsmi_info *info, enum nvsmi_failure f, const cha
 	copy_trimmed(info->reason, sizeof info->reason, line, line + strlen(line));
 }
 
-static void look_at(const char *line, struct nvsmi_info *info)
+static void look_at(const char *line, struct nvsmi_info *info, struct q_state *st)
 {
 	char v[32];
 	if (strstr(line, "NVIDIA-SMI ") && !strstr(line, "NVIDIA-SMI has failed") &&
@@ -186,12 +284,14 @@ static void look_at(const char *line, struct nvsmi_info *info)
 		info->handle_errors++;
 	gpu_row(line, info);
 	list_line(line, info);
+	q_line(line, info, st);
 }
 
 void nvsmi_parse(const char *buf, size_t len, struct nvsmi_info *info)
 {
 	memset(info, 0, sizeof *info);
 	char line[LINE_MAX_LOOK + 1];
+	struct q_state st = { false, false };
 	size_t i = 0;
 	while (i < len) {
 		size_t k = 0;
@@ -204,7 +304,7 @@ void nvsmi_parse(const char *buf, size_t len, struct nvsmi_info *info)
 		}
 		i++; /* the newline */
 		line[k] = '\0';
-		look_at(line, info);
+		look_at(line, info, &st);
 	}
 }
 

@@ -6,8 +6,10 @@
  *   | NVIDIA-SMI 550.54.10   Driver Version: 551.23   CUDA Version: 12.4 |
  * (also the "Driver Version : x" lines of `nvidia-smi -q`), the GPU rows of
  * the table (whose first cell ends in the persistence mode on Linux and in
- * the driver model, WDDM or TCC, on Windows), `-L` lines, and the failure
- * messages seen in the field (research/wsl-facts.md §2.6, §2.7; cases N01,
+ * the driver model, WDDM or TCC, on Windows; indented rows, as pasted in
+ * threads, count too), `-L` lines, the GPU blocks of `-q` ("GPU
+ * 00000000:01:00.0", then "Product Name" and "Driver Model / Current"; their
+ * index is their order), and the failure messages seen in the field (research/wsl-facts.md §2.6, §2.7; cases N01,
  * N03, N05, R07, H01, H05).
  *
  * On WSL the NVIDIA-SMI number is a Linux-branch number and the Driver

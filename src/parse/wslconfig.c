@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -259,37 +260,178 @@ static bool sniff_utf16(const unsigned char *b, size_t len, bool *bom, bool *be)
 	return false;
 }
 
-/*
- * The value as WSL sees it: an unquoted '#' starts a comment, quotes are
- * removed, \\ \" \n \t \b are escapes, trailing blanks are dropped.
- */
-static char *wsl_value(const char *raw)
+static bool ascii_alpha(char c)
 {
-	struct strbuf sb = STRBUF_INIT;
-	bool quoted = false;
-	size_t keep = 0;
-	sb_addn(&sb, "", 0);
-	for (const char *p = raw; *p; p++) {
-		if (*p == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (*p == '#' && !quoted)
-			break;
-		if (*p == '\\' && p[1]) {
-			p++;
-			char c = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p == 'b' ? '\b' : *p;
-			sb_addc(&sb, c);
-			keep = sb.len;
-			continue;
-		}
-		sb_addc(&sb, *p);
-		if (*p != ' ' && *p != '\t')
-			keep = sb.len;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool ascii_alnum(char c)
+{
+	return ascii_alpha(c) || (c >= '0' && c <= '9');
+}
+
+static void add_item(struct inifile *ini, const char *section, const char *key, size_t kn,
+		     const char *value, size_t vn, int line)
+{
+	if (ini->n == ini->alloc) {
+		ini->alloc = ini->alloc ? ini->alloc * 2 : 16;
+		ini->items = xrealloc(ini->items, ini->alloc * sizeof *ini->items);
 	}
-	sb.len = keep;
-	sb.buf[keep] = '\0';
-	return sb_detach(&sb);
+	struct inifile_item *it = &ini->items[ini->n++];
+	it->section = xstrdup(section);
+	it->key = xstrndup(key, kn);
+	it->value = xstrndup(value, vn);
+	it->line = line;
+}
+
+/* A syntax issue quoting the start of line [s, e). */
+static void bad_line(struct wslconfig *wc, int line, const char *s, const char *e,
+		     const char *why)
+{
+	struct strbuf l = STRBUF_INIT;
+	size_t n = (size_t)(e - s);
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	sb_addn(&l, s, n > 60 ? 60 : n);
+	char *shown = show(l.buf ? l.buf : "");
+	add_issue(wc, WC_SYNTAX, line, "'%s': %s; WSL skips this line", shown, why);
+	free(shown);
+	sb_release(&l);
+}
+
+/*
+ * The structure of the file as WSL's own parser reads it
+ * (microsoft/WSL src/shared/configfile/configfile.cpp, ParseConfigFile):
+ * after leading blanks a line is empty, a '#' comment, "[section]" whose
+ * name is a letter then letters and digits, or "key = value" whose key is
+ * a letter then letters and digits. Anything else — a ';' comment, a '-'
+ * or '_' in a name — is an invalid line that WSL warns about and skips; an
+ * invalid "[...]" leaves the previous section in force. A value runs to
+ * the end of the line or an unquoted '#'; quotes are removed; \\ \" \b \n
+ * \t are escapes and a backslash at the end of a line continues the value
+ * on the next; any other escape (\U in "C:\Users") makes the whole line
+ * invalid; trailing blanks are dropped. Items hold the decoded values.
+ */
+static void wsl_scan(const char *text, size_t len, struct inifile *ini, struct wslconfig *wc)
+{
+	struct strbuf section = STRBUF_INIT, value = STRBUF_INIT;
+	sb_addn(&section, "", 0);
+	const char *p = text, *end = text + len;
+	int line = 1;
+	while (p < end) {
+		const char *ls = p; /* the line as the user sees it, for messages */
+		int at = line;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *next = eol < end ? eol + 1 : end;
+		if (p == eol || *p == '\r' || *p == '#') {
+			p = next;
+			line++;
+			continue;
+		}
+		if (*p == '[') {
+			const char *n = p + 1, *q = n;
+			while (q < eol && ascii_alnum(*q))
+				q++;
+			const char *t = q + 1;
+			while (t < eol && (*t == ' ' || *t == '\t'))
+				t++;
+			if (!ascii_alpha(*n) || q == eol || *q != ']')
+				bad_line(wc, at, ls, eol, "a section name is a letter then letters and "
+					 "digits in ']' (WSL says \"Expected ']'\" or \"Invalid section "
+					 "name\")");
+			else if (t < eol && *t != '#' && *t != '\r')
+				bad_line(wc, at, ls, eol, "nothing but a '#' comment may follow ']'");
+			else {
+				sb_reset(&section);
+				sb_addn(&section, n, (size_t)(q - n));
+			}
+			p = next;
+			line++;
+			continue;
+		}
+		if (!ascii_alpha(*p)) {
+			bad_line(wc, at, ls, eol, *p == ';' ? "comments start with '#', not ';' (WSL "
+				 "says \"Invalid key name\")" : "a key starts with a letter (WSL says "
+				 "\"Invalid key name\")");
+			p = next;
+			line++;
+			continue;
+		}
+		const char *key = p;
+		while (p < eol && ascii_alnum(*p))
+			p++;
+		size_t kn = (size_t)(p - key);
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == eol || *p != '=') {
+			bad_line(wc, at, ls, eol, "a key is letters and digits followed by '=' (WSL "
+				 "says \"Expected '='\")");
+			p = next;
+			line++;
+			continue;
+		}
+		p++;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		sb_reset(&value);
+		sb_addn(&value, "", 0);
+		size_t keep = 0;
+		bool quoted = false, invalid = false;
+		const char *why = NULL;
+		char esc[2] = { 0, 0 }, msg[160];
+		while (p < end && *p != '\n' && *p != '\r') {
+			char c = *p++;
+			if (c == '"') {
+				quoted = !quoted;
+			} else if (c == '\\') {
+				char c2 = p < end ? *p++ : '\0';
+				if (c2 == '\\' || c2 == '"')
+					sb_addc(&value, c2);
+				else if (c2 == 'b')
+					sb_addc(&value, '\b');
+				else if (c2 == 'n')
+					sb_addc(&value, '\n');
+				else if (c2 == 't')
+					sb_addc(&value, '\t');
+				else if (c2 == '\n')
+					line++; /* continued on the next line */
+				else {
+					invalid = true;
+					esc[0] = c2 >= 0x20 && c2 < 0x7f ? c2 : '?';
+					break;
+				}
+			} else if (c == '#' && !quoted) {
+				break;
+			} else {
+				sb_addc(&value, c);
+			}
+			if (c != ' ' && c != '\t')
+				keep = value.len;
+		}
+		if (invalid) {
+			snprintf(msg, sizeof msg, "\\%s is not an escape WSL knows (write \\\\ for a "
+				 "backslash: C:\\\\Users\\\\...)", esc);
+			why = msg;
+		} else if (quoted) {
+			why = "a '\"' is not closed (WSL says \"Expected '\"'\")";
+		}
+		/* The rest of the line: a comment, or what an invalid line left. */
+		const char *rest = memchr(p < end ? p : end, '\n', (size_t)(end - (p < end ? p : end)));
+		const char *stop = rest ? rest : end;
+		if (why) {
+			bad_line(wc, at, ls, stop, why);
+		} else {
+			add_item(ini, section.buf, key, kn, value.buf, keep, at);
+		}
+		p = rest ? rest + 1 : end;
+		line++;
+	}
+	sb_release(&section);
+	sb_release(&value);
 }
 
 static const struct known_key *find_key(const char *section, const char *key)
@@ -363,49 +505,23 @@ void wslconfig_check(const char *buf, size_t len, struct wslconfig *wc)
 		text.len = WSLCONFIG_MAX_BYTES;
 		text.buf[text.len] = '\0';
 	}
-	struct inifile ini;
-	inifile_parse(text.buf ? text.buf : "", text.len, &ini);
-	wc->utf8_bom = ini.utf8_bom;
-	wc->crlf = ini.crlf;
-	if (ini.nul_bytes || ini.utf16) {
+	const char *t = text.buf ? text.buf : "";
+	size_t tl = text.len;
+	/* WSL opens the file with ccs=UTF-8, which consumes a UTF-8 BOM. */
+	if (tl >= 3 && (unsigned char)t[0] == 0xef && (unsigned char)t[1] == 0xbb &&
+	    (unsigned char)t[2] == 0xbf) {
+		wc->utf8_bom = true;
+		t += 3;
+		tl -= 3;
+	}
+	wc->crlf = memmem(t, tl, "\r\n", 2) != NULL;
+	if (memchr(t, '\0', tl)) {
 		wc->binary = true;
 		add_issue(wc, WC_BINARY, 0, "contains NUL bytes: not a text file");
 	}
-
-	/* Lines inih could not parse. inifile records only the first; find
-	 * the rest ourselves so that each is reported with its number. */
-	if (ini.error_line) {
-		int lineno = 0;
-		const char *p = text.buf ? text.buf : "", *end = p + text.len;
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *eol = nl ? nl : end;
-			lineno++;
-			const char *s = p;
-			if (lineno == 1 && ini.utf8_bom && eol - s >= 3)
-				s += 3;
-			while (s < eol && (*s == ' ' || *s == '\t'))
-				s++;
-			size_t n = (size_t)(eol - s);
-			while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-				n--;
-			bool comment = n == 0 || *s == '#' || *s == ';';
-			bool section = n && *s == '[' && memchr(s, ']', n);
-			bool kv = n && memchr(s, '=', n) && *s != '=';
-			if (!comment && !section && !kv) {
-				struct strbuf l = STRBUF_INIT;
-				sb_addn(&l, s, n > 60 ? 60 : n);
-				char *shown = show(l.buf);
-				add_issue(wc, WC_SYNTAX, lineno,
-					  "'%s' is not [section], key=value or a # comment", shown);
-				free(shown);
-				sb_release(&l);
-			}
-			if (!nl)
-				break;
-			p = nl + 1;
-		}
-	}
+	struct inifile ini;
+	memset(&ini, 0, sizeof ini);
+	wsl_scan(t, tl, &ini, wc);
 
 	/* A real .wslconfig has a few dozen lines; bound the work (the checks
 	 * below compare items pairwise) on a hostile or corrupt file. */
@@ -479,7 +595,7 @@ void wslconfig_check(const char *buf, size_t len, struct wslconfig *wc)
 			free(key);
 			continue;
 		}
-		char *val = wsl_value(it->value);
+		char *val = xstrdup(it->value);
 		char *shown = show(val);
 		unsigned long long bytes = 0;
 		long num = 0;

@@ -18,7 +18,13 @@
  * releases ignored UTF-16 files altogether (microsoft/WSL#7851, field case
  * M03). The text is decoded here so that its settings can still be shown.
  *
- * Structure comes from src/parse/inifile.h. Pure functions over a buffer.
+ * Structure follows WSL's own line grammar (configfile.cpp), not a generic
+ * INI reader's: only '#' starts a comment (a ';' line is an invalid line to
+ * WSL, and " ; ..." after a value is part of the value), section and key
+ * names are a letter then letters and digits, an invalid "[...]" leaves the
+ * previous section in force, and an escape other than \\ \" \b \n \t (the
+ * \U of a single-backslash "C:\Users") makes WSL skip the whole line.
+ * Pure functions over a buffer.
  */
 #ifndef WSLGPU_WSLCONFIG_H
 #define WSLGPU_WSLCONFIG_H
