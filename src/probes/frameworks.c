@@ -392,6 +392,14 @@ static void origin_evidence(const struct fwdesc *d, const struct run *run, struc
 	w.pkgs = pkgs.buf;
 	w.pip_args = args.len ? args.buf : NULL;
 	fw_install_cmd(&o, &w, &cmd);
+	struct strbuf shadow = STRBUF_INIT;
+	if (other && fw_shadow_cmd(&o, site, pyprobe_get(s, "pythonpath"), &shadow)) {
+		/* The user's own copy is there: stop importing the distribution's. */
+		res_ev(t, "shadow_fix", "%s", shadow.buf);
+		sb_reset(&cmd);
+		sb_add(&cmd, shadow.buf);
+	}
+	sb_release(&shadow);
 	res_ev(t, "install_fix", "%s", cmd.buf);
 	arch_fix_ev(d, &o, &w, t);
 	sb_reset(&cmd);
@@ -547,8 +555,6 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 			res_ev(t, keys[i], "%s", "unknown");
 	snap_ev(t, run, "t_import", NULL);
 	snap_ev(t, run, "elapsed", NULL);
-	if (!strcmp(d->name, "jax"))
-		res_ev(t, "jax_extra", "%s", major_of(driver_cuda) >= 13 ? "cuda13" : "cuda12");
 
 	struct strbuf sig = STRBUF_INIT;
 	signature_text(run, &sig);

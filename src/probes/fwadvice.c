@@ -351,3 +351,39 @@ void fw_check_cmd(const struct fw_origin *o, const struct fw_want *w, struct str
 		sb_addf(out, " -c \"import %s\"   (the whole error)", w->framework);
 	}
 }
+
+bool fw_shadow_cmd(const struct fw_origin *o, const char *site_dir, const char *pythonpath,
+		   struct strbuf *out)
+{
+	if (o->kind != FWI_DISTRO || !site_dir)
+		return false;
+	/* PYTHONPATH entries come first on sys.path: one naming the
+	 * distribution's directory puts its copy ahead of the user's. */
+	bool listed = false;
+	struct strbuf kept = STRBUF_INIT;
+	for (const char *p = pythonpath ? pythonpath : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n == strlen(site_dir) && !strncmp(p, site_dir, n))
+			listed = true;
+		else if (n) {
+			if (kept.len)
+				sb_addc(&kept, ':');
+			sb_addn(&kept, p, n);
+		}
+		p += n + (p[n] == ':');
+	}
+	if (listed) {
+		if (kept.len) {
+			sb_add(out, "export PYTHONPATH=");
+			fw_shell_word(out, kept.buf);
+		} else {
+			sb_add(out, "unset PYTHONPATH");
+		}
+		sb_addf(out, "   (also where it is set, such as ~/.bashrc: it puts %s, the distribution's copy, first)",
+			site_dir);
+	} else if (o->dpkg_package) {
+		sb_addf(out, "sudo apt-get remove %s", o->dpkg_package);
+	}
+	sb_release(&kept);
+	return out->len > 0;
+}

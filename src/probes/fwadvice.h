@@ -89,6 +89,13 @@ void fw_repair_cmd(const struct fw_origin *o, const struct fw_want *w, struct st
 /* A read-only check of the environment's consistency (pip check, dpkg --verify). */
 void fw_check_cmd(const struct fw_origin *o, const struct fw_want *w, struct strbuf *out);
 
+/* When the imported copy is a distribution's and another copy lies further
+ * down sys.path (a user's install): the command that stops Python from
+ * importing the distribution's, into out (PYTHONPATH without its
+ * directory, or removing the package). False when there is none. */
+bool fw_shadow_cmd(const struct fw_origin *o, const char *site_dir, const char *pythonpath,
+		   struct strbuf *out);
+
 /* Appends s as one shell word (single-quoted when it needs to be). */
 void fw_shell_word(struct strbuf *out, const char *s);
 

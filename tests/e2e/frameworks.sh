@@ -378,6 +378,16 @@ if [ -x /usr/bin/python3 ] && [ -f /var/lib/dpkg/info/python3-torch.list ] &&
 	if [ -f "$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED" ]; then
 		expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("/usr/bin/python3 is marked externally managed")'
 	fi
+	# PYTHONPATH puts Debian's copy ahead of the user's own torch (in the
+	# user site): the fix stops importing the distribution's copy.
+	usite=$(HOME="$WORK/dhome" /usr/bin/python3 -c 'import site; print(site.USER_SITE)')
+	fake_torch "$usite" pip
+	printf '#!/bin/sh\nHOME=%s PYTHONPATH=/usr/lib/python3/dist-packages exec /usr/bin/python3 "$@"\n' "$WORK/dhome" >"$ROOT/usr/bin/python3"
+	run_json --only frameworks.torch --timeout 60
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.dpkg_package == "python3-torch"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.shadowed == \"$usite/torch\""
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("unset PYTHONPATH   (also where it is set")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("hidden by this one; the fix makes Python import that copy instead")'
 else
 	echo "# python3-torch is not installed (apt-get install python3-torch): the Debian package test is skipped"
 fi

@@ -224,6 +224,33 @@ static void test_repair_and_quoting(void **state)
 	assert_string_equal(cmd.buf, "/home/u/venv/bin/python -m pip check");
 	pyprobe_free(&p);
 
+	/* A distribution's copy hides the user's: stop importing it. */
+	snap(SYS "\"module_file\": \"/usr/lib/python3/dist-packages/torch/__init__.py\"", &p);
+	fw_origin_judge(&p, "python3-torch", &o);
+	static const struct {
+		const char *pythonpath, *want;
+	} sh[] = {
+		{ "/usr/lib/python3/dist-packages", "unset PYTHONPATH   (also where it is set, such as "
+		  "~/.bashrc: it puts /usr/lib/python3/dist-packages, the distribution's copy, first)" },
+		{ "/opt/ros/lib:/usr/lib/python3/dist-packages:", "export PYTHONPATH=/opt/ros/lib   (also "
+		  "where it is set, such as ~/.bashrc: it puts /usr/lib/python3/dist-packages, the "
+		  "distribution's copy, first)" },
+		{ NULL, "sudo apt-get remove python3-torch" },
+		{ "/opt/ros/lib", "sudo apt-get remove python3-torch" },
+	};
+	for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
+		sb_reset(&cmd);
+		assert_true(fw_shadow_cmd(&o, "/usr/lib/python3/dist-packages", sh[i].pythonpath, &cmd));
+		assert_string_equal(cmd.buf, sh[i].want);
+	}
+	pyprobe_free(&p);
+	/* Not a distribution's copy: nothing to stop. */
+	snap(VENV "\"module_file\": \"/home/u/venv/lib/python3.12/site-packages/torch/__init__.py\"", &p);
+	fw_origin_judge(&p, NULL, &o);
+	sb_reset(&cmd);
+	assert_false(fw_shadow_cmd(&o, "/home/u/venv/lib/python3.12/site-packages", NULL, &cmd));
+	pyprobe_free(&p);
+
 	sb_reset(&cmd);
 	fw_shell_word(&cmd, "it's");
 	assert_string_equal(cmd.buf, "'it'\\''s'");
