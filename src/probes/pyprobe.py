@@ -22,6 +22,7 @@ R = {'probe': 'wslgpu-pyprobe/1', 'framework': FW, 'stage': 'start',
      'python': sys.version.split()[0], 'executable': sys.executable or ''}
 T0 = time.time()
 NWARN = [0]
+STUCK = [False]  # a thread we gave up on is still in the driver
 
 
 def emit(stage):
@@ -91,12 +92,24 @@ def libcuda_facts():
             if ours:
                 R['libcuda_dlopen'] = ours[0]
         if 'device.0.cc' not in R:
-            gpu_facts(ctypes, lib)
+            # In a thread with a limit: a CUDA initialisation that hangs must
+            # not turn a CPU-only build into a hung probe.
+            import threading
+            got = {}
+            th = threading.Thread(target=gpu_facts, args=(ctypes, lib, got))
+            th.daemon = True
+            th.start()
+            th.join(2.0)
+            if th.is_alive():
+                R['gpu_facts_error'] = 'cuInit did not return within 2 s'
+                STUCK[0] = True
+            else:
+                R.update(got)
     except Exception as e:
         R['driver_error'] = text(e)
 
 
-def gpu_facts(ctypes, lib):
+def gpu_facts(ctypes, lib, R):
     # The GPUs as the driver sees them, for a framework that saw none (a
     # CPU-only build): which build to install depends on their compute
     # capability (CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR = 75/76).
@@ -538,3 +551,5 @@ except Exception as e:
 if R.get('installed'):
     libcuda_facts()
 emit('done')
+if STUCK[0]:
+    os._exit(0)

@@ -332,6 +332,28 @@ if [ -n "$host_py" ] && [ -x "$host_py" ] && site=$(new_env "$WORK/venv"); then
 		expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"/usr/bin/python3 -m pip install --user --upgrade --force-reinstall torch --index-url $cu126\""
 	fi
 
+	# A CPU-only torch sees no GPU; the driver (the fake libcuda) names a
+	# Pascal GPU on a CUDA 13 driver, and the index is cu126, not cu130.
+	fixture healthy-wsl2
+	fakes=$(cd "$FAKES" && pwd)
+	fake_torch "$WORK/cpu-site" pip
+	interp /usr/bin/python3 "$host_py" PYTHONPATH="$WORK/cpu-site" LD_LIBRARY_PATH="$fakes" \
+		FAKE_CUDA_CC=6.1 FAKE_CUDA_NAME=GTX1080 FAKE_CUDA_DRIVER_VERSION=13000
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_gpu == "0: GTX1080 (compute 6.1)"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_cuda == "13.0"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.wheel_index == \"$cu126\""
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] | endswith(\"--index-url $cu126\")"
+	# A Turing GPU on the same driver: cu130.
+	sed -i 's/FAKE_CUDA_CC=6.1/FAKE_CUDA_CC=7.5/' "$ROOT/usr/bin/python3"
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_index == "https://download.pytorch.org/whl/cu130"'
+	# A cuInit that never returns costs the probe 2 s, not the verdict.
+	sed -i 's/FAKE_CUDA_CC=7.5/FAKE_CUDA_HANG=cuInit/' "$ROOT/usr/bin/python3"
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.torch.cpu_only"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .ms < 8000'
+
 	# An externally managed system Python (Debian 12's python3; skipped
 	# where there is none): a venv, never pip into it.
 	em_py=/usr/bin/python3
