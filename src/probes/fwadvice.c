@@ -2,13 +2,13 @@
  * See fwadvice.h. */
 #include "fwadvice.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "../core/path.h"
+#include "../kb/kb.h"
 
 static const char *get(const struct pyprobe *s, const char *k)
 {
@@ -182,21 +182,10 @@ const char *fw_torch_tag(int drv_major, int drv_minor, int cc_major, int cc_mino
 
 void fw_shell_word(struct strbuf *out, const char *s)
 {
-	bool safe = *s != '\0';
-	for (const char *p = s; *p && safe; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("@%+=:,./-_", *p))
-			safe = false;
-	if (safe) {
+	if (*s && kb_shell_safe(s))
 		sb_add(out, s);
-		return;
-	}
-	sb_addc(out, '\'');
-	for (; *s; s++)
-		if (*s == '\'')
-			sb_add(out, "'\\''");
-		else
-			sb_addc(out, *s);
-	sb_addc(out, '\'');
+	else
+		kb_shell_quote(s, out);
 }
 
 static void pip_tail(const struct fw_want *w, bool reinstall, struct strbuf *out)
