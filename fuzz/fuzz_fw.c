@@ -14,6 +14,7 @@
 #include "parse/jsonscan.h"
 #include "parse/nvccver.h"
 #include "parse/pyprobe.h"
+#include "probes/fwadvice.h"
 #include "probes/sigmatch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,6 +58,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pyprobe pp;
 	pyprobe_parse(p, size, &pp);
 	pyprobe_get(&pp, "stage");
+	/* The install facts come from the same untrusted output. */
+	struct fw_origin o;
+	fw_origin_judge(&pp, pyprobe_get(&pp, "dist"), &o);
+	struct fw_want w = { "torch", "/usr/bin/python3", "torch", "--index-url x", true, "cupy", true };
+	struct strbuf cmd = STRBUF_INIT;
+	fw_install_words(&o, pyprobe_get(&pp, "user_site"), pyprobe_get(&pp, "site_dir"), &cmd);
+	fw_install_cmd(&o, &w, &cmd);
+	fw_repair_cmd(&o, &w, &cmd);
+	fw_check_cmd(&o, &w, &cmd);
+	sb_release(&cmd);
 	pyprobe_free(&pp);
 
 	struct cudaarch_verdict av;

@@ -227,7 +227,7 @@ const struct kb_entry *kb_find(const char *id)
 }
 
 /* Characters that never need quoting in a POSIX shell word. */
-static bool shell_safe(const char *v)
+bool kb_shell_safe(const char *v)
 {
 	for (; *v; v++)
 		if (!isalnum((unsigned char)*v) && !strchr("@%+=:,./-_", *v))
@@ -267,7 +267,7 @@ static bool inside_quotes(const char *tmpl, const char *at)
 	return q != 0;
 }
 
-static void sh_quote(const char *v, struct strbuf *out)
+void kb_shell_quote(const char *v, struct strbuf *out)
 {
 	sb_addc(out, '\'');
 	for (; *v; v++)
@@ -343,9 +343,9 @@ static void expand(const char *tmpl, size_t len, const struct evidence *ev, cons
 					v = self_id; /* built in: the check's own id */
 				if (!v)
 					sb_addf(out, "<%s>", key);
-				else if (shell && looks_like_path(v) && !shell_safe(v) &&
+				else if (shell && looks_like_path(v) && !kb_shell_safe(v) &&
 					 !is_command_key(key) && !inside_quotes(whole, p))
-					sh_quote(v, out);
+					kb_shell_quote(v, out);
 				else
 					sb_add(out, v);
 				p = e + 1;

@@ -68,5 +68,9 @@ void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
  * commands (evidence named *_fix or *_cmd) are inserted as they are. */
 void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self_id,
 		   struct strbuf *out);
+/* Whether v is one shell word as it is (letters, digits, @%+=:,./-_), and
+ * v single-quoted for the shell: how a fix keeps a value one word. */
+bool kb_shell_safe(const char *v);
+void kb_shell_quote(const char *v, struct strbuf *out);
 
 #endif

@@ -22,18 +22,23 @@
  * or missing libcuda, so the runner skips it with "fix that first"; if the
  * cuda layer fails, the summary names that layer first anyway.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../parse/cudaarch.h"
+#include "../parse/dpkg.h"
 #include "../parse/pyprobe.h"
+#include "fwadvice.h"
 #include "probes.h"
 #include "pyprobe_script.h"
 #include "sigmatch.h"
@@ -126,24 +131,28 @@ static int minor_of(const char *v)
 }
 
 /*
- * The PyTorch wheel index for this driver: the newest CUDA tag the driver
- * runs (minor-version compatibility: any 12.x wheel runs on any 12.x
- * driver, research/wsl-facts.md §5), never older than cu128 for Blackwell
- * (sm_100, sm_120: "Blackwell needs cu128 or newer wheels").
+ * The PyTorch wheel index for this driver and GPU (fw_torch_tag: the newest
+ * CUDA tag the driver runs that still has kernels for the GPU). The GPU is
+ * the one the arch check named, else the framework's first device, else
+ * the driver's first (a CPU-only build sees none).
  */
-static void torch_index(const char *driver_cuda, int cc_major, char *out, size_t n)
+static void torch_index(const struct pyprobe *s, const char *driver_cuda, const struct result *t,
+			char *out, size_t n)
 {
-	int maj = major_of(driver_cuda), min = minor_of(driver_cuda);
-	const char *tag = "cu126";
-	if (maj >= 13)
-		tag = "cu130";
-	else if (maj == 12 && min >= 8)
-		tag = "cu128";
-	else if (maj == 11)
-		tag = "cu118";
-	if (cc_major >= 10 && maj <= 12)
-		tag = "cu128";
-	snprintf(out, n, "https://download.pytorch.org/whl/%s", tag);
+	int cmaj = 0, cmin = 0;
+	const char *cc = res_get(t, "cc"); /* "sm_61" */
+	if (cc && !strncmp(cc, "sm_", 3) && strlen(cc) >= 5) {
+		cmin = cc[strlen(cc) - 1] - '0';
+		cmaj = atoi(cc + 3) / 10;
+	} else {
+		cc = pyprobe_get(s, "device.0.cc");
+		if (!cc)
+			cc = pyprobe_get(s, "cuda_device.0.cc");
+		if (cc && cudaarch_parse_cc(cc, &cmaj, &cmin) < 0)
+			cmaj = cmin = 0;
+	}
+	snprintf(out, n, "https://download.pytorch.org/whl/%s",
+		 fw_torch_tag(major_of(driver_cuda), minor_of(driver_cuda), cmaj, cmin));
 }
 
 /* ---- one run of the probe script ---- */
@@ -229,6 +238,181 @@ static void snap_ev(struct result *t, const struct run *run, const char *key, co
 static void set_from_signature(struct result *t, const struct kb_entry *e, const char *what)
 {
 	res_set(t, ST_FAIL, e->id, "%s: %s", what, e->title);
+}
+
+/* ---- how the framework was installed ---- */
+
+#define DPKG_INFO "/var/lib/dpkg/info"
+
+/* Whether dpkg's list of package pkg (NAME.list or NAME:ARCH.list) names
+ * path: `dpkg -S` for the one package the Debian Python policy names
+ * python3-MODULE, without scanning every list. */
+static bool dpkg_lists(const char *pkg, const char *path)
+{
+	struct strbuf p = STRBUF_INIT, buf = STRBUF_INIT;
+	bool found = false;
+	sb_addf(&p, "%s/%s.list", DPKG_INFO, pkg);
+	if (rootfs_read(p.buf, 16u << 20, &buf, NULL) == 0) {
+		found = dpkg_list_has(buf.buf ? buf.buf : "", buf.len, path);
+	} else {
+		DIR *d = rootfs_opendir(DPKG_INFO);
+		struct dirent *de;
+		size_t n = strlen(pkg);
+		while (d && !found && (de = readdir(d)) != NULL) {
+			if (strncmp(de->d_name, pkg, n) != 0 || de->d_name[n] != ':' ||
+			    !strstr(de->d_name + n, ".list"))
+				continue;
+			sb_reset(&p);
+			sb_addf(&p, "%s/%s", DPKG_INFO, de->d_name);
+			if (rootfs_read(p.buf, 16u << 20, &buf, NULL) == 0)
+				found = dpkg_list_has(buf.buf ? buf.buf : "", buf.len, path);
+		}
+		if (d)
+			closedir(d);
+	}
+	sb_release(&p);
+	sb_release(&buf);
+	return found;
+}
+
+/* The Debian package that installed the module file, if dpkg says so. */
+static void dpkg_owner(const struct fwdesc *d, const struct pyprobe *s, struct strbuf *pkg)
+{
+	const char *file = pyprobe_get(s, "module_file");
+	const char *dist = pyprobe_get(s, "dist");
+	if (!file || strncmp(file, "/usr/lib/", 9) != 0)
+		return; /* Debian's Python packages live in /usr/lib/python3 */
+	const char *names[] = { d->name, dist };
+	for (size_t i = 0; i < 2 && !pkg->len; i++) {
+		if (!names[i] || !*names[i])
+			continue;
+		struct strbuf cand = STRBUF_INIT;
+		sb_add(&cand, "python3-");
+		for (const char *c = names[i]; *c; c++)
+			sb_addc(&cand, *c == '_' ? '-' : (char)tolower((unsigned char)*c));
+		if (dpkg_valid_name(cand.buf, cand.len) && dpkg_lists(cand.buf, file))
+			sb_add(pkg, cand.buf);
+		sb_release(&cand);
+	}
+}
+
+/* arch_fix: the framework's own way to a build with the GPU's code (the
+ * frameworks.arch_* fixes), in the way it was installed. */
+static void arch_fix_ev(const struct fwdesc *d, const struct fw_origin *o, const struct fw_want *w,
+			struct result *t)
+{
+	struct strbuf cmd = STRBUF_INIT, pkgs = STRBUF_INIT;
+	struct fw_want up = *w;
+	const char *cc = res_get(t, "cc");
+	if (!strcmp(d->name, "tensorflow")) {
+		up.pkgs = "--upgrade 'tensorflow[and-cuda]'";
+	} else if (strcmp(d->name, "torch") != 0) {
+		sb_addf(&pkgs, "--upgrade %s", o->dist ? o->dist : d->name);
+		up.pkgs = pkgs.buf;
+		up.reinstall = false;
+	}
+	fw_install_cmd(o, &up, &cmd);
+	if (strcmp(d->name, "torch") != 0 && strcmp(d->name, "tensorflow") != 0)
+		sb_addf(&cmd, "   (a release built for %s)", cc ? cc : "this GPU");
+	res_ev(t, "arch_fix", "%s", cmd.buf);
+	sb_release(&cmd);
+	sb_release(&pkgs);
+}
+
+/* Evidence on where the framework came from, and the commands that
+ * install a GPU build there (install_fix, arch_fix), reinstall it
+ * (repair_fix) and check it (check_cmd): every fix of frameworks.kb that
+ * installs something uses these, so none is a plain pip into an
+ * interpreter that refuses it. */
+static void origin_evidence(const struct fwdesc *d, const struct run *run, struct result *t,
+			    const char *idx)
+{
+	const struct pyprobe *s = &run->snap;
+	struct strbuf owner = STRBUF_INIT, words = STRBUF_INIT, pkgs = STRBUF_INIT;
+	struct strbuf args = STRBUF_INIT, cmd = STRBUF_INIT;
+	dpkg_owner(d, s, &owner);
+	struct fw_origin o;
+	fw_origin_judge(s, owner.len ? owner.buf : NULL, &o);
+	const char *site = pyprobe_get(s, "site_dir");
+	fw_install_words(&o, pyprobe_get(s, "user_site"), site, &words);
+	res_ev(t, "install_kind", "%s", fw_install_name(o.kind));
+	if (o.kind != FWI_UNKNOWN)
+		res_ev(t, "install", "%s", words.buf);
+	snap_ev(t, run, "module_file", NULL);
+	snap_ev(t, run, "installer", NULL);
+	snap_ev(t, run, "direct_url", NULL);
+	if (o.dpkg_package)
+		res_ev(t, "dpkg_package", "%s", o.dpkg_package);
+	if (o.externally_managed)
+		snap_ev(t, run, "externally_managed", NULL);
+	if (o.kind == FWI_CONDA || o.kind == FWI_CONDA_PIP || o.kind == FWI_VENV ||
+	    o.kind == FWI_UV)
+		snap_ev(t, run, "prefix", "environment");
+	const char *ver = pyprobe_get(s, "version");
+	if (ver && strstr(ver, "+cpu"))
+		res_ev(t, "cpu_tag", "+cpu");
+	const char *url = pyprobe_get(s, "direct_url");
+	if (url && strstr(url, "download.pytorch.org/whl/cpu"))
+		res_ev(t, "cpu_index", "%s", url);
+	/* A copy the imported one hides (PYTHONPATH ahead of it, a package
+	 * over a user's install). */
+	const char *other = pyprobe_get(s, "other_copy.0");
+	if (other) {
+		res_ev(t, "shadowed", "%s", other);
+		snap_ev(t, run, "pythonpath", NULL);
+	}
+
+	const char *py = res_get(t, "python");
+	struct fw_want w = { d->name, py ? py : "python3", NULL, NULL, true, NULL,
+			     false };
+	struct stat st;
+	w.apt = rootfs_stat("/var/lib/dpkg/status", &st) == 0;
+	const char *drv = res_get(t, "driver_cuda");
+	int dmaj = drv && strcmp(drv, "unknown") ? major_of(drv) : 0;
+	if (!strcmp(d->name, "torch")) {
+		/* torchvision and torchaudio must come from the same index. */
+		const char *comp = pyprobe_get(s, "companions");
+		sb_addf(&pkgs, "torch %s", comp ? comp : (o.kind == FWI_UNKNOWN ? "torchvision torchaudio" : ""));
+		sb_rtrim(&pkgs);
+		sb_addf(&args, "--index-url %s", idx);
+		w.conda_spec = "'pytorch=*=*cuda*'";
+	} else if (!strcmp(d->name, "tensorflow")) {
+		sb_add(&pkgs, "'tensorflow[and-cuda]'");
+		w.reinstall = false;
+		w.conda_spec = "'tensorflow=*=*cuda*'";
+	} else if (!strcmp(d->name, "jax")) {
+		sb_addf(&pkgs, "-U \"jax[%s]\"", dmaj >= 13 ? "cuda13" : "cuda12");
+		w.reinstall = false;
+		w.conda_spec = "'jaxlib=*=*cuda*' jax";
+	} else {
+		sb_addf(&pkgs, "cupy-cuda%dx", dmaj >= 11 && dmaj <= 13 ? dmaj : 12);
+		w.reinstall = false;
+		w.conda_spec = "cupy";
+	}
+	w.pkgs = pkgs.buf;
+	w.pip_args = args.len ? args.buf : NULL;
+	fw_install_cmd(&o, &w, &cmd);
+	struct strbuf shadow = STRBUF_INIT;
+	if (other && fw_shadow_cmd(&o, site, pyprobe_get(s, "pythonpath"), &shadow)) {
+		/* The user's own copy is there: stop importing the distribution's. */
+		res_ev(t, "shadow_fix", "%s", shadow.buf);
+		sb_reset(&cmd);
+		sb_add(&cmd, shadow.buf);
+	}
+	sb_release(&shadow);
+	res_ev(t, "install_fix", "%s", cmd.buf);
+	arch_fix_ev(d, &o, &w, t);
+	sb_reset(&cmd);
+	fw_repair_cmd(&o, &w, &cmd);
+	res_ev(t, "repair_fix", "%s", cmd.buf);
+	sb_reset(&cmd);
+	fw_check_cmd(&o, &w, &cmd);
+	res_ev(t, "check_cmd", "%s", cmd.buf);
+	sb_release(&owner);
+	sb_release(&words);
+	sb_release(&pkgs);
+	sb_release(&args);
+	sb_release(&cmd);
 }
 
 /* ---- the decisions ---- */
@@ -321,12 +505,9 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 	const char *ver = pyprobe_get(s, "version");
 	const char *build = pyprobe_get(s, "cuda_build");
 	const char *drv = pyprobe_get(s, "driver_cuda");
-	char drvbuf[16], idx[96];
+	char drvbuf[16];
 	const char *driver_cuda = cuda_from_int(drv, drvbuf, sizeof drvbuf);
-	int cc_major = 0;
 	const char *cc0 = pyprobe_get(s, "device.0.cc");
-	if (cc0)
-		cc_major = major_of(cc0);
 	snap_ev(t, run, "version", NULL);
 	snap_ev(t, run, "cuda_build", NULL);
 	snap_ev(t, run, "cudnn", NULL);
@@ -345,6 +526,14 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 		if (nm || cc)
 			res_ev(t, "gpu", "%d: %s%s%s%s", i, nm ? nm : "?", cc ? " (compute " : "",
 			       cc ? cc : "", cc ? ")" : "");
+		/* The driver's view, when the framework saw no device. */
+		snprintf(kn, sizeof kn, "cuda_device.%d.name", i);
+		snprintf(kc, sizeof kc, "cuda_device.%d.cc", i);
+		nm = pyprobe_get(s, kn);
+		cc = pyprobe_get(s, kc);
+		if (nm || cc)
+			res_ev(t, "driver_gpu", "%d: %s%s%s%s", i, nm ? nm : "?",
+			       cc ? " (compute " : "", cc ? cc : "", cc ? ")" : "");
 	}
 	if (driver_cuda)
 		res_ev(t, "driver_cuda", "%s", driver_cuda);
@@ -366,11 +555,6 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 			res_ev(t, keys[i], "%s", "unknown");
 	snap_ev(t, run, "t_import", NULL);
 	snap_ev(t, run, "elapsed", NULL);
-	torch_index(driver_cuda, cc_major, idx, sizeof idx);
-	if (!strcmp(d->name, "torch"))
-		res_ev(t, "wheel_index", "%s", idx);
-	if (!strcmp(d->name, "jax"))
-		res_ev(t, "jax_extra", "%s", major_of(driver_cuda) >= 13 ? "cuda13" : "cuda12");
 
 	struct strbuf sig = STRBUF_INIT;
 	signature_text(run, &sig);
@@ -464,25 +648,12 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 	}
 	sb_release(&detail);
 out:
-	if (t->status != ST_PASS) {
-		/* The framework's own way to a build with the GPU's code
-		 * (frameworks.arch_* fixes). */
-		const char *py = res_get(t, "python"), *cc = res_get(t, "cc");
-		if (!strcmp(d->name, "torch"))
-			res_ev(t, "arch_fix", "%s -m pip install --upgrade --force-reinstall torch "
-			       "torchvision torchaudio --index-url %s", py, idx);
-		else if (!strcmp(d->name, "tensorflow"))
-			res_ev(t, "arch_fix", "%s -m pip install --upgrade 'tensorflow[and-cuda]'", py);
-		else
-			res_ev(t, "arch_fix", "%s -m pip install --upgrade %s   (a release built for %s)",
-			       py, d->name, cc ? cc : "this GPU");
-	}
 	sb_release(&sig);
 }
 
 /* Judges one interpreter's run into t. */
-static void judge_run(const struct fwdesc *d, const struct interp *ip, struct run *run,
-		      bool wsl, struct result *t)
+static void judge_run_status(const struct fwdesc *d, const struct interp *ip, struct run *run,
+			     bool wsl, struct result *t)
 {
 	char sbuf[128], pbuf[64];
 	res_ev(t, "python", "%s", ip->guest);
@@ -605,6 +776,49 @@ static void judge_run(const struct fwdesc *d, const struct interp *ip, struct ru
 		stderr_tail(pr, t);
 out:
 	sb_release(&sig);
+}
+
+/* The interpreter runs here and reports this machine's paths; a root
+ * prefix's own interpreter (a conda tree in an image) names files inside
+ * it, which the user knows by their guest paths. */
+static void guest_paths(struct pyprobe *s)
+{
+	static const char *const keys[] = { "module_file", "site_dir", "prefix", "base_prefix",
+					    "user_site", "externally_managed", "pyvenv_cfg",
+					    "conda_meta", "dist_info", "other_copy.0", "other_copy.1",
+					    "other_copy.2", "other_copy.3" };
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+			if (strcmp(s->kv[i].key, keys[k]) != 0 || s->kv[i].val[0] != '/')
+				continue;
+			struct strbuf g = STRBUF_INIT;
+			if (rootfs_guest_path(s->kv[i].val, &g) == 0) {
+				free(s->kv[i].val);
+				s->kv[i].val = sb_detach(&g);
+			}
+			sb_release(&g);
+		}
+}
+
+/* The verdict, then, for a framework that is there, where it came from and
+ * the commands that fix it there. */
+static void judge_run(const struct fwdesc *d, const struct interp *ip, struct run *run, bool wsl,
+		      struct result *t)
+{
+	judge_run_status(d, ip, run, wsl, t);
+	if (ip->missing || run->started < 0 || run->parsed != 0)
+		return;
+	const char *installed = pyprobe_get(&run->snap, "installed");
+	if (installed && !strcmp(installed, "false"))
+		return;
+	guest_paths(&run->snap);
+	char drvbuf[16], idx[96];
+	const char *driver_cuda = cuda_from_int(pyprobe_get(&run->snap, "driver_cuda"), drvbuf,
+						sizeof drvbuf);
+	torch_index(&run->snap, driver_cuda, t, idx, sizeof idx);
+	if (!strcmp(d->name, "torch"))
+		res_ev(t, "wheel_index", "%s", idx);
+	origin_evidence(d, run, t, idx);
 }
 
 static void probe_framework(struct probe_ctx *ctx, struct result *r, const struct fwdesc *d)

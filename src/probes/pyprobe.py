@@ -22,6 +22,7 @@ R = {'probe': 'wslgpu-pyprobe/1', 'framework': FW, 'stage': 'start',
      'python': sys.version.split()[0], 'executable': sys.executable or ''}
 T0 = time.time()
 NWARN = [0]
+STUCK = [False]  # a thread we gave up on is still in the driver
 
 
 def emit(stage):
@@ -90,8 +91,177 @@ def libcuda_facts():
             ours = mapped_libcuda()
             if ours:
                 R['libcuda_dlopen'] = ours[0]
+        if 'device.0.cc' not in R:
+            # In a thread with a limit: a CUDA initialisation that hangs must
+            # not turn a CPU-only build into a hung probe.
+            import threading
+            got = {}
+            th = threading.Thread(target=gpu_facts, args=(ctypes, lib, got))
+            th.daemon = True
+            th.start()
+            th.join(2.0)
+            if th.is_alive():
+                R['gpu_facts_error'] = 'cuInit did not return within 2 s'
+                STUCK[0] = True
+            else:
+                R.update(got)
     except Exception as e:
         R['driver_error'] = text(e)
+
+
+def gpu_facts(ctypes, lib, R):
+    # The GPUs as the driver sees them, for a framework that saw none (a
+    # CPU-only build): which build to install depends on their compute
+    # capability (CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR = 75/76).
+    if lib.cuInit(0) != 0:
+        return
+    n = ctypes.c_int(0)
+    if lib.cuDeviceGetCount(ctypes.byref(n)) != 0:
+        return
+    for i in range(min(n.value, 8)):
+        dev, major, minor = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+        if lib.cuDeviceGet(ctypes.byref(dev), i) != 0:
+            continue
+        if (lib.cuDeviceGetAttribute(ctypes.byref(major), 75, dev) == 0 and
+                lib.cuDeviceGetAttribute(ctypes.byref(minor), 76, dev) == 0):
+            R['cuda_device.%d.cc' % i] = '%d.%d' % (major.value, minor.value)
+        name = ctypes.create_string_buffer(256)
+        if lib.cuDeviceGetName(name, 256, dev) == 0:
+            R['cuda_device.%d.name' % i] = name.value.decode('utf-8', 'replace')
+
+
+# Distribution names (PyPI) of each framework, the conda package names, and
+# the packages installed beside it that must come from the same build.
+DISTS = {'torch': ('torch',), 'tensorflow': ('tensorflow', 'tensorflow-cpu', 'tf-nightly',
+                                             'tensorflow-gpu', 'intel-tensorflow'),
+         'jax': ('jax',), 'cupy': ('cupy-cuda13x', 'cupy-cuda12x', 'cupy-cuda11x', 'cupy')}
+CONDA = {'torch': ('pytorch',), 'tensorflow': ('tensorflow', 'tensorflow-base'),
+         'jax': ('jaxlib', 'jax'), 'cupy': ('cupy', 'cupy-core')}
+COMPANIONS = {'torch': ('torchvision', 'torchaudio')}
+
+
+def same_dir(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except Exception:
+        return os.path.normpath(a) == os.path.normpath(b)
+
+
+def first_line(dist, name):
+    try:
+        t = dist.read_text(name)
+    except Exception:
+        return None
+    return t.strip().splitlines()[0][:200] if t and t.strip() else None
+
+
+def origin_facts(name):
+    # How the package got here, so that the fix can be one that works here:
+    # a distribution package, pip/uv in a venv, conda, pip --user, pipx, a
+    # PEP 668 externally managed interpreter. Facts only; judged in C.
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec(name)
+    except Exception as e:
+        R['origin_error'] = text(e)
+        return
+    if spec is None:
+        return
+    origin = spec.origin if spec.origin not in (None, 'namespace') else None
+    locs = list(spec.submodule_search_locations or [])
+    where = origin or (locs[0] if locs else None)
+    if not where:
+        return
+    R['module_file'] = where
+    pkgdir = os.path.dirname(where) if origin and locs else where
+    site_dir = os.path.dirname(pkgdir) if locs else os.path.dirname(where)
+    R['site_dir'] = site_dir
+    R['site_writable'] = os.access(site_dir, os.W_OK)
+    R['prefix'] = sys.prefix
+    R['base_prefix'] = getattr(sys, 'base_prefix', sys.prefix)
+    R['platform'] = sys.platform
+    if os.environ.get('PYTHONPATH'):
+        R['pythonpath'] = os.environ['PYTHONPATH']
+    try:
+        import sysconfig
+        marker = os.path.join(sysconfig.get_path('stdlib'), 'EXTERNALLY-MANAGED')
+        if os.path.isfile(marker):
+            R['externally_managed'] = marker
+    except Exception as e:
+        R['origin_error'] = text(e)
+    cfg = os.path.join(sys.prefix, 'pyvenv.cfg')
+    if os.path.isfile(cfg):
+        R['pyvenv_cfg'] = cfg
+        try:
+            with open(cfg) as f:
+                for line in f:
+                    k, _, v = line.partition('=')
+                    k = k.strip().lower()
+                    if k in ('uv', 'virtualenv', 'include-system-site-packages'):
+                        R['venv.' + k.replace('-', '_')] = v.strip()[:100]
+        except Exception:
+            pass
+    meta = os.path.join(sys.prefix, 'conda-meta')
+    if os.path.isdir(meta):
+        R['conda_meta'] = meta
+        try:
+            for f in sorted(os.listdir(meta)):
+                stem = f[:-5] if f.endswith('.json') else ''
+                if stem.rsplit('-', 2)[0] in CONDA.get(name, ()):
+                    R['conda_package'] = stem
+                    break
+        except Exception:
+            pass
+    try:
+        import site
+        if getattr(site, 'ENABLE_USER_SITE', False) and site.USER_SITE:
+            R['user_site'] = site.USER_SITE
+    except Exception:
+        pass
+    try:
+        import importlib.util as u
+        R['has_pip'] = u.find_spec('pip') is not None
+        R['has_ensurepip'] = u.find_spec('ensurepip') is not None
+    except Exception:
+        pass
+    try:
+        from importlib import metadata
+    except ImportError:
+        return
+    for n in DISTS.get(name, (name,)) + COMPANIONS.get(name, ()):
+        try:
+            d = metadata.distribution(n)
+            if not same_dir(str(d.locate_file('')), site_dir):
+                continue
+        except Exception:
+            continue
+        if n in COMPANIONS.get(name, ()):
+            R['companions'] = (R.get('companions', '') + ' ' + n).strip()
+            continue
+        if 'dist' in R:
+            continue
+        R['dist'] = n
+        R['dist_version'] = str(d.version)
+        path = getattr(d, '_path', None)
+        if path is not None:
+            R['dist_info'] = str(path)
+        inst = first_line(d, 'INSTALLER')
+        if inst:
+            R['installer'] = inst
+        try:
+            url = json.loads(d.read_text('direct_url.json') or 'null')
+            if isinstance(url, dict) and url.get('url'):
+                R['direct_url'] = str(url['url'])[:1000]
+        except Exception:
+            pass
+    # Another copy further down sys.path: the one imported hides it.
+    k = 0
+    for p in sys.path:
+        if k >= 4 or not p or same_dir(p, site_dir):
+            continue
+        if os.path.isfile(os.path.join(p, name, '__init__.py')):
+            R['other_copy.%d' % k] = os.path.join(p, name)
+            k += 1
 
 
 def imported(name):
@@ -372,6 +542,7 @@ PROBES = {'torch': probe_torch, 'tensorflow': probe_tensorflow, 'jax': probe_jax
 emit('start')
 try:
     if FW in PROBES:
+        origin_facts(FW)
         PROBES[FW]()
     else:
         R['probe_error'] = 'unknown framework %r' % FW
@@ -380,3 +551,5 @@ except Exception as e:
 if R.get('installed'):
     libcuda_facts()
 emit('done')
+if STUCK[0]:
+    os._exit(0)

@@ -47,10 +47,27 @@ expect_rc 1
 expect_status frameworks.torch fail
 expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.torch.cpu_only"'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] == "/usr/bin/python3 -m pip install --upgrade --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu126"'
+# What is not known is not said: no install facts, no index it came from.
+expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("ends in \\+cpu, the tag of PyTorch.s CPU-only wheels")'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("installed from|Debian|externally managed") | not'
 run --only frameworks.torch
 expect_line '^✗ frameworks\.torch +torch 2\.6\.0\+cpu is a CPU-only build: it cannot use the GPU$'
-expect_line 'cause +torch 2\.6\.0\+cpu was installed from a CPU-only wheel'
+expect_line 'cause +torch 2\.6\.0\+cpu is a build without CUDA \(torch\.version\.cuda is None\), and its version ends in \+cpu'
 expect_line '^✗ Broken at the frameworks layer'
+
+# The same on an externally managed Python (PEP 668) with a Pascal GPU on a
+# CUDA 13 driver: a venv (after python3-venv), and cu126, the one build that
+# still has sm_60 kernels; never a plain pip into /usr/bin/python3.
+fixture torch-cpu-em
+run_json --only frameworks.torch
+expect_rc 1
+expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.torch.cpu_only"'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "system"'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.externally_managed == "/usr/lib/python3.12/EXTERNALLY-MANAGED"'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] == "sudo apt-get install python3-venv \u0026\u0026 /usr/bin/python3 -m venv ~/venvs/torch \u0026\u0026 ~/venvs/torch/bin/python -m pip install torch --index-url https://download.pytorch.org/whl/cu126"'
+expect_json '.checks[] | select(.id == "frameworks.torch") | [.fix[] | select(test("^(sudo )?/usr/bin/python3 -m pip install"))] | length == 0'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("marked externally managed \\(/usr/lib/python3.12/EXTERNALLY-MANAGED, PEP 668\\)")'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_gpu == "0: NVIDIA GeForce GTX 1080 (compute 6.1)"'
 
 # A cu118 wheel on an 11.4 driver runs by minor-version compatibility.
 fixture torch-cu118-old-driver
@@ -231,6 +248,170 @@ if [ -n "$host_py" ] && [ -x "$host_py" ]; then
 	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.stage == "PyTorch finishing"'
 else
 	echo "# no python3 on this machine: the real-script test is skipped"
+fi
+
+# How torch got there decides the fix: the real probe script, a stand-in
+# CPU-only torch (WSLGPU_FAKE_TORCH=cpu) with a dist-info, in a venv, a conda
+# environment, pip --user and an externally managed system Python.
+cu126=https://download.pytorch.org/whl/cu126
+# fake_torch DIR INSTALLER: the stand-in as pip (or conda) leaves it in DIR.
+fake_torch() {
+	mkdir -p "$1/torch" "$1/torch-2.6.0+cpu.dist-info"
+	cp "$top/tests/e2e/fw-fake-torch.py" "$1/torch/__init__.py"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.6.0+cpu\n' >"$1/torch-2.6.0+cpu.dist-info/METADATA"
+	printf '%s\n' "$2" >"$1/torch-2.6.0+cpu.dist-info/INSTALLER"
+	: >"$1/torch-2.6.0+cpu.dist-info/RECORD"
+}
+# interp GUEST HOST [VAR=VALUE...]: GUEST in the fixture runs the host's HOST.
+interp() {
+	g=$1 h=$2
+	shift 2
+	mkdir -p "$ROOT$(dirname "$g")"
+	printf '#!/bin/sh\nexec env WSLGPU_FAKE_TORCH=cpu %s %s "$@"\n' "$*" "$h" >"$ROOT$g"
+	chmod +x "$ROOT$g"
+}
+# new_env DIR: a venv without pip (Debian's python3 may lack ensurepip);
+# prints its site-packages.
+new_env() {
+	"$host_py" -m venv --without-pip "$1" >/dev/null 2>&1 || return 1
+	"$1/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))'
+}
+torch_fix() { jq -r '.checks[] | select(.id == "frameworks.torch") | .fix[0]' "$JSON"; }
+if [ -n "$host_py" ] && [ -x "$host_py" ] && site=$(new_env "$WORK/venv"); then
+	# A venv with pip: pip in the venv, with the CUDA index.
+	fixture healthy-wsl2
+	fake_torch "$site" pip
+	mkdir -p "$site/pip" && : >"$site/pip/__init__.py"
+	interp /home/user/venv/bin/python "$WORK/venv/bin/python"
+	run_json --only frameworks.torch --python /home/user/venv/bin/python
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.torch.cpu_only"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "venv"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.installer == "pip"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("It was installed by pip in the virtual environment /")'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"/home/user/venv/bin/python -m pip install --upgrade --force-reinstall torch --index-url $cu126\""
+	# The same venv without pip, made by uv: uv pip, not a pip it lacks.
+	rm -r "$site/pip"
+	echo "uv = 0.5.11" >>"$WORK/venv/pyvenv.cfg"
+	printf 'uv\n' >"$site/torch-2.6.0+cpu.dist-info/INSTALLER"
+	run_json --only frameworks.torch --python /home/user/venv/bin/python
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "uv"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"uv pip install --python /home/user/venv/bin/python --reinstall torch --index-url $cu126\""
+
+	# A conda environment whose torch is conda's own package: conda-forge's
+	# CUDA build (PyTorch's channel stopped at 2.5), not pip over conda.
+	site=$(new_env "$WORK/conda")
+	fixture healthy-wsl2
+	fake_torch "$site" conda
+	mkdir -p "$WORK/conda/conda-meta"
+	echo '{}' >"$WORK/conda/conda-meta/pytorch-2.5.1-cpu_generic_py311_h0_0.json"
+	interp /opt/conda/envs/ml/bin/python "$WORK/conda/bin/python"
+	run_json --only frameworks.torch --python /opt/conda/envs/ml/bin/python
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "conda"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"conda install -p $WORK/conda -c conda-forge 'pytorch=*=*cuda*'\""
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("the conda package pytorch-2.5.1-cpu_generic_py311_h0_0 in the conda environment")'
+	# pip's torch in a conda environment: pip inside the environment.
+	rm "$WORK/conda/conda-meta/pytorch-2.5.1-cpu_generic_py311_h0_0.json"
+	printf 'pip\n' >"$site/torch-2.6.0+cpu.dist-info/INSTALLER"
+	mkdir -p "$site/pip" && : >"$site/pip/__init__.py"
+	run_json --only frameworks.torch --python /opt/conda/envs/ml/bin/python
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "conda-pip"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"/opt/conda/envs/ml/bin/python -m pip install --upgrade --force-reinstall torch --index-url $cu126\""
+
+	# pip --user: --user again, unless the interpreter is externally
+	# managed, where pip refuses --user too and a venv is the way.
+	fixture healthy-wsl2
+	usite=$(HOME="$WORK/home" "$host_py" -s -c 'import site; print(site.USER_SITE)' 2>/dev/null || true)
+	em=$("$host_py" -c 'import os, sysconfig; print(int(os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))')
+	fake_torch "$usite" pip
+	interp /usr/bin/python3 "$host_py" HOME="$WORK/home"
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "user"'
+	if [ "$em" = 1 ]; then
+		expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"/usr/bin/python3 -m venv ~/venvs/torch \u0026\u0026 ~/venvs/torch/bin/python -m pip install torch --index-url $cu126\""
+	else
+		expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] == \"/usr/bin/python3 -m pip install --user --upgrade --force-reinstall torch --index-url $cu126\""
+	fi
+
+	# A CPU-only torch sees no GPU; the driver (the fake libcuda) names a
+	# Pascal GPU on a CUDA 13 driver, and the index is cu126, not cu130.
+	fixture healthy-wsl2
+	fakes=$(cd "$FAKES" && pwd)
+	fake_torch "$WORK/cpu-site" pip
+	interp /usr/bin/python3 "$host_py" PYTHONPATH="$WORK/cpu-site" LD_LIBRARY_PATH="$fakes" \
+		FAKE_CUDA_CC=6.1 FAKE_CUDA_NAME=GTX1080 FAKE_CUDA_DRIVER_VERSION=13000
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_gpu == "0: GTX1080 (compute 6.1)"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_cuda == "13.0"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.wheel_index == \"$cu126\""
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] | endswith(\"--index-url $cu126\")"
+	# A Turing GPU on the same driver: cu130.
+	sed -i 's/FAKE_CUDA_CC=6.1/FAKE_CUDA_CC=7.5/' "$ROOT/usr/bin/python3"
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_index == "https://download.pytorch.org/whl/cu130"'
+	# A cuInit that never returns costs the probe 2 s, not the verdict.
+	sed -i 's/FAKE_CUDA_CC=7.5/FAKE_CUDA_HANG=cuInit/' "$ROOT/usr/bin/python3"
+	run_json --only frameworks.torch
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.torch.cpu_only"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .ms < 8000'
+
+	# An externally managed system Python (Debian 12's python3; skipped
+	# where there is none): a venv, never pip into it.
+	em_py=/usr/bin/python3
+	if [ -x "$em_py" ] && "$em_py" -c 'import os, sys, sysconfig; sys.exit(not os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null; then
+		fixture healthy-wsl2
+		fake_torch "$WORK/em-site" pip
+		interp /usr/bin/python3 "$em_py" PYTHONPATH="$WORK/em-site"
+		run_json --only frameworks.torch
+		expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.externally_managed | test("EXTERNALLY-MANAGED$")'
+		expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] | test(\"^/usr/bin/python3 -m venv ~/venvs/torch .. ~/venvs/torch/bin/python -m pip install torch --index-url $cu126\$\")"
+	else
+		echo "# no externally managed /usr/bin/python3 here: the live PEP 668 test is skipped (torch-cpu-em covers it)"
+	fi
+else
+	echo "# no python3 with venv here: the install-kind tests are skipped"
+fi
+
+# Debian's own python3-torch (a CPU-only 1.13 build) under the real
+# interpreter, which sees its real dist-packages; dpkg's list of the package
+# is copied into the fixture, whose dpkg database the probe reads. CI
+# installs python3-torch (tools/debian-packages-test.txt).
+if [ -x /usr/bin/python3 ] && [ -f /var/lib/dpkg/info/python3-torch.list ] &&
+	/usr/bin/python3 -c 'import torch' 2>/dev/null; then
+	fixture healthy-wsl2
+	mkdir -p "$ROOT/usr/bin"
+	printf '#!/bin/sh\nexec /usr/bin/python3 "$@"\n' >"$ROOT/usr/bin/python3"
+	chmod +x "$ROOT/usr/bin/python3"
+	mkdir -p "$ROOT/var/lib/dpkg/info"
+	cp /var/lib/dpkg/info/python3-torch.list "$ROOT/var/lib/dpkg/info/"
+	cp /var/lib/dpkg/status "$ROOT/var/lib/dpkg/status"
+	run_json --only frameworks.torch --timeout 60
+	expect_rc 1
+	expect_status frameworks.torch fail
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.torch.cpu_only"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.install_kind == "distro"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.dpkg_package == "python3-torch"'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("It is the Debian package python3-torch \\(dpkg lists /usr/lib/python3/dist-packages/torch/__init__.py\\)")'
+	# No false claims: its version has no +cpu, and nothing says where a
+	# wheel came from.
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("\\+cpu|CPU-only wheel|whl/cpu|installed from") | not'
+	# A fix that works on an externally managed interpreter: a venv.
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | test("/usr/bin/python3 -m venv ~/venvs/torch .. ~/venvs/torch/bin/python -m pip install torch --index-url https://download.pytorch.org/whl/cu1[0-9]+$")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | [.fix[] | select(test("^(sudo )?/usr/bin/python3 -m pip install"))] | length == 0'
+	if [ -f "$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED" ]; then
+		expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("/usr/bin/python3 is marked externally managed")'
+	fi
+	# PYTHONPATH puts Debian's copy ahead of the user's own torch (in the
+	# user site): the fix stops importing the distribution's copy.
+	usite=$(HOME="$WORK/dhome" /usr/bin/python3 -c 'import site; print(site.USER_SITE)')
+	fake_torch "$usite" pip
+	printf '#!/bin/sh\nHOME=%s PYTHONPATH=/usr/lib/python3/dist-packages exec /usr/bin/python3 "$@"\n' "$WORK/dhome" >"$ROOT/usr/bin/python3"
+	run_json --only frameworks.torch --timeout 60
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.dpkg_package == "python3-torch"'
+	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.shadowed == \"$usite/torch\""
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("unset PYTHONPATH   (also where it is set")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("hidden by this one; the fix makes Python import that copy instead")'
+else
+	echo "# python3-torch is not installed (apt-get install python3-torch): the Debian package test is skipped"
 fi
 
 done_testing

@@ -1,10 +1,13 @@
 # fw-fake-torch.py: a stand-in for the torch module with just the API the wslgpu
 # probe script uses (tests/e2e/frameworks.sh runs the real script against it).
 # Not a test by itself: run-tests.sh only runs *.sh.
+# WSLGPU_FAKE_TORCH=cpu makes it a CPU-only build (2.6.0+cpu).
+import os
 import warnings
-__version__ = '2.6.0+cu124'
+CPU = os.environ.get('WSLGPU_FAKE_TORCH') == 'cpu'
+__version__ = '2.6.0+cpu' if CPU else '2.6.0+cu124'
 class version:
-    cuda = '12.4'
+    cuda = None if CPU else '12.4'
     hip = None
 class _Props:
     total_memory = 10737418240
@@ -21,9 +24,9 @@ class _T:
     def item(self): return 9.0
 class cuda:
     @staticmethod
-    def is_available(): return True
+    def is_available(): return not CPU
     @staticmethod
-    def get_arch_list(): return ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']
+    def get_arch_list(): return [] if CPU else ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']
     @staticmethod
     def device_count(): return 1
     @staticmethod

@@ -1,0 +1,378 @@
+/* fwadvice.c: the install kind of a framework and the fix that works there.
+ * See fwadvice.h. */
+#include "fwadvice.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../core/path.h"
+#include "../kb/kb.h"
+
+static const char *get(const struct pyprobe *s, const char *k)
+{
+	const char *v = pyprobe_get(s, k);
+	return v && *v ? v : NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* Installers that are a distribution's package manager (Fedora's RPM
+ * writes "rpm"); every other INSTALLER is a Python tool. */
+static bool distro_installer(const char *inst)
+{
+	static const char *const names[] = { "rpm", "dpkg", "debian", "apt", "pacman", "portage",
+					     "apk", "zypper", "dnf", NULL };
+	for (size_t i = 0; inst && names[i]; i++)
+		if (!strcasecmp(inst, names[i]))
+			return true;
+	return false;
+}
+
+/* pipx keeps each application's venv in .../pipx/venvs/APP. */
+static bool pipx_app(const char *prefix, char *app, size_t n)
+{
+	const char *p = prefix ? strstr(prefix, "/pipx/venvs/") : NULL;
+	if (!p)
+		return false;
+	p += strlen("/pipx/venvs/");
+	size_t len = strcspn(p, "/");
+	if (len == 0 || len >= n)
+		return false;
+	memcpy(app, p, len);
+	app[len] = '\0';
+	return true;
+}
+
+void fw_origin_judge(const struct pyprobe *s, const char *dpkg_package, struct fw_origin *o)
+{
+	memset(o, 0, sizeof *o);
+	const char *module = get(s, "module_file");
+	const char *prefix = get(s, "prefix"), *base = get(s, "base_prefix");
+	const char *exe = get(s, "executable"), *plat = get(s, "platform");
+	const char *user_site = get(s, "user_site"), *site = get(s, "site_dir");
+	o->prefix = prefix;
+	o->installer = get(s, "installer");
+	o->dist = get(s, "dist");
+	o->conda_package = get(s, "conda_package");
+	o->dpkg_package = dpkg_package && *dpkg_package ? dpkg_package : NULL;
+	o->has_pip = pyprobe_true(s, "has_pip");
+	o->has_ensurepip = pyprobe_true(s, "has_ensurepip");
+	o->site_writable = pyprobe_true(s, "site_writable");
+	bool venv = prefix && base && strcmp(prefix, base) != 0;
+	/* PEP 668: the marker counts only outside a virtual environment. */
+	o->externally_managed = get(s, "externally_managed") && !venv;
+
+	if ((plat && !strncmp(plat, "win", 3)) || (exe && ends_with(exe, ".exe")))
+		o->kind = FWI_WINDOWS;
+	else if (!module)
+		o->kind = FWI_UNKNOWN;
+	else if (get(s, "conda_meta"))
+		o->kind = o->conda_package || (o->installer && !strcasecmp(o->installer, "conda"))
+				  ? FWI_CONDA
+				  : FWI_CONDA_PIP;
+	else if (venv && pipx_app(prefix, o->pipx_app, sizeof o->pipx_app))
+		o->kind = FWI_PIPX;
+	else if (venv && (get(s, "venv.uv") || (!o->has_pip && o->installer &&
+						 !strcasecmp(o->installer, "uv"))))
+		o->kind = FWI_UV;
+	else if (venv)
+		o->kind = FWI_VENV;
+	else if (o->dpkg_package || distro_installer(o->installer))
+		o->kind = FWI_DISTRO;
+	else if (user_site && path_within(module, user_site))
+		o->kind = FWI_USER;
+	else if (o->installer)
+		o->kind = FWI_SYSTEM;
+	else if (site && !strncmp(site, "/usr/lib", 8))
+		/* No INSTALLER under /usr/lib: what distributions' packages
+		 * look like (Debian's carry egg-info without one). */
+		o->kind = FWI_DISTRO;
+	else
+		o->kind = FWI_UNKNOWN;
+}
+
+const char *fw_install_name(enum fw_install k)
+{
+	switch (k) {
+	case FWI_DISTRO: return "distro";
+	case FWI_VENV: return "venv";
+	case FWI_UV: return "uv";
+	case FWI_PIPX: return "pipx";
+	case FWI_CONDA: return "conda";
+	case FWI_CONDA_PIP: return "conda-pip";
+	case FWI_USER: return "user";
+	case FWI_SYSTEM: return "system";
+	case FWI_WINDOWS: return "windows";
+	case FWI_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+void fw_install_words(const struct fw_origin *o, const char *user_site, const char *site_dir,
+		      struct strbuf *out)
+{
+	const char *pfx = o->prefix ? o->prefix : "?";
+	switch (o->kind) {
+	case FWI_DISTRO:
+		if (o->dpkg_package)
+			sb_addf(out, "dpkg, as the Debian package %s", o->dpkg_package);
+		else if (o->installer)
+			sb_addf(out, "the system's package manager (INSTALLER %s)", o->installer);
+		else
+			sb_addf(out, "the system's package manager, as far as its place shows (%s, "
+				"with no INSTALLER record)", site_dir ? site_dir : "/usr/lib");
+		return;
+	case FWI_VENV:
+		sb_addf(out, "%s in the virtual environment %s", o->installer ? o->installer : "pip", pfx);
+		return;
+	case FWI_UV:
+		sb_addf(out, "uv, in the virtual environment %s (made by uv, without pip)", pfx);
+		return;
+	case FWI_PIPX:
+		sb_addf(out, "pipx, in the environment of the application %s", o->pipx_app);
+		return;
+	case FWI_CONDA:
+		sb_addf(out, "the conda package %s in the conda environment %s",
+			o->conda_package ? o->conda_package : "(INSTALLER conda)", pfx);
+		return;
+	case FWI_CONDA_PIP:
+		sb_addf(out, "%s in the conda environment %s", o->installer ? o->installer : "pip", pfx);
+		return;
+	case FWI_USER:
+		sb_addf(out, "%s --user, in %s", o->installer ? o->installer : "pip",
+			user_site ? user_site : "the user's site-packages");
+		return;
+	case FWI_SYSTEM:
+		sb_addf(out, "%s into the interpreter's own site-packages (%s)", o->installer,
+			site_dir ? site_dir : pfx);
+		return;
+	case FWI_WINDOWS:
+		sb_add(out, "pip on Windows (this is a Windows Python, run through WSL interop)");
+		return;
+	case FWI_UNKNOWN:
+		break;
+	}
+	sb_add(out, "unknown");
+}
+
+const char *fw_torch_tag(int drv_major, int drv_minor, int cc_major, int cc_minor)
+{
+	if (cc_major > 0 && cc_major * 10 + cc_minor < 75)
+		/* Maxwell, Pascal, Volta: only the cu126 builds still carry
+		 * sm_50/sm_60/sm_70 (cu118 for a CUDA 11 driver). */
+		return drv_major == 11 ? "cu118" : "cu126";
+	if (cc_major >= 10)
+		/* Blackwell: cu128 or newer. */
+		return drv_major >= 13 ? "cu130" : "cu128";
+	if (drv_major >= 13)
+		return "cu130";
+	if (drv_major == 12 && drv_minor >= 8)
+		return "cu128";
+	if (drv_major == 11)
+		return "cu118";
+	/* Any 12.x driver runs a 12.x wheel (minor-version compatibility). */
+	return "cu126";
+}
+
+void fw_shell_word(struct strbuf *out, const char *s)
+{
+	if (*s && kb_shell_safe(s))
+		sb_add(out, s);
+	else
+		kb_shell_quote(s, out);
+}
+
+static void pip_tail(const struct fw_want *w, bool reinstall, struct strbuf *out)
+{
+	if (reinstall)
+		sb_add(out, " --upgrade --force-reinstall");
+	sb_addf(out, " %s", w->pkgs);
+	if (w->pip_args && *w->pip_args)
+		sb_addf(out, " %s", w->pip_args);
+}
+
+static void py_pip(const struct fw_want *w, const char *extra, bool reinstall, struct strbuf *out)
+{
+	fw_shell_word(out, w->python);
+	sb_addf(out, " -m pip install%s", extra ? extra : "");
+	pip_tail(w, reinstall, out);
+}
+
+/* A new virtual environment: the one way to pip-install on an externally
+ * managed interpreter, and beside a distribution's package. */
+static void new_venv(const struct fw_origin *o, const struct fw_want *w, struct strbuf *out)
+{
+	if (!o->has_ensurepip && w->apt)
+		/* Debian and Ubuntu ship venv's pip in python3-venv. */
+		sb_add(out, "sudo apt-get install python3-venv && ");
+	fw_shell_word(out, w->python);
+	sb_addf(out, " -m venv ~/venvs/%s && ~/venvs/%s/bin/python -m pip install", w->framework,
+		w->framework);
+	pip_tail(w, false, out);
+}
+
+static void uv_pip(const struct fw_want *w, bool reinstall, struct strbuf *out)
+{
+	sb_add(out, "uv pip install --python ");
+	fw_shell_word(out, w->python);
+	if (reinstall)
+		sb_add(out, " --reinstall");
+	sb_addf(out, " %s", w->pkgs);
+	if (w->pip_args && *w->pip_args)
+		sb_addf(out, " %s", w->pip_args);
+}
+
+void fw_install_cmd(const struct fw_origin *o, const struct fw_want *w, struct strbuf *out)
+{
+	switch (o->kind) {
+	case FWI_DISTRO:
+		new_venv(o, w, out);
+		return;
+	case FWI_VENV:
+		if (!o->has_pip) {
+			fw_shell_word(out, w->python);
+			sb_add(out, " -m ensurepip && ");
+		}
+		py_pip(w, NULL, w->reinstall, out);
+		return;
+	case FWI_UV:
+		uv_pip(w, w->reinstall, out);
+		return;
+	case FWI_PIPX:
+		sb_addf(out, "pipx runpip %s install", o->pipx_app);
+		pip_tail(w, w->reinstall, out);
+		return;
+	case FWI_CONDA:
+		/* PyTorch no longer publishes to its conda channel (2.5 was the
+		 * last); conda-forge builds the CUDA variants. */
+		sb_add(out, "conda install -p ");
+		fw_shell_word(out, o->prefix ? o->prefix : "\"$CONDA_PREFIX\"");
+		sb_addf(out, " -c conda-forge %s", w->conda_spec);
+		return;
+	case FWI_USER:
+		if (o->externally_managed)
+			new_venv(o, w, out);
+		else
+			py_pip(w, " --user", w->reinstall, out);
+		return;
+	case FWI_SYSTEM:
+		if (o->externally_managed || !o->site_writable)
+			new_venv(o, w, out);
+		else
+			py_pip(w, NULL, w->reinstall, out);
+		return;
+	case FWI_CONDA_PIP:
+	case FWI_WINDOWS:
+		py_pip(w, NULL, w->reinstall, out);
+		return;
+	case FWI_UNKNOWN:
+		break;
+	}
+	if (o->externally_managed)
+		new_venv(o, w, out);
+	else
+		py_pip(w, NULL, w->reinstall, out);
+}
+
+/* The conda package's name from its conda-meta record NAME-VERSION-BUILD. */
+static void conda_name(const char *rec, struct strbuf *out)
+{
+	const char *end = rec + strlen(rec);
+	for (int dashes = 0; end > rec; end--)
+		if (end[-1] == '-' && ++dashes == 2) {
+			end--;
+			break;
+		}
+	sb_addn(out, rec, end > rec ? (size_t)(end - rec) : strlen(rec));
+}
+
+void fw_repair_cmd(const struct fw_origin *o, const struct fw_want *w, struct strbuf *out)
+{
+	struct fw_want same = *w;
+	same.pkgs = o->dist ? o->dist : w->pkgs;
+	same.pip_args = NULL;
+	switch (o->kind) {
+	case FWI_DISTRO:
+		if (o->dpkg_package) {
+			sb_addf(out, "sudo apt-get install --reinstall %s", o->dpkg_package);
+			return;
+		}
+		break;
+	case FWI_CONDA:
+		sb_add(out, "conda install -p ");
+		fw_shell_word(out, o->prefix ? o->prefix : "\"$CONDA_PREFIX\"");
+		sb_add(out, " --force-reinstall ");
+		if (o->conda_package)
+			conda_name(o->conda_package, out);
+		else
+			sb_add(out, w->conda_spec);
+		return;
+	case FWI_UV:
+		uv_pip(&same, true, out);
+		return;
+	default:
+		break;
+	}
+	same.reinstall = true;
+	fw_install_cmd(o, &same, out);
+}
+
+void fw_check_cmd(const struct fw_origin *o, const struct fw_want *w, struct strbuf *out)
+{
+	if (o->kind == FWI_DISTRO && o->dpkg_package) {
+		sb_addf(out, "dpkg --verify %s   (no output: its files are intact)", o->dpkg_package);
+	} else if (o->kind == FWI_UV) {
+		sb_add(out, "uv pip check --python ");
+		fw_shell_word(out, w->python);
+	} else if (o->kind == FWI_PIPX) {
+		sb_addf(out, "pipx runpip %s check", o->pipx_app);
+	} else if (o->has_pip || o->kind == FWI_UNKNOWN) {
+		fw_shell_word(out, w->python);
+		sb_add(out, " -m pip check");
+	} else {
+		fw_shell_word(out, w->python);
+		sb_addf(out, " -c \"import %s\"   (the whole error)", w->framework);
+	}
+}
+
+bool fw_shadow_cmd(const struct fw_origin *o, const char *site_dir, const char *pythonpath,
+		   struct strbuf *out)
+{
+	if (o->kind != FWI_DISTRO || !site_dir)
+		return false;
+	/* PYTHONPATH entries come first on sys.path: one naming the
+	 * distribution's directory puts its copy ahead of the user's. */
+	bool listed = false;
+	struct strbuf kept = STRBUF_INIT;
+	for (const char *p = pythonpath ? pythonpath : ""; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n == strlen(site_dir) && !strncmp(p, site_dir, n))
+			listed = true;
+		else if (n) {
+			if (kept.len)
+				sb_addc(&kept, ':');
+			sb_addn(&kept, p, n);
+		}
+		p += n + (p[n] == ':');
+	}
+	if (listed) {
+		if (kept.len) {
+			sb_add(out, "export PYTHONPATH=");
+			fw_shell_word(out, kept.buf);
+		} else {
+			sb_add(out, "unset PYTHONPATH");
+		}
+		sb_addf(out, "   (also where it is set, such as ~/.bashrc: it puts %s, the distribution's copy, first)",
+			site_dir);
+	} else if (o->dpkg_package) {
+		sb_addf(out, "sudo apt-get remove %s", o->dpkg_package);
+	}
+	sb_release(&kept);
+	return out->len > 0;
+}
