@@ -319,7 +319,8 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 	}
 	enum cuda_load_verdict verdict = cuda_judge_loaded(pred.len ? pred.buf : NULL, loaded.buf, wsl2);
 	if (init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
-		stub_evidence(r, loaded_as.buf, loaded.buf);
+		res_ev(r, "stub_place", "%s",
+		       !strncmp(loaded_as.buf, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
 		res_set(r, ST_FAIL, "cuda.init.stub_copy",
 			"loaded %s, but its cuInit answers CUDA_ERROR_STUB_LIBRARY (34): it is a copy "
 			"of the CUDA toolkit's stub", loaded_as.buf);
@@ -332,7 +333,16 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
 			loaded_as.buf);
 		break;
-	case CUDA_LOAD_SHADOWED:
+	case CUDA_LOAD_SHADOWED: {
+		/* The package the libs layer found for this file, for the fix. */
+		const char *lp = probe_dep_get(ctx, "libs.libcuda", "package");
+		const char *lres = probe_dep_get(ctx, "libs.libcuda", "resolved");
+		const char *ltgt = probe_dep_get(ctx, "libs.libcuda", "target");
+		if (lp && ((lres && !strcmp(lres, loaded_as.buf)) || (ltgt && !strcmp(ltgt, loaded.buf)) ||
+			   (lres && !strcmp(lres, loaded.buf))))
+			res_ev(r, "package", "%s", lp);
+	}
+		/* fall through */
 		res_set(r, ST_FAIL, "cuda.load.shadowed",
 			"the loader picked %s, not WSL's %s: a Linux driver's libcuda shadows "
 			"the Windows driver's", loaded.buf, WSL_LIBCUDA);

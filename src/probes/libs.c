@@ -1207,9 +1207,8 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 			 * fix is that file, not the toolkit's directory. */
 			bool copied = !is_stub_dir(rc.dir.buf) && !is_stub_dir(rc.canon_dir.buf);
 			if (copied)
-				res_ev(r, "stub_copied", "%s", wsl_location(rc.dir.buf, container)
-								? "into WSL's driver directory"
-								: "out of the toolkit's stubs directory");
+				res_ev(r, "stub_place", "%s",
+				       wsl_location(rc.dir.buf, container) ? "wsl" : "elsewhere");
 			findings_add(&v, ST_FAIL,
 				    copied ? "libs.loader.stub_copy"
 				    : by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",

@@ -631,6 +631,13 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 		res_set(r, ST_WARN, "toolkit.packages.linux_repo",
 			"both NVIDIA's wsl-ubuntu and %s CUDA repositories are configured (%s): apt "
 			"may take the driver from the latter", rs.linux_flavour, rs.linux_file);
+	} else if (rc < 0) {
+		/* No status file: dpkg recorded nothing we can read, which says
+		 * nothing about what is installed (the libs layer may still name
+		 * a package from dpkg's file lists). */
+		res_set(r, ST_PASS, NULL, "dpkg's status file cannot be read (%s): installed "
+			"packages unknown%s", strerror(-rc),
+			rs.wsl_repos ? "; CUDA repository: NVIDIA's wsl-ubuntu" : "");
 	} else {
 		res_set(r, ST_PASS, NULL, "no Linux NVIDIA driver packages%s%s",
 			rs.wsl_repos ? "; CUDA repository: NVIDIA's wsl-ubuntu" : "",

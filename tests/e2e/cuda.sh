@@ -70,7 +70,7 @@ cuinit_case() { # code kb
 }
 cuinit_case 100 cuda.init.no_device
 expect_ev cuda.init result "CUDA_ERROR_NO_DEVICE (100)"
-expect_json '.checks[] | select(.id == "cuda.init") | .cause | test("R03")'
+expect_json '.checks[] | select(.id == "cuda.init") | .cause | test("Linux driver.s libcuda")'
 expect_json '.checks[] | select(.id == "cuda.init") | .fix | any(test("nvidia-smi.exe"))'
 cuinit_case 999 cuda.init.unknown
 expect_ev cuda.init result "CUDA_ERROR_UNKNOWN (999)"
@@ -326,7 +326,7 @@ if [ -f "$STUB" ]; then
 	expect_kb cuda.load cuda.init.stub_copy
 	run --only libs.libcuda,cuda
 	expect_line '^✗ libs\.libcuda +the loader picks the CUDA toolkit.s stub /home/user/opt/gpulibs/libcuda\.so\.1 \(via LD_LIBRARY_PATH\), a copy outside'
-	expect_no_line 'no package owns'
+	expect_no_line '^✗ libs\.libcuda .*no package owns'
 else
 	echo "skip: $STUB is absent (no CUDA toolkit here): real-stub tests not run"
 fi
