@@ -530,11 +530,18 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 			const struct inifile_item *g = have ? inifile_find(&conf, "gpu", "enabled") : NULL;
 			if (g)
 				res_ev(r, "wsl.conf", "[gpu] enabled=%s (line %d)", g->value, g->line);
+			/* WSL's parser takes true/false/1/0 (wslconfig_bool). */
+			bool off = g && (!strcasecmp(g->value, "false") || !strcmp(g->value, "0"));
+			if (off)
+				res_set(r, ST_FAIL, "libs.wsl_dir.gpu_disabled",
+					"%s does not exist: /etc/wsl.conf turns WSL's GPU libraries off "
+					"([gpu] enabled=%s)", WSL_LIB, g->value);
+			else
+				res_set(r, ST_FAIL, "libs.wsl_dir.no_dir",
+					"%s does not exist: WSL did not mount the Windows driver's "
+					"libraries", WSL_LIB);
 			if (have)
 				inifile_free(&conf);
-			res_set(r, ST_FAIL, "libs.wsl_dir.no_dir",
-				"%s does not exist: WSL did not mount the Windows driver's libraries",
-				WSL_LIB);
 		}
 		sb_release(&store);
 		return;

@@ -108,7 +108,7 @@ struct rule {
 
 static const struct rule rules[] = {
 	{ "\\+cpu", false, has_cpu_build, "names a +cpu build the evidence does not show" },
-	{ "modprobe|dkms status", true, native_host, "kernel-module commands off native Linux" },
+	{ "modprobe nvidia|dkms status", true, native_host, "NVIDIA kernel-module commands off native Linux" },
 	{ "ubuntu-drivers", true, ubuntu_native, "ubuntu-drivers off native Ubuntu" },
 	{ "Docker Desktop", true, wslish, "Docker Desktop off WSL" },
 	{ "\\(in (an administrator )?PowerShell", true, wslish, "a Windows command off WSL" },
@@ -328,10 +328,19 @@ static void check_run(const char *file, const char *buf, size_t len, struct strb
 			sb_reset(&what);
 			sb_addf(&what, "%s: %s with [%s]%s", file, id.buf, e->id,
 				self ? "" : " (another entry of the layer)");
-			if (e->cause && kb_unfilled(e->cause, &ev, id.buf, &keys))
+			/* The own entry shows every sentence; another entry, read
+			 * with this evidence, leaves out what it cannot fill and
+			 * must still say something. */
+			if (self && e->cause && kb_unfilled(e->cause, &ev, id.buf, &keys))
 				sb_addf(errs, "%s: cause leaves %s unfilled\n", what.buf, keys.buf);
-			if (!self)
+			if (!self) {
+				struct finding_view o;
+				finding_expand(&o, e, &ev, id.buf);
+				if (e->cause && (!o.cause || !*o.cause))
+					sb_addf(errs, "%s: no sentence of the cause is left\n", what.buf);
+				finding_view_release(&o);
 				continue;
+			}
 			for (size_t j = 0; j < e->fix.n; j++)
 				if (kb_unfilled(e->fix.v[j], &ev, id.buf, &keys) && !pending(e))
 					sb_addf(errs, "%s: fix leaves %s unfilled: %s\n", what.buf, keys.buf,
