@@ -8,6 +8,7 @@
 
 #include "../core/strbuf.h"
 #include "../kb/kb.h"
+#include "../report/finding.h"
 #include "cli.h"
 
 static void show_list(const char *label, const struct kb_list *l)
@@ -53,9 +54,15 @@ int cmd_kb(int argc, char **argv)
 			continue;
 		}
 		printf("[%s] %s\n  layer    %s (%s)\n", e->id, e->title, e->layer, e->kind);
-		if (e->cause)
-			printf("  cause    %s\n", e->cause);
-		show_list("fix", &e->fix);
+		/* Read without a machine's evidence, the way explain shows it:
+		 * general advice, a slot no run filled in capitals (VERSION). */
+		struct finding_view fv;
+		finding_expand(&fv, e, NULL, NULL);
+		if (fv.cause)
+			printf("  cause    %s\n", fv.cause);
+		struct kb_list fixes = { (const char **)fv.fix, fv.nfix };
+		show_list("fix", &fixes);
+		finding_view_release(&fv);
 		if (e->confirm)
 			printf("  confirm  %s\n", e->confirm);
 		show_list("source", &e->source);

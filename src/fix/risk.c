@@ -121,7 +121,9 @@ void fix_classify(const char *line, struct fix_command *c)
 		c->where = FIX_POWERSHELL;
 	else if (!strncmp(note, "in Windows", 10))
 		c->where = FIX_WINDOWS;
-	c->instruction = is_instruction(t);
+	/* A template (a slot this run could not fill, kb_expand_fix) is for
+	 * the user to complete, never to run. */
+	c->instruction = is_instruction(t) || strstr(note, "a template: put in") != NULL;
 	c->needs_root = starts_word(t, "sudo") || starts_word(t, "sudoedit") ||
 			strstr(note, "administrator") || strstr(note, "elevated");
 	if (c->instruction) {

@@ -18,6 +18,17 @@
 #include "../parse/version.h"
 
 static const struct cuda_driver_row rows[] = {
+	/* Released after the 13.2 Update 2 edition (NVIDIA's release notes
+	 * 13.3 to 13.5; 13.4 GA is versioned 13.4.1, its 13.4.0 was a
+	 * developer preview). From 13.4 the Linux driver is no longer bundled
+	 * with the toolkit either; the per-release toolkit driver of these rows
+	 * is not transcribed here (NULL): what holds is the 13.x family
+	 * minimum (minor-version compatibility, >= 580). */
+	{ "13.5.0", "13.5 GA", NULL, NULL },
+	{ "13.4.2", "13.4 Update 1", NULL, NULL },
+	{ "13.4.1", "13.4 GA", NULL, NULL },
+	{ "13.3.1", "13.3 Update 1", NULL, NULL },
+	{ "13.3.0", "13.3 GA", NULL, NULL },
 	{ "13.2.2", "13.2 Update 2", "595.71.05", NULL },
 	{ "13.2.1", "13.2 Update 1", "595.58.03", NULL },
 	{ "13.2.0", "13.2 GA", "595.45.04", NULL },
@@ -110,8 +121,7 @@ const struct cuda_driver_row *cuda_driver_row_for(const char *toolkit)
 			continue;
 		if (want.n >= 3 && v.part[2] == want.part[2])
 			return &rows[i];
-		if (v.part[2] == 0 || !ga)
-			ga = &rows[i]; /* rows of a minor end with its GA */
+		ga = &rows[i]; /* rows of a minor end with its GA (the oldest) */
 	}
 	return ga;
 }
@@ -168,4 +178,33 @@ int driver_version_normalize(const char *s, char *out, size_t n)
 		out[k++] = *s++;
 	out[k] = '\0';
 	return 0;
+}
+
+const struct cuda_driver_row *cuda_newest_known(void)
+{
+	return &rows[0];
+}
+
+int cuda_newer_than_known(int major, int minor)
+{
+	struct version v;
+	version_parse(rows[0].toolkit, &v);
+	return major > v.part[0] || (major == v.part[0] && minor > v.part[1]);
+}
+
+int cuda_released_upto(int major, int minor, char *out, size_t n)
+{
+	if (n)
+		out[0] = '\0';
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct version v;
+		version_parse(rows[i].toolkit, &v);
+		if (v.part[0] < major || (v.part[0] == major && v.part[1] <= minor)) {
+			if (v.part[0] != major)
+				return -1; /* none of that major up to minor */
+			snprintf(out, n, "%ld.%ld", v.part[0], v.part[1]);
+			return 0;
+		}
+	}
+	return -1;
 }

@@ -26,7 +26,8 @@
 struct cuda_driver_row {
 	const char *toolkit;     /* "12.4.1" = 12.4 Update 1, "12.4.0" = GA */
 	const char *release;     /* "12.4 Update 1", as NVIDIA names it */
-	const char *linux_min;   /* ">= " this Linux x86_64 driver */
+	const char *linux_min;   /* ">= " this Linux x86_64 driver; NULL where not
+				  * transcribed (then the family minimum holds) */
 	const char *windows_min; /* ">= " this Windows driver, NULL where N/A */
 };
 
@@ -45,6 +46,16 @@ const char *cuda_family_min_driver(int major, bool windows);
  * driver supports. Returns 0, or -1 if the driver predates the table.
  */
 int cuda_driver_newest_release(const char *driver_version, bool windows, char *out, size_t n);
+
+/* The newest release this table knows (its first row): a toolkit or a
+ * driver's CUDA version beyond it is "newer than this tool knows", never
+ * guessed. */
+const struct cuda_driver_row *cuda_newest_known(void);
+int cuda_newer_than_known(int major, int minor);
+/* The newest released CUDA major.minor of the same major at most
+ * major.minor (a driver reporting CUDA 12.7 -> "12.6": there is no 12.7
+ * toolkit). Returns 0, or -1 when the table has none. */
+int cuda_released_upto(int major, int minor, char *out, size_t n);
 
 /* NVIDIA's CUDA on WSL guide §2.1: "R495 and later windows [drivers] will
  * have CUDA support for WSL 2". */

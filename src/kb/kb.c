@@ -315,8 +315,35 @@ static bool condition_holds(const char *cond, size_t len, const struct evidence 
 	return negate ? !holds : holds;
 }
 
+/* An unfilled slot: the key in capitals (VERSION), a metavariable as man
+ * pages write one, which a shell pasting it takes for a plain word (never
+ * the redirection "<version>" would be); its name goes to missing. */
+static void unfilled(const char *key, struct strbuf *out, struct strbuf *missing)
+{
+	for (const char *k = key; *k; k++)
+		sb_addc(out, (char)toupper((unsigned char)*k));
+	if (!missing)
+		return;
+	struct strbuf up = STRBUF_INIT;
+	for (const char *k = key; *k; k++)
+		sb_addc(&up, (char)toupper((unsigned char)*k));
+	/* each key once, in the order met */
+	const char *hay = sb_str(missing);
+	size_t ul = up.len;
+	bool seen = false;
+	for (const char *h = hay; (h = strstr(h, up.buf)) != NULL; h += ul)
+		if ((h == hay || h[-1] == ' ') && (h[ul] == ',' || h[ul] == '\0'))
+			seen = true;
+	if (!seen) {
+		if (missing->len)
+			sb_add(missing, ", ");
+		sb_add(missing, up.buf);
+	}
+	sb_release(&up);
+}
+
 static void expand(const char *tmpl, size_t len, const struct evidence *ev, const char *self_id,
-		   struct strbuf *out, bool shell, const char *whole)
+		   struct strbuf *out, bool shell, const char *whole, struct strbuf *missing)
 {
 	const char *end = tmpl + len;
 	for (const char *p = tmpl; p < end;) {
@@ -327,7 +354,7 @@ static void expand(const char *tmpl, size_t len, const struct evidence *ev, cons
 			if (e && e < end && colon) {
 				if (condition_holds(p + 2, (size_t)(colon - p - 2), ev))
 					expand(colon + 1, (size_t)(e - colon - 1), ev, self_id, out, shell,
-					       whole);
+					       whole, missing);
 				p = e + 1;
 				continue;
 			}
@@ -342,7 +369,7 @@ static void expand(const char *tmpl, size_t len, const struct evidence *ev, cons
 				if (!v && self_id && !strcmp(key, "id"))
 					v = self_id; /* built in: the check's own id */
 				if (!v)
-					sb_addf(out, "<%s>", key);
+					unfilled(key, out, missing);
 				else if (shell && looks_like_path(v) && !kb_shell_safe(v) &&
 					 !is_command_key(key) && !inside_quotes(whole, p))
 					kb_shell_quote(v, out);
@@ -356,14 +383,92 @@ static void expand(const char *tmpl, size_t len, const struct evidence *ev, cons
 	}
 }
 
+/* The end of the sentence that starts at p: just after a '.', '!' or '?'
+ * that ends the text or is followed by a space, outside braces, brackets
+ * and double quotes (a quoted message keeps its own full stops). */
+static const char *sentence_end(const char *p)
+{
+	int braces = 0, parens = 0;
+	bool quoted = false;
+	for (; *p; p++) {
+		if (*p == '{')
+			braces++;
+		else if (*p == '}' && braces)
+			braces--;
+		else if (*p == '(' && !braces)
+			parens++;
+		else if (*p == ')' && parens && !braces)
+			parens--;
+		else if (*p == '"' && !braces)
+			quoted = !quoted;
+		else if ((*p == '.' || *p == '!' || *p == '?') && !braces && !parens && !quoted &&
+			 (p[1] == ' ' || p[1] == '\0'))
+			return p + 1;
+	}
+	return p;
+}
+
 void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
 	       struct strbuf *out)
 {
-	expand(tmpl, strlen(tmpl), ev, self_id, out, false, tmpl);
+	/* Prose, sentence by sentence: a sentence whose slots this evidence
+	 * cannot fill states something about a machine that this run did not
+	 * show, so it is left out (without any evidence, as in wslgpu kb and
+	 * explain, what remains is the general explanation). */
+	struct strbuf one = STRBUF_INIT, missing = STRBUF_INIT;
+	size_t start = out->len;
+	for (const char *p = tmpl; *p;) {
+		const char *e = sentence_end(p);
+		sb_reset(&one);
+		sb_reset(&missing);
+		expand(p, (size_t)(e - p), ev, self_id, &one, false, tmpl, &missing);
+		if (!missing.len)
+			sb_add(out, sb_str(&one));
+		p = e;
+		while (*p == ' ')
+			p++;
+		if (!missing.len && *p && out->len > start)
+			sb_addc(out, ' ');
+	}
+	while (out->len > start && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+	sb_release(&one);
+	sb_release(&missing);
 }
 
 void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self_id,
 		   struct strbuf *out)
 {
-	expand(tmpl, strlen(tmpl), ev, self_id, out, true, tmpl);
+	struct strbuf missing = STRBUF_INIT;
+	expand(tmpl, strlen(tmpl), ev, self_id, out, true, tmpl, &missing);
+	/* A command with a slot this run could not fill is a template, and
+	 * says so where it is read. */
+	/* A whole command (*_FIX, *_CMD) this run did not compute has no
+	 * general form: the line is left out. */
+	bool whole = strstr(sb_str(&missing), "_FIX") || strstr(sb_str(&missing), "_CMD");
+	if (whole)
+		sb_reset(out);
+	else if (missing.len)
+		sb_addf(out, "   (a template: put in %s)", missing.buf);
+	sb_release(&missing);
+}
+
+size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self_id,
+		   struct strbuf *keys)
+{
+	struct strbuf out = STRBUF_INIT, missing = STRBUF_INIT;
+	expand(tmpl, strlen(tmpl), ev, self_id, &out, false, tmpl, &missing);
+	size_t n = 0;
+	if (missing.len) {
+		n = 1;
+		for (const char *p = missing.buf; (p = strchr(p, ',')) != NULL; p++)
+			n++;
+	}
+	if (keys) {
+		sb_reset(keys);
+		sb_add(keys, sb_str(&missing));
+	}
+	sb_release(&out);
+	sb_release(&missing);
+	return n;
 }

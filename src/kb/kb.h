@@ -54,11 +54,13 @@ const struct kb_entry *kb_find(const char *id);
 /*
  * Fills a template from evidence: {key} becomes the first value of key
  * ({id} is self_id, the check's own id, unless the evidence has one); a
- * key the evidence lacks is kept as <key>, so that a fix never silently
- * loses its argument. {?key:text} keeps text only when the evidence has
+ * key the evidence lacks shows as KEY in capitals, so that a fix never
+ * silently loses its argument (and a pasted one is no shell redirection). {?key:text} keeps text only when the evidence has
  * key, {?key=value:text} only when its first value is value, {?!key:text}
  * only when it lacks key: a sentence about this machine appears only when
- * this run's evidence shows it. ev may be NULL (no machine evidence).
+ * this run's evidence shows it. A sentence whose slots the evidence cannot
+ * fill is left out for the same reason (so that without evidence a cause
+ * reads as general advice). ev may be NULL (no machine evidence).
  */
 void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
 	       struct strbuf *out);
@@ -72,5 +74,12 @@ void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self
  * v single-quoted for the shell: how a fix keeps a value one word. */
 bool kb_shell_safe(const char *v);
 void kb_shell_quote(const char *v, struct strbuf *out);
+/* How many distinct slots of the whole template this evidence leaves
+ * unfilled (conditions applied, no sentence left out): 0 means every
+ * sentence of the check's own entry is shown; their names, in capitals and comma-separated, into
+ * keys when given. A fix expanded with unfilled slots ends in
+ * "   (a template: put in KEY, ...)". */
+size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self_id,
+		   struct strbuf *keys);
 
 #endif

@@ -72,7 +72,6 @@ static const struct known_key known_keys[] = {
 	{ "wsl2", "isolateDistroCgroup", T_ANY },
 	{ "general", "distributionInstallPath", T_ANY },
 	{ "general", "instanceIdleTimeout", T_INT },
-	{ "general", "guiApplications", T_ANY },
 	{ "experimental", "networkingMode", T_ANY },
 	{ "experimental", "autoMemoryReclaim", T_ANY },
 	{ "experimental", "sparseVhd", T_BOOL },
@@ -85,7 +84,6 @@ static const struct known_key known_keys[] = {
 	{ "experimental", "ignoredPorts", T_ANY },
 	{ "experimental", "hostAddressLoopback", T_BOOL },
 	{ "experimental", "setVersionDebug", T_BOOL },
-	{ "experimental", "portRelay", T_ANY },
 	{ "experimental", "swiotlb", T_ANY },
 	{ "experimental", "virtioFsAggregateShares", T_ANY },
 };

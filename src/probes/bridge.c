@@ -8,13 +8,14 @@
  * nodes at all (FACTS.md): seeing them there means someone created them,
  * usually after a guide that claims they exist.
  *
- * /dev/dxg is registered before any GPU adapter is probed, so its presence
- * does not prove there is a GPU; the cuda and nvml layers prove that. When
- * it is missing, the probe looks for the reason in what it can read:
- * /etc/wsl.conf [gpu] enabled=false, .wslconfig [wsl2] gpuSupport=false, a
- * custom kernel, a container started without the device, a driver store
- * older than R495, or WSL libraries without libdxcore (a Windows build
- * without GPU paravirtualisation: field case H03).
+ * /dev/dxg is registered when dxgkrnl loads, before any GPU adapter is
+ * probed, so its presence does not prove there is a GPU (the cuda and nvml
+ * layers prove that), and its absence is not explained by anything on the
+ * Windows side (an old driver, TCC mode, an old Windows build show as no
+ * CUDA device) nor by /etc/wsl.conf [gpu] enabled=false (which stops only
+ * WSL's library mounts: libs.wsl_dir). When it is missing, the probe names
+ * what remains: a container started without the device, a custom kernel
+ * without dxgkrnl, or an old WSL kernel.
  *
  * A device node is stat'ed, must be a character device, and is opened
  * read-write and closed: that is what libcuda does first. In fixture mode a
@@ -254,35 +255,33 @@ static void dxg_missing(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, "driver", "%s", s->version);
 		}
 	}
-	struct version dv, r495;
-	version_parse("495", &r495);
-	bool driver_old = driver && version_parse(driver, &dv) == 0 && version_cmp(&dv, &r495) < 0;
+	/* dxgkrnl registers /dev/dxg when the module loads, before any GPU
+	 * is found (WSL2-Linux-Kernel drivers/hv/dxgkrnl/dxgmodule.c), and
+	 * WSL's init never removes it: [gpu] enabled=false only stops the
+	 * library mounts, ld.wsl.conf and the PATH entry (microsoft/WSL
+	 * src/linux/init/config.cpp; that is libs.wsl_dir's finding), and an
+	 * old driver, TCC mode or an old Windows show as cuInit 100 or no
+	 * adapter. What is left: a kernel without dxgkrnl, or an old one. */
 	bool custom = g.kernel || (kernel && !strcasestr(kernel, "microsoft"));
-
-	if (conf_off) {
-		res_set(r, ST_FAIL, "bridge.dxg.gpu_disabled",
-			"/dev/dxg is missing: /etc/wsl.conf turns the GPU off ([gpu] enabled=%s)",
-			conf_value.buf);
-	} else if (g.gpu_off) {
-		res_set(r, ST_FAIL, "bridge.dxg.gpu_support_off",
-			"/dev/dxg is missing: .wslconfig turns GPU support off (%s)", g.gpu_off);
-	} else if (custom) {
+	if (conf_off)
+		res_ev(r, "note", "[gpu] enabled=%s does not remove /dev/dxg: it stops WSL's GPU "
+				  "library mounts (see libs.wsl_dir)", conf_value.buf);
+	if (driver)
+		res_ev(r, "note", "an old Windows driver or a TCC-mode GPU does not remove /dev/dxg "
+				  "on current kernels: it shows as no CUDA device");
+	if (custom) {
 		res_ev(r, "kernel", "%s", kernel ? kernel : "unknown");
 		res_set(r, ST_FAIL, "bridge.dxg.custom_kernel",
 			"/dev/dxg is missing: a custom WSL kernel (%s) may lack the dxgkrnl driver",
 			g.kernel ? g.kernel : kernel);
-	} else if (driver_old) {
-		res_set(r, ST_FAIL, "bridge.dxg.driver_old",
-			"/dev/dxg is missing: the Windows NVIDIA driver (about %s) is older than R495, "
-			"the first with CUDA on WSL", driver);
-	} else if (have_lib && !have_dxcore) {
-		res_set(r, ST_FAIL, "bridge.dxg.windows_old",
-			"/dev/dxg is missing and WSL has no libdxcore.so: this Windows build has no "
-			"GPU support for WSL");
 	} else {
+		if (kernel)
+			res_ev(r, "kernel", "%s", kernel);
 		res_set(r, ST_FAIL, "bridge.dxg.missing",
-			"/dev/dxg is missing: Windows offers this WSL2 VM no GPU");
+			"/dev/dxg is missing: this WSL kernel did not create it (no dxgkrnl, or an old "
+			"one)");
 	}
+	(void)have_dxcore;
 	wslhost_free_stores(&stores);
 	free_gpu_config(&g);
 	sb_release(&conf_value);

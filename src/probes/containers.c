@@ -243,6 +243,11 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 		goto out;
 	}
 	res_ev(r, "docker", "%s", g.buf);
+	if (wsl)
+		res_ev(r, "on_wsl", "yes"); /* Docker Desktop is advice only there */
+	const char *dh = getenv("DOCKER_HOST");
+	if (dh)
+		res_ev(r, "DOCKER_HOST", "%s", dh);
 	bool desktop_cli = false;
 	if (rootfs_readlink(g.buf, &tgt) == 0 && strstr(tgt.buf, "docker-desktop")) {
 		desktop_cli = true;

@@ -299,14 +299,50 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 	if (api.missing)
 		res_ev(r, "not_supported", "%s", api.missing);
 
-	switch (cuda_judge_loaded(pred.len ? pred.buf : NULL, loaded.buf, wsl2)) {
+	/* What the libs layer predicted, and what the file answers: both are
+	 * shown, and the answer wins (a stub copied anywhere answers 34). */
+	const struct result *lr = probe_dep(ctx, "libs.libcuda");
+	if (lr && lr->ran)
+		res_ev(r, "prediction", "libs.libcuda %s%s%s", status_name(lr->status),
+		       lr->detail ? ": " : "", lr->detail ? lr->detail : "");
+	/* When the libs layer predicts trouble, this probe observes: it asks
+	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
+	 * runs only after a load that passed). */
+	int init_rc = -1;
+	if (api.cuInit && lr && lr->ran && lr->status != ST_PASS) {
+		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
+		init_rc = api.cuInit(0);
+		struct strbuf res = STRBUF_INIT;
+		cuda_result_describe(init_rc, &res);
+		res_ev(r, "cuinit", "%s", res.buf);
+		sb_release(&res);
+	}
+	enum cuda_load_verdict verdict = cuda_judge_loaded(pred.len ? pred.buf : NULL, loaded.buf, wsl2);
+	if (init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
+		res_ev(r, "stub_place", "%s",
+		       !strncmp(loaded_as.buf, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
+		res_set(r, ST_FAIL, "cuda.init.stub_copy",
+			"loaded %s, but its cuInit answers CUDA_ERROR_STUB_LIBRARY (34): it is a copy "
+			"of the CUDA toolkit's stub", loaded_as.buf);
+		goto out;
+	}
+	switch (verdict) {
 	case CUDA_LOAD_STUB:
 		stub_evidence(r, loaded_as.buf, loaded.buf);
 		res_set(r, ST_FAIL, "cuda.load.stub",
 			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
 			loaded_as.buf);
 		break;
-	case CUDA_LOAD_SHADOWED:
+	case CUDA_LOAD_SHADOWED: {
+		/* The package the libs layer found for this file, for the fix. */
+		const char *lp = probe_dep_get(ctx, "libs.libcuda", "package");
+		const char *lres = probe_dep_get(ctx, "libs.libcuda", "resolved");
+		const char *ltgt = probe_dep_get(ctx, "libs.libcuda", "target");
+		if (lp && ((lres && !strcmp(lres, loaded_as.buf)) || (ltgt && !strcmp(ltgt, loaded.buf)) ||
+			   (lres && !strcmp(lres, loaded.buf))))
+			res_ev(r, "package", "%s", lp);
+	}
+		/* fall through */
 		res_set(r, ST_FAIL, "cuda.load.shadowed",
 			"the loader picked %s, not WSL's %s: a Linux driver's libcuda shadows "
 			"the Windows driver's", loaded.buf, WSL_LIBCUDA);
@@ -716,7 +752,7 @@ out:
 }
 
 const struct check_def cuda_checks[] = {
-	{ "cuda.load", "cuda", "Load libcuda.so.1", "dlopen libcuda.so.1 as an application would; report the file really loaded", { "libs.libcuda" }, probe_load },
+	{ "cuda.load", "cuda", "Load libcuda.so.1", "dlopen libcuda.so.1 as an application would; report the file really loaded and what its cuInit answers", { CHECK_AFTER "libs.libcuda" }, probe_load },
 	{ "cuda.init", "cuda", "cuInit and driver version", "cuInit, cuDriverGetVersion and the device count", { "cuda.load" }, probe_init },
 	{ "cuda.devices", "cuda", "CUDA devices", "name, compute capability, memory and PCI bus id of each device", { "cuda.init" }, probe_devices },
 	{ "cuda.kernel", "cuda", "A real kernel launch", "launch an embedded PTX kernel and verify every element it wrote", { "cuda.devices" }, probe_kernel },

@@ -96,7 +96,13 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 			 toolkit, tk / 1000, dcs);
 	} else if (tk > dc) {
 		const struct cuda_driver_row *row = cuda_driver_row_for(toolkit);
-		if (row) {
+		{
+			int maj = tk / 1000, min = (tk % 1000) / 10;
+			if (cuda_newer_than_known(maj, min))
+				res_ev(r, "toolkit_known", "CUDA %d.%d is newer than this tool knows "
+				       "(its table ends at %s)", maj, min, cuda_newest_known()->release);
+		}
+		if (row && row->linux_min) {
 			res_ev(r, "toolkit_driver_linux", "%s", row->linux_min);
 			if (row->windows_min)
 				res_ev(r, "toolkit_driver_windows", "%s", row->windows_min);

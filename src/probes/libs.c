@@ -38,6 +38,7 @@
 #include "../core/path.h"
 #include "../core/rootfs.h"
 #include "../parse/dpkg.h"
+#include "../parse/drvlib.h"
 #include "../parse/inifile.h"
 #include "../parse/kmodules.h"
 #include "../parse/ldcache.h"
@@ -55,6 +56,7 @@
 #define LIST_CAP (4u << 20)       /* one dpkg .list file (the largest real ones hold a few MB) */
 #define DPKG_TOTAL_CAP (256u << 20) /* all .list files of one search */
 #define DPKG_MAX_LISTS 50000
+#define LIB_CAP (256u << 20)     /* a Linux libcuda is 20-40 MB; read no more than this */
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
@@ -528,11 +530,18 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 			const struct inifile_item *g = have ? inifile_find(&conf, "gpu", "enabled") : NULL;
 			if (g)
 				res_ev(r, "wsl.conf", "[gpu] enabled=%s (line %d)", g->value, g->line);
+			/* WSL's parser takes true/false/1/0 (wslconfig_bool). */
+			bool off = g && (!strcasecmp(g->value, "false") || !strcmp(g->value, "0"));
+			if (off)
+				res_set(r, ST_FAIL, "libs.wsl_dir.gpu_disabled",
+					"%s does not exist: /etc/wsl.conf turns WSL's GPU libraries off "
+					"([gpu] enabled=%s)", WSL_LIB, g->value);
+			else
+				res_set(r, ST_FAIL, "libs.wsl_dir.no_dir",
+					"%s does not exist: WSL did not mount the Windows driver's "
+					"libraries", WSL_LIB);
 			if (have)
 				inifile_free(&conf);
-			res_set(r, ST_FAIL, "libs.wsl_dir.no_dir",
-				"%s does not exist: WSL did not mount the Windows driver's libraries",
-				WSL_LIB);
 		}
 		sb_release(&store);
 		return;
@@ -757,6 +766,7 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 struct libspec {
 	const char *soname;      /* libcuda.so.1 */
 	const char *unversioned; /* libcuda.so */
+	const char *entry;       /* the entry point drvlib's stub test reads */
 };
 
 enum cache_state { CACHE_OK, CACHE_MISSING, CACHE_CORRUPT };
@@ -923,17 +933,40 @@ struct classified {
 	struct strbuf conda;     /* conda prefix */
 };
 
+/* What the file's bytes say it is (drvlib.h); unreadable counts as unknown. */
+static void content_of(const char *path, const struct libspec *ls, struct drvlib *d)
+{
+	struct strbuf b = STRBUF_INIT;
+	bool trunc = false;
+	memset(d, 0, sizeof *d);
+	if (rootfs_read(path, LIB_CAP, &b, &trunc) < 0 || trunc) {
+		d->kind = DRVLIB_UNKNOWN;
+		d->marker = trunc ? "too large to read" : "it cannot be read";
+	} else {
+		drvlib_classify((const unsigned char *)(b.buf ? b.buf : ""), b.len, ls->soname,
+				ls->entry, d);
+	}
+	sb_release(&b);
+}
+
+/* The file's content decides first: the toolkit's stub is a stub wherever
+ * it was copied, a Linux driver's library is one even in WSL's directory;
+ * only a file whose content names no origin is judged by its place. */
 static void classify(const char *path, bool wsl, bool container, const char *package,
-		     struct classified *c)
+		     const struct drvlib *d, struct classified *c)
 {
 	memset(c, 0, sizeof *c);
 	path_dirname(path, &c->dir);
 	rootfs_realpath(path, &c->canon, NULL);
 	path_dirname(c->canon.buf, &c->canon_dir);
-	if (is_stub_dir(c->dir.buf) || is_stub_dir(c->canon_dir.buf))
+	bool known = d && (d->kind == DRVLIB_WSL || d->kind == DRVLIB_LINUX);
+	if ((d && d->kind == DRVLIB_STUB) ||
+	    (!known && (is_stub_dir(c->dir.buf) || is_stub_dir(c->canon_dir.buf))))
 		c->origin = ORIGIN_STUB;
-	else if (wsl && (wsl_location(c->dir.buf, container) ||
-			 wsl_location(c->canon_dir.buf, container)))
+	else if (wsl && d && d->kind == DRVLIB_WSL)
+		c->origin = ORIGIN_OK;
+	else if (wsl && !(d && d->kind == DRVLIB_LINUX) &&
+		 (wsl_location(c->dir.buf, container) || wsl_location(c->canon_dir.buf, container)))
 		c->origin = ORIGIN_OK;
 	else if (conda_prefix_of(c->dir.buf, &c->conda) ||
 		 conda_prefix_of(c->canon_dir.buf, &c->conda))
@@ -1038,8 +1071,32 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	memset(&rc, 0, sizeof rc);
 	struct strbuf fixbuf = STRBUF_INIT;
 
+	struct drvlib lib;
+	memset(&lib, 0, sizeof lib);
+	struct strbuf desc = STRBUF_INIT; /* ", a Linux driver's library (535.104.05)" */
 	if (p.resolved) {
-		classify(p.resolved, wsl, container, pkg, &rc);
+		probe_step(ctx, "reading %s to tell which library it is", p.resolved);
+		content_of(p.resolved, ls, &lib);
+		classify(p.resolved, wsl, container, pkg, &lib, &rc);
+		if (!lib.version[0])
+			drvlib_version_from_name(path_basename(rc.canon.buf), ls->soname, lib.version,
+						 sizeof lib.version);
+		/* NVIDIA's forward-compatibility libcuda (cuda-compat: conda's
+		 * cuda-compat, pip wheels, .../compat/) is a Linux driver's. */
+		bool compat = lib.kind == DRVLIB_LINUX &&
+			      (rc.origin == ORIGIN_CONDA || strstr(rc.canon.buf, "/site-packages/") ||
+			       strstr(rc.canon.buf, "/compat/") ||
+			       !strcmp(path_basename(rc.dir.buf), "compat"));
+		res_ev(r, "library", "%s",
+		       compat ? "a CUDA compatibility package's library (a Linux driver's libcuda)"
+			      : drvlib_kind_text(lib.kind));
+		res_ev(r, "library_kind", "%s", drvlib_kind_name(lib.kind));
+		res_ev(r, "library_marker", "%s", lib.marker ? lib.marker : "");
+		if (lib.version[0])
+			res_ev(r, "library_version", "%s", lib.version);
+		if (lib.kind == DRVLIB_LINUX)
+			sb_addf(&desc, ", %s%s%s%s", res_get(r, "library"),
+				lib.version[0] ? " (" : "", lib.version, lib.version[0] ? ")" : "");
 		res_ev(r, "resolved", "%s", p.resolved);
 		res_ev(r, "via", "%s", ld_via_name(p.via));
 		if (pkg)
@@ -1064,7 +1121,9 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 		if (e->kind != LD_LOADABLE)
 			res_ev(r, "copy_note", "%s: %s", e->path, e->why ? e->why : "not loadable");
 		struct classified oc;
-		classify(e->path, wsl, container, op, &oc);
+		struct drvlib od;
+		content_of(e->path, ls, &od);
+		classify(e->path, wsl, container, op, &od, &oc);
 		/* A stub behind the chosen file is libs.env's finding (the stubs
 		 * directory on LD_LIBRARY_PATH); removing its package would only
 		 * break linking, so it is evidence here, not a warning. */
@@ -1099,7 +1158,9 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	memset(&uc, 0, sizeof uc);
 	res_ev(r, "unversioned_name", "%s", ls->unversioned);
 	if (u.resolved) {
-		classify(u.resolved, wsl, container, unv_pkg, &uc);
+		struct drvlib ud;
+		content_of(u.resolved, ls, &ud);
+		classify(u.resolved, wsl, container, unv_pkg, &ud, &uc);
 		res_ev(r, "unversioned", "%s -> %s (%s)%s%s", ls->unversioned, u.resolved,
 		       ld_via_name(u.via), unv_pkg ? ", from " : "", unv_pkg ? unv_pkg : "");
 		res_ev(r, "unversioned_path", "%s", u.resolved);
@@ -1148,11 +1209,21 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	} else {
 		bool by_llp = p.via == LD_VIA_LD_LIBRARY_PATH;
 		switch (rc.origin) {
-		case ORIGIN_STUB:
-			findings_add(&v, ST_FAIL, by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
-				    "the loader picks the CUDA toolkit's stub %s (via %s): every call "
-				    "fails with CUDA_ERROR_STUB_LIBRARY", p.resolved, via);
+		case ORIGIN_STUB: {
+			/* A stub outside a stubs/ directory was copied there: the
+			 * fix is that file, not the toolkit's directory. */
+			bool copied = !is_stub_dir(rc.dir.buf) && !is_stub_dir(rc.canon_dir.buf);
+			if (copied)
+				res_ev(r, "stub_place", "%s",
+				       wsl_location(rc.dir.buf, container) ? "wsl" : "elsewhere");
+			findings_add(&v, ST_FAIL,
+				    copied ? "libs.loader.stub_copy"
+				    : by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
+				    "the loader picks the CUDA toolkit's stub %s (via %s)%s: every call "
+				    "fails with CUDA_ERROR_STUB_LIBRARY", p.resolved, via,
+				    copied ? ", a copy outside the toolkit's stubs directory" : "");
 			break;
+		}
 		case ORIGIN_CONDA: {
 			struct strbuf cpkg = STRBUF_INIT;
 			conda_owner(rc.conda.buf, p.resolved, &cpkg);
@@ -1160,22 +1231,24 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 			if (cpkg.len)
 				res_ev(r, "conda_package", "%s", cpkg.buf);
 			findings_add(&v, ST_FAIL, "libs.loader.conda",
-				    "the loader picks a conda environment's %s (%s, via %s), not WSL's "
-				    "%s/%s", ls->soname, p.resolved, via, WSL_LIB, ls->soname);
+				    "the loader picks a conda environment's %s (%s, via %s%s), not WSL's "
+				    "%s/%s", ls->soname, p.resolved, via, desc.buf ? desc.buf : "", WSL_LIB,
+				    ls->soname);
 			sb_release(&cpkg);
 			break;
 		}
 		case ORIGIN_PACKAGE:
 			findings_add(&v, ST_FAIL,
 				    by_llp ? "libs.loader.ldpath_package" : "libs.loader.distro_package",
-				    "the loader picks %s from %s (via %s), not WSL's %s/%s", p.resolved,
-				    pkg, via, WSL_LIB, ls->soname);
+				    "the loader picks %s from %s (via %s%s), not WSL's %s/%s",
+				    p.resolved, pkg, via, desc.buf ? desc.buf : "", WSL_LIB, ls->soname);
 			break;
 		case ORIGIN_FOREIGN:
 			findings_add(&v, ST_FAIL,
 				    by_llp ? "libs.loader.ldpath_foreign" : "libs.loader.foreign",
-				    "the loader picks %s (via %s), which no package owns, not WSL's "
-				    "%s/%s", p.resolved, via, WSL_LIB, ls->soname);
+				    "the loader picks %s (via %s%s), which no package owns, not WSL's "
+				    "%s/%s", p.resolved, via, desc.buf ? desc.buf : "", WSL_LIB,
+				    ls->soname);
 			break;
 		case ORIGIN_OK:
 			if (wsl)
@@ -1234,6 +1307,7 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 
 	classified_release(&rc);
 	classified_release(&uc);
+	sb_release(&desc);
 	owners_free(&o);
 	free(q_seen);
 	ld_prediction_free(&p);
@@ -1248,13 +1322,13 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 
 static void probe_libcuda(struct probe_ctx *ctx, struct result *r)
 {
-	static const struct libspec ls = { "libcuda.so.1", "libcuda.so" };
+	static const struct libspec ls = { "libcuda.so.1", "libcuda.so", "cuInit" };
 	probe_library(ctx, r, &ls);
 }
 
 static void probe_libnvml(struct probe_ctx *ctx, struct result *r)
 {
-	static const struct libspec ls = { "libnvidia-ml.so.1", "libnvidia-ml.so" };
+	static const struct libspec ls = { "libnvidia-ml.so.1", "libnvidia-ml.so", "nvmlInit_v2" };
 	probe_library(ctx, r, &ls);
 }
 

@@ -248,6 +248,18 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings
 	} else if (cuda && status_is_failure(cuda->status)) {
 		res_ev(r, "cuda_status", "%s", status_name(cuda->status));
 		res_ev(r, "cuda_detail", "%s", cuda->detail ? cuda->detail : "");
+		/* What the other layers saw, so that the cause names the one that
+		 * fits: a libcuda other than WSL's only when libs says so. */
+		const struct result *lc = probe_dep(ctx, "libs.libcuda");
+		if (lc && lc->ran && lc->status == ST_PASS)
+			res_ev(r, "libcuda_ok", "%s", lc->detail ? lc->detail : "yes");
+		else if (lc && lc->ran && status_is_failure(lc->status))
+			res_ev(r, "libcuda_bad", "%s", lc->detail ? lc->detail : "yes");
+		const char *cres = res_get(cuda, "result");
+		if (cres)
+			res_ev(r, "cuda_result", "%s", cres);
+		if (cvd)
+			res_ev(r, "cuda_visible_devices", "%s", cvd);
 		if (smi && smi->status == ST_PASS)
 			res_ev(r, "smi_status", "nvidia-smi works");
 		findings_add(v, ST_WARN, "nvml.devices.cuda_conflict",

@@ -160,7 +160,12 @@ static void probe_kind(struct probe_ctx *ctx, struct result *r)
 		kind = "wsl1";
 		res_set(r, ST_FAIL, "platform.kind.wsl1",
 			"this distribution runs under WSL1, which has no GPU support");
-	} else if (k_wsl2 || (wsl_markers >= 2 && (binfmt_f || (wi && *wi)))) {
+	} else if (k_wsl2 || (wsl_markers >= 2 && (binfmt_f || (wi && *wi))) ||
+		   (exists("/dev/dxg") && exists("/usr/lib/wsl"))) {
+		/* /dev/dxg with WSL's directory is WSL2 even where the kernel
+		 * string, interop and the variables say nothing (a custom kernel,
+		 * interop off, a shell under sudo): native driver advice there
+		 * would be wrong. */
 		kind = in_container ? "container-in-wsl2" : "wsl2";
 		if (!k_wsl2)
 			res_ev(r, "note", "the kernel string names no Microsoft (custom kernel?); "

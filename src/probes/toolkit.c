@@ -38,6 +38,7 @@
 #include "../parse/cudaver.h"
 #include "../parse/dpkgstatus.h"
 #include "../parse/nvccver.h"
+#include "../kb/driver_table.h"
 #include "probes.h"
 
 #define MAX_TOOLKITS 12
@@ -304,7 +305,15 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 	cudaver_format(dv, dvs, sizeof dvs);
 	if (tv > 0 && dv > 0 && tv / 1000 > dv / 1000) {
 		res_ev(r, "toolkit_major", "%d", tv / 1000);
-		res_ev(r, "driver_toolkit_pkg", "cuda-toolkit-%d-%d", dv / 1000, (dv % 1000) / 10);
+		/* A driver reports the CUDA it supports (R565: 12.7), which need
+		 * not be a released toolkit: name the newest one that is. */
+		char rel[16];
+		if (cuda_released_upto(dv / 1000, (dv % 1000) / 10, rel, sizeof rel) == 0) {
+			char *dot = strchr(rel, '.');
+			if (dot)
+				*dot = '-';
+			res_ev(r, "driver_toolkit_pkg", "cuda-toolkit-%s", rel);
+		}
 		res_set(r, ST_FAIL, "toolkit.nvcc.driver_too_old",
 			"CUDA %s toolkit at %s, but the driver supports only CUDA %s: programs it "
 			"builds cannot run%s", tvs, use->real, dvs, also);
@@ -631,6 +640,13 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 		res_set(r, ST_WARN, "toolkit.packages.linux_repo",
 			"both NVIDIA's wsl-ubuntu and %s CUDA repositories are configured (%s): apt "
 			"may take the driver from the latter", rs.linux_flavour, rs.linux_file);
+	} else if (rc < 0) {
+		/* No status file: dpkg recorded nothing we can read, which says
+		 * nothing about what is installed (the libs layer may still name
+		 * a package from dpkg's file lists). */
+		res_set(r, ST_PASS, NULL, "dpkg's status file cannot be read (%s): installed "
+			"packages unknown%s", strerror(-rc),
+			rs.wsl_repos ? "; CUDA repository: NVIDIA's wsl-ubuntu" : "");
 	} else {
 		res_set(r, ST_PASS, NULL, "no Linux NVIDIA driver packages%s%s",
 			rs.wsl_repos ? "; CUDA repository: NVIDIA's wsl-ubuntu" : "",

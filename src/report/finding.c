@@ -20,6 +20,12 @@ void finding_expand(struct finding_view *v, const struct kb_entry *e, const stru
 		v->fix = xcalloc(e->fix.n, sizeof *v->fix);
 	for (size_t i = 0; i < e->fix.n; i++) {
 		kb_expand_fix(e->fix.v[i], ev, self_id, &t);
+		/* A fix held wholly in a condition this run does not meet
+		 * ({?key:...}) is not advice here. */
+		if (strspn(sb_str(&t), " \t") == t.len) {
+			sb_reset(&t);
+			continue;
+		}
 		v->fix[v->nfix++] = sb_detach(&t);
 	}
 	sb_release(&t);

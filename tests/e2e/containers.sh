@@ -117,7 +117,36 @@ expect_json '.checks[0].evidence.gpu_run == "not run: the daemon did not answer"
 run --only containers
 expect_line '^! containers\.docker +Cannot connect to the Docker daemon at unix:///var/run/docker\.sock\. Is the docker daemon running\?$'
 expect_line 'fix +start Docker Desktop on Windows'
-expect_line 'sudo service docker start'
+expect_line 'sudo systemctl start docker'
+
+# The real docker client with no daemon behind its socket (DOCKER_HOST names
+# a socket nobody listens on): its own messages, classified the same. Any
+# real client works (Debian's docker.io, Docker's docker-ce-cli).
+real_docker=$(command -v docker 2>/dev/null)
+if [ -n "$real_docker" ] && "$real_docker" --version 2>/dev/null | grep -q '^Docker version'; then
+	fixture docker-daemon-down
+	cp "$real_docker" "$ROOT/usr/bin/docker"
+	setenv DOCKER_HOST=unix:///nonexistent
+	run_json --only containers
+	expect_status containers.docker warn
+	expect_json '.checks[0].kb == "containers.docker.daemon_down"'
+	expect_json '.checks[0].evidence.docker_error | test("^Cannot connect to the Docker daemon at unix:///nonexistent")'
+	expect_json '.checks[0].evidence.DOCKER_HOST == "unix:///nonexistent"'
+	run --only containers
+	expect_line '^! containers\.docker +Cannot connect to the Docker daemon at unix:///nonexistent\. Is the docker daemon running\?$'
+	# Off WSL no Docker Desktop advice.
+	fixture docker-daemon-down
+	cp "$real_docker" "$ROOT/usr/bin/docker"
+	rm -rf "$ROOT/usr/lib/wsl" "$ROOT/dev/dxg" "$ROOT/run/WSL"
+	echo "6.8.0-45-generic" >"$ROOT/proc/sys/kernel/osrelease"
+	rm -f "$ROOT/proc/sys/fs/binfmt_misc/WSLInterop"
+	setenv DOCKER_HOST=unix:///nonexistent WSL_DISTRO_NAME= WSL_INTEROP=
+	run --only containers
+	expect_line '^! containers\.docker +Cannot connect to the Docker daemon'
+	expect_no_line 'Docker Desktop'
+else
+	echo "skip: no real docker client here: the real-client messages are not tested"
+fi
 
 # Permission denied on the socket.
 fixture docker-permission

@@ -70,7 +70,7 @@ cuinit_case() { # code kb
 }
 cuinit_case 100 cuda.init.no_device
 expect_ev cuda.init result "CUDA_ERROR_NO_DEVICE (100)"
-expect_json '.checks[] | select(.id == "cuda.init") | .cause | test("R03")'
+expect_json '.checks[] | select(.id == "cuda.init") | .cause | test("Linux driver.s libcuda")'
 expect_json '.checks[] | select(.id == "cuda.init") | .fix | any(test("nvidia-smi.exe"))'
 cuinit_case 999 cuda.init.unknown
 expect_ev cuda.init result "CUDA_ERROR_UNKNOWN (999)"
@@ -277,19 +277,24 @@ if grep -q "$ROOT" "$JSON"; then fail "the fixture's host path is in the report"
 # ---- the CUDA toolkit's real stub (CI machines have /usr/local/cuda) ----
 STUB=/usr/local/cuda/lib64/stubs/libcuda.so
 if [ -f "$STUB" ]; then
-	# Copied over WSL's file: the loader predicts and loads it; cuInit says 34.
+	# Copied over WSL's file: the libs layer knows it by its content, the
+	# cuda layer still loads it and shows what its cuInit answers (34).
 	fixture healthy-wsl2
 	cp "$STUB" "$ROOT/usr/lib/wsl/lib/libcuda.so.1"
-	run_json --only cuda
+	run_json --only libs.libcuda,cuda
 	expect_rc 1
-	expect_status cuda.load pass
-	expect_status cuda.init fail
-	expect_ev cuda.init result "CUDA_ERROR_STUB_LIBRARY (34)"
-	expect_kb cuda.init cuda.init.stub_copy
-	run --only cuda
-	expect_line '^✗ cuda\.init +cuInit returned CUDA_ERROR_STUB_LIBRARY \(34\)'
+	expect_status libs.libcuda fail
+	expect_kb libs.libcuda libs.loader.stub_copy
+	expect_ev libs.libcuda library "the CUDA toolkit's stub"
+	expect_status cuda.load fail
+	expect_ev cuda.load cuinit "CUDA_ERROR_STUB_LIBRARY (34)"
+	expect_kb cuda.load cuda.init.stub_copy
+	expect_ev_match cuda.load prediction '^libs\.libcuda fail: the loader picks the CUDA toolkit.s stub'
+	run --only libs.libcuda,cuda
+	expect_line '^✗ cuda\.load +loaded /usr/lib/wsl/lib/libcuda\.so\.1, but its cuInit answers CUDA_ERROR_STUB_LIBRARY \(34\)'
 	# Its own directory on LD_LIBRARY_PATH: found before the driver; the libs
-	# layer names the stub and the cuda layer waits for that fix.
+	# layer names the stub, and the cuda layer loads it all the same and
+	# reports cuInit's real answer beside the prediction.
 	fixture healthy-wsl2
 	mkdir -p "$ROOT/usr/local/cuda/lib64/stubs"
 	cp "$STUB" "$ROOT/usr/local/cuda/lib64/stubs/libcuda.so"
@@ -299,8 +304,29 @@ if [ -f "$STUB" ]; then
 	expect_rc 1
 	expect_json '.checks[] | select(.id == "libs.libcuda") | .status == "fail"'
 	expect_json '.checks[] | select(.id == "libs.libcuda") | .evidence.resolved == "/usr/local/cuda/lib64/stubs/libcuda.so.1"'
-	expect_status cuda.load skip
-	expect_ev cuda.load blocked_by libs.libcuda
+	expect_status cuda.load fail
+	expect_kb cuda.load cuda.load.stub
+	expect_ev cuda.load cuinit "CUDA_ERROR_STUB_LIBRARY (34)"
+	# The real stub copied to an ordinary directory on LD_LIBRARY_PATH: known
+	# by its content, not taken for a Linux driver library no package owns.
+	fixture healthy-wsl2
+	mkdir -p "$ROOT/home/user/opt/gpulibs"
+	cp "$STUB" "$ROOT/home/user/opt/gpulibs/libcuda.so.1"
+	setenv LD_LIBRARY_PATH=/home/user/opt/gpulibs
+	run_json --only libs.libcuda,cuda
+	expect_rc 1
+	expect_status libs.libcuda fail
+	expect_kb libs.libcuda libs.loader.stub_copy
+	expect_ev libs.libcuda library "the CUDA toolkit's stub"
+	expect_ev libs.libcuda library_kind stub
+	expect_json '.checks[] | select(.id == "libs.libcuda") | (.detail | test("no package owns") | not)'
+	expect_status cuda.load fail
+	expect_ev cuda.load loaded /home/user/opt/gpulibs/libcuda.so.1
+	expect_ev cuda.load cuinit "CUDA_ERROR_STUB_LIBRARY (34)"
+	expect_kb cuda.load cuda.init.stub_copy
+	run --only libs.libcuda,cuda
+	expect_line '^✗ libs\.libcuda +the loader picks the CUDA toolkit.s stub /home/user/opt/gpulibs/libcuda\.so\.1 \(via LD_LIBRARY_PATH\), a copy outside'
+	expect_no_line '^✗ libs\.libcuda .*no package owns'
 else
 	echo "skip: $STUB is absent (no CUDA toolkit here): real-stub tests not run"
 fi

@@ -119,7 +119,11 @@ expect_line '^✗ Broken at the libs layer: .*\(libs\.wsl_dir\)\.'
 run_json --only libs
 expect_kb libs.wsl_dir libs.wsl_dir.no_ld_conf
 expect_ev libs.libcuda blocked_by libs.wsl_dir
-expect_later_skip cuda.load libs.wsl_dir
+# cuda.load only orders after libs.libcuda: it still loads the file and
+# shows what it observed beside what the libs layer predicted.
+run_json --only libs.libcuda,cuda.load
+expect_json '.checks[] | select(.id == "cuda.load") | .status != "skip"'
+expect_json '.checks[] | select(.id == "cuda.load") | .evidence.prediction | test("^libs\\.libcuda skip")'
 expect_later_skip nvml.init libs.wsl_dir
 
 # ... because /etc/wsl.conf turned it off.
@@ -203,7 +207,11 @@ expect_ev_has libs.libcuda copy "/usr/lib/wsl/lib/libcuda.so.1 (no package)"
 expect_ev libs.libnvml package libnvidia-compute-535
 expect_fix libs.libcuda 2 "sudo apt-get remove --purge libnvidia-compute-535"
 expect_json '.summary.first_failure == "libs.libcuda"'
-expect_later_skip cuda.load libs.libcuda
+run_json --only libs.libcuda,cuda.load
+expect_status cuda.load fail
+expect_kb cuda.load cuda.load.shadowed
+expect_json '.checks[] | select(.id == "cuda.load") | .evidence.prediction | test("^libs\\.libcuda fail: the loader picks /usr/lib/x86_64-linux-gnu/libcuda")'
+expect_ev cuda.load cuinit "CUDA_SUCCESS (0)"
 expect_later_skip nvml.init libs.libnvml
 
 # Without LD_LIBRARY_PATH the cache decides: ld.wsl.conf sorts first, so WSL's copy wins,

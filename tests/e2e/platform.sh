@@ -20,7 +20,7 @@ run
 expect_rc 1
 expect_line '^✗ platform\.kind +this distribution runs under WSL1'
 expect_line 'fix +wsl\.exe -l -v'
-expect_line 'wsl\.exe --set-version <distro> 2'
+expect_line 'wsl\.exe --set-version DISTRO 2'
 expect_line '^- platform\.kernel +skipped: platform\.kind failed, fix that first$'
 expect_line '^✗ Broken at the platform layer'
 run_json

@@ -174,8 +174,21 @@ static void test_kb_parse(void **state)
 	kb_expand(kb.e[0].fix.v[0], &r.ev, NULL, &out);
 	assert_string_equal(out.buf, "do libnvidia-compute-535");
 	sb_reset(&out);
+	/* A sentence the evidence cannot fill is left out of prose; a fix
+	 * keeps the slot in capitals and says it is a template. */
 	kb_expand("x {missing} {", &r.ev, NULL, &out);
-	assert_string_equal(out.buf, "x <missing> {");
+	assert_string_equal(out.buf, "");
+	sb_reset(&out);
+	kb_expand("Known {pkg}. Not known {missing}. General.", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "Known libnvidia-compute-535. General.");
+	sb_reset(&out);
+	kb_expand_fix("dpkg -S {missing}", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "dpkg -S MISSING   (a template: put in MISSING)");
+	sb_reset(&out);
+	kb_expand_fix("{ldpath_fix}   (for this shell)", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, ""); /* a whole command nobody computed */
+	assert_int_equal(kb_unfilled("a {pkg} {missing} {?x:{y}} {missing}", &r.ev, NULL, &out), 1);
+	assert_string_equal(out.buf, "MISSING");
 	/* Fix commands: a path the shell would split is quoted, once. */
 	res_ev(&r, "file", "/mnt/c/Users/Jane O'Neil/.wslconfig");
 	res_ev(&r, "plain", "/usr/lib/wsl/lib");
@@ -322,7 +335,11 @@ static void test_kb_conditions(void **state)
 	sb_reset(&out);
 	kb_expand("{?source=pip:a pip install}{?source=apt:a package}{?!missing:, nothing {x}}", &ev,
 		  NULL, &out);
-	assert_string_equal(out.buf, "a pip install, nothing <x>");
+	assert_string_equal(out.buf, ""); /* {x} unknown: the sentence is left out */
+	sb_reset(&out);
+	kb_expand_fix("{?source=pip:a pip install}{?source=apt:a package}{?!missing:, nothing {x}}",
+		      &ev, NULL, &out);
+	assert_string_equal(out.buf, "a pip install, nothing X   (a template: put in X)");
 	sb_reset(&out);
 	/* Without machine evidence only the general text stays. */
 	kb_expand("General.{?version: This one is {version}.}", NULL, NULL, &out);

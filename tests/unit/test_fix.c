@@ -142,8 +142,8 @@ static void test_classify(void **state)
 	assert_null(c.note);
 	free(c.text);
 
-	fix_classify("wsl.exe --set-version <distro> 2   (in PowerShell)", &c);
-	assert_string_equal(c.text, "wsl.exe --set-version <distro> 2");
+	fix_classify("wsl.exe --set-version DISTRO 2   (in PowerShell)", &c);
+	assert_string_equal(c.text, "wsl.exe --set-version DISTRO 2");
 	assert_string_equal(c.note, "in PowerShell");
 	assert_int_equal(c.where, FIX_POWERSHELL);
 	assert_int_equal(c.risk, RISK_MEDIUM);

@@ -328,6 +328,11 @@ static void test_driver_table(void **state)
 		struct version a, l;
 		assert_int_equal(version_parse(t[i].toolkit, &a), 0);
 		assert_int_equal(a.n, 3);
+		/* Rows after the 13.2 Update 2 edition carry no toolkit driver. */
+		if (!t[i].linux_min) {
+			assert_true(a.part[0] >= 13);
+			continue;
+		}
 		assert_int_equal(version_parse(t[i].linux_min, &l), 0);
 		if (a.part[0] >= 13)
 			assert_null(t[i].windows_min);
@@ -337,8 +342,10 @@ static void test_driver_table(void **state)
 			struct version b, lp;
 			version_parse(t[i - 1].toolkit, &b);
 			assert_true(version_cmp(&b, &a) > 0);
-			version_parse(t[i - 1].linux_min, &lp);
-			assert_true(version_cmp(&lp, &l) >= 0);
+			if (t[i - 1].linux_min) {
+				version_parse(t[i - 1].linux_min, &lp);
+				assert_true(version_cmp(&lp, &l) >= 0);
+			}
 		}
 	}
 	const struct cuda_driver_row *r = cuda_driver_row_for("12.4.1");
@@ -354,6 +361,20 @@ static void test_driver_table(void **state)
 	assert_string_equal(r->linux_min, "580.82.07");
 	assert_null(r->windows_min);
 	assert_null(cuda_driver_row_for("12.7"));
+	/* The newest release known is an explicit, tested fact. */
+	assert_string_equal(cuda_newest_known()->toolkit, "13.5.0");
+	assert_true(cuda_newer_than_known(13, 6));
+	assert_true(cuda_newer_than_known(14, 0));
+	assert_false(cuda_newer_than_known(13, 5));
+	r = cuda_driver_row_for("13.4");
+	assert_non_null(r);
+	assert_string_equal(r->toolkit, "13.4.1"); /* 13.4's GA is 13.4.1 */
+	char rel[16];
+	assert_int_equal(cuda_released_upto(12, 7, rel, sizeof rel), 0);
+	assert_string_equal(rel, "12.6"); /* R565 reports 12.7: no such toolkit */
+	assert_int_equal(cuda_released_upto(13, 9, rel, sizeof rel), 0);
+	assert_string_equal(rel, "13.5");
+	assert_int_equal(cuda_released_upto(10, 2, rel, sizeof rel), -1);
 	assert_null(cuda_driver_row_for("10.2"));
 	assert_null(cuda_driver_row_for("twelve"));
 

@@ -1,0 +1,439 @@
+/*
+ * test_kbtruth.c: advice that is true for the machine it is shown on.
+ *
+ * Every knowledge-base entry is rendered the ways a user reads it:
+ *  - without evidence (wslgpu kb, explain without --check): a cause must
+ *    read as general advice, so no slot may stay unfilled; a fix may be a
+ *    template, marked as one, and never holds a raw "<word>" that a shell
+ *    would take for a redirection;
+ *  - with the evidence of a real run on every fixture machine, when
+ *    KBTRUTH_DIR names a directory of `check --json` outputs
+ *    (tests/e2e/kbtruth.sh writes them): the check's own entry must fill
+ *    every slot, every other entry of its layer must still read without
+ *    unfilled slots in its cause, and no rendered text may state what the
+ *    evidence contradicts (the rules table below).
+ * And no user text names internal ids (field-case numbers, fixture names).
+ */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <regex.h>
+
+#include "core/result.h"
+#include "kb/kb.h"
+#include "parse/jsonscan.h"
+#include "report/finding.h"
+
+/* Files whose entries still assume evidence, owned by other work; they
+ * are reported, not failed, until their owners make them conditional. */
+static const char *const pending_files[] = { "frameworks.kb", "policy.kb", "watch.kb", NULL };
+
+static bool pending(const struct kb_entry *e)
+{
+	const char *base = strrchr(e->file ? e->file : "", '/');
+	base = base ? base + 1 : e->file ? e->file : "";
+	for (size_t i = 0; pending_files[i]; i++)
+		if (!strcmp(base, pending_files[i]))
+			return true;
+	return false;
+}
+
+/* cmocka cuts long messages: print every line, then fail. */
+static void fail_with(struct strbuf *errs)
+{
+	if (!errs->len)
+		return;
+	size_t n = 0;
+	for (const char *p = errs->buf, *nl; *p; p = nl ? nl + 1 : p + strlen(p), n++) {
+		nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		fprintf(stderr, "%.*s\n", len, p);
+	}
+	fail_msg("%zu problem(s) above", n);
+}
+
+/* ---- claim -> evidence rules ---- */
+
+struct facts {
+	const char *platform; /* platform.kind's "kind", or "" */
+	const char *distro;
+	const struct evidence *ev;
+};
+
+static bool wslish(const struct facts *f)
+{
+	return !*f->platform || strstr(f->platform, "wsl") != NULL;
+}
+
+static bool native_host(const struct facts *f)
+{
+	return !strcmp(f->platform, "native");
+}
+
+static bool ev_value_has(const struct facts *f, const char *needle)
+{
+	for (size_t i = 0; f->ev && i < f->ev->n; i++)
+		if (strstr(f->ev->v[i].val, needle))
+			return true;
+	return false;
+}
+
+static bool always_false(const struct facts *f)
+{
+	(void)f;
+	return false;
+}
+
+static bool has_cpu_build(const struct facts *f)
+{
+	return ev_value_has(f, "+cpu");
+}
+
+static bool ubuntu_native(const struct facts *f)
+{
+	return native_host(f) && strstr(f->distro, "Ubuntu") != NULL;
+}
+
+static bool not_wsl(const struct facts *f)
+{
+	return !wslish(f) || !*f->platform;
+}
+
+struct rule {
+	const char *claim;   /* ERE on the rendered text */
+	bool fixes_only;     /* only in fix lines (commands) */
+	bool (*holds)(const struct facts *f);
+	const char *why;
+};
+
+static const struct rule rules[] = {
+	{ "\\+cpu", false, has_cpu_build, "names a +cpu build the evidence does not show" },
+	{ "modprobe nvidia|dkms status", true, native_host, "NVIDIA kernel-module commands off native Linux" },
+	{ "ubuntu-drivers", true, ubuntu_native, "ubuntu-drivers off native Ubuntu" },
+	{ "Docker Desktop", true, wslish, "Docker Desktop off WSL" },
+	{ "\\(in (an administrator )?PowerShell", true, wslish, "a Windows command off WSL" },
+	{ "lspci", true, not_wsl, "lspci on WSL (it shows only Microsoft's virtual device)" },
+	{ "ulimit -l", true, always_false, "ulimit -l does not limit pinned memory under GPU-PV" },
+	{ "nvidia-smi(\\.exe)? -g", false, always_false, "nvidia-smi selects a GPU with -i" },
+	{ "cuda-toolkit-12-7|CUDA 12\\.7", false, always_false, "there is no CUDA 12.7" },
+};
+
+static void apply_rules(const char *what, const char *text, bool is_fix, const struct facts *f,
+			struct strbuf *errs)
+{
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		if (rules[i].fixes_only && !is_fix)
+			continue;
+		regex_t re;
+		assert_int_equal(regcomp(&re, rules[i].claim, REG_EXTENDED | REG_NOSUB), 0);
+		bool hit = regexec(&re, text, 0, NULL, 0) == 0;
+		regfree(&re);
+		if (hit && !rules[i].holds(f))
+			sb_addf(errs, "%s: %s (platform %s): %s\n", what, rules[i].why,
+				*f->platform ? f->platform : "unknown", text);
+	}
+}
+
+/* A raw <word> placeholder in a command: a redirection when pasted. */
+static bool raw_placeholder(const char *s)
+{
+	regex_t re;
+	assert_int_equal(regcomp(&re, "<[a-zA-Z][a-zA-Z _'-]*>", REG_EXTENDED | REG_NOSUB), 0);
+	bool hit = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return hit;
+}
+
+/* ---- without evidence ---- */
+
+static void test_general_advice(void **state)
+{
+	(void)state;
+	const struct kb *kb = kb_builtin();
+	struct strbuf errs = STRBUF_INIT, keys = STRBUF_INIT;
+	size_t reported = 0;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		bool p = pending(e);
+		struct finding_view g;
+		finding_expand(&g, e, NULL, NULL);
+		if (e->cause && (!g.cause || !*g.cause)) {
+			if (p)
+				reported++;
+			else
+				sb_addf(&errs, "%s:%d: [%s] without evidence no sentence of its cause is "
+					"left (every one assumes a machine)\n", e->file, e->line, e->id);
+		}
+		finding_view_release(&g);
+		for (size_t j = 0; j < e->fix.n; j++)
+			if (raw_placeholder(e->fix.v[j]) && !p && strncmp(e->id, "explain.", 8))
+				sb_addf(&errs, "%s:%d: [%s] fix holds a raw <placeholder>: %s\n", e->file,
+					e->line, e->id, e->fix.v[j]);
+		struct finding_view v;
+		finding_expand(&v, e, NULL, NULL);
+		struct facts none = { "", "", NULL };
+		for (size_t j = 0; j < v.nfix; j++) {
+			struct strbuf what = STRBUF_INIT;
+			sb_addf(&what, "[%s] fix without evidence", e->id);
+			/* General advice may name any platform; only the never-true
+			 * claims are checked here. */
+			for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
+				if (rules[r].holds == always_false) {
+					regex_t re;
+					regcomp(&re, rules[r].claim, REG_EXTENDED | REG_NOSUB);
+					if (regexec(&re, v.fix[j], 0, NULL, 0) == 0)
+						sb_addf(&errs, "%s: %s: %s\n", what.buf, rules[r].why,
+							v.fix[j]);
+					regfree(&re);
+				}
+			(void)none;
+			sb_release(&what);
+		}
+		finding_view_release(&v);
+	}
+	if (reported)
+		print_message("note: %zu entries of %s/%s/%s have no general sentence\n", reported,
+			      pending_files[0], pending_files[1], pending_files[2]);
+	fail_with(&errs);
+	sb_release(&errs);
+	sb_release(&keys);
+}
+
+/* ---- no internal ids ---- */
+
+static void check_ids(const char *what, const char *text, regex_t *ids, char **fixtures,
+		      size_t nfix, struct strbuf *errs)
+{
+	if (!text)
+		return;
+	if (regexec(ids, text, 0, NULL, 0) == 0)
+		sb_addf(errs, "%s names an internal case id: %s\n", what, text);
+	for (size_t i = 0; i < nfix; i++)
+		if (strstr(text, fixtures[i]))
+			sb_addf(errs, "%s names the fixture %s: %s\n", what, fixtures[i], text);
+}
+
+static void test_no_internal_ids(void **state)
+{
+	(void)state;
+	regex_t ids;
+	assert_int_equal(regcomp(&ids, "case [A-Z][0-9]|field case|tracker row|cases?/field",
+				 REG_EXTENDED | REG_NOSUB),
+			 0);
+	/* Fixture names with a dash are ours alone ("distro-libcuda"). */
+	char *fixtures[128];
+	size_t nfix = 0;
+	DIR *d = opendir("tests/fixtures");
+	assert_non_null(d);
+	struct dirent *de;
+	while ((de = readdir(d)) && nfix < 128)
+		if (strchr(de->d_name, '-'))
+			fixtures[nfix++] = strdup(de->d_name);
+	closedir(d);
+	const struct kb *kb = kb_builtin();
+	struct strbuf errs = STRBUF_INIT, what = STRBUF_INIT;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		sb_reset(&what);
+		sb_addf(&what, "%s:%d: [%s]", e->file, e->line, e->id);
+		check_ids(what.buf, e->title, &ids, fixtures, nfix, &errs);
+		check_ids(what.buf, e->cause, &ids, fixtures, nfix, &errs);
+		check_ids(what.buf, e->confirm, &ids, fixtures, nfix, &errs);
+		for (size_t j = 0; j < e->fix.n; j++)
+			check_ids(what.buf, e->fix.v[j], &ids, fixtures, nfix, &errs);
+		for (size_t j = 0; j < e->source.n; j++) {
+			check_ids(what.buf, e->source.v[j], &ids, fixtures, nfix, &errs);
+			if (strncmp(e->source.v[j], "https://", 8) && strncmp(e->source.v[j], "http://", 7))
+				sb_addf(&errs, "%s: a source that is no address: %s\n", what.buf,
+					e->source.v[j]);
+		}
+	}
+	for (size_t i = 0; i < nfix; i++)
+		free(fixtures[i]);
+	regfree(&ids);
+	fail_with(&errs);
+	sb_release(&errs);
+	sb_release(&what);
+}
+
+/* ---- with the evidence of every fixture ---- */
+
+static void json_evidence(const struct js_val *obj, struct evidence *ev)
+{
+	size_t pos = 0;
+	struct js_val k, v, el;
+	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
+	while (js_object_next(obj, &pos, &k, &v) == 1) {
+		js_string(&k, &key);
+		if (v.type == JS_ARRAY) {
+			size_t p2 = 0;
+			while (js_array_next(&v, &p2, &el) == 1) {
+				js_string(&el, &val);
+				ev_add(ev, key.buf, "%s", sb_str(&val));
+			}
+		} else {
+			js_string(&v, &val);
+			ev_add(ev, key.buf, "%s", sb_str(&val));
+		}
+	}
+	sb_release(&key);
+	sb_release(&val);
+}
+
+static void str_member(const struct js_val *obj, const char *name, struct strbuf *out)
+{
+	struct js_val v;
+	sb_reset(out);
+	if (js_object_get(obj, name, &v) == 0 && v.type == JS_STRING)
+		js_string(&v, out);
+}
+
+static void check_run(const char *file, const char *buf, size_t len, struct strbuf *errs)
+{
+	struct js_val top, checks, platform, c, evo;
+	if (js_parse(buf, len, &top, NULL) < 0 || top.type != JS_OBJECT) {
+		sb_addf(errs, "%s: not JSON\n", file);
+		return;
+	}
+	struct strbuf kind = STRBUF_INIT, distro = STRBUF_INIT, id = STRBUF_INIT, kbid = STRBUF_INIT,
+		      keys = STRBUF_INIT, what = STRBUF_INIT;
+	if (js_object_get(&top, "platform", &platform) == 0 && platform.type == JS_OBJECT) {
+		str_member(&platform, "kind", &kind);
+		str_member(&platform, "distro", &distro);
+	}
+	if (js_object_get(&top, "checks", &checks) < 0 || checks.type != JS_ARRAY) {
+		sb_addf(errs, "%s: no checks\n", file);
+		goto out;
+	}
+	size_t pos = 0;
+	while (js_array_next(&checks, &pos, &c) == 1) {
+		str_member(&c, "id", &id);
+		str_member(&c, "kb", &kbid);
+		if (!kbid.len)
+			continue;
+		const struct kb_entry *own = kb_find(kbid.buf);
+		if (!own)
+			continue;
+		struct evidence ev = EVIDENCE_INIT;
+		if (js_object_get(&c, "evidence", &evo) == 0 && evo.type == JS_OBJECT)
+			json_evidence(&evo, &ev);
+		struct facts f = { sb_str(&kind), sb_str(&distro), &ev };
+		const struct kb *kb = kb_builtin();
+		for (size_t i = 0; i < kb->n; i++) {
+			const struct kb_entry *e = &kb->e[i];
+			bool self = e == own;
+			if (!self && (strcmp(e->layer, own->layer) || pending(e) ||
+				      !strcmp(e->kind, "signature")))
+				continue;
+			sb_reset(&what);
+			sb_addf(&what, "%s: %s with [%s]%s", file, id.buf, e->id,
+				self ? "" : " (another entry of the layer)");
+			/* The own entry shows every sentence; another entry, read
+			 * with this evidence, leaves out what it cannot fill and
+			 * must still say something. */
+			if (self && e->cause && kb_unfilled(e->cause, &ev, id.buf, &keys))
+				sb_addf(errs, "%s: cause leaves %s unfilled\n", what.buf, keys.buf);
+			if (!self) {
+				struct finding_view o;
+				finding_expand(&o, e, &ev, id.buf);
+				if (e->cause && (!o.cause || !*o.cause))
+					sb_addf(errs, "%s: no sentence of the cause is left\n", what.buf);
+				finding_view_release(&o);
+				continue;
+			}
+			for (size_t j = 0; j < e->fix.n; j++)
+				if (kb_unfilled(e->fix.v[j], &ev, id.buf, &keys) && !pending(e))
+					sb_addf(errs, "%s: fix leaves %s unfilled: %s\n", what.buf, keys.buf,
+						e->fix.v[j]);
+			struct finding_view v;
+			finding_expand(&v, e, &ev, id.buf);
+			if (v.cause)
+				apply_rules(what.buf, v.cause, false, &f, errs);
+			for (size_t j = 0; j < v.nfix; j++)
+				apply_rules(what.buf, v.fix[j], true, &f, errs);
+			finding_view_release(&v);
+		}
+		ev_release(&ev);
+	}
+out:
+	sb_release(&kind);
+	sb_release(&distro);
+	sb_release(&id);
+	sb_release(&kbid);
+	sb_release(&keys);
+	sb_release(&what);
+}
+
+static void test_fixture_runs(void **state)
+{
+	(void)state;
+	const char *dir = getenv("KBTRUTH_DIR");
+	if (!dir) {
+		print_message("skip: KBTRUTH_DIR unset (tests/e2e/kbtruth.sh sets it)\n");
+		return;
+	}
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct strbuf errs = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
+	struct dirent *de;
+	size_t runs = 0;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
+			continue;
+		sb_reset(&path);
+		sb_addf(&path, "%s/%s", dir, de->d_name);
+		int fd = open(path.buf, O_RDONLY);
+		assert_true(fd >= 0);
+		sb_reset(&text);
+		assert_int_equal(sb_read_fd(&text, fd, 64u << 20, NULL), 0);
+		close(fd);
+		check_run(de->d_name, sb_str(&text), text.len, &errs);
+		runs++;
+	}
+	closedir(d);
+	assert_true(runs > 0);
+	fail_with(&errs);
+	sb_release(&errs);
+	sb_release(&path);
+	sb_release(&text);
+}
+
+/* The rules themselves: a claim is caught where the evidence denies it. */
+static void test_rules(void **state)
+{
+	(void)state;
+	struct evidence ev = EVIDENCE_INIT;
+	ev_add(&ev, "version", "2.3.1+cu121");
+	struct facts wsl = { "wsl2", "Ubuntu 22.04.4 LTS", &ev }, nat = { "native", "Debian GNU/Linux 12", &ev };
+	struct strbuf errs = STRBUF_INIT;
+	apply_rules("t", "torch 2.3.1+cpu is a CPU-only build", false, &wsl, &errs);
+	assert_non_null(strstr(sb_str(&errs), "+cpu"));
+	sb_reset(&errs);
+	apply_rules("t", "sudo modprobe nvidia", true, &wsl, &errs);
+	assert_true(errs.len > 0);
+	sb_reset(&errs);
+	apply_rules("t", "sudo ubuntu-drivers install", true, &nat, &errs);
+	assert_true(errs.len > 0); /* Debian */
+	sb_reset(&errs);
+	apply_rules("t", "start Docker Desktop on Windows", true, &nat, &errs);
+	assert_true(errs.len > 0);
+	sb_reset(&errs);
+	apply_rules("t", "wsl --update   (in PowerShell)", true, &wsl, &errs);
+	assert_int_equal(errs.len, 0);
+	ev_release(&ev);
+	sb_release(&errs);
+	assert_true(raw_placeholder("dpkg -S <loaded>"));
+	assert_false(raw_placeholder("dpkg -S LOADED   (a template: put in LOADED)"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_general_advice),
+		cmocka_unit_test(test_no_internal_ids),
+		cmocka_unit_test(test_fixture_runs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
