@@ -6,6 +6,15 @@
 #include "../core/json.h"
 #include "../core/registry.h"
 #include "../version.h"
+#include "codes.h"
+#include "pattern.h"
+
+/* Where unrecognised messages go, so that the next version knows them.
+ * The project's issue tracker has no fixed address in the code yet. */
+#define EXPLAIN_REPORT_HOW \
+	"run 'wslgpu report --markdown' and open an issue for wslgpu with its output and these lines"
+/* Unrecognised lines shown without -v. */
+#define EXPLAIN_UNKNOWN_SHOW 3
 
 void explain_tally(const struct explain_scan *s, struct explain_tally *t)
 {
@@ -122,10 +131,17 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		const struct explain_occ *o = &m->occ[i];
 		char label[48];
 		if (o->wrapped)
-			snprintf(label, sizeof label, "lines %lu-%lu", o->line, o->line + 1);
+			snprintf(label, sizeof label, "lines %lu-%lu", o->line, o->line + o->lines - 1);
 		else
 			snprintf(label, sizeof label, "line %lu", o->line);
-		labelled(f, label, o->text);
+		if (o->cut) {
+			struct strbuf t = STRBUF_INIT;
+			sb_addf(&t, "%s  (the text ends here, inside the message)", o->text);
+			labelled(f, label, t.buf);
+			sb_release(&t);
+		} else {
+			labelled(f, label, o->text);
+		}
 	}
 	if (m->count > 1) {
 		char buf[128];
@@ -149,6 +165,38 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 	if (v->verbose)
 		labelled(f, "id", sig->e->id);
 	fputc('\n', f);
+}
+
+/* The GPU-looking error lines nothing recognised, and how to report them. */
+static void text_unknown(FILE *f, const struct explain_view *v)
+{
+	const struct explain_scan *s = v->scan;
+	if (!s->st.unknown)
+		return;
+	unsigned long n = s->st.unknown;
+	if (s->nfound && n == 1)
+		fputs("  also: 1 other line looks like a GPU error but is not known:\n", f);
+	else if (s->nfound)
+		fprintf(f, "  also: %lu other lines look like GPU errors but are not known:\n", n);
+	size_t show = v->verbose ? s->nunk : (s->nunk < EXPLAIN_UNKNOWN_SHOW ? s->nunk
+									: EXPLAIN_UNKNOWN_SHOW);
+	for (size_t i = 0; i < show; i++) {
+		const struct explain_unknown *u = &s->unk[i];
+		char label[48];
+		snprintf(label, sizeof label, "line %lu", u->line);
+		if (u->count > 1) {
+			struct strbuf t = STRBUF_INIT;
+			sb_addf(&t, "%s  (%lu times)", u->text, u->count);
+			labelled(f, label, t.buf);
+			sb_release(&t);
+		} else {
+			labelled(f, label, u->text);
+		}
+	}
+	if (show < s->nunk)
+		fprintf(f, "    ... %zu more (-v shows %s)\n", s->nunk - show,
+			s->nunk < n ? "the first ones kept" : "them all");
+	fprintf(f, "  To get %s recognised: %s.\n", n == 1 ? "it" : "them", EXPLAIN_REPORT_HOW);
 }
 
 void explain_report_text(FILE *f, const struct explain_view *v)
@@ -177,11 +225,18 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 	} else if (t.noise) {
 		fprintf(f, "%s✓ Only harmless messages (%zu) in %lu line%s%s; nothing to fix.\n",
 			v->color ? "\033[1;32m" : "", t.noise, lines, ls, off);
+	} else if (s->st.unknown) {
+		bool one = s->st.unknown == 1;
+		fprintf(f, "? No known signature in %lu line%s, but %lu of them look%s like %s "
+			   "(below). Run 'wslgpu check' to test the GPU chain on this machine; "
+			   "'wslgpu explain --list' shows what is known.\n",
+			lines, ls, s->st.unknown, one ? "s" : "", one ? "a GPU error" : "GPU errors");
 	} else {
 		fprintf(f, "? No known signature in %lu line%s. Run 'wslgpu check' to test the GPU "
 			   "chain on this machine; 'wslgpu explain --list' shows what is known.\n",
 			lines, ls);
 	}
+	text_unknown(f, v);
 	if (s->st.clipped)
 		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
 			s->st.clipped, s->st.clipped == 1 ? "" : "s", EXPLAIN_LINE_MAX >> 10,
@@ -282,8 +337,9 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 		sb_addf(&sb, ",\"count\":%lu,\"first_line\":%lu,\"last_line\":%lu,\"lines\":[",
 			m->count, m->first_line, m->last_line);
 		for (size_t j = 0; j < m->nocc; j++) {
-			sb_addf(&sb, "%s{\"line\":%lu,\"wrapped\":%s,", j ? "," : "", m->occ[j].line,
-				m->occ[j].wrapped ? "true" : "false");
+			sb_addf(&sb, "%s{\"line\":%lu,\"wrapped\":%s,\"cut\":%s,", j ? "," : "",
+				m->occ[j].line, m->occ[j].wrapped ? "true" : "false",
+				m->occ[j].cut ? "true" : "false");
 			kv(&sb, "text", m->occ[j].text);
 			sb_addc(&sb, '}');
 		}
@@ -299,12 +355,21 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 		list_json(&sb, "source", &sig->e->source);
 		sb_addc(&sb, '}');
 	}
+	sb_add(&sb, "\n],\"unrecognised\":[");
+	for (size_t i = 0; i < s->nunk; i++) {
+		sb_addf(&sb, "%s{\"line\":%lu,\"count\":%lu,", i ? ",\n" : "\n", s->unk[i].line,
+			s->unk[i].count);
+		kv(&sb, "text", s->unk[i].text);
+		sb_addc(&sb, '}');
+	}
 	struct explain_tally t;
 	explain_tally(s, &t);
 	sb_add(&sb, "\n],\"summary\":{");
 	kv(&sb, "status", t.status);
 	sb_addf(&sb, ",\"signatures\":%zu,\"findings\":%zu,\"myths\":%zu,\"noise\":%zu,", s->nfound,
 		t.findings, t.myths, t.noise);
+	sb_addf(&sb, "\"recognised_lines\":%lu,\"unrecognised_lines\":%lu,", s->st.recognised,
+		s->st.unknown);
 	const char *first = NULL;
 	for (size_t i = 0; i < s->nfound && !first; i++)
 		if (strcmp(s->db->sig[s->found[i]->sig].kind, "noise"))
@@ -412,12 +477,41 @@ void explain_dump_patterns(FILE *f, const struct explain_db *db)
 		for (size_t j = 0; j < e->regex.n; j++)
 			fprintf(f, "%s\n", e->regex.v[j]);
 		for (size_t j = 0; j < e->match.n; j++) {
-			for (const char *p = e->match.v[j]; *p; p++) {
-				if (strchr("\\.[]()*+?{}|^$", *p))
-					fputc('\\', f);
-				fputc(*p, f);
+			struct mpat mp;
+			struct strbuf sb = STRBUF_INIT;
+			if (mpat_parse(e->match.v[j], &mp, &sb) < 0) {
+				sb_release(&sb);
+				continue;
 			}
-			fputc('\n', f);
+			if (mp.kind == MP_ERE) {
+				fprintf(f, "%s\n", mp.text);
+			} else if (mp.kind == MP_CODE) {
+				codes_ere(mp.code, &sb);
+				fprintf(f, "%s\n", sb.buf);
+			} else {
+				for (const char *p = mp.text; *p; p++) {
+					if (strchr("\\.[]()*+?{}|^$", *p))
+						fputc('\\', f);
+					fputc(*p, f);
+				}
+				fputc('\n', f);
+			}
+			sb_release(&sb);
+			mpat_free(&mp);
 		}
+	}
+}
+
+void explain_dump_keys(FILE *f, const struct explain_db *db)
+{
+	for (size_t i = 0; i < db->nkeys; i++) {
+		const struct explain_key *k = &db->key[i];
+		if (k->kind != EK_LIT && k->kind != EK_RE && k->kind != EK_CODE)
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(db->key[j].text, k->text);
+		if (!dup)
+			fprintf(f, "%s\n", k->text);
 	}
 }
