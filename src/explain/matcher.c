@@ -237,7 +237,8 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 		explain_db_free(db);
 		return -1;
 	}
-	qsort(db->codesig, db->ncodesig, sizeof *db->codesig, by_code);
+	if (db->ncodesig)
+		qsort(db->codesig, db->ncodesig, sizeof *db->codesig, by_code);
 	/* Refinements, now that every signature has an index. */
 	for (size_t i = 0; i < db->n; i++) {
 		struct explain_sig *s = &db->sig[i];

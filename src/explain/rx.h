@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #define RX_MAX_NFA 4096
-#define RX_MAX_DFA 1024
+#define RX_MAX_DFA 512
 
 struct rx_nfa;
 struct rx_dfa;
