@@ -44,8 +44,7 @@ static void explain_help(FILE *f)
 	      "                       put the cause this machine shows first\n"
 	      "      --json           print JSON (schema wslgpu/explain/1)\n"
 	      "      --list           list every known signature, by layer\n"
-	      "      --kb FILE        also use the signatures in FILE (.kb format), to try\n"
-	      "                       new ones before they are built in\n"
+
 	      "  -v, --verbose        every kept occurrence, each cause's sources, ids\n"
 	      "      --root DIR       with --check: describe the machine whose root is DIR\n"
 	      "      --timeout SEC    with --check: time limit per probe (default 10)\n"
@@ -145,7 +144,7 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		{ "windows", no_argument, NULL, CR_OPT_WINDOWS },
 		{ "color", required_argument, NULL, CR_OPT_COLOR },
 		{ "no-color", no_argument, NULL, CR_OPT_NO_COLOR },
-		{ "kb", required_argument, NULL, OPT_KB },
+		{ "kb", required_argument, NULL, OPT_KB }, /* for KB authors: src/kb/README.md */
 		{ "dump-patterns", no_argument, NULL, OPT_DUMP }, /* for bench/explain.sh */
 		{ "dump-keys", no_argument, NULL, OPT_DUMP_KEYS }, /* for bench/explain.sh */
 		{ "no-fork", no_argument, NULL, CR_OPT_NO_FORK }, /* debugging only */
