@@ -16,8 +16,6 @@ enum {
 	F_WRE = 2,  /* a regex's key lies within the line */
 	F_SLIT = 4, /* a literal key spans the break from an earlier line */
 	F_SRE = 8,  /* a regex's key spans the break */
-	F_WRE2 = 16, /* a key of a regex's second set lies within the line */
-	F_SRE2 = 32, /* ...or spans the break */
 };
 
 /* Slot bits: one per code family named on the line, then these. */
@@ -527,6 +525,7 @@ void explain_scan_init(struct explain_scan *s, const struct explain_db *db)
 	s->stamp2 = xcalloc(n, sizeof *s->stamp2);
 	s->span = xcalloc(n, sizeof *s->span);
 	s->kpos = xcalloc(n, sizeof *s->kpos);
+	s->re2 = xcalloc(n, sizeof *s->re2);
 	s->hits = xcalloc(n, sizeof *s->hits);
 	s->from = xcalloc(n, sizeof *s->from);
 	s->alone = xcalloc(db->nre ? db->nre : 1, sizeof *s->alone);
@@ -549,7 +548,10 @@ static void mark(struct explain_scan *s, size_t sig, unsigned char bit)
 	unsigned char f = sl->flags[sig];
 	if (!f)
 		sl->cand[sl->ncand++] = sig;
-	if (!(f & ~F_WLIT) && bit != F_WLIT)
+	/* A window needs a regex's first key or a spanning literal; the
+	 * second set's words alone (often common ones) start nothing. */
+	const unsigned char w = F_WRE | F_SRE | F_SLIT;
+	if (!(f & w) && (bit & w))
 		sl->wcand[sl->nwcand++] = sig;
 	sl->flags[sig] = f | bit;
 }
@@ -583,7 +585,10 @@ static void on_hit(void *ctx, size_t key, long end)
 				s->kpos[k->arg] = (size_t)start;
 			mark(s, k->arg, F_WRE);
 			break;
-		case EK_RE2: mark(s, k->arg, F_WRE2); break;
+		case EK_RE2: /* often a common word: no candidate, just when */
+			if (!s->only || s->only[k->arg])
+				s->re2[k->arg] = s->slot[s->cur].line;
+			break;
 		case EK_CTX: sl->bits |= 1u << k->arg; break;
 		case EK_ERR: sl->bits |= LB_ERR; break;
 		case EK_GPU: sl->bits |= LB_GPU; break;
@@ -600,7 +605,12 @@ static void on_hit(void *ctx, size_t key, long end)
 	unsigned long from = span_line(s, start);
 	if (!from)
 		return;
-	mark(s, k->arg, k->kind == EK_LIT ? F_SLIT : k->kind == EK_RE ? F_SRE : F_SRE2);
+	if (k->kind == EK_RE2) {
+		if (!s->only || s->only[k->arg])
+			s->re2[k->arg] = s->slot[s->cur].line;
+		return;
+	}
+	mark(s, k->arg, k->kind == EK_LIT ? F_SLIT : F_SRE);
 	if (k->kind == EK_LIT && from > s->span[k->arg])
 		s->span[k->arg] = from;
 }
@@ -692,7 +702,7 @@ static void match_line(struct explain_scan *s, unsigned long line, const char *m
 		unsigned char f = sl->flags[sig];
 		const struct explain_sig *g = &db->sig[sig];
 		bool hit = f & F_WLIT;
-		bool run = (f & F_WRE) && (!g->and || (f & F_WRE2));
+		bool run = (f & F_WRE) && (!g->and || s->re2[sig] == line);
 		size_t at = s->kpos[sig];
 		if (g->keymax && mlen + 1 >= g->keymax && at > mlen + 1 - g->keymax)
 			at = mlen + 1 - g->keymax;
@@ -807,7 +817,7 @@ static void try_window(struct explain_scan *s, size_t sig, unsigned long line, u
 		for (unsigned long l = from; l < line; l++)
 			before |= s->slot[slot_of(s, l)].flags[sig];
 		f = before | now;
-		bool keyed = (f & (F_WRE | F_SRE)) && (!g->and || (f & (F_WRE2 | F_SRE2)));
+		bool keyed = (f & (F_WRE | F_SRE)) && (!g->and || s->re2[sig] >= from);
 		/* A match that starts with its key, wrapped, has the key before
 		 * the break; one that ends with it, after. */
 		if ((g->edge & LIT_LEAD) && !(before & F_WRE) && !(now & F_SRE))
@@ -1052,6 +1062,7 @@ void explain_scan_release(struct explain_scan *s)
 	free(s->stamp2);
 	free(s->span);
 	free(s->kpos);
+	free(s->re2);
 	free(s->hits);
 	free(s->from);
 	free(s->alone);

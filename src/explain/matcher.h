@@ -230,6 +230,7 @@ struct explain_scan {
 	unsigned long *stamp2;     /* de-duplicates window candidates */
 	unsigned long *span;       /* first line of a literal that spans into this line */
 	size_t *kpos;              /* where a regex key first starts on the last line */
+	unsigned long *re2;        /* last line a key of a regex's second set was on */
 	size_t *hits, *from;
 	struct explain_memo *alone, *win; /* per regex: the last line alone, the last window */
 	int codes[64];             /* codes named on the current line */

@@ -496,7 +496,8 @@ static void make_classes(struct rx_nfa *f)
 /* ---- DFA ---- */
 
 struct rx_dfa {
-	int32_t *trans;      /* nstates * ncls; -1: not built yet */
+	uint32_t *trans;     /* nstates * ncls: the next state's row (state x ncls),
+				TR_MATCH if it holds MATCH, or TR_UNKNOWN */
 	unsigned char *acc;  /* ACC_* */
 	int32_t **list;      /* NFA nodes of each state, sorted */
 	int *len;
@@ -511,6 +512,11 @@ struct rx_dfa {
 };
 
 enum { ACC_MATCH = 1, ACC_END_KNOWN = 2, ACC_END = 4 };
+/* Transition entries: a row offset, so the scan needs no multiply, with the
+ * top bit for "a match ends here" (the scan stops there) or for "not
+ * built yet" (all bits). */
+#define TR_MATCH 0x80000000u
+#define TR_UNKNOWN 0xffffffffu
 
 static struct rx_dfa *dfa_new(const struct rx_nfa *f)
 {
@@ -640,7 +646,7 @@ static int32_t intern(const struct rx_nfa *f, struct rx_dfa *d, int n, bool matc
 	}
 	int32_t s = d->nstates++;
 	for (int k = 0; k < f->ncls; k++)
-		d->trans[(size_t)s * (size_t)f->ncls + (size_t)k] = -1;
+		d->trans[(size_t)s * (size_t)f->ncls + (size_t)k] = TR_UNKNOWN;
 	d->acc[s] = match ? ACC_MATCH : 0;
 	d->list[s] = xmalloc((size_t)(n ? n : 1) * sizeof *d->buf);
 	memcpy(d->list[s], d->buf, (size_t)n * sizeof *d->buf);
@@ -667,7 +673,8 @@ static int32_t step(const struct rx_nfa *f, struct rx_dfa *d, int32_t s, int k)
 	free(seeds);
 	int32_t t = intern(f, d, m, match);
 	if (t >= 0)
-		d->trans[(size_t)s * (size_t)f->ncls + (size_t)k] = t;
+		d->trans[(size_t)s * (size_t)f->ncls + (size_t)k] =
+			(uint32_t)t * (uint32_t)f->ncls | (match ? TR_MATCH : 0);
 	return t;
 }
 
@@ -771,23 +778,28 @@ int rx_feed(struct rx *rx, int32_t *state, const char *s, size_t len)
 		if (d->acc[st] & ACC_MATCH)
 			return 1;
 	}
-	const size_t ncls = (size_t)f->ncls;
+	const uint32_t ncls = (uint32_t)f->ncls;
 	const unsigned char *cls = f->cls;
+	const uint32_t *tr = d->trans;
+	uint32_t row = (uint32_t)st * ncls;
 	for (size_t i = 0; i < len; i++) {
-		int k = cls[(unsigned char)s[i]];
-		int32_t nx = d->trans[(size_t)st * ncls + (size_t)k];
-		if (nx < 0) {
-			nx = step(f, d, st, k);
-			if (nx < 0) {
+		unsigned k = cls[(unsigned char)s[i]];
+		uint32_t t = tr[row + k];
+		if (t & TR_MATCH) {
+			if (t != TR_UNKNOWN)
+				return 1;
+			if (step(f, d, (int32_t)(row / ncls), (int)k) < 0) {
 				rx->overflow = true;
 				return -1;
 			}
+			tr = d->trans; /* it may have moved */
+			t = tr[row + k];
+			if (t & TR_MATCH)
+				return 1;
 		}
-		st = nx;
-		if (d->acc[st] & ACC_MATCH)
-			return 1;
+		row = t;
 	}
-	*state = st;
+	*state = (int32_t)(row / ncls);
 	return 0;
 }
 
