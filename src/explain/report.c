@@ -193,9 +193,14 @@ static void text_unknown(FILE *f, const struct explain_view *v)
 			labelled(f, label, u->text);
 		}
 	}
+	unsigned long kept = 0;
+	for (size_t i = 0; i < s->nunk; i++)
+		kept += s->unk[i].count;
 	if (show < s->nunk)
-		fprintf(f, "    ... %zu more (-v shows %s)\n", s->nunk - show,
-			s->nunk < n ? "the first ones kept" : "them all");
+		fprintf(f, "    ... %zu more (-v shows them)\n", s->nunk - show);
+	else if (kept < n)
+		fprintf(f, "    ... and %lu more lines (the first %d different ones are kept)\n",
+			n - kept, EXPLAIN_UNKNOWN_KEEP);
 	fprintf(f, "  To get %s recognised: %s.\n", n == 1 ? "it" : "them", EXPLAIN_REPORT_HOW);
 }
 
