@@ -177,31 +177,32 @@ expect_json '(.matches[0].lines[0].text | length) < 600'
 
 # GPU-looking error lines nothing recognises: counted, shown, and how to
 # report them; text that is not about the GPU chain gets nothing invented.
+# (Made-up messages, so that no signature the KB gains covers them.)
 {
 	printf 'epoch 1/10 loss=0.3\n'
-	printf 'RuntimeError: CUDA error: an illegal memory access was encountered\n'
-	printf 'nvrtc: error: failed to open libnvrtc-builtins.so.12.1\n'
-	printf 'RuntimeError: CUDA error: an illegal memory access was encountered\n'
+	printf 'FluxError: CUDA flux capacitor failed to warm up\n'
+	printf 'zorb: error: failed to open libcuflux-builtins.so.12.1\n'
+	printf 'FluxError: CUDA flux capacitor failed to warm up\n'
 	printf 'error: could not open config.yaml\n'
 } >"$WORK/unknown.log"
 run explain -f "$WORK/unknown.log"
 expect_rc 0
 expect_line '^\? No known signature in 5 lines, but 3 of them look like GPU errors \(below\)\.'
-expect_line '^    line 2 +RuntimeError: CUDA error: an illegal memory access was encountered  \(2 times\)$'
-expect_line '^    line 3 +nvrtc: error: failed to open libnvrtc-builtins\.so\.12\.1$'
+expect_line '^    line 2 +FluxError: CUDA flux capacitor failed to warm up  \(2 times\)$'
+expect_line '^    line 3 +zorb: error: failed to open libcuflux-builtins\.so\.12\.1$'
 expect_no_line 'config\.yaml'
 expect_line "^  To get them recognised: run 'wslgpu report --markdown' and open an issue"
 run_json explain -f "$WORK/unknown.log"
 expect_json '.summary.status == "unknown" and .summary.unrecognised_lines == 3 and .summary.recognised_lines == 0'
 expect_json '[.unrecognised[] | .line] == [2, 3] and .unrecognised[0].count == 2'
-expect_json '.unrecognised[1].text | test("libnvrtc-builtins")'
+expect_json '.unrecognised[1].text | test("libcuflux-builtins")'
 # Recognised and unrecognised side by side.
-printf 'Torch not compiled with CUDA enabled\ncudnn: fatal: CUDNN_STATUS_NOT_INITIALIZED in conv\n' >"$WORK/mixed.log"
+printf 'Torch not compiled with CUDA enabled\nfluxdnn: fatal: CUDA warp drive not initialized\n' >"$WORK/mixed.log"
 run explain -f "$WORK/mixed.log"
 expect_rc 1
 expect_line '^✗ frameworks: PyTorch: Torch not compiled with CUDA enabled$'
 expect_line '^  also: 1 other line looks like a GPU error but is not known:$'
-expect_line '^    line 2 +cudnn: fatal: CUDNN_STATUS_NOT_INITIALIZED in conv$'
+expect_line '^    line 2 +fluxdnn: fatal: CUDA warp drive not initialized$'
 run_json explain -f "$WORK/mixed.log"
 expect_json '.summary.recognised_lines == 1 and .summary.unrecognised_lines == 1'
 expect_json '.matches[0].lines[0].cut == false'

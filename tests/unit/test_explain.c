@@ -934,11 +934,12 @@ static void test_unknown_lines(void **state)
 {
 	(void)state;
 	struct explain_scan s;
+	/* Made-up messages, so that no signature the KB gains covers them. */
 	scan_text(&s, "epoch 1 done\n"
-		      "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+		      "FluxError: CUDA flux capacitor failed to warm up\n"
 		      "Torch not compiled with CUDA enabled\n"
 		      "step 2: the weather is fine, no error here\n"
-		      "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+		      "FluxError: CUDA flux capacitor failed to warm up\n"
 		      "libcudnn_foo.so: cannot map segment: nonsense\n");
 	assert_true(found(&s, "explain.sig.torch_not_compiled"));
 	/* Two GPU-looking lines, three occurrences; the known line and the
