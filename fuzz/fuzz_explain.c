@@ -1,20 +1,72 @@
 /* fuzz_explain.c: `wslgpu explain`'s engine on arbitrary bytes — the line
  * normaliser, the matcher fed in chunks of varying size (lines spanning
- * chunks, clipped lines, wrapped pairs), the text and JSON reports of what
- * it found (every byte of the input that reaches them must be sanitised),
- * and the prefilter-key derivation on the input read as a regex. */
+ * chunks, clipped lines, wrapped and cut messages), the text and JSON
+ * reports of what it found (every byte of the input that reaches them must
+ * be sanitised), explain_best as the probes call it, the error-code number
+ * forms, and, with the input read as a pattern: the prefilter-key and
+ * literal-set derivation, `match:` classes, a KB built from it, and the DFA
+ * engine checked against regexec (a difference aborts). */
+#include <regex.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/codes.h"
 #include "explain/confirm.h"
 #include "explain/literal.h"
 #include "explain/matcher.h"
 #include "explain/normalize.h"
+#include "explain/pattern.h"
 #include "explain/report.h"
+#include "explain/rx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void count(void *ctx, int code)
+{
+	(void)code;
+	++*(int *)ctx;
+}
+
+/* Patterns glibc's regcomp compiles in reasonable time: short, and no
+ * quantifier on a quantifier. It takes seconds on "a{255}{255}" or
+ * "a++++++*+++" (exponential closures), which is glibc, not what is fuzzed
+ * here. */
+static bool tame(const char *re)
+{
+	if (strlen(re) > 64)
+		return false;
+	for (const char *q = re; *q; q++)
+		if (strchr("*+?}", q[0]) && q[1] && strchr("*+?{", q[1]))
+			return false;
+	return true;
+}
+
+/* rx must answer as regexec does wherever it accepts a pattern. */
+static void differential(const char *re, const char *texts[], size_t n)
+{
+	if (!tame(re))
+		return;
+	regex_t r;
+	if (regcomp(&r, re, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+		return;
+	struct rx x;
+	if (rx_compile(&x, re) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			int want = regexec(&r, texts[i], 0, NULL, 0) == 0;
+			int got = rx_search(&x, texts[i], strlen(texts[i]));
+			if (got >= 0 && got != want) {
+				fprintf(stderr, "rx /%s/ on \"%s\": %d, regexec %d\n", re, texts[i], got,
+					want);
+				abort();
+			}
+		}
+		rx_free(&x);
+	}
+	regfree(&r);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t off = 0; off < size; off += step)
 		explain_scan_feed(&s, p + off, size - off < step ? size - off : step);
 	explain_scan_finish(&s);
+	if (s.nunk > EXPLAIN_UNKNOWN_KEEP || s.st.recognised > s.st.lines)
+		abort();
 
 	struct cause_rank **ranks = calloc(s.nfound ? s.nfound : 1, sizeof *ranks);
 	for (size_t i = 0; i < s.nfound; i++) {
@@ -53,12 +107,65 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(ranks);
 	explain_scan_release(&s);
 
-	char *re = malloc(size + 1);
-	memcpy(re, p, size);
-	re[size] = '\0';
-	struct litset ls;
-	if (ere_required(re, &ls) == 0)
-		litset_free(&ls);
+	explain_best(explain_db_builtin(), "frameworks.", p, size);
+	int n = 0;
+	codes_numbers(p, size, (1u << CF_COUNT) - 1, count, &n);
+
+	/* The input as a pattern: its first line, as text without NULs. */
+	size_t l1 = 0;
+	while (l1 < size && l1 < 512 && p[l1] != '\n' && p[l1] != '\0')
+		l1++;
+	char *re = malloc(l1 + 1);
+	memcpy(re, p, l1);
+	re[l1] = '\0';
+	size_t from = l1 < size ? l1 + 1 : size; /* the next line: a text to match */
+	char *text = malloc(size - from + 1);
+	size_t tn = 0;
+	for (size_t i = from; i < size && p[i] && p[i] != '\n'; i++)
+		text[tn++] = p[i];
+	text[tn] = '\0';
+	const char *texts[] = { text, re, "", "abc", "CUDA error 100", "x a-b_c.d/e:f" };
+	differential(re, texts, sizeof texts / sizeof texts[0]);
+
+	struct litset a, b;
+	unsigned edge;
+	if (ere_required2(re, &a, &b, &edge) == 0) {
+		litset_free(&a);
+		litset_free(&b);
+	}
+	if (ere_literal_set(re, &a) == 0)
+		litset_free(&a);
+
+	struct mpat mp;
+	struct strbuf err = STRBUF_INIT;
+	if (mpat_parse(re, &mp, &err) == 0) {
+		if (mp.kind == MP_ERE)
+			differential(mp.text, texts, sizeof texts / sizeof texts[0]);
+		mpat_free(&mp);
+	}
+	sb_release(&err);
+
+	/* A KB of one signature whose match: and regex: come from the input. */
+	if (tame(re)) {
+		struct strbuf kt = STRBUF_INIT;
+		sb_addf(&kt, "[f.x]\nlayer: cuda\ntitle: x\nsource: https://x.invalid/\nmatch: %s\n"
+			     "regex: %s\n", re, re);
+		struct kb kb;
+		struct strbuf e2 = STRBUF_INIT;
+		if (kb_parse(kt.buf, kt.len, &kb, &e2) == 0) {
+			struct explain_db db;
+			const struct kb *kbs[] = { &kb };
+			if (explain_db_build(&db, kbs, 1, &e2) == 0) {
+				explain_best(&db, "f.", text, tn);
+				explain_best(&db, "f.", p, size);
+				explain_db_free(&db);
+			}
+			kb_free(&kb);
+		}
+		sb_release(&e2);
+		sb_release(&kt);
+	}
+	free(text);
 	free(re);
 	return 0;
 }

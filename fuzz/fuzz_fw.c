@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/matcher.h"
 #include "parse/aptsources.h"
 #include "parse/cudaarch.h"
 #include "parse/dockerinfo.h"
@@ -15,7 +16,6 @@
 #include "parse/nvccver.h"
 #include "parse/pyprobe.h"
 #include "probes/fwadvice.h"
-#include "probes/sigmatch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -86,8 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char ver[32];
 	nvccver_parse(p, size, ver, sizeof ver);
 
-	sig_match("frameworks.", p, size);
-	sig_match("containers.", p, size);
+	explain_best(explain_db_builtin(), "frameworks.", p, size);
+	explain_best(explain_db_builtin(), "containers.", p, size);
 
 	/* String-taking helpers get a NUL-terminated copy. */
 	char *s = malloc(size + 1);

@@ -44,6 +44,7 @@ static void explain_help(FILE *f)
 	      "                       put the cause this machine shows first\n"
 	      "      --json           print JSON (schema wslgpu/explain/1)\n"
 	      "      --list           list every known signature, by layer\n"
+
 	      "  -v, --verbose        every kept occurrence, each cause's sources, ids\n"
 	      "      --root DIR       with --check: describe the machine whose root is DIR\n"
 	      "      --timeout SEC    with --check: time limit per probe (default 10)\n"
@@ -98,9 +99,39 @@ static bool want_checks(const struct explain_scan *s, const struct check_def *de
 	return any;
 }
 
+/* --kb FILE: the built-in signatures and those of FILE, in one matcher. */
+static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	sb_addf(&text, "@file %s\n", path);
+	int rc = sb_read_fd(&text, fd, 64u << 20, NULL);
+	close(fd);
+	if (rc < 0) {
+		fprintf(stderr, "wslgpu explain: reading %s: %s\n", path, strerror(-rc));
+	} else if (kb_parse(text.buf, text.len, extra, &err) < 0) {
+		fprintf(stderr, "wslgpu explain: %s\n", err.buf);
+		rc = -1;
+	} else {
+		const struct kb *kbs[] = { kb_builtin(), extra };
+		rc = explain_db_build(db, kbs, 2, &err);
+		if (rc < 0) {
+			fprintf(stderr, "wslgpu explain: %s: %s\n", path, err.buf);
+			kb_free(extra);
+		}
+	}
+	sb_release(&text);
+	sb_release(&err);
+	return rc < 0 ? -1 : 0;
+}
+
 static int explain_main(struct checkrun *cr, int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_DUMP };
+	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_DUMP, OPT_DUMP_KEYS, OPT_KB };
 	/* The run options that make sense for --check; parsed by checkrun. */
 	static const struct option longopts[] = {
 		{ "file", required_argument, NULL, 'f' },
@@ -113,13 +144,16 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		{ "windows", no_argument, NULL, CR_OPT_WINDOWS },
 		{ "color", required_argument, NULL, CR_OPT_COLOR },
 		{ "no-color", no_argument, NULL, CR_OPT_NO_COLOR },
+		{ "kb", required_argument, NULL, OPT_KB }, /* for KB authors: src/kb/README.md */
 		{ "dump-patterns", no_argument, NULL, OPT_DUMP }, /* for bench/explain.sh */
+		{ "dump-keys", no_argument, NULL, OPT_DUMP_KEYS }, /* for bench/explain.sh */
 		{ "no-fork", no_argument, NULL, CR_OPT_NO_FORK }, /* debugging only */
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, check = false, list = false, verbose = false, dump = false;
-	const char *file = NULL;
+	bool dump_keys = false;
+	const char *file = NULL, *kbfile = NULL;
 	int rc = EXIT_OK;
 
 	optind = 1;
@@ -133,6 +167,8 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		case OPT_CHECK: check = true; break;
 		case OPT_LIST: list = true; break;
 		case OPT_DUMP: dump = true; break;
+		case OPT_DUMP_KEYS: dump_keys = true; break;
+		case OPT_KB: kbfile = optarg; break;
 		case 'h':
 			explain_help(stdout);
 			return EXIT_OK;
@@ -158,21 +194,28 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		}
 		}
 	}
-	const struct explain_db *db = explain_db_builtin();
-	if (list) {
-		if (json)
-			explain_list_json(stdout, db);
-		else
-			explain_list_text(stdout, db);
-		return EXIT_OK;
-	}
-	if (dump) {
-		explain_dump_patterns(stdout, db);
-		return EXIT_OK;
-	}
 	if (optind < argc && file) {
 		cli_usage_error("explain", "give the text as arguments or with --file, not both");
 		return EXIT_USAGE;
+	}
+	struct kb extra;
+	struct explain_db own;
+	const struct explain_db *db = explain_db_builtin();
+	if (kbfile) {
+		if (load_extra(kbfile, &extra, &own) < 0)
+			return EXIT_USAGE;
+		db = &own;
+	}
+	if (list || dump || dump_keys) {
+		if (dump_keys)
+			explain_dump_keys(stdout, db);
+		else if (dump)
+			explain_dump_patterns(stdout, db);
+		else if (json)
+			explain_list_json(stdout, db);
+		else
+			explain_list_text(stdout, db);
+		goto out;
 	}
 
 	struct explain_scan scan;
@@ -196,7 +239,8 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 				fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
 					strerror(errno));
 				explain_scan_release(&scan);
-				return EXIT_USAGE;
+				rc = EXIT_USAGE;
+				goto out;
 			}
 			source = file;
 		} else if (isatty(0)) {
@@ -208,7 +252,8 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		if (err < 0) {
 			fprintf(stderr, "wslgpu explain: reading %s: %s\n", source, strerror(-err));
 			explain_scan_release(&scan);
-			return EXIT_INTERNAL;
+			rc = EXIT_INTERNAL;
+			goto out;
 		}
 	}
 	explain_scan_finish(&scan);
@@ -254,6 +299,11 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		free(results);
 	}
 	explain_scan_release(&scan);
+out:
+	if (kbfile) {
+		explain_db_free(&own);
+		kb_free(&extra);
+	}
 	return rc;
 }
 

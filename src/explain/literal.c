@@ -20,6 +20,7 @@
 struct lset {
 	bool none;
 	struct litset s;
+	unsigned char edge; /* LIT_LEAD, LIT_TRAIL: where the set stands in every match */
 };
 
 static void lset_clear(struct lset *l)
@@ -58,13 +59,28 @@ static long lset_value(const struct lset *l)
 }
 
 /* Keeps the better of *best and *cand in *best; frees the other. */
-static void consider(struct lset *best, struct lset *cand)
+static bool better(const struct lset *cand, const struct lset *than)
 {
-	long a = lset_value(best), b = lset_value(cand);
-	if (lset_score(cand) >= LITERAL_MIN &&
-	    (b > a || (b == a && lset_score(cand) > lset_score(best)))) {
-		lset_clear(best);
+	long a = lset_value(than), b = lset_value(cand);
+	return lset_score(cand) >= LITERAL_MIN &&
+	       (b > a || (b == a && lset_score(cand) > lset_score(than)));
+}
+
+/* Keeps the better of *best and *cand in *best, and, if second is given,
+ * the runner-up there; frees what is left over. */
+static void consider(struct lset *best, struct lset *second, struct lset *cand)
+{
+	if (better(cand, best)) {
+		if (second && better(best, second)) {
+			lset_clear(second);
+			*second = *best;
+		} else {
+			lset_clear(best);
+		}
 		*best = *cand;
+	} else if (second && better(cand, second)) {
+		lset_clear(second);
+		*second = *cand;
 	} else {
 		lset_clear(cand);
 	}
@@ -75,6 +91,8 @@ static void consider(struct lset *best, struct lset *cand)
 struct parser {
 	const char *p;
 	int depth;
+	struct lset second; /* the runner-up of the top level's only branch */
+	bool alt;           /* the top level has alternatives */
 };
 
 static struct lset parse_alt(struct parser *ps);
@@ -143,26 +161,32 @@ static void skip_bracket(struct parser *ps)
 	ps->p = s;
 }
 
-static void flush_run(struct lset *best, struct strbuf *run)
+static void flush_run(struct lset *best, struct lset *second, struct strbuf *run,
+		      unsigned char edge)
 {
 	if (run->len == 0)
 		return;
-	struct lset cand = { false, { NULL, 0 } };
+	struct lset cand = { false, { NULL, 0 }, edge };
 	lset_add(&cand, run->buf);
-	consider(best, &cand);
+	consider(best, second, &cand);
 	sb_reset(run);
 }
 
 static struct lset parse_branch(struct parser *ps)
 {
-	struct lset best = { true, { NULL, 0 } };
+	struct lset best = { true, { NULL, 0 }, 0 };
+	struct lset *sec = ps->depth == 0 && !ps->alt ? &ps->second : NULL;
 	struct strbuf run = STRBUF_INIT;
+	/* Whether anything but ^ came before the current run: a run at the
+	 * very start of the top level begins every match (LIT_LEAD). */
+	bool began = false;
+	unsigned char lead = 0;
 	for (;;) {
 		char c = *ps->p;
 		if (!c || c == '|' || (c == ')' && ps->depth > 0))
 			break;
 		if (c == '(') {
-			flush_run(&best, &run);
+			flush_run(&best, sec, &run, lead);
 			ps->p++;
 			ps->depth++;
 			struct lset inner = parse_alt(ps);
@@ -171,19 +195,23 @@ static struct lset parse_branch(struct parser *ps)
 				ps->p++;
 			if (quantifier(ps) == 1)
 				lset_clear(&inner);
-			consider(&best, &inner);
+			consider(&best, sec, &inner);
+			began = true;
 		} else if (c == '[') {
-			flush_run(&best, &run);
+			flush_run(&best, sec, &run, lead);
 			skip_bracket(ps);
 			quantifier(ps);
+			began = true;
 		} else if (c == '.' || c == '^' || c == '$') {
-			flush_run(&best, &run);
+			flush_run(&best, sec, &run, lead);
 			ps->p++;
 			quantifier(ps);
+			began |= c != '^';
 		} else if (c == '*' || c == '+' || c == '?' || c == '{') {
 			/* a quantifier with nothing before it */
-			flush_run(&best, &run);
+			flush_run(&best, sec, &run, lead);
 			ps->p++;
+			began = true;
 		} else {
 			char lit = c;
 			if (c == '\\') {
@@ -194,9 +222,10 @@ static struct lset parse_branch(struct parser *ps)
 				if ((lit >= 'a' && lit <= 'z') || (lit >= 'A' && lit <= 'Z') ||
 				    (lit >= '0' && lit <= '9')) {
 					/* \b \w \< \1 ...: not a plain character */
-					flush_run(&best, &run);
+					flush_run(&best, sec, &run, lead);
 					ps->p++;
 					quantifier(ps);
+					began = true;
 					continue;
 				}
 			}
@@ -205,28 +234,32 @@ static struct lset parse_branch(struct parser *ps)
 				lit = (char)(lit + 32);
 			int q = quantifier(ps);
 			if (q == 1) {
-				flush_run(&best, &run);
+				flush_run(&best, sec, &run, lead);
 			} else {
+				if (run.len == 0)
+					lead = !began && ps->depth == 0 ? LIT_LEAD : 0;
 				sb_addc(&run, lit);
 				if (q == 2)
-					flush_run(&best, &run);
+					flush_run(&best, sec, &run, lead);
 			}
+			began = true;
 		}
 	}
-	flush_run(&best, &run);
+	flush_run(&best, sec, &run, lead | (ps->depth == 0 && !*ps->p ? LIT_TRAIL : 0));
 	sb_release(&run);
 	return best;
 }
 
 static struct lset parse_alt(struct parser *ps)
 {
-	struct lset all = { false, { NULL, 0 } };
-	for (;;) {
+	struct lset all = { false, { NULL, 0 }, 0 };
+	for (int nb = 0;; nb++) {
 		struct lset b = parse_branch(ps);
 		if (b.none || all.none) {
 			lset_clear(&b);
 			lset_clear(&all);
 		} else {
+			all.edge = nb == 0 ? b.edge : 0; /* a second branch: no edge */
 			for (size_t i = 0; i < b.s.n; i++)
 				lset_add(&all, b.s.v[i]);
 			lset_clear(&b);
@@ -235,22 +268,40 @@ static struct lset parse_alt(struct parser *ps)
 		}
 		if (*ps->p != '|')
 			break;
+		if (ps->depth == 0) { /* alternatives: no second requirement */
+			lset_clear(&ps->second);
+			ps->alt = true;
+		}
 		ps->p++;
 	}
 	return all;
 }
 
-int ere_required(const char *re, struct litset *set)
+int ere_required2(const char *re, struct litset *set, struct litset *second, unsigned *edge)
 {
-	struct parser ps = { re, 0 };
+	struct parser ps = { re, 0, { true, { NULL, 0 }, 0 }, false };
 	struct lset all = parse_alt(&ps);
 	memset(set, 0, sizeof *set);
+	if (second)
+		memset(second, 0, sizeof *second);
 	if (all.none || lset_score(&all) < LITERAL_MIN) {
 		lset_clear(&all);
+		lset_clear(&ps.second);
 		return -1;
 	}
 	*set = all.s;
+	if (edge)
+		*edge = ps.alt ? 0 : all.edge;
+	if (second && !ps.second.none && lset_score(&ps.second) >= LITERAL_MIN)
+		*second = ps.second.s;
+	else
+		lset_clear(&ps.second);
 	return 0;
+}
+
+int ere_required(const char *re, struct litset *set)
+{
+	return ere_required2(re, set, NULL, NULL);
 }
 
 void litset_free(struct litset *set)
@@ -260,4 +311,124 @@ void litset_free(struct litset *set)
 	free(set->v);
 	set->v = NULL;
 	set->n = 0;
+}
+
+/* ---- exact literal sets ---- */
+
+struct xparser {
+	const char *p;
+	int depth;
+	bool bad;
+};
+
+static void set_cross(struct litset *acc, const struct litset *x, bool *bad)
+{
+	struct litset out = { NULL, 0 };
+	for (size_t i = 0; i < acc->n && !*bad; i++)
+		for (size_t j = 0; j < x->n && !*bad; j++) {
+			struct strbuf sb = STRBUF_INIT;
+			sb_add(&sb, acc->v[i]);
+			sb_add(&sb, x->v[j]);
+			struct lset l = { false, out, 0 };
+			lset_add(&l, sb.buf);
+			out = l.s;
+			sb_release(&sb);
+			if (out.n > LITERAL_MAX)
+				*bad = true;
+		}
+	litset_free(acc);
+	*acc = out;
+}
+
+static struct litset x_alt(struct xparser *xp);
+
+static struct litset x_branch(struct xparser *xp)
+{
+	struct litset acc = { NULL, 0 };
+	struct lset one = { false, { NULL, 0 }, 0 };
+	lset_add(&one, "");
+	acc = one.s;
+	while (!xp->bad && *xp->p && *xp->p != '|' && !(*xp->p == ')' && xp->depth > 0)) {
+		struct litset atom = { NULL, 0 };
+		char c = *xp->p;
+		if (c == '(') {
+			if (++xp->depth > 32) {
+				xp->bad = true;
+				break;
+			}
+			xp->p++;
+			atom = x_alt(xp);
+			if (*xp->p != ')')
+				xp->bad = true;
+			else
+				xp->p++;
+			xp->depth--;
+		} else if (strchr("[.^$*+{})", c)) {
+			xp->bad = true;
+			break;
+		} else {
+			char lit = c;
+			if (c == '\\') {
+				lit = xp->p[1];
+				if (!lit || (lit >= 'a' && lit <= 'z') || (lit >= 'A' && lit <= 'Z') ||
+				    (lit >= '0' && lit <= '9')) {
+					xp->bad = true;
+					break;
+				}
+				xp->p++;
+			}
+			xp->p++;
+			char s[2] = { lit >= 'A' && lit <= 'Z' ? (char)(lit + 32) : lit, '\0' };
+			struct lset l = { false, { NULL, 0 }, 0 };
+			lset_add(&l, s);
+			atom = l.s;
+		}
+		if (*xp->p == '?') {
+			xp->p++;
+			struct lset l = { false, atom, 0 };
+			lset_add(&l, "");
+			atom = l.s;
+		}
+		if (*xp->p == '*' || *xp->p == '+' || *xp->p == '{' || *xp->p == '?')
+			xp->bad = true;
+		if (!xp->bad)
+			set_cross(&acc, &atom, &xp->bad);
+		litset_free(&atom);
+	}
+	return acc;
+}
+
+static struct litset x_alt(struct xparser *xp)
+{
+	struct litset all = { NULL, 0 };
+	for (;;) {
+		struct litset b = x_branch(xp);
+		struct lset l = { false, all, 0 };
+		for (size_t i = 0; i < b.n; i++)
+			lset_add(&l, b.v[i]);
+		all = l.s;
+		litset_free(&b);
+		if (all.n > LITERAL_MAX)
+			xp->bad = true;
+		if (xp->bad || *xp->p != '|')
+			break;
+		xp->p++;
+	}
+	return all;
+}
+
+int ere_literal_set(const char *re, struct litset *set)
+{
+	struct xparser xp = { re, 0, false };
+	*set = x_alt(&xp);
+	if (*xp.p)
+		xp.bad = true;
+	for (size_t i = 0; i < set->n && !xp.bad; i++)
+		if (strlen(set->v[i]) < LITERAL_MIN)
+			xp.bad = true;
+	if (xp.bad || set->n == 0) {
+		litset_free(set);
+		return -1;
+	}
+	return 0;
 }

@@ -33,5 +33,23 @@ struct litset {
  * of keys of at least LITERAL_MIN bytes can be derived (set is empty). */
 int ere_required(const char *re, struct litset *set);
 void litset_free(struct litset *set);
+/* The same, and when every match must also contain a member of a second,
+ * independent set (a pattern without top-level alternatives: "(copy|add)
+ * +[^ ]*(libcuda|libnvidia-ml)"), that set in second (else it is empty).
+ * A line then needs both before the regex is worth running. edge (may be
+ * NULL) gets LIT_LEAD if every match begins with a member of set ("nvcc
+ * fatal *:"), LIT_TRAIL if every match ends with one: a match wrapped over
+ * two lines then needs the key before, or after, the break. */
+#define LIT_LEAD 1
+#define LIT_TRAIL 2
+int ere_required2(const char *re, struct litset *set, struct litset *second, unsigned *edge);
+
+/* Fills set with the finite list of strings re matches when re is nothing
+ * but literal text, groups, alternation and `?` ("cuda_error_no_device|
+ * cudaerrornodevice", "docker (daemon socket|api)"): then "the line
+ * contains one of them" is exactly "re matches", and no regex needs to
+ * run. Returns 0, or -1 (set empty) when re has anything else, expands to
+ * more than LITERAL_MAX strings, or one is shorter than LITERAL_MIN. */
+int ere_literal_set(const char *re, struct litset *set);
 
 #endif

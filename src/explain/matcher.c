@@ -5,22 +5,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codes.h"
 #include "literal.h"
+#include "pattern.h"
+
+#define W EXPLAIN_WRAP
 
 enum {
 	F_WLIT = 1, /* a literal key lies within the line */
 	F_WRE = 2,  /* a regex's key lies within the line */
-	F_SLIT = 4, /* a literal key spans the break from the previous line */
+	F_SLIT = 4, /* a literal key spans the break from an earlier line */
 	F_SRE = 8,  /* a regex's key spans the break */
+};
+
+/* Slot bits: one per code family named on the line, then these. */
+enum { LB_ERR = 1u << 8, LB_GPU = 1u << 9 };
+
+/* What makes an unrecognised line worth showing: an error word and a word
+ * of the GPU chain (lower case; found anywhere, so "fail" covers "failed"). */
+static const char *const err_words[] = {
+	"error", "fail", "cannot", "can't", "unable", "not found", "fatal", "exception", "abort",
+	"denied", "invalid", "segmentation fault", "core dumped", "panic", "mismatch",
+	"unsupported", "not supported", "no such file", "out of memory", "timed out", "could not",
+	"couldn't", "undefined symbol", NULL,
+};
+static const char *const gpu_words[] = {
+	"cuda", "cudnn", "cublas", "cufft", "curand", "cusolver", "cusparse", "cupy", "nccl", "nvml",
+	"nvidia", "nvcc", "nvrtc", "nvjitlink", "ptx", "dxg", "dxcore", "d3d12", "libcu", "libnv",
+	"wsl", "gpu", "tensorrt", "cuinit", "hcs_e", NULL,
 };
 
 /* ---- building ---- */
 
-static const struct kb_entry *find_in(const struct kb *kb, const char *id)
+static const struct kb_entry *find_in(const struct kb *const *kbs, size_t nkb, const char *id)
 {
-	for (size_t i = 0; i < kb->n; i++)
-		if (!strcmp(kb->e[i].id, id))
-			return &kb->e[i];
+	for (size_t k = 0; k < nkb; k++)
+		for (size_t i = 0; i < kbs[k]->n; i++)
+			if (!strcmp(kbs[k]->e[i].id, id))
+				return &kbs[k]->e[i];
 	return NULL;
 }
 
@@ -34,93 +56,187 @@ static bool is_signature(const struct kb_entry *e)
 	return !strcmp(e->kind, "signature");
 }
 
-/* A `match:` literal as a key: lower case, blanks collapsed like the text. */
-static char *literal_key(const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	bool pending = false;
-	for (const char *p = s; *p; p++) {
-		char c = *p;
-		if (c == ' ' || c == '\t') {
-			pending = true;
-			continue;
-		}
-		if (pending && sb.len)
-			sb_addc(&sb, ' ');
-		pending = false;
-		sb_addc(&sb, c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
-	}
-	return sb_detach(&sb);
-}
-
-static void add_key(struct explain_db *db, size_t sig, bool literal, char *text)
+static void add_key(struct explain_db *db, int kind, size_t arg, char *text)
 {
 	if (!*text) {
 		free(text);
 		return;
 	}
 	db->key = xrealloc(db->key, (db->nkeys + 1) * sizeof *db->key);
-	db->key[db->nkeys++] = (struct explain_key){ sig, literal, text };
+	db->key[db->nkeys] = (struct explain_key){ (unsigned char)kind, arg, text, db->nkeys };
+	db->nkeys++;
 }
 
-int explain_db_build(struct explain_db *db, const struct kb *kb, struct strbuf *err)
+static char *lower_dup(const char *s)
+{
+	char *d = xstrdup(s);
+	for (char *p = d; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p + 32);
+	return d;
+}
+
+/* A regex of signature k: an exact literal set becomes literal keys; any
+ * other pattern is compiled (regcomp always, rx where it can) and keyed by
+ * its required literals. what names it in errors ("regex 2", "match 1"). */
+static int add_regex(struct explain_db *db, size_t k, const char *re, const char *what,
+		     struct strbuf *err)
+{
+	struct explain_sig *s = &db->sig[k];
+	struct explain_re *r = &s->re[s->nre];
+	int rc = regcomp(&r->re, re, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+		regerror(rc, &r->re, msg, sizeof msg);
+		sb_addf(err, "%s: %s: %s", s->e->id, what, msg);
+		return -1;
+	}
+	struct litset ls;
+	if (ere_literal_set(re, &ls) == 0) {
+		for (size_t m = 0; m < ls.n; m++)
+			add_key(db, EK_LIT, k, xstrdup(ls.v[m]));
+		litset_free(&ls);
+		regfree(&r->re);
+		return 0;
+	}
+	s->nre++;
+	r->id = db->nre++;
+	rx_defer(&r->rx, re); /* declined on first use: regexec does it */
+	struct litset ls2;
+	unsigned edge;
+	if (ere_required2(re, &ls, &ls2, &edge) < 0) {
+		s->always = true;
+		s->edge = 0;
+		return 0;
+	}
+	s->edge = s->nre == 1 ? (unsigned char)edge : (unsigned char)(s->edge & edge);
+	r->edge = (unsigned char)edge;
+	for (size_t m = 0; m < ls.n; m++) {
+		add_key(db, EK_RE, k, xstrdup(ls.v[m]));
+		if (strlen(ls.v[m]) > s->keymax)
+			s->keymax = strlen(ls.v[m]);
+	}
+	/* Both sets, when every regex of the signature has two: then a
+	 * line needs a key of each before any of them runs. */
+	bool both = ls2.n && (s->nre == 1 || s->and);
+	s->and = both;
+	for (size_t m = 0; m < ls2.n && both; m++)
+		add_key(db, EK_RE2, k, xstrdup(ls2.v[m]));
+	litset_free(&ls);
+	litset_free(&ls2);
+	return 0;
+}
+
+static const struct explain_key *sorted_keys; /* for by_text: qsort has no context */
+
+static int by_text(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sorted_keys[x].text, sorted_keys[y].text);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+static int by_code(const void *a, const void *b)
+{
+	const struct explain_codesig *x = a, *y = b;
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
+static int add_entry(struct explain_db *db, const struct kb *const *kbs, size_t nkb,
+		     const struct kb_entry *e, unsigned char *keyed, struct strbuf *err)
+{
+	size_t k = db->n++;
+	struct explain_sig *s = &db->sig[k];
+	s->e = e;
+	s->cause = xcalloc(e->see.n + 1, sizeof *s->cause);
+	if (!is_signature(e))
+		s->cause[s->ncause++] = e;
+	for (size_t j = 0; j < e->see.n; j++) {
+		const struct kb_entry *t = find_in(kbs, nkb, e->see.v[j]);
+		if (t && !is_signature(t))
+			s->cause[s->ncause++] = t;
+	}
+	s->kind = s->ncause ? s->cause[0]->kind : "finding";
+	if (strcmp(s->kind, "noise") && strcmp(s->kind, "myth"))
+		s->kind = "finding";
+	s->re = xcalloc(e->regex.n + e->match.n + 1, sizeof *s->re);
+	char what[32];
+	for (size_t j = 0; j < e->regex.n; j++) {
+		snprintf(what, sizeof what, "regex %zu", j + 1);
+		if (add_regex(db, k, e->regex.v[j], what, err) < 0)
+			return -1;
+	}
+	for (size_t j = 0; j < e->match.n; j++) {
+		struct mpat mp;
+		struct strbuf msg = STRBUF_INIT;
+		snprintf(what, sizeof what, "match %zu", j + 1);
+		if (mpat_parse(e->match.v[j], &mp, &msg) < 0) {
+			sb_addf(err, "%s: %s: %s", e->id, what, msg.buf);
+			sb_release(&msg);
+			return -1;
+		}
+		sb_release(&msg);
+		int rc = 0;
+		if (mp.kind == MP_LITERAL) {
+			add_key(db, EK_LIT, k, mp.text);
+			mp.text = NULL;
+		} else if (mp.kind == MP_ERE) {
+			rc = add_regex(db, k, mp.text, what, err);
+		} else {
+			size_t nc;
+			const struct err_code *c = &codes_table(&nc)[mp.code];
+			db->codesig = xrealloc(db->codesig, (db->ncodesig + 1) * sizeof *db->codesig);
+			db->codesig[db->ncodesig++] = (struct explain_codesig){ mp.code, k };
+			db->code_families |= 1u << c->family;
+			if (!keyed[mp.code]) {
+				keyed[mp.code] = 1;
+				for (int m = 0; m < CODE_NAMES && c->name[m]; m++)
+					add_key(db, EK_CODE, (size_t)mp.code, lower_dup(c->name[m]));
+			}
+		}
+		mpat_free(&mp);
+		if (rc < 0)
+			return -1;
+	}
+	if (s->always) {
+		db->always = xrealloc(db->always, (db->nalways + 1) * sizeof *db->always);
+		db->always[db->nalways++] = k;
+	}
+	return 0;
+}
+
+int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t nkb,
+		     struct strbuf *err)
 {
 	memset(db, 0, sizeof *db);
-	for (size_t i = 0; i < kb->n; i++)
-		if (has_patterns(&kb->e[i]))
-			db->n++;
-	db->sig = xcalloc(db->n ? db->n : 1, sizeof *db->sig);
-	size_t k = 0;
-	for (size_t i = 0; i < kb->n; i++) {
-		const struct kb_entry *e = &kb->e[i];
-		if (!has_patterns(e))
-			continue;
-		struct explain_sig *s = &db->sig[k];
-		s->e = e;
-		s->cause = xcalloc(e->see.n + 1, sizeof *s->cause);
-		if (!is_signature(e))
-			s->cause[s->ncause++] = e;
-		for (size_t j = 0; j < e->see.n; j++) {
-			const struct kb_entry *t = find_in(kb, e->see.v[j]);
-			if (t && !is_signature(t))
-				s->cause[s->ncause++] = t;
-		}
-		s->kind = s->ncause ? s->cause[0]->kind : "finding";
-		if (strcmp(s->kind, "noise") && strcmp(s->kind, "myth"))
-			s->kind = "finding";
-		s->re = xcalloc(e->regex.n ? e->regex.n : 1, sizeof *s->re);
-		for (size_t j = 0; j < e->regex.n; j++) {
-			int rc = regcomp(&s->re[j], e->regex.v[j], REG_EXTENDED | REG_ICASE | REG_NOSUB);
-			if (rc) {
-				char msg[256];
-				regerror(rc, &s->re[j], msg, sizeof msg);
-				sb_addf(err, "%s: regex %zu: %s", e->id, j + 1, msg);
-				db->n = k; /* free what was compiled */
-				for (size_t q = 0; q < s->nre; q++)
-					regfree(&s->re[q]);
-				free(s->re);
-				free(s->cause);
-				explain_db_free(db);
+	size_t total = 0;
+	for (size_t a = 0; a < nkb; a++)
+		for (size_t i = 0; i < kbs[a]->n; i++) {
+			const struct kb_entry *e = &kbs[a]->e[i];
+			if (a > 0 && find_in(kbs, a, e->id)) {
+				sb_addf(err, "%s: the entry id is already taken", e->id);
 				return -1;
 			}
-			s->nre++;
-			struct litset ls;
-			if (ere_required(e->regex.v[j], &ls) < 0) {
-				s->always = true;
-				continue;
-			}
-			for (size_t m = 0; m < ls.n; m++)
-				add_key(db, k, false, xstrdup(ls.v[m]));
-			litset_free(&ls);
+			total += has_patterns(e);
 		}
-		for (size_t j = 0; j < e->match.n; j++)
-			add_key(db, k, true, literal_key(e->match.v[j]));
-		if (s->always) {
-			db->always = xrealloc(db->always, (db->nalways + 1) * sizeof *db->always);
-			db->always[db->nalways++] = k;
-		}
-		k++;
+	db->sig = xcalloc(total ? total : 1, sizeof *db->sig);
+	size_t ncodes;
+	codes_table(&ncodes);
+	unsigned char *keyed = xcalloc(ncodes, 1);
+	int rc = 0;
+	for (size_t a = 0; a < nkb && !rc; a++)
+		for (size_t i = 0; i < kbs[a]->n && !rc; i++)
+			if (has_patterns(&kbs[a]->e[i]))
+				rc = add_entry(db, kbs, nkb, &kbs[a]->e[i], keyed, err);
+	free(keyed);
+	if (rc) {
+		explain_db_free(db);
+		return -1;
 	}
+	if (db->ncodesig)
+		qsort(db->codesig, db->ncodesig, sizeof *db->codesig, by_code);
 	/* Refinements, now that every signature has an index. */
 	for (size_t i = 0; i < db->n; i++) {
 		struct explain_sig *s = &db->sig[i];
@@ -135,23 +251,54 @@ int explain_db_build(struct explain_db *db, const struct kb *kb, struct strbuf *
 			o->refined_by[o->nrefined_by++] = i;
 		}
 	}
-	const char **texts = xcalloc(db->nkeys ? db->nkeys : 1, sizeof *texts);
-	size_t *lens = xcalloc(db->nkeys ? db->nkeys : 1, sizeof *lens);
+	for (int f = 0; f < CF_COUNT; f++)
+		if (db->code_families & (1u << f))
+			for (const char *const *w = codes_context_words(f); *w; w++)
+				add_key(db, EK_CTX, (size_t)f, xstrdup(*w));
+	for (const char *const *w = err_words; *w; w++)
+		add_key(db, EK_ERR, 0, xstrdup(*w));
+	for (const char *const *w = gpu_words; *w; w++)
+		add_key(db, EK_GPU, 0, xstrdup(*w));
+
+	/* Literal keys with the same text (two signatures quoting one message)
+	 * in rings, for the cut-off check, which finds one key of a text. */
+	size_t *order = xcalloc(db->nkeys ? db->nkeys : 1, sizeof *order);
+	size_t nl = 0;
+	for (size_t i = 0; i < db->nkeys; i++)
+		if (db->key[i].kind == EK_LIT)
+			order[nl++] = i;
+	sorted_keys = db->key;
+	qsort(order, nl, sizeof *order, by_text);
+	for (size_t i = 0, j; i < nl; i = j) {
+		for (j = i + 1; j < nl && !strcmp(db->key[order[i]].text, db->key[order[j]].text); j++)
+			db->key[order[j - 1]].same = order[j];
+		db->key[order[j - 1]].same = order[i];
+	}
+	free(order);
+
+	size_t nk = db->nkeys ? db->nkeys : 1;
+	const char **texts = xcalloc(nk, sizeof *texts);
+	size_t *lens = xcalloc(nk, sizeof *lens);
+	unsigned char *mark = xcalloc(nk, 1);
 	for (size_t i = 0; i < db->nkeys; i++) {
 		texts[i] = db->key[i].text;
 		lens[i] = strlen(texts[i]);
+		mark[i] = db->key[i].kind == EK_LIT;
 	}
-	ac_build(&db->ac, texts, lens, db->nkeys);
+	ac_build(&db->ac, texts, lens, db->nkeys, mark);
 	free(texts);
 	free(lens);
+	free(mark);
 	return 0;
 }
 
 void explain_db_free(struct explain_db *db)
 {
 	for (size_t i = 0; i < db->n; i++) {
-		for (size_t j = 0; j < db->sig[i].nre; j++)
-			regfree(&db->sig[i].re[j]);
+		for (size_t j = 0; j < db->sig[i].nre; j++) {
+			regfree(&db->sig[i].re[j].re);
+			rx_free(&db->sig[i].re[j].rx);
+		}
 		free(db->sig[i].re);
 		free(db->sig[i].cause);
 		free(db->sig[i].refines);
@@ -162,6 +309,7 @@ void explain_db_free(struct explain_db *db)
 		free(db->key[i].text);
 	free(db->key);
 	free(db->always);
+	free(db->codesig);
 	ac_free(&db->ac);
 	memset(db, 0, sizeof *db);
 }
@@ -172,8 +320,9 @@ const struct explain_db *explain_db_builtin(void)
 	static int built;
 	if (!built) {
 		struct strbuf err = STRBUF_INIT;
+		const struct kb *kbs[] = { kb_builtin() };
 		/* make check compiles every pattern; failing here is a broken build. */
-		if (explain_db_build(&db, kb_builtin(), &err) < 0) {
+		if (explain_db_build(&db, kbs, 1, &err) < 0) {
 			fprintf(stderr, "wslgpu: internal signature table is invalid: %s\n", err.buf);
 			abort();
 		}
@@ -191,91 +340,56 @@ int explain_db_find(const struct explain_db *db, const char *id)
 	return -1;
 }
 
-/* ---- scanning ---- */
+/* ---- the wrap window ---- */
 
-void explain_scan_init(struct explain_scan *s, const struct explain_db *db)
+/* The slot k lines before the last one. */
+static int back(const struct explain_scan *s, int k)
 {
-	memset(s, 0, sizeof *s);
-	s->db = db;
-	size_t n = db->n ? db->n : 1;
-	s->m = xcalloc(n, sizeof *s->m);
-	s->last = xcalloc(n, sizeof *s->last);
-	s->stamp = xcalloc(n, sizeof *s->stamp);
-	s->hits = xcalloc(n, sizeof *s->hits);
-	for (int i = 0; i < 2; i++) {
-		s->flags[i] = xcalloc(n, 1);
-		s->cand[i] = xcalloc(n, sizeof *s->cand[i]);
-		s->buf[i] = xmalloc(EXPLAIN_LINE_MAX + 1);
+	return ((s->cur - k) % W + W) % W;
+}
+
+/* The slot holding line l of the window, or -1. */
+static int slot_of(const struct explain_scan *s, unsigned long l)
+{
+	unsigned long last = s->slot[s->cur].line;
+	if (!s->chain || l > last || last - l >= (unsigned long)s->chain)
+		return -1;
+	return back(s, (int)(last - l));
+}
+
+static size_t msg_len(const struct explain_slot *sl)
+{
+	return sl->nl.len - sl->nl.msg;
+}
+
+/* The line where a key that starts at offset start (< 0: before the last
+ * line's message) begins, counting the blanks that joined the lines; 0 if
+ * it starts before the window. */
+static unsigned long span_line(const struct explain_scan *s, long start)
+{
+	long off = 0;
+	for (int k = 1; k < s->chain; k++) {
+		const struct explain_slot *next = &s->slot[back(s, k - 1)], *sl = &s->slot[back(s, k)];
+		off -= (long)msg_len(sl) + (next->space ? 1 : 0);
+		if (start >= off)
+			return sl->line;
 	}
-	s->raw = xmalloc(EXPLAIN_LINE_MAX);
-	s->joined = xmalloc(2 * EXPLAIN_LINE_MAX + 2);
+	return 0;
 }
 
-static void on_hit(void *ctx, size_t key, long end)
-{
-	struct explain_scan *s = ctx;
-	const struct explain_key *k = &s->db->key[key];
-	long start = end - (long)s->db->ac.keylen[key] + 1;
-	unsigned char bit;
-	if (start >= 0)
-		bit = k->literal ? F_WLIT : F_WRE;
-	else if (s->prev_valid && start >= -(s->hit_prevlen + 1))
-		bit = k->literal ? F_SLIT : F_SRE;
-	else
-		return;
-	int c = s->cur;
-	if (!s->flags[c][k->sig])
-		s->cand[c][s->ncand[c]++] = k->sig;
-	s->flags[c][k->sig] |= bit;
-}
-
-static bool sig_regex(const struct explain_sig *sig, const char *text)
-{
-	for (size_t i = 0; i < sig->nre; i++)
-		if (regexec(&sig->re[i], text, 0, NULL, 0) == 0)
-			return true;
-	return false;
-}
-
-/* Drops, from the signatures matched on one line, those that another one
- * matched there refines. */
-static size_t refine(const struct explain_db *db, size_t *hits, size_t n)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool drop = false;
-		for (size_t j = 0; j < n && !drop; j++) {
-			const struct explain_sig *o = &db->sig[hits[j]];
-			for (size_t r = 0; r < o->nrefines; r++)
-				if (o->refines[r] == hits[i] && hits[j] != hits[i])
-					drop = true;
-		}
-		if (!drop)
-			hits[w++] = hits[i];
-	}
-	return w;
-}
-
-/* True if a signature that refines sig matched on this line or the one
- * before: then the pair of them is its message, not sig's. */
-static bool refined_nearby(const struct explain_scan *s, size_t sig, unsigned long line)
-{
-	const struct explain_sig *g = &s->db->sig[sig];
-	for (size_t i = 0; i < g->nrefined_by; i++)
-		if (s->last[g->refined_by[i]] + 1 >= line)
-			return true;
-	return false;
-}
-
-/* Copies up to EXPLAIN_SAMPLE_TEXT bytes of a[..an) + " " + b[..bn), cut at
- * a UTF-8 character boundary, with "…" when cut. */
-static char *sample(const char *a, size_t an, const char *b, size_t bn)
+/* Copies the full text of lines first..last of the window, joined as they
+ * were matched, clipped at a UTF-8 boundary to EXPLAIN_SAMPLE_TEXT with "…". */
+static char *sample_lines(const struct explain_scan *s, unsigned long first, unsigned long last)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sb_addn(&sb, a, an);
-	if (b) {
-		sb_addc(&sb, ' ');
-		sb_addn(&sb, b, bn);
+	for (unsigned long l = first; l <= last && sb.len <= EXPLAIN_SAMPLE_TEXT; l++) {
+		int k = slot_of(s, l);
+		if (k < 0)
+			continue;
+		const struct explain_slot *sl = &s->slot[k];
+		if (l > first && sl->space)
+			sb_addc(&sb, ' ');
+		sb_addn(&sb, sl->nl.text, sl->nl.len);
 	}
 	if (sb.len > EXPLAIN_SAMPLE_TEXT) {
 		size_t cut = EXPLAIN_SAMPLE_TEXT;
@@ -288,122 +402,592 @@ static char *sample(const char *a, size_t an, const char *b, size_t bn)
 	return sb_detach(&sb);
 }
 
-static void record(struct explain_scan *s, size_t sig, unsigned long line, unsigned long end,
-		   bool wrapped)
+/* A line leaves the window: its verdict is final. */
+static void commit(struct explain_scan *s, struct explain_slot *sl)
+{
+	s->st.recognised += sl->hit;
+	sl->hit = false;
+	if (!sl->suspect)
+		return;
+	sl->suspect = false;
+	s->st.unknown++;
+	const char *msg = sl->nl.text + sl->nl.msg;
+	size_t ml = msg_len(sl);
+	if (ml > EXPLAIN_SAMPLE_TEXT)
+		ml = EXPLAIN_SAMPLE_TEXT;
+	for (size_t i = 0; i < s->nunk; i++)
+		if (strlen(s->unk[i].msg) == ml && !memcmp(s->unk[i].msg, msg, ml)) {
+			s->unk[i].count++;
+			return;
+		}
+	if (s->nunk == EXPLAIN_UNKNOWN_KEEP)
+		return;
+	struct explain_unknown *u = &s->unk[s->nunk++];
+	u->line = sl->line;
+	u->count = 1;
+	u->msg = xstrndup(msg, ml);
+	u->text = sample_lines(s, sl->line, sl->line);
+}
+
+static void record(struct explain_scan *s, size_t sig, unsigned long first, unsigned long last,
+		   bool cut)
 {
 	struct explain_match *m = &s->m[sig];
 	if (m->count == 0) {
 		m->sig = sig;
-		m->first_line = line;
+		m->first_line = first;
 		m->order = s->norder++;
 	}
 	m->count++;
-	m->last_line = end;
-	s->last[sig] = end;
+	m->last_line = last;
+	s->last[sig] = last;
+	for (unsigned long l = first; l <= last; l++) {
+		int k = slot_of(s, l);
+		if (k >= 0) {
+			s->slot[k].suspect = false;
+			s->slot[k].hit = true;
+		}
+	}
 	if (m->nocc == EXPLAIN_SAMPLES)
 		return;
 	struct explain_occ *o = &m->occ[m->nocc++];
-	const struct norm_line *cur = &s->nl[s->cur], *prev = &s->nl[!s->cur];
-	o->line = line;
-	o->wrapped = wrapped;
-	o->text = wrapped ? sample(prev->text, prev->len, cur->text, cur->len)
-			  : sample(cur->text, cur->len, NULL, 0);
+	o->line = first;
+	o->lines = (unsigned)(last - first + 1);
+	o->wrapped = last > first;
+	o->cut = cut;
+	o->text = sample_lines(s, first, last);
+}
+
+static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, size_t n);
+
+/* A paste cut off inside a message: the automaton's state at the end of
+ * the window is deep inside a literal key. */
+static void cut_check(struct explain_scan *s)
+{
+	const struct ac *ac = &s->db->ac;
+	for (int32_t t = s->state; t > 0; t = ac->fail[t]) {
+		int32_t d = ac->depth[t];
+		if (d < EXPLAIN_CUT_MIN)
+			return;
+		int32_t o = ac->owner[t];
+		if (o < 0)
+			continue;
+		size_t kl = ac->keylen[o];
+		if ((size_t)d >= kl || (size_t)d * 2 < kl)
+			continue;
+		unsigned long last = s->slot[s->cur].line;
+		long start = (long)s->cfeed - d;
+		unsigned long from = start >= 0 ? last : span_line(s, start);
+		if (!from)
+			return;
+		size_t nh = 0;
+		size_t k = (size_t)o;
+		do {
+			size_t sig = s->db->key[k].arg;
+			bool dup = false;
+			for (size_t i = 0; i < nh; i++)
+				dup |= s->hits[i] == sig;
+			if ((!s->only || s->only[sig]) && s->last[sig] < from && !dup)
+				s->hits[nh++] = sig;
+			k = s->db->key[k].same;
+		} while (k != (size_t)o);
+		nh = refine(s->db, s->hits, NULL, nh);
+		for (size_t i = 0; i < nh; i++)
+			record(s, s->hits[i], from, last, true);
+		return;
+	}
+}
+
+/* The window ends (an empty line, a traceback's source line, the end of
+ * the input): its suspects leave it; where the text visibly ends (the end
+ * of the input, a trailing ellipsis) a message cut off there is matched. */
+static void chain_break(struct explain_scan *s, bool end)
+{
+	if (!s->chain)
+		return;
+	if (end)
+		cut_check(s);
+	for (int k = s->chain - 1; k >= 0; k--)
+		commit(s, &s->slot[back(s, k)]);
+	s->chain = 0;
+}
+
+/* ---- scanning ---- */
+
+void explain_scan_init(struct explain_scan *s, const struct explain_db *db)
+{
+	memset(s, 0, sizeof *s);
+	s->db = db;
+	size_t n = db->n ? db->n : 1;
+	s->m = xcalloc(n, sizeof *s->m);
+	s->last = xcalloc(n, sizeof *s->last);
+	s->stamp = xcalloc(n, sizeof *s->stamp);
+	s->stamp2 = xcalloc(n, sizeof *s->stamp2);
+	s->span = xcalloc(n, sizeof *s->span);
+	s->kpos = xcalloc(n, sizeof *s->kpos);
+	s->re2 = xcalloc(n, sizeof *s->re2);
+	s->hits = xcalloc(n, sizeof *s->hits);
+	s->from = xcalloc(n, sizeof *s->from);
+	s->alone = xcalloc(db->nre ? db->nre : 1, sizeof *s->alone);
+	s->win = xcalloc(db->nre ? db->nre : 1, sizeof *s->win);
+	for (int i = 0; i < W; i++) {
+		s->slot[i].flags = xcalloc(n, 1);
+		s->slot[i].cand = xcalloc(n, sizeof *s->slot[i].cand);
+		s->slot[i].wcand = xcalloc(n, sizeof *s->slot[i].wcand);
+		s->slot[i].buf = xmalloc(EXPLAIN_LINE_MAX + 1);
+	}
+	s->raw = xmalloc(EXPLAIN_LINE_MAX);
+	s->joined = xmalloc((size_t)W * (EXPLAIN_LINE_MAX + 1) + 1);
+}
+
+static void mark(struct explain_scan *s, size_t sig, unsigned char bit)
+{
+	struct explain_slot *sl = &s->slot[s->cur];
+	if (s->only && !s->only[sig])
+		return;
+	unsigned char f = sl->flags[sig];
+	if (!f)
+		sl->cand[sl->ncand++] = sig;
+	/* A window needs a regex's first key or a spanning literal; the
+	 * second set's words alone (often common ones) start nothing. */
+	const unsigned char w = F_WRE | F_SRE | F_SLIT;
+	if (!(f & w) && (bit & w))
+		sl->wcand[sl->nwcand++] = sig;
+	sl->flags[sig] = f | bit;
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static void add_code(void *ctx, int code)
+{
+	struct explain_scan *s = ctx;
+	for (size_t i = 0; i < s->ncodes; i++)
+		if (s->codes[i] == code)
+			return;
+	if (s->ncodes < sizeof s->codes / sizeof s->codes[0])
+		s->codes[s->ncodes++] = code;
+}
+
+static void on_hit(void *ctx, size_t key, long end)
+{
+	struct explain_scan *s = ctx;
+	const struct explain_key *k = &s->db->key[key];
+	long start = end - (long)s->db->ac.keylen[key] + 1;
+	if (start >= 0) {
+		struct explain_slot *sl = &s->slot[s->cur];
+		switch (k->kind) {
+		case EK_LIT: mark(s, k->arg, F_WLIT); break;
+		case EK_RE:
+			if (!(s->slot[s->cur].flags[k->arg] & F_WRE) || (size_t)start < s->kpos[k->arg])
+				s->kpos[k->arg] = (size_t)start;
+			mark(s, k->arg, F_WRE);
+			break;
+		case EK_RE2: /* often a common word: no candidate, just when */
+			if (!s->only || s->only[k->arg])
+				s->re2[k->arg] = s->slot[s->cur].line;
+			break;
+		case EK_CTX: sl->bits |= 1u << k->arg; break;
+		case EK_ERR: sl->bits |= LB_ERR; break;
+		case EK_GPU: sl->bits |= LB_GPU; break;
+		default: /* EK_CODE: a name, as a whole word */
+			if ((start == 0 || !word_char(s->cmsg[start - 1])) &&
+			    ((size_t)end + 1 >= s->cmlen || !word_char(s->cmsg[end + 1])))
+				add_code(s, (int)k->arg);
+			break;
+		}
+		return;
+	}
+	if (k->kind != EK_LIT && k->kind != EK_RE && k->kind != EK_RE2)
+		return;
+	unsigned long from = span_line(s, start);
+	if (!from)
+		return;
+	if (k->kind == EK_RE2) {
+		if (!s->only || s->only[k->arg])
+			s->re2[k->arg] = s->slot[s->cur].line;
+		return;
+	}
+	mark(s, k->arg, k->kind == EK_LIT ? F_SLIT : F_SRE);
+	if (k->kind == EK_LIT && from > s->span[k->arg])
+		s->span[k->arg] = from;
+}
+
+static bool sig_regex(const struct explain_sig *sig, const char *text, size_t len)
+{
+	for (size_t i = 0; i < sig->nre; i++) {
+		/* rx's DFA is a cache that grows as it runs: not part of the
+		 * database's meaning, so the const matcher may extend it. */
+		int r = rx_search((struct rx *)&sig->re[i].rx, text, len);
+		if (r < 0)
+			r = regexec(&sig->re[i].re, text, 0, NULL, 0) == 0;
+		if (r)
+			return true;
+	}
+	return false;
+}
+
+/* Regex r on one line alone: 1 if it matches. A failed run leaves its
+ * DFA's end state in the memo, where the next line's window goes on from.
+ * A regex whose matches begin with a key is run from at, where the first
+ * key begins (or a key wrapped into the next line could). */
+static bool alone_regex(struct explain_scan *s, const struct explain_re *r, const char *msg,
+			size_t mlen, unsigned long line, size_t at)
+{
+	struct rx *rx = (struct rx *)&r->rx; /* see sig_regex */
+	int32_t st = RX_START;
+	if (!(r->edge & LIT_LEAD))
+		at = 0;
+	if (at)
+		st = RX_MID;
+	int rc = rx_feed(rx, &st, msg + at, mlen - at);
+	if (rc == 0 && !rx_at_end(rx, st)) {
+		s->alone[r->id] = (struct explain_memo){ line, line, st };
+		return false;
+	}
+	if (rc < 0)
+		return regexec(&r->re, msg, 0, NULL, 0) == 0;
+	return true;
+}
+
+/* Drops, from the signatures matched together, those that another one
+ * there refines (from, if given, is kept parallel to hits). */
+static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool drop = false;
+		const struct explain_sig *g = &db->sig[hits[i]];
+		for (size_t j = 0; j < g->nrefined_by && !drop; j++)
+			for (size_t q = 0; q < n && !drop; q++)
+				drop = hits[q] == g->refined_by[j];
+		if (!drop) {
+			if (from)
+				from[w] = from[i];
+			hits[w++] = hits[i];
+		}
+	}
+	return w;
+}
+
+/* True if a signature that refines sig matched on a line from `from` on:
+ * then those lines are its message, not sig's. */
+static bool refined_nearby(const struct explain_scan *s, size_t sig, unsigned long from)
+{
+	const struct explain_sig *g = &s->db->sig[sig];
+	for (size_t i = 0; i < g->nrefined_by; i++)
+		if (s->last[g->refined_by[i]] >= from)
+			return true;
+	return false;
+}
+
+static void add_hit(struct explain_scan *s, size_t sig, unsigned long line, size_t *nh)
+{
+	if (s->stamp[sig] == line || (s->only && !s->only[sig]))
+		return;
+	s->stamp[sig] = line;
+	s->hits[(*nh)++] = sig;
+}
+
+/* The last line alone. */
+static void match_line(struct explain_scan *s, unsigned long line, const char *msg, size_t mlen)
+{
+	const struct explain_db *db = s->db;
+	struct explain_slot *sl = &s->slot[s->cur];
+	size_t nh = 0;
+	for (size_t i = 0; i < sl->ncand; i++) {
+		size_t sig = sl->cand[i];
+		unsigned char f = sl->flags[sig];
+		const struct explain_sig *g = &db->sig[sig];
+		bool hit = f & F_WLIT;
+		bool run = (f & F_WRE) && (!g->and || s->re2[sig] == line);
+		size_t at = s->kpos[sig];
+		if (g->keymax && mlen + 1 >= g->keymax && at > mlen + 1 - g->keymax)
+			at = mlen + 1 - g->keymax;
+		for (size_t j = 0; j < g->nre && !hit && run; j++)
+			hit = alone_regex(s, &g->re[j], msg, mlen, line, at);
+		if (hit)
+			add_hit(s, sig, line, &nh);
+	}
+	for (size_t i = 0; i < db->nalways; i++) {
+		size_t sig = db->always[i];
+		if (s->only && !s->only[sig])
+			continue;
+		if (!(sl->flags[sig] & F_WLIT) && sig_regex(&db->sig[sig], msg, mlen))
+			add_hit(s, sig, line, &nh);
+	}
+	unsigned ctx = sl->bits & db->code_families;
+	if (ctx)
+		codes_numbers(msg, mlen, ctx, add_code, s);
+	for (size_t i = 0; i < s->ncodes; i++) {
+		size_t lo = 0, hi = db->ncodesig;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (db->codesig[mid].code < s->codes[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < db->ncodesig && db->codesig[lo].code == s->codes[i]; lo++)
+			add_hit(s, db->codesig[lo].sig, line, &nh);
+	}
+	nh = refine(db, s->hits, NULL, nh);
+	for (size_t i = 0; i < nh; i++)
+		record(s, s->hits[i], line, line, false);
+}
+
+/* The window's lines joined, as the automaton saw them; joff[k] is where
+ * line first + k starts. */
+static void build_joined(struct explain_scan *s)
+{
+	size_t w = 0;
+	for (int k = s->chain - 1; k >= 0; k--) {
+		const struct explain_slot *sl = &s->slot[back(s, k)];
+		if (k < s->chain - 1 && sl->space)
+			s->joined[w++] = ' ';
+		s->joff[s->chain - 1 - k] = w;
+		memcpy(s->joined + w, sl->nl.text + sl->nl.msg, msg_len(sl));
+		w += msg_len(sl);
+	}
+	s->joff[s->chain] = w;
+	s->joined[w] = '\0';
+}
+
+static bool joined_from(struct explain_scan *s, const struct explain_sig *g, unsigned long first,
+			unsigned long l)
+{
+	size_t off = s->joff[l - first];
+	return sig_regex(g, s->joined + off, s->joff[s->chain] - off);
+}
+
+/* Regex r on lines from..line joined, going on from where its DFA stood at
+ * the end of the line before (the memos), so that a line is read once per
+ * regex; when nothing was under way there, the lines together can match
+ * only as the last line alone did, and it is not read at all. 1: match,
+ * 0: none, -1: r needs regexec. */
+static int window_regex(struct explain_scan *s, const struct explain_re *r, unsigned long from,
+			unsigned long line)
+{
+	struct rx *rx = (struct rx *)&r->rx; /* see sig_regex */
+	const struct explain_memo *a = &s->alone[r->id], *w = &s->win[r->id];
+	int32_t st = RX_START;
+	unsigned long at = from - 1;
+	if (from == line - 1 && a->from == from && a->upto == from)
+		st = a->state, at = from;
+	else if (w->from == from && w->upto == line - 1)
+		st = w->state, at = line - 1;
+	for (unsigned long l = at + 1; l <= line; l++) {
+		const struct explain_slot *sl = &s->slot[slot_of(s, l)];
+		int rc;
+		if (l > from && sl->space && (rc = rx_feed(rx, &st, " ", 1)) != 0)
+			return rc;
+		if (l == line && rx_idle(rx, st))
+			return 0;
+		if ((rc = rx_feed(rx, &st, sl->nl.text + sl->nl.msg, msg_len(sl))) != 0)
+			return rc;
+	}
+	if (rx_at_end(rx, st))
+		return 1;
+	s->win[r->id] = (struct explain_memo){ from, line, st };
+	return 0;
+}
+
+static void try_window(struct explain_scan *s, size_t sig, unsigned long line, unsigned long first,
+		       unsigned long first_re, bool *built, size_t *nh)
+{
+	if (s->stamp2[sig] == line || s->stamp[sig] == line || (s->only && !s->only[sig]))
+		return;
+	s->stamp2[sig] = line;
+	unsigned long from = s->last[sig] + 1 > first ? s->last[sig] + 1 : first;
+	if (from >= line || refined_nearby(s, sig, from))
+		return;
+	const struct explain_sig *g = &s->db->sig[sig];
+	const struct explain_slot *cur = &s->slot[s->cur];
+	unsigned long at = 0;
+	if ((cur->flags[sig] & F_SLIT) && s->span[sig] >= from) {
+		at = s->span[sig];
+	} else if (g->nre) {
+		if (from < first_re)
+			from = first_re;
+		if (from >= line)
+			return;
+		unsigned char f = 0, before = 0, now = cur->flags[sig];
+		for (unsigned long l = from; l < line; l++)
+			before |= s->slot[slot_of(s, l)].flags[sig];
+		f = before | now;
+		bool keyed = (f & (F_WRE | F_SRE)) && (!g->and || s->re2[sig] >= from);
+		/* A match that starts with its key, wrapped, has the key before
+		 * the break; one that ends with it, after. */
+		if ((g->edge & LIT_LEAD) && !(before & F_WRE) && !(now & F_SRE))
+			keyed = false;
+		if ((g->edge & LIT_TRAIL) && !(now & (F_WRE | F_SRE)))
+			keyed = false;
+		if (!keyed && !g->always)
+			return;
+		bool hit = false;
+		for (size_t j = 0; j < g->nre && !hit; j++) {
+			int rc = window_regex(s, &g->re[j], from, line);
+			if (rc < 0) {
+				if (!*built) {
+					build_joined(s);
+					*built = true;
+				}
+				size_t off = s->joff[from - first];
+				rc = regexec(&g->re[j].re, s->joined + off, 0, NULL, 0) == 0;
+			}
+			hit = rc > 0;
+		}
+		if (hit) { /* the message starts on the last line that still matches */
+			if (!*built) {
+				build_joined(s);
+				*built = true;
+			}
+			at = from;
+			for (unsigned long l = line - 1; l > from; l--)
+				if (joined_from(s, g, first, l)) {
+					at = l;
+					break;
+				}
+		}
+	}
+	if (at) {
+		s->hits[*nh] = sig;
+		s->from[*nh] = at;
+		(*nh)++;
+	}
+}
+
+/* The last line joined to the ones before it in the window. */
+static void match_window(struct explain_scan *s, unsigned long line)
+{
+	const struct explain_db *db = s->db;
+	unsigned long first = line - (unsigned long)(s->chain - 1);
+	/* Regexes look two lines back, further only across terminal cuts:
+	 * literals are found across every break for free, a regex is not. */
+	unsigned long first_re = line - 1;
+	while (first_re > first && !s->slot[slot_of(s, first_re)].space)
+		first_re--;
+	bool built = false;
+	size_t nh = 0;
+	/* Spanning literals are flagged on the last line; regex keys count
+	 * from first_re on. */
+	for (unsigned long l = line; l >= first_re; l--) {
+		const struct explain_slot *sl = &s->slot[slot_of(s, l)];
+		for (size_t i = 0; i < sl->nwcand; i++)
+			try_window(s, sl->wcand[i], line, first, first_re, &built, &nh);
+	}
+	for (size_t i = 0; i < db->nalways; i++)
+		try_window(s, db->always[i], line, first, first_re, &built, &nh);
+	nh = refine(db, s->hits, s->from, nh);
+	for (size_t i = 0; i < nh; i++)
+		record(s, s->hits[i], s->from[i], line, false);
+}
+
+/* Was the line before cut by the terminal in the middle of a word? It is
+ * as wide as a terminal (80 or 120 columns, or the width two equally long
+ * lines showed), and neither side of the break is a blank or a table rule. */
+static bool terminal_cut(const struct explain_scan *s, const struct explain_slot *p,
+			 const struct explain_slot *c)
+{
+	if (p->trail_blank || c->lead_blank || !p->nl.len || !c->nl.len)
+		return false;
+	if (strchr("|+-=", p->nl.text[p->nl.len - 1]) || strchr("|+-=", c->nl.text[0]))
+		return false;
+	size_t w = p->cols;
+	return w >= 40 && (w == 80 || w == 120 || w == s->width || w == c->cols);
+}
+
+/* Length of msg without a trailing "..." or "…" (a cut the paste shows). */
+static size_t strip_ellipsis(const char *msg, size_t len)
+{
+	if (len >= 3 && !memcmp(msg + len - 3, "...", 3))
+		len -= 3;
+	else if (len >= 3 && !memcmp(msg + len - 3, "\xe2\x80\xa6", 3))
+		len -= 3;
+	while (len && msg[len - 1] == ' ')
+		len--;
+	return len;
 }
 
 static void process_line(struct explain_scan *s, const char *raw, size_t len, bool clipped)
 {
 	const struct explain_db *db = s->db;
-	int c = s->cur, p = !c;
-	struct norm_line *nl = &s->nl[c];
-	norm_line(raw, len, s->buf[c], nl);
 	s->st.lines++;
-	s->st.nul_bytes += nl->nul_bytes;
-	s->st.bad_utf8 += nl->bad_utf8;
 	if (clipped)
 		s->st.clipped++;
 	unsigned long line = s->st.lines;
-	const char *msg = nl->text + nl->msg;
-	size_t mlen = nl->len - nl->msg;
+	int c = (s->cur + 1) % W;
+	struct explain_slot *sl = &s->slot[c];
+	if (s->chain == W) { /* the oldest line leaves the window */
+		commit(s, sl);
+		s->chain--;
+	}
+	norm_line(raw, len, sl->buf, &sl->nl);
+	s->st.nul_bytes += sl->nl.nul_bytes;
+	s->st.bad_utf8 += sl->nl.bad_utf8;
+	for (size_t i = 0; i < sl->ncand; i++)
+		sl->flags[sl->cand[i]] = 0;
+	sl->ncand = 0;
+	sl->nwcand = 0;
+	sl->bits = 0;
+	sl->suspect = false;
+	sl->hit = false;
+	sl->line = line;
+	size_t rl = len;
+	while (rl && raw[rl - 1] == '\r')
+		rl--;
+	sl->cols = sl->nl.cols - (len - rl);
+	sl->lead_blank = rl && (raw[0] == ' ' || raw[0] == '\t');
+	sl->trail_blank = rl && (raw[rl - 1] == ' ' || raw[rl - 1] == '\t');
 
-	for (size_t i = 0; i < s->ncand[c]; i++)
-		s->flags[c][s->cand[c][i]] = 0;
-	s->ncand[c] = 0;
-
+	const char *msg = sl->nl.text + sl->nl.msg;
+	size_t mlen = msg_len(sl);
 	bool frame = mlen > 6 && !memcmp(msg, "File \"", 6) && memmem(msg, mlen, "\", line ", 8);
 	/* The source line a traceback prints under a frame is indented deeper;
 	 * it repeats what the exception line says, so it is not matched. */
-	bool echo = s->prev_valid && s->prev_frame && nl->indent > s->nl[p].indent;
+	bool echo = s->chain && s->prev_frame && sl->nl.indent > s->slot[s->cur].nl.indent;
 	if (echo || mlen == 0) {
-		s->prev_valid = false;
+		chain_break(s, false);
 		s->prev_frame = false;
-		s->cur = p;
 		return;
 	}
+	if (clipped)
+		chain_break(s, false);
+	sl->space = true;
+	if (s->chain) {
+		const struct explain_slot *p = &s->slot[s->cur];
+		sl->space = !terminal_cut(s, p, sl);
+		if (p->cols == sl->cols && sl->cols >= 40)
+			s->width = sl->cols;
+	}
+	size_t feed = strip_ellipsis(msg, mlen);
+	bool dots = feed < mlen && mlen - feed <= 4 && mlen - feed >= 3;
 
-	const struct norm_line *pl = &s->nl[p];
-	s->hit_prevlen = s->prev_valid ? (long)(pl->len - pl->msg) : 0;
+	s->cur = c;
+	s->chain++;
+	s->cmsg = msg;
+	s->cmlen = mlen;
+	s->cfeed = feed;
+	s->ncodes = 0;
 	int32_t st = 0;
-	if (s->prev_valid)
-		st = ac_feed(&db->ac, s->prev_state, " ", 1, -1, on_hit, s);
-	st = ac_feed(&db->ac, st, msg, mlen, 0, on_hit, s);
-
-	/* The line alone. */
-	size_t nh = 0;
-	for (size_t i = 0; i < s->ncand[c]; i++) {
-		size_t sig = s->cand[c][i];
-		unsigned char f = s->flags[c][sig];
-		if ((f & F_WLIT) || ((f & F_WRE) && sig_regex(&db->sig[sig], msg)))
-			s->hits[nh++] = sig;
+	if (s->chain > 1) {
+		st = s->state;
+		if (sl->space)
+			st = ac_feed(&db->ac, st, " ", 1, -1, on_hit, s);
 	}
-	for (size_t i = 0; i < db->nalways; i++)
-		if (!s->flags[c][db->always[i]] && sig_regex(&db->sig[db->always[i]], msg))
-			s->hits[nh++] = db->always[i];
-	nh = refine(db, s->hits, nh);
-	for (size_t i = 0; i < nh; i++)
-		record(s, s->hits[i], line, line, false);
+	s->state = ac_feed(&db->ac, st, msg, feed, 0, on_hit, s);
+	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU);
 
-	/* The line joined to the one before, for messages the paste wrapped. */
-	if (s->prev_valid) {
-		const char *pmsg = pl->text + pl->msg;
-		size_t plen = pl->len - pl->msg;
-		bool built = false;
-		nh = 0;
-		for (int side = 0; side < 3; side++) {
-			size_t ncand = side == 0 ? s->ncand[p] : side == 1 ? s->ncand[c] : db->nalways;
-			for (size_t i = 0; i < ncand; i++) {
-				size_t sig = side == 0 ? s->cand[p][i] : side == 1 ? s->cand[c][i]
-										 : db->always[i];
-				if (s->stamp[sig] == line || s->last[sig] + 1 >= line)
-					continue;
-				s->stamp[sig] = line;
-				if (refined_nearby(s, sig, line))
-					continue;
-				unsigned char f = (unsigned char)((s->flags[p][sig] & (F_WLIT | F_WRE)) |
-								  s->flags[c][sig]);
-				bool hit = f & F_SLIT;
-				if (!hit && db->sig[sig].nre && (side == 2 || (f & (F_WRE | F_SRE)))) {
-					if (!built) {
-						memcpy(s->joined, pmsg, plen);
-						s->joined[plen] = ' ';
-						memcpy(s->joined + plen + 1, msg, mlen);
-						s->joined[plen + 1 + mlen] = '\0';
-						built = true;
-					}
-					hit = sig_regex(&db->sig[sig], s->joined);
-				}
-				if (hit)
-					s->hits[nh++] = sig;
-			}
-		}
-		nh = refine(db, s->hits, nh);
-		for (size_t i = 0; i < nh; i++)
-			record(s, s->hits[i], line - 1, line, true);
-	}
-
-	s->prev_valid = true;
+	match_line(s, line, msg, mlen);
+	if (s->chain > 1)
+		match_window(s, line);
+	for (size_t i = 0; i < sl->ncand; i++)
+		s->span[sl->cand[i]] = 0;
 	s->prev_frame = frame;
-	s->prev_state = st;
-	s->cur = p;
+	if (dots || clipped)
+		chain_break(s, dots);
 }
 
 void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
@@ -446,6 +1030,7 @@ void explain_scan_finish(struct explain_scan *s)
 		return;
 	if (s->partial)
 		process_line(s, s->raw, s->rawlen, s->clipped);
+	chain_break(s, true);
 	s->partial = false;
 	s->finished = true;
 	s->found = xcalloc(s->db->n ? s->db->n : 1, sizeof *s->found);
@@ -467,17 +1052,56 @@ void explain_scan_release(struct explain_scan *s)
 		for (size_t i = 0; i < s->db->n; i++)
 			for (size_t j = 0; j < s->m[i].nocc; j++)
 				free(s->m[i].occ[j].text);
+	for (size_t i = 0; i < s->nunk; i++) {
+		free(s->unk[i].text);
+		free(s->unk[i].msg);
+	}
 	free(s->m);
 	free(s->last);
 	free(s->stamp);
+	free(s->stamp2);
+	free(s->span);
+	free(s->kpos);
+	free(s->re2);
 	free(s->hits);
-	for (int i = 0; i < 2; i++) {
-		free(s->flags[i]);
-		free(s->cand[i]);
-		free(s->buf[i]);
+	free(s->from);
+	free(s->alone);
+	free(s->win);
+	for (int i = 0; i < W; i++) {
+		free(s->slot[i].flags);
+		free(s->slot[i].cand);
+		free(s->slot[i].wcand);
+		free(s->slot[i].buf);
 	}
 	free(s->raw);
 	free(s->joined);
 	free(s->found);
 	memset(s, 0, sizeof *s);
+}
+
+const struct kb_entry *explain_best(const struct explain_db *db, const char *prefix,
+				    const char *text, size_t len)
+{
+	if (!text || !len)
+		return NULL;
+	size_t pl = strlen(prefix), best = (size_t)-1;
+	unsigned char *only = xcalloc(db->n ? db->n : 1, 1);
+	for (size_t i = 0; i < db->n; i++)
+		only[i] = !strncmp(db->sig[i].e->id, prefix, pl);
+	struct explain_scan s;
+	explain_scan_init(&s, db);
+	s.only = only; /* the others are not asked about, nor refine these */
+	explain_scan_feed(&s, text, len);
+	explain_scan_finish(&s);
+	for (size_t i = 0; i < s.nfound; i++) {
+		size_t sig = s.found[i]->sig;
+		bool refined = false;
+		for (size_t j = 0; j < db->sig[sig].nrefined_by && !refined; j++)
+			refined = s.m[db->sig[sig].refined_by[j]].count != 0;
+		if (!refined && sig < best)
+			best = sig;
+	}
+	explain_scan_release(&s);
+	free(only);
+	return best == (size_t)-1 ? NULL : db->sig[best].e;
 }

@@ -1,30 +1,49 @@
 /*
- * matcher: recognises knowledge-base signatures in a stream of text.
+ * matcher: recognises knowledge-base signatures in a stream of text. The
+ * one signature matcher of the tool: `wslgpu explain` reads logs with it,
+ * and the probes classify what a framework or docker printed with
+ * explain_best().
  *
- * A signature is any KB entry with `match:` (literal) or `regex:` (POSIX
- * ERE) lines, both case-insensitive. Entries of kind `signature` name their
- * causes in `see:`, most likely first; an entry of another kind (finding,
- * noise, myth) that has patterns is its own first cause. A `see:` target
- * that is itself a `kind: signature` entry is not a cause: it means "this
- * signature is a more precise reading of that one", and where both match
- * the same line only the precise one is reported (the pinned-memory OOM
- * over the generic CUDA OOM, say).
+ * A signature is any KB entry with `match:` lines (literal text, or text
+ * with classes such as {ver}, {path} or {cuda:100}: pattern.h) or `regex:`
+ * lines (POSIX ERE), all case-insensitive. Entries of kind `signature` name
+ * their causes in `see:`, most likely first; an entry of another kind
+ * (finding, noise, myth) that has patterns is its own first cause. A `see:`
+ * target that is itself a `kind: signature` entry is not a cause: it means
+ * "this signature is a more precise reading of that one", and where both
+ * match the same line only the precise one is reported (the pinned-memory
+ * OOM over the generic CUDA OOM, say).
  *
  * The scan is one pass with bounded memory, for logs of any size:
  *   - input is split into lines; a line longer than EXPLAIN_LINE_MAX is
  *     matched on its first EXPLAIN_LINE_MAX bytes and counted as clipped;
  *   - each line is normalised (normalize.h) and run through one
- *     Aho-Corasick automaton holding every signature's prefilter keys
- *     (literal.h); regexec runs only for signatures whose key occurs;
- *   - a message wrapped over two lines is matched on the joined pair: the
- *     automaton's state carries over the line break (joined by one space),
- *     so a key split by the wrap is still found, and a signature that did
- *     not match either line alone is tried on the pair;
+ *     Aho-Corasick automaton (ac.h) holding every signature's keys: the
+ *     literals of `match:` lines, the literal sets that some regexes are
+ *     exactly (literal.h: no regex runs for those), the prefilter keys of
+ *     the other regexes, error-code names, and the words that say "GPU" and
+ *     "error"; a regex runs (rx.h, regexec for what rx leaves to it) only
+ *     for a signature whose key occurs on the line;
+ *   - a message wrapped over up to EXPLAIN_WRAP lines is matched on the
+ *     joined lines: the automaton's state carries over the line breaks, so
+ *     a key split by a wrap is still found, and a signature that did not
+ *     match on one line alone is tried on the lines before it joined. Lines
+ *     join with one blank, or with none where the line before was cut by a
+ *     terminal in the middle of a word (it is as wide as a terminal: 80 or
+ *     120 columns, or the width two equally long lines of 40 or more showed);
+ *   - a paste cut off inside a message (at the end of the input, or at a
+ *     trailing "..." or "…") matches the signature whose
+ *     `match:` literal it ends inside, once at least EXPLAIN_CUT_MIN bytes
+ *     and half of the literal are there; such occurrences are marked cut;
  *   - the source lines a Python traceback echoes (`raise X("...")` under
  *     `File "...", line N`) are skipped, so the exception line is the one
  *     reported;
  *   - occurrences of one signature are grouped: a count, the first and last
- *     line, and the text of the first EXPLAIN_SAMPLES occurrences.
+ *     line, and the text of the first EXPLAIN_SAMPLES occurrences;
+ *   - lines that nothing recognised but that carry an error word and a GPU
+ *     word ("failed", "cannot", "exception"... with "cuda", "nvml", "dxg",
+ *     "libcu"...) are counted and the first EXPLAIN_UNKNOWN_KEEP distinct
+ *     ones kept, so that explain can say what it did not recognise.
  */
 #ifndef WSLGPU_EXPLAIN_MATCHER_H
 #define WSLGPU_EXPLAIN_MATCHER_H
@@ -38,10 +57,24 @@
 #include "../kb/kb.h"
 #include "ac.h"
 #include "normalize.h"
+#include "rx.h"
 
 #define EXPLAIN_LINE_MAX (64u << 10)
 #define EXPLAIN_SAMPLES 8
 #define EXPLAIN_SAMPLE_TEXT 512
+#define EXPLAIN_WRAP 4
+#define EXPLAIN_CUT_MIN 20
+#define EXPLAIN_UNKNOWN_KEEP 50
+
+/* One regular expression of a signature: a `regex:` line, or a `match:`
+ * line with classes. rx is the fast engine; re is regcomp's, used where rx
+ * declines (rx.nfa NULL, or rx_search answers -1). */
+struct explain_re {
+	regex_t re;
+	struct rx rx;
+	size_t id;          /* index among all the matcher's regexes */
+	unsigned char edge; /* LIT_LEAD: every match begins with a key (literal.h) */
+};
 
 struct explain_sig {
 	const struct kb_entry *e;
@@ -52,15 +85,34 @@ struct explain_sig {
 	size_t nrefines;
 	size_t *refined_by;            /* ...and the other way round */
 	size_t nrefined_by;
-	regex_t *re;
+	struct explain_re *re;
 	size_t nre;
-	bool always;                   /* no prefilter key: tried on every line */
+	bool always;                   /* a regex without a prefilter key: tried on every line */
+	bool and;                      /* its regexes need an EK_RE2 key on the line too */
+	unsigned char edge;            /* LIT_LEAD/LIT_TRAIL that all its regexes share */
+	size_t keymax;                 /* its longest regex key */
+};
+
+enum explain_key_kind {
+	EK_LIT,  /* a literal: finding it is the match (arg: signature) */
+	EK_RE,   /* a regex's prefilter key (arg: signature) */
+	EK_RE2,  /* a key of the second set a regex also needs (arg: signature) */
+	EK_CODE, /* an error code's name, as a whole word (arg: code) */
+	EK_CTX,  /* a word that names a code family (arg: family) */
+	EK_ERR,  /* an error word, for the unrecognised lines */
+	EK_GPU,  /* a GPU word, for the unrecognised lines */
 };
 
 struct explain_key {
+	unsigned char kind;
+	size_t arg;
+	char *text;   /* lower case */
+	size_t same;  /* EK_LIT: the next literal key with this text, or itself */
+};
+
+struct explain_codesig {
+	int code;
 	size_t sig;
-	bool literal; /* from `match:`: finding the key is the match */
-	char *text;   /* the key, lower case */
 };
 
 struct explain_db {
@@ -70,21 +122,42 @@ struct explain_db {
 	size_t nkeys;
 	size_t *always;
 	size_t nalways;
+	size_t nre;                      /* regexes, all signatures together */
+	struct explain_codesig *codesig; /* `match: {cuda:100}` lines, by code */
+	size_t ncodesig;
+	unsigned code_families;          /* bit per family that codesig names */
 	struct ac ac;
 };
 
-/* Builds the matcher from every entry of kb that has patterns. Returns 0,
- * or -1 with "entry-id: message" in err (a regex that does not compile). */
-int explain_db_build(struct explain_db *db, const struct kb *kb, struct strbuf *err);
+/* Builds the matcher from every entry of kbs[0..nkb) that has patterns, in
+ * that order (the KB order explain_best relies on). Returns 0, or -1 with
+ * "entry-id: message" in err (a pattern that does not compile, an unknown
+ * class or code, an id given twice). */
+int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t nkb,
+		     struct strbuf *err);
 void explain_db_free(struct explain_db *db);
 /* The matcher over the built-in KB (built on first use). */
 const struct explain_db *explain_db_builtin(void);
 /* Index of the signature with this entry id, or -1. */
 int explain_db_find(const struct explain_db *db, const char *id);
 
+/*
+ * The entry, among those whose id starts with prefix, that text[0..len)
+ * (any bytes) shows, or NULL: what the probes ask of a framework's or
+ * docker's output. Precedence, where several match: an entry that refines
+ * another (see above) wins over it; otherwise the first in KB order. A .kb
+ * file therefore lists its specific entries before the general ones, and
+ * tests/unit/test_explain.c checks that no entry's literal is shadowed by
+ * an earlier one.
+ */
+const struct kb_entry *explain_best(const struct explain_db *db, const char *prefix,
+				    const char *text, size_t len);
+
 struct explain_occ {
 	unsigned long line; /* first line of the occurrence (1-based) */
-	bool wrapped;       /* the message continued on the next line */
+	unsigned lines;     /* how many lines it spans (1, or more when wrapped) */
+	bool wrapped;       /* the message continued on the next line(s) */
+	bool cut;           /* the text ends inside the message */
 	char *text;         /* cleaned line(s), clipped to EXPLAIN_SAMPLE_TEXT */
 };
 
@@ -96,12 +169,47 @@ struct explain_match {
 	unsigned long order; /* of first appearance */
 };
 
+/* A line that looks like a GPU-chain error and that nothing recognised. */
+struct explain_unknown {
+	unsigned long line;  /* first time this text was seen */
+	unsigned long count; /* times it was seen */
+	char *text;          /* the cleaned line, clipped to EXPLAIN_SAMPLE_TEXT */
+	char *msg;           /* private: the message part, for de-duplication */
+};
+
 struct explain_stats {
 	unsigned long long bytes;
 	unsigned long lines;
 	unsigned long clipped;      /* lines longer than EXPLAIN_LINE_MAX */
 	unsigned long long nul_bytes;
 	unsigned long long bad_utf8;
+	unsigned long unknown;      /* GPU-looking error lines nothing recognised */
+	unsigned long recognised;   /* lines some signature covers */
+};
+
+/* Where a regex's DFA stood after lines from..upto (private). */
+struct explain_memo {
+	unsigned long from, upto;
+	int32_t state;
+};
+
+/* One line of the wrap window (private to matcher.c). */
+struct explain_slot {
+	char *buf;
+	struct norm_line nl;
+	unsigned long line;
+	unsigned char *flags; /* per signature: which keys were found */
+	size_t *cand;         /* signatures with flags set */
+	size_t ncand;
+	size_t *wcand;        /* ...of those, the ones a window may still match:
+				 a regex's key, or a literal spanning the break */
+	size_t nwcand;
+	unsigned bits;        /* error/GPU words and code families seen */
+	size_t cols;          /* characters of the raw line */
+	bool lead_blank, trail_blank;
+	bool space;           /* joined to the line before with a blank */
+	bool suspect;         /* GPU-looking error, nothing recognised yet */
+	bool hit;             /* some signature covers the line */
 };
 
 struct explain_scan {
@@ -110,24 +218,35 @@ struct explain_scan {
 	/* after explain_scan_finish: the signatures seen, in order of appearance */
 	struct explain_match **found;
 	size_t nfound;
+	/* ...and the unrecognised GPU-looking lines, in order of appearance */
+	struct explain_unknown unk[EXPLAIN_UNKNOWN_KEEP];
+	size_t nunk;
 
 	/* private */
+	const unsigned char *only; /* if set: the signatures looked for */
 	struct explain_match *m;   /* per signature */
 	unsigned long *last;       /* last line covered by a match, per signature */
-	unsigned long *stamp;      /* de-duplicates pair candidates */
-	unsigned char *flags[2];   /* keys seen on the line, per signature */
-	size_t *cand[2];
-	size_t ncand[2];
-	size_t *hits;
+	unsigned long *stamp;      /* matched on the current line alone */
+	unsigned long *stamp2;     /* de-duplicates window candidates */
+	unsigned long *span;       /* first line of a literal that spans into this line */
+	size_t *kpos;              /* where a regex key first starts on the last line */
+	unsigned long *re2;        /* last line a key of a regex's second set was on */
+	size_t *hits, *from;
+	struct explain_memo *alone, *win; /* per regex: the last line alone, the last window */
+	int codes[64];             /* codes named on the current line */
+	size_t ncodes;
+	struct explain_slot slot[EXPLAIN_WRAP];
+	int cur;                   /* slot of the last line */
+	int chain;                 /* joinable lines in the window, the last one included */
+	int32_t state;             /* automaton state after the last line */
+	size_t width;              /* terminal width seen, 0 if none */
+	bool prev_frame;
+	const char *cmsg;          /* the last line's message, and how much of it was fed */
+	size_t cmlen, cfeed;
+	size_t joff[EXPLAIN_WRAP + 1];
 	char *raw;
 	size_t rawlen;
 	bool clipped, partial, finished;
-	char *buf[2];
-	struct norm_line nl[2];
-	int cur;
-	bool prev_valid, prev_frame;
-	int32_t prev_state;
-	long hit_prevlen;
 	char *joined;
 	unsigned long norder;
 };

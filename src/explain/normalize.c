@@ -2,6 +2,7 @@
 #include "normalize.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../core/json.h"
@@ -11,7 +12,40 @@ static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <
 static bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
 static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c; }
 /* strchr(set, c) that is false for NUL (strchr finds the terminator). */
-static bool in_set(char c, const char *set) { return c && strchr(set, c); }
+/* Character classes of the prefix tokens, as bits of one table: the
+ * tokenizer asks several per byte, and strchr over a set string each time
+ * was a fifth of explain's time. */
+enum {
+	C_BRACKET = 1, /* inside [...]: alnum and " _.:,/+-|=#" */
+	C_SRC = 2,     /* a source path: alnum and "_./+-" */
+	C_NAME = 4,    /* a host or container name: alnum and "_.-" */
+	C_TAG = 8,     /* a syslog tag: alnum and "_./-" */
+	C_LEVEL = 16,  /* a glog level letter: IWEFD */
+	C_END = 32,    /* a token's own closing punctuation: ":]|)" */
+	C_SEP = 64,    /* a separator token: "-|:" */
+};
+static unsigned char ctab[256];
+
+static void ctab_init(void)
+{
+	static const struct {
+		int bit;
+		const char *chars;
+	} sets[] = {
+		{ C_BRACKET, " _.:,/+-|=#" }, { C_SRC, "_./+-" }, { C_NAME, "_.-" },
+		{ C_TAG, "_./-" }, { C_LEVEL, "IWEFD" }, { C_END, ":]|)" }, { C_SEP, "-|:" },
+	};
+	if (ctab['I'])
+		return;
+	for (int c = 0; c < 256; c++)
+		if (is_alnum((char)c))
+			ctab[c] |= C_BRACKET | C_SRC | C_NAME | C_TAG;
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+		for (const char *p = sets[i].chars; *p; p++)
+			ctab[(unsigned char)*p] |= (unsigned char)sets[i].bit;
+}
+
+static bool in(char c, int bit) { return ctab[(unsigned char)c] & bit; }
 
 /* ---- step 1: clean ---- */
 
@@ -55,46 +89,168 @@ static size_t orphan_sgr(const char *in, size_t len, size_t i)
 	return digit && j < len && in[j] == 'm' ? j + 1 : 0;
 }
 
-static size_t clean(const char *in, size_t len, char *out, struct norm_line *nl)
+/* Blank runs the collapsed text replaced by one space, for the indent of
+ * the message (a traceback's source line is indented deeper than its frame). */
+#define RUNS 32
+struct runs {
+	size_t lead;     /* blanks before the first character */
+	size_t n;
+	size_t pos[RUNS]; /* where the one space stands in the output */
+	size_t len[RUNS]; /* how many blanks it stands for (single blanks
+			     between words are not kept: they are 1) */
+};
+
+struct cleaner {
+	char *out;
+	size_t o;
+	size_t pending; /* blanks since the last character */
+	size_t cols;
+	struct runs *rs;
+};
+
+static inline void blank(struct cleaner *c)
 {
-	size_t o = 0, i = 0;
+	c->pending++;
+	c->cols++;
+}
+
+static void flush_run(struct cleaner *c);
+
+/* Writes the blanks pending before a character: one space, none at the start. */
+static inline void flush_blanks(struct cleaner *c)
+{
+	if (__builtin_expect(!c->pending, 1))
+		return;
+	flush_run(c);
+}
+
+static void flush_run(struct cleaner *c)
+{
+	if (c->o == 0) {
+		c->rs->lead = c->pending;
+	} else {
+		if (c->rs->n < RUNS) {
+			c->rs->pos[c->rs->n] = c->o;
+			c->rs->len[c->rs->n++] = c->pending;
+		}
+		c->out[c->o++] = ' ';
+	}
+	c->pending = 0;
+}
+
+/* 1: printable ASCII other than blank and '[', copied a run at a time. */
+static const unsigned char plain[256] = {
+	[0x21] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x21-0x2f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,          /* 0x30-0x3f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,          /* 0x40-0x4f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,          /* 0x50-0x5f, '[' */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,          /* 0x60-0x6f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,          /* 0x70-0x7f, DEL */
+};
+
+/* Bytes of x that are zero: their high bit set, exactly. */
+static inline uint64_t zero_bytes(uint64_t x)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+/* Copies, eight bytes at a time, text that needs no change: printable
+ * ASCII but '[', blanks only single, and not ending in one (the caller
+ * has just written a non-blank). Returns where it stopped. */
+static inline const char *copy_words(char **w, const char *r, const char *e)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	while (e - r >= 8) {
+		uint64_t x;
+		memcpy(&x, r, 8);
+		uint64_t below = ~((x & low7) + 0x6060606060606060ull) & ~x & high; /* < 0x20 */
+		uint64_t above = (x | ((x & low7) + ones)) & high;                  /* > 0x7e */
+		uint64_t sp = zero_bytes(x ^ (ones * ' '));
+		if (below | above | zero_bytes(x ^ (ones * '[')) | (sp & (sp << 8)) | (sp >> 63 << 63))
+			break;
+		memcpy(*w, &x, 8);
+		*w += 8;
+		r += 8;
+	}
+	return r;
+}
+
+/* Steps 1 and 3 in one pass: the cleaned text with each run of blanks
+ * written as one space and none at either end. */
+static size_t clean(const char *in, size_t len, char *out, struct norm_line *nl, struct runs *rs)
+{
+	struct cleaner c = { out, 0, 0, 0, rs };
+	size_t i = 0;
+	memset(rs, 0, sizeof *rs);
 	while (i < len) {
-		unsigned char c = (unsigned char)in[i];
-		if (c >= 0x20 && c < 0x7f && c != '[') {
-			out[o++] = (char)c;
+		unsigned char ch = (unsigned char)in[i];
+		if (plain[ch]) {
+			/* the common case, a word: copied here, not by memcpy
+			 * (a call per word cost more than the copy) */
+			flush_blanks(&c);
+			char *w = out + c.o;
+			const char *r = in + i, *e = in + len;
+			for (;;) {
+				r = copy_words(&w, r, e);
+				while (r < e && plain[(unsigned char)*r])
+					*w++ = *r++;
+				/* one blank between words stays as it is */
+				if (r + 1 < e && *r == ' ' && plain[(unsigned char)r[1]]) {
+					*w++ = *r++;
+					continue;
+				}
+				break;
+			}
+			size_t n = (size_t)(w - (out + c.o));
+			c.o += n;
+			c.cols += n;
+			i += n;
+		} else if (ch == ' ') {
+			blank(&c);
 			i++;
-		} else if (c == '[') {
+		} else if (ch == '[') {
 			size_t e = orphan_sgr(in, len, i);
 			if (e) {
 				i = e;
 			} else {
-				out[o++] = '[';
+				flush_blanks(&c);
+				out[c.o++] = '[';
+				c.cols++;
 				i++;
 			}
-		} else if (c == 0x1b) {
+		} else if (ch == 0x1b) {
 			i = skip_escape(in, len, i);
-		} else if (c < 0x80) { /* other C0 controls, DEL, NUL, CR, tab */
-			if (c == 0)
+		} else if (ch < 0x80) { /* other C0 controls, DEL, NUL, CR, tab */
+			if (ch == 0)
 				nl->nul_bytes++;
-			out[o++] = ' ';
+			blank(&c);
 			i++;
 		} else {
 			int n = utf8_seq_len((const unsigned char *)in + i, len - i);
 			if (n == 0) {
 				nl->bad_utf8++;
-				out[o++] = (char)c;
+				flush_blanks(&c);
+				out[c.o++] = (char)ch;
+				c.cols++;
 				i++;
-			} else if (n == 2 && c == 0xc2 && (unsigned char)in[i + 1] < 0xa0) {
-				out[o++] = ' '; /* C1 control */
+			} else if (n == 2 && ch == 0xc2 && (unsigned char)in[i + 1] < 0xa0) {
+				blank(&c); /* C1 control */
 				i += 2;
 			} else {
-				memcpy(out + o, in + i, (size_t)n);
-				o += (size_t)n;
+				flush_blanks(&c);
+				memcpy(out + c.o, in + i, (size_t)n);
+				c.o += (size_t)n;
+				c.cols++;
 				i += (size_t)n;
 			}
 		}
 	}
-	return o;
+	if (c.o == 0)
+		rs->lead = c.pending;
+	nl->cols = c.cols;
+	return c.o;
 }
 
 /* ---- step 2: prefixes ---- */
@@ -166,7 +322,7 @@ static size_t tok_date(const char *s, size_t len, size_t p)
 static size_t tok_month(const char *s, size_t len, size_t p)
 {
 	static const char months[] = "janfebmaraprmayjunjulaugsepoctnovdec";
-	if (p + 3 > len)
+	if (p + 3 >= len || s[p + 3] != ' ')
 		return 0;
 	char m[3] = { lower(s[p]), lower(s[p + 1]), lower(s[p + 2]) };
 	bool hit = false;
@@ -192,7 +348,7 @@ static size_t tok_bracket(const char *s, size_t len, size_t p)
 	size_t q = p + 1;
 	while (q < len && q - p <= 48 && s[q] != ']') {
 		char c = s[q];
-		if (!is_alnum(c) && !in_set(c, " _.:,/+-|=#"))
+		if (!in(c, C_BRACKET))
 			return 0;
 		q++;
 	}
@@ -227,10 +383,9 @@ static size_t tok_paren_pid(const char *s, size_t len, size_t p)
 /* gpu_device.cc:2251]   tensorflow/core/util/port.cc:113]   __init__.py:52: */
 static size_t tok_source_loc(const char *s, size_t len, size_t p)
 {
-	static const char *const exts[] = { "cc", "cpp", "cxx", "c", "h", "hpp", "py", "cu",
-					    "go", "rs", "java", NULL };
+	static const char exts[] = " cc cpp cxx c h hpp py cu go rs java ";
 	size_t q = p;
-	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_./+-")))
+	while (q < len && in(s[q], C_SRC))
 		q++;
 	if (q >= len || s[q] != ':' || q == p)
 		return 0;
@@ -239,11 +394,13 @@ static size_t tok_source_loc(const char *s, size_t len, size_t p)
 		dot--;
 	if (dot == p)
 		return 0;
-	bool known = false;
-	for (const char *const *e = exts; *e; e++)
-		if (strlen(*e) == q - dot && !memcmp(s + dot, *e, q - dot))
-			known = true;
-	if (!known)
+	char ext[8] = " ";
+	if (q - dot > 4)
+		return 0;
+	memcpy(ext + 1, s + dot, q - dot);
+	ext[q - dot + 1] = ' ';
+	ext[q - dot + 2] = '\0';
+	if (!strstr(exts, ext))
 		return 0;
 	size_t n = digits(s, len, q + 1);
 	if (n == 0)
@@ -259,22 +416,25 @@ static size_t tok_source_loc(const char *s, size_t len, size_t p)
 /* INFO, WARNING:, ERROR:root:, error:, FATAL */
 static size_t tok_level(const char *s, size_t len, size_t p)
 {
-	static const char *const words[] = { "info", "warn", "warning", "error", "err", "debug",
-					     "fatal", "critical", "trace", "notice", NULL };
+	/* English, and the translations that localised tools print
+	 * ("Fehler:", "Erreur :" is two tokens, "AVISO"). */
+	static const char words[] = " info warn warning error err debug fatal critical trace notice"
+				    " fehler warnung erreur avertissement errore avviso erro aviso"
+				    " advertencia fout waarschuwing ";
 	size_t q = p;
-	while (q < len && is_alpha(s[q]))
+	while (q < len && is_alpha(s[q]) && q - p < 16)
 		q++;
 	size_t n = q - p;
-	bool hit = false, upper = true;
-	for (const char *const *w = words; *w && !hit; w++) {
-		if (strlen(*w) != n)
-			continue;
-		hit = true;
-		for (size_t i = 0; i < n; i++)
-			if (lower(s[p + i]) != (*w)[i])
-				hit = false;
-	}
-	if (!hit)
+	bool upper = true;
+	if (n < 3 || n > 13 || (q < len && is_alpha(s[q])))
+		return 0;
+	char w[16];
+	w[0] = ' ';
+	for (size_t i = 0; i < n; i++)
+		w[i + 1] = lower(s[p + i]);
+	w[n + 1] = ' ';
+	w[n + 2] = '\0';
+	if (!strstr(words, w))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (s[p + i] >= 'a' && s[p + i] <= 'z')
@@ -296,7 +456,7 @@ static size_t tok_level(const char *s, size_t len, size_t p)
 /* glog and absl: E0501 (followed by the time) */
 static size_t tok_glog(const char *s, size_t len, size_t p)
 {
-	if (!in_set(s[p], "IWEFD") || digits(s, len, p + 1) != 4)
+	if (!in(s[p], C_LEVEL) || digits(s, len, p + 1) != 4)
 		return 0;
 	size_t q = p + 5;
 	return q < len && s[q] == ' ' ? q : 0;
@@ -306,7 +466,7 @@ static size_t tok_glog(const char *s, size_t len, size_t p)
 static size_t tok_compose(const char *s, size_t len, size_t p)
 {
 	size_t q = p;
-	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_.-")))
+	while (q < len && in(s[q], C_NAME))
 		q++;
 	size_t e = q;
 	size_t n = 0;
@@ -344,13 +504,13 @@ static size_t tok_prompt(const char *s, size_t len, size_t p)
 static size_t tok_syslog_tail(const char *s, size_t len, size_t p)
 {
 	size_t q = p;
-	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_.-")))
+	while (q < len && in(s[q], C_NAME))
 		q++;
 	if (q == p || q >= len || s[q] != ' ')
 		return 0;
 	q++;
 	size_t t = q;
-	while (q < len && (is_alnum(s[q]) || in_set(s[q], "_./-")))
+	while (q < len && in(s[q], C_TAG))
 		q++;
 	if (q == t)
 		return 0;
@@ -398,7 +558,7 @@ static size_t tok_step(const char *s, size_t len, size_t p)
 /* A token counts only where it ends: at a blank, the end, or its own punctuation. */
 static bool boundary(const char *s, size_t len, size_t t)
 {
-	return t == len || s[t] == ' ' || in_set(s[t - 1], ":]|)");
+	return t == len || s[t] == ' ' || in(s[t - 1], C_END);
 }
 
 /* The token at p, in order of preference; 0 if none. k is the number of
@@ -430,9 +590,9 @@ static size_t next_token(const char *s, size_t len, size_t p, int k, bool after_
 	for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
 		if ((t = tokens[i](s, len, p)))
 			return t;
-	if (p + 1 < len && in_set(s[p], "IWEFD") && s[p + 1] == ' ')
+	if (p + 1 < len && in(s[p], C_LEVEL) && s[p + 1] == ' ')
 		return p + 1; /* a glog/TensorFlow level letter: "E ", "W " */
-	if (k > 0 && in_set(s[p], "-|:") && (p + 1 == len || s[p + 1] == ' '))
+	if (k > 0 && in(s[p], C_SEP) && (p + 1 == len || s[p + 1] == ' '))
 		return p + 1;
 	if (k > 0 && (t = tok_number(s, len, p)))
 		return t;
@@ -441,6 +601,7 @@ static size_t next_token(const char *s, size_t len, size_t p, int k, bool after_
 
 size_t norm_prefix_len(const char *s, size_t len)
 {
+	ctab_init();
 	size_t p = 0, end = 0;
 	enum tok prev = T_NONE;
 	bool month = false;
@@ -462,47 +623,24 @@ size_t norm_prefix_len(const char *s, size_t len)
 	return end;
 }
 
-/* ---- step 3: collapse ---- */
-
-/* Copies s[from..to) into out at w with blank runs collapsed and the ends
- * trimmed; returns the new w. Safe in place as long as w <= from. */
-static size_t collapse(char *out, size_t w, const char *s, size_t from, size_t to)
-{
-	bool pending = false, any = false;
-	for (size_t r = from; r < to; r++) {
-		char c = s[r];
-		if (c == ' ') {
-			pending = true;
-			continue;
-		}
-		if (pending && any)
-			out[w++] = ' ';
-		out[w++] = c;
-		pending = false;
-		any = true;
-	}
-	return w;
-}
-
 void norm_line(const char *in, size_t len, char *out, struct norm_line *nl)
 {
 	memset(nl, 0, sizeof *nl);
-	size_t n = clean(in, len, out, nl);
+	struct runs rs;
+	size_t n = clean(in, len, out, nl, &rs);
 	size_t pend = norm_prefix_len(out, n);
-	size_t m = pend;
-	while (m < n && out[m] == ' ')
-		m++;
-	nl->indent = (unsigned)(m - pend);
-	size_t w = collapse(out, 0, out, 0, pend);
-	/* The blank after the prefix is kept only if there was one: writing
-	 * it otherwise would overtake the bytes still to be read. */
-	if (w > 0 && nl->indent > 0 && m < n)
-		out[w++] = ' ';
-	nl->msg = w;
-	w = collapse(out, w, out, m, n);
-	out[w] = '\0';
+	if (pend == 0) {
+		nl->indent = (unsigned)rs.lead;
+	} else if (pend < n && out[pend] == ' ') {
+		nl->indent = 1; /* a single blank, or one past the RUNS kept */
+		for (size_t i = 0; i < rs.n; i++)
+			if (rs.pos[i] == pend)
+				nl->indent = (unsigned)rs.len[i];
+		nl->msg = pend + 1;
+	} else {
+		nl->msg = pend;
+	}
+	out[n] = '\0';
 	nl->text = out;
-	nl->len = w;
-	if (nl->msg > w)
-		nl->msg = w;
+	nl->len = n;
 }

@@ -19,6 +19,9 @@
  *   3. collapse runs of blanks become one space, so that a pattern with one
  *               space matches text aligned with many, and so that a message
  *               wrapped over two lines can be joined with a single space.
+ *               Done in the same pass as step 1 (the prefix is measured on
+ *               the collapsed text); the blanks a run stood for are kept
+ *               for the indent after the prefix.
  *
  * Everything here is a pure function over (buf, len): no allocation, no
  * state, safe on binary input of any size.
@@ -35,6 +38,8 @@ struct norm_line {
 	unsigned indent; /* blanks between the prefix and the message */
 	size_t nul_bytes;
 	size_t bad_utf8; /* bytes that start no valid UTF-8 sequence */
+	size_t cols;     /* characters of the cleaned line before blanks collapse
+			    (what a terminal showed: its width, for hard wraps) */
 };
 
 /*

@@ -7,6 +7,15 @@
 #include "../core/registry.h"
 #include "../report/finding.h"
 #include "../version.h"
+#include "codes.h"
+#include "pattern.h"
+
+/* Where unrecognised messages go, so that the next version knows them.
+ * The project's issue tracker has no fixed address in the code yet. */
+#define EXPLAIN_REPORT_HOW \
+	"run 'wslgpu report --markdown' and open an issue for wslgpu with its output and these lines"
+/* Unrecognised lines shown without -v. */
+#define EXPLAIN_UNKNOWN_SHOW 3
 
 void explain_tally(const struct explain_scan *s, struct explain_tally *t)
 {
@@ -115,10 +124,17 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		const struct explain_occ *o = &m->occ[i];
 		char label[48];
 		if (o->wrapped)
-			snprintf(label, sizeof label, "lines %lu-%lu", o->line, o->line + 1);
+			snprintf(label, sizeof label, "lines %lu-%lu", o->line, o->line + o->lines - 1);
 		else
 			snprintf(label, sizeof label, "line %lu", o->line);
-		labelled(f, label, o->text);
+		if (o->cut) {
+			struct strbuf t = STRBUF_INIT;
+			sb_addf(&t, "%s  (the text ends here, inside the message)", o->text);
+			labelled(f, label, t.buf);
+			sb_release(&t);
+		} else {
+			labelled(f, label, o->text);
+		}
 	}
 	if (m->count > 1) {
 		char buf[128];
@@ -142,6 +158,43 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 	if (v->verbose)
 		labelled(f, "id", sig->e->id);
 	fputc('\n', f);
+}
+
+/* The GPU-looking error lines nothing recognised, and how to report them. */
+static void text_unknown(FILE *f, const struct explain_view *v)
+{
+	const struct explain_scan *s = v->scan;
+	if (!s->st.unknown)
+		return;
+	unsigned long n = s->st.unknown;
+	if (s->nfound && n == 1)
+		fputs("  also: 1 other line looks like a GPU error but is not known:\n", f);
+	else if (s->nfound)
+		fprintf(f, "  also: %lu other lines look like GPU errors but are not known:\n", n);
+	size_t show = v->verbose ? s->nunk : (s->nunk < EXPLAIN_UNKNOWN_SHOW ? s->nunk
+									: EXPLAIN_UNKNOWN_SHOW);
+	for (size_t i = 0; i < show; i++) {
+		const struct explain_unknown *u = &s->unk[i];
+		char label[48];
+		snprintf(label, sizeof label, "line %lu", u->line);
+		if (u->count > 1) {
+			struct strbuf t = STRBUF_INIT;
+			sb_addf(&t, "%s  (%lu times)", u->text, u->count);
+			labelled(f, label, t.buf);
+			sb_release(&t);
+		} else {
+			labelled(f, label, u->text);
+		}
+	}
+	unsigned long kept = 0;
+	for (size_t i = 0; i < s->nunk; i++)
+		kept += s->unk[i].count;
+	if (show < s->nunk)
+		fprintf(f, "    ... %zu more (-v shows them)\n", s->nunk - show);
+	else if (kept < n)
+		fprintf(f, "    ... and %lu more lines (the first %d different ones are kept)\n",
+			n - kept, EXPLAIN_UNKNOWN_KEEP);
+	fprintf(f, "  To get %s recognised: %s.\n", n == 1 ? "it" : "them", EXPLAIN_REPORT_HOW);
 }
 
 void explain_report_text(FILE *f, const struct explain_view *v)
@@ -170,11 +223,18 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 	} else if (t.noise) {
 		fprintf(f, "%s✓ Only harmless messages (%zu) in %lu line%s%s; nothing to fix.\n",
 			v->color ? "\033[1;32m" : "", t.noise, lines, ls, off);
+	} else if (s->st.unknown) {
+		bool one = s->st.unknown == 1;
+		fprintf(f, "? No known signature in %lu line%s, but %lu of them look%s like %s "
+			   "(below). Run 'wslgpu check' to test the GPU chain on this machine; "
+			   "'wslgpu explain --list' shows what is known.\n",
+			lines, ls, s->st.unknown, one ? "s" : "", one ? "a GPU error" : "GPU errors");
 	} else {
 		fprintf(f, "? No known signature in %lu line%s. Run 'wslgpu check' to test the GPU "
 			   "chain on this machine; 'wslgpu explain --list' shows what is known.\n",
 			lines, ls);
 	}
+	text_unknown(f, v);
 	if (s->st.clipped)
 		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
 			s->st.clipped, s->st.clipped == 1 ? "" : "s", EXPLAIN_LINE_MAX >> 10,
@@ -251,6 +311,7 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 			jw_object_begin(&jw);
 			jw_kv_uint(&jw, "line", m->occ[j].line);
 			jw_kv_bool(&jw, "wrapped", m->occ[j].wrapped);
+			jw_kv_bool(&jw, "cut", m->occ[j].cut);
 			jw_kv_str(&jw, "text", m->occ[j].text);
 			jw_end(&jw);
 		}
@@ -264,6 +325,15 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 		jw_end(&jw);
 	}
 	jw_end(&jw);
+	jw_kv_array_lines(&jw, "unrecognised");
+	for (size_t i = 0; i < s->nunk; i++) {
+		jw_object_begin(&jw);
+		jw_kv_uint(&jw, "line", s->unk[i].line);
+		jw_kv_uint(&jw, "count", s->unk[i].count);
+		jw_kv_str(&jw, "text", s->unk[i].text);
+		jw_end(&jw);
+	}
+	jw_end(&jw);
 	struct explain_tally t;
 	explain_tally(s, &t);
 	jw_kv_object(&jw, "summary");
@@ -272,6 +342,8 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 	jw_kv_uint(&jw, "findings", t.findings);
 	jw_kv_uint(&jw, "myths", t.myths);
 	jw_kv_uint(&jw, "noise", t.noise);
+	jw_kv_uint(&jw, "recognised_lines", s->st.recognised);
+	jw_kv_uint(&jw, "unrecognised_lines", s->st.unknown);
 	const char *first = NULL;
 	for (size_t i = 0; i < s->nfound && !first; i++)
 		if (strcmp(s->db->sig[s->found[i]->sig].kind, "noise"))
@@ -375,12 +447,41 @@ void explain_dump_patterns(FILE *f, const struct explain_db *db)
 		for (size_t j = 0; j < e->regex.n; j++)
 			fprintf(f, "%s\n", e->regex.v[j]);
 		for (size_t j = 0; j < e->match.n; j++) {
-			for (const char *p = e->match.v[j]; *p; p++) {
-				if (strchr("\\.[]()*+?{}|^$", *p))
-					fputc('\\', f);
-				fputc(*p, f);
+			struct mpat mp;
+			struct strbuf sb = STRBUF_INIT;
+			if (mpat_parse(e->match.v[j], &mp, &sb) < 0) {
+				sb_release(&sb);
+				continue;
 			}
-			fputc('\n', f);
+			if (mp.kind == MP_ERE) {
+				fprintf(f, "%s\n", mp.text);
+			} else if (mp.kind == MP_CODE) {
+				codes_ere(mp.code, &sb);
+				fprintf(f, "%s\n", sb.buf);
+			} else {
+				for (const char *p = mp.text; *p; p++) {
+					if (strchr("\\.[]()*+?{}|^$", *p))
+						fputc('\\', f);
+					fputc(*p, f);
+				}
+				fputc('\n', f);
+			}
+			sb_release(&sb);
+			mpat_free(&mp);
 		}
+	}
+}
+
+void explain_dump_keys(FILE *f, const struct explain_db *db)
+{
+	for (size_t i = 0; i < db->nkeys; i++) {
+		const struct explain_key *k = &db->key[i];
+		if (k->kind != EK_LIT && k->kind != EK_RE && k->kind != EK_CODE)
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(db->key[j].text, k->text);
+		if (!dup)
+			fprintf(f, "%s\n", k->text);
 	}
 }

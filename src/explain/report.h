@@ -39,5 +39,8 @@ void explain_list_text(FILE *f, const struct explain_db *db);
 void explain_list_json(FILE *f, const struct explain_db *db);
 /* One POSIX ERE per line, for grep -E -i -f (the benchmark's baseline). */
 void explain_dump_patterns(FILE *f, const struct explain_db *db);
+/* The automaton's signature keys, one per line, for grep -F -i -f: the
+ * fixed strings explain looks for before it runs any regex. */
+void explain_dump_keys(FILE *f, const struct explain_db *db);
 
 #endif

@@ -34,10 +34,10 @@
 #include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
+#include "../explain/matcher.h"
 #include "../parse/dockerinfo.h"
 #include "../parse/jsonscan.h"
 #include "probes.h"
-#include "sigmatch.h"
 
 /* One command with the time limit; output kept in pr. */
 static int run_cmd(struct probe_ctx *ctx, const char *const *argv, int limit_ms,
@@ -280,7 +280,9 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 		first_line(ft.buf ? ft.buf : "", ft.len, line, sizeof line);
 		if (line[0])
 			res_ev(r, "docker_error", "%s", line);
-		const struct kb_entry *e = ft.len ? sig_match("containers.docker.", ft.buf, ft.len) : NULL;
+		const struct kb_entry *e =
+			ft.len ? explain_best(explain_db_builtin(), "containers.docker.", ft.buf, ft.len)
+			       : NULL;
 		if (rc < 0 || pr.end == PROC_EXEC_FAILED) {
 			findings_add(&fs, ST_WARN, "containers.docker.info_failed",
 				    "cannot run %s: %s", g.buf,
@@ -407,7 +409,8 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 				       ni.cuda[0] ? ni.cuda : "?", ni.devices, ni.devices == 1 ? "" : "s",
 				       ni.model[0] ? ": " : "", ni.model);
 			} else {
-				const struct kb_entry *e = sig_match("containers.", all.buf, all.len);
+				const struct kb_entry *e = explain_best(explain_db_builtin(),
+									"containers.", all.buf, all.len);
 				char line[256];
 				if (ni.error[0])
 					snprintf(line, sizeof line, "%s", ni.error);
@@ -458,7 +461,8 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 					    "docker run --gpus all %s did not finish within %.1f s", image,
 					    left / 1000.0);
 			} else {
-				const struct kb_entry *e = sig_match("containers.", all.buf, all.len);
+				const struct kb_entry *e = explain_best(explain_db_builtin(),
+									"containers.", all.buf, all.len);
 				char line[256];
 				first_line(all.buf, all.len, line, sizeof line);
 				res_ev_text(r, "gpu_run_output", all.buf, 1500);

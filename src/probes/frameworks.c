@@ -11,8 +11,9 @@
  * in C: the script only reports.
  *
  * What a framework prints when it fails is matched against the `match:` and
- * `regex:` lines of src/kb/frameworks.kb (sigmatch.h), so a new signature is
- * a KB edit. A framework that is not installed is a skip, not a failure.
+ * `regex:` lines of src/kb/frameworks.kb by explain's matcher (explain_best
+ * in src/explain/matcher.h), so a new signature is a KB edit. A framework
+ * that is not installed is a skip, not a failure.
  *
  * Dependencies: platform.kind and libs.libcuda only. A framework brings its
  * own CUDA runtime, cuBLAS and cuDNN and needs nothing from the system but
@@ -35,13 +36,13 @@
 
 #include "../core/proc.h"
 #include "../core/rootfs.h"
+#include "../explain/matcher.h"
 #include "../parse/cudaarch.h"
 #include "../parse/dpkg.h"
 #include "../parse/pyprobe.h"
 #include "fwadvice.h"
 #include "probes.h"
 #include "pyprobe_script.h"
-#include "sigmatch.h"
 
 #define MAX_INTERPRETERS 8
 /* What we keep of a run's output; the probe's own stdout is a few KiB. */
@@ -437,7 +438,7 @@ static void judge_unavailable(const struct fwdesc *d, const struct run *run, boo
 			"%s loaded %s, not WSL's /usr/lib/wsl/lib/libcuda.so.1", d->name, lib);
 		return;
 	}
-	const struct kb_entry *e = sig_match("frameworks.", sigtext, siglen);
+	const struct kb_entry *e = explain_best(explain_db_builtin(), "frameworks.", sigtext, siglen);
 	if (e) {
 		char what[128];
 		snprintf(what, sizeof what, "%s %s sees no GPU", d->name, ver ? ver : "");
@@ -584,7 +585,8 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 	if (compute && !strcmp(compute, "error")) {
 		err = pyprobe_get(s, "compute_error");
 		res_ev(t, "error", "%s", err ? err : "");
-		const struct kb_entry *e = sig_match("frameworks.", err ? err : "", err ? strlen(err) : 0);
+		const struct kb_entry *e = explain_best(explain_db_builtin(), "frameworks.",
+							  err ? err : "", err ? strlen(err) : 0);
 		if (e) {
 			char what[128];
 			snprintf(what, sizeof what, "the %s test matmul failed", d->name);
@@ -604,7 +606,8 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 	if (conv && strcmp(conv, "ok") != 0) {
 		err = pyprobe_get(s, "conv_error");
 		res_ev(t, "error", "%s", err ? err : "");
-		const struct kb_entry *e = sig_match("frameworks.", sig.buf, sig.len);
+		const struct kb_entry *e =
+			explain_best(explain_db_builtin(), "frameworks.", sig.buf, sig.len);
 		if (e && strcmp(e->id, "frameworks.cudnn_libcuda") == 0)
 			set_from_signature(t, e, "the cuDNN convolution failed");
 		else
@@ -738,7 +741,8 @@ static void judge_run_status(const struct fwdesc *d, const struct interp *ip, st
 	}
 	if (pr->end == PROC_SIGNALED || !stage || strcmp(stage, "done") != 0) {
 		stderr_tail(pr, t);
-		const struct kb_entry *e = sig_match("frameworks.", sig.buf, sig.len);
+		const struct kb_entry *e =
+			explain_best(explain_db_builtin(), "frameworks.", sig.buf, sig.len);
 		if (pr->end == PROC_SIGNALED)
 			res_ev(t, "signal", "%s", signal_name(pr->sig, pbuf));
 		if (e) {
@@ -760,7 +764,8 @@ static void judge_run_status(const struct fwdesc *d, const struct interp *ip, st
 	if (ierr) {
 		res_ev(t, "error", "%s", ierr);
 		stderr_tail(pr, t);
-		const struct kb_entry *e = sig_match("frameworks.", sig.buf, sig.len);
+		const struct kb_entry *e =
+			explain_best(explain_db_builtin(), "frameworks.", sig.buf, sig.len);
 		if (e) {
 			char what[128];
 			snprintf(what, sizeof what, "import %s failed", d->name);

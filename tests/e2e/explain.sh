@@ -1,7 +1,8 @@
 # explain.sh: `wslgpu explain` end to end — text as arguments, on standard
 # input and in a file; --json, --list, --check on fixture machines; exit
-# statuses; and input people should not have to sanitise (colour codes,
-# CRLF, binary data, a 10 MB line).
+# statuses; input people should not have to sanitise (colour codes, CRLF,
+# binary data, a 10 MB line, cut and hard-wrapped pastes); the GPU-looking
+# lines it does not recognise; --kb with classes and error codes.
 . "$(dirname "$0")/lib.sh"
 
 fixture healthy-wsl2
@@ -173,6 +174,90 @@ run_json explain -f "$WORK/long.log"
 expect_json '.input.clipped_lines == 1 and .input.lines == 1'
 expect_json '.matches[0].signature == "explain.sig.torch_not_compiled"'
 expect_json '(.matches[0].lines[0].text | length) < 600'
+
+# GPU-looking error lines nothing recognises: counted, shown, and how to
+# report them; text that is not about the GPU chain gets nothing invented.
+# (Made-up messages, so that no signature the KB gains covers them.)
+{
+	printf 'epoch 1/10 loss=0.3\n'
+	printf 'FluxError: CUDA flux capacitor failed to warm up\n'
+	printf 'zorb: error: failed to open libcuflux-builtins.so.12.1\n'
+	printf 'FluxError: CUDA flux capacitor failed to warm up\n'
+	printf 'error: could not open config.yaml\n'
+} >"$WORK/unknown.log"
+run explain -f "$WORK/unknown.log"
+expect_rc 0
+expect_line '^\? No known signature in 5 lines, but 3 of them look like GPU errors \(below\)\.'
+expect_line '^    line 2 +FluxError: CUDA flux capacitor failed to warm up  \(2 times\)$'
+expect_line '^    line 3 +zorb: error: failed to open libcuflux-builtins\.so\.12\.1$'
+expect_no_line 'config\.yaml'
+expect_line "^  To get them recognised: run 'wslgpu report --markdown' and open an issue"
+run_json explain -f "$WORK/unknown.log"
+expect_json '.summary.status == "unknown" and .summary.unrecognised_lines == 3 and .summary.recognised_lines == 0'
+expect_json '[.unrecognised[] | .line] == [2, 3] and .unrecognised[0].count == 2'
+expect_json '.unrecognised[1].text | test("libcuflux-builtins")'
+# Recognised and unrecognised side by side.
+printf 'Torch not compiled with CUDA enabled\nfluxdnn: fatal: CUDA warp drive not initialized\n' >"$WORK/mixed.log"
+run explain -f "$WORK/mixed.log"
+expect_rc 1
+expect_line '^✗ frameworks: PyTorch: Torch not compiled with CUDA enabled$'
+expect_line '^  also: 1 other line looks like a GPU error but is not known:$'
+expect_line '^    line 2 +fluxdnn: fatal: CUDA warp drive not initialized$'
+run_json explain -f "$WORK/mixed.log"
+expect_json '.summary.recognised_lines == 1 and .summary.unrecognised_lines == 1'
+expect_json '.matches[0].lines[0].cut == false'
+run explain "the weather is fine, nothing failed today"
+expect_line '^\? No known signature in 1 line\. Run'
+expect_no_line 'look like'
+
+# A paste cut off inside a message, and a message hard-wrapped by an 80-column terminal.
+run_json explain "RuntimeError: CUDA driver initialization failed, you might not h"
+expect_rc 1
+expect_json '.matches[0].signature == "explain.sig.torch_driver_init_failed" and .matches[0].lines[0].cut == true'
+run explain "RuntimeError: CUDA driver initialization failed, you might not h"
+expect_line '\(the text ends here, inside the message\)$'
+printf '%s\n' '2024-05-01 12:00:00.123: W torch/cuda/__init__.py:52: UserWarning: CUDA initializ' \
+	'ation: CUDA driver initialization failed, you might not have a CUDA gpu. (Trigger' \
+	'ed internally at ../c10/cuda/CUDAFunctions.cpp:108.)' >"$WORK/wrap80.log"
+run_json explain -f "$WORK/wrap80.log"
+expect_json '.matches[0].signature == "explain.sig.torch_driver_init_failed"'
+
+# --kb: signatures from a file, with classes and error codes.
+cat >"$WORK/extra.kb" <<'EOF'
+[my.nodev]
+layer: cuda
+title: No CUDA device, by code
+source: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html
+match: {cuda:CUDA_ERROR_NO_DEVICE}
+
+[my.toolkit_too_new]
+layer: toolkit
+title: The toolkit is newer than the driver
+source: https://docs.nvidia.com/deploy/cuda-compatibility/
+match: driver {ver} is too old for CUDA {ver} at {path}
+EOF
+for t in "cudaErrorNoDevice" "cudaGetDeviceCount returned 100" "CUDA error 100" "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"; do
+	run_json explain --kb "$WORK/extra.kb" "$t"
+	expect_json '[.matches[].signature] | index("my.nodev") != null'
+done
+run_json explain --kb "$WORK/extra.kb" "error 100"
+expect_json '.matches | length == 0'
+run_json explain --kb "$WORK/extra.kb" "driver 470.57.02 is too old for CUDA 12.4 at /usr/local/cuda-12.4/bin/nvcc"
+expect_json '.matches[0].signature == "my.toolkit_too_new"'
+run explain --kb "$WORK/extra.kb" --list
+expect_line '^  my\.nodev +finding +No CUDA device, by code$'
+printf '[my.bad]\nlayer: cuda\ntitle: x\nsource: https://x.invalid/\nmatch: at {version}\n' >"$WORK/bad.kb"
+run explain --kb "$WORK/bad.kb" "x"
+expect_rc 2
+expect_err 'my\.bad: match 1: unknown class \{version\}'
+run explain --kb "$WORK/missing.kb" "x"
+expect_rc 2
+expect_err 'cannot open .*missing\.kb'
+
+# The fixed strings for grep -F.
+run explain --dump-keys
+expect_rc 0
+expect_line '^cuda_error_no_device$'
 
 # The hidden pattern dump the benchmark hands to grep.
 run explain --dump-patterns

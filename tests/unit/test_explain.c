@@ -4,7 +4,9 @@
  * lines, tracebacks, grouping, refinement, clipping, binary input), cause
  * ranking against check results, the integrity of the signature KB, and the
  * corpus of real-looking logs in tests/explain/ (one case per
- * signature at least).
+ * signature at least); the DFA engine against regexec, literal sets, error
+ * codes and `match:` classes, hard wraps, cut pastes, the unrecognised
+ * GPU-looking lines, and explain_best (what the probes ask).
  */
 #include "testutil.h"
 
@@ -12,11 +14,14 @@
 
 #include "core/registry.h"
 #include "explain/ac.h"
+#include "explain/codes.h"
 #include "explain/confirm.h"
 #include "explain/literal.h"
 #include "explain/matcher.h"
 #include "explain/normalize.h"
+#include "explain/pattern.h"
 #include "explain/report.h"
+#include "explain/rx.h"
 #include "kb/kb.h"
 
 /* ---- helpers ---- */
@@ -229,7 +234,7 @@ static void test_ac(void **state)
 	const char *keys[] = { "he", "she", "his", "hers", "HERS" };
 	size_t lens[] = { 2, 3, 3, 4, 4 };
 	struct ac ac;
-	ac_build(&ac, keys, lens, 5);
+	ac_build(&ac, keys, lens, 5, NULL);
 	struct hits h = { { 0 }, { 0 }, 0 };
 	ac_feed(&ac, 0, "uSHErS", 6, 0, on_hit, &h);
 	/* she@3, he@3, hers@5 (both "hers" and "HERS", folded) */
@@ -251,7 +256,7 @@ static void test_ac(void **state)
 	assert_int_equal(h.n, 2);
 	ac_free(&ac);
 	/* No keys at all. */
-	ac_build(&ac, NULL, NULL, 0);
+	ac_build(&ac, NULL, NULL, 0, NULL);
 	h.n = 0;
 	ac_feed(&ac, 0, "anything", 8, 0, on_hit, &h);
 	assert_int_equal(h.n, 0);
@@ -439,6 +444,604 @@ static void test_match_long_and_binary(void **state)
 	assert_true(s.st.lines > 0);
 	explain_scan_release(&s);
 	free(buf);
+}
+
+/* ---- rx: the DFA engine, against regexec ---- */
+
+/* rx and regexec agree on re over text; rx may decline (-1) only where
+ * rx_compile said so. */
+static void rx_agrees(const char *re, const char *text)
+{
+	regex_t r;
+	if (regcomp(&r, re, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+		return;
+	struct rx x;
+	if (rx_compile(&x, re) == 0) {
+		int want = regexec(&r, text, 0, NULL, 0) == 0;
+		int got = rx_search(&x, text, strlen(text));
+		if (got != want)
+			fail_msg("/%s/ on \"%s\": rx %d, regexec %d", re, text, got, want);
+		rx_free(&x);
+	}
+	regfree(&r);
+}
+
+static void test_rx_semantics(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"", "a", "abc", "ABC", "xabcx", "code=35", "code=350", "code=35(", "CUDA error 100: no",
+		"/dev/dxg: No such file or directory", "| 0  N/A  N/A  1234  C  python  N/A |",
+		"x a b", "aaa", "ab ab ab", "line\\with\\backslash", "[[gpu]]", "tab\there",
+	};
+	static const char *const res[] = {
+		"abc", "^abc", "abc$", "^abc$", "^$", "a|b|", "(a|)b", "()", "a*", "a+b?c{0,2}",
+		"code=35([^0-9]|$)", "^\\| *[0-9]+ +n/a +n/a +[0-9]+ +[cg+]+ +.* n/a *\\|$",
+		"[[:digit:]]+", "[^a-c ]", "[]a]", "[^]a]", "(ab){2,3}", "x{0}y?", "a{2}", "a{2,}",
+		"\\[\\[gpu\\]\\]", "[\\]", "(a|b)*c", "((a*)*)*b", ".", "^.*$", "(x|$)", "(^|x)a",
+		"/dev/dxg[^ ]*:? (no such file or directory|not found)",
+	};
+	for (size_t i = 0; i < sizeof res / sizeof res[0]; i++)
+		for (size_t j = 0; j < sizeof texts / sizeof texts[0]; j++)
+			rx_agrees(res[i], texts[j]);
+	/* What rx leaves to regexec. */
+	static const char *const declined[] = { "\\bword", "a\\w", "*a", "(^a)+", "[A-Z]x",
+						"[[:upper:]]", "a{300}", "ab)", "[[.ab.]]" };
+	for (size_t i = 0; i < sizeof declined / sizeof declined[0]; i++) {
+		struct rx x;
+		if (rx_compile(&x, declined[i]) == 0)
+			fail_msg("rx accepted /%s/", declined[i]);
+		assert_int_equal(rx_search(&x, "a", 1), -1);
+	}
+	/* Every pattern of the built-in KB, on every corpus line and mutations of it. */
+	const struct kb *kb = kb_builtin();
+	FILE *f = fopen("tests/explain/cuda.log", "r");
+	assert_non_null(f);
+	char line[2048];
+	unsigned seed = 1;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (int v = 0; v < 3; v++) {
+			size_t n = strlen(line);
+			if (v && n) {
+				seed = seed * 1103515245u + 12345u;
+				line[(seed >> 8) % n] = "aZ0 .-_/:()"[(seed >> 20) % 11];
+			}
+			for (size_t i = 0; i < kb->n; i++)
+				for (size_t j = 0; j < kb->e[i].regex.n; j++)
+					rx_agrees(kb->e[i].regex.v[j], line);
+		}
+	}
+	fclose(f);
+}
+
+/* Random patterns of the ERE subset, against regexec. */
+static void rx_gen(char *o, size_t cap, unsigned *seed, int depth)
+{
+	int n = 1 + (int)((*seed = *seed * 1103515245u + 12345u) >> 16) % 4;
+	for (int i = 0; i < n && strlen(o) + 40 < cap; i++) {
+		unsigned k = (*seed = *seed * 1103515245u + 12345u) >> 16;
+		switch (k % 12) {
+		case 0: strcat(o, "[a-c]"); break;
+		case 1: strcat(o, "[^b ]"); break;
+		case 2: strcat(o, k & 64 ? "^" : "$"); break;
+		case 3:
+			if (depth < 3) {
+				strcat(o, "(");
+				rx_gen(o, cap, seed, depth + 1);
+				strcat(o, "|");
+				rx_gen(o, cap, seed, depth + 1);
+				strcat(o, ")");
+			}
+			break;
+		case 4: strcat(o, "\\."); break;
+		default: {
+			char c[2] = { "abcAB x.-"[k % 9], '\0' };
+			strcat(o, c);
+		}
+		}
+		size_t l = strlen(o);
+		unsigned q = (k >> 8) % 8;
+		if (l && o[l - 1] != '^' && o[l - 1] != '$' && o[l - 1] != '(')
+			strcat(o, q == 0 ? "*" : q == 1 ? "+" : q == 2 ? "?" : q == 3 ? "{1,2}" : "");
+	}
+}
+
+static void test_rx_random(void **state)
+{
+	(void)state;
+	unsigned seed = 42;
+	for (int it = 0; it < 3000; it++) {
+		char re[512] = "";
+		rx_gen(re, sizeof re, &seed, 0);
+		for (int j = 0; j < 12; j++) {
+			char t[16];
+			int len = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+			for (int i = 0; i < len; i++)
+				t[i] = "abcABx 0.-"[((seed = seed * 1103515245u + 12345u) >> 16) % 10];
+			t[len] = '\0';
+			rx_agrees(re, t);
+		}
+	}
+}
+
+static void test_rx_pieces(void **state)
+{
+	(void)state;
+	struct rx x;
+	assert_int_equal(rx_compile(&x, "kernel headers for kernel [^ ]*microsoft[^ ]* cannot"), 0);
+	/* Fed in pieces: the same answer as the whole. */
+	int32_t st = RX_START;
+	assert_int_equal(rx_feed(&x, &st, "Your kernel headers for kernel 5.15-microsoft", 45), 0);
+	assert_false(rx_idle(&x, st)); /* a match is under way */
+	assert_int_equal(rx_feed(&x, &st, " cannot be found", 16), 1);
+	/* Nothing under way: idle, so the next piece matches only on its own. */
+	st = RX_START;
+	assert_int_equal(rx_feed(&x, &st, "all is well.", 12), 0);
+	assert_true(rx_idle(&x, st));
+	rx_free(&x);
+	/* ^ holds at RX_START only, $ at the end only. */
+	assert_int_equal(rx_compile(&x, "^killed$"), 0);
+	st = RX_MID;
+	assert_int_equal(rx_feed(&x, &st, "killed", 6), 0);
+	assert_false(rx_at_end(&x, st));
+	st = RX_START;
+	assert_int_equal(rx_feed(&x, &st, "Killed", 6), 0);
+	assert_true(rx_at_end(&x, st));
+	rx_free(&x);
+	/* A pattern that needs more DFA states than kept: -1, then regexec. */
+	assert_int_equal(rx_compile(&x, "(a|b)*a(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)c"), 0);
+	char t[4096];
+	unsigned seed = 3;
+	for (size_t i = 0; i < sizeof t; i++)
+		t[i] = (seed = seed * 1103515245u + 12345u) >> 16 & 1 ? 'a' : 'b';
+	assert_int_equal(rx_search(&x, t, sizeof t), -1);
+	rx_free(&x);
+	/* Deferred: compiled on first use. */
+	rx_defer(&x, "no cuda-capable device");
+	assert_null(x.nfa);
+	assert_int_equal(rx_search(&x, "CUDA error: no CUDA-capable device is detected", 46), 1);
+	rx_free(&x);
+}
+
+/* ---- literal sets: exact sets, a second requirement, edges ---- */
+
+static void test_literal_exact(void **state)
+{
+	(void)state;
+	struct litset ls;
+	assert_int_equal(ere_literal_set("cuda_error_no_device|cudaErrorNoDevice", &ls), 0);
+	assert_int_equal(ls.n, 2);
+	assert_string_equal(ls.v[1], "cudaerrornodevice");
+	litset_free(&ls);
+	assert_int_equal(ere_literal_set("to the docker (daemon socket|api)", &ls), 0);
+	assert_int_equal(ls.n, 2);
+	assert_string_equal(ls.v[0], "to the docker daemon socket");
+	litset_free(&ls);
+	assert_int_equal(ere_literal_set("libnvidia-ml\\.so(\\.1)?: cannot open", &ls), 0);
+	assert_int_equal(ls.n, 2);
+	litset_free(&ls);
+	/* Not just literals, too many, too short. */
+	assert_int_equal(ere_literal_set("code=35([^0-9]|$)", &ls), -1);
+	assert_int_equal(ere_literal_set("^killed", &ls), -1);
+	assert_int_equal(ere_literal_set("ab|cdef", &ls), -1);
+	assert_int_equal(ere_literal_set("(a|b|c|d|e)(f|g|h|i|j)(k|l|m|n|o)x", &ls), -1);
+
+	struct litset a, b;
+	unsigned edge;
+	assert_int_equal(ere_required2("(copy|add) +[^ ]*(libcuda|libnvidia-ml)[^ ]*", &a, &b, &edge), 0);
+	assert_int_equal(a.n, 2); /* libcuda, libnvidia-ml */
+	assert_int_equal(b.n, 2); /* copy, add */
+	assert_int_equal(edge, 0);
+	litset_free(&a);
+	litset_free(&b);
+	assert_int_equal(ere_required2("nvcc fatal *:", &a, &b, &edge), 0);
+	assert_true(edge & LIT_LEAD);
+	litset_free(&a);
+	litset_free(&b);
+	assert_int_equal(ere_required2("[0-9]+ is not a symbolic link", &a, &b, &edge), 0);
+	assert_int_equal(edge, LIT_TRAIL);
+	assert_int_equal(b.n, 0);
+	litset_free(&a);
+	/* Top-level alternatives: no second set, no edge. */
+	assert_int_equal(ere_required2("abcd [0-9] efgh|ijkl", &a, &b, &edge), 0);
+	assert_int_equal(b.n, 0);
+	assert_int_equal(edge, 0);
+	litset_free(&a);
+}
+
+/* ---- error codes and pattern classes ---- */
+
+static void test_codes(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct err_code *t = codes_table(&n);
+	int c = codes_lookup(CF_CUDA, "CUDA_ERROR_NO_DEVICE", 20);
+	assert_true(c >= 0);
+	assert_int_equal(t[c].value, 100);
+	assert_int_equal(codes_lookup(CF_CUDA, "cudaErrorNoDevice", 17), c);
+	assert_int_equal(codes_lookup(CF_CUDA, "100", 3), c);
+	assert_int_equal(codes_lookup(CF_CUDA, "cudaerrornodevicex", 18), -1);
+	assert_int_equal(t[codes_lookup(CF_CUDA, "35", 2)].value, 35); /* runtime only */
+	int nv = codes_lookup(CF_NVML, "NVMLError_DriverNotLoaded", 25); /* pynvml's name */
+	assert_true(nv >= 0);
+	assert_int_equal(t[nv].value, 9);
+	int hr = codes_lookup(CF_HRESULT, "0x80370102", 10);
+	assert_true(hr >= 0);
+	assert_string_equal(t[hr].name[0], "HCS_E_HYPERV_NOT_INSTALLED");
+	assert_int_equal(codes_lookup(CF_HRESULT, "-2143878910", 11), hr);
+	assert_int_equal(codes_family("nccl", 4), CF_NCCL);
+	assert_int_equal(codes_family("rocm", 4), -1);
+	/* The ERE of a code matches its names and its number, as whole words. */
+	struct strbuf sb = STRBUF_INIT;
+	codes_ere(c, &sb);
+	rx_agrees(sb.buf, "code=100(cudaErrorNoDevice)");
+	regex_t r;
+	assert_int_equal(regcomp(&r, sb.buf, REG_EXTENDED | REG_ICASE | REG_NOSUB), 0);
+	assert_int_equal(regexec(&r, "failed: cudaErrorNoDevice", 0, NULL, 0), 0);
+	assert_int_equal(regexec(&r, "returned 100.", 0, NULL, 0), 0);
+	assert_int_not_equal(regexec(&r, "returned 1000", 0, NULL, 0), 0);
+	regfree(&r);
+	sb_release(&sb);
+}
+
+static int got_codes[16], ngot;
+static void collect(void *ctx, int code)
+{
+	(void)ctx;
+	if (ngot < 16)
+		got_codes[ngot++] = code;
+}
+
+static int numbers(const char *s, unsigned mask)
+{
+	ngot = 0;
+	codes_numbers(s, strlen(s), mask, collect, NULL);
+	return ngot == 1 ? got_codes[0] : ngot ? -2 : -1;
+}
+
+static void test_codes_numbers(void **state)
+{
+	(void)state;
+	int c = codes_lookup(CF_CUDA, "100", 3);
+	unsigned cuda = 1u << CF_CUDA, hres = 1u << CF_HRESULT;
+	assert_int_equal(numbers("CUDA error 100", cuda), c);
+	assert_int_equal(numbers("cudaGetDeviceCount returned 100", cuda), c);
+	assert_int_equal(numbers("CUDA call failed: code=100", cuda), c);
+	assert_int_equal(numbers("cuInit: error code: 100", cuda), c);
+	assert_int_equal(numbers("status = 100 (cuda)", cuda), c);
+	/* Not codes: a percentage, a decimal, a time, part of a word, no error word. */
+	assert_int_equal(numbers("CUDA error 100%", cuda), -1);
+	assert_int_equal(numbers("cuda error 100.5", cuda), -1);
+	assert_int_equal(numbers("cuda error 10:05", cuda), -1);
+	assert_int_equal(numbers("cuda errors100", cuda), -1);
+	assert_int_equal(numbers("cuda 100 epochs", cuda), -1);
+	int hr = codes_lookup(CF_HRESULT, "0x80370102", 10);
+	assert_int_equal(numbers("Error: 0x80370102 The virtual machine could not be started", hres), hr);
+	assert_int_equal(numbers("Fehlercode: 0X80370102", hres), hr);
+	assert_int_equal(numbers("HResult -2143878910", hres), hr);
+	assert_int_equal(numbers("at 0x803701021", hres), -1);
+	assert_int_equal(numbers("addr 0x7f370102", hres), -1);
+}
+
+static void test_pattern_parse(void **state)
+{
+	(void)state;
+	struct mpat p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(mpat_parse("  Driver/library   version mismatch ", &p, &err), 0);
+	assert_int_equal(p.kind, MP_LITERAL);
+	assert_string_equal(p.text, "driver/library version mismatch");
+	mpat_free(&p);
+	assert_int_equal(mpat_parse("a {{literal}} brace", &p, &err), 0);
+	assert_int_equal(p.kind, MP_LITERAL);
+	assert_string_equal(p.text, "a {literal}} brace");
+	mpat_free(&p);
+	assert_int_equal(mpat_parse("found version {n}. (x)", &p, &err), 0);
+	assert_int_equal(p.kind, MP_ERE);
+	assert_string_equal(p.text, "found version [0-9]+\\. \\(x\\)");
+	mpat_free(&p);
+	assert_int_equal(mpat_parse(" {cuda:cudaErrorNoDevice} ", &p, &err), 0);
+	assert_int_equal(p.kind, MP_CODE);
+	mpat_free(&p);
+	assert_int_equal(mpat_parse("cuInit: {cuda:100}", &p, &err), 0);
+	assert_int_equal(p.kind, MP_ERE);
+	mpat_free(&p);
+	assert_int_equal(mpat_parse("x {version} y", &p, &err), -1);
+	assert_non_null(strstr(err.buf, "unknown class {version}"));
+	sb_reset(&err);
+	assert_int_equal(mpat_parse("{cuda:12345}", &p, &err), -1);
+	assert_non_null(strstr(err.buf, "unknown error code"));
+	sb_reset(&err);
+	assert_int_equal(mpat_parse("open {", &p, &err), -1);
+	sb_release(&err);
+}
+
+/* A matcher over kb text alone (entries of kind finding: their own cause). */
+struct test_db {
+	struct kb kb;
+	struct explain_db db;
+};
+
+static void test_db_build(struct test_db *t, const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (kb_parse(text, strlen(text), &t->kb, &err) < 0)
+		fail_msg("kb: %s", err.buf);
+	const struct kb *kbs[] = { &t->kb };
+	if (explain_db_build(&t->db, kbs, 1, &err) < 0)
+		fail_msg("db: %s", err.buf);
+	sb_release(&err);
+}
+
+static void test_db_free(struct test_db *t)
+{
+	explain_db_free(&t->db);
+	kb_free(&t->kb);
+}
+
+static bool db_finds(const struct explain_db *db, const char *text, const char *id)
+{
+	struct explain_scan s;
+	explain_scan_init(&s, db);
+	explain_scan_feed(&s, text, strlen(text));
+	explain_scan_finish(&s);
+	bool hit = explain_scan_get(&s, id) != NULL;
+	explain_scan_release(&s);
+	return hit;
+}
+
+static const char test_kb[] =
+	"[t.nodev]\nlayer: cuda\ntitle: t\nsource: https://example.invalid/\n"
+	"match: {cuda:CUDA_ERROR_NO_DEVICE}\n"
+	"[t.hcs]\nlayer: platform\ntitle: t\nsource: https://example.invalid/\n"
+	"match: {hresult:HCS_E_HYPERV_NOT_INSTALLED}\n"
+	"[t.nvml]\nlayer: nvml\ntitle: t\nsource: https://example.invalid/\n"
+	"match: {nvml:9}\n"
+	"[t.ver]\nlayer: frameworks\ntitle: t\nsource: https://example.invalid/\n"
+	"match: the driver {ver} is older than {ver} needed by {path}\n"
+	"[t.size]\nlayer: cuda\ntitle: t\nsource: https://example.invalid/\n"
+	"match: tried to allocate {size} (gpu {n}; {size} total capacity\n"
+	"[t.gpu]\nlayer: host\ntitle: t\nsource: https://example.invalid/\n"
+	"match: device {n}: {gpu} is not supported\n"
+	"[t.init]\nlayer: cuda\ntitle: t\nsource: https://example.invalid/\n"
+	"match: failed call to cuInit: {cuda:100}\n"
+	"[t.long]\nlayer: cuda\ntitle: t\nsource: https://example.invalid/\n"
+	"match: the quick brown fox jumps over the lazy dog while the cuda driver refuses to "
+	"start because nothing at all is where it should be\n";
+
+static void test_match_classes_codes(void **state)
+{
+	(void)state;
+	struct test_db t;
+	test_db_build(&t, test_kb);
+	const struct explain_db *db = &t.db;
+	/* One signature, every spelling. */
+	static const char *const nodev[] = {
+		"CUDA_ERROR_NO_DEVICE", "cudaErrorNoDevice", "CUDA error 100", "cuda error: 100",
+		"cudaGetDeviceCount returned 100", "CUDA init failed with code=100",
+		"cuInit returned error 100", "RuntimeError: CUDA_ERROR_NO_DEVICE: no CUDA-capable",
+	};
+	for (size_t i = 0; i < sizeof nodev / sizeof nodev[0]; i++)
+		if (!db_finds(db, nodev[i], "t.nodev"))
+			fail_msg("\"%s\" does not reach {cuda:CUDA_ERROR_NO_DEVICE}", nodev[i]);
+	/* A number needs an error word and a line that names CUDA; a name is a whole word. */
+	assert_false(db_finds(db, "error 100", "t.nodev"));
+	assert_false(db_finds(db, "HTTP error 100 continue", "t.nodev"));
+	assert_false(db_finds(db, "CUDA_ERROR_NO_DEVICES", "t.nodev"));
+	assert_false(db_finds(db, "cuda epoch 100 done", "t.nodev"));
+	/* HRESULTs in any language, by number or name; NVML by pynvml's name. */
+	assert_true(db_finds(db, "Fehler: 0x80370102 Der virtuelle Computer konnte nicht", "t.hcs"));
+	assert_true(db_finds(db, "Error code: Wsl/Service/CreateInstance/CreateVm/HCS/"
+				 "HCS_E_HYPERV_NOT_INSTALLED", "t.hcs"));
+	assert_true(db_finds(db, "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded", "t.nvml"));
+	assert_true(db_finds(db, "nvmlInit failed: error 9", "t.nvml"));
+	/* Classes: versions, paths, sizes, GPU names vary; the signature does not. */
+	assert_true(db_finds(db, "the driver 535.104.05 is older than 12.4 needed by "
+				 "/usr/lib/x86_64-linux-gnu/libcudart.so.12", "t.ver"));
+	assert_true(db_finds(db, "The driver 470.57.02 is older than 11.8 needed by C:\\x\\y.dll",
+			     "t.ver"));
+	assert_false(db_finds(db, "the driver is older than 12.4 needed by me", "t.ver"));
+	assert_true(db_finds(db, "Tried to allocate 2.00 GiB (GPU 0; 11.76 GiB total capacity", "t.size"));
+	assert_true(db_finds(db, "Tried to allocate 20 MiB (GPU 1; 24 GB total capacity", "t.size"));
+	assert_true(db_finds(db, "Device 0: NVIDIA GeForce RTX 3060 Laptop GPU is not supported",
+			     "t.gpu"));
+	assert_true(db_finds(db, "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no device", "t.init"));
+	assert_true(db_finds(db, "failed call to cuInit: 100", "t.init"));
+	assert_false(db_finds(db, "failed call to cuInit: 1000", "t.init"));
+	test_db_free(&t);
+}
+
+static const struct explain_match *scan_get(struct explain_scan *s, const struct explain_db *db,
+					     const char *text, const char *id)
+{
+	explain_scan_init(s, db);
+	explain_scan_feed(s, text, strlen(text));
+	explain_scan_finish(s);
+	return explain_scan_get(s, id);
+}
+
+static void test_match_hard_wrap(void **state)
+{
+	(void)state;
+	struct test_db t;
+	test_db_build(&t, test_kb);
+	const char *msg = "E0501 the quick brown fox jumps over the lazy dog while the cuda driver "
+			  "refuses to start because nothing at all is where it should be. Bye.";
+	/* Cut by a terminal every 40 columns, words broken: three lines and more. */
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < strlen(msg); i += 40) {
+		sb_addn(&sb, msg + i, strlen(msg + i) < 40 ? strlen(msg + i) : 40);
+		sb_addc(&sb, '\n');
+	}
+	struct explain_scan s;
+	const struct explain_match *m = scan_get(&s, &t.db, sb.buf, "t.long");
+	assert_non_null(m);
+	assert_int_equal(m->first_line, 1);
+	assert_int_equal(m->occ[0].lines, 4);
+	assert_true(m->occ[0].wrapped);
+	assert_int_equal(s.st.recognised, 4);
+	explain_scan_release(&s);
+	/* Wrapped at blanks by a mail client (no width): joined with a blank. */
+	m = scan_get(&s, &t.db, "x\nthe quick brown fox jumps over the lazy dog while\n"
+				"the cuda driver refuses to start because\n"
+				"nothing at all is where it should be\n", "t.long");
+	assert_non_null(m);
+	assert_int_equal(m->first_line, 2);
+	assert_int_equal(m->last_line, 4);
+	explain_scan_release(&s);
+	/* More lines than a window holds: not a match. */
+	m = scan_get(&s, &t.db, "the quick brown fox\njumps over the lazy dog\nwhile the cuda driver\n"
+				"refuses to start because\nnothing at all is\nwhere it should be\n",
+		     "t.long");
+	assert_null(m);
+	explain_scan_release(&s);
+	/* A regex wrapped over two lines, keys on both, with the builtin KB. */
+	scan_text(&s, "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a\nsymbolic link\n");
+	assert_true(found(&s, "explain.sig.ldconfig_symlink"));
+	explain_scan_release(&s);
+	sb_release(&sb);
+	test_db_free(&t);
+}
+
+static void test_match_cut(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	/* The paste ends inside the message. */
+	scan_text(&s, "log\nRuntimeError: CUDA driver initialization failed, you might not ha");
+	const struct explain_match *m = explain_scan_get(&s, "explain.sig.torch_driver_init_failed");
+	assert_non_null(m);
+	assert_true(m->occ[0].cut);
+	assert_int_equal(m->first_line, 2);
+	explain_scan_release(&s);
+	/* ...or the tool that printed it cut it with an ellipsis. */
+	scan_text(&s, "nvidia-container-cli: initialization error: WSL environment detected but no adap...\nnext\n");
+	assert_true(found(&s, "explain.sig.no_adapters"));
+	explain_scan_release(&s);
+	/* Too little of the message: nothing. */
+	scan_text(&s, "RuntimeError: CUDA driver");
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+	/* A message that goes on after a blank line is not cut. */
+	scan_text(&s, "CUDA driver initialization failed, you\n\nwhatever\n");
+	assert_false(found(&s, "explain.sig.torch_driver_init_failed"));
+	explain_scan_release(&s);
+}
+
+static void test_unknown_lines(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	/* Made-up messages, so that no signature the KB gains covers them. */
+	scan_text(&s, "epoch 1 done\n"
+		      "FluxError: CUDA flux capacitor failed to warm up\n"
+		      "Torch not compiled with CUDA enabled\n"
+		      "step 2: the weather is fine, no error here\n"
+		      "FluxError: CUDA flux capacitor failed to warm up\n"
+		      "libcudnn_foo.so: cannot map segment: nonsense\n");
+	assert_true(found(&s, "explain.sig.torch_not_compiled"));
+	/* Two GPU-looking lines, three occurrences; the known line and the
+	 * lines without a GPU word are not among them. */
+	assert_int_equal(s.st.unknown, 3);
+	assert_int_equal(s.nunk, 2);
+	assert_int_equal(s.unk[0].line, 2);
+	assert_int_equal(s.unk[0].count, 2);
+	assert_non_null(strstr(s.unk[1].text, "libcudnn_foo"));
+	assert_int_equal(s.st.recognised, 1);
+	explain_scan_release(&s);
+	/* Text that is not about the GPU chain: nothing to show. */
+	scan_text(&s, "error: could not open file foo.txt\nfailed to connect to the database\n");
+	assert_int_equal(s.st.unknown, 0);
+	explain_scan_release(&s);
+	/* A line that belongs to a recognised wrapped message is not unknown. */
+	scan_text(&s, "RuntimeError: CUDA driver initialization failed, you\n"
+		      "    might not have a CUDA gpu.\n");
+	assert_int_equal(s.st.unknown, 0);
+	assert_int_equal(s.st.recognised, 2);
+	explain_scan_release(&s);
+	/* Bounded: distinct lines kept up to EXPLAIN_UNKNOWN_KEEP, all counted. */
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 3 * EXPLAIN_UNKNOWN_KEEP; i++)
+		sb_addf(&sb, "cuda failure number %d\n", i);
+	scan_text(&s, sb.buf);
+	assert_int_equal(s.nunk, EXPLAIN_UNKNOWN_KEEP);
+	assert_int_equal(s.st.unknown, 3 * EXPLAIN_UNKNOWN_KEEP);
+	explain_scan_release(&s);
+	sb_release(&sb);
+}
+
+/* ---- explain_best: what the probes ask ---- */
+
+static void test_best(void **state)
+{
+	(void)state;
+	const struct explain_db *db = explain_db_builtin();
+	/* KB order among the prefix's entries; other prefixes are not asked. */
+	const char *t = "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open "
+			"shared object file: No such file or directory";
+	const struct kb_entry *e = explain_best(db, "frameworks.", t, strlen(t));
+	assert_non_null(e);
+	assert_string_equal(e->id, "frameworks.cudnn_libcuda");
+	e = explain_best(db, "libs.", t, strlen(t));
+	assert_non_null(e);
+	assert_string_equal(e->id, "libs.loader.unversioned_missing");
+	assert_null(explain_best(db, "containers.", t, strlen(t)));
+	/* A signature that refines an entry does not hide it from its prefix. */
+	t = "RuntimeError: Found no NVIDIA driver on your system.";
+	e = explain_best(db, "frameworks.", t, strlen(t));
+	assert_non_null(e);
+	assert_string_equal(e->id, "frameworks.torch.no_driver");
+	/* Spread over lines, ANSI colour and NULs included. */
+	const char multi[] = "\033[31mTraceback\033[0m\n\0\0junk\nnvidia-container-cli: initialization "
+			     "error: WSL environment detected but no adapters were found: unknown\n";
+	e = explain_best(db, "containers.", multi, sizeof multi - 1);
+	assert_non_null(e);
+	assert_string_equal(e->id, "containers.nvcli.no_adapters");
+	assert_null(explain_best(db, "frameworks.", "", 0));
+	/* Specific before general: every literal of a probe entry, fed alone,
+	 * is classified as that entry, so no earlier entry shadows it. */
+	const char *const prefixes[] = { "frameworks.", "containers.", "containers.docker." };
+	const struct kb *kb = kb_builtin();
+	for (size_t p = 0; p < 3; p++)
+		for (size_t i = 0; i < kb->n; i++) {
+			const struct kb_entry *k = &kb->e[i];
+			if (strncmp(k->id, prefixes[p], strlen(prefixes[p])))
+				continue;
+			for (size_t j = 0; j < k->match.n; j++) {
+				e = explain_best(db, prefixes[p], k->match.v[j], strlen(k->match.v[j]));
+				if (e != k)
+					fail_msg("%s: \"%s\" is classified as %s", k->id, k->match.v[j],
+						 e ? e->id : "nothing");
+			}
+		}
+}
+
+static void test_norm_fused(void **state)
+{
+	(void)state;
+	char buf[512];
+	struct norm_line nl;
+	/* Blanks collapse in the same pass; the indent is the blanks as pasted. */
+	const char *in = "[rank0]:      raise   RuntimeError(\"x\")   ";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_string_equal(nl.text, "[rank0]: raise RuntimeError(\"x\")");
+	assert_int_equal(nl.indent, 6);
+	assert_int_equal(nl.cols, strlen(in));
+	/* Columns count characters, not bytes, nor escape sequences. */
+	in = "\033[31mcafé\033[0m";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_int_equal(nl.cols, 4);
+	/* Translated levels are prefixes too. */
+	assert_string_equal(msg_of("Fehler: 0x80370102 Der virtuelle Computer", buf),
+			    "0x80370102 Der virtuelle Computer");
+	assert_string_equal(msg_of("ERREUR : impossible", buf), "impossible");
+	/* Long runs of text are copied eight bytes at a time; the result is the same. */
+	in = "abcdefgh ijklmnop  qrstuvwx\tyz012345 [rank]  !\"#$%&'()*+,-./:;<=>?@\\]^_`{|}~ end";
+	norm_line(in, strlen(in), buf, &nl);
+	assert_string_equal(nl.text, "abcdefgh ijklmnop qrstuvwx yz012345 [rank] "
+				     "!\"#$%&'()*+,-./:;<=>?@\\]^_`{|}~ end");
 }
 
 /* ---- ranking ---- */
@@ -797,6 +1400,19 @@ int main(void)
 		cmocka_unit_test(test_match_refine),
 		cmocka_unit_test(test_match_chunks),
 		cmocka_unit_test(test_match_long_and_binary),
+		cmocka_unit_test(test_rx_semantics),
+		cmocka_unit_test(test_rx_random),
+		cmocka_unit_test(test_rx_pieces),
+		cmocka_unit_test(test_literal_exact),
+		cmocka_unit_test(test_codes),
+		cmocka_unit_test(test_codes_numbers),
+		cmocka_unit_test(test_pattern_parse),
+		cmocka_unit_test(test_match_classes_codes),
+		cmocka_unit_test(test_match_hard_wrap),
+		cmocka_unit_test(test_match_cut),
+		cmocka_unit_test(test_unknown_lines),
+		cmocka_unit_test(test_best),
+		cmocka_unit_test(test_norm_fused),
 		cmocka_unit_test(test_confirm_checks),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_kb_integrity),

@@ -16,7 +16,7 @@
 #include "parse/nvccver.h"
 #include "parse/pyprobe.h"
 #include "probes/pyprobe_script.h"
-#include "probes/sigmatch.h"
+#include "explain/matcher.h"
 
 /* ---- jsonscan ---- */
 
@@ -483,7 +483,7 @@ static void test_nvccver(void **state)
 
 static const char *sig(const char *prefix, const char *text)
 {
-	const struct kb_entry *e = sig_match(prefix, text, strlen(text));
+	const struct kb_entry *e = explain_best(explain_db_builtin(), prefix, text, strlen(text));
 	return e ? e->id : "(none)";
 }
 
@@ -546,10 +546,10 @@ static void test_signatures(void **state)
 			    "containers.docker.daemon_down");
 	/* NULs in captured output do not hide what follows them. */
 	const char nul[] = "junk\0Cannot dlopen some GPU libraries";
-	const struct kb_entry *e = sig_match("frameworks.", nul, sizeof nul - 1);
+	const struct kb_entry *e = explain_best(explain_db_builtin(), "frameworks.", nul, sizeof nul - 1);
 	assert_non_null(e);
 	assert_string_equal(e->id, "frameworks.tensorflow.libs_missing");
-	assert_null(sig_match("frameworks.", NULL, 0));
+	assert_null(explain_best(explain_db_builtin(), "frameworks.", NULL, 0));
 }
 
 /* Every KB id my probes name exists; my entries have sources and their
