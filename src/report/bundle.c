@@ -513,6 +513,17 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* libarchive's message, with the system's reason when it has one
+ * ("Write error: No space left on device"). */
+static void archive_why(struct archive *a, const char *what, struct strbuf *err)
+{
+	const char *m = archive_error_string(a);
+	int e = archive_errno(a);
+	sb_addf(err, "%s: %s", what, m ? m : "write error");
+	if (e > 0 && (!m || !strstr(m, strerror(e))))
+		sb_addf(err, ": %s", strerror(e));
+}
+
 static int put_entry(struct archive *a, const char *path, const struct strbuf *data,
 		     time_t now, struct strbuf *err)
 {
@@ -533,8 +544,8 @@ static int put_entry(struct archive *a, const char *path, const struct strbuf *d
 		rc = ARCHIVE_FATAL;
 	archive_entry_free(e);
 	if (rc != ARCHIVE_OK) {
-		sb_addf(err, "writing %s: %s", path, archive_error_string(a) ? archive_error_string(a)
-									  : "write error");
+		sb_addf(err, "writing ");
+		archive_why(a, path, err);
 		return -1;
 	}
 	return 0;
@@ -544,7 +555,7 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 			 const struct strbuf *readme_text, const struct members *m,
 			 struct strbuf *err)
 {
-	struct atomic_file af = { NULL, NULL, -1 };
+	struct atomic_file af = { .fd = -1 };
 	int fd = 1;
 	bool to_stdout = strcmp(o->path, "-") == 0;
 	struct sigaction sa, old_int, old_term, old_hup, old_xfsz;
@@ -562,15 +573,18 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 		fd = atomic_open(&af, o->path, 0600, err);
 		if (fd < 0)
 			goto restore;
-		snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
-		signal_armed = 1;
+		/* written through (a device, a FIFO): no temporary file to remove */
+		if (af.tmp) {
+			snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
+			signal_armed = 1;
+		}
 	}
 	struct archive *a = archive_write_new();
 	int rc = -1;
 	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
 	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
-		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "libarchive");
+		archive_why(a, o->path, err);
 		archive_write_free(a);
 		goto done;
 	}
@@ -603,7 +617,7 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 	}
 	sb_release(&path);
 	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
-		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "write error");
+		archive_why(a, o->path, err);
 		rc = -1;
 	}
 	archive_write_free(a);
