@@ -62,11 +62,18 @@ const struct kb_entry *kb_find(const char *id);
  */
 void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
 	       struct strbuf *out);
-/* The same for a fix command: a path value that the shell would split or
- * expand ("/mnt/c/Users/Jane Doe/.wslconfig") is single-quoted, unless
- * the template already quotes it. Other values (package lists) and whole
- * commands (evidence named *_fix or *_cmd) are inserted as they are. */
+/* The same for a fix command: every value is quoted for the shell
+ * (text_shell_quote) as its place in the template needs: a path as one
+ * word ("/mnt/c/Users/Jane Doe/.wslconfig" single-quoted), a list word by
+ * word, inside the template's own quotes escaped for them. Whole commands
+ * (evidence named *_fix or *_cmd) are inserted as they are: their probes
+ * build them from quoted parts. */
 void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self_id,
 		   struct strbuf *out);
+/* Whether an expanded fix line is a template for the user to fill in, not
+ * a command to paste: it has a <slot> ("<the package dpkg names>", "<distro>",
+ * the "<key>" of evidence this run lacks). `wslgpu fix` never puts one on
+ * a live line of its plan, and check output marks it. */
+bool kb_fix_is_template(const char *line);
 
 #endif

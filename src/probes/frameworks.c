@@ -32,6 +32,7 @@
 
 #include "../core/proc.h"
 #include "../core/rootfs.h"
+#include "../core/text.h"
 #include "../parse/cudaarch.h"
 #include "../parse/pyprobe.h"
 #include "probes.h"
@@ -467,15 +468,22 @@ out:
 	if (t->status != ST_PASS) {
 		/* The framework's own way to a build with the GPU's code
 		 * (frameworks.arch_* fixes). */
-		const char *py = res_get(t, "python"), *cc = res_get(t, "cc");
+		const char *cc = res_get(t, "cc");
+		/* The interpreter's path is the machine's ("/opt/my env/bin/python"):
+		 * one quoted word of the command. */
+		struct strbuf py = STRBUF_INIT, url = STRBUF_INIT;
+		text_shell_quote(&py, res_get(t, "python") ? res_get(t, "python") : "python3");
+		text_shell_quote(&url, idx);
 		if (!strcmp(d->name, "torch"))
 			res_ev(t, "arch_fix", "%s -m pip install --upgrade --force-reinstall torch "
-			       "torchvision torchaudio --index-url %s", py, idx);
+			       "torchvision torchaudio --index-url %s", py.buf, url.buf);
 		else if (!strcmp(d->name, "tensorflow"))
-			res_ev(t, "arch_fix", "%s -m pip install --upgrade 'tensorflow[and-cuda]'", py);
+			res_ev(t, "arch_fix", "%s -m pip install --upgrade 'tensorflow[and-cuda]'", py.buf);
 		else
 			res_ev(t, "arch_fix", "%s -m pip install --upgrade %s   (a release built for %s)",
-			       py, d->name, cc ? cc : "this GPU");
+			       py.buf, d->name, cc ? cc : "this GPU");
+		sb_release(&py);
+		sb_release(&url);
 	}
 	sb_release(&sig);
 }
