@@ -29,6 +29,7 @@
 
 #include "../core/atomicfile.h"
 #include "../core/check.h"
+#include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../kb/kb.h"
@@ -168,7 +169,14 @@ static void add_ld_conf(struct members *m)
 	closedir(d);
 	qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
+		/* The member's name in printable ASCII: tar listings print it
+		 * (an ESC, a newline), and libarchive cannot write a name it
+		 * cannot convert from the locale (wslgpu runs in "C"), which
+		 * would lose the whole bundle. */
 		char *name = xasprintf("evidence/ld.so.conf.d/%s", names[i]);
+		for (char *c = name; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
 		char *guest = xasprintf("/etc/ld.so.conf.d/%s", names[i]);
 		add_file(m, name, guest, "a file of /etc/ld.so.conf.d");
 		free(name);
@@ -417,13 +425,25 @@ static void put_driver(struct strbuf *sb, const struct report *rep)
 {
 	const struct result *r = report_find(rep, "host.driver");
 	const char *v = r ? res_get(r, "driver_version") : NULL;
-	if (v)
-		sb_addf(sb, ", driver %s", v);
+	if (v) {
+		sb_add(sb, ", driver ");
+		text_sanitize_line(sb, v);
+	}
+}
+
+/* A value of the machine on one line of the README (text_sanitize_line):
+ * a name with a newline or an escape sequence forges no line. */
+static const char *one_line(struct strbuf *tmp, const char *s)
+{
+	sb_reset(tmp);
+	text_sanitize_line(tmp, s ? s : "");
+	return sb_str(tmp);
 }
 
 static void readme(struct strbuf *sb, const struct report *rep, const struct bundle_opts *o,
 		   const char *top, const struct members *m, const char *command_line)
 {
+	struct strbuf t1 = STRBUF_INIT, t2 = STRBUF_INIT, t3 = STRBUF_INIT;
 	struct summary sum;
 	report_summarize(rep, &sum);
 	char when[64];
@@ -443,11 +463,12 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 	sb_addf(sb, "wslgpu support bundle %s\n\n", top);
 	sb_addf(sb, "Created   %s by wslgpu %s\n", when, WSLGPU_VERSION);
 	if (command_line)
-		sb_addf(sb, "Command   %s\n", command_line);
+		sb_addf(sb, "Command   %s\n", one_line(&t1, command_line));
 	const char *kind = report_platform(rep, "kind"), *kernel = report_platform(rep, "kernel"),
 		   *distro = report_platform(rep, "distro");
-	sb_addf(sb, "Machine   %s, kernel %s, %s", kind ? kind : "unknown", kernel ? kernel : "unknown",
-		distro ? distro : "unknown distribution");
+	sb_addf(sb, "Machine   %s, kernel %s, %s", one_line(&t1, kind ? kind : "unknown"),
+		one_line(&t2, kernel ? kernel : "unknown"),
+		one_line(&t3, distro ? distro : "unknown distribution"));
 	put_driver(sb, rep);
 	sb_addf(sb, "\nChecks    %d pass, %d warn, %d fail, %d skip, %d crash, %d timeout "
 		    "(check.json has every one)\n\n",
@@ -459,7 +480,7 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 	} else {
 		sb_addf(sb, "Verdict   %s at the %s layer: %s (%s)\n",
 			sum.first_failure ? "broken" : "no failures, first warning", r->def->layer,
-			r->detail ? r->detail : "", r->def->id);
+			one_line(&t1, r->detail), r->def->id);
 		struct finding_view v;
 		finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
 		finding_text(sb, &v, 0, FT_CAUSE | FT_FIXES | FT_MORE);
@@ -495,7 +516,11 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 	sb_add(sb, "\nMembers\n-------\n");
 	sb_addf(sb, "  %-44s %s\n", "README.txt", "this summary");
 	for (size_t i = 0; i < m->n; i++)
-		sb_addf(sb, "  %-44s %s, %zu bytes\n", m->v[i].name, m->v[i].what, m->v[i].data.len);
+		sb_addf(sb, "  %-44s %s, %zu bytes\n", one_line(&t1, m->v[i].name), m->v[i].what,
+			m->v[i].data.len);
+	sb_release(&t1);
+	sb_release(&t2);
+	sb_release(&t3);
 }
 
 /* ---- the archive ---- */

@@ -12,7 +12,13 @@
 #    not allowed);
 #  - the environment's paths are read, never written: a run leaves the
 #    fixture root (where $HOME, $PWD, $CUDA_HOME and the config files live)
-#    byte for byte as it was.
+#    byte for byte as it was;
+#  - machine text forges no line: a GPU name from NVML with a newline and a
+#    fake "✗ libs.libcuda" after it stays on its check's line; a file name
+#    with ESC and a newline reaches neither the terminal nor the support
+#    bundle's README raw;
+#  - a character device at /dev/dxg that is not the dxg driver's (the wrong
+#    major, or a misc minor that is not dxg) is not accepted.
 . "$(dirname "$0")/lib.sh"
 
 # ---- -v shows the absolute path of every command run ----
@@ -101,6 +107,42 @@ if command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/n
 else
 	echo "skip strace: not installed or ptrace not permitted here"
 fi
+
+
+# ---- machine text forges no line ----
+fixture healthy-wsl2
+nl='
+'
+esc=$(printf '\033')
+# (env -i by hand: the value holds a newline, which setenv would split)
+run_name() {
+	# shellcheck disable=SC2046
+	OUT=$(env -i $(fixture_tool --env "$FIXTURE" | tr '\n' ' ') "FAKE_NVML_NAME=RTX${nl}✗ libs.libcuda   forged" \
+		"$WSLGPU" --root "$ROOT" "$@" 2>"$WORK/err")
+	RC=$?
+	ERR=$(cat "$WORK/err")
+}
+run_name check
+expect_no_line '^✗ libs\.libcuda +forged'
+expect_line '^✓ nvml\.devices +1 GPU: RTX⏎✗ libs\.libcuda +forged '
+run_name check -v
+expect_no_line '^✗ libs\.libcuda +forged'
+run_name check --color always
+expect_no_line '✗.*\[0m libs\.libcuda +forged' 
+# A file name with ESC and a newline: collected, but shown as text.
+evil="x${esc}[2J${nl}✗ forged.conf"
+printf '/opt/x\n' >"$ROOT/etc/ld.so.conf.d/$evil"
+cd "$WORK" || exit 3
+run report -o "$WORK/esc.tar.gz"
+expect_rc 0
+mkdir -p "$WORK/esc"
+tar xzf "$WORK/esc.tar.gz" -C "$WORK/esc"
+readme=$(ls "$WORK"/esc/*/README.txt)
+if grep -q "$esc" "$readme"; then fail "the README holds a raw ESC"; else ok "no ESC in the README"; fi
+if grep -q '^✗ forged' "$readme"; then fail "the README has a forged line"; else ok "no forged line in the README"; fi
+if grep -qF 'evidence/ld.so.conf.d/x?[2J???? forged.conf' "$readme"; then ok "the member is listed with its name made safe"; else
+	fail "the member is not listed as expected: $(grep ld.so.conf.d "$readme")"; fi
+if tar tzf "$WORK/esc.tar.gz" | grep -q "$esc"; then fail "a member name holds ESC"; else ok "no member name holds ESC"; fi
 
 # ---- paths from the environment are never written ----
 fixture healthy-torch
