@@ -240,6 +240,22 @@ expect_type "$D/adir" "directory" "a directory given as --prom"
 left=$(ls -A "$D" "$D/sub" | grep '\.tmp\.')
 if [ -z "$left" ]; then ok "no temporary file left anywhere"; else fail "left behind: $left"; fi
 
+# ---- (d) standard output on a full disk: every command says so and fails
+# (tests/e2e/cli.sh covers check, history, kb, --list, help, --version)
+fixture distro-libcuda
+for args in "explain CUDA_ERROR_NO_DEVICE" "explain --list" "fix" "fix --json" "report --markdown" \
+	"smoke" "smoke --json" "smoke --junit -" "--list"; do
+	# shellcheck disable=SC2086
+	env -i PATH=/usr/bin:/bin HOME=/home/user "$WSLGPU" --root "$ROOT" $args >/dev/full 2>"$WORK/err"
+	RC=$?
+	ERR=$(cat "$WORK/err")
+	if [ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'No space left on device'; then
+		ok "$args > /dev/full: exit $RC and the error"
+	else
+		fail "$args > /dev/full: exit $RC, stderr: $ERR"
+	fi
+done
+
 # ---- (b) a real Pushgateway ----
 if ! have prometheus-pushgateway || ! have python3; then
 	skip_test "prometheus-pushgateway or python3 not installed: push not tested end to end"
