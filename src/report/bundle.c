@@ -364,7 +364,9 @@ static bool gpu_env(const char *e, size_t kn)
 	static const char *const prefixes[] = { "CUDA", "NVIDIA_", "NV_", "__NV", "__GL", "LD_",
 						"TF_", "XLA_", "JAX_", "PYTORCH_", "TORCH", "NCCL_",
 						"CONDA", "WSL", "DOCKER_", "PYTHON", "MESA_", "GALLIUM_",
-						"LIBGL_", "HF_", "TRANSFORMERS_", NULL };
+						"LIBGL_", "HF_", "TRANSFORMERS_",
+						/* the index a CUDA wheel comes from */
+						"PIP_", NULL };
 	static const char *const names[] = { "PATH", "HOME", "USER", "SHELL", "LANG", "PWD",
 					     "VIRTUAL_ENV", "DISPLAY", "WAYLAND_DISPLAY", "container",
 					     "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY",
