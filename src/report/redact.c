@@ -78,8 +78,8 @@ static const char *const titles[REDACT__COUNT] = {
 	"machine ids",
 	"UUIDs (GPU UUIDs and others)",
 	"serial numbers",
-	"secrets (values of TOKEN, KEY, SECRET, PASSWORD, AUTH... variables; URL passwords; "
-	"tokens by their prefix; private keys)",
+	/* one literal: clang reads two in an array as a missing comma */
+	"secrets (TOKEN, KEY, PASSWORD... values; URL credentials; tokens; private keys)",
 };
 
 const char *redact_cat_tag(enum redact_cat cat) { return tags[cat]; }
@@ -581,7 +581,13 @@ static size_t rule_assignment(struct scan *sc, size_t i)
 	/* a runaway "value": remember a bounded prefix, replace it whole */
 	size_t idx = add_value(sc->r, cat, val, n > 4096 ? 4096 : n);
 	emit(sc, i, sc->s + i, vs - i);
+	/* "KEY": 12345 in JSON: the placeholder becomes a string, still JSON */
+	bool json = !q && ks > 0 && sc->s[ks - 1] == '"';
+	if (json)
+		emit(sc, vs, "\"", 1);
 	emit_value(sc, vs, idx);
+	if (json)
+		emit(sc, vs, "\"", 1);
 	return vs + n - i;
 }
 
