@@ -74,6 +74,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		sb_reset(&sb);
 		text_sanitize(&sb, s);
+		/* A one-line field never starts a line, nor holds ESC or CR. */
+		sb_reset(&sb);
+		text_sanitize_line(&sb, s);
+		if (memchr(sb.buf ? sb.buf : "", '\n', sb.len) || memchr(sb.buf ? sb.buf : "", '\033', sb.len) ||
+		    memchr(sb.buf ? sb.buf : "", '\r', sb.len))
+			__builtin_trap();
+		/* A shell-quoted value is one word: as it is (safe), or in single
+		 * quotes whose only ' are the '\'' escapes. */
+		sb_reset(&sb);
+		text_shell_quote(&sb, s);
+		if (!text_shell_safe(s)) {
+			if (sb.len < 2 || sb.buf[0] != '\'')
+				__builtin_trap();
+			for (size_t k = 1;;) {
+				const char *q = memchr(sb.buf + k, '\'', sb.len - k);
+				if (!q)
+					__builtin_trap();
+				size_t at = (size_t)(q - sb.buf);
+				if (at + 1 == sb.len)
+					break; /* the closing quote */
+				if (at + 3 >= sb.len || strncmp(q, "'\\''", 4) != 0)
+					__builtin_trap();
+				k = at + 4;
+			}
+		}
+		kb_fix_is_template(s);
 		/* Templates with placeholders and conditions over evidence. */
 		struct evidence ev = EVIDENCE_INIT;
 		ev_add(&ev, "a", "%s", "/mnt/c/Users/Jane Doe");

@@ -10,6 +10,7 @@
 
 #include "core/check.h"
 #include "core/result.h"
+#include "parse/jsonscan.h"
 #include "parse/policy.h"
 #include "report/outputs.h"
 #include "report/redact.h"
@@ -111,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	res_ev(&res[2], "driver_version", "%s", f[0]);
 	res_ev(&res[2], "cuda_version", "%s", f[1]);
 
-	struct report rep = { res, shown, 3, true, false, false };
+	struct report rep = { .results = res, .shown = shown, .n = 3, .verbose = true };
 	struct output_meta meta = { f[6], 1700000000, 1234.5, 1, size & 2 ? f[7] : NULL,
 				    (int)(size % 100000), (size & 4) != 0 };
 	struct strbuf out = STRBUF_INIT;
@@ -130,6 +131,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	redact_learn_results(rd, res, 3);
 	sb_reset(&out);
 	redact_text(rd, f[3], p, size, &out);
+	/* JSON in, JSON out (a Docker auth config, a collected .json file). */
+	struct js_val jin;
+	if (js_parse_all(p, size, &jin) == 0) {
+		sb_reset(&out);
+		redact_text(rd, NULL, p, size, &out);
+		struct js_val jout;
+		if (js_parse_all(out.buf ? out.buf : "", out.len, &jout) < 0)
+			__builtin_trap();
+	}
 	free(redact_dup(rd, "output", f[4]));
 	struct result red[3];
 	redact_results(rd, res, 3, red);

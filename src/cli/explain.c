@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../core/registry.h"
@@ -234,7 +235,8 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		if (file && strcmp(file, "-")) {
 			/* The log is the user's document, read where they point, not a
 			 * file of the machine described by --root. */
-			fd = open(file, O_RDONLY | O_CLOEXEC);
+			/* O_NONBLOCK: a FIFO without a writer must not hang the open. */
+			fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 			if (fd < 0) {
 				fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
 					strerror(errno));
@@ -242,6 +244,17 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 				rc = EXIT_USAGE;
 				goto out;
 			}
+			/* A device (/dev/zero) or a FIFO may never end: those come on
+			 * standard input, where the user chose to wait. */
+			struct stat st;
+			if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+				fprintf(stderr, "wslgpu explain: %s is not a regular file; give a "
+					"pipe or a device on standard input (-f -)\n", file);
+				close(fd);
+				explain_scan_release(&scan);
+				return EXIT_USAGE;
+			}
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 			source = file;
 		} else if (isatty(0)) {
 			fputs("Paste the error or the log, then press Ctrl-D.\n", stderr);

@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "../core/buildinfo.h"
+#include "../core/json.h"
 #include "../core/rootfs.h"
+#include "../core/text.h"
 #include "../fix/edit.h"
 #include "../fix/plan.h"
 #include "../fix/rcscan.h"
@@ -81,13 +83,25 @@ static bool ask(FILE *tty, const char *question)
 	return !strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n");
 }
 
+/* A file name or a line of a startup file, as one line of the terminal. */
+static const char *line_of(struct strbuf *sb, const char *s)
+{
+	sb_reset(sb);
+	text_sanitize_line(sb, s ? s : "");
+	return sb_str(sb);
+}
+
 static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *e)
 {
-	fprintf(f, "step %d (%s): %s line %d sets %s\n", s->n, s->check, e->file, e->line, e->var);
-	fprintf(f, "    was: %s\n", e->before);
-	fprintf(f, "    now: # wslgpu fix: %s\n", e->before);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	fprintf(f, "step %d (%s): %s line %d sets %s\n", s->n, s->check, line_of(&a, e->file),
+		e->line, e->var);
+	fprintf(f, "    was: %s\n", line_of(&b, e->before));
+	fprintf(f, "    now: # wslgpu fix: %s\n", b.buf);
 	if (e->after)
-		fprintf(f, "         %s\n", e->after);
+		fprintf(f, "         %s\n", line_of(&b, e->after));
+	sb_release(&a);
+	sb_release(&b);
 }
 
 /* Whether a comma-separated list holds id. */
@@ -106,7 +120,27 @@ static bool list_has(const char *list, const char *id)
 struct applied {
 	const struct fix_step *step;
 	const struct fix_edit *edit;
+	int wrote;  /* the line its corrected line is on now, or 0 */
 };
+
+/* Where a planned line is now: each corrected line written above it in
+ * the same file moved it down by one. */
+static int line_now(const struct applied *ok, size_t nok, const struct fix_edit *e)
+{
+	int line = e->line;
+	for (size_t k = 0; k < nok; k++)
+		line += ok[k].wrote && ok[k].edit->line < e->line && !strcmp(ok[k].edit->file, e->file);
+	return line;
+}
+
+/* Whether file:line is a corrected line --apply just wrote. */
+static bool wrote_line(const struct applied *ok, size_t nok, const char *file, int line)
+{
+	for (size_t k = 0; k < nok; k++)
+		if (ok[k].wrote == line && !strcmp(ok[k].edit->file, file))
+			return true;
+	return false;
+}
 
 static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, const char *home)
 {
@@ -121,8 +155,11 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 				const struct fix_edit *e = &plan->steps[i].edit[j];
 				if (e->same_as)
 					continue;
-				printf("  %s line %d sets %s: %s\n", e->file, e->line, e->var,
-				       e->refused ? e->refused : "not automatic");
+				struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+				printf("  %s line %d sets %s: %s\n", line_of(&a, e->file), e->line, e->var,
+				       line_of(&b, e->refused ? e->refused : "not automatic"));
+				sb_release(&a);
+				sb_release(&b);
 			}
 		return plan->n ? EXIT_FAILED : EXIT_OK;
 	}
@@ -165,7 +202,7 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 					continue;
 				}
 			}
-			struct line_edit le = { e->line, e->before, e->after };
+			struct line_edit le = { line_now(ok, nok, e), e->before, e->after };
 			struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT, shown = STRBUF_INIT;
 			char note[96];
 			snprintf(note, sizeof note, "disabled by wslgpu fix on %.10s", date);
@@ -174,8 +211,15 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 				rc = EXIT_FAILED;
 			} else {
 				rootfs_guest_path(backup.buf, &shown);
-				printf("    edited; the original is in %s\n", shown.buf);
+				struct strbuf a = STRBUF_INIT;
+				printf("    edited; the original is in %s\n", line_of(&a, shown.buf));
+				sb_release(&a);
+				/* lines below this one moved down by its corrected line */
+				for (size_t k = 0; k < nok && e->after; k++)
+					if (ok[k].wrote > le.line && !strcmp(ok[k].edit->file, e->file))
+						ok[k].wrote++;
 				ok[nok].step = s;
+				ok[nok].wrote = e->after ? le.line + 1 : 0;
 				ok[nok++].edit = e;
 			}
 			sb_release(&shown);
@@ -200,7 +244,12 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			seen |= !strcmp(ok[k].edit->var, e->var);
 		if (!seen) {
 			if (e->env_after) {
-				printf("  export %s=%s\n", e->var, e->env_after);
+				/* the machine's value, quoted: it is a line to paste */
+				struct strbuf v = STRBUF_INIT, shown = STRBUF_INIT;
+				text_shell_quote(&v, e->env_after);
+				printf("  export %s=%s\n", e->var, line_of(&shown, v.buf));
+				sb_release(&v);
+				sb_release(&shown);
 				setenv(e->var, e->env_after, 1);
 			} else {
 				printf("  unset %s\n", e->var);
@@ -208,9 +257,15 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			}
 			struct rc_hits left = { 0 };
 			rc_scan(e->var, home, &left);
-			for (size_t k = 0; k < left.n; k++)
+			for (size_t k = 0; k < left.n; k++) {
+				/* not the corrected line this run wrote */
+				if (wrote_line(ok, nok, left.v[k].file, left.v[k].line))
+					continue;
+				struct strbuf a = STRBUF_INIT;
 				printf("  (a new shell may still get %s from %s line %d)\n", e->var,
-				       left.v[k].file, left.v[k].line);
+				       line_of(&a, left.v[k].file), left.v[k].line);
+				sb_release(&a);
+			}
 			rc_hits_release(&left);
 		}
 	}

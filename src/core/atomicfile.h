@@ -1,13 +1,27 @@
 /*
- * atomicfile: write a whole file so that a reader (node_exporter's textfile
- * collector, a CI job, a user) sees the old contents or the new ones, never
- * half a file: write to a temporary file in the same directory, fsync,
- * rename over the target. On any error the temporary file is removed and
- * the target is left as it was.
+ * atomicfile: write a whole output file so that a reader (node_exporter's
+ * textfile collector, a CI job, a user) sees the old contents or the new
+ * ones, never half a file: write to a temporary file in the same directory,
+ * fsync, rename over the target. On any error the temporary file is removed
+ * and the target is left as it was.
+ *
+ * What the target is decides how it is written, as a shell's "> PATH"
+ * would, without ever replacing something that is not a regular file:
+ *   "-", or the file standard output (or error) already is  written to that
+ *                              descriptor (so --junit /dev/stdout never
+ *                              replaces the /dev/stdout link);
+ *   a character device, a FIFO written through (/dev/null; a FIFO needs a
+ *                              reader already, else an error: never a hang);
+ *   a regular file, or none    replaced atomically as above;
+ *   a symbolic link            its final target is replaced (or created)
+ *                              atomically; the link stays a link;
+ *   anything else              refused (a directory, a block device, a socket).
+ * Every write error is reported: ENOSPC on /dev/full is an error, not success.
  */
 #ifndef WSLGPU_ATOMICFILE_H
 #define WSLGPU_ATOMICFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strbuf.h"
@@ -17,14 +31,19 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode,
 		      struct strbuf *err);
 
 /*
- * For writers that stream (libarchive): opens a temporary file next to path
- * and returns its fd (-1 with err set). atomic_commit() fsyncs, closes and
- * renames it over path; atomic_abort() closes and removes it.
+ * For writers that stream (libarchive): opens the target as above and
+ * returns the fd to write to (-1 with err set). atomic_commit() fsyncs,
+ * closes and renames the temporary file over the target (or, written
+ * through, flushes and closes); atomic_abort() closes and removes the
+ * temporary file. tmp is NULL when nothing is renamed.
  */
 struct atomic_file {
-	char *path;
+	char *path;   /* as given, for messages */
+	char *target; /* the file the rename replaces (a symlink's target) */
 	char *tmp;
 	int fd;
+	bool through; /* written straight to a device, FIFO or standard output */
+	bool borrowed; /* fd is 1 or 2: never closed here */
 };
 int atomic_open(struct atomic_file *af, const char *path, int mode, struct strbuf *err);
 int atomic_commit(struct atomic_file *af, struct strbuf *err);

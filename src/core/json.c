@@ -251,30 +251,62 @@ void jw_kv_strings(struct json_writer *jw, const char *key, const char *const *v
 
 /* ---- terminal-safe text ---- */
 
-void text_sanitize(struct strbuf *sb, const char *s)
+/* Unicode characters that start a line or reorder what a terminal shows
+ * (bidirectional overrides and isolates: "Trojan source", CVE-2021-42574). */
+static int unicode_trap(const unsigned char *p, int n)
+{
+	if (n != 3 || p[0] != 0xe2)
+		return 0;
+	if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+		return '\n'; /* U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR */
+	if ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) || /* U+202A..U+202E */
+	    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))   /* U+2066..U+2069 */
+		return '?';
+	return 0;
+}
+
+static void sanitize(struct strbuf *sb, const char *s, bool one_line)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
 	for (size_t i = 0; i < len;) {
 		unsigned char c = p[i];
-		if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
+		if (c == '\n' || c == '\v' || c == '\f') {
+			/* A one-line field must not start a line of its own. */
+			sb_add(sb, one_line ? TEXT_LINE_BREAK : "\n");
+			i++;
+		} else if (c == '\t') {
+			sb_addc(sb, one_line ? ' ' : '\t');
+			i++;
+		} else if (c >= 0x20 && c < 0x7f) {
 			sb_addc(sb, (char)c);
 			i++;
 		} else if (c < 0x80) {
-			i++; /* escape sequences and other controls */
+			i++; /* ESC and its sequences' introducer, CR, other controls, DEL */
 		} else {
 			int n = utf8_seq_len(p + i, len - i);
+			int trap = n ? unicode_trap(p + i, n) : 0;
 			/* C1 controls (U+0080..U+009F) are terminal escapes too. */
-			if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			if ((n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) || n == 0 || trap == '?') {
 				sb_addc(sb, '?');
-				i += 2;
-			} else if (n == 0) {
-				sb_addc(sb, '?');
-				i++;
+				i += n ? (size_t)n : 1;
+			} else if (trap == '\n') {
+				sb_add(sb, one_line ? TEXT_LINE_BREAK : "\n");
+				i += (size_t)n;
 			} else {
 				sb_addn(sb, p + i, (size_t)n);
 				i += (size_t)n;
 			}
 		}
 	}
+}
+
+void text_sanitize(struct strbuf *sb, const char *s)
+{
+	sanitize(sb, s, false);
+}
+
+void text_sanitize_line(struct strbuf *sb, const char *s)
+{
+	sanitize(sb, s, true);
 }

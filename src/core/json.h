@@ -73,8 +73,22 @@ void json_quote(struct strbuf *sb, const char *s);
 
 /* Length of a valid UTF-8 sequence at s (1..4), or 0 if invalid. */
 int utf8_seq_len(const unsigned char *s, size_t avail);
-/* Copies s with invalid UTF-8 replaced by '?' and control characters other
- * than tab and newline dropped: safe to print on a terminal. */
+/*
+ * Terminal- and text-file-safe copies of machine text: the one sanitiser
+ * for every value shown on a terminal or written into a text file (a
+ * report, a plan, a README). Invalid UTF-8, C1 controls and bidirectional
+ * overrides become '?'; ESC, CR, DEL and the other C0 controls are dropped.
+ * The rule for line breaks (\n, \v, \f, U+2028, U+2029):
+ *  - text_sanitize_line, for a one-line field (a check's detail, a title,
+ *    a name or path, a fix command, a comment of the plan): each becomes
+ *    TEXT_LINE_BREAK, visible and on the same line, and a tab a space, so
+ *    that no value can print a line of its own ("✗ libs.libcuda ...");
+ *  - text_sanitize, for a multi-line block (a cause, an evidence value,
+ *    probe output): each is kept as \n, and the renderer must indent every
+ *    continuation line under the block's label.
+ */
+#define TEXT_LINE_BREAK "\xe2\x8f\x8e" /* U+23CE RETURN SYMBOL */
 void text_sanitize(struct strbuf *sb, const char *s);
+void text_sanitize_line(struct strbuf *sb, const char *s);
 
 #endif

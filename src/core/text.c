@@ -29,3 +29,30 @@ int text_distance(const char *a, const char *b)
 	}
 	return prev[lb];
 }
+
+bool text_shell_safe(const char *v)
+{
+	if (!*v)
+		return false;
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+		if (!(c < 0x80 && isalnum(c)) && !strchr("@%+=:,./-_", c))
+			return false;
+	}
+	return true;
+}
+
+void text_shell_quote(struct strbuf *out, const char *v)
+{
+	if (text_shell_safe(v)) {
+		sb_add(out, v);
+		return;
+	}
+	sb_addc(out, '\'');
+	for (; *v; v++)
+		if (*v == '\'')
+			sb_add(out, "'\\''");
+		else
+			sb_addc(out, *v);
+	sb_addc(out, '\'');
+}

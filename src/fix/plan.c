@@ -6,6 +6,7 @@
 
 #include "../core/check.h"
 #include "../core/json.h"
+#include "../core/text.h"
 #include "../kb/kb.h"
 #include "../report/finding.h"
 #include "edit.h"
@@ -61,8 +62,11 @@ static void judge(struct fix_edit *e, const struct rc_hit *h)
 {
 	struct strbuf host = STRBUF_INIT, why = STRBUF_INIT;
 	if (!h->user_file) {
+		struct strbuf q = STRBUF_INIT;
+		text_shell_quote(&q, h->file);
 		e->refused = xasprintf("a system file: edit it yourself with root (sudoedit %s)",
-				       h->file);
+				       q.buf);
+		sb_release(&q);
 	} else if (fix_edit_check(h->file, &host, &why) < 0) {
 		e->refused = xstrdup(why.buf);
 	} else {
@@ -72,13 +76,11 @@ static void judge(struct fix_edit *e, const struct rc_hit *h)
 	sb_release(&why);
 }
 
-/* The directories a probe's ldpath_fix ("export LD_LIBRARY_PATH=X" or
- * "unset LD_LIBRARY_PATH") drops from the current value. */
-static size_t dropped_dirs(const char *now, const char *fix, char ***out)
+/* The directories a probe's ldpath_fix drops from the current value:
+ * those not in ldpath_kept (the value it leaves; absent: it unsets). */
+static size_t dropped_dirs(const char *now, const char *kept, char ***out)
 {
-	const char *keep = "";
-	if (!strncmp(fix, "export LD_LIBRARY_PATH=", 23))
-		keep = fix + 23;
+	const char *keep = kept ? kept : "";
 	size_t n = 0;
 	char **v = NULL;
 	char *copy = xstrdup(now);
@@ -88,15 +90,15 @@ static size_t dropped_dirs(const char *now, const char *fix, char ***out)
 			*next++ = '\0';
 		if (!*tok)
 			continue;
-		bool kept = false;
+		bool stays = false;
 		size_t tl = strlen(tok);
 		for (const char *k = keep; *k;) {
 			size_t kl = strcspn(k, ":");
 			if (kl == tl && !strncmp(k, tok, tl))
-				kept = true;
+				stays = true;
 			k += kl + (k[kl] == ':');
 		}
-		if (!kept) {
+		if (!stays) {
 			v = xrealloc(v, (n + 1) * sizeof *v);
 			v[n++] = xstrdup(tok);
 		}
@@ -120,10 +122,11 @@ static void ldpath_edits(struct fix_plan *plan, struct fix_step *s, const char *
 {
 	const char *now = res_get(s->r, "LD_LIBRARY_PATH");
 	const char *fix = res_get(s->r, "ldpath_fix");
+	const char *kept = res_get(s->r, "ldpath_kept");
 	if (!now || !fix)
 		return;
 	char **dirs;
-	size_t nd = dropped_dirs(now, fix, &dirs);
+	size_t nd = dropped_dirs(now, kept, &dirs);
 	struct rc_hits hits = { 0 };
 	rc_scan("LD_LIBRARY_PATH", home, &hits);
 	for (size_t i = 0; i < hits.n; i++) {
@@ -147,8 +150,8 @@ static void ldpath_edits(struct fix_plan *plan, struct fix_step *s, const char *
 			free(after);
 		e->var = "LD_LIBRARY_PATH";
 		e->same_as = earlier_edit(plan, h->file, h->line);
-		if (!strncmp(fix, "export LD_LIBRARY_PATH=", 23))
-			e->env_after = xstrdup(fix + 23);
+		if (kept)
+			e->env_after = xstrdup(kept);
 		if (names)
 			judge(e, h);
 		else
@@ -230,6 +233,7 @@ static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cv
 		s->cmd = xrealloc(s->cmd, (s->ncmd + 1) * sizeof *s->cmd);
 		struct fix_command *c = &s->cmd[s->ncmd++];
 		fix_classify(fv.fix[i], c);
+		c->template = !c->instruction && kb_fix_is_template(c->text);
 		c->same_as = earlier_command(plan, c->text);
 		if (!strncmp(c->text, "unset CUDA_VISIBLE_DEVICES", 26))
 			unset_cvd = true;
@@ -320,14 +324,11 @@ void fix_plan_release(struct fix_plan *plan)
 
 /* ---- the script ---- */
 
-/* One line of text after "# ", without line breaks that would end the comment. */
+/* One line of text, after "# " or as a command: a line break in a value
+ * (a --root, a file name) must not end the comment and start a live line. */
 static void comment_text(struct strbuf *out, const char *s)
 {
-	struct strbuf clean = STRBUF_INIT;
-	text_sanitize(&clean, s);
-	for (const char *p = clean.buf; *p; p++)
-		sb_addc(out, *p == '\n' ? ' ' : *p);
-	sb_release(&clean);
+	text_sanitize_line(out, s ? s : "");
 }
 
 static void script_command(struct strbuf *out, const struct fix_command *c)
@@ -345,11 +346,14 @@ static void script_command(struct strbuf *out, const struct fix_command *c)
 		sb_add(out, "# Windows: ");
 	else if (c->instruction)
 		sb_add(out, "# do: ");
+	else if (c->template) /* not a command yet: a line to edit first */
+		sb_add(out, "# fill in each <...>, then type: ");
 	comment_text(out, c->text);
 	if (c->note) {
-		sb_add(out, c->where == FIX_LINUX && !c->instruction ? "   # " : "   (");
+		bool live = c->where == FIX_LINUX && !c->instruction && !c->template;
+		sb_add(out, live ? "   # " : "   (");
 		comment_text(out, c->note);
-		if (!(c->where == FIX_LINUX && !c->instruction))
+		if (!live)
 			sb_addc(out, ')');
 	}
 	sb_addc(out, '\n');
@@ -358,11 +362,14 @@ static void script_command(struct strbuf *out, const struct fix_command *c)
 static void script_edit(struct strbuf *out, const struct fix_edit *e)
 {
 	if (e->same_as) {
-		sb_addf(out, "#   (as in step %d) %s:%d\n", e->same_as, e->file, e->line);
+		sb_addf(out, "#   (as in step %d) ", e->same_as);
+		comment_text(out, e->file);
+		sb_addf(out, ":%d\n", e->line);
 		return;
 	}
-	sb_addf(out, "# %s %s line %d:\n", e->automatic ? "--apply edits" : "edit by hand:",
-		e->file, e->line);
+	sb_addf(out, "# %s ", e->automatic ? "--apply edits" : "edit by hand:");
+	comment_text(out, e->file);
+	sb_addf(out, " line %d:\n", e->line);
 	sb_add(out, "#     was: ");
 	comment_text(out, e->before);
 	sb_addc(out, '\n');
@@ -386,8 +393,9 @@ static void script_edit(struct strbuf *out, const struct fix_edit *e)
 void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
 {
 	sb_add(out, "#!/bin/sh\n");
-	sb_addf(out, "# wslgpu fix: the remediation plan for the machine at %s\n", m->root);
-	sb_addf(out, "# made by wslgpu %s (commit %s) on %s. It changes nothing.\n", m->version,
+	sb_add(out, "# wslgpu fix: the remediation plan for the machine at ");
+	comment_text(out, m->root);
+	sb_addf(out, "\n# made by wslgpu %s (commit %s) on %s. It changes nothing.\n", m->version,
 		m->commit, m->date);
 	if (plan->n == 0) {
 		sb_add(out, "# nothing to fix: every check passed\n");
@@ -502,7 +510,8 @@ void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *m, struct
 			jw_kv_str(&jw, "command", c->text);
 			jw_kv_str(&jw, "note", c->note);
 			jw_kv_str(&jw, "where", fix_where_name(c->where));
-			jw_kv_str(&jw, "kind", c->instruction ? "instruction" : "command");
+			jw_kv_str(&jw, "kind", c->instruction ? "instruction"
+					       : c->template ? "template" : "command");
 			jw_kv_str(&jw, "risk", fix_risk_name(c->risk));
 			jw_kv_str(&jw, "risk_reason", c->risk_reason);
 			jw_kv_bool(&jw, "needs_root", c->needs_root);

@@ -35,6 +35,7 @@ struct fix_command {
 	char *note;          /* its "(...)" remark, without the parentheses; or NULL */
 	enum fix_where where;
 	bool instruction;    /* words for a person ("update the driver"), not a command */
+	bool template;       /* a command with <slots> to fill in (kb_fix_is_template) */
 	bool needs_root;
 	enum fix_risk risk;
 	const char *risk_reason;

@@ -2,6 +2,7 @@
 #include "kb.h"
 
 #include "../core/check.h"
+#include "../core/text.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -226,34 +227,23 @@ const struct kb_entry *kb_find(const char *id)
 	return NULL;
 }
 
-/* Characters that never need quoting in a POSIX shell word. */
-bool kb_shell_safe(const char *v)
-{
-	for (; *v; v++)
-		if (!isalnum((unsigned char)*v) && !strchr("@%+=:,./-_", *v))
-			return false;
-	return true;
-}
-
-/* A single path (Linux or Windows): the values a fix must keep one word.
- * One holding a <placeholder> is for the user to edit, not to paste. */
+/* A single path (Linux or Windows): a value a fix must keep one word. */
 static bool looks_like_path(const char *v)
 {
-	if (strchr(v, '<'))
-		return false;
 	return v[0] == '/' ||
 	       (isalpha((unsigned char)v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/'));
 }
 
-/* Evidence named *_fix or *_cmd holds a whole command line ("arch_fix"). */
+/* Evidence named *_fix or *_cmd holds a whole command line ("arch_fix"),
+ * which its probe built from quoted parts (text_shell_quote). */
 static bool is_command_key(const char *key)
 {
 	size_t n = strlen(key);
 	return n > 4 && (!strcmp(key + n - 4, "_fix") || !strcmp(key + n - 4, "_cmd"));
 }
 
-/* Whether at (in tmpl) is inside a quoted string the template opened. */
-static bool inside_quotes(const char *tmpl, const char *at)
+/* The quote (' or ") the template has open at at, or 0. */
+static char open_quote(const char *tmpl, const char *at)
 {
 	char q = 0;
 	for (const char *p = tmpl; p < at; p++) {
@@ -264,18 +254,51 @@ static bool inside_quotes(const char *tmpl, const char *at)
 		else if (q && *p == q)
 			q = 0;
 	}
-	return q != 0;
+	return q;
 }
 
-void kb_shell_quote(const char *v, struct strbuf *out)
+/*
+ * A value from the machine in a fix line, so that the shell reads it as
+ * the data it is wherever the template put it: inside the template's '...'
+ * each ' is closed and escaped; inside "..." a value with $ ` \ " or ! is
+ * closed out of the double quotes and single-quoted; elsewhere a path is
+ * one quoted word and other values (package lists) are quoted word by
+ * word. *_fix and *_cmd values are whole commands, already quoted.
+ */
+static void put_shell_value(struct strbuf *out, const char *key, const char *v, char q)
 {
-	sb_addc(out, '\'');
-	for (; *v; v++)
-		if (*v == '\'')
-			sb_add(out, "'\\''");
-		else
-			sb_addc(out, *v);
-	sb_addc(out, '\'');
+	if (is_command_key(key)) {
+		sb_add(out, v);
+	} else if (q == '\'') {
+		for (; *v; v++)
+			if (*v == '\'')
+				sb_add(out, "'\\''");
+			else
+				sb_addc(out, *v);
+	} else if (q == '"') {
+		if (strpbrk(v, "$`\\\"!")) {
+			sb_addc(out, '"');
+			text_shell_quote(out, v);
+			sb_addc(out, '"');
+		} else {
+			sb_add(out, v);
+		}
+	} else if (looks_like_path(v)) {
+		text_shell_quote(out, v);
+	} else {
+		while (*v) {
+			size_t sp = strspn(v, " ");
+			sb_addn(out, v, sp);
+			v += sp;
+			size_t wl = strcspn(v, " ");
+			if (!wl)
+				break;
+			char *w = xstrndup(v, wl);
+			text_shell_quote(out, w);
+			free(w);
+			v += wl;
+		}
+	}
 }
 
 /* The end of the {...} that starts at p (nested braces counted), or NULL. */
@@ -361,7 +384,13 @@ static void expand(const char *tmpl, size_t len, const struct evidence *ev, cons
 		}
 		if (*p == '{') {
 			const char *e = memchr(p, '}', (size_t)(end - p));
-			if (e && e - p > 1 && e - p < 64) {
+			/* {key} names evidence; anything else ({{.Name}} of a
+			 * docker template, JSON) is text. */
+			size_t kl = e ? (size_t)(e - p - 1) : 0;
+			for (size_t k = 0; k < kl; k++)
+				if (!isalnum((unsigned char)p[1 + k]) && p[1 + k] != '_')
+					kl = 0;
+			if (kl && kl < 64) {
 				char key[64];
 				memcpy(key, p + 1, (size_t)(e - p - 1));
 				key[e - p - 1] = '\0';
@@ -370,9 +399,8 @@ static void expand(const char *tmpl, size_t len, const struct evidence *ev, cons
 					v = self_id; /* built in: the check's own id */
 				if (!v)
 					unfilled(key, out, missing);
-				else if (shell && looks_like_path(v) && !kb_shell_safe(v) &&
-					 !is_command_key(key) && !inside_quotes(whole, p))
-					kb_shell_quote(v, out);
+				else if (shell)
+					put_shell_value(out, key, v, open_quote(whole, p));
 				else
 					sb_add(out, v);
 				p = e + 1;
@@ -449,7 +477,7 @@ void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self
 	if (whole)
 		sb_reset(out);
 	else if (missing.len)
-		sb_addf(out, "   (a template: put in %s)", missing.buf);
+		sb_addf(out, "   " KB_TEMPLATE_MARK "put in %s)", missing.buf);
 	sb_release(&missing);
 }
 
@@ -471,4 +499,20 @@ size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self
 	sb_release(&out);
 	sb_release(&missing);
 	return n;
+}
+
+bool kb_fix_is_template(const char *line)
+{
+	/* kb_expand_fix marks a line whose slots this run could not fill. */
+	if (strstr(line, KB_TEMPLATE_MARK))
+		return true;
+	for (const char *p = line; (p = strchr(p, '<')) != NULL; p++) {
+		/* "<<" is a here-document, "<&" and "< file" redirections */
+		if (!isalpha((unsigned char)p[1]) || (p > line && p[-1] == '<'))
+			continue;
+		size_t n = strcspn(p + 1, "<>\n");
+		if (p[1 + n] == '>' && n <= 80)
+			return true;
+	}
+	return false;
 }

@@ -64,16 +64,14 @@ const struct kb_entry *kb_find(const char *id);
  */
 void kb_expand(const char *tmpl, const struct evidence *ev, const char *self_id,
 	       struct strbuf *out);
-/* The same for a fix command: a path value that the shell would split or
- * expand ("/mnt/c/Users/Jane Doe/.wslconfig") is single-quoted, unless
- * the template already quotes it. Other values (package lists) and whole
- * commands (evidence named *_fix or *_cmd) are inserted as they are. */
+/* The same for a fix command: every value is quoted for the shell
+ * (text_shell_quote) as its place in the template needs: a path as one
+ * word ("/mnt/c/Users/Jane Doe/.wslconfig" single-quoted), a list word by
+ * word, inside the template's own quotes escaped for them. Whole commands
+ * (evidence named *_fix or *_cmd) are inserted as they are: their probes
+ * build them from quoted parts. */
 void kb_expand_fix(const char *tmpl, const struct evidence *ev, const char *self_id,
 		   struct strbuf *out);
-/* Whether v is one shell word as it is (letters, digits, @%+=:,./-_), and
- * v single-quoted for the shell: how a fix keeps a value one word. */
-bool kb_shell_safe(const char *v);
-void kb_shell_quote(const char *v, struct strbuf *out);
 /* How many distinct slots of the whole template this evidence leaves
  * unfilled (conditions applied, no sentence left out): 0 means every
  * sentence of the check's own entry is shown; their names, in capitals and comma-separated, into
@@ -81,5 +79,13 @@ void kb_shell_quote(const char *v, struct strbuf *out);
  * "   (a template: put in KEY, ...)". */
 size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self_id,
 		   struct strbuf *keys);
+/* Whether an expanded fix line is a template for the user to fill in, not
+ * a command to paste: kb_expand_fix marked it (a slot of evidence this run
+ * lacks, shown as its KEY in capitals), or the KB text itself has a <slot>
+ * ("<the package dpkg names>", "<distro>"). `wslgpu fix` never puts one on
+ * a live line of its plan, and check output marks it. */
+bool kb_fix_is_template(const char *line);
+/* How kb_expand_fix ends a line with unfilled slots: "   (a template: put in KEY)". */
+#define KB_TEMPLATE_MARK "(a template: "
 
 #endif

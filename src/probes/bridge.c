@@ -287,6 +287,84 @@ static void dxg_missing(struct probe_ctx *ctx, struct result *r)
 	sb_release(&conf_value);
 }
 
+/* The name the kernel registered for a device number: /proc/misc lists
+ * "MINOR NAME" for major 10; /proc/devices "MAJOR NAME" under "Character
+ * devices:". Returns 1 with the name, 0 when the number is not listed, -1
+ * when the file cannot be read. */
+static int registered_name(bool misc, unsigned num, struct strbuf *name)
+{
+	struct strbuf t = STRBUF_INIT;
+	int found = -1;
+	sb_reset(name);
+	if (rootfs_read(misc ? "/proc/misc" : "/proc/devices", 1 << 16, &t, NULL) == 0) {
+		found = 0;
+		bool chr = misc;
+		for (char *line = t.buf, *next; found == 0 && line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (!misc && strchr(line, ':')) { /* "Character devices:", "Block devices:" */
+				chr = strncmp(line, "Character", 9) == 0;
+				continue;
+			}
+			char *end;
+			unsigned long v = strtoul(line, &end, 10);
+			if (!chr || end == line || v != num)
+				continue;
+			while (*end == ' ' || *end == '\t')
+				end++;
+			sb_add(name, end);
+			found = 1;
+		}
+	}
+	sb_release(&t);
+	return found;
+}
+
+/*
+ * Whether a character device at /dev/dxg is the dxg driver's. Current
+ * dxgkrnl registers a misc device (major 10, /proc/misc names it "dxg");
+ * the first one (2020) took a dynamic major of its own, which /proc/devices
+ * names "dxgkrnl". Any other device that opens (mknod /dev/dxg c 1 3 makes
+ * /dev/null) is not a GPU bridge: FAIL when the kernel names it otherwise,
+ * WARN when its lists cannot be read to tell. Returns whether it is.
+ */
+static bool dxg_driver(struct result *r, const struct node *n)
+{
+	unsigned maj = major(n->st.st_rdev), min = minor(n->st.st_rdev);
+	bool misc = maj == MISC_MAJOR;
+	struct strbuf name = STRBUF_INIT;
+	int rc = registered_name(misc, misc ? min : maj, &name);
+	bool ok = rc == 1 && !strcmp(name.buf, misc ? "dxg" : "dxgkrnl");
+	if (ok && !misc)
+		res_ev(r, "note", "major %u is dxgkrnl's own (/proc/devices): an early dxgkrnl; "
+				  "current ones are misc devices (major 10)", maj);
+	if (!ok && !(misc && rc < 0)) {
+		/* a misc minor with unreadable /proc/misc is the usual case in a
+		 * sandbox: the major is already dxgkrnl's */
+		res_ev(r, "registered", "%s", rc == 1 ? name.buf : rc == 0 ? "nothing" : "unknown");
+		res_ev(r, "list", "%s", misc ? "/proc/misc" : "/proc/devices");
+		if (rc == 1)
+			res_set(r, ST_FAIL, "bridge.dxg.not_dxg",
+				"/dev/dxg is character device %u:%u, which the kernel registers as "
+				"\"%s\" (%s), not the dxg driver", maj, min, name.buf,
+				misc ? "/proc/misc" : "/proc/devices");
+		else if (rc == 0)
+			res_set(r, ST_FAIL, "bridge.dxg.not_dxg",
+				"/dev/dxg is character device %u:%u, which no driver of %s registers: "
+				"not the dxg driver", maj, min, misc ? "/proc/misc" : "/proc/devices");
+		else
+			res_set(r, ST_WARN, "bridge.dxg.not_dxg",
+				"/dev/dxg is character device %u:%u, not a misc device (major 10) as "
+				"dxgkrnl makes it, and /proc/devices cannot be read to tell whose it is",
+				maj, min);
+	} else {
+		ok = true;
+	}
+	sb_release(&name);
+	return ok;
+}
+
 static void probe_dxg(struct probe_ctx *ctx, struct result *r)
 {
 	const char *kind = probe_platform(ctx);
@@ -326,9 +404,8 @@ static void probe_dxg(struct probe_ctx *ctx, struct result *r)
 		break;
 	case NODE_OK: {
 		res_ev(r, "type", "%s", d.buf);
-		if (!n.stand_in && major(n.st.st_rdev) != MISC_MAJOR)
-			res_ev(r, "note", "major %u is not the misc major 10 that current dxgkrnl "
-					  "uses (an older WSL kernel?)", major(n.st.st_rdev));
+		if (!n.stand_in && !dxg_driver(r, &n))
+			break;
 		res_ev(r, "note", "/dev/dxg exists before any GPU is found: the cuda and nvml "
 				  "layers prove there is one");
 		struct gpu_config g;

@@ -36,6 +36,7 @@
 
 #include "../core/proc.h"
 #include "../core/rootfs.h"
+#include "../core/text.h"
 #include "../explain/matcher.h"
 #include "../parse/cudaarch.h"
 #include "../parse/dpkg.h"

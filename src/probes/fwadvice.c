@@ -2,6 +2,8 @@
  * See fwadvice.h. */
 #include "fwadvice.h"
 
+#include "../core/text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,10 +184,7 @@ const char *fw_torch_tag(int drv_major, int drv_minor, int cc_major, int cc_mino
 
 void fw_shell_word(struct strbuf *out, const char *s)
 {
-	if (*s && kb_shell_safe(s))
-		sb_add(out, s);
-	else
-		kb_shell_quote(s, out);
+	text_shell_quote(out, s);
 }
 
 static void pip_tail(const struct fw_want *w, bool reinstall, struct strbuf *out)

@@ -37,6 +37,7 @@
 
 #include "../core/path.h"
 #include "../core/rootfs.h"
+#include "../core/text.h"
 #include "../parse/dpkg.h"
 #include "../parse/drvlib.h"
 #include "../parse/inifile.h"
@@ -110,13 +111,17 @@ static bool load_wsl_conf(struct inifile *ini)
 }
 
 
-/* "export LD_LIBRARY_PATH=..." without the entries for which drop() is
- * true, or "unset LD_LIBRARY_PATH" when nothing is left. */
-static void ldpath_without(const char *llp, const char *cwd, bool (*drop)(const char *dir, void *arg),
-			   void *arg, struct strbuf *out)
+/* LD_LIBRARY_PATH without the entries for which drop() is true, as
+ * evidence for the fixes and for `wslgpu fix`: ldpath_kept, the value that
+ * is left (absent when nothing is), and ldpath_fix, the command that sets
+ * it ("export LD_LIBRARY_PATH='/opt/my libs'", quoted for the shell) or
+ * "unset LD_LIBRARY_PATH". The first reason found names the fix. */
+static void ldpath_fix_ev(struct result *r, const char *llp, const char *cwd,
+			  bool (*drop)(const char *dir, void *arg), void *arg)
 {
-	sb_reset(out);
-	struct strbuf kept = STRBUF_INIT;
+	if (res_get(r, "ldpath_fix"))
+		return;
+	struct strbuf kept = STRBUF_INIT, fix = STRBUF_INIT;
 	const char *p = llp ? llp : "";
 	for (;;) {
 		size_t len = strcspn(p, ":;");
@@ -138,11 +143,16 @@ static void ldpath_without(const char *llp, const char *cwd, bool (*drop)(const 
 			break;
 		p += len + 1;
 	}
-	if (kept.len)
-		sb_addf(out, "export LD_LIBRARY_PATH=%s", kept.buf);
-	else
-		sb_add(out, "unset LD_LIBRARY_PATH");
+	if (kept.len) {
+		sb_add(&fix, "export LD_LIBRARY_PATH=");
+		text_shell_quote(&fix, kept.buf);
+		res_ev(r, "ldpath_kept", "%s", kept.buf);
+	} else {
+		sb_add(&fix, "unset LD_LIBRARY_PATH");
+	}
+	res_ev(r, "ldpath_fix", "%s", fix.buf);
 	sb_release(&kept);
+	sb_release(&fix);
 }
 
 static bool drop_same_dir(const char *dir, void *arg)
@@ -1069,7 +1079,6 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	struct findings v = FINDINGS_INIT;
 	struct classified rc;
 	memset(&rc, 0, sizeof rc);
-	struct strbuf fixbuf = STRBUF_INIT;
 
 	struct drvlib lib;
 	memset(&lib, 0, sizeof lib);
@@ -1105,8 +1114,7 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 			res_ev(r, "target", "%s", rc.canon.buf);
 		res_ev(r, "dir", "%s", rc.dir.buf);
 		if (p.via == LD_VIA_LD_LIBRARY_PATH) {
-			ldpath_without(llp, cwd, drop_same_dir, rc.dir.buf, &fixbuf);
-			res_ev(r, "ldpath_fix", "%s", fixbuf.buf);
+			ldpath_fix_ev(r, llp, cwd, drop_same_dir, rc.dir.buf);
 		}
 	}
 	/* Every other copy, with its owner (the contract other layers read). */
@@ -1275,10 +1283,8 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 	}
 	if (wsl && findings_status(&v) != ST_FAIL) {
 		if (u.resolved && uc.origin == ORIGIN_STUB) {
-			if (u.via == LD_VIA_LD_LIBRARY_PATH && !res_get(r, "ldpath_fix")) {
-				ldpath_without(llp, cwd, drop_same_dir, uc.dir.buf, &fixbuf);
-				res_ev(r, "ldpath_fix", "%s", fixbuf.buf);
-			}
+			if (u.via == LD_VIA_LD_LIBRARY_PATH)
+				ldpath_fix_ev(r, llp, cwd, drop_same_dir, uc.dir.buf);
 			findings_add(&v, ST_WARN, "libs.loader.unversioned_stub",
 				    "%s is WSL's, but %s (which some programs open) -> the CUDA "
 				    "toolkit's stub %s", ls->soname, ls->unversioned, u.resolved);
@@ -1316,7 +1322,6 @@ static void probe_library(struct probe_ctx *ctx, struct result *r, const struct 
 		free(store[i]);
 	cache_release(&cl);
 	sb_release(&dl);
-	sb_release(&fixbuf);
 	sb_release(&cwdbuf);
 }
 
@@ -1456,7 +1461,7 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 {
 	bool wsl = probe_is_wsl2(ctx);
 	struct findings v = FINDINGS_INIT;
-	struct strbuf cwdbuf = STRBUF_INIT, fix = STRBUF_INIT, list = STRBUF_INIT;
+	struct strbuf cwdbuf = STRBUF_INIT, list = STRBUF_INIT;
 	if (rootfs_cwd(&cwdbuf) < 0)
 		sb_add(&cwdbuf, "/");
 	const char *cwd = cwdbuf.buf;
@@ -1498,25 +1503,20 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 			p += len + (p[len] ? 1 : 0);
 		}
 		if (stubs) {
-			ldpath_without(llp, cwd, drop_stub, NULL, &fix);
-			res_ev(r, "ldpath_fix", "%s", fix.buf);
+			ldpath_fix_ev(r, llp, cwd, drop_stub, NULL);
 			findings_add(&v, ST_WARN, "libs.env.stubs_on_path",
 				    "LD_LIBRARY_PATH holds the CUDA toolkit's stubs directory (%s): "
 				    "programs can load its stub libcuda instead of the driver",
 				    res_get(r, "stubs"));
 		}
 		if (wsl && first_sys >= 0 && (first_wsl < 0 || first_sys < first_wsl)) {
-			ldpath_without(llp, cwd, drop_system, NULL, &fix);
-			if (!res_get(r, "ldpath_fix"))
-				res_ev(r, "ldpath_fix", "%s", fix.buf);
+			ldpath_fix_ev(r, llp, cwd, drop_system, NULL);
 			findings_add(&v, ST_WARN, "libs.env.system_dir_first",
 				    "LD_LIBRARY_PATH puts %s ahead of %s: Linux-driver libraries "
 				    "there win over WSL's", res_get(r, "system_dir"), WSL_LIB);
 		}
 		if (myth) {
-			ldpath_without(llp, cwd, drop_cuda_wsl, NULL, &fix);
-			if (!res_get(r, "ldpath_fix"))
-				res_ev(r, "ldpath_fix", "%s", fix.buf);
+			ldpath_fix_ev(r, llp, cwd, drop_cuda_wsl, NULL);
 			res_ev(r, "myth_var", "LD_LIBRARY_PATH=%s", llp);
 			findings_add(&v, ST_WARN, "libs.env.cuda_wsl_myth",
 				    "LD_LIBRARY_PATH names a cuda-wsl directory: there is no such "
@@ -1524,9 +1524,7 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 		} else if (missing) {
 			if (missing > 5)
 				sb_addf(&list, ", ... (%zu in all)", missing);
-			ldpath_without(llp, cwd, drop_missing, NULL, &fix);
-			if (!res_get(r, "ldpath_fix"))
-				res_ev(r, "ldpath_fix", "%s", fix.buf);
+			ldpath_fix_ev(r, llp, cwd, drop_missing, NULL);
 			res_ev(r, "missing", "%s", list.buf);
 			findings_add(&v, ST_WARN, "libs.env.ldpath_missing",
 				    "LD_LIBRARY_PATH names %zu director%s that do%s not exist: %s",
@@ -1544,7 +1542,6 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 				: "no variable hides or shadows the GPU (LD_LIBRARY_PATH unset)");
 	findings_settle(r, &v);
 	sb_release(&cwdbuf);
-	sb_release(&fix);
 	sb_release(&list);
 }
 

@@ -29,6 +29,7 @@
 
 #include "../core/atomicfile.h"
 #include "../core/check.h"
+#include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../kb/kb.h"
@@ -168,7 +169,14 @@ static void add_ld_conf(struct members *m)
 	closedir(d);
 	qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
+		/* The member's name in printable ASCII: tar listings print it
+		 * (an ESC, a newline), and libarchive cannot write a name it
+		 * cannot convert from the locale (wslgpu runs in "C"), which
+		 * would lose the whole bundle. */
 		char *name = xasprintf("evidence/ld.so.conf.d/%s", names[i]);
+		for (char *c = name; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
 		char *guest = xasprintf("/etc/ld.so.conf.d/%s", names[i]);
 		add_file(m, name, guest, "a file of /etc/ld.so.conf.d");
 		free(name);
@@ -356,7 +364,9 @@ static bool gpu_env(const char *e, size_t kn)
 	static const char *const prefixes[] = { "CUDA", "NVIDIA_", "NV_", "__NV", "__GL", "LD_",
 						"TF_", "XLA_", "JAX_", "PYTORCH_", "TORCH", "NCCL_",
 						"CONDA", "WSL", "DOCKER_", "PYTHON", "MESA_", "GALLIUM_",
-						"LIBGL_", "HF_", "TRANSFORMERS_", NULL };
+						"LIBGL_", "HF_", "TRANSFORMERS_",
+						/* the index a CUDA wheel comes from */
+						"PIP_", NULL };
 	static const char *const names[] = { "PATH", "HOME", "USER", "SHELL", "LANG", "PWD",
 					     "VIRTUAL_ENV", "DISPLAY", "WAYLAND_DISPLAY", "container",
 					     "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY",
@@ -417,13 +427,25 @@ static void put_driver(struct strbuf *sb, const struct report *rep)
 {
 	const struct result *r = report_find(rep, "host.driver");
 	const char *v = r ? res_get(r, "driver_version") : NULL;
-	if (v)
-		sb_addf(sb, ", driver %s", v);
+	if (v) {
+		sb_add(sb, ", driver ");
+		text_sanitize_line(sb, v);
+	}
+}
+
+/* A value of the machine on one line of the README (text_sanitize_line):
+ * a name with a newline or an escape sequence forges no line. */
+static const char *one_line(struct strbuf *tmp, const char *s)
+{
+	sb_reset(tmp);
+	text_sanitize_line(tmp, s ? s : "");
+	return sb_str(tmp);
 }
 
 static void readme(struct strbuf *sb, const struct report *rep, const struct bundle_opts *o,
 		   const char *top, const struct members *m, const char *command_line)
 {
+	struct strbuf t1 = STRBUF_INIT, t2 = STRBUF_INIT, t3 = STRBUF_INIT;
 	struct summary sum;
 	report_summarize(rep, &sum);
 	char when[64];
@@ -443,11 +465,12 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 	sb_addf(sb, "wslgpu support bundle %s\n\n", top);
 	sb_addf(sb, "Created   %s by wslgpu %s\n", when, WSLGPU_VERSION);
 	if (command_line)
-		sb_addf(sb, "Command   %s\n", command_line);
+		sb_addf(sb, "Command   %s\n", one_line(&t1, command_line));
 	const char *kind = report_platform(rep, "kind"), *kernel = report_platform(rep, "kernel"),
 		   *distro = report_platform(rep, "distro");
-	sb_addf(sb, "Machine   %s, kernel %s, %s", kind ? kind : "unknown", kernel ? kernel : "unknown",
-		distro ? distro : "unknown distribution");
+	sb_addf(sb, "Machine   %s, kernel %s, %s", one_line(&t1, kind ? kind : "unknown"),
+		one_line(&t2, kernel ? kernel : "unknown"),
+		one_line(&t3, distro ? distro : "unknown distribution"));
 	put_driver(sb, rep);
 	sb_addf(sb, "\nChecks    %d pass, %d warn, %d fail, %d skip, %d crash, %d timeout "
 		    "(check.json has every one)\n\n",
@@ -459,7 +482,7 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 	} else {
 		sb_addf(sb, "Verdict   %s at the %s layer: %s (%s)\n",
 			sum.first_failure ? "broken" : "no failures, first warning", r->def->layer,
-			r->detail ? r->detail : "", r->def->id);
+			one_line(&t1, r->detail), r->def->id);
 		struct finding_view v;
 		finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
 		finding_text(sb, &v, 0, FT_CAUSE | FT_FIXES | FT_MORE);
@@ -495,7 +518,11 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 	sb_add(sb, "\nMembers\n-------\n");
 	sb_addf(sb, "  %-44s %s\n", "README.txt", "this summary");
 	for (size_t i = 0; i < m->n; i++)
-		sb_addf(sb, "  %-44s %s, %zu bytes\n", m->v[i].name, m->v[i].what, m->v[i].data.len);
+		sb_addf(sb, "  %-44s %s, %zu bytes\n", one_line(&t1, m->v[i].name), m->v[i].what,
+			m->v[i].data.len);
+	sb_release(&t1);
+	sb_release(&t2);
+	sb_release(&t3);
 }
 
 /* ---- the archive ---- */
@@ -511,6 +538,17 @@ static void on_signal(int sig)
 		unlink(signal_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* libarchive's message, with the system's reason when it has one
+ * ("Write error: No space left on device"). */
+static void archive_why(struct archive *a, const char *what, struct strbuf *err)
+{
+	const char *m = archive_error_string(a);
+	int e = archive_errno(a);
+	sb_addf(err, "%s: %s", what, m ? m : "write error");
+	if (e > 0 && (!m || !strstr(m, strerror(e))))
+		sb_addf(err, ": %s", strerror(e));
 }
 
 static int put_entry(struct archive *a, const char *path, const struct strbuf *data,
@@ -533,8 +571,8 @@ static int put_entry(struct archive *a, const char *path, const struct strbuf *d
 		rc = ARCHIVE_FATAL;
 	archive_entry_free(e);
 	if (rc != ARCHIVE_OK) {
-		sb_addf(err, "writing %s: %s", path, archive_error_string(a) ? archive_error_string(a)
-									  : "write error");
+		sb_addf(err, "writing ");
+		archive_why(a, path, err);
 		return -1;
 	}
 	return 0;
@@ -544,7 +582,7 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 			 const struct strbuf *readme_text, const struct members *m,
 			 struct strbuf *err)
 {
-	struct atomic_file af = { NULL, NULL, -1 };
+	struct atomic_file af = { .fd = -1 };
 	int fd = 1;
 	bool to_stdout = strcmp(o->path, "-") == 0;
 	struct sigaction sa, old_int, old_term, old_hup, old_xfsz;
@@ -562,15 +600,18 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 		fd = atomic_open(&af, o->path, 0600, err);
 		if (fd < 0)
 			goto restore;
-		snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
-		signal_armed = 1;
+		/* written through (a device, a FIFO): no temporary file to remove */
+		if (af.tmp) {
+			snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
+			signal_armed = 1;
+		}
 	}
 	struct archive *a = archive_write_new();
 	int rc = -1;
 	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
 	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
-		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "libarchive");
+		archive_why(a, o->path, err);
 		archive_write_free(a);
 		goto done;
 	}
@@ -603,7 +644,7 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 	}
 	sb_release(&path);
 	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
-		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "write error");
+		archive_why(a, o->path, err);
 		rc = -1;
 	}
 	archive_write_free(a);

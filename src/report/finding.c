@@ -63,8 +63,15 @@ void finding_text(struct strbuf *out, const struct finding_view *v, int indent, 
 	if ((what & FT_CAUSE) && v->cause)
 		finding_text_line(out, indent, what & FT_NOTE ? "note" : "cause", v->cause);
 	if (what & FT_FIXES)
-		for (size_t i = 0; i < v->nfix; i++)
-			finding_text_line(out, indent, i ? "" : "fix", v->fix[i]);
+		for (size_t i = 0; i < v->nfix; i++) {
+			/* A line with <slots> is a template, not one to paste as is
+			 * (kb_expand_fix has already marked one it could not fill). */
+			bool tmpl = kb_fix_is_template(v->fix[i]) && !strstr(v->fix[i], "replace") &&
+				    !strstr(v->fix[i], KB_TEMPLATE_MARK);
+			char *t = tmpl ? xasprintf("%s   (a template: fill in each <...>)", v->fix[i]) : NULL;
+			finding_text_line(out, indent, i ? "" : "fix", t ? t : v->fix[i]);
+			free(t);
+		}
 	if ((what & FT_CONFIRM) && e->confirm)
 		finding_text_line(out, indent, "check", e->confirm);
 	if (what & FT_SOURCES)

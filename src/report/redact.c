@@ -5,9 +5,13 @@
  * a placeholder we wrote is copied as it is (so redacting twice is a no-op);
  * a context that says what the next word is (/home/NAME, Users\NAME,
  * KEY=VALUE with a secret-looking KEY, USER=, HOSTNAME=, "Serial Number :",
- * scheme://user:password@) replaces that word and learns it; a value known
- * from the machine or learned earlier is replaced (longest first); then
- * MAC addresses, UUIDs, IPv6 and IPv4 addresses are recognised by shape.
+ * scheme://[user[:password]@]host, NO_PROXY lists, "# password: ..." in a
+ * comment) replaces that word and learns it; secrets of a known shape
+ * (private key blocks, conda channel tokens, ghp_/glpat-/AKIA... tokens, a
+ * random word after a secret-like one) are replaced wherever they are; a
+ * value known from the machine or learned earlier is replaced (longest
+ * first); then MAC addresses, UUIDs, IPv6 and IPv4 addresses are
+ * recognised by shape.
  *
  * Known values live in one hash table keyed by the lower-cased value, so
  * the same value always gets the same placeholder, whichever rule found it.
@@ -19,6 +23,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +72,14 @@ static const char *const tags[REDACT__COUNT] = {
 };
 static const char *const titles[REDACT__COUNT] = {
 	"user names (Linux and Windows, home folders)",
-	"host names",
+	"host names (the machine's, a company's servers)",
 	"IP addresses (IPv4, IPv6)",
 	"MAC addresses",
 	"machine ids",
 	"UUIDs (GPU UUIDs and others)",
 	"serial numbers",
-	"secrets (values of TOKEN, KEY, SECRET, PASSWORD, AUTH... variables; URL passwords)",
+	/* one literal: clang reads two in an array as a missing comma */
+	"secrets (TOKEN, KEY, PASSWORD... values; URL credentials; tokens; private keys)",
 };
 
 const char *redact_cat_tag(enum redact_cat cat) { return tags[cat]; }
@@ -478,6 +484,19 @@ static enum key_kind classify_key(const struct scan *sc, size_t k, size_t n)
 	return KEY_NONE;
 }
 
+/* Whether the line of s[k] is a comment ("# proxy password: ...", "; ...",
+ * "// ..."): words before k on it are allowed. */
+static bool comment_line(const struct scan *sc, size_t k)
+{
+	size_t b = k;
+	while (b > 0 && sc->s[b - 1] != '\n' && k - b < 80)
+		b--;
+	while (b < k && (sc->s[b] == ' ' || sc->s[b] == '\t'))
+		b++;
+	return b < k && (sc->s[b] == '#' || sc->s[b] == ';' ||
+			 (sc->s[b] == '/' && b + 1 < k && sc->s[b + 1] == '/'));
+}
+
 /* KEY=VALUE, KEY: VALUE, "KEY":"VALUE" at the separator s[i]. */
 static size_t rule_assignment(struct scan *sc, size_t i)
 {
@@ -495,7 +514,8 @@ static size_t rule_assignment(struct scan *sc, size_t i)
 		return 0;
 	/* "KEY: value" only as a header line or a quoted (JSON) key, so that
 	 * prose ("the user: ...") is left alone; KEY=value anywhere. */
-	if (sep == ':' && !(ks > 0 && (sc->s[ks - 1] == '"' || sc->s[ks - 1] == '\''))) {
+	if (sep == ':' && !(ks > 0 && (sc->s[ks - 1] == '"' || sc->s[ks - 1] == '\'')) &&
+	    !(kind == KEY_SECRET && comment_line(sc, ks))) {
 		size_t b = ks;
 		if (kind == KEY_SERIAL && kn == 6 && strncasecmp(sc->s + ks, "number", 6) == 0) {
 			while (b > 0 && sc->s[b - 1] == ' ')
@@ -510,6 +530,11 @@ static size_t rule_assignment(struct scan *sc, size_t i)
 	size_t j = i + 1;
 	while (j < sc->len && (sc->s[j] == ' ' || sc->s[j] == '\t'))
 		j++;
+	/* A JSON value (DOCKER_AUTH_CONFIG={"auths":...}) is not one secret:
+	 * the scan goes on inside it, where its own keys say what is secret,
+	 * and the text stays JSON. */
+	if (j < sc->len && (sc->s[j] == '{' || sc->s[j] == '['))
+		return 0;
 	char q = 0;
 	if (j < sc->len && (sc->s[j] == '"' || sc->s[j] == '\''))
 		q = sc->s[j++];
@@ -556,31 +581,400 @@ static size_t rule_assignment(struct scan *sc, size_t i)
 	/* a runaway "value": remember a bounded prefix, replace it whole */
 	size_t idx = add_value(sc->r, cat, val, n > 4096 ? 4096 : n);
 	emit(sc, i, sc->s + i, vs - i);
+	/* "KEY": 12345 in JSON: the placeholder becomes a string, still JSON */
+	bool json = !q && ks > 0 && sc->s[ks - 1] == '"';
+	if (json)
+		emit(sc, vs, "\"", 1);
 	emit_value(sc, vs, idx);
+	if (json)
+		emit(sc, vs, "\"", 1);
 	return vs + n - i;
 }
 
-/* scheme://user:password@host at s[i] == ':' followed by "//". */
+/* ---- secrets and names by their shape ---- */
+
+static size_t rule_shapes(struct scan *sc, size_t i);
+
+static bool tok_char(unsigned char c, const char *extra)
+{
+	return (c < 0x80 && isalnum(c)) || (c && strchr(extra, c));
+}
+
+/*
+ * A token of a known issuer at s[i] (its length, or 0): GitHub (ghp_ gho_
+ * ghu_ ghs_ ghr_ github_pat_), GitLab (glpat-), Slack (xoxb- xoxp- xoxa-
+ * xoxr- xoxs- xapp-), AWS access key ids (AKIA/ASIA + 16), Hugging Face
+ * (hf_), OpenAI (sk-), npm (npm_), PyPI (pypi-), Google API keys (AIza).
+ * The prefix must start a word; the rest must be long enough to be a token.
+ */
+static size_t token_len(const struct scan *sc, size_t i)
+{
+	static const struct { const char *prefix, *extra; size_t min, exact; } kinds[] = {
+		{ "ghp_", "", 20, 0 }, { "gho_", "", 20, 0 }, { "ghu_", "", 20, 0 },
+		{ "ghs_", "", 20, 0 }, { "ghr_", "", 20, 0 }, { "github_pat_", "_", 20, 0 },
+		{ "glpat-", "_-", 20, 0 }, { "xoxb-", "-", 10, 0 }, { "xoxp-", "-", 10, 0 },
+		{ "xoxa-", "-", 10, 0 }, { "xoxr-", "-", 10, 0 }, { "xoxs-", "-", 10, 0 },
+		{ "xapp-", "-", 10, 0 }, { "AKIA", "", 0, 16 }, { "ASIA", "", 0, 16 },
+		{ "hf_", "", 30, 0 }, { "sk-", "_-", 32, 0 }, { "npm_", "", 30, 0 },
+		{ "pypi-", "_-", 50, 0 }, { "AIza", "_-", 30, 0 },
+	};
+	if (!strchr("gxAhsnp", sc->s[i]) || (i > 0 && tok_char((unsigned char)sc->s[i - 1], "")))
+		return 0;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t pl = strlen(kinds[k].prefix);
+		if (i + pl > sc->len || memcmp(sc->s + i, kinds[k].prefix, pl) != 0)
+			continue;
+		size_t j = i + pl;
+		while (j < sc->len && j - i < 512 && tok_char((unsigned char)sc->s[j], kinds[k].extra))
+			j++;
+		size_t body = j - i - pl;
+		if (kinds[k].exact) {
+			/* AKIA + 16 upper-case letters and digits, a whole word */
+			if (body != kinds[k].exact)
+				continue;
+			bool upper = true;
+			for (size_t q = i + pl; q < j; q++)
+				upper &= !islower((unsigned char)sc->s[q]);
+			if (!upper)
+				continue;
+		} else if (body < kinds[k].min) {
+			continue;
+		}
+		return j - i;
+	}
+	return 0;
+}
+
+/* Shannon entropy of s[0..n) in bits per byte. */
+static double entropy(const char *s, size_t n)
+{
+	unsigned count[256] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		count[(unsigned char)s[i]]++;
+	double h = 0;
+	for (int c = 0; c < 256; c++)
+		if (count[c]) {
+			double p = (double)count[c] / (double)n;
+			h -= p * log2(p);
+		}
+	return h;
+}
+
+/* A random-looking string: long, of at least two of lower case, upper case
+ * and digits, and of high entropy (a word or a version is not). */
+static bool looks_random(const char *s, size_t n)
+{
+	if (n < 12 || n > 4096)
+		return false;
+	int lower = 0, upper = 0, digit = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		lower |= islower(c) != 0;
+		upper |= isupper(c) != 0;
+		digit |= isdigit(c) != 0;
+	}
+	return lower + upper + digit >= 2 && entropy(s, n) >= 3.0;
+}
+
+/* Domains that name a public service, never a person or a company's own
+ * network: left as they are (they are in fixes and sources too). */
+static const char *const public_domains[] = {
+	"pytorch.org", "pypi.org", "pythonhosted.org", "python.org", "anaconda.org",
+	"anaconda.com", "conda-forge.org", "nvidia.com", "nvidia.github.io", "github.com",
+	"githubusercontent.com", "github.io", "gitlab.com", "docker.io", "docker.com", "ghcr.io",
+	"nvcr.io", "quay.io", "gcr.io", "k8s.io", "ubuntu.com", "launchpad.net", "debian.org",
+	"fedoraproject.org", "microsoft.com", "tensorflow.org", "google.com", "googleapis.com",
+	"huggingface.co", "hf.co", "kernel.org", "archlinux.org", "opensuse.org", NULL,
+};
+
+/* Top-level domains that no public host has (reserved, RFC 2606/6761) or
+ * that companies use for their own networks. */
+static const char *const private_tlds[] = {
+	"internal", "intranet", "corp", "lan", "home", "local", "localdomain", "private",
+	"example", "test", "invalid", NULL,
+};
+
+static bool is_public_host(const char *h, size_t n)
+{
+	if ((n == 9 && strncasecmp(h, "localhost", 9) == 0))
+		return true;
+	for (const char *const *d = public_domains; *d; d++) {
+		size_t dl = strlen(*d);
+		if (n >= dl && strncasecmp(h + n - dl, *d, dl) == 0 && (n == dl || h[n - dl - 1] == '.'))
+			return true;
+	}
+	return false;
+}
+
+/* Length of a host name at s[i] (letters, digits, '-', '.'), 0 if none or
+ * an address (the address shapes redact those). */
+static size_t hostname_len(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	bool alpha = false;
+	while (j < sc->len && j - i < 253 && (tok_char((unsigned char)sc->s[j], "-.") ||
+					       sc->s[j] == '_')) {
+		alpha |= isalpha((unsigned char)sc->s[j]) != 0;
+		j++;
+	}
+	while (j > i && sc->s[j - 1] == '.')
+		j--;
+	return alpha && j > i && isalnum((unsigned char)sc->s[i]) ? j - i : 0;
+}
+
+static bool private_tld(const char *h, size_t n)
+{
+	const char *dot = NULL;
+	for (size_t k = 0; k < n; k++)
+		if (h[k] == '.')
+			dot = h + k;
+	if (!dot)
+		return true; /* one label: a name on the local network ("proxy") */
+	return in_list(private_tlds, dot + 1, (size_t)(h + n - dot - 1));
+}
+
+/* Registers a company's host name, and its organisation's domain (the last
+ * two labels), so that registry.corp.example is replaced wherever
+ * corp.example was seen. Returns the host's index. */
+static size_t add_host(struct redactor *r, const char *h, size_t n)
+{
+	size_t idx = add_value(r, REDACT_HOST, h, n);
+	size_t dots = 0, second = n;
+	for (size_t k = n; k > 0; k--)
+		if (h[k - 1] == '.' && ++dots == 2) {
+			second = k;
+			break;
+		}
+	if (second < n && !is_public_host(h + second, n - second))
+		add_value(r, REDACT_HOST, h + second, n - second);
+	return idx;
+}
+
+/* Whether the key before a URL (or host list) at s[i] says it names a
+ * server of the user's network: a proxy, a package index or mirror, a
+ * registry, a channel. */
+static bool server_context(const struct scan *sc, size_t i)
+{
+	static const char *const words[] = { "proxy", "index", "mirror", "registry", "channel",
+					     "url", "repo", "hub", "endpoint", "server", "host",
+					     NULL };
+	size_t j = i;
+	while (j > 0 && (isalnum((unsigned char)sc->s[j - 1]) || sc->s[j - 1] == '+'))
+		j--; /* the scheme */
+	while (j > 0 && strchr(" \t\"'", sc->s[j - 1]))
+		j--;
+	if (j == 0 || (sc->s[j - 1] != '=' && sc->s[j - 1] != ':'))
+		return false;
+	size_t ks, kn = key_before(sc, j - 1, &ks);
+	for (const char *const *w = words; *w; w++)
+		for (size_t k = 0; k + strlen(*w) <= kn; k++)
+			if (strncasecmp(sc->s + ks + k, *w, strlen(*w)) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * scheme://[user[:password]@]host at s[i] == ':' followed by "//". A
+ * password is a secret; a user alone is a token when it looks like one
+ * (https://ghp_...@github.com), else a user name. The host is replaced when
+ * it is a company's own: a private or reserved top-level domain, one label,
+ * or a proxy's, index's or registry's host that is not a public service.
+ */
 static size_t rule_url(struct scan *sc, size_t i)
 {
 	if (i + 3 > sc->len || strncmp(sc->s + i, "://", 3) != 0)
 		return 0;
-	size_t u = i + 3, j = u, colon = 0;
-	while (j < sc->len && j - u < 512 && !strchr("/ \t\r\n\"'@<>", sc->s[j]) && sc->s[j]) {
-		if (sc->s[j] == ':' && !colon)
-			colon = j;
-		j++;
+	size_t u = i + 3, aend = u, at = 0;
+	while (aend < sc->len && aend - u < 512 && sc->s[aend] &&
+	       !strchr("/ \t\r\n\"'<>?#\\", sc->s[aend])) {
+		if (sc->s[aend] == '@')
+			at = aend;
+		aend++;
 	}
-	if (j >= sc->len || sc->s[j] != '@' || !colon || colon == u || colon + 1 == j)
+	size_t h = at ? at + 1 : u;
+	size_t hn = h < aend && sc->s[h] != '<' ? hostname_len(sc, h) : 0;
+	bool host = hn && (h + hn == aend || sc->s[h + hn] == ':') &&
+		    !is_public_host(sc->s + h, hn) &&
+		    (private_tld(sc->s + h, hn) || server_context(sc, i));
+	if (!at && !host)
 		return 0;
-	size_t user = add_value(sc->r, REDACT_USER, sc->s + u, colon - u);
-	size_t pass = add_value(sc->r, REDACT_SECRET, sc->s + colon + 1, j - colon - 1);
 	emit(sc, i, "://", 3);
-	emit_value(sc, u, user);
-	emit(sc, colon, ":", 1);
-	emit_value(sc, colon + 1, pass);
-	emit(sc, j, "@", 1);
-	return j + 1 - i;
+	if (at) {
+		const char *colon = memchr(sc->s + u, ':', at - u);
+		if (colon) {
+			size_t c = (size_t)(colon - sc->s);
+			if (c > u)
+				emit_value(sc, u, add_value(sc->r, REDACT_USER, sc->s + u, c - u));
+			emit(sc, c, ":", 1);
+			if (at > c + 1)
+				emit_value(sc, c + 1,
+					   add_value(sc->r, REDACT_SECRET, sc->s + c + 1, at - c - 1));
+		} else if (at > u && placeholder_len(sc->s + u, at - u) == at - u) {
+			emit(sc, u, sc->s + u, at - u);
+		} else if (at > u) {
+			bool token = token_len(sc, u) == at - u || looks_random(sc->s + u, at - u);
+			if (!token && at - u == 3 && strncmp(sc->s + u, "git", 3) == 0)
+				emit(sc, u, "git", 3); /* git@host: names no one */
+			else
+				emit_value(sc, u, add_value(sc->r, token ? REDACT_SECRET : REDACT_USER,
+							    sc->s + u, at - u));
+		}
+		emit(sc, at, "@", 1);
+	}
+	if (host) {
+		emit_value(sc, h, add_host(sc->r, sc->s + h, hn));
+		return h + hn - i;
+	}
+	return h - i;
+}
+
+/* NO_PROXY=.corp.example,gitlab.corp.example,10.0.0.0/8,localhost: every
+ * host name of the list is the company's own. At the '=' or ':' of a
+ * no_proxy key; returns the bytes consumed. */
+static size_t rule_no_proxy(struct scan *sc, size_t i)
+{
+	size_t ks, kn = key_before(sc, i, &ks);
+	if (kn != 8 || strncasecmp(sc->s + ks, "no_proxy", 8) != 0)
+		return 0;
+	size_t j = i + 1;
+	emit(sc, i, sc->s + i, 1);
+	while (j < sc->len && (sc->s[j] == ' ' || sc->s[j] == '"' || sc->s[j] == '\''))
+		emit(sc, j, sc->s + j, 1), j++;
+	while (j < sc->len && !isspace((unsigned char)sc->s[j]) && !strchr("\"'", sc->s[j])) {
+		if (strchr(",.*", sc->s[j])) {
+			emit(sc, j, sc->s + j, 1);
+			j++;
+			continue;
+		}
+		size_t n = hostname_len(sc, j);
+		size_t e = j;
+		while (e < sc->len && !isspace((unsigned char)sc->s[e]) && !strchr(",\"'", sc->s[e]))
+			e++;
+		if (n && j + n == e && !is_public_host(sc->s + j, n)) {
+			emit_value(sc, j, add_host(sc->r, sc->s + j, n));
+		} else {
+			/* an address or a range: the address shapes see it */
+			for (size_t k = j; k < e;) {
+				size_t m = rule_shapes(sc, k);
+				if (!m) {
+					emit(sc, k, sc->s + k, 1);
+					m = 1;
+				}
+				k += m;
+			}
+		}
+		j = e;
+	}
+	return j - i;
+}
+
+/* -----BEGIN ... PRIVATE KEY----- ... -----END ... -----: the body is one
+ * secret; the two marker lines stay, to say what was there. */
+static size_t rule_key_block(struct scan *sc, size_t i)
+{
+	if (!ci_at(sc->s, sc->len, i, "-----BEGIN "))
+		return 0;
+	size_t eol = i;
+	while (eol < sc->len && sc->s[eol] != '\n')
+		eol++;
+	bool priv = false;
+	for (size_t k = i; k + 11 <= eol && !priv; k++)
+		priv = strncmp(sc->s + k, "PRIVATE KEY", 11) == 0;
+	if (!priv || eol >= sc->len)
+		return 0;
+	size_t body = eol + 1, end = body;
+	while (end < sc->len && !ci_at(sc->s, sc->len, end, "-----END "))
+		end++;
+	emit(sc, i, sc->s + i, body - i);
+	size_t n = end - body;
+	while (n && sc->s[body + n - 1] == '\n')
+		n--;
+	if (n) {
+		emit_value(sc, body, add_value(sc->r, REDACT_SECRET, sc->s + body, n > 4096 ? 4096 : n));
+		emit(sc, body + n, sc->s + body + n, end - body - n);
+	}
+	return end - i;
+}
+
+/* .../t/<token>/...: an anaconda.org channel token in a URL's path. */
+static size_t rule_conda_token(struct scan *sc, size_t i)
+{
+	if (!ci_at(sc->s, sc->len, i, "/t/"))
+		return 0;
+	size_t j = i + 3;
+	while (j < sc->len && j - i < 256 && tok_char((unsigned char)sc->s[j], "-_"))
+		j++;
+	size_t n = j - i - 3;
+	if (n < 8 || j >= sc->len || sc->s[j] != '/')
+		return 0;
+	bool digit = false, alpha = false;
+	for (size_t k = i + 3; k < j; k++) {
+		digit |= isdigit((unsigned char)sc->s[k]) != 0;
+		alpha |= isalpha((unsigned char)sc->s[k]) != 0;
+	}
+	if (!digit || !alpha)
+		return 0;
+	emit(sc, i, "/t/", 3);
+	emit_value(sc, i + 3, add_value(sc->r, REDACT_SECRET, sc->s + i + 3, n));
+	return n + 3;
+}
+
+/* "token Xy7...", "api key: ...", "--password ...": a random-looking word
+ * right after a secret-like word. At the blank after that word. */
+static size_t rule_beside(struct scan *sc, size_t i)
+{
+	size_t w = i;
+	while (w > 0 && (isalnum((unsigned char)sc->s[w - 1]) || sc->s[w - 1] == '_' ||
+			 sc->s[w - 1] == '-'))
+		w--;
+	if (w == i || !redact_secret_name(sc->s + w, i - w))
+		return 0;
+	size_t j = i;
+	while (j < sc->len && (sc->s[j] == ' ' || sc->s[j] == '\t'))
+		j++;
+	size_t e = j;
+	while (e < sc->len && e - j <= 4096 && !isspace((unsigned char)sc->s[e]) &&
+	       !strchr("\"',;)(<>", sc->s[e]))
+		e++;
+	if (!looks_random(sc->s + j, e - j) || placeholder_len(sc->s + j, e - j))
+		return 0;
+	emit(sc, i, sc->s + i, j - i);
+	emit_value(sc, j, add_value(sc->r, REDACT_SECRET, sc->s + j, e - j));
+	return e - i;
+}
+
+/* The registry host names a Docker auth config keys its credentials by
+ * ({"auths":{"registry.corp.example":{...},...}}): at the quote of "auths". */
+static size_t rule_docker_auths(struct scan *sc, size_t i)
+{
+	if (!ci_at(sc->s, sc->len, i, "\"auths\""))
+		return 0;
+	size_t j = i + 7;
+	while (j < sc->len && (sc->s[j] == ' ' || sc->s[j] == ':'))
+		j++;
+	if (j >= sc->len || sc->s[j] != '{')
+		return 0;
+	/* learn the keys of this object; the scan then replaces them */
+	int depth = 0;
+	for (size_t k = j; k < sc->len && k - j < 65536; k++) {
+		char c = sc->s[k];
+		if (c == '{')
+			depth++;
+		else if (c == '}' && --depth == 0)
+			break;
+		else if (c == '"' && depth == 1) {
+			size_t e = k + 1;
+			while (e < sc->len && sc->s[e] != '"' && sc->s[e] != '\n')
+				e++;
+			size_t n = e - k - 1;
+			const char *h = sc->s + k + 1;
+			/* "https://index.docker.io/v1/" and the like: the URL rule */
+			if (n && !memchr(h, '/', n) && !is_public_host(h, n) && hostname_len(sc, k + 1) == n)
+				add_host(sc->r, h, n);
+			k = e;
+		}
+	}
+	return 0;
 }
 
 static int hexval(unsigned char c)
@@ -858,7 +1252,21 @@ static void scan_run(struct scan *sc)
 			build_glob(sc->r);
 			continue;
 		}
-		if ((c == '=' || c == ':') && (n = rule_assignment(sc, i))) {
+		if ((c == '-' && (n = rule_key_block(sc, i))) ||
+		    (c == '/' && (n = rule_conda_token(sc, i))) ||
+		    ((c == '=' || c == ':') && (n = rule_no_proxy(sc, i))) ||
+		    ((c == '=' || c == ':') && (n = rule_assignment(sc, i))) ||
+		    ((c == ' ' || c == '\t') && (n = rule_beside(sc, i)))) {
+			i += n;
+			build_glob(sc->r);
+			continue;
+		}
+		if (c == '"') {
+			rule_docker_auths(sc, i); /* learns the registries' names */
+			build_glob(sc->r);
+		}
+		if ((n = token_len(sc, i))) {
+			emit_value(sc, i, add_value(sc->r, REDACT_SECRET, sc->s + i, n));
 			i += n;
 			build_glob(sc->r);
 			continue;
@@ -1064,8 +1472,8 @@ void redact_learn_machine(struct redactor *r, char *const *envp)
 		 * ohmyzsh/ohmyzsh#9447). */
 		if ((kn == 8 && strncmp(*e, "HOSTNAME", 8) == 0) || (kn == 4 && strncmp(*e, "NAME", 4) == 0))
 			redact_add(r, REDACT_HOST, eq + 1);
-		else if (redact_secret_name(*e, kn) && eq[1])
-			redact_add(r, REDACT_SECRET, eq + 1);
+		else if (redact_secret_name(*e, kn) && eq[1] && eq[1] != '{' && eq[1] != '[')
+			redact_add(r, REDACT_SECRET, eq + 1); /* JSON: its keys say what is secret */
 		redact_learn(r, *e, strlen(*e));
 	}
 }

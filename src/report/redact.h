@@ -3,8 +3,12 @@
  * the described machine (user names, host name, machine ids, the Windows
  * profile folders) and the environment (secret-looking variables), learns
  * more from the texts it is shown (home paths, C:\Users\NAME, NAME=VALUE
- * assignments whose name looks secret, "Serial Number : X"), and finds
- * IPv4/IPv6 and MAC addresses and UUIDs by their shape.
+ * assignments whose name looks secret, "Serial Number : X", the host of a
+ * proxy's or a package index's URL), and finds by their shape IPv4/IPv6 and
+ * MAC addresses, UUIDs, and secrets: URL credentials, private key blocks,
+ * tokens with a known prefix (ghp_, github_pat_, glpat-, xoxb-, AKIA, hf_,
+ * sk-...), conda channel tokens, random words beside secret-like names.
+ * A JSON value stays JSON.
  *
  * Every value gets one placeholder for the whole redactor ("<user-1>",
  * "<host-1>", "<ip-2>", ...), numbered in order of first appearance, so the
@@ -32,7 +36,7 @@
 
 enum redact_cat {
 	REDACT_USER,       /* Linux and Windows user names (and home folders) */
-	REDACT_HOST,       /* the host name */
+	REDACT_HOST,       /* the host name; a company's own servers */
 	REDACT_IP,         /* IPv4 and IPv6 addresses */
 	REDACT_MAC,        /* MAC addresses */
 	REDACT_MACHINE_ID, /* /etc/machine-id, /var/lib/dbus/machine-id */

@@ -25,9 +25,10 @@ static const char *colour(enum status s)
 	}
 }
 
+/* A check's line: one line, whatever the detail holds. */
 static void put_clean(struct strbuf *out, const char *s)
 {
-	text_sanitize(out, s);
+	text_sanitize_line(out, s);
 }
 
 /* Evidence and captured output under -v: "· key: value", continuation lines

@@ -102,6 +102,8 @@ expect_line '^#     not automatic: a system file: edit it yourself with root \(s
 run fix --apply --yes
 expect_line '^  export LD_LIBRARY_PATH=/usr/local/cuda/lib64$'
 expect_line '^  \(a new shell may still get LD_LIBRARY_PATH from /etc/profile\.d/cuda\.sh line 1\)$'
+# not the corrected line it has just written (line 2 of ~/.profile)
+expect_no_line 'may still get LD_LIBRARY_PATH from /home/user/\.profile'
 expect_line '^✓ libs\.libcuda '
 expect_file_line "$ROOT/home/user/.profile" '^# disabled by wslgpu fix on .*: export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64$'
 expect_file_line "$ROOT/home/user/.profile" '^export LD_LIBRARY_PATH=/usr/local/cuda/lib64$'
@@ -183,6 +185,185 @@ if command -v script >/dev/null 2>&1; then
 	expect_file_line "$ROOT/home/user/.bashrc" '^# disabled by wslgpu fix on .*: export CUDA_VISIBLE_DEVICES=""$'
 else
 	echo "# script(1) not found: the terminal prompt is not tested"
+fi
+
+# ---- two edits in one file: the first one's corrected line moves the second
+fixture ldpath-stubs
+printf 'export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64\n# cuda\nexport LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LD_LIBRARY_PATH\n' \
+	>"$ROOT/home/user/.profile"
+run fix --apply --yes
+expect_no_line 'not changed'
+expect_line '^step [0-9]+ \(libs\.libcuda\): /home/user/\.profile line 3 sets LD_LIBRARY_PATH$'
+expect_no_line 'may still get LD_LIBRARY_PATH from /home/user/\.profile'
+expect_file_line "$ROOT/home/user/.profile" '^# disabled by wslgpu fix on .*: export LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs:\$LD_LIBRARY_PATH$'
+if [ "$(grep -c '^# disabled by wslgpu fix' "$ROOT/home/user/.profile")" = 2 ]; then ok "both lines edited"; else
+	fail "not both lines edited"; cat "$ROOT/home/user/.profile"; fi
+
+# ---- values from the machine are quoted for the shell wherever a command shows them
+# Lines that would run when pasted: the shell's live expansions ($(...),
+# `...`, ${...}, $NAME) outside single quotes, one a line; those the KB's
+# own fix lines write ($USER, $(id -u)...) are the KB's, not the machine's.
+cat >"$WORK/live.py" <<'PY'
+import re, sys
+kb = sys.argv[1]
+def live(line):
+    out, i, q, n = [], 0, None, len(line)
+    while i < n:
+        c = line[i]
+        if q == "'":
+            q = None if c == "'" else q
+            i += 1
+        elif c == "\\":
+            i += 2
+        elif c == "'":
+            q, i = "'", i + 1
+        elif c == '"':
+            q, i = (None if q == '"' else '"'), i + 1
+        elif c == "`":
+            j = line.find("`", i + 1)
+            j = n if j < 0 else j + 1
+            out.append(line[i:j]); i = j
+        elif c == "$" and i + 1 < n and line[i + 1] in "({" :
+            close = ")" if line[i + 1] == "(" else "}"
+            depth, j = 0, i + 1
+            while j < n:
+                if line[j] in "({": depth += 1
+                elif line[j] in ")}":
+                    depth -= 1
+                    if depth == 0: break
+                j += 1
+            out.append(line[i:j + 1]); i = j + 1
+        elif c == "$" and re.match(r"[A-Za-z_]", line[i + 1:i + 2]):
+            m = re.match(r"\$[A-Za-z_][A-Za-z0-9_]*", line[i:])
+            out.append(m.group()); i += len(m.group())
+        else:
+            i += 1
+    return out
+bad = 0
+for line in sys.stdin.read().splitlines():
+    for tok in live(line):
+        if tok not in kb:
+            print("live expansion %s from the machine in: %s" % (tok, line)); bad = 1
+sys.exit(bad)
+PY
+KBFIX="$WORK/kbfix.txt"
+grep -h '^fix:' "$top"/src/kb/*.kb >"$KBFIX"
+# Every command line of a fix --json plan: bash -n, and no live machine expansion.
+check_commands() { # JSON-FILE WHAT
+	# templates (<slots> to fill in) are scanned, not parsed: the plan comments them out
+	jq -r '.steps[].commands[] | select(.where == "linux" and .kind == "command") | .command' "$1" >"$WORK/cmds"
+	bad=""
+	while IFS= read -r c; do
+		bash -n -c "$c" 2>/dev/null || bad="$bad [bash -n: $c]"
+	done <"$WORK/cmds"
+	jq -r '.steps[].commands[] | select(.where == "linux" and .kind == "template") | .command' "$1" >>"$WORK/cmds"
+	if live=$(python3 "$WORK/live.py" "$(cat "$KBFIX")" <"$WORK/cmds"); then :; else bad="$bad $live"; fi
+	if [ -z "$bad" ]; then ok "$2: every command passes bash -n, no live value from the machine"; else fail "$2:$bad"; fi
+}
+# A plan is a shell script that parses, whose only live lines are the guard.
+check_plan() { # WHAT
+	printf '%s\n' "$OUT" >"$WORK/plan.sh"
+	if bash -n "$WORK/plan.sh" 2>"$WORK/bashn"; then ok "$1: the plan passes bash -n"; else
+		fail "$1: the plan fails bash -n: $(head -3 "$WORK/bashn")"; fi
+	ll=$(live_lines | grep -v '^#!/bin/sh$')
+	# live lines come after the guard only
+	first_live=$(printf '%s\n' "$OUT" | grep -n -v -e '^#' -e '^$' | head -1 | cut -d: -f2-)
+	case "$first_live" in "echo 'wslgpu fix: "*|"") ok "$1: nothing runs before the guard" ;;
+	*) fail "$1: a live line before the guard: $first_live" ;; esac
+	: "$ll"
+}
+# The environment as the fixture's, plus one VAR=VALUE that may hold spaces.
+run_env() { # VAR=VALUE ARGS...
+	v=$1; shift
+	# shellcheck disable=SC2046
+	env -i $(fixture_tool --env "$FIXTURE" | tr '\n' ' ') "$v" "$WSLGPU" --root "$ROOT" "$@" \
+		>"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	OUT=$(cat "$WORK/out")
+	ERR=$(cat "$WORK/err")
+}
+PWNED="$WORK/pwned"
+
+if command -v python3 >/dev/null 2>&1 && command -v bash >/dev/null 2>&1; then
+	# LD_LIBRARY_PATH with a space and a command substitution in its names
+	fixture distro-libcuda
+	mkdir -p "$ROOT/opt/my libs" "$ROOT/opt/\$(touch $PWNED)"
+	evil="/usr/lib/x86_64-linux-gnu:/opt/my libs:/opt/\$(touch $PWNED)"
+	run_env "LD_LIBRARY_PATH=$evil" check --json --timeout 5
+	JSON="$WORK/evil.json"; cp "$WORK/out" "$JSON"
+	line=$(jq -r '[.checks[].fix[]? | select(startswith("export LD_LIBRARY_PATH="))][0] | sub("   \\(.*\\)$"; "")' "$JSON")
+	want="/opt/my libs:/opt/\$(touch $PWNED)"
+	got=$(env -i sh -c "$line; printf %s \"\$LD_LIBRARY_PATH\"" 2>&1)
+	if [ "$got" = "$want" ] && [ ! -e "$PWNED" ]; then ok "check's ldpath fix sets exactly the kept directories, runs nothing"; else
+		fail "check's fix line '$line' gave '$got' (pwned: $(ls "$PWNED" 2>/dev/null))"; fi
+	run_env "LD_LIBRARY_PATH=$evil" fix --timeout 5
+	check_plan "hostile LD_LIBRARY_PATH"
+	line=$(printf '%s\n' "$OUT" | grep '^export LD_LIBRARY_PATH=' | head -1 | sed 's/   # .*$//')
+	got=$(env -i sh -c "$line; printf %s \"\$LD_LIBRARY_PATH\"" 2>&1)
+	if [ "$got" = "$want" ] && [ ! -e "$PWNED" ]; then ok "the plan's export sets exactly the kept directories"; else
+		fail "the plan's '$line' gave '$got'"; fi
+	run_env "LD_LIBRARY_PATH=$evil" fix --json --timeout 5
+	cp "$WORK/out" "$WORK/evil-fix.json"
+	check_commands "$WORK/evil-fix.json" "hostile LD_LIBRARY_PATH"
+	# --apply's "or type:" line is quoted too
+	printf 'export LD_LIBRARY_PATH="%s"\n' "$evil" | sed 's/\$(/\\$(/' >"$ROOT/home/user/.bashrc"
+	run_env "LD_LIBRARY_PATH=$evil" fix --apply --yes --timeout 5
+	line=$(printf '%s\n' "$OUT" | grep '^  export LD_LIBRARY_PATH=' | head -1)
+	got=$(env -i sh -c "$line; printf %s \"\$LD_LIBRARY_PATH\"" 2>&1)
+	if [ -n "$line" ] && [ "$got" = "$want" ] && [ ! -e "$PWNED" ]; then ok "--apply's export line is quoted"; else
+		fail "--apply printed '$line', which gives '$got'"; fi
+
+	# a Python whose path holds a space and $(...)
+	fixture torch-arch-missing
+	pydir="/opt/my env \$(touch $PWNED)/bin"
+	mkdir -p "$ROOT$pydir"
+	mv "$ROOT/usr/bin/python3" "$ROOT$pydir/python3"
+	run_env "PATH=$pydir:/usr/bin:/bin" check --json --only frameworks.torch --timeout 10
+	JSON="$WORK/py.json"; cp "$WORK/out" "$JSON"
+	line=$(jq -r '.checks[] | select(.id == "frameworks.torch") | .fix[0]' "$JSON")
+	case "$line" in "'$pydir/python3' -m pip install "*) ok "the interpreter's path is one quoted word" ;;
+	*) fail "frameworks fix: $line" ;; esac
+	run_env "PATH=$pydir:/usr/bin:/bin" fix --json --timeout 10
+	cp "$WORK/out" "$WORK/py-fix.json"
+	check_commands "$WORK/py-fix.json" "Python path with \$(...)"
+	[ ! -e "$PWNED" ] && ok "nothing ran" || fail "a substitution ran"
+
+	# --root holding a newline, and a startup file whose name holds one: the
+	# plan shows them in comments, never on a live line
+	fixture distro-libcuda
+	nl='
+'
+	# (names without a slash: the plan runs in $WORK)
+	evilroot="$WORK/m${nl}touch pwned-root${nl}x"
+	mv "$ROOT" "$evilroot"
+	ROOT=$evilroot
+	mkdir -p "$ROOT/etc/profile.d"
+	printf 'export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu\n' >"$ROOT/etc/profile.d/a${nl}touch pwned-file${nl}.sh"
+	run fix
+	check_plan "--root and a file name with newlines"
+	(cd "$WORK" && sh "$WORK/plan.sh" >/dev/null 2>&1)
+	if [ ! -e "$WORK/pwned-root" ] && [ ! -e "$WORK/pwned-file" ]; then ok "running the plan runs no line from a name"; else
+		fail "a name's line ran: $(ls "$WORK" | grep pwned)"; fi
+	expect_line "^# wslgpu fix: the remediation plan for the machine at $WORK/m⏎touch pwned-root⏎x$"
+	expect_line "^# edit by hand: /etc/profile\.d/a⏎touch pwned-file⏎\.sh line 1:$"
+	expect_line "sudoedit '/etc/profile\.d/a⏎touch pwned-file⏎\.sh'"
+	run fix --apply --yes
+	expect_no_line "^touch "
+	rm -rf "$evilroot"
+
+	# every fixture: the plan parses, nothing runs before its guard, every
+	# command parses and carries no live value from the machine
+	for fx in $(fixture_tool --list); do
+		fixture "$fx"
+		run fix --timeout 5
+		check_plan "$fx"
+		run fix --json --timeout 5
+		cp "$WORK/out" "$WORK/fx.json"
+		check_commands "$WORK/fx.json" "$fx"
+	done
+	[ ! -e "$PWNED" ] && ok "no fixture's plan ran anything" || fail "a substitution ran"
+else
+	echo "# python3 or bash missing: the shell-quoting checks are skipped"
 fi
 
 # ---- usage

@@ -110,6 +110,152 @@ expect_file_fixed "$WORK/hostile.prom" 'wslgpu_kernel_info{release="5.15.167.4-m
 expect_file_fixed "$WORK/hostile.xml" 'value="5.15.167.4-microsoft-standard-WSL2 &quot;q&quot; \b &lt;x&gt;&amp;amp;' "hostile kernel: XML attribute escaped"
 check_junit "$WORK/hostile.xml" "hostile kernel string"
 
+# ---- (c) what the output path is: written like a shell's "> PATH" ----
+# Devices are replicas made with mknod inside $WORK (never the real /dev
+# nodes: a regression would replace them); /dev/stdout is reached only
+# through a symlink in $WORK, so a regression replaces that link, never
+# the real one.
+ftype() { stat -c %F "$1" 2>/dev/null; }
+expect_type() { # PATH TYPE WHAT
+	t=$(ftype "$1")
+	if [ "$t" = "$2" ]; then ok "$3 is still a $2"; else fail "$3 is now a '$t', not a $2"; fi
+}
+# A FIFO reader that is ready before the writer opens: opens the read end
+# without blocking, says so, then reads to EOF into $2.
+fifo_reader() { # FIFO OUT
+	rm -f "$2.ready"
+	python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+os.set_blocking(fd, True)
+open(sys.argv[2] + ".ready", "w").close()
+seen, end = False, time.time() + 60
+with open(sys.argv[2], "wb") as out:
+    while time.time() < end:
+        b = os.read(fd, 65536)
+        if b:
+            seen = True
+            out.write(b)
+        elif seen:
+            break
+        else:
+            time.sleep(0.05)  # no writer yet: read() says EOF until one opens' "$1" "$2" &
+	READER=$!
+	i=0
+	while [ ! -e "$2.ready" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.05; done
+}
+fixture healthy-wsl2
+run smoke --prom "$WORK/base.prom"
+BASE_RC=$RC
+if [ "$BASE_RC" = 0 ]; then ok "healthy-wsl2 smoke exits 0 (the baseline)"; else fail "baseline smoke exit $RC"; fi
+D="$WORK/paths"
+mkdir -p "$D"
+cd "$D" || exit 3
+if mknod "$D/full" c 1 7 2>/dev/null && mknod "$D/null" c 1 3 2>/dev/null; then
+	run smoke --prom "$D/full"
+	expect_rc 1
+	expect_err "--prom $D/full: .*No space left on device"
+	expect_type "$D/full" "character special file" "a /dev/full replica after --prom"
+	run smoke --junit "$D/full"
+	expect_rc 1
+	expect_err "--junit $D/full: .*No space left on device"
+	run smoke --prom "$D/null" --junit "$D/null"
+	expect_rc 0
+	expect_type "$D/null" "character special file" "a /dev/null replica after --prom and --junit"
+	run report -o "$D/full"
+	expect_rc 1
+	expect_err "wslgpu report: $D/full: .*No space left on device"
+	expect_type "$D/full" "character special file" "a /dev/full replica after report -o"
+	run report --markdown -o "$D/full"
+	expect_rc 1
+	expect_err "No space left on device"
+	run report --markdown -o "$D/null"
+	expect_rc 0
+	expect_type "$D/null" "character special file" "a /dev/null replica after report --markdown -o"
+	left=$(ls -A "$D" | grep -v -x -e full -e null)
+	if [ -z "$left" ]; then ok "no temporary file next to the devices"; else fail "left behind: $left"; fi
+else
+	skip_test "mknod not permitted: device targets not tested"
+fi
+if have python3; then
+	mkfifo "$D/fifo"
+	fifo_reader "$D/fifo" "$D/fifo.got"
+	run smoke --junit "$D/fifo"
+	wait "$READER"
+	expect_rc 0
+	expect_type "$D/fifo" "fifo" "a FIFO after --junit"
+	expect_file_line "$D/fifo.got" '^<testsuites ' "the FIFO's reader got the JUnit XML"
+	# CI's --junit /dev/stdout, with standard output a pipe: a link to the FIFO
+	ln -s "$D/fifo" "$D/stdout"
+	fifo_reader "$D/stdout" "$D/stdout.got"
+	run smoke --junit "$D/stdout"
+	wait "$READER"
+	expect_rc 0
+	expect_type "$D/stdout" "symbolic link" "a link to a FIFO after --junit"
+	expect_type "$D/fifo" "fifo" "its FIFO"
+	expect_file_line "$D/stdout.got" '</testsuites>' "the reader behind the link got the XML"
+	# nobody reads: an error at once, not a hang
+	run smoke --junit "$D/fifo"
+	expect_rc 1
+	expect_err "--junit $D/fifo: .*no process is reading"
+	if awk "BEGIN { exit !($SECS < 30) }"; then ok "a FIFO without a reader does not hang ($SECS s)"; else fail "took $SECS s"; fi
+	expect_type "$D/fifo" "fifo" "a FIFO nobody reads"
+else
+	skip_test "python3 not installed: FIFO targets not tested"
+fi
+# the file standard output already is, through a link to /dev/stdout
+ln -s /dev/stdout "$D/so"
+run smoke --junit "$D/so"
+expect_rc 0
+expect_type "$D/so" "symbolic link" "a link to /dev/stdout after --junit"
+expect_line '^<testsuites '
+run smoke --junit -
+expect_rc 0
+expect_line '</testsuites>'
+# a symlinked .prom: the target is replaced atomically, the link stays
+echo "old" >"$D/real.prom"
+ln -s real.prom "$D/link.prom"
+run smoke --prom "$D/link.prom"
+expect_rc 0
+expect_type "$D/link.prom" "symbolic link" "a symlinked .prom"
+expect_file_line "$D/real.prom" '^wslgpu_smoke_success [01]$' "the link's target was updated"
+# a dangling link: its target is created, the link stays
+mkdir "$D/sub"
+ln -s sub/new.prom "$D/dangling.prom"
+run smoke --prom "$D/dangling.prom"
+expect_rc 0
+expect_type "$D/dangling.prom" "symbolic link" "a dangling link"
+expect_file_line "$D/sub/new.prom" '^wslgpu_smoke_success [01]$' "a dangling link's target was created"
+ln -s bundle.tgz "$D/b.lnk"
+run report -o "$D/b.lnk"
+expect_rc 0
+expect_type "$D/b.lnk" "symbolic link" "report -o through a link"
+check_tgz() { gzip -t "$1" 2>/dev/null; }
+if check_tgz "$D/bundle.tgz"; then ok "the bundle is the link's target"; else fail "no bundle at the link's target"; fi
+# anything else is refused and left alone
+mkdir "$D/adir"
+run smoke --prom "$D/adir"
+expect_rc 1
+expect_err "--prom $D/adir: .*is a directory; refusing to replace it"
+expect_type "$D/adir" "directory" "a directory given as --prom"
+left=$(ls -A "$D" "$D/sub" | grep '\.tmp\.')
+if [ -z "$left" ]; then ok "no temporary file left anywhere"; else fail "left behind: $left"; fi
+
+# ---- (d) standard output on a full disk: every command says so and fails
+# (tests/e2e/cli.sh covers check, history, kb, --list, help, --version)
+fixture distro-libcuda
+for args in "explain CUDA_ERROR_NO_DEVICE" "explain --list" "fix" "fix --json" "report --markdown" \
+	"smoke" "smoke --json" "smoke --junit -" "--list"; do
+	# shellcheck disable=SC2086
+	env -i PATH=/usr/bin:/bin HOME=/home/user "$WSLGPU" --root "$ROOT" $args >/dev/full 2>"$WORK/err"
+	RC=$?
+	ERR=$(cat "$WORK/err")
+	if [ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'No space left on device'; then
+		ok "$args > /dev/full: exit $RC and the error"
+	else
+		fail "$args > /dev/full: exit $RC, stderr: $ERR"
+	fi
+done
+
 # ---- (b) a real Pushgateway ----
 if ! have prometheus-pushgateway || ! have python3; then
 	skip_test "prometheus-pushgateway or python3 not installed: push not tested end to end"

@@ -30,6 +30,20 @@ hf_qWeRtYuIoPaSdFgHjKlZxCvBnM123456
 Sup3rS3cretPw
 proxyuser
 mdupont-hub
+ghp_UsrPartTok3n0123456789abcdefABCDEF
+mg-7f3a9c2e41b84d6a9e0fc0ndaT0k
+ghp_InPathTok3n0123456789abcdefABCDEFG
+hf_InPathTokenAbCdEfGhIjKlMnOpQrStU
+acme-intranet
+bWR1cG9udDpSM2dpc3RyeVBhc3M
+glpat-GlAbCdEfGh0123456789xy
+xoxb-123456789012-0987654321098-AbCdEfGhIjKlMnOpQrStUvWx
+AKIAIOSFODNN7EXAMPL3
+MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj
+MzEfYyjiWA4R4M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuP
+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW
+Wsl3ConfPassw0rd
+Wsl3ConfT0kenQx7Zr2Lm9Kp4
 EOF
 
 # The fixture's environment as `run` builds it, for runs that need a pipe or
@@ -112,6 +126,25 @@ for v in GITHUB_TOKEN AWS_SECRET_ACCESS_KEY HF_TOKEN; do
 	check "$v is a secret placeholder" 'grep -Eq "^$v=<secret-[0-9]+>$" "$B/evidence/environment.txt"'
 done
 check "Docker Hub user redacted" 'grep -Eq "Username: <user-[0-9]+>" "$B/evidence/docker-info.txt"'
+# Secrets by their shape, and a company's own host names.
+E="$B/evidence/environment.txt"
+check "a token as a URL's user part" 'grep -Eq "^TORCH_HUB_URL=https://<secret-[0-9]+>@<host-[0-9]+>/hub$" "$E"'
+check "a conda channel token" 'grep -Eq "^CONDA_CHANNELS=https://conda\.anaconda\.org/t/<secret-[0-9]+>/acme-private$" "$E"'
+check "a token inside CUDA_HOME" 'grep -Eq "^CUDA_HOME=/opt/<secret-[0-9]+>/cuda$" "$E"'
+check "a token inside CONDA_PREFIX" 'grep -Eq "^CONDA_PREFIX=/home/<user-[0-9]+>/miniconda3/envs/<secret-[0-9]+>$" "$E"'
+check "the proxy's host name" 'grep -Eq "^HTTP_PROXY=http://<host-[0-9]+>:8080$" "$E"'
+check "NO_PROXY's host names, loopback kept" 'grep -Eq "^NO_PROXY=localhost,127\.0\.0\.1,\.<host-[0-9]+>,<host-[0-9]+>$" "$E"'
+check "the package index's host name" 'grep -Eq "^PIP_INDEX_URL=https://<host-[0-9]+>/simple$" "$E"'
+check "a public index stays" 'grep -qx "PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cu124" "$E"'
+check "known token prefixes (GitLab, Slack, AWS)" 'grep -Eq "^TORCH_BUILD_NOTE=<secret-[0-9]+>,<secret-[0-9]+>,<secret-[0-9]+>$" "$E"'
+DAC=$(sed -n "s/^DOCKER_AUTH_CONFIG=//p" "$E")
+check "DOCKER_AUTH_CONFIG is still JSON" 'printf "%s" "$DAC" | jq -e . >/dev/null'
+check "DOCKER_AUTH_CONFIG: registry and auth redacted" 'printf "%s" "$DAC" | jq -e "(.auths | keys[0] | test(\"^<host-[0-9]+>$\")) and (.auths[] | .auth | test(\"^<secret-[0-9]+>$\"))" >/dev/null'
+K="$B/evidence/ld.so.conf.d/zz-notes.txt"
+check "a private key block in a collected file: markers kept, body redacted" 'grep -qx -- "-----BEGIN RSA PRIVATE KEY-----" "$K" && grep -Eqx "<secret-[0-9]+>" "$K" && grep -qx -- "-----END OPENSSH PRIVATE KEY-----" "$K"'
+check "a password in a .wslconfig comment" 'grep -Eq "^# proxy password: <secret-[0-9]+> \(ask IT" "$B/evidence/wslconfig"'
+check "a random word beside a secret-like one" 'grep -Eq "^# api token <secret-[0-9]+>$" "$B/evidence/wslconfig"'
+check "check.json is JSON after every redaction" 'jq -e . "$JSON" >/dev/null'
 check "Public is nobody's and stays" 'grep -rq "Users/Public\|Users\\\\Public" "$B" || ! grep -rq "<user-[0-9]*>/\.keep" "$B"'
 
 # What must survive: versions that look like addresses, loopback.

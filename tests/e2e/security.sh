@@ -12,7 +12,15 @@
 #    not allowed);
 #  - the environment's paths are read, never written: a run leaves the
 #    fixture root (where $HOME, $PWD, $CUDA_HOME and the config files live)
-#    byte for byte as it was.
+#    byte for byte as it was;
+#  - machine text forges no line: a GPU name from NVML with a newline and a
+#    fake "✗ libs.libcuda" after it stays on its check's line; a file name
+#    with ESC and a newline reaches neither the terminal nor the support
+#    bundle's README raw;
+#  - a character device at /dev/dxg that is not the dxg driver's (the wrong
+#    major, or a misc minor that is not dxg) is not accepted;
+#  - explain -f refuses a device or a FIFO (they may never end: -f - reads
+#    standard input) instead of reading /dev/zero forever.
 . "$(dirname "$0")/lib.sh"
 
 # ---- -v shows the absolute path of every command run ----
@@ -101,6 +109,96 @@ if command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/n
 else
 	echo "skip strace: not installed or ptrace not permitted here"
 fi
+
+
+# ---- machine text forges no line ----
+fixture healthy-wsl2
+nl='
+'
+esc=$(printf '\033')
+# (env -i by hand: the value holds a newline, which setenv would split)
+run_name() {
+	# shellcheck disable=SC2046
+	OUT=$(env -i $(fixture_tool --env "$FIXTURE" | tr '\n' ' ') "FAKE_NVML_NAME=RTX${nl}✗ libs.libcuda   forged" \
+		"$WSLGPU" --root "$ROOT" "$@" 2>"$WORK/err")
+	RC=$?
+	ERR=$(cat "$WORK/err")
+}
+run_name check
+expect_no_line '^✗ libs\.libcuda +forged'
+expect_line '^✓ nvml\.devices +1 GPU: RTX⏎✗ libs\.libcuda +forged '
+run_name check -v
+expect_no_line '^✗ libs\.libcuda +forged'
+run_name check --color always
+expect_no_line '✗.*\[0m libs\.libcuda +forged' 
+# A file name with ESC and a newline: collected, but shown as text.
+evil="x${esc}[2J${nl}✗ forged.conf"
+printf '/opt/x\n' >"$ROOT/etc/ld.so.conf.d/$evil"
+cd "$WORK" || exit 3
+run report -o "$WORK/esc.tar.gz"
+expect_rc 0
+mkdir -p "$WORK/esc"
+tar xzf "$WORK/esc.tar.gz" -C "$WORK/esc"
+readme=$(ls "$WORK"/esc/*/README.txt)
+if grep -q "$esc" "$readme"; then fail "the README holds a raw ESC"; else ok "no ESC in the README"; fi
+if grep -q '^✗ forged' "$readme"; then fail "the README has a forged line"; else ok "no forged line in the README"; fi
+if grep -qF 'evidence/ld.so.conf.d/x?[2J???? forged.conf' "$readme"; then ok "the member is listed with its name made safe"; else
+	fail "the member is not listed as expected: $(grep ld.so.conf.d "$readme")"; fi
+if tar tzf "$WORK/esc.tar.gz" | grep -q "$esc"; then fail "a member name holds ESC"; else ok "no member name holds ESC"; fi
+
+
+# ---- /dev/dxg must be the dxg driver's device ----
+fixture healthy-wsl2
+rm -f "$ROOT/dev/dxg"
+if mknod "$ROOT/dev/dxg" c 1 3 2>/dev/null; then
+	chmod 666 "$ROOT/dev/dxg"
+	printf 'Character devices:\n  1 mem\n 10 misc\n\nBlock devices:\n  8 sd\n' >"$ROOT/proc/devices"
+	run_json --only bridge.dxg
+	expect_status bridge.dxg fail
+	expect_json '.checks[] | select(.id == "bridge.dxg") | .kb == "bridge.dxg.not_dxg"'
+	expect_json '.checks[] | select(.id == "bridge.dxg") | .detail | test("character device 1:3, which the kernel registers as \"mem\"")'
+	run --only bridge.dxg
+	expect_line 'cause +/dev/dxg is a character device 1:3, mode 0666, but the kernel registers that device number as "mem" in /proc/devices'
+	# no /proc/devices to tell: a warning, never a pass
+	rm "$ROOT/proc/devices"
+	run_json --only bridge.dxg
+	expect_status bridge.dxg warn
+	# the first dxgkrnl's own major, named in /proc/devices: accepted
+	printf 'Character devices:\n  1 dxgkrnl\n' >"$ROOT/proc/devices"
+	run_json --only bridge.dxg
+	expect_status bridge.dxg pass
+	# a misc device (major 10) that /proc/misc names otherwise: tun
+	rm "$ROOT/dev/dxg"
+	mknod "$ROOT/dev/dxg" c 10 200
+	chmod 666 "$ROOT/dev/dxg"
+	printf ' 61 dxg\n200 tun\n' >"$ROOT/proc/misc"
+	run_json --only bridge.dxg
+	expect_status bridge.dxg fail
+	expect_json '.checks[] | select(.id == "bridge.dxg") | .detail | test("10:200, which the kernel registers as \"tun\" \\(/proc/misc\\)")'
+else
+	echo "skip /dev/dxg device numbers: mknod not permitted"
+fi
+
+
+# ---- explain -f: a device or a FIFO is refused at once, not read forever ----
+fixture healthy-wsl2
+mkfifo "$WORK/nowriter"
+for f in /dev/zero "$WORK/nowriter"; do
+	t0=$(date +%s)
+	timeout 20 "$WSLGPU" explain -f "$f" >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	OUT=$(cat "$WORK/out"); ERR=$(cat "$WORK/err")
+	expect_rc 2
+	expect_err "wslgpu explain: $f is not a regular file; give a pipe or a device on standard input \(-f -\)"
+	[ $(($(date +%s) - t0)) -lt 10 ] && ok "explain -f $f ends at once" || fail "explain -f $f took long"
+done
+printf 'CUDA_ERROR_NO_DEVICE\n' >"$WORK/log.txt"
+"$WSLGPU" explain -f "$WORK/log.txt" >"$WORK/out" 2>&1
+RC=$?; OUT=$(cat "$WORK/out")
+expect_rc 1
+expect_line 'CUDA_ERROR_NO_DEVICE'
+OUT=$(printf 'CUDA_ERROR_NO_DEVICE\n' | "$WSLGPU" explain -f - 2>&1)
+expect_line 'CUDA_ERROR_NO_DEVICE'
 
 # ---- paths from the environment are never written ----
 fixture healthy-torch

@@ -537,14 +537,15 @@ static void test_output(void **state)
 	assert_true(!strncmp(sb.buf, "{\"schema\":\"wslgpu/bench/1\",\"io\":{\"params\":", 41));
 	assert_non_null(strstr(sb.buf, "\"windows_drive\":true"));
 	assert_non_null(strstr(sb.buf, "\"kb\":\"bench.io.windows_drive\""));
-	assert_non_null(strstr(sb.buf, "\"fix\":[\"cp -a /mnt/c/<your data> ~/"));
+	/* the unnamed folder is a template slot, quoted like any value */
+	assert_non_null(strstr(sb.buf, "\"fix\":[\"cp -a '/mnt/c/<your data>' ~/"));
 	assert_null(strstr(sb.buf, "nan"));
 	sb_reset(&sb);
 
 	struct bench_out o = { .color = false, .utf8 = true };
 	bench_text_io(&sb, &o, &p, l, 2, &v);
 	assert_non_null(strstr(sb.buf, "! /mnt/c/x: 40× slower for small files than /home/a,b \"q\""));
-	assert_non_null(strstr(sb.buf, "      fix    cp -a /mnt/c/<your data> ~/"));
+	assert_non_null(strstr(sb.buf, "      fix    cp -a '/mnt/c/<your data>' ~/"));
 	assert_null(strstr(sb.buf, "\033[")); /* no colour unless asked */
 	bench_verdict_release(&v);
 	sb_reset(&sb);

@@ -205,9 +205,39 @@ static void test_kb_parse(void **state)
 	kb_expand_fix("{arch_fix}", &r.ev, NULL, &out); /* a whole command stays one */
 	assert_string_equal(out.buf, "/usr/bin/python3 -m pip install torch");
 	sb_reset(&out);
+	/* A value is data wherever it comes from: a slot for the user to edit
+	 * is quoted too (unquoted, "<your data>" would be a redirection); the
+	 * plan marks such a line as a template by its <...>. */
 	res_ev(&r, "copy_from", "/mnt/c/<your data>");
-	kb_expand_fix("cp -a {copy_from} ~/", &r.ev, NULL, &out); /* for the user to edit */
-	assert_string_equal(out.buf, "cp -a /mnt/c/<your data> ~/");
+	kb_expand_fix("cp -a {copy_from} ~/", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "cp -a '/mnt/c/<your data>' ~/");
+	/* Substitutions from the machine never run when pasted: in a list, in
+	 * the template's double quotes, in its single quotes. */
+	res_ev(&r, "evil", "/opt/my libs:/opt/$(touch /tmp/x)");
+	res_ev(&r, "pkgs", "good-pkg $(id) `id` a;b");
+	res_ev(&r, "q", "it's $HOME");
+	sb_reset(&out);
+	kb_expand_fix("export X={evil}; apt remove {pkgs}", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "export X='/opt/my libs:/opt/$(touch /tmp/x)'; apt remove "
+				     "good-pkg '$(id)' '`id`' 'a;b'");
+	sb_reset(&out);
+	kb_expand_fix("export X=\"{evil}\" Y=\"{plain}\"", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "export X=\"\"'/opt/my libs:/opt/$(touch /tmp/x)'\"\" "
+				     "Y=\"/usr/lib/wsl/lib\"");
+	sb_reset(&out);
+	kb_expand_fix("echo '{q}'", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "echo 'it'\\''s $HOME'");
+	/* Braces that name no evidence are text: a docker template, JSON. */
+	sb_reset(&out);
+	kb_expand_fix("docker info --format '{{.Name}}'; add {\"cdi\": true}", &r.ev, NULL, &out);
+	assert_string_equal(out.buf, "docker info --format '{{.Name}}'; add {\"cdi\": true}");
+	/* The one shell quoting. */
+	sb_reset(&out);
+	text_shell_quote(&out, "");
+	text_shell_quote(&out, "/usr/lib/wsl/lib");
+	text_shell_quote(&out, "J\xc3\xbcrgen");
+	text_shell_quote(&out, "a\nb");
+	assert_string_equal(out.buf, "''/usr/lib/wsl/lib'J\xc3\xbcrgen''a\nb'");
 	sb_reset(&out);
 	kb_expand("see {file}", &r.ev, NULL, &out); /* prose is never quoted */
 	assert_string_equal(out.buf, "see /mnt/c/Users/Jane O'Neil/.wslconfig");

@@ -178,6 +178,57 @@ static void test_secrets(void **state)
 }
 
 /* Learning first, then redacting: a value seen late is replaced early. */
+/* Secrets and company host names found by their shape, wherever they are. */
+static void test_shapes_of_secrets(void **state)
+{
+	(void)state;
+	struct redactor *r = redactor_new();
+	/* a token as a URL's user part, in any variable; "git@" names no one */
+	expect(r, "REMOTE=https://ghp_Abcdefghij0123456789KLMNOPQRSTuvwxyz@github.com/o/r",
+	       "REMOTE=https://<secret-1>@github.com/o/r");
+	expect(r, "ssh://git@github.com/o/r", "ssh://git@github.com/o/r");
+	expect(r, "https://alice@github.com/x", "https://<user-1>@github.com/x");
+	/* known prefixes inside paths and lists; a word that only starts alike stays */
+	expect(r, "CUDA_HOME=/opt/ghp_Abcdefghij0123456789KLMNOPQRSTuvwxyz/cuda", "CUDA_HOME=/opt/<secret-1>/cuda");
+	expect(r, "x=glpat-GlAbCdEfGh0123456789xy,AKIAIOSFODNN7EXAMPL3;hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123",
+	       "x=<secret-2>,<secret-3>;<secret-4>");
+	expect(r, "xoxb-123456789012-0987654321098-AbCdEfGhIjKl", "<secret-5>");
+	expect(r, "ghp_short hf_x AKIAlowercase0000000 skip-this", "ghp_short hf_x AKIAlowercase0000000 skip-this");
+	/* a conda channel token */
+	expect(r, "https://conda.anaconda.org/t/ab12cd34ef56/corp", "https://conda.anaconda.org/t/<secret-6>/corp");
+	expect(r, "/usr/t/include/", "/usr/t/include/");
+	/* a private key block: the markers stay */
+	expect(r, "a\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBk\nxyz\n-----END EC PRIVATE KEY-----\nb",
+	       "a\n-----BEGIN EC PRIVATE KEY-----\n<secret-7>\n-----END EC PRIVATE KEY-----\nb");
+	expect(r, "-----BEGIN CERTIFICATE-----\nMIIB\n", "-----BEGIN CERTIFICATE-----\nMIIB\n");
+	/* in comments, and a random word beside a secret-like one */
+	expect(r, "# proxy password: Hunter2Hunter2 (ask)", "# proxy password: <secret-8> (ask)");
+	expect(r, "; api token Qx7Zr2Lm9Kp4Wv8N", "; api token <secret-9>");
+	expect(r, "the token is valid", "the token is valid");
+	/* a company's hosts: a proxy, an index, a private TLD; public ones stay */
+	expect(r, "HTTPS_PROXY=http://proxy.acme.example:3128", "HTTPS_PROXY=http://<host-1>:3128");
+	expect(r, "index-url = https://pypi.mirror.acme.com/simple", "index-url = https://<host-2>/simple");
+	expect(r, "see http://wiki.corp/x and https://pytorch.org/get-started",
+	       "see http://<host-3>/x and https://pytorch.org/get-started");
+	expect(r, "PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cu124",
+	       "PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cu124");
+	expect(r, "https://example.org/docs", "https://example.org/docs");
+	/* the organisation's domain is learned with its host */
+	expect(r, "git.acme.example and build.acme.example", "git.<host-4> and build.<host-4>");
+	expect(r, "no_proxy=localhost,127.0.0.1,.acme.example,10.1.2.3,db.lan",
+	       "no_proxy=localhost,127.0.0.1,.<host-4>,<ip-1>,<host-5>");
+	/* a JSON value stays JSON: its keys say what is secret */
+	expect(r, "DOCKER_AUTH_CONFIG={\"auths\":{\"reg.acme.internal\":{\"auth\":\"dXNlcjpwYXNzd29yZA==\"}}}",
+	       "DOCKER_AUTH_CONFIG={\"auths\":{\"<host-6>\":{\"auth\":\"<secret-10>\"}}}");
+	/* redacting twice changes nothing */
+	char *once = red(r, "u=https://ghp_Abcdefghij0123456789KLMNOPQRSTuvwxyz@git.acme.example/x /t/ab12cd34ef56/");
+	char *twice = red(r, once);
+	assert_string_equal(once, twice);
+	free(once);
+	free(twice);
+	redactor_free(r);
+}
+
 static void test_consistency(void **state)
 {
 	(void)state;
@@ -322,7 +373,7 @@ int main(void)
 		cmocka_unit_test(test_versions_survive), cmocka_unit_test(test_macs_uuids_serials),
 		cmocka_unit_test(test_secrets),         cmocka_unit_test(test_consistency),
 		cmocka_unit_test(test_results),         cmocka_unit_test(test_machine),
-		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_hostile),         cmocka_unit_test(test_shapes_of_secrets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
