@@ -50,6 +50,34 @@ static bool in(char c, int bit) { return ctab[(unsigned char)c] & bit; }
 /* ---- step 1: clean ---- */
 
 /* Skips an escape sequence starting at in[i] == ESC; returns the index after it. */
+/* The ASCII character a typographic one stands for in a pasted message
+ * (U+2018/2019 ' , U+201C/201D " , U+FF1A : , U+FF08/FF09 ( ) , U+FF0C , ,
+ * U+3000 a blank), or 0 for any other sequence. */
+static char typographic(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	if (n != 3)
+		return 0;
+	if (u[0] == 0xe2 && u[1] == 0x80) {
+		if (u[2] == 0x98 || u[2] == 0x99)
+			return '\'';
+		if (u[2] == 0x9c || u[2] == 0x9d)
+			return '"';
+	}
+	if (u[0] == 0xef && u[1] == 0xbc) {
+		switch (u[2]) {
+		case 0x9a: return ':';
+		case 0x88: return '(';
+		case 0x89: return ')';
+		case 0x8c: return ',';
+		default: return 0;
+		}
+	}
+	if (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
+		return ' ';
+	return 0;
+}
+
 static size_t skip_escape(const char *in, size_t len, size_t i)
 {
 	i++;
@@ -238,6 +266,24 @@ static size_t clean(const char *in, size_t len, char *out, struct norm_line *nl,
 			} else if (n == 2 && ch == 0xc2 && (unsigned char)in[i + 1] < 0xa0) {
 				blank(&c); /* C1 control */
 				i += 2;
+			} else if (n == 2 && ch == 0xc2 && (unsigned char)in[i + 1] == 0xa0) {
+				blank(&c); /* no-break space */
+				i += 2;
+			} else if (typographic(in + i, (size_t)n)) {
+				/* Curly quotes, full-width colons and brackets, as
+				 * editors and translated pastes have them: matched as
+				 * the ASCII the messages print. */
+				char a = typographic(in + i, (size_t)n);
+				if (a == ' ') {
+					blank(&c);
+				} else {
+					flush_blanks(&c);
+					out[c.o++] = a;
+					c.cols++;
+					if (a == ':' || a == ',')
+						blank(&c); /* full-width: the space is in the glyph */
+				}
+				i += (size_t)n;
 			} else {
 				flush_blanks(&c);
 				memcpy(out + c.o, in + i, (size_t)n);

@@ -1323,6 +1323,17 @@ static int each_block(const char *dir, const char *ext,
 	return cases;
 }
 
+static void test_norm_typographic(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	scan_text(&s, "NVIDIA-SMI has failed because it couldn\xe2\x80\x98t communicate with the NVIDIA driver.\n"
+		      "fatal error: cuda_runtime.h\xef\xbc\x9aNo such file or directory\n");
+	assert_true(found(&s, "explain.sig.smi_cannot_communicate"));
+	assert_true(s.nfound >= 2);
+	explain_scan_release(&s);
+}
+
 static void test_corpus(void **state)
 {
 	(void)state;
@@ -1391,6 +1402,7 @@ int main(void)
 		cmocka_unit_test(test_norm_prefixes),
 		cmocka_unit_test(test_norm_indent),
 		cmocka_unit_test(test_norm_garbage),
+		cmocka_unit_test(test_norm_typographic),
 		cmocka_unit_test(test_literal_keys),
 		cmocka_unit_test(test_ac),
 		cmocka_unit_test(test_match_basic),
