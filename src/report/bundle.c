@@ -12,12 +12,12 @@
  * and gzip through one streaming API to any file descriptor, which is what
  * the atomic temporary file needs. Running tar(1) would need the members on
  * disk first (unredacted secrets in a temporary directory) and a command
- * outside the described machine. libarchive is used in this file only.
+ * outside the described machine. libarchive is used in this file only,
+ * opened when a bundle is written (src/core/dynlib.h), so that no other
+ * command pays for loading it; the static build links it instead.
  */
 #include "bundle.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +29,7 @@
 
 #include "../core/atomicfile.h"
 #include "../core/check.h"
+#include "../core/dynlib.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../kb/kb.h"
@@ -500,6 +501,64 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 
 /* ---- the archive ---- */
 
+/* ---- libarchive, declared by us (archive.h, archive_entry.h of 3.6) ---- */
+
+struct archive;
+struct archive_entry;
+#define ARCHIVE_OK 0
+#define ARCHIVE_FATAL (-30)
+#define AE_IFREG 0100000
+#define AE_IFDIR 0040000
+
+/* X(return type, name, parameters): every entry point this file uses. */
+#define ARCHIVE_API(X)                                                                  \
+	X(struct archive *, archive_write_new, (void))                                   \
+	X(int, archive_write_add_filter_gzip, (struct archive *))                        \
+	X(int, archive_write_set_format_pax_restricted, (struct archive *))              \
+	X(int, archive_write_open_fd, (struct archive *, int))                           \
+	X(int, archive_write_header, (struct archive *, struct archive_entry *))         \
+	X(ssize_t, archive_write_data, (struct archive *, const void *, size_t))         \
+	X(int, archive_write_close, (struct archive *))                                  \
+	X(int, archive_write_free, (struct archive *))                                   \
+	X(const char *, archive_error_string, (struct archive *))                        \
+	X(struct archive_entry *, archive_entry_new, (void))                             \
+	X(void, archive_entry_free, (struct archive_entry *))                            \
+	X(void, archive_entry_set_pathname, (struct archive_entry *, const char *))      \
+	X(void, archive_entry_set_mtime, (struct archive_entry *, time_t, long))         \
+	X(void, archive_entry_set_filetype, (struct archive_entry *, unsigned int))      \
+	X(void, archive_entry_set_perm, (struct archive_entry *, mode_t))                \
+	X(void, archive_entry_set_size, (struct archive_entry *, int64_t))
+
+#define LA_FIELD(ret, name, params) ret(*name) params;
+static struct {
+	ARCHIVE_API(LA_FIELD)
+} la;
+#undef LA_FIELD
+
+#ifdef WSLGPU_STATIC
+/* Linked in: the same declarations, resolved by the static linker. */
+#define LA_DECL(ret, name, params) extern ret name params;
+ARCHIVE_API(LA_DECL)
+#undef LA_DECL
+#endif
+
+static int load_archive(struct strbuf *err)
+{
+#ifdef WSLGPU_STATIC
+	(void)err;
+#define LA_SET(ret, name, params) la.name = name;
+	ARCHIVE_API(LA_SET)
+#undef LA_SET
+	return 0;
+#else
+#define LA_SYM(ret, name, params) { #name, (void **)&la.name },
+	static const struct dynlib_sym syms[] = { ARCHIVE_API(LA_SYM){ NULL, NULL } };
+#undef LA_SYM
+	return dynlib_open("libarchive.so.13", "libarchive13", syms, err);
+#endif
+}
+
+
 /* The temporary file, for the signal handler to remove: a copy, because
  * atomic_commit frees its own before the handler is disarmed. */
 static char signal_tmp[4096];
@@ -516,24 +575,24 @@ static void on_signal(int sig)
 static int put_entry(struct archive *a, const char *path, const struct strbuf *data,
 		     time_t now, struct strbuf *err)
 {
-	struct archive_entry *e = archive_entry_new();
-	archive_entry_set_pathname(e, path);
-	archive_entry_set_mtime(e, now, 0);
+	struct archive_entry *e = la.archive_entry_new();
+	la.archive_entry_set_pathname(e, path);
+	la.archive_entry_set_mtime(e, now, 0);
 	if (data) {
-		archive_entry_set_filetype(e, AE_IFREG);
-		archive_entry_set_perm(e, 0600);
-		archive_entry_set_size(e, (la_int64_t)data->len);
+		la.archive_entry_set_filetype(e, AE_IFREG);
+		la.archive_entry_set_perm(e, 0600);
+		la.archive_entry_set_size(e, (int64_t)data->len);
 	} else {
-		archive_entry_set_filetype(e, AE_IFDIR);
-		archive_entry_set_perm(e, 0700);
+		la.archive_entry_set_filetype(e, AE_IFDIR);
+		la.archive_entry_set_perm(e, 0700);
 	}
-	int rc = archive_write_header(a, e);
+	int rc = la.archive_write_header(a, e);
 	if (rc == ARCHIVE_OK && data && data->len &&
-	    archive_write_data(a, data->buf, data->len) != (la_ssize_t)data->len)
+	    la.archive_write_data(a, data->buf, data->len) != (ssize_t)data->len)
 		rc = ARCHIVE_FATAL;
-	archive_entry_free(e);
+	la.archive_entry_free(e);
 	if (rc != ARCHIVE_OK) {
-		sb_addf(err, "writing %s: %s", path, archive_error_string(a) ? archive_error_string(a)
+		sb_addf(err, "writing %s: %s", path, la.archive_error_string(a) ? la.archive_error_string(a)
 									  : "write error");
 		return -1;
 	}
@@ -565,13 +624,13 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 		snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
 		signal_armed = 1;
 	}
-	struct archive *a = archive_write_new();
+	struct archive *a = la.archive_write_new();
 	int rc = -1;
-	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
-	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
-		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "libarchive");
-		archive_write_free(a);
+	if (la.archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	    la.archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	    la.archive_write_open_fd(a, fd) != ARCHIVE_OK) {
+		sb_addf(err, "%s: %s", o->path, la.archive_error_string(a) ? la.archive_error_string(a) : "libarchive");
+		la.archive_write_free(a);
 		goto done;
 	}
 	struct strbuf path = STRBUF_INIT;
@@ -602,11 +661,11 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 			rc = put_entry(a, path.buf, &m->v[i].data, o->now, err);
 	}
 	sb_release(&path);
-	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
-		sb_addf(err, "%s: %s", o->path, archive_error_string(a) ? archive_error_string(a) : "write error");
+	if (la.archive_write_close(a) != ARCHIVE_OK && !rc) {
+		sb_addf(err, "%s: %s", o->path, la.archive_error_string(a) ? la.archive_error_string(a) : "write error");
 		rc = -1;
 	}
-	archive_write_free(a);
+	la.archive_write_free(a);
 done:
 	if (!to_stdout) {
 		if (rc == 0)
@@ -630,6 +689,9 @@ restore:
 int bundle_write(const struct report *rep, const struct bundle_opts *o,
 		 struct strbuf *listing, struct strbuf *err)
 {
+	/* Before anything is collected: without libarchive there is no bundle. */
+	if (load_archive(err) < 0)
+		return -1;
 	struct members m = { NULL, 0, 0 };
 	collect(&m, rep, o);
 
