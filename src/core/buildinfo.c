@@ -52,6 +52,7 @@ const char *buildinfo_static_skip(const char *check_id)
 	return NULL;
 }
 
+#ifndef WSLGPU_STATIC
 /* "libcurl.so.4 (smoke --push): /usr/lib/.../libcurl.so.4.8.0", or not found. */
 static void describe_at_use(struct strbuf *out, const char *soname, const char *what,
 			    const char *package)
@@ -64,6 +65,7 @@ static void describe_at_use(struct strbuf *out, const char *soname, const char *
 		sb_addf(out, "%s (%s): not in ld.so.cache (install %s)", soname, what, package);
 	sb_release(&where);
 }
+#endif
 
 void buildinfo_describe(struct strbuf *out)
 {
