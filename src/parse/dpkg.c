@@ -1,8 +1,13 @@
 /* dpkg.c: dpkg's .list files. See dpkg.h. */
 #include "dpkg.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../core/rootfs.h"
 
 int dpkg_list_each(const char *buf, size_t len,
 		   int (*fn)(const char *line, size_t n, void *arg), void *arg)
@@ -82,4 +87,217 @@ int dpkg_list_package(const char *fname, struct strbuf *pkg)
 	}
 	sb_addn(pkg, fname, name_len);
 	return 0;
+}
+
+/* ---- the owner index ---- */
+
+#define INDEX_MAX_LISTS 50000
+#define INDEX_MAX_BYTES (256u << 20) /* of .list text read, all lists together */
+
+struct path_key {
+	uint64_t a, b; /* two independent hashes of the path */
+	uint32_t pkg;
+	uint32_t seq;  /* order read: the first list naming a path owns it */
+};
+
+struct kept_path {
+	uint32_t pkg;
+	char *path;
+};
+
+static struct {
+	bool built;
+	size_t builds;
+	struct dpkg_index_info info;
+	char **pkgs;
+	size_t npkgs;
+	struct path_key *keys;
+	size_t nkeys, akeys;
+	struct kept_path *kept;
+	size_t nkept, akept;
+} ix;
+
+/* FNV-1a 64 with a seed, then splitmix64's finaliser: two seeds give two
+ * hashes independent enough that a false owner needs both to collide
+ * (about 1 in 10^28 for a million paths). */
+static uint64_t hash_path(const char *s, size_t n, uint64_t seed)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
+#define SEED_A 0
+#define SEED_B 0x9e3779b97f4a7c15ULL
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct path_key *a = x, *b = y;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	if (a->b != b->b)
+		return a->b < b->b ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The paths kept whole, for questions that are not exact lookups: kernel
+ * modules (a .ko by name) and DKMS sources. */
+static bool kept_whole(const char *p, size_t n)
+{
+	return (n > 13 && !memcmp(p, "/lib/modules/", 13)) ||
+	       (n > 17 && !memcmp(p, "/usr/lib/modules/", 17)) ||
+	       (n > 9 && !memcmp(p, "/usr/src/", 9));
+}
+
+static void index_path(uint32_t pkg, const char *p, size_t n)
+{
+	/* Only absolute paths: junk in a damaged list is no file of anyone's. */
+	if (!n || p[0] != '/' || memchr(p, '\0', n))
+		return;
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	if (ix.nkeys == ix.akeys) {
+		ix.akeys = ix.akeys ? 2 * ix.akeys : 4096;
+		ix.keys = xrealloc(ix.keys, ix.akeys * sizeof *ix.keys);
+	}
+	struct path_key *k = &ix.keys[ix.nkeys];
+	k->a = hash_path(p, n, SEED_A);
+	k->b = hash_path(p, n, SEED_B);
+	k->pkg = pkg;
+	k->seq = (uint32_t)ix.nkeys++;
+	if (kept_whole(p, n)) {
+		if (ix.nkept == ix.akept) {
+			ix.akept = ix.akept ? 2 * ix.akept : 256;
+			ix.kept = xrealloc(ix.kept, ix.akept * sizeof *ix.kept);
+		}
+		ix.kept[ix.nkept].pkg = pkg;
+		ix.kept[ix.nkept++].path = xstrndup(p, n);
+	}
+}
+
+static void build_index(void)
+{
+	ix.built = true;
+	ix.builds++;
+	struct dpkg_index_info *in = &ix.info;
+	DIR *d = rootfs_opendir(DPKG_INFO_DIR);
+	if (!d)
+		return;
+	in->present = true;
+	struct strbuf path = STRBUF_INIT, pkg = STRBUF_INIT;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (dpkg_list_package(de->d_name, &pkg) < 0)
+			continue;
+		if (in->lists >= INDEX_MAX_LISTS || in->bytes >= INDEX_MAX_BYTES) {
+			in->capped = true;
+			break;
+		}
+		in->lists++;
+		sb_reset(&path);
+		sb_addf(&path, "%s/%s", DPKG_INFO_DIR, de->d_name);
+		struct rootfs_lines l;
+		if (rootfs_lines_open(&l, path.buf) < 0) {
+			in->unreadable++;
+			continue;
+		}
+		ix.pkgs = xrealloc(ix.pkgs, (ix.npkgs + 1) * sizeof *ix.pkgs);
+		uint32_t id = (uint32_t)ix.npkgs;
+		ix.pkgs[ix.npkgs++] = xstrdup(pkg.buf);
+		while (in->bytes < INDEX_MAX_BYTES && rootfs_lines_next(&l) > 0) {
+			in->bytes += l.len + 1;
+			size_t n = l.len;
+			if (n && l.line[n - 1] == '\r')
+				n--;
+			index_path(id, l.line, n);
+		}
+		if (l.err < 0)
+			in->unreadable++;
+		rootfs_lines_close(&l);
+	}
+	closedir(d);
+	if (in->capped || in->bytes >= INDEX_MAX_BYTES) {
+		in->capped = true;
+		struct strbuf w = STRBUF_INIT;
+		sb_addf(&w, "stopped after %zu package lists and %zu MiB of them: owners of files in "
+			    "the rest are unknown", in->lists, in->bytes >> 20);
+		rootfs_note_cut(DPKG_INFO_DIR, w.buf);
+		sb_release(&w);
+	}
+	in->paths = ix.nkeys;
+	qsort(ix.keys, ix.nkeys, sizeof *ix.keys, cmp_key);
+	sb_release(&path);
+	sb_release(&pkg);
+}
+
+const struct dpkg_index_info *dpkg_index(void)
+{
+	if (!ix.built)
+		build_index();
+	return &ix.info;
+}
+
+const char *const *dpkg_index_packages(size_t *n)
+{
+	dpkg_index();
+	*n = ix.npkgs;
+	return (const char *const *)ix.pkgs;
+}
+
+size_t dpkg_index_builds(void)
+{
+	return ix.builds;
+}
+
+const char *dpkg_index_owner(const char *path)
+{
+	dpkg_index();
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	struct path_key want = { hash_path(path, n, SEED_A), hash_path(path, n, SEED_B), 0, 0 };
+	size_t lo = 0, hi = ix.nkeys;
+	while (lo < hi) { /* the first key not below want: the earliest list */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct path_key *k = &ix.keys[mid];
+		if (k->a < want.a || (k->a == want.a && k->b < want.b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ix.nkeys && ix.keys[lo].a == want.a && ix.keys[lo].b == want.b)
+		return ix.pkgs[ix.keys[lo].pkg];
+	return NULL;
+}
+
+int dpkg_index_each(int (*fn)(const char *pkg, const char *path, size_t n, void *arg), void *arg)
+{
+	dpkg_index();
+	for (size_t i = 0; i < ix.nkept; i++) {
+		int rc = fn(ix.pkgs[ix.kept[i].pkg], ix.kept[i].path, strlen(ix.kept[i].path), arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void dpkg_index_reset(void)
+{
+	for (size_t i = 0; i < ix.npkgs; i++)
+		free(ix.pkgs[i]);
+	for (size_t i = 0; i < ix.nkept; i++)
+		free(ix.kept[i].path);
+	free(ix.pkgs);
+	free(ix.keys);
+	free(ix.kept);
+	size_t builds = ix.builds;
+	memset(&ix, 0, sizeof ix);
+	ix.builds = builds;
 }

@@ -1,8 +1,11 @@
 /* mountinfo.c: /proc/self/mountinfo. See mountinfo.h. */
 #include "mountinfo.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/rootfs.h"
 
 static bool is_octal(char c)
 {
@@ -113,8 +116,40 @@ static bool parse_line(const char *line, size_t len, struct mount_entry *e)
 
 typedef bool (*line_parser)(const char *line, size_t len, struct mount_entry *e);
 
-/* Walks the lines of a mount table. pasted: also drop the blanks and the
- * quote marks ("> ") a paste adds around a line. Never fails. */
+/* One line of a mount table, at lineno. pasted: also drop the blanks and
+ * the quote marks ("> ") a paste adds around a line. */
+static void table_line(struct mountinfo *mi, size_t *alloc, const char *l, size_t n, int lineno,
+		       line_parser fn, bool pasted)
+{
+	while (pasted && n && (*l == ' ' || *l == '\t' || *l == '>')) {
+		l++;
+		n--;
+	}
+	while (n && (l[n - 1] == '\r' || (pasted && (l[n - 1] == ' ' || l[n - 1] == '\t'))))
+		n--;
+	bool blank = true;
+	for (size_t i = 0; i < n; i++)
+		if (l[i] != ' ' && l[i] != '\t') {
+			blank = false;
+			break;
+		}
+	if (blank)
+		return;
+	struct mount_entry e;
+	memset(&e, 0, sizeof e);
+	if (fn(l, n, &e)) {
+		if (mi->n == *alloc) {
+			*alloc = *alloc ? *alloc * 2 : 32;
+			mi->m = xrealloc(mi->m, *alloc * sizeof *mi->m);
+		}
+		e.line = lineno;
+		mi->m[mi->n++] = e;
+	} else {
+		mi->bad_lines++;
+	}
+}
+
+/* Walks the lines of a mount table in a buffer. Never fails. */
 static size_t parse_table(const char *buf, size_t len, struct mountinfo *mi, line_parser fn,
 			  bool pasted)
 {
@@ -128,33 +163,29 @@ static size_t parse_table(const char *buf, size_t len, struct mountinfo *mi, lin
 		const char *l = p;
 		lineno++;
 		p = nl ? nl + 1 : end;
-		while (pasted && l < eol && (*l == ' ' || *l == '\t' || *l == '>'))
-			l++;
-		size_t n = (size_t)(eol - l);
-		while (n && (l[n - 1] == '\r' || (pasted && (l[n - 1] == ' ' || l[n - 1] == '\t'))))
-			n--;
-		bool blank = true;
-		for (size_t i = 0; i < n; i++)
-			if (l[i] != ' ' && l[i] != '\t') {
-				blank = false;
-				break;
-			}
-		if (blank)
-			continue;
-		struct mount_entry e;
-		memset(&e, 0, sizeof e);
-		if (fn(l, n, &e)) {
-			if (mi->n == alloc) {
-				alloc = alloc ? alloc * 2 : 32;
-				mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
-			}
-			e.line = lineno;
-			mi->m[mi->n++] = e;
-		} else {
-			mi->bad_lines++;
-		}
+		table_line(mi, &alloc, l, (size_t)(eol - l), lineno, fn, pasted);
 	}
 	return mi->n;
+}
+
+int mountinfo_read(const char *guest, struct mountinfo *mi)
+{
+	memset(mi, 0, sizeof *mi);
+	struct rootfs_lines l;
+	int rc = rootfs_lines_open(&l, guest);
+	if (rc < 0)
+		return rc;
+	size_t alloc = 0;
+	while (rootfs_lines_next(&l) > 0)
+		table_line(mi, &alloc, l.line, l.len, l.lineno > INT_MAX ? INT_MAX : (int)l.lineno,
+			   parse_line, false);
+	rc = l.err;
+	rootfs_lines_close(&l);
+	if (rc < 0 && !mi->n) {
+		mountinfo_free(mi);
+		return rc;
+	}
+	return mi->n > INT_MAX ? INT_MAX : (int)mi->n;
 }
 
 size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
