@@ -347,7 +347,7 @@ int rootfs_open(const char *guest, int flags)
 	return rc;
 }
 
-static const char *file_type(mode_t m)
+const char *rootfs_mode_name(mode_t m)
 {
 	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
 	       : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" : "not a regular file";
@@ -368,6 +368,14 @@ void rootfs_note_cut(const char *guest, const char *what)
 		res_ev(proc_evidence, "input_cut", "%s: %s", guest, what);
 		return;
 	}
+	/* Once per file: a sampler (watch) reads the same file again and again. */
+	static char *warned[32];
+	static size_t nwarned;
+	for (size_t i = 0; i < nwarned; i++)
+		if (!strcmp(warned[i], guest))
+			return;
+	if (nwarned < sizeof warned / sizeof warned[0])
+		warned[nwarned++] = xstrdup(guest);
 	struct strbuf g = STRBUF_INIT;
 	text_sanitize(&g, guest);
 	fprintf(stderr, "wslgpu: warning: %s: %s\n", g.buf, what);
@@ -406,7 +414,7 @@ static int open_regular(const char *guest, struct stat *st)
 		 * with no writer, a hung tty) or read forever (/dev/zero). */
 		if (proc_evidence)
 			res_ev(proc_evidence, "not_regular", "%s: %s, not a regular file: not read",
-			       guest, file_type(st->st_mode));
+			       guest, rootfs_mode_name(st->st_mode));
 		close(fd);
 		return -EINVAL;
 	}

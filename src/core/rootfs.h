@@ -106,6 +106,8 @@ int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncat
 /* strerror(-rc) for rootfs_read's answers, -EINVAL as "not a regular file"
  * and -ETIMEDOUT as a read that did not finish in time. */
 const char *rootfs_strerror(int rc);
+/* "a FIFO", "a character device", "a directory"... for a stat mode. */
+const char *rootfs_mode_name(mode_t mode);
 /*
  * Says that input was cut: "what" (e.g. "read only its first 1 MiB")
  * about the guest file. In a probe (proc_evidence set) as evidence

@@ -100,7 +100,7 @@ int meminfo_read(const char *guest, struct meminfo *mi)
 	rootfs_lines_close(&l);
 	if (mi->have & MI_MEM_TOTAL)
 		return 0;
-	return rc < 0 ? rc : -EINVAL;
+	return rc < 0 ? rc : -ENODATA;
 }
 
 unsigned long long meminfo_swap_used(const struct meminfo *mi)

@@ -45,7 +45,9 @@ struct meminfo {
 int meminfo_parse(const char *buf, size_t len, struct meminfo *mi);
 /* The same, read line by line from a file of the described machine
  * (/proc/meminfo through rootfs): no size cap, a junk line of any length
- * before MemTotal costs one line's memory. -errno when it cannot be read. */
+ * before MemTotal costs one line's memory. 0, -ENODATA when there is no
+ * MemTotal line, or -errno when it cannot be read (-EINVAL: not a regular
+ * file, as rootfs_read). */
 int meminfo_read(const char *guest, struct meminfo *mi);
 /* Swap in use (SwapTotal - SwapFree, never negative); 0 if either is unknown. */
 unsigned long long meminfo_swap_used(const struct meminfo *mi);

@@ -122,20 +122,57 @@ static void utf16_to_utf8(struct strbuf *sb)
 	sb_add(sb, "\n[wslgpu: the file is UTF-16; shown here as UTF-8]\n");
 }
 
-/* A file of the described machine, or a line saying why there is none. */
-static void read_into(struct strbuf *sb, const char *guest)
+/*
+ * report runs in the main process, without the probe runner around it, so
+ * every step that touches the described machine's files runs in a child
+ * with the time limit (rootfs_isolated): a hung 9p mount (/mnt/c, where
+ * .wslconfig lives) costs that step the limit, not the whole report.
+ */
+static int step_timeout_ms = 10000;
+
+/* Runs fn in such a child; its text (or a line saying it was cut off)
+ * goes to out. Returns fn's answer or -ETIMEDOUT. */
+static int isolated(int (*fn)(void *, struct strbuf *), void *arg, const char *what,
+		    struct strbuf *out)
 {
+	int rc = rootfs_isolated(fn, arg, step_timeout_ms, BUNDLE_MEMBER_CAP + 65536, out);
+	if (rc == -ETIMEDOUT)
+		sb_addf(out, "[wslgpu: %s did not finish within %d s (a hung network or Windows "
+			     "drive?): left out]\n", what, (step_timeout_ms + 999) / 1000);
+	else if (rc == -EIO && !out->len)
+		sb_addf(out, "[wslgpu: %s: the process reading it died]\n", what);
+	return rc;
+}
+
+/* In the child: a file of the described machine, or a line saying why
+ * there is none (a FIFO or device in its place is named, not read). */
+static int read_child(void *arg, struct strbuf *sb)
+{
+	const char *guest = arg;
 	struct strbuf t = STRBUF_INIT;
 	bool truncated = false;
 	int rc = rootfs_read(guest, BUNDLE_MEMBER_CAP, &t, &truncated);
-	if (rc < 0) {
-		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, strerror(-rc));
+	struct stat st;
+	if (rc == -EINVAL && rootfs_stat(guest, &st) == 0) {
+		sb_addf(sb, "[wslgpu: %s is %s, not a regular file: not read]\n", guest,
+			rootfs_mode_name(st.st_mode));
+	} else if (rc < 0) {
+		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, rootfs_strerror(rc));
 	} else {
 		sb_addn(sb, t.buf, t.len);
 		if (truncated)
 			cap_text(sb, BUNDLE_MEMBER_CAP - 1);
 	}
 	sb_release(&t);
+	return 0;
+}
+
+static void read_into(struct strbuf *sb, const char *guest)
+{
+	struct strbuf what = STRBUF_INIT;
+	sb_addf(&what, "reading %s", guest);
+	isolated(read_child, (void *)guest, what.buf, sb);
+	sb_release(&what);
 }
 
 static void add_file(struct members *m, const char *name, const char *guest, const char *what)
@@ -149,24 +186,47 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* In the child: the names in /etc/ld.so.conf.d, one a line (at most 64). */
+static int list_ld_conf_d(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
+	if (!d)
+		return 0;
+	struct dirent *de;
+	size_t n = 0;
+	while ((de = readdir(d)) && n < 64) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '\n'))
+			continue;
+		sb_addf(out, "%s\n", de->d_name);
+		n++;
+	}
+	closedir(d);
+	return 0;
+}
+
 /* /etc/ld.so.conf and every file of /etc/ld.so.conf.d, sorted as ldconfig
  * reads them. */
 static void add_ld_conf(struct members *m)
 {
 	add_file(m, "evidence/ld.so.conf", "/etc/ld.so.conf", "/etc/ld.so.conf");
-	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
-	if (!d)
+	struct strbuf list = STRBUF_INIT;
+	if (isolated(list_ld_conf_d, NULL, "listing /etc/ld.so.conf.d", &list) < 0) {
+		struct member *x = add_member(m, "evidence/ld.so.conf.d.txt", "/etc/ld.so.conf.d");
+		sb_addn(&x->data, list.buf, list.len);
+		sb_release(&list);
 		return;
+	}
 	char **names = NULL;
 	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(d)) && n < 64) {
-		if (de->d_name[0] == '.')
-			continue;
+	for (char *p = list.buf, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
 		names = xrealloc(names, (n + 1) * sizeof *names);
-		names[n++] = xstrdup(de->d_name);
+		names[n++] = xstrndup(p, (size_t)(nl - p));
 	}
-	closedir(d);
+	sb_release(&list);
 	qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		char *name = xasprintf("evidence/ld.so.conf.d/%s", names[i]);
@@ -179,39 +239,46 @@ static void add_ld_conf(struct members *m)
 	free(names);
 }
 
-/* What `ldconfig -p` would print, from the cache file itself. */
-static void add_ldcache(struct members *m)
+/* In the child: what `ldconfig -p` would print, from the cache file itself. */
+static int ldcache_child(void *arg, struct strbuf *out)
 {
-	struct member *x = add_member(m, "evidence/ld.so.cache.txt",
-				      "/etc/ld.so.cache, listed like ldconfig -p");
+	(void)arg;
 	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT, flags = STRBUF_INIT;
 	bool truncated = false;
 	int rc = rootfs_read("/etc/ld.so.cache", 64u << 20, &buf, &truncated);
 	struct ldcache c;
 	if (rc < 0) {
-		sb_addf(&x->data, "[wslgpu: /etc/ld.so.cache could not be read: %s]\n", strerror(-rc));
+		sb_addf(out, "[wslgpu: /etc/ld.so.cache could not be read: %s]\n", rootfs_strerror(rc));
 	} else if (ldcache_parse(buf.buf, buf.len, &c, &why) < 0) {
-		sb_addf(&x->data, "[wslgpu: /etc/ld.so.cache (%zu bytes) is not a valid cache: %s]\n",
-			buf.len, why.buf);
+		sb_addf(out, "[wslgpu: /etc/ld.so.cache (%zu bytes%s) is not a valid cache: %s]\n",
+			buf.len, truncated ? ", cut at 64 MiB" : "", why.buf);
 	} else {
-		sb_addf(&x->data, "%zu libs found in cache `/etc/ld.so.cache' (format: %s)\n", c.n,
+		sb_addf(out, "%zu libs found in cache `/etc/ld.so.cache' (format: %s)\n", c.n,
 			ldcache_format_name(c.format));
-		for (size_t i = 0; i < c.n && x->data.len < BUNDLE_MEMBER_CAP; i++) {
+		for (size_t i = 0; i < c.n && out->len < BUNDLE_MEMBER_CAP; i++) {
 			sb_reset(&flags);
 			ldcache_describe_flags(c.e[i].flags, &flags);
-			sb_addf(&x->data, "\t%s (%s", c.e[i].name, flags.buf);
+			sb_addf(out, "\t%s (%s", c.e[i].name, flags.buf);
 			if (c.e[i].hwcap)
-				sb_addf(&x->data, ", hwcap: 0x%016llx", (unsigned long long)c.e[i].hwcap);
-			sb_addf(&x->data, ") => %s\n", c.e[i].path);
+				sb_addf(out, ", hwcap: 0x%016llx", (unsigned long long)c.e[i].hwcap);
+			sb_addf(out, ") => %s\n", c.e[i].path);
 		}
 		if (c.generator)
-			sb_addf(&x->data, "Cache generated by: %s\n", c.generator);
+			sb_addf(out, "Cache generated by: %s\n", c.generator);
 		ldcache_free(&c);
 	}
-	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+	cap_text(out, BUNDLE_MEMBER_CAP);
 	sb_release(&buf);
 	sb_release(&why);
 	sb_release(&flags);
+	return 0;
+}
+
+static void add_ldcache(struct members *m)
+{
+	struct member *x = add_member(m, "evidence/ld.so.cache.txt",
+				      "/etc/ld.so.cache, listed like ldconfig -p");
+	isolated(ldcache_child, NULL, "reading /etc/ld.so.cache", &x->data);
 }
 
 /* Runs a command of the described machine with the time limit; the member
@@ -281,22 +348,30 @@ static int dpkg_line(const struct dpkg_pkg *p, void *arg)
 	return sb->len > BUNDLE_MEMBER_CAP;
 }
 
+/* In the child: the GPU packages of dpkg's status file, read whole. */
+static int dpkg_child(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	struct strbuf list = STRBUF_INIT;
+	sb_add(&list, "# packages whose name contains nvidia, cuda, cudnn, nccl, tensorrt, "
+		      "nvinfer, docker, container-toolkit or moby\n");
+	sb_addf(&list, "%-40s %-36s %-6s %s\n", "Package", "Version", "Arch", "Status");
+	int rc = dpkgstatus_read_each(dpkg_line, &list, NULL);
+	if (rc < 0)
+		sb_addf(out, "[wslgpu: /var/lib/dpkg/status could not be read: %s]\n",
+			rootfs_strerror(rc));
+	else
+		sb_addn(out, list.buf, list.len);
+	sb_release(&list);
+	cap_text(out, BUNDLE_MEMBER_CAP);
+	return 0;
+}
+
 static void add_dpkg(struct members *m)
 {
 	struct member *x = add_member(m, "evidence/dpkg-gpu-packages.txt",
 				      "GPU-related packages in /var/lib/dpkg/status");
-	struct strbuf buf = STRBUF_INIT;
-	int rc = rootfs_read("/var/lib/dpkg/status", 64u << 20, &buf, NULL);
-	if (rc < 0) {
-		sb_addf(&x->data, "[wslgpu: /var/lib/dpkg/status could not be read: %s]\n", strerror(-rc));
-	} else {
-		sb_add(&x->data, "# packages whose name contains nvidia, cuda, cudnn, nccl, tensorrt, "
-				 "nvinfer, docker, container-toolkit or moby\n");
-		sb_addf(&x->data, "%-40s %-36s %-6s %s\n", "Package", "Version", "Arch", "Status");
-		dpkgstatus_each(buf.buf, buf.len, dpkg_line, &x->data);
-	}
-	cap_text(&x->data, BUNDLE_MEMBER_CAP);
-	sb_release(&buf);
+	isolated(dpkg_child, NULL, "reading /var/lib/dpkg/status", &x->data);
 }
 
 /* The frameworks checks' results with their evidence and probe output. */
@@ -324,11 +399,40 @@ static void add_frameworks(struct members *m, const struct report *rep)
 	cap_text(&x->data, BUNDLE_MEMBER_CAP);
 }
 
+/* In the child: wslhost_wslconfigs, one path a line. */
+static int list_wslconfigs(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	size_t n;
+	char **v = wslhost_wslconfigs(&n);
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(v[i], '\n'))
+			sb_addf(out, "%s\n", v[i]);
+	wslhost_free_list(v, n);
+	return 0;
+}
+
 static void add_wsl_files(struct members *m)
 {
 	add_file(m, "evidence/wsl.conf", "/etc/wsl.conf", "/etc/wsl.conf");
-	size_t n;
-	char **v = wslhost_wslconfigs(&n);
+	/* The listing walks the automount root's c/Users: a 9p mount. */
+	struct strbuf list = STRBUF_INIT;
+	size_t n = 0;
+	char **v = NULL;
+	if (isolated(list_wslconfigs, NULL, "looking for .wslconfig files", &list) < 0) {
+		struct member *x = add_member(m, "evidence/wslconfig", "the Windows user's .wslconfig");
+		sb_addn(&x->data, list.buf, list.len);
+		sb_release(&list);
+		return;
+	}
+	for (char *p = list.buf, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		v = xrealloc(v, (n + 1) * sizeof *v);
+		v[n++] = xstrndup(p, (size_t)(nl - p));
+	}
+	sb_release(&list);
 	if (!n) {
 		struct member *x = add_member(m, "evidence/wslconfig", "the Windows user's .wslconfig");
 		sb_add(&x->data, "[wslgpu: no .wslconfig was found under the automount root's "
@@ -394,9 +498,14 @@ static void add_environment(struct members *m)
 
 static void collect(struct members *m, const struct report *rep, const struct bundle_opts *o)
 {
-	const char *osr = rootfs_access("/etc/os-release", R_OK) == 0 ? "/etc/os-release"
-								       : "/usr/lib/os-release";
-	add_file(m, "evidence/etc-os-release", osr, "/etc/os-release");
+	if (o->timeout_ms > 0)
+		step_timeout_ms = o->timeout_ms;
+	struct member *osr = add_member(m, "evidence/etc-os-release", "/etc/os-release");
+	read_into(&osr->data, "/etc/os-release");
+	if (!strncmp(osr->data.buf, "[wslgpu: /etc/os-release could not be read: No such file", 55)) {
+		sb_reset(&osr->data);
+		read_into(&osr->data, "/usr/lib/os-release");
+	}
 	add_file(m, "evidence/proc-version", "/proc/version", "/proc/version");
 	add_file(m, "evidence/mountinfo", "/proc/self/mountinfo", "/proc/self/mountinfo");
 	add_file(m, "evidence/proc-modules", "/proc/modules", "/proc/modules");
