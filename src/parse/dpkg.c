@@ -94,11 +94,16 @@ int dpkg_list_package(const char *fname, struct strbuf *pkg)
 #define INDEX_MAX_LISTS 50000
 #define INDEX_MAX_BYTES (256u << 20) /* of .list text read, all lists together */
 
-struct path_key {
-	uint64_t a, b; /* two independent hashes of the path */
-	uint32_t pkg;
-	uint32_t seq;  /* order read: the first list naming a path owns it */
-};
+/* One path of the index in 8 bytes: the top 40 bits of its hash, and the
+ * owning package + 1 in the low 24. A path that is not in the index is
+ * taken for one that is with odds of about 1 in 10^12 per question. The
+ * entries are appended as the lists are read, then radix-sorted by tag
+ * (stable, so the first list that names a path stays first): sequential
+ * passes, where a hash table's random writes cost a cache miss a path. */
+typedef uint64_t slot_t;
+#define SLOT_PKG_BITS 24
+#define SLOT_PKG_MASK ((1u << SLOT_PKG_BITS) - 1)
+#define SLOT_TAG(h) ((h) & ~(uint64_t)SLOT_PKG_MASK)
 
 struct kept_path {
 	uint32_t pkg;
@@ -110,23 +115,15 @@ static struct {
 	size_t builds;
 	struct dpkg_index_info info;
 	char **pkgs;
-	size_t npkgs;
-	struct path_key *keys;
-	size_t nkeys, akeys;
+	size_t npkgs, apkgs;
+	slot_t *tab;
+	size_t used, cap;
 	struct kept_path *kept;
 	size_t nkept, akept;
 } ix;
 
-/* FNV-1a 64 with a seed, then splitmix64's finaliser: two seeds give two
- * hashes independent enough that a false owner needs both to collide
- * (about 1 in 10^28 for a million paths). */
-static uint64_t hash_path(const char *s, size_t n, uint64_t seed)
+static uint64_t mix64(uint64_t h)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
 	h ^= h >> 30;
 	h *= 0xbf58476d1ce4e5b9ULL;
 	h ^= h >> 27;
@@ -134,17 +131,52 @@ static uint64_t hash_path(const char *s, size_t n, uint64_t seed)
 	return h ^ (h >> 31);
 }
 
-#define SEED_A 0
-#define SEED_B 0x9e3779b97f4a7c15ULL
-
-static int cmp_key(const void *x, const void *y)
+/* A 64-bit hash of the path, 8 bytes at a time, finished by splitmix64's
+ * finaliser. */
+static uint64_t hash_path(const char *s, size_t n)
 {
-	const struct path_key *a = x, *b = y;
-	if (a->a != b->a)
-		return a->a < b->a ? -1 : 1;
-	if (a->b != b->b)
-		return a->b < b->b ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	uint64_t h = 0x243f6a8885a308d3ULL ^ n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s + i, n - i);
+	return mix64((h ^ w) * 0x9e3779b97f4a7c15ULL);
+}
+
+/* LSD radix sort of v by the 40 tag bits, 10 bits a pass, stable. */
+static void sort_tags(slot_t *v, size_t n)
+{
+	slot_t *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+	for (int shift = SLOT_PKG_BITS; shift < 64; shift += 10) {
+		size_t count[1025] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[((v[i] >> shift) & 1023) + 1]++;
+		for (size_t d = 1; d < 1025; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & 1023]++] = v[i];
+		memcpy(v, tmp, n * sizeof *v);
+	}
+	free(tmp);
+}
+
+/* The first entry with h's tag, or NULL. */
+static const slot_t *find_tag(uint64_t h)
+{
+	size_t lo = 0, hi = ix.used;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (SLOT_TAG(ix.tab[mid]) < SLOT_TAG(h))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix.used && SLOT_TAG(ix.tab[lo]) == SLOT_TAG(h) ? &ix.tab[lo] : NULL;
 }
 
 /* The paths kept whole, for questions that are not exact lookups: kernel
@@ -163,15 +195,11 @@ static void index_path(uint32_t pkg, const char *p, size_t n)
 		return;
 	while (n > 1 && p[n - 1] == '/')
 		n--;
-	if (ix.nkeys == ix.akeys) {
-		ix.akeys = ix.akeys ? 2 * ix.akeys : 4096;
-		ix.keys = xrealloc(ix.keys, ix.akeys * sizeof *ix.keys);
+	if (ix.used == ix.cap) {
+		ix.cap = ix.cap ? 2 * ix.cap : 1u << 14;
+		ix.tab = xrealloc(ix.tab, ix.cap * sizeof *ix.tab);
 	}
-	struct path_key *k = &ix.keys[ix.nkeys];
-	k->a = hash_path(p, n, SEED_A);
-	k->b = hash_path(p, n, SEED_B);
-	k->pkg = pkg;
-	k->seq = (uint32_t)ix.nkeys++;
+	ix.tab[ix.used++] = SLOT_TAG(hash_path(p, n)) | (pkg + 1);
 	if (kept_whole(p, n)) {
 		if (ix.nkept == ix.akept) {
 			ix.akept = ix.akept ? 2 * ix.akept : 256;
@@ -196,7 +224,7 @@ static void build_index(void)
 	while ((de = readdir(d)) != NULL) {
 		if (dpkg_list_package(de->d_name, &pkg) < 0)
 			continue;
-		if (in->lists >= INDEX_MAX_LISTS || in->bytes >= INDEX_MAX_BYTES) {
+		if (in->lists >= INDEX_MAX_LISTS || ix.npkgs >= SLOT_PKG_MASK - 1 || in->bytes >= INDEX_MAX_BYTES) {
 			in->capped = true;
 			break;
 		}
@@ -208,7 +236,10 @@ static void build_index(void)
 			in->unreadable++;
 			continue;
 		}
-		ix.pkgs = xrealloc(ix.pkgs, (ix.npkgs + 1) * sizeof *ix.pkgs);
+		if (ix.npkgs == ix.apkgs) {
+			ix.apkgs = ix.apkgs ? 2 * ix.apkgs : 256;
+			ix.pkgs = xrealloc(ix.pkgs, ix.apkgs * sizeof *ix.pkgs);
+		}
 		uint32_t id = (uint32_t)ix.npkgs;
 		ix.pkgs[ix.npkgs++] = xstrdup(pkg.buf);
 		while (in->bytes < INDEX_MAX_BYTES && rootfs_lines_next(&l) > 0) {
@@ -231,8 +262,14 @@ static void build_index(void)
 		rootfs_note_cut(DPKG_INFO_DIR, w.buf);
 		sb_release(&w);
 	}
-	in->paths = ix.nkeys;
-	qsort(ix.keys, ix.nkeys, sizeof *ix.keys, cmp_key);
+	sort_tags(ix.tab, ix.used);
+	/* A path in several lists (directories): the first one stays. */
+	size_t w = 0;
+	for (size_t i = 0; i < ix.used; i++)
+		if (!w || SLOT_TAG(ix.tab[i]) != SLOT_TAG(ix.tab[w - 1]))
+			ix.tab[w++] = ix.tab[i];
+	ix.used = w;
+	in->paths = ix.used;
 	sb_release(&path);
 	sb_release(&pkg);
 }
@@ -262,19 +299,8 @@ const char *dpkg_index_owner(const char *path)
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		n--;
-	struct path_key want = { hash_path(path, n, SEED_A), hash_path(path, n, SEED_B), 0, 0 };
-	size_t lo = 0, hi = ix.nkeys;
-	while (lo < hi) { /* the first key not below want: the earliest list */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct path_key *k = &ix.keys[mid];
-		if (k->a < want.a || (k->a == want.a && k->b < want.b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < ix.nkeys && ix.keys[lo].a == want.a && ix.keys[lo].b == want.b)
-		return ix.pkgs[ix.keys[lo].pkg];
-	return NULL;
+	const slot_t *sl = find_tag(hash_path(path, n));
+	return sl ? ix.pkgs[(*sl & SLOT_PKG_MASK) - 1] : NULL;
 }
 
 int dpkg_index_each(int (*fn)(const char *pkg, const char *path, size_t n, void *arg), void *arg)
@@ -295,7 +321,7 @@ void dpkg_index_reset(void)
 	for (size_t i = 0; i < ix.nkept; i++)
 		free(ix.kept[i].path);
 	free(ix.pkgs);
-	free(ix.keys);
+	free(ix.tab);
 	free(ix.kept);
 	size_t builds = ix.builds;
 	memset(&ix, 0, sizeof ix);
