@@ -117,7 +117,9 @@ $(BUILD)/gen/pyprobe_script.c: src/probes/pyprobe.py tools/text2c.awk
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-# Unit tests: one cmocka binary per tests/unit/test_*.c.
+# Unit tests: one cmocka binary per tests/unit/test_*.c. test_outputs reads
+# the pushed metrics back with libcurl itself (the tool opens it at use).
+$(BUILD)/tests/test_outputs: LDLIBS += -lcurl
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(DEPFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< \

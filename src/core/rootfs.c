@@ -517,8 +517,10 @@ int rootfs_lines_next(struct rootfs_lines *l)
 			cut = true;
 		sb_addn(&l->cur, start ? start : "", take < room ? take : room);
 		l->pos += take;
+		l->bytes += take;
 		if (nl) {
 			l->pos++; /* the newline */
+			l->bytes++;
 			break;
 		}
 		if (!lines_fill(l))

@@ -131,6 +131,7 @@ struct rootfs_lines {
 	const char *line; /* the current line, NUL-terminated, without its newline */
 	size_t len;
 	size_t lineno;    /* 1-based */
+	size_t bytes;     /* read so far, newlines included */
 	size_t cut_lines; /* lines cut at ROOTFS_LINE_MAX */
 	int err;          /* a read error (-errno) that ended the file early */
 	/* private */

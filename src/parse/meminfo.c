@@ -94,7 +94,9 @@ int meminfo_read(const char *guest, struct meminfo *mi)
 	int rc = rootfs_lines_open(&l, guest);
 	if (rc < 0)
 		return rc;
-	while (rootfs_lines_next(&l) > 0)
+	const unsigned all = MI_MEM_TOTAL | MI_MEM_FREE | MI_MEM_AVAILABLE | MI_SWAP_TOTAL |
+			     MI_SWAP_FREE | MI_SWAP_CACHED;
+	while (mi->have != all && rootfs_lines_next(&l) > 0)
 		meminfo_scan(l.line, l.len, mi);
 	rc = l.err;
 	rootfs_lines_close(&l);

@@ -407,7 +407,8 @@ static void test_dpkg_once(void **state)
 		     "Package: a\nStatus: install ok installed\n\nPackage: b\nStatus: install ok installed\n"
 		     "Provides: x,\n y\n");
 	tu_write_str(d, "proc/self/mountinfo",
-		     "62 67 8:48 / / rw - ext4 /dev/sdd rw\njunk\n75 62 0:40 / /mnt/c rw - 9p C:\\134 rw,aname=drvfs\n");
+		     "62 67 8:48 / / rw - ext4 /dev/sdd rw\njunk\n75 62 0:40 / /mnt/c rw - 9p C:\\134 rw,aname=drvfs\n"
+		     "76 62 0:41 / /mnt/c rw - drvfs C: rw\n");
 	tu_write_str(d, "proc/meminfo", "MemTotal: 16 kB\nSwapTotal: 0 kB\n");
 	assert_int_equal(rootfs_set(d), 0);
 	dpkg_index_reset();
@@ -424,10 +425,12 @@ static void test_dpkg_once(void **state)
 	assert_int_equal(dpkgstatus_read_each(count_pkg, &seen, NULL), 0);
 	assert_int_equal(seen, 4);
 	struct mountinfo mi;
+	/* One entry per mount point: the last one listed, the one on top. */
 	assert_int_equal(mountinfo_read("/proc/self/mountinfo", &mi), 2);
 	assert_int_equal(mi.bad_lines, 1);
 	assert_string_equal(mi.m[1].mount_point, "/mnt/c");
-	assert_int_equal(mi.m[1].line, 3);
+	assert_string_equal(mi.m[1].fstype, "drvfs");
+	assert_int_equal(mi.m[1].line, 4);
 	mountinfo_free(&mi);
 	struct meminfo m;
 	assert_int_equal(meminfo_read("/proc/meminfo", &m), 0);
