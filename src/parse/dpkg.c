@@ -151,7 +151,9 @@ static uint64_t hash_path(const char *s, size_t n)
 /* LSD radix sort of v by the 40 tag bits, 10 bits a pass, stable. */
 static void sort_tags(slot_t *v, size_t n)
 {
-	slot_t *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+	if (!n)
+		return;
+	slot_t *tmp = xmalloc(n * sizeof *tmp);
 	for (int shift = SLOT_PKG_BITS; shift < 64; shift += 10) {
 		size_t count[1025] = { 0 };
 		for (size_t i = 0; i < n; i++)

@@ -217,11 +217,11 @@ h --db "$WORK/appid.db"
 expect_rc 1
 expect_err 'another program \(application_id 0x000004d2, 1 schema objects\)'
 [ ! -e "$WORK/appid.db-shm" ] && ok "no -shm beside it either" || fail "-shm beside appid.db"
-# A file cut short: refused from its header.
+# A file cut short: SQLite finds it damaged.
 head -c 5000 "$DB" >"$WORK/cut.db"
 h --db "$WORK/cut.db"
 expect_rc 1
-expect_err 'cut\.db is damaged \(its header counts [0-9]+ pages of [0-9]+ bytes, the file holds 5000 bytes'
+expect_err 'cut\.db is damaged or not a database'
 
 # ---- a WAL database in a directory the reader may not write ----
 # (the fleet's shared copy): read immutable, nothing written.
