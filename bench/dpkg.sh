@@ -53,7 +53,7 @@ if command -v strace >/dev/null; then
 	scans=$(grep -c 'var/lib/dpkg/info", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY' "$WORK/st")
 	status=$(grep -c 'var/lib/dpkg/status"' "$WORK/st")
 	procs=$(grep 'var/lib/dpkg/info", O_RDONLY' "$WORK/st" | awk '{print $1}' | sort -u | wc -l)
-	lreads=$(grep -c 'dpkg/info/pkg00000\.list"' "$WORK/st")
+	lreads=$(grep -c 'pkg00000\.list"' "$WORK/st")
 	printf 'one run: %s scans of /var/lib/dpkg/info (in %s processes), pkg00000.list read %s times, /var/lib/dpkg/status opened %s times\n' \
 		"$scans" "$procs" "$lreads" "$status"
 else

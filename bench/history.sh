@@ -84,5 +84,14 @@ s1=$(date +%s%N)
 awk -v a="$rs" -v b="$rl" -v j="$rj" -v n="$big" -v ms="$(( (s1 - s0) / 1000000 ))" 'BEGIN {
 	printf "peak RSS, history --changes --limit 0: %d KiB at 100 runs, %d KiB at %d runs (%.2fx; %d ms)\n", a, b, n, b / a, ms
 	printf "peak RSS, history --json --limit 0 at %d runs: %d KiB\n", n, j }'
+# REF_WSLGPU=another build (e.g. of main): its peak RSS on the same file.
+if [ -n "${REF_WSLGPU:-}" ]; then
+	W=$WSLGPU
+	WSLGPU=$REF_WSLGPU
+	rr=$(peak_kb --db "$D/big.db" --changes --limit 0)
+	WSLGPU=$W
+	awk -v a="$rl" -v b="$rr" -v n="$big" 'BEGIN {
+		printf "reference build: %d KiB for history --changes --limit 0 at %d runs (this build %.3fx)\n", b, n, a / b }'
+fi
 printf 'transitions shown at %s runs: %s\n' "$big" "$(grep -c ' → .*(machine ' "$WORK/ch.txt")"
 done_testing >/dev/null

@@ -60,3 +60,10 @@ fi
 if [ -x "$TOP/build-static/wslgpu" ]; then
 	row "static build (make static): --version" "$TOP/build-static/wslgpu" --version
 fi
+# hyperfine (Debian package hyperfine), when installed: the same commands
+# without the shell loop's fork, with its own statistics, in one run.
+if command -v hyperfine >/dev/null && [ -n "$old" ]; then
+	hyperfine -N -w 20 -m 200 --export-markdown "$tmp/hf.md" "/bin/true" "$W --version" \
+		"$W history --db $tmp/empty.db" "$old --version" >/dev/null 2>&1 &&
+		sed 's|'"$tmp"'/wslgpu-linked|linked with libcurl+libarchive:|; s|'"$W"'|wslgpu|; s|'"$tmp"'/||' "$tmp/hf.md"
+fi

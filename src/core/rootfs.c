@@ -468,6 +468,25 @@ int rootfs_lines_open(struct rootfs_lines *l, const char *guest)
 	return 0;
 }
 
+int rootfs_lines_openat(struct rootfs_lines *l, DIR *dir, const char *name, const char *guest)
+{
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+	/* O_NOFOLLOW: a symlink is not opened here (its target is resolved
+	 * inside the root by rootfs_lines_open, which the caller falls back to). */
+	int fd = openat(dirfd(dir), name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return rootfs_lines_open(l, guest);
+	}
+	l->fd = fd;
+	l->guest = xstrdup(guest);
+	return 0;
+}
+
 /* Read size: small enough that the buffers stay below malloc's mmap
  * threshold, so that a scan of 2,000 small files reuses them instead of
  * mapping and faulting in fresh pages for each. */

@@ -142,6 +142,11 @@ struct rootfs_lines {
 	bool eof;
 };
 int rootfs_lines_open(struct rootfs_lines *l, const char *guest);
+/* The same for name in a directory opened with rootfs_opendir (guest is
+ * its guest path, for messages): a regular file is opened relative to the
+ * directory, without resolving every component again (a scan of 2,000
+ * dpkg lists); anything else goes through rootfs_lines_open. */
+int rootfs_lines_openat(struct rootfs_lines *l, DIR *dir, const char *name, const char *guest);
 /* 1: l->line holds the next line; 0: the end (or l->err). */
 int rootfs_lines_next(struct rootfs_lines *l);
 void rootfs_lines_close(struct rootfs_lines *l);

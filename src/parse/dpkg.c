@@ -234,7 +234,9 @@ static void build_index(void)
 		sb_reset(&path);
 		sb_addf(&path, "%s/%s", DPKG_INFO_DIR, de->d_name);
 		struct rootfs_lines l;
-		if (rootfs_lines_open(&l, path.buf) < 0) {
+		int orc = de->d_type == DT_REG ? rootfs_lines_openat(&l, d, de->d_name, path.buf)
+					       : rootfs_lines_open(&l, path.buf);
+		if (orc < 0) {
 			in->unreadable++;
 			continue;
 		}
