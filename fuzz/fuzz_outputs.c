@@ -111,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	res_ev(&res[2], "driver_version", "%s", f[0]);
 	res_ev(&res[2], "cuda_version", "%s", f[1]);
 
-	struct report rep = { res, shown, 3, true, false };
+	struct report rep = { res, shown, 3, true, false, false };
 	struct output_meta meta = { f[6], 1700000000, 1234.5, 1, size & 2 ? f[7] : NULL,
 				    (int)(size % 100000), (size & 4) != 0 };
 	struct strbuf out = STRBUF_INIT;
