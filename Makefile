@@ -36,7 +36,11 @@ CPPFLAGS += -D_GNU_SOURCE
 CFLAGS ?= -g
 CFLAGS += -std=c11 $(WARN) $(OPT) $(HARDEN) $(SAN)
 LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
-LDLIBS = -linih -lsqlite3 -lcurl -larchive -ldl -lm
+# libcurl (smoke --push) and libarchive (report) are not linked: they are
+# opened at use (src/core/dynlib.h), so that no other command loads the ~40
+# libraries they bring (doc/architecture.md). At run time they are the
+# packages libcurl4 and libarchive13.
+LDLIBS = -linih -lsqlite3 -ldl -lm
 
 LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 # Text the binary carries as C strings, generated into $(BUILD)/gen by
@@ -113,7 +117,9 @@ $(BUILD)/gen/pyprobe_script.c: src/probes/pyprobe.py tools/text2c.awk
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-# Unit tests: one cmocka binary per tests/unit/test_*.c.
+# Unit tests: one cmocka binary per tests/unit/test_*.c. test_outputs reads
+# the pushed metrics back with libcurl itself (the tool opens it at use).
+$(BUILD)/tests/test_outputs: LDLIBS += -lcurl
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(DEPFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< \

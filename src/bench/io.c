@@ -242,11 +242,8 @@ void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io
 {
 	*locs = NULL;
 	*nlocs = 0;
-	struct strbuf text = STRBUF_INIT;
 	struct mountinfo mi = { 0 };
-	if (rootfs_read("/proc/self/mountinfo", 0, &text, NULL) == 0)
-		mountinfo_parse(text.buf, text.len, &mi);
-	sb_release(&text);
+	mountinfo_read("/proc/self/mountinfo", &mi); /* line by line, whole */
 	/* Windows drives sit under wsl.conf's [automount] root, /mnt/ by default. */
 	struct strbuf automount = STRBUF_INIT;
 	wslhost_automount_root(&automount);

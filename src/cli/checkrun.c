@@ -225,6 +225,7 @@ void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose
 	rep->n = cr->n;
 	rep->verbose = verbose;
 	rep->color = cli_want_color(fd);
+	rep->strict = false; /* check sets it after; left unset it was read uninitialised (UBSan) */
 }
 
 int checkrun_exit_status(const struct checkrun *cr, bool strict)

@@ -173,32 +173,29 @@ int cmd_history(int argc, char **argv)
 		sb_add(&path, db_opt);
 	else
 		history_default_path(&path);
-	struct history_runs runs;
-	int rc = history_load(path.buf, &q, &runs, &err);
+	/* Streamed: memory stays bounded whatever --limit (0: all runs). */
+	struct history_reader *reader = NULL;
+	int rc = history_open(path.buf, &reader, &err);
 	int status = EXIT_OK;
 	if (rc == -ENOENT && !db_opt) {
 		/* Nothing recorded on this account yet: not an error. */
-		runs.v = NULL;
-		runs.n = 0;
-		rc = 0;
-	}
-	if (rc == -ENOENT) {
+		if (changes)
+			history_print_changes(stdout, path.buf, &(struct history_runs){ 0 },
+					      &(struct history_changes){ 0 }, json);
+		else
+			history_print_runs(stdout, path.buf, &(struct history_runs){ 0 }, json);
+	} else if (rc == -ENOENT) {
 		fprintf(stderr, "wslgpu history: %s: no such database (record into it with: wslgpu smoke --db %s)\n",
 			path.buf, path.buf);
 		status = EXIT_FAILED;
-	} else if (rc < 0) {
+	} else if (rc < 0 ||
+		   (changes ? history_stream_changes(stdout, path.buf, reader, &q, json, &err)
+			    : history_stream_runs(stdout, path.buf, reader, &q, json, &err)) < 0) {
+		fflush(stdout);
 		fprintf(stderr, "wslgpu history: %s\n", err.buf);
 		status = EXIT_FAILED;
-	} else if (changes) {
-		struct history_changes ch;
-		history_changes(&runs, &ch);
-		history_print_changes(stdout, path.buf, &runs, &ch, json);
-		history_changes_release(&ch);
-	} else {
-		history_print_runs(stdout, path.buf, &runs, json);
 	}
-	if (rc == 0)
-		history_runs_release(&runs);
+	history_close(reader);
 	sb_release(&path);
 	sb_release(&err);
 	free(machine);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../core/atomicfile.h"
+#include "../core/rootfs.h"
 #include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/registry.h"
@@ -64,7 +65,8 @@ static void smoke_help(FILE *f)
 	      "      --prom FILE      also write Prometheus text (node_exporter textfile)\n"
 	      "      --push URL       also push the metrics to a Pushgateway\n"
 	      "      --job NAME       Pushgateway job (default wslgpu)\n"
-	      "      --instance NAME  Pushgateway instance (default: this host's name)\n"
+	      "      --instance NAME  Pushgateway instance (default: this host's name; under\n"
+	      "                       --root, the described machine's /etc/hostname)\n"
 	      "      --push-delete URL\n"
 	      "                       run nothing: delete the group of --job and --instance\n"
 	      "                       (a retired machine's metrics) from a Pushgateway\n"
@@ -96,6 +98,10 @@ struct smoke {
 	bool verbose, json, strict;
 	const char *junit, *prom, *push, *job, *instance, *db, *push_delete;
 	char *push_shown; /* --push without its user:password, for messages */
+	/* The most a push or a delete may take: --timeout (or the policy's)
+	 * when given, as for any one step of the run, else PUSH_MAX_MS; a
+	 * push is further held to what is left of the budget. */
+	int push_cap_ms;
 	bool record;
 	char hostname[HOST_NAME_MAX + 1];
 	char **owned; /* strings kept alive for cr.data */
@@ -269,17 +275,43 @@ static void delivery_failed(struct delivery *d, const char *msg)
 	sb_release(&m);
 }
 
-/* The URL as messages and JSON may show it: "http://user:secret@gw/" would
- * put a password into cron mail and CI logs. */
-static char *url_without_credentials(const char *url)
+/*
+ * The Pushgateway groups by instance; the host name is what an operator
+ * recognises (--instance sends another). Under --root the run describes
+ * another machine, so this host's name would file its metrics under the
+ * wrong instance: the described machine's /etc/hostname is used, and
+ * without one "unknown", with a warning asking for --instance.
+ */
+static void default_instance(struct smoke *s)
 {
-	const char *scheme = strstr(url, "://");
-	const char *auth = scheme ? scheme + 3 : url;
-	size_t authlen = strcspn(auth, "/?#");
-	const char *at = memchr(auth, '@', authlen);
-	if (!at)
-		return xstrdup(url);
-	return xasprintf("%.*s<credentials>%s", (int)(auth - url), url, at);
+	s->instance = s->hostname;
+	if (rootfs_is_real()) {
+		if (gethostname(s->hostname, sizeof s->hostname - 1) < 0 || !s->hostname[0])
+			snprintf(s->hostname, sizeof s->hostname, "unknown");
+		return;
+	}
+	struct strbuf t = STRBUF_INIT;
+	size_t n = 0;
+	if (rootfs_read("/etc/hostname", 4096, &t, NULL) == 0) {
+		/* hostname(5): the name on one line; lines starting with # are comments. */
+		const char *p = t.buf;
+		while (p && *p == '#') {
+			p = strchr(p, '\n');
+			p = p ? p + 1 : NULL;
+		}
+		for (; p && p[n] > ' ' && p[n] < 0x7f && n < sizeof s->hostname - 1; n++)
+			s->hostname[n] = p[n];
+	}
+	s->hostname[n] = '\0';
+	sb_release(&t);
+	if (!n) {
+		snprintf(s->hostname, sizeof s->hostname, "unknown");
+		struct strbuf m = STRBUF_INIT;
+		text_sanitize(&m, rootfs_root());
+		fprintf(stderr, "wslgpu smoke: --root %s names no host (no /etc/hostname): the "
+			"Pushgateway instance is \"unknown\"; give it with --instance NAME\n", m.buf);
+		sb_release(&m);
+	}
 }
 
 static void deliver(struct smoke *s)
@@ -307,10 +339,10 @@ static void deliver(struct smoke *s)
 		sb_reset(&err);
 	}
 	if (s->push) {
-		s->push_shown = url_without_credentials(s->push);
+		s->push_shown = prom_url_shown(s->push);
 		struct delivery *d = delivery(s, "--push", s->push_shown);
 		double left = s->t0 + s->budget_ms - now_ms();
-		int limit = left > PUSH_MAX_MS ? PUSH_MAX_MS : (int)left;
+		int limit = left > s->push_cap_ms ? s->push_cap_ms : (int)left;
 		if (limit < 100)
 			delivery_failed(d, "no time was left in the run's budget to push");
 		else if (prom_push(s->push, s->job, s->instance, body.buf ? body.buf : "", limit,
@@ -342,9 +374,9 @@ static void deliver(struct smoke *s)
 static int delete_group(struct smoke *s)
 {
 	struct strbuf err = STRBUF_INIT;
-	s->push_shown = url_without_credentials(s->push_delete);
+	s->push_shown = prom_url_shown(s->push_delete);
 	struct delivery *d = delivery(s, "--push-delete", s->push_shown);
-	if (prom_push_delete(s->push_delete, s->job, s->instance, PUSH_MAX_MS, &err) < 0) {
+	if (prom_push_delete(s->push_delete, s->job, s->instance, s->push_cap_ms, &err) < 0) {
 		delivery_failed(d, err.len ? err.buf : "the delete failed");
 	} else {
 		struct strbuf m = STRBUF_INIT;
@@ -509,7 +541,7 @@ int cmd_smoke(int argc, char **argv)
 	int c, li = -1;
 	while ((c = getopt_long(argc, argv, ":vh", longopts, &li)) != -1) {
 		if (!other[0] && c != OPT_JOB && c != OPT_INSTANCE && c != OPT_PUSH_DELETE &&
-		    c != 'h' && c != '?' && c != ':')
+		    c != CR_OPT_TIMEOUT && c != CR_OPT_ROOT && c != 'h' && c != '?' && c != ':')
 			snprintf(other, sizeof other, "%s%s", li >= 0 ? "--" : "-",
 				 li >= 0 ? longopts[li].name : "v");
 		li = -1;
@@ -558,13 +590,11 @@ int cmd_smoke(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (!s.instance) {
-		/* The Pushgateway groups by instance; the host name is what an
-		 * operator recognises (README: --instance to send another). */
-		if (gethostname(s.hostname, sizeof s.hostname - 1) < 0 || !s.hostname[0])
-			snprintf(s.hostname, sizeof s.hostname, "unknown");
-		s.instance = s.hostname;
-	}
+	s.push_cap_ms = PUSH_MAX_MS;
+	if (timeout_given && s.cr.opts.timeout_ms > 0 && s.cr.opts.timeout_ms < PUSH_MAX_MS)
+		s.push_cap_ms = s.cr.opts.timeout_ms;
+	if (!s.instance && (s.push || s.push_delete))
+		default_instance(&s);
 	if (s.push_delete) {
 		if (other[0]) {
 			cli_usage_error("smoke", "--push-delete runs no checks, it only deletes a "
@@ -607,9 +637,11 @@ int cmd_smoke(int argc, char **argv)
 		goto out;
 	}
 	/* The push gets its share of the budget; the checks the rest. */
+	if (!timeout_given && s.have_policy && s.pol.timeout_ms)
+		s.push_cap_ms = s.pol.timeout_ms < PUSH_MAX_MS ? s.pol.timeout_ms : PUSH_MAX_MS;
 	int reserve = s.push ? s.budget_ms / 4 : 0;
-	if (reserve > PUSH_MAX_MS)
-		reserve = PUSH_MAX_MS;
+	if (reserve > s.push_cap_ms)
+		reserve = s.push_cap_ms;
 	s.cr.opts.budget_end_ms = s.t0 + s.budget_ms - reserve;
 
 	checkrun_execute(&s.cr);

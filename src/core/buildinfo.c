@@ -6,14 +6,13 @@
 #include <gnu/libc-version.h>
 #include <sqlite3.h>
 
-#ifndef WSLGPU_NO_CURL
-#include <curl/curl.h>
-#endif
-#ifndef WSLGPU_NO_ARCHIVE
-#include <archive.h>
-#endif
-
 #include "../version.h"
+#include "dynlib.h"
+
+#ifdef WSLGPU_STATIC
+/* Linked into the static build (bundle.c declares the rest of its API). */
+extern const char *archive_version_string(void);
+#endif
 
 /* The Makefile passes the commit to this file alone, so that a new commit
  * rebuilds one object; the rest of the program asks buildinfo_commit(). */
@@ -53,31 +52,42 @@ const char *buildinfo_static_skip(const char *check_id)
 	return NULL;
 }
 
+#ifndef WSLGPU_STATIC
+/* "libcurl.so.4 (smoke --push): /usr/lib/.../libcurl.so.4.8.0", or not found. */
+static void describe_at_use(struct strbuf *out, const char *soname, const char *what,
+			    const char *package)
+{
+	struct strbuf where = STRBUF_INIT;
+	dynlib_locate(soname, &where);
+	if (where.len)
+		sb_addf(out, "%s (%s): %s", soname, what, where.buf);
+	else
+		sb_addf(out, "%s (%s): not in ld.so.cache (install %s)", soname, what, package);
+	sb_release(&where);
+}
+#endif
+
 void buildinfo_describe(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
-#ifndef WSLGPU_NO_CURL
-	const curl_version_info_data *cv = curl_version_info(CURLVERSION_NOW);
-	sb_addf(out, ", libcurl %s", cv && cv->version ? cv->version : "?");
-#endif
-#ifndef WSLGPU_NO_ARCHIVE
+#ifdef WSLGPU_STATIC
 	/* "libarchive 3.6.2" */
-	sb_addf(out, ", %s", archive_version_string());
-#endif
-#ifdef WSLGPU_NO_CURL
-	sb_add(out, "; libcurl: no (static build: smoke --push is not available)");
-#endif
-#ifdef WSLGPU_NO_ARCHIVE
-	sb_add(out, "; libarchive: no (report cannot write a bundle; report --markdown works)");
-#endif
+	sb_addf(out, ", %s; libcurl: no (static build: smoke --push is not available)\n",
+		archive_version_string());
+	sb_addf(out, "dlopen at run time: nothing (static build, glibc %s): the cuda layer, "
+		     "nvml.init, nvml.devices and bench gpu need the dynamic build; the libs "
+		     "layer still predicts which libcuda.so.1 the loader picks\n",
+		gnu_get_libc_version());
+#else
+	sb_add(out, "\ndlopen at run time: libcuda.so.1, libnvidia-ml.so.1\n");
+	/* Where the loader would find them, without loading them: --version
+	 * stays as fast as every command that needs neither (dynlib.h). */
+	sb_add(out, "dlopen at use: ");
+	describe_at_use(out, "libcurl.so.4", "smoke --push", "libcurl4");
+	sb_add(out, "; ");
+	describe_at_use(out, "libarchive.so.13", "report", "libarchive13");
 	sb_addc(out, '\n');
-	if (buildinfo_is_static())
-		sb_addf(out, "dlopen at run time: nothing (static build, glibc %s): the cuda layer, "
-			     "nvml.init, nvml.devices and bench gpu need the dynamic build; the libs "
-			     "layer still predicts which libcuda.so.1 the loader picks\n",
-			gnu_get_libc_version());
-	else
-		sb_add(out, "dlopen at run time: libcuda.so.1, libnvidia-ml.so.1\n");
+#endif
 }

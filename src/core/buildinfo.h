@@ -3,7 +3,9 @@
  * for reports: the version, the git commit, the libraries linked in (with
  * the versions they report at run time) and what a static build lacks.
  * The static build (make static) defines WSLGPU_STATIC and WSLGPU_NO_CURL;
- * this is the one place that says what that costs.
+ * this is the one place that says what that costs. The dynamic build links
+ * neither libcurl nor libarchive: it opens them at use (dynlib.h), and
+ * --version says where the loader would find them.
  */
 #ifndef WSLGPU_BUILDINFO_H
 #define WSLGPU_BUILDINFO_H
@@ -27,7 +29,7 @@ const char *buildinfo_no_vendor_libs(void);
  * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
-/* The --version text: three or more lines, each ending in a newline. */
+/* The --version text: three lines (static) or four, each ending in a newline. */
 void buildinfo_describe(struct strbuf *out);
 
 #endif

@@ -5,11 +5,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "path.h"
+#include "proc.h"
+#include "result.h"
 
 static char *root_dir; /* without trailing slash; "" means the real root */
 
@@ -338,6 +347,84 @@ int rootfs_open(const char *guest, int flags)
 	return rc;
 }
 
+const char *rootfs_mode_name(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+const char *rootfs_strerror(int rc)
+{
+	if (rc == -EINVAL)
+		return "not a regular file";
+	if (rc == -ETIMEDOUT)
+		return "the read did not finish in time (a hung network or Windows drive?)";
+	return strerror(rc < 0 ? -rc : rc);
+}
+
+void rootfs_note_cut(const char *guest, const char *what)
+{
+	if (proc_evidence) {
+		res_ev(proc_evidence, "input_cut", "%s: %s", guest, what);
+		return;
+	}
+	/* Once per file: a sampler (watch) reads the same file again and again. */
+	static char *warned[32];
+	static size_t nwarned;
+	for (size_t i = 0; i < nwarned; i++)
+		if (!strcmp(warned[i], guest))
+			return;
+	if (nwarned < sizeof warned / sizeof warned[0])
+		warned[nwarned++] = xstrdup(guest);
+	struct strbuf g = STRBUF_INIT;
+	text_sanitize(&g, guest);
+	fprintf(stderr, "wslgpu: warning: %s: %s\n", g.buf, what);
+	sb_release(&g);
+}
+
+/* "1 MiB", "64 KiB", "100 bytes". */
+static void size_words(struct strbuf *sb, size_t n)
+{
+	if (n >= (1u << 20) && n % (1u << 20) == 0)
+		sb_addf(sb, "%zu MiB", n >> 20);
+	else if (n >= 1024 && n % 1024 == 0)
+		sb_addf(sb, "%zu KiB", n >> 10);
+	else
+		sb_addf(sb, "%zu bytes", n);
+}
+
+/* Opens a guest file for reading if it is a regular file (see rootfs.h):
+ * an fd in blocking mode, or -errno. */
+static int open_regular(const char *guest, struct stat *st)
+{
+	int fd = rootfs_open(guest, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		/* FIFOs, sockets and devices: refuse rather than block (a FIFO
+		 * with no writer, a hung tty) or read forever (/dev/zero). */
+		if (proc_evidence)
+			res_ev(proc_evidence, "not_regular", "%s: %s, not a regular file: not read",
+			       guest, rootfs_mode_name(st->st_mode));
+		close(fd);
+		return -EINVAL;
+	}
+	/* Back to blocking reads (O_NONBLOCK was for the open only). */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
 int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncated)
 {
 	if (!cap)
@@ -345,25 +432,278 @@ int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncat
 	if (truncated)
 		*truncated = false;
 	sb_reset(out);
-	int fd = rootfs_open(guest, O_RDONLY);
+	struct stat st;
+	int fd = open_regular(guest, &st);
 	if (fd < 0)
 		return fd;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return -EISDIR;
-	}
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
-		/* FIFOs and sockets: refuse rather than block or read forever. */
-		close(fd);
-		return -EINVAL;
-	}
-	/* Back to blocking reads for regular files and /proc entries. */
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	int rc = sb_read_fd(out, fd, cap, truncated);
+	bool cut = false;
+	int rc = sb_read_fd(out, fd, cap, &cut);
 	close(fd);
+	if (cut) {
+		struct strbuf w = STRBUF_INIT;
+		sb_add(&w, "read only its first ");
+		size_words(&w, cap);
+		if (st.st_size > 0)
+			sb_addf(&w, " of %lld bytes", (long long)st.st_size);
+		else
+			sb_add(&w, "; it is longer");
+		rootfs_note_cut(guest, w.buf);
+		sb_release(&w);
+	}
+	if (truncated)
+		*truncated = cut;
+	return rc;
+}
+
+int rootfs_lines_open(struct rootfs_lines *l, const char *guest)
+{
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+	struct stat st;
+	int fd = open_regular(guest, &st);
+	if (fd < 0)
+		return fd;
+	l->fd = fd;
+	l->guest = xstrdup(guest);
+	return 0;
+}
+
+int rootfs_lines_openat(struct rootfs_lines *l, DIR *dir, const char *name, const char *guest)
+{
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+	/* O_NOFOLLOW: a symlink is not opened here (its target is resolved
+	 * inside the root by rootfs_lines_open, which the caller falls back to). */
+	int fd = openat(dirfd(dir), name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return rootfs_lines_open(l, guest);
+	}
+	l->fd = fd;
+	l->guest = xstrdup(guest);
+	return 0;
+}
+
+/* Read size: small enough that the buffers stay below malloc's mmap
+ * threshold, so that a scan of 2,000 small files reuses them instead of
+ * mapping and faulting in fresh pages for each. */
+#define LINES_CHUNK 16384
+
+/* Refills buf from the file; false at the end of it. */
+static bool lines_fill(struct rootfs_lines *l)
+{
+	if (l->eof)
+		return false;
+	if (l->pos) {
+		memmove(l->buf.buf, l->buf.buf + l->pos, l->buf.len - l->pos);
+		l->buf.len -= l->pos;
+		l->pos = 0;
+	}
+	sb_grow(&l->buf, LINES_CHUNK);
+	ssize_t n;
+	do
+		n = read(l->fd, l->buf.buf + l->buf.len, LINES_CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		l->err = -errno;
+	if (n <= 0) {
+		l->eof = true;
+		return false;
+	}
+	l->buf.len += (size_t)n;
+	l->buf.buf[l->buf.len] = '\0';
+	return true;
+}
+
+int rootfs_lines_next(struct rootfs_lines *l)
+{
+	if (l->fd < 0)
+		return 0;
+	sb_reset(&l->cur);
+	bool cut = false, any = false;
+	for (;;) {
+		const char *start = l->buf.buf ? l->buf.buf + l->pos : NULL;
+		size_t avail = l->buf.len - l->pos;
+		const char *nl = avail ? memchr(start, '\n', avail) : NULL;
+		size_t take = nl ? (size_t)(nl - start) : avail;
+		if (take || nl)
+			any = true;
+		size_t room = l->cur.len < ROOTFS_LINE_MAX ? ROOTFS_LINE_MAX - l->cur.len : 0;
+		if (take > room)
+			cut = true;
+		sb_addn(&l->cur, start ? start : "", take < room ? take : room);
+		l->pos += take;
+		l->bytes += take;
+		if (nl) {
+			l->pos++; /* the newline */
+			l->bytes++;
+			break;
+		}
+		if (!lines_fill(l))
+			break;
+	}
+	if (!any)
+		return 0;
+	l->lineno++;
+	if (cut) {
+		l->cut_lines++;
+		struct strbuf w = STRBUF_INIT;
+		sb_addf(&w, "line %zu is longer than ", l->lineno);
+		size_words(&w, ROOTFS_LINE_MAX);
+		sb_add(&w, ": only its start was read");
+		rootfs_note_cut(l->guest, w.buf);
+		sb_release(&w);
+	}
+	l->line = l->cur.buf;
+	l->len = l->cur.len;
+	return 1;
+}
+
+void rootfs_lines_close(struct rootfs_lines *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	free(l->guest);
+	l->guest = NULL;
+	sb_release(&l->buf);
+	sb_release(&l->cur);
+	l->line = NULL;
+	l->len = 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int rootfs_isolated(int (*fn)(void *arg, struct strbuf *out), void *arg, int timeout_ms,
+		    size_t cap, struct strbuf *out)
+{
+	if (!cap)
+		cap = 64u << 20;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = -errno;
+		close(p[0]);
+		close(p[1]);
+		return e;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGPIPE, SIG_IGN);
+		struct strbuf sb = STRBUF_INIT;
+		int32_t rc = fn(arg, &sb);
+		fflush(stderr);
+		if (write_all(p[1], &rc, sizeof rc) == 0)
+			write_all(p[1], sb.buf ? sb.buf : "", sb.len < cap ? sb.len : cap);
+		_exit(0);
+	}
+	close(p[1]);
+	struct strbuf got = STRBUF_INIT;
+	double deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 10000);
+	bool timed_out = false;
+	for (;;) {
+		double left = deadline - now_ms();
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		int pr = poll(&pf, 1, (int)left + 1);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0) {
+			timed_out = pr == 0;
+			break;
+		}
+		sb_grow(&got, 65536);
+		ssize_t n = read(p[0], got.buf + got.len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got.len += (size_t)n;
+		got.buf[got.len] = '\0';
+	}
+	close(p[0]);
+	int rc;
+	if (timed_out) {
+		kill(pid, SIGKILL);
+		/* A child stuck in the kernel (a hung 9p request) may take a while
+		 * to die: reap it if it goes at once, never wait for it. */
+		for (int i = 0; i < 10 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+			usleep(1000);
+		rc = -ETIMEDOUT;
+	} else {
+		waitpid(pid, NULL, 0);
+		int32_t r32;
+		if (got.len < sizeof r32) {
+			rc = -EIO; /* the child died before it answered */
+		} else {
+			memcpy(&r32, got.buf, sizeof r32);
+			rc = r32;
+			sb_addn(out, got.buf + sizeof r32, got.len - sizeof r32);
+		}
+	}
+	sb_release(&got);
+	return rc;
+}
+
+struct bounded_read {
+	const char *guest;
+	size_t cap;
+};
+
+/* In the child: [truncated: 1 byte][the bytes]. */
+static int bounded_read_child(void *arg, struct strbuf *out)
+{
+	struct bounded_read *b = arg;
+	struct strbuf t = STRBUF_INIT;
+	bool truncated = false;
+	int rc = rootfs_read(b->guest, b->cap, &t, &truncated);
+	sb_addc(out, truncated ? 'T' : '-');
+	sb_addn(out, t.buf ? t.buf : "", t.len);
+	sb_release(&t);
+	return rc;
+}
+
+int rootfs_read_bounded(const char *guest, size_t cap, int timeout_ms, struct strbuf *out,
+			bool *truncated)
+{
+	if (!cap)
+		cap = ROOTFS_READ_CAP_DEFAULT;
+	if (truncated)
+		*truncated = false;
+	sb_reset(out);
+	struct bounded_read b = { guest, cap };
+	struct strbuf got = STRBUF_INIT;
+	int rc = rootfs_isolated(bounded_read_child, &b, timeout_ms, cap + 1, &got);
+	if (got.len) {
+		if (truncated)
+			*truncated = got.buf[0] == 'T';
+		sb_addn(out, got.buf + 1, got.len - 1);
+	}
+	sb_release(&got);
 	return rc;
 }
 

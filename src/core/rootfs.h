@@ -27,6 +27,8 @@
 
 /* Files larger than this are read only up to it and flagged as truncated. */
 #define ROOTFS_READ_CAP_DEFAULT (4u << 20)
+/* rootfs_lines cuts a longer line here (and says so). */
+#define ROOTFS_LINE_MAX (1u << 20)
 
 int rootfs_set(const char *root);
 const char *rootfs_root(void);
@@ -91,9 +93,76 @@ int rootfs_readlink(const char *guest, struct strbuf *target);
 int rootfs_access(const char *guest, int mode);
 /* open(2) under the root; returns an fd or -errno. */
 int rootfs_open(const char *guest, int flags);
-/* Reads at most cap bytes (0 = ROOTFS_READ_CAP_DEFAULT) into out (replacing
- * its contents). *truncated, if given, says whether the file had more. */
+/*
+ * Reads at most cap bytes (0 = ROOTFS_READ_CAP_DEFAULT) into out (replacing
+ * its contents). *truncated, if given, says whether the file had more; a
+ * cut is never silent: rootfs_note_cut names the file.
+ * Only a regular file is read (/proc and /sys files are regular): a FIFO,
+ * socket or device where a file belongs is refused with -EINVAL, without
+ * reading (a FIFO would block, /dev/zero never end), and a probe gets
+ * evidence "not_regular" naming it. rootfs_strerror says it in words.
+ */
 int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncated);
+/* strerror(-rc) for rootfs_read's answers, -EINVAL as "not a regular file"
+ * and -ETIMEDOUT as a read that did not finish in time. */
+const char *rootfs_strerror(int rc);
+/* "a FIFO", "a character device", "a directory"... for a stat mode. */
+const char *rootfs_mode_name(mode_t mode);
+/*
+ * Says that input was cut: "what" (e.g. "read only its first 1 MiB")
+ * about the guest file. In a probe (proc_evidence set) as evidence
+ * "input_cut"; in the main process as a warning on stderr.
+ */
+void rootfs_note_cut(const char *guest, const char *what);
+
+/*
+ * A file line by line, read in 64 KiB pieces: memory holds one line,
+ * whatever the length of the file (a mountinfo of 100,000 mounts, a dpkg
+ * status of every package). A line longer than ROOTFS_LINE_MAX is cut
+ * there, the rest of it skipped, and the cut noted (rootfs_note_cut).
+ * Same file rules as rootfs_read.
+ *   struct rootfs_lines l;
+ *   if (rootfs_lines_open(&l, "/proc/self/mountinfo") == 0) {
+ *           while (rootfs_lines_next(&l) > 0) use(l.line, l.len);
+ *           rootfs_lines_close(&l);
+ *   }
+ */
+struct rootfs_lines {
+	const char *line; /* the current line, NUL-terminated, without its newline */
+	size_t len;
+	size_t lineno;    /* 1-based */
+	size_t bytes;     /* read so far, newlines included */
+	size_t cut_lines; /* lines cut at ROOTFS_LINE_MAX */
+	int err;          /* a read error (-errno) that ended the file early */
+	/* private */
+	int fd;
+	char *guest;
+	struct strbuf buf, cur;
+	size_t pos;
+	bool eof;
+};
+int rootfs_lines_open(struct rootfs_lines *l, const char *guest);
+/* The same for name in a directory opened with rootfs_opendir (guest is
+ * its guest path, for messages): a regular file is opened relative to the
+ * directory, without resolving every component again (a scan of 2,000
+ * dpkg lists); anything else goes through rootfs_lines_open. */
+int rootfs_lines_openat(struct rootfs_lines *l, DIR *dir, const char *name, const char *guest);
+/* 1: l->line holds the next line; 0: the end (or l->err). */
+int rootfs_lines_next(struct rootfs_lines *l);
+void rootfs_lines_close(struct rootfs_lines *l);
+
+/*
+ * For the main process (report, fix), which has no probe runner around it:
+ * fn(arg, out) runs in a child process with a time limit, so that a hung
+ * 9p mount (/mnt/c) or any other read that never returns costs at most
+ * timeout_ms. What fn put in out comes back (at most cap bytes, 0: 64 MiB).
+ * Returns fn's return value, -ETIMEDOUT (the child is killed) or -errno.
+ */
+int rootfs_isolated(int (*fn)(void *arg, struct strbuf *out), void *arg, int timeout_ms,
+		    size_t cap, struct strbuf *out);
+/* rootfs_read in such a child: the same answers, or -ETIMEDOUT. */
+int rootfs_read_bounded(const char *guest, size_t cap, int timeout_ms, struct strbuf *out,
+			bool *truncated);
 /* opendir(3) under the root; NULL with errno set on failure. */
 DIR *rootfs_opendir(const char *guest);
 

@@ -108,6 +108,21 @@ static size_t dropped_dirs(const char *now, const char *kept, char ***out)
 	return n;
 }
 
+/* Startup files rc_scan could not read: an assignment there is not seen. */
+static void unread_files(struct fix_step *s, const struct rc_hits *hits)
+{
+	if (!hits->nunread)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	if (s->note)
+		sb_addf(&sb, "%s; ", s->note);
+	sb_add(&sb, "not read, so not searched: ");
+	for (size_t i = 0; i < hits->nunread; i++)
+		sb_addf(&sb, "%s%s", i ? "; " : "", hits->unread[i]);
+	free(s->note);
+	s->note = sb_detach(&sb);
+}
+
 static void no_startup_line(struct fix_step *s, const char *var)
 {
 	if (s->note)
@@ -160,6 +175,7 @@ static void ldpath_edits(struct fix_plan *plan, struct fix_step *s, const char *
 	}
 	if (hits.n == 0)
 		no_startup_line(s, "LD_LIBRARY_PATH");
+	unread_files(s, &hits);
 	rc_hits_release(&hits);
 	for (size_t d = 0; d < nd; d++)
 		free(dirs[d]);
@@ -201,6 +217,7 @@ static void cvd_edits(struct fix_plan *plan, struct fix_step *s, const char *see
 	}
 	if (hits.n == 0)
 		no_startup_line(s, "CUDA_VISIBLE_DEVICES");
+	unread_files(s, &hits);
 	rc_hits_release(&hits);
 }
 

@@ -2,8 +2,11 @@
 #include "rcscan.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
@@ -159,10 +162,37 @@ char *rc_line_without_dir(const char *line, const char *var, const char *dir)
 	return out;
 }
 
+static void unread(struct rc_hits *hits, const char *guest, const char *why)
+{
+	hits->unread = xrealloc(hits->unread, (hits->nunread + 1) * sizeof *hits->unread);
+	hits->unread[hits->nunread++] = xasprintf("%s: %s", guest, why);
+}
+
 static void scan_file(const char *guest, const char *var, bool user_file, struct rc_hits *hits)
 {
 	struct strbuf text = STRBUF_INIT;
-	if (rootfs_read(guest, 0, &text, NULL) < 0) {
+	bool cut = false;
+	int rc = rootfs_read_bounded(guest, 0, RC_READ_TIMEOUT_MS, &text, &cut);
+	if (rc == -EINVAL) {
+		struct stat st;
+		const char *what = rootfs_stat(guest, &st) == 0 ? rootfs_mode_name(st.st_mode)
+								 : "not a regular file";
+		struct strbuf w = STRBUF_INIT;
+		sb_addf(&w, "%s, not a regular file: not read", what);
+		unread(hits, guest, w.buf);
+		sb_release(&w);
+	} else if (rc == -ETIMEDOUT) {
+		char why[96];
+		snprintf(why, sizeof why, "the read did not finish within %d s: not read",
+			 RC_READ_TIMEOUT_MS / 1000);
+		unread(hits, guest, why);
+	} else if (rc >= 0 && cut) {
+		char why[96];
+		snprintf(why, sizeof why, "longer than %u MiB: only its start was read",
+			 ROOTFS_READ_CAP_DEFAULT >> 20);
+		unread(hits, guest, why);
+	}
+	if (rc < 0) {
 		sb_release(&text);
 		return;
 	}
@@ -238,4 +268,9 @@ void rc_hits_release(struct rc_hits *hits)
 	free(hits->v);
 	hits->v = NULL;
 	hits->n = 0;
+	for (size_t i = 0; i < hits->nunread; i++)
+		free(hits->unread[i]);
+	free(hits->unread);
+	hits->unread = NULL;
+	hits->nunread = 0;
 }

@@ -27,14 +27,26 @@ struct rc_hit {
 struct rc_hits {
 	struct rc_hit *v;
 	size_t n;
+	/* Startup files that exist but were not read, each "FILE: why" (a
+	 * FIFO or device in place of the file, a read that did not finish in
+	 * RC_READ_TIMEOUT_MS, a file cut at its size cap): an assignment in
+	 * one of them is not seen, and the plan says so. */
+	char **unread;
+	size_t nunread;
 };
+
+/* Each startup file is read in a child process with this time limit
+ * (rootfs_read_bounded): fix runs in the main process, where a hung 9p
+ * mount under $HOME would otherwise hang it. */
+#define RC_READ_TIMEOUT_MS 5000
 
 /*
  * Appends every assignment of var in the startup files: home's ~/.bashrc,
  * ~/.bash_profile, ~/.bash_login, ~/.profile, ~/.zshenv, ~/.zprofile,
  * ~/.zshrc, ~/.zlogin (home may be NULL: none of these), then
  * /etc/environment, /etc/profile, /etc/bash.bashrc, /etc/zsh/{zshenv,
- * zprofile,zshrc} and /etc/profile.d/ *.sh in name order.
+ * zprofile,zshrc} and /etc/profile.d/ *.sh in name order. Only regular
+ * files are read; what could not be read is listed in hits->unread.
  */
 void rc_scan(const char *var, const char *home, struct rc_hits *hits);
 void rc_hits_release(struct rc_hits *hits);

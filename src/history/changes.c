@@ -209,6 +209,37 @@ void history_changes(const struct history_runs *runs, struct history_changes *ou
 	free(last);
 }
 
+bool history_track(struct history_tracker *tr, const struct history_run *run,
+		   struct history_transition *t)
+{
+	memset(t, 0, sizeof *t);
+	history_run_release(&tr->retired);
+	size_t m = 0;
+	while (m < tr->n && strcmp(tr->last[m].machine, run->machine) != 0)
+		m++;
+	if (m == tr->n) {
+		tr->last = xrealloc(tr->last, (tr->n + 1) * sizeof *tr->last);
+		history_run_copy(&tr->last[tr->n++], run);
+		return false;
+	}
+	/* The machine's previous run stays alive, as retired, until the next
+	 * feed: t->from points at it. */
+	tr->retired = tr->last[m];
+	history_run_copy(&tr->last[m], run);
+	compare(&tr->retired, run, t);
+	order_changes(t);
+	return true;
+}
+
+void history_tracker_release(struct history_tracker *tr)
+{
+	for (size_t i = 0; i < tr->n; i++)
+		history_run_release(&tr->last[i]);
+	free(tr->last);
+	history_run_release(&tr->retired);
+	memset(tr, 0, sizeof *tr);
+}
+
 void history_changes_release(struct history_changes *ch)
 {
 	for (size_t i = 0; i < ch->n; i++)

@@ -42,8 +42,7 @@
 /* Distinguishes our machine hashes from any other use of the same id. */
 #define MACHINE_SALT "wslgpu-history-machine-v1:"
 #define MACHINE_HASH_LEN 16
-/* The most one record or load may compute (a quick_check of a huge file, a
- * query): past it SQLite is interrupted, so every step is bounded in time
+/* The most one record or load may compute (a query over a huge file): past it SQLite is interrupted, so every step is bounded in time
  * (lock waits are bounded by HISTORY_BUSY_TIMEOUT_MS). */
 #define WORK_LIMIT_MS 30000
 
@@ -157,12 +156,30 @@ static int make_parents(const char *path, struct strbuf *err)
 	return 0;
 }
 
+/* What the 100-byte header of an SQLite file says (the SQLite file
+ * format, "The Database Header"), read without SQLite: a file that is not
+ * ours is refused before SQLite opens it, since an open can create -wal
+ * and -shm files beside it. */
+struct db_header {
+	bool wal;            /* read/write versions 2: WAL mode */
+	uint32_t app_id;     /* offset 68 */
+	uint32_t user_version; /* offset 60 */
+	unsigned page_size;
+	int schema_cells;    /* cells on page 1 when it is a leaf, else -1 */
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /*
  * Looks at the file before SQLite does. 1: missing or empty (a new
- * database), 0: an SQLite file, -1: anything else (err says what).
+ * database), 0: an SQLite file (h filled), -1: anything else (err says what).
  */
-static int look_at_file(const char *path, struct strbuf *err)
+static int look_at_file(const char *path, struct db_header *h, struct strbuf *err)
 {
+	memset(h, 0, sizeof *h);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -176,17 +193,76 @@ static int look_at_file(const char *path, struct strbuf *err)
 		close(fd);
 		return -1;
 	}
-	unsigned char head[16];
-	ssize_t n = read(fd, head, sizeof head);
+	unsigned char head[108];
+	ssize_t n = pread(fd, head, sizeof head, 0);
 	close(fd);
 	if (n == 0)
 		return 1;
-	if (n != (ssize_t)sizeof head || memcmp(head, "SQLite format 3", 16) != 0) {
+	if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
 		sb_addf(err, "%s is not an SQLite database (so not a wslgpu history); left untouched",
 			path);
 		return -1;
 	}
+	if (n < (ssize_t)sizeof head) {
+		sb_addf(err, "%s is damaged (shorter than an SQLite header); left untouched", path);
+		return -1;
+	}
+	h->page_size = (unsigned)head[16] << 8 | head[17];
+	if (h->page_size == 1)
+		h->page_size = 65536;
+	h->wal = head[18] == 2 && head[19] == 2;
+	h->user_version = be32(head + 60);
+	h->app_id = be32(head + 68);
+	h->schema_cells = head[100] == 0x0d ? (int)((unsigned)head[103] << 8 | head[104]) : -1;
+	if (h->page_size < 512 || (h->page_size & (h->page_size - 1))) {
+		sb_addf(err, "%s is damaged (page size %u in its header); left untouched", path,
+			h->page_size);
+		return -1;
+	}
+	/* No judgement from the header's page count: a writer's checkpoint
+	 * updates page 1 before the file has grown, so a reader without
+	 * SQLite's locks may see it ahead; SQLite, which takes them, reports
+	 * a file that is really cut short as damaged. */
 	return 0;
+}
+
+/* Whether the header alone is the truth: no write-ahead log holds pages
+ * the main file does not have yet. */
+static bool header_current(const char *path, const struct db_header *h)
+{
+	if (!h->wal)
+		return true;
+	struct strbuf wal = STRBUF_INIT;
+	sb_addf(&wal, "%s-wal", path);
+	struct stat st;
+	bool current = stat(wal.buf, &st) < 0 || st.st_size == 0;
+	sb_release(&wal);
+	return current;
+}
+
+/* The refusals the header can decide, with the same words as inspect(). */
+static int judge_header(const char *path, const struct db_header *h, struct strbuf *err)
+{
+	if (h->app_id == HISTORY_APPLICATION_ID && h->user_version > HISTORY_SCHEMA_VERSION) {
+		sb_addf(err, "%s was written by a newer wslgpu (schema %u; this one knows %d); left untouched",
+			path, h->user_version, HISTORY_SCHEMA_VERSION);
+		return -1;
+	}
+	bool foreign = h->app_id != HISTORY_APPLICATION_ID && h->app_id != 0;
+	/* application_id 0 with tables: another program's, when no WAL says otherwise. */
+	if (!foreign && h->app_id == 0 && h->schema_cells != 0 && header_current(path, h))
+		foreign = true;
+	if (!foreign)
+		return 0;
+	if (h->schema_cells >= 0)
+		sb_addf(err, "%s is an SQLite database of another program (application_id 0x%08x, %d "
+			"schema objects), not a wslgpu history; left untouched", path, h->app_id,
+			h->schema_cells);
+	else
+		sb_addf(err, "%s is an SQLite database of another program (application_id 0x%08x, a "
+			"schema of more than one page), not a wslgpu history; left untouched", path,
+			h->app_id);
+	return -1;
 }
 
 /* ---- SQLite helpers ---- */
@@ -395,45 +471,34 @@ out:
 }
 
 /*
- * Before anything is written: is it ours (or empty), and undamaged? In one
- * read transaction, so that the header and the schema come from one
- * snapshot even while another writer commits. 0, or -1 with err set.
+ * Before anything is written: is it ours (or empty)? In one read
+ * transaction, so that the header and the schema come from one snapshot
+ * even while another writer commits. 0, or -1 with err set.
+ *
+ * No PRAGMA quick_check: it reads the whole file, so each run cost more
+ * than the one before (45 ms at 100 runs, 183 ms at 20,000). What keeps a
+ * damaged file unwritten instead: look_at_file's header checks, and
+ * SQLite's own checks of every page a run reads on its way to where it
+ * inserts (with cell_size_check on, the stricter ones): a damaged page
+ * there fails the insert with SQLITE_CORRUPT, the transaction is rolled
+ * back, and nothing reaches the file. A damaged page the insert does not
+ * touch is left as it was, and so is every run on it.
  */
 static int first_look(sqlite3 *db, const char *path, struct strbuf *err)
 {
 	if (exec(db, path, "BEGIN", err) < 0)
 		return -1;
-	int rc = -1;
 	int state = inspect(db, path, err);
-	if (state == 1)
-		rc = 0;
-	if (state == 0) {
-		/* A damaged page would otherwise surface half-way through the
-		 * insert; look first, so that a damaged file is never written. */
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
-			db_error(db, path, "checking it", err);
-		} else {
-			int step = sqlite3_step(st);
-			const char *ok = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-			if (ok && !strcmp(ok, "ok"))
-				rc = 0;
-			else if (ok)
-				sb_addf(err, "%s is damaged (integrity check: %s); left untouched", path, ok);
-			else
-				db_error(db, path, "checking it", err);
-			sqlite3_finalize(st);
-		}
-	}
-	sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
-	return rc;
+	sqlite3_exec(db, state >= 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+	return state >= 0 ? 0 : -1;
 }
 
 int history_record(const char *db_path, const struct report *rep,
 		   const struct history_meta *meta, struct strbuf *err)
 {
-	int look = look_at_file(db_path, err);
-	if (look < 0)
+	struct db_header hdr;
+	int look = look_at_file(db_path, &hdr, err);
+	if (look < 0 || (look == 0 && judge_header(db_path, &hdr, err) < 0))
 		return -1;
 	if (look == 1) {
 		if (make_parents(db_path, err) < 0)
@@ -452,6 +517,7 @@ int history_record(const char *db_path, const struct report *rep,
 	if (!db)
 		return -1;
 	int rc = -1;
+	sqlite3_exec(db, "PRAGMA cell_size_check=ON", NULL, NULL, NULL);
 	if (first_look(db, db_path, err) < 0)
 		goto out;
 	/* Not fatal when another connection holds the file and the mode cannot
@@ -498,12 +564,17 @@ static time_t parse_iso(const char *s)
 	return timegm(&tm);
 }
 
-static int load_details(sqlite3 *db, struct history_run *run)
+struct history_reader {
+	sqlite3 *db;          /* NULL: an empty file, no runs */
+	double deadline;
+	char *path;
+	sqlite3_stmt *checks, *facts;
+};
+
+static int load_details(struct history_reader *r, struct history_run *run)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT check_id, status, kb, detail FROM checks WHERE run_id=?1 ORDER BY seq",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
+	sqlite3_stmt *st = r->checks;
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, run->id);
 	size_t alloc = 0;
 	int rc;
@@ -522,12 +593,10 @@ static int load_details(sqlite3 *db, struct history_run *run)
 		if (!c->status)
 			c->status = xstrdup("?");
 	}
-	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return -1;
-	if (sqlite3_prepare_v2(db, "SELECT key, value FROM facts WHERE run_id=?1 ORDER BY seq", -1, &st,
-			       NULL) != SQLITE_OK)
-		return -1;
+	st = r->facts;
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, run->id);
 	alloc = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -543,16 +612,69 @@ static int load_details(sqlite3 *db, struct history_run *run)
 		if (!kv->val)
 			kv->val = xstrdup("");
 	}
-	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int history_load(const char *db_path, const struct history_query *q,
-		 struct history_runs *out, struct strbuf *err)
+/* "file:" URI of path with immutable=1 (sqlite.org/uri.html): the
+ * characters a URI gives a meaning to are %-escaped. */
+static char *immutable_uri(const char *path)
 {
-	out->v = NULL;
-	out->n = 0;
-	int look = look_at_file(db_path, err);
+	struct strbuf u = STRBUF_INIT;
+	sb_add(&u, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+			sb_addf(&u, "%%%02X", *p);
+		else
+			sb_addc(&u, (char)*p);
+	}
+	sb_add(&u, "?immutable=1");
+	return sb_detach(&u);
+}
+
+/*
+ * How to open a WAL database for reading. SQLite needs its -shm file, and
+ * creates it (and -wal) when missing: in a directory we may not write to
+ * (a fleet's shared, read-only copy) that fails. Then, when there is no
+ * -wal with pages in it, every run is in the main file and the file can
+ * be opened immutable (no -shm, no locks: nobody can write there either).
+ * 1: immutable, 0: normally, -1: cannot be read (err set).
+ */
+static int open_mode(const char *path, const struct db_header *h, struct strbuf *err)
+{
+	if (!h->wal)
+		return 0;
+	struct strbuf shm = STRBUF_INIT, dir = STRBUF_INIT;
+	sb_addf(&shm, "%s-shm", path);
+	sb_add(&dir, path);
+	char *slash = strrchr(dir.buf, '/');
+	if (slash) {
+		*(slash == dir.buf ? slash + 1 : slash) = '\0';
+	} else {
+		sb_reset(&dir);
+		sb_add(&dir, ".");
+	}
+	int mode = 0;
+	if (access(shm.buf, F_OK) < 0 && access(dir.buf, W_OK) < 0) {
+		if (header_current(path, h)) {
+			mode = 1;
+		} else {
+			sb_addf(err, "%s: its write-ahead log (%s-wal) holds runs not yet merged into it, "
+				"and SQLite cannot create %s in a directory it may not write to: copy the "
+				"database with its -wal file somewhere writable to read it", path, path,
+				shm.buf);
+			mode = -1;
+		}
+	}
+	sb_release(&shm);
+	sb_release(&dir);
+	return mode;
+}
+
+int history_open(const char *db_path, struct history_reader **out, struct strbuf *err)
+{
+	*out = NULL;
+	struct db_header hdr;
+	int look = look_at_file(db_path, &hdr, err);
 	if (look < 0)
 		return -1;
 	struct stat st_file;
@@ -560,89 +682,256 @@ int history_load(const char *db_path, const struct history_query *q,
 		sb_addf(err, "%s: %s", db_path, strerror(errno));
 		return -ENOENT;
 	}
+	if (look == 0 && judge_header(db_path, &hdr, err) < 0)
+		return -1;
+	struct history_reader *r = xcalloc(1, sizeof *r);
+	r->path = xstrdup(db_path);
+	*out = r;
 	if (look == 1)
 		return 0; /* an empty file: no runs yet */
-	double deadline;
-	sqlite3 *db = open_bounded(db_path, SQLITE_OPEN_READONLY, &deadline, err);
-	if (!db)
-		return -1;
-	int rc = -1;
-	sqlite3_stmt *st = NULL;
+	int mode = open_mode(db_path, &hdr, err);
+	if (mode < 0)
+		goto fail;
+	if (mode == 1) {
+		char *uri = immutable_uri(db_path);
+		r->db = open_bounded(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, &r->deadline, err);
+		free(uri);
+	} else {
+		r->db = open_bounded(db_path, SQLITE_OPEN_READONLY, &r->deadline, err);
+	}
+	if (!r->db)
+		goto fail;
 	/* One read transaction: a run recorded meanwhile is either wholly in
-	 * the answer or not at all. */
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_error(db, db_path, "reading it", err);
-		goto out;
+	 * every answer of this reader or in none. */
+	if (sqlite3_exec(r->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		db_error(r->db, db_path, "reading it", err);
+		goto fail;
 	}
-	int state = inspect(db, db_path, err);
+	int state = inspect(r->db, db_path, err);
 	if (state < 0)
-		goto out;
-	if (state == 1) {
-		rc = 0;
-		goto out;
+		goto fail;
+	if (state == 1) { /* SQLite, but no schema yet: no runs */
+		sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
+		sqlite3_close(r->db);
+		r->db = NULL;
+		return 0;
 	}
-	char since[32] = "";
+	if (sqlite3_prepare_v2(r->db, "SELECT check_id, status, kb, detail FROM checks WHERE "
+				      "run_id=?1 ORDER BY seq", -1, &r->checks, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(r->db, "SELECT key, value FROM facts WHERE run_id=?1 ORDER BY seq",
+			       -1, &r->facts, NULL) != SQLITE_OK) {
+		db_error(r->db, db_path, "reading a run's checks", err);
+		goto fail;
+	}
+	return 0;
+fail:
+	history_close(r);
+	*out = NULL;
+	return -1;
+}
+
+void history_close(struct history_reader *r)
+{
+	if (!r)
+		return;
+	sqlite3_finalize(r->checks);
+	sqlite3_finalize(r->facts);
+	if (r->db) {
+		sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
+		sqlite3_close(r->db);
+	}
+	free(r->path);
+	free(r);
+}
+
+/* The filter of a query: ?1 machine prefix, ?2 since. */
+#define RUN_FILTER "(?1 IS NULL OR substr(machine, 1, length(?1)) = ?1) AND started_at >= ?2"
+#define RUN_COLUMNS "id, started_at, duration_ms, command, exit_status, machine, tool_version," \
+		    " policy_path, verdict, first_failure"
+
+static void bind_query(sqlite3_stmt *st, const struct history_query *q, char since[32])
+{
+	since[0] = '\0';
 	if (q && q->since)
 		iso_time(q->since, since);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT id, started_at, duration_ms, command, exit_status, machine,"
-			       " tool_version, policy_path, verdict, first_failure FROM runs"
-			       " WHERE (?1 IS NULL OR substr(machine, 1, length(?1)) = ?1)"
-			       " AND started_at >= ?2 ORDER BY started_at DESC, id DESC LIMIT ?3",
-			       -1, &st, NULL) != SQLITE_OK) {
-		db_error(db, db_path, "reading the runs", err);
-		goto out;
-	}
 	bind_text(st, 1, q ? q->machine : NULL);
 	bind_text(st, 2, since);
-	sqlite3_bind_int64(st, 3, q && q->limit ? (sqlite3_int64)q->limit : -1);
-	size_t alloc = 0;
-	int step;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (out->n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			out->v = xrealloc(out->v, alloc * sizeof *out->v);
-		}
-		struct history_run *r = &out->v[out->n++];
-		memset(r, 0, sizeof *r);
-		r->id = sqlite3_column_int64(st, 0);
-		r->started_at = column_dup(st, 1);
-		r->when = parse_iso(r->started_at);
-		r->duration_ms = sqlite3_column_double(st, 2);
-		r->command = column_dup(st, 3);
-		r->exit_status = sqlite3_column_int(st, 4);
-		r->machine = column_dup(st, 5);
-		r->tool_version = column_dup(st, 6);
-		r->policy_path = column_dup(st, 7);
-		r->verdict = column_dup(st, 8);
-		r->first_failure = column_dup(st, 9);
-		if (!r->started_at)
-			r->started_at = xstrdup("");
-		if (!r->machine)
-			r->machine = xstrdup("unknown");
-		if (!r->verdict)
-			r->verdict = xstrdup("?");
+	if (sqlite3_bind_parameter_count(st) >= 3)
+		sqlite3_bind_int64(st, 3, q && q->limit ? (sqlite3_int64)q->limit : -1);
+}
+
+/* Two counts of one statement's single row. */
+static int count2(struct history_reader *r, const char *sql, const struct history_query *q,
+		  size_t *a, size_t *b, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	char since[32];
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_error(r->db, r->path, "counting the runs", err);
+		return -1;
 	}
-	if (step != SQLITE_DONE) {
-		db_error(db, db_path, "reading the runs", err);
-		goto out;
+	bind_query(st, q, since);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*a = (size_t)sqlite3_column_int64(st, 0);
+		*b = (size_t)sqlite3_column_int64(st, 1);
 	}
-	/* Newest first from the query (for LIMIT); oldest first for people. */
-	for (size_t i = 0; i < out->n / 2; i++) {
-		struct history_run t = out->v[i];
-		out->v[i] = out->v[out->n - 1 - i];
-		out->v[out->n - 1 - i] = t;
-	}
-	for (size_t i = 0; i < out->n; i++)
-		if (load_details(db, &out->v[i]) < 0) {
-			db_error(db, db_path, "reading a run's checks", err);
-			goto out;
-		}
-	rc = 0;
-out:
 	sqlite3_finalize(st);
-	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-	sqlite3_close(db);
+	if (rc != SQLITE_ROW) {
+		db_error(r->db, r->path, "counting the runs", err);
+		return -1;
+	}
+	return 0;
+}
+
+int history_count(struct history_reader *r, const struct history_query *q,
+		  struct history_counts *c, struct strbuf *err)
+{
+	memset(c, 0, sizeof *c);
+	if (!r->db)
+		return 0;
+	if (count2(r, "SELECT count(*), count(DISTINCT machine) FROM runs WHERE " RUN_FILTER, q,
+		   &c->total, &c->total_machines, err) < 0)
+		return -1;
+	if (!q || !q->limit || q->limit >= c->total) {
+		c->runs = c->total;
+		c->machines = c->total_machines;
+		return 0;
+	}
+	return count2(r, "SELECT count(*), count(DISTINCT machine) FROM (SELECT machine FROM runs"
+			 " WHERE " RUN_FILTER " ORDER BY started_at DESC, id DESC LIMIT ?3)",
+		      q, &c->runs, &c->machines, err);
+}
+
+int history_each(struct history_reader *r, const struct history_query *q, history_run_fn fn,
+		 void *arg, struct strbuf *err)
+{
+	if (!r->db)
+		return 0;
+	/* Oldest first. All runs: straight along the runs_by_time index;
+	 * the latest N: those N (newest first, for LIMIT), then turned. */
+	const char *sql = q && q->limit
+		? "SELECT * FROM (SELECT " RUN_COLUMNS " FROM runs WHERE " RUN_FILTER
+		  " ORDER BY started_at DESC, id DESC LIMIT ?3) ORDER BY started_at, id"
+		: "SELECT " RUN_COLUMNS " FROM runs WHERE " RUN_FILTER " ORDER BY started_at, id";
+	sqlite3_stmt *st;
+	char since[32];
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_error(r->db, r->path, "reading the runs", err);
+		return -1;
+	}
+	bind_query(st, q, since);
+	int step, rc = 0;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct history_run run;
+		memset(&run, 0, sizeof run);
+		run.id = sqlite3_column_int64(st, 0);
+		run.started_at = column_dup(st, 1);
+		run.when = parse_iso(run.started_at);
+		run.duration_ms = sqlite3_column_double(st, 2);
+		run.command = column_dup(st, 3);
+		run.exit_status = sqlite3_column_int(st, 4);
+		run.machine = column_dup(st, 5);
+		run.tool_version = column_dup(st, 6);
+		run.policy_path = column_dup(st, 7);
+		run.verdict = column_dup(st, 8);
+		run.first_failure = column_dup(st, 9);
+		if (!run.started_at)
+			run.started_at = xstrdup("");
+		if (!run.machine)
+			run.machine = xstrdup("unknown");
+		if (!run.verdict)
+			run.verdict = xstrdup("?");
+		if (load_details(r, &run) < 0) {
+			db_error(r->db, r->path, "reading a run's checks", err);
+			rc = -1;
+		} else {
+			rc = fn(&run, arg);
+		}
+		history_run_release(&run);
+	}
+	if (rc == 0 && step != SQLITE_DONE) {
+		db_error(r->db, r->path, "reading the runs", err);
+		rc = -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void history_run_copy(struct history_run *dst, const struct history_run *src)
+{
+	*dst = *src;
+	dst->started_at = dup_or_null(src->started_at);
+	dst->command = dup_or_null(src->command);
+	dst->machine = dup_or_null(src->machine);
+	dst->tool_version = dup_or_null(src->tool_version);
+	dst->policy_path = dup_or_null(src->policy_path);
+	dst->verdict = dup_or_null(src->verdict);
+	dst->first_failure = dup_or_null(src->first_failure);
+	dst->facts = xcalloc(src->nfacts + 1, sizeof *dst->facts);
+	for (size_t i = 0; i < src->nfacts; i++) {
+		dst->facts[i].key = xstrdup(src->facts[i].key);
+		dst->facts[i].val = xstrdup(src->facts[i].val);
+	}
+	dst->checks = xcalloc(src->nchecks + 1, sizeof *dst->checks);
+	for (size_t i = 0; i < src->nchecks; i++) {
+		dst->checks[i].id = xstrdup(src->checks[i].id);
+		dst->checks[i].status = xstrdup(src->checks[i].status);
+		dst->checks[i].kb = dup_or_null(src->checks[i].kb);
+		dst->checks[i].detail = dup_or_null(src->checks[i].detail);
+	}
+}
+
+void history_run_release(struct history_run *r)
+{
+	free(r->started_at);
+	free(r->command);
+	free(r->machine);
+	free(r->tool_version);
+	free(r->policy_path);
+	free(r->verdict);
+	free(r->first_failure);
+	history_kv_free(r->facts, r->nfacts);
+	for (size_t c = 0; c < r->nchecks; c++) {
+		free(r->checks[c].id);
+		free(r->checks[c].status);
+		free(r->checks[c].kb);
+		free(r->checks[c].detail);
+	}
+	free(r->checks);
+	memset(r, 0, sizeof *r);
+}
+
+/* history_load: the runs kept, each a copy. */
+static int keep_run(const struct history_run *run, void *arg)
+{
+	struct history_runs *out = arg;
+	if (!(out->n & (out->n - 1))) /* 0, 1, 2, 4...: doubled each time it is full */
+		out->v = xrealloc(out->v, (out->n ? 2 * out->n : 1) * sizeof *out->v);
+	history_run_copy(&out->v[out->n++], run);
+	return 0;
+}
+
+int history_load(const char *db_path, const struct history_query *q,
+		 struct history_runs *out, struct strbuf *err)
+{
+	memset(out, 0, sizeof *out);
+	struct history_reader *r;
+	int rc = history_open(db_path, &r, err);
+	if (rc < 0)
+		return rc;
+	struct history_counts c;
+	rc = history_count(r, q, &c, err);
+	if (rc == 0)
+		rc = history_each(r, q, keep_run, out, err);
+	out->total = c.total;
+	out->total_machines = c.total_machines;
+	history_close(r);
 	if (rc < 0)
 		history_runs_release(out);
 	return rc;
@@ -650,27 +939,10 @@ out:
 
 void history_runs_release(struct history_runs *runs)
 {
-	for (size_t i = 0; i < runs->n; i++) {
-		struct history_run *r = &runs->v[i];
-		free(r->started_at);
-		free(r->command);
-		free(r->machine);
-		free(r->tool_version);
-		free(r->policy_path);
-		free(r->verdict);
-		free(r->first_failure);
-		history_kv_free(r->facts, r->nfacts);
-		for (size_t c = 0; c < r->nchecks; c++) {
-			free(r->checks[c].id);
-			free(r->checks[c].status);
-			free(r->checks[c].kb);
-			free(r->checks[c].detail);
-		}
-		free(r->checks);
-	}
+	for (size_t i = 0; i < runs->n; i++)
+		history_run_release(&runs->v[i]);
 	free(runs->v);
-	runs->v = NULL;
-	runs->n = 0;
+	memset(runs, 0, sizeof *runs);
 }
 
 const char *history_run_fact(const struct history_run *run, const char *key)

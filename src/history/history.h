@@ -102,6 +102,10 @@ struct history_run {
 struct history_runs {
 	struct history_run *v;
 	size_t n;
+	/* Runs and machines that match the query's filters, its limit left
+	 * out (history_load sets them; 0: unknown, taken as n and the
+	 * machines of v). "20 runs" of a database that holds 41 must say so. */
+	size_t total, total_machines;
 };
 
 struct history_query {
@@ -111,7 +115,37 @@ struct history_query {
 };
 
 /*
- * Opens the database read-only and loads the runs, oldest first. Returns 0;
+ * Reading runs one at a time, in bounded memory whatever the database
+ * holds: history_open, then history_count and history_each (any number of
+ * times, all in one read transaction, so they agree), history_close.
+ * history_open returns 0 (also for an empty file: a reader of no runs),
+ * -ENOENT (err set) when the file does not exist, -1 with a one-line
+ * message when it is not a wslgpu history database, is of a newer schema,
+ * or cannot be read. The file is never modified; a WAL database in a
+ * directory we cannot write is opened immutable when its log is empty.
+ */
+struct history_reader;
+struct history_counts {
+	size_t runs, machines;        /* what the query selects (its limit too) */
+	size_t total, total_machines; /* its filters only */
+};
+typedef int (*history_run_fn)(const struct history_run *run, void *arg);
+int history_open(const char *db_path, struct history_reader **out, struct strbuf *err);
+int history_count(struct history_reader *r, const struct history_query *q,
+		  struct history_counts *c, struct strbuf *err);
+/* Calls fn with each run the query selects, oldest first; the run lives
+ * until fn returns. Stops when fn returns non-zero and returns that; 0
+ * after the last run, -1 with err set when the database fails. */
+int history_each(struct history_reader *r, const struct history_query *q, history_run_fn fn,
+		 void *arg, struct strbuf *err);
+void history_close(struct history_reader *r);
+/* A deep copy (dst is overwritten), and its release. */
+void history_run_copy(struct history_run *dst, const struct history_run *src);
+void history_run_release(struct history_run *r);
+
+/*
+ * All the selected runs in memory, oldest first (history_each into an
+ * array: for tests and small queries; `wslgpu history` streams). Returns 0;
  * -ENOENT (err set) when the file does not exist; -1 with a one-line
  * message when it is not a wslgpu history database, is of a newer schema,
  * or cannot be read. The file is never modified.
@@ -152,12 +186,38 @@ struct history_changes {
 void history_changes(const struct history_runs *runs, struct history_changes *out);
 void history_changes_release(struct history_changes *ch);
 
+/*
+ * The same, one run at a time (history_each's order, oldest first), in
+ * memory bounded by the number of machines: the tracker keeps a copy of
+ * each machine's latest run. history_track fills t (t->n may be 0) and
+ * returns true when the run's machine was seen before; t->from points
+ * into the tracker and t->to at run, both valid until the next call;
+ * t->v is the caller's to free.
+ */
+struct history_tracker {
+	struct history_run *last; /* per machine */
+	size_t n;
+	struct history_run retired; /* the run t->from points at */
+};
+#define HISTORY_TRACKER_INIT { NULL, 0, { 0 } }
+bool history_track(struct history_tracker *tr, const struct history_run *run,
+		   struct history_transition *t);
+void history_tracker_release(struct history_tracker *tr);
+
 /* ---- output for `wslgpu history` ---- */
 
 /* "Mon 3 Nov 09:00" in local time; the year is added when it is not now's. */
 void history_human_time(time_t t, time_t now, struct strbuf *out);
+/* Runs in memory (history_load), changes computed (history_changes). */
 void history_print_runs(FILE *f, const char *db_path, const struct history_runs *runs, bool json);
 void history_print_changes(FILE *f, const char *db_path, const struct history_runs *runs,
 			   const struct history_changes *ch, bool json);
+/* The same output, streamed from the database in bounded memory (the
+ * text table reads the runs twice: once for its column widths). Returns
+ * 0, or -1 with err set when the database fails part-way. */
+int history_stream_runs(FILE *f, const char *db_path, struct history_reader *r,
+			const struct history_query *q, bool json, struct strbuf *err);
+int history_stream_changes(FILE *f, const char *db_path, struct history_reader *r,
+			   const struct history_query *q, bool json, struct strbuf *err);
 
 #endif

@@ -87,63 +87,147 @@ static const char *platform_of(const struct history_run *r)
 	return history_run_fact(r, "platform");
 }
 
-/* ---- the table of runs ---- */
+/* ---- runs, from memory or streamed from the database ---- */
 
-struct row {
-	struct strbuf when, problems;
-	const char *driver, *kernel;
+struct seq {
+	const struct history_runs *runs; /* in memory, or NULL: */
+	struct history_reader *r;        /* the database */
+	const struct history_query *q;
+	struct strbuf *err;
+	struct history_counts c;
 };
 
-static void print_runs_text(FILE *f, const char *db_path, const struct history_runs *runs)
+static void seq_of_runs(struct seq *s, const struct history_runs *runs)
 {
-	if (!runs->n) {
-		fprintf(f, "No runs recorded yet in %s.\nRecord one with: wslgpu smoke --record\n", db_path);
+	memset(s, 0, sizeof *s);
+	s->runs = runs;
+	s->c.runs = runs->n;
+	s->c.machines = count_machines(runs);
+	s->c.total = runs->total > runs->n ? runs->total : runs->n;
+	s->c.total_machines = runs->total_machines > s->c.machines ? runs->total_machines
+								    : s->c.machines;
+}
+
+static int seq_of_db(struct seq *s, struct history_reader *r, const struct history_query *q,
+		     struct strbuf *err)
+{
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	s->q = q;
+	s->err = err;
+	return history_count(r, q, &s->c, err);
+}
+
+static int seq_each(struct seq *s, history_run_fn fn, void *arg)
+{
+	if (!s->runs)
+		return history_each(s->r, s->q, fn, arg, s->err);
+	for (size_t i = 0; i < s->runs->n; i++) {
+		int rc = fn(&s->runs->v[i], arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* "3 runs of 2 machines"; when the limit left runs out, says so: "the
+ * latest 20 of 41 runs (--limit 0 for all), of 1 machine (2 in all)". */
+static void runs_phrase(struct strbuf *sb, const struct history_counts *c, bool capital)
+{
+	if (c->runs >= c->total) {
+		sb_addf(sb, "%zu run%s of %zu machine%s", c->runs, c->runs == 1 ? "" : "s",
+			c->machines, c->machines == 1 ? "" : "s");
 		return;
 	}
-	time_t now = time(NULL);
-	struct row *rows = xcalloc(runs->n, sizeof *rows);
-	size_t wid = 3, wwhen = 4, wprob = 8, wdrv = 6;
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct history_run *r = &runs->v[i];
-		struct row *w = &rows[i];
-		sb_init(&w->when);
-		sb_init(&w->problems);
-		history_human_time(r->when, now, &w->when);
-		problems(r, &w->problems);
-		w->driver = history_run_fact(r, "driver.version");
-		w->kernel = history_run_fact(r, "kernel");
-		char id[32];
-		size_t n = (size_t)snprintf(id, sizeof id, "%lld", r->id);
-		wid = n > wid ? n : wid;
-		wwhen = w->when.len > wwhen ? w->when.len : wwhen;
-		wprob = w->problems.len > wprob ? w->problems.len : wprob;
-		size_t d = w->driver ? strlen(w->driver) : 1;
-		wdrv = d > wdrv ? d : wdrv;
+	sb_addf(sb, "%s latest %zu of %zu runs (--limit 0 for all), of %zu machine%s",
+		capital ? "The" : "the", c->runs, c->total, c->machines,
+		c->machines == 1 ? "" : "s");
+	if (c->total_machines > c->machines)
+		sb_addf(sb, " (%zu in all)", c->total_machines);
+}
+
+static void no_runs(FILE *f, const char *db_path)
+{
+	fprintf(f, "No runs recorded yet in %s.\nRecord one with: wslgpu smoke --record\n", db_path);
+}
+
+/* ---- the table of runs ---- */
+
+struct table {
+	FILE *f;
+	time_t now;
+	size_t wid, wwhen, wprob, wdrv;
+};
+
+/* One row's cells. */
+static void row_cells(const struct table *t, const struct history_run *r, struct strbuf *when,
+		      struct strbuf *prob, const char **driver)
+{
+	history_human_time(r->when, t->now, when);
+	problems(r, prob);
+	*driver = history_run_fact(r, "driver.version");
+}
+
+static int measure_row(const struct history_run *r, void *arg)
+{
+	struct table *t = arg;
+	struct strbuf when = STRBUF_INIT, prob = STRBUF_INIT;
+	const char *driver;
+	row_cells(t, r, &when, &prob, &driver);
+	char id[32];
+	size_t n = (size_t)snprintf(id, sizeof id, "%lld", r->id);
+	t->wid = n > t->wid ? n : t->wid;
+	t->wwhen = when.len > t->wwhen ? when.len : t->wwhen;
+	t->wprob = prob.len > t->wprob ? prob.len : t->wprob;
+	size_t d = driver ? strlen(driver) : 1;
+	t->wdrv = d > t->wdrv ? d : t->wdrv;
+	sb_release(&when);
+	sb_release(&prob);
+	return 0;
+}
+
+static int print_row(const struct history_run *r, void *arg)
+{
+	struct table *t = arg;
+	struct strbuf when = STRBUF_INIT, prob = STRBUF_INIT;
+	struct strbuf mach = STRBUF_INIT, verdict = STRBUF_INIT, drv = STRBUF_INIT;
+	const char *driver;
+	row_cells(t, r, &when, &prob, &driver);
+	const char *kernel = history_run_fact(r, "kernel");
+	text_sanitize(&mach, r->machine);
+	text_sanitize(&verdict, r->verdict);
+	text_sanitize(&drv, driver ? driver : "-");
+	fprintf(t->f, "%*lld  %-*s  %-16s  %s %-6s %-*s  %-*s  ", (int)t->wid, r->id, (int)t->wwhen,
+		when.buf, mach.buf, verdict_mark(r->verdict), verdict.buf, (int)t->wprob,
+		prob.len ? prob.buf : "-", (int)t->wdrv, drv.buf);
+	put_clean(t->f, kernel ? kernel : "-");
+	fputc('\n', t->f);
+	sb_release(&mach);
+	sb_release(&verdict);
+	sb_release(&drv);
+	sb_release(&when);
+	sb_release(&prob);
+	return 0;
+}
+
+static int print_runs_text(FILE *f, const char *db_path, struct seq *s)
+{
+	if (!s->c.runs) {
+		no_runs(f, db_path);
+		return 0;
 	}
-	fprintf(f, "%*s  %-*s  %-16s  %-8s %-*s  %-*s  %s\n", (int)wid, "run", (int)wwhen, "when",
-		"machine", "verdict", (int)wprob, "problems", (int)wdrv, "driver", "kernel");
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct history_run *r = &runs->v[i];
-		struct row *w = &rows[i];
-		struct strbuf mach = STRBUF_INIT, verdict = STRBUF_INIT, drv = STRBUF_INIT;
-		text_sanitize(&mach, r->machine);
-		text_sanitize(&verdict, r->verdict);
-		text_sanitize(&drv, w->driver ? w->driver : "-");
-		fprintf(f, "%*lld  %-*s  %-16s  %s %-6s %-*s  %-*s  ", (int)wid, r->id, (int)wwhen,
-			w->when.buf, mach.buf, verdict_mark(r->verdict), verdict.buf, (int)wprob,
-			w->problems.len ? w->problems.buf : "-", (int)wdrv, drv.buf);
-		sb_release(&mach);
-		sb_release(&verdict);
-		sb_release(&drv);
-		put_clean(f, w->kernel ? w->kernel : "-");
-		fputc('\n', f);
-		sb_release(&w->when);
-		sb_release(&w->problems);
-	}
-	free(rows);
-	size_t m = count_machines(runs);
-	fprintf(f, "\n%zu run%s of %zu machine%s in %s. What changed: wslgpu history --changes\n", runs->n,
-		runs->n == 1 ? "" : "s", m, m == 1 ? "" : "s", db_path);
+	struct table t = { f, time(NULL), 3, 4, 8, 6 };
+	if (seq_each(s, measure_row, &t) < 0)
+		return -1;
+	fprintf(f, "%*s  %-*s  %-16s  %-8s %-*s  %-*s  %s\n", (int)t.wid, "run", (int)t.wwhen, "when",
+		"machine", "verdict", (int)t.wprob, "problems", (int)t.wdrv, "driver", "kernel");
+	if (seq_each(s, print_row, &t) < 0)
+		return -1;
+	struct strbuf phrase = STRBUF_INIT;
+	runs_phrase(&phrase, &s->c, true);
+	fprintf(f, "\n%s in %s. What changed: wslgpu history --changes\n", phrase.buf, db_path);
+	sb_release(&phrase);
+	return 0;
 }
 
 static void json_run_ref(struct json_writer *jw, const char *key, const struct history_run *r)
@@ -154,63 +238,117 @@ static void json_run_ref(struct json_writer *jw, const char *key, const struct h
 	jw_end(jw);
 }
 
-static void print_runs_json(FILE *f, const char *db_path, const struct history_runs *runs)
-{
-	struct strbuf sb = STRBUF_INIT;
+/* A JSON document written as it goes: whatever is complete is flushed. */
+struct jstream {
+	FILE *f;
+	struct strbuf sb;
 	struct json_writer jw;
-	jw_init(&jw, &sb);
-	jw_object_begin(&jw);
-	jw_kv_str(&jw, "schema", "wslgpu/history/1");
-	jw_kv_str(&jw, "db", db_path);
-	jw_kv_array(&jw, "runs");
-	for (size_t i = 0; i < runs->n; i++) {
-		const struct history_run *r = &runs->v[i];
-		jw_object_begin(&jw);
-		jw_kv_int(&jw, "id", r->id);
-		jw_kv_str(&jw, "started_at", r->started_at);
-		jw_kv_fixed(&jw, "duration_ms", 1, r->duration_ms);
-		jw_kv_str(&jw, "command", r->command);
-		jw_kv_int(&jw, "exit_status", r->exit_status);
-		jw_kv_str(&jw, "machine", r->machine);
-		jw_kv_str(&jw, "tool_version", r->tool_version);
-		jw_kv_str(&jw, "policy", r->policy_path);
-		jw_kv_str(&jw, "verdict", r->verdict);
-		jw_kv_str(&jw, "first_failure", r->first_failure);
-		jw_kv_array(&jw, "failing");
-		for (size_t c = 0; c < r->nchecks; c++)
-			if (failing(r->checks[c].status))
-				jw_str(&jw, r->checks[c].id);
-		jw_end(&jw);
-		jw_kv_object(&jw, "facts");
-		for (size_t k = 0; k < r->nfacts; k++)
-			jw_kv_str(&jw, r->facts[k].key, r->facts[k].val);
-		jw_end(&jw);
-		jw_kv_array(&jw, "checks");
-		for (size_t c = 0; c < r->nchecks; c++) {
-			const struct history_check *k = &r->checks[c];
-			jw_object_begin(&jw);
-			jw_kv_str(&jw, "id", k->id);
-			jw_kv_str(&jw, "status", k->status);
-			jw_kv_str(&jw, "kb", k->kb);
-			jw_kv_str(&jw, "detail", k->detail);
-			jw_end(&jw);
-		}
-		jw_end(&jw);
-		jw_end(&jw);
+};
+
+static void js_init(struct jstream *js, FILE *f)
+{
+	js->f = f;
+	sb_init(&js->sb);
+	jw_init(&js->jw, &js->sb);
+}
+
+static void js_flush(struct jstream *js)
+{
+	if (js->sb.len)
+		fwrite(js->sb.buf, 1, js->sb.len, js->f);
+	sb_reset(&js->sb);
+}
+
+static void js_finish(struct jstream *js)
+{
+	sb_addc(&js->sb, '\n');
+	js_flush(js);
+	sb_release(&js->sb);
+}
+
+static void json_totals(struct json_writer *jw, const struct history_counts *c)
+{
+	/* What the filters match, the limit left out: "runs" may be fewer. */
+	jw_kv_object(jw, "total");
+	jw_kv_uint(jw, "runs", c->total);
+	jw_kv_uint(jw, "machines", c->total_machines);
+	jw_end(jw);
+}
+
+static int json_run(const struct history_run *r, void *arg)
+{
+	struct jstream *js = arg;
+	struct json_writer *jw = &js->jw;
+	jw_object_begin(jw);
+	jw_kv_int(jw, "id", r->id);
+	jw_kv_str(jw, "started_at", r->started_at);
+	jw_kv_fixed(jw, "duration_ms", 1, r->duration_ms);
+	jw_kv_str(jw, "command", r->command);
+	jw_kv_int(jw, "exit_status", r->exit_status);
+	jw_kv_str(jw, "machine", r->machine);
+	jw_kv_str(jw, "tool_version", r->tool_version);
+	jw_kv_str(jw, "policy", r->policy_path);
+	jw_kv_str(jw, "verdict", r->verdict);
+	jw_kv_str(jw, "first_failure", r->first_failure);
+	jw_kv_array(jw, "failing");
+	for (size_t c = 0; c < r->nchecks; c++)
+		if (failing(r->checks[c].status))
+			jw_str(jw, r->checks[c].id);
+	jw_end(jw);
+	jw_kv_object(jw, "facts");
+	for (size_t k = 0; k < r->nfacts; k++)
+		jw_kv_str(jw, r->facts[k].key, r->facts[k].val);
+	jw_end(jw);
+	jw_kv_array(jw, "checks");
+	for (size_t c = 0; c < r->nchecks; c++) {
+		const struct history_check *k = &r->checks[c];
+		jw_object_begin(jw);
+		jw_kv_str(jw, "id", k->id);
+		jw_kv_str(jw, "status", k->status);
+		jw_kv_str(jw, "kb", k->kb);
+		jw_kv_str(jw, "detail", k->detail);
+		jw_end(jw);
 	}
-	jw_end(&jw);
-	jw_end(&jw);
-	sb_addc(&sb, '\n');
-	fputs(sb.buf, f);
-	sb_release(&sb);
+	jw_end(jw);
+	jw_end(jw);
+	js_flush(js);
+	return 0;
+}
+
+static int print_runs_json(FILE *f, const char *db_path, struct seq *s)
+{
+	struct jstream js;
+	js_init(&js, f);
+	jw_object_begin(&js.jw);
+	jw_kv_str(&js.jw, "schema", "wslgpu/history/1");
+	jw_kv_str(&js.jw, "db", db_path);
+	json_totals(&js.jw, &s->c);
+	jw_kv_array(&js.jw, "runs");
+	int rc = seq_each(s, json_run, &js);
+	/* A failure part-way still ends the document; the caller says why. */
+	jw_end(&js.jw);
+	jw_end(&js.jw);
+	js_finish(&js);
+	return rc < 0 ? -1 : 0;
 }
 
 void history_print_runs(FILE *f, const char *db_path, const struct history_runs *runs, bool json)
 {
+	struct seq s;
+	seq_of_runs(&s, runs);
 	if (json)
-		print_runs_json(f, db_path, runs);
+		print_runs_json(f, db_path, &s);
 	else
-		print_runs_text(f, db_path, runs);
+		print_runs_text(f, db_path, &s);
+}
+
+int history_stream_runs(FILE *f, const char *db_path, struct history_reader *r,
+			const struct history_query *q, bool json, struct strbuf *err)
+{
+	struct seq s;
+	if (seq_of_db(&s, r, q, err) < 0)
+		return -1;
+	return json ? print_runs_json(f, db_path, &s) : print_runs_text(f, db_path, &s);
 }
 
 /* ---- changes ---- */
@@ -312,93 +450,142 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 	}
 }
 
-static void print_changes_text(FILE *f, const char *db_path, const struct history_runs *runs,
-			       const struct history_changes *ch)
+/* Changes as they are found: the first transition, the next ones, the end. */
+struct changes_out {
+	FILE *f;
+	bool json;
+	struct jstream js;
+	time_t now;
+	size_t transitions, changes;
+};
+
+static void changes_begin(struct changes_out *o, FILE *f, bool json, const char *db_path,
+			  const struct history_counts *c)
 {
-	if (!runs->n) {
-		fprintf(f, "No runs recorded yet in %s.\nRecord one with: wslgpu smoke --record\n", db_path);
+	memset(o, 0, sizeof *o);
+	o->f = f;
+	o->json = json;
+	o->now = time(NULL);
+	if (!json)
 		return;
-	}
-	time_t now = time(NULL);
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	for (size_t i = 0; i < ch->n; i++) {
-		const struct history_transition *t = &ch->v[i];
-		sb_reset(&a);
-		sb_reset(&b);
-		history_human_time(t->from->when, now, &a);
-		history_human_time(t->to->when, now, &b);
-		fprintf(f, "%s%s → %s  (machine ", i ? "\n" : "", a.buf, b.buf);
-		put_clean(f, t->to->machine);
-		fprintf(f, ", runs %lld → %lld)\n", t->from->id, t->to->id);
-		for (size_t c = 0; c < t->n; c++)
-			print_change_text(f, t, &t->v[c]);
-	}
-	sb_release(&a);
-	sb_release(&b);
-	size_t m = count_machines(runs);
-	if (!ch->n)
-		fprintf(f, "Nothing changed: %zu run%s of %zu machine%s in %s.\n", runs->n,
-			runs->n == 1 ? "" : "s", m, m == 1 ? "" : "s", db_path);
-	else {
-		size_t total = 0;
-		for (size_t i = 0; i < ch->n; i++)
-			total += ch->v[i].n;
-		fprintf(f, "\n%zu change%s; %zu runs of %zu machine%s in %s.\n", total,
-			total == 1 ? "" : "s", runs->n, m, m == 1 ? "" : "s", db_path);
-	}
+	js_init(&o->js, f);
+	struct json_writer *jw = &o->js.jw;
+	jw_object_begin(jw);
+	jw_kv_str(jw, "schema", "wslgpu/history-changes/1");
+	jw_kv_str(jw, "db", db_path);
+	jw_kv_uint(jw, "runs", c->runs);
+	jw_kv_uint(jw, "machines", c->machines);
+	json_totals(jw, c);
+	jw_kv_array(jw, "transitions");
 }
 
-static void print_changes_json(FILE *f, const char *db_path, const struct history_runs *runs,
-			       const struct history_changes *ch)
+static void changes_one(struct changes_out *o, const struct history_transition *t)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct json_writer jw;
-	jw_init(&jw, &sb);
-	jw_object_begin(&jw);
-	jw_kv_str(&jw, "schema", "wslgpu/history-changes/1");
-	jw_kv_str(&jw, "db", db_path);
-	jw_kv_uint(&jw, "runs", runs->n);
-	jw_kv_uint(&jw, "machines", count_machines(runs));
-	jw_kv_array(&jw, "transitions");
-	for (size_t i = 0; i < ch->n; i++) {
-		const struct history_transition *t = &ch->v[i];
-		jw_object_begin(&jw);
-		jw_kv_str(&jw, "machine", t->to->machine);
-		json_run_ref(&jw, "from", t->from);
-		json_run_ref(&jw, "to", t->to);
-		jw_kv_array(&jw, "changes");
+	if (!t->n)
+		return;
+	if (o->json) {
+		struct json_writer *jw = &o->js.jw;
+		jw_object_begin(jw);
+		jw_kv_str(jw, "machine", t->to->machine);
+		json_run_ref(jw, "from", t->from);
+		json_run_ref(jw, "to", t->to);
+		jw_kv_array(jw, "changes");
 		for (size_t c = 0; c < t->n; c++) {
 			const struct history_change *x = &t->v[c];
 			const struct kb_entry *e = kb_find(x->kb);
-			jw_object_begin(&jw);
-			jw_kv_str(&jw, "kind", x->is_check ? "check" : "fact");
-			jw_kv_str(&jw, "key", x->key);
-			jw_kv_str(&jw, "label", x->is_check ? x->key
-							    : history_fact_label(x->key, platform_of(t->to)));
-			jw_kv_str(&jw, "old", x->old);
-			jw_kv_str(&jw, "new", x->new);
-			jw_kv_str(&jw, "how", x->how);
-			jw_kv_str(&jw, "kb", e ? e->id : x->kb);
-			jw_kv_str(&jw, "title", e ? e->title : NULL);
+			jw_object_begin(jw);
+			jw_kv_str(jw, "kind", x->is_check ? "check" : "fact");
+			jw_kv_str(jw, "key", x->key);
+			jw_kv_str(jw, "label", x->is_check ? x->key
+							   : history_fact_label(x->key, platform_of(t->to)));
+			jw_kv_str(jw, "old", x->old);
+			jw_kv_str(jw, "new", x->new);
+			jw_kv_str(jw, "how", x->how);
+			jw_kv_str(jw, "kb", e ? e->id : x->kb);
+			jw_kv_str(jw, "title", e ? e->title : NULL);
 			if (x->is_check)
-				jw_kv_str(&jw, "detail", x->detail);
-			jw_end(&jw);
+				jw_kv_str(jw, "detail", x->detail);
+			jw_end(jw);
 		}
-		jw_end(&jw);
-		jw_end(&jw);
+		jw_end(jw);
+		jw_end(jw);
+		js_flush(&o->js);
+	} else {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		history_human_time(t->from->when, o->now, &a);
+		history_human_time(t->to->when, o->now, &b);
+		fprintf(o->f, "%s%s → %s  (machine ", o->transitions ? "\n" : "", a.buf, b.buf);
+		put_clean(o->f, t->to->machine);
+		fprintf(o->f, ", runs %lld → %lld)\n", t->from->id, t->to->id);
+		for (size_t c = 0; c < t->n; c++)
+			print_change_text(o->f, t, &t->v[c]);
+		sb_release(&a);
+		sb_release(&b);
 	}
-	jw_end(&jw);
-	jw_end(&jw);
-	sb_addc(&sb, '\n');
-	fputs(sb.buf, f);
-	sb_release(&sb);
+	o->transitions++;
+	o->changes += t->n;
+}
+
+static void changes_end(struct changes_out *o, const char *db_path, const struct history_counts *c)
+{
+	if (o->json) {
+		jw_end(&o->js.jw);
+		jw_end(&o->js.jw);
+		js_finish(&o->js);
+		return;
+	}
+	if (!c->runs) {
+		no_runs(o->f, db_path);
+		return;
+	}
+	struct strbuf phrase = STRBUF_INIT;
+	runs_phrase(&phrase, c, false);
+	if (!o->transitions)
+		fprintf(o->f, "Nothing changed: %s in %s.\n", phrase.buf, db_path);
+	else
+		fprintf(o->f, "\n%zu change%s; %s in %s.\n", o->changes, o->changes == 1 ? "" : "s",
+			phrase.buf, db_path);
+	sb_release(&phrase);
 }
 
 void history_print_changes(FILE *f, const char *db_path, const struct history_runs *runs,
 			   const struct history_changes *ch, bool json)
 {
-	if (json)
-		print_changes_json(f, db_path, runs, ch);
-	else
-		print_changes_text(f, db_path, runs, ch);
+	struct seq s;
+	seq_of_runs(&s, runs);
+	struct changes_out o;
+	changes_begin(&o, f, json, db_path, &s.c);
+	for (size_t i = 0; i < ch->n; i++)
+		changes_one(&o, &ch->v[i]);
+	changes_end(&o, db_path, &s.c);
+}
+
+struct streaming {
+	struct history_tracker tr;
+	struct changes_out *o;
+};
+
+static int track_run(const struct history_run *run, void *arg)
+{
+	struct streaming *st = arg;
+	struct history_transition t;
+	if (history_track(&st->tr, run, &t))
+		changes_one(st->o, &t);
+	free(t.v);
+	return 0;
+}
+
+int history_stream_changes(FILE *f, const char *db_path, struct history_reader *r,
+			   const struct history_query *q, bool json, struct strbuf *err)
+{
+	struct seq s;
+	if (seq_of_db(&s, r, q, err) < 0)
+		return -1;
+	struct changes_out o;
+	changes_begin(&o, f, json, db_path, &s.c);
+	struct streaming st = { HISTORY_TRACKER_INIT, &o };
+	int rc = seq_each(&s, track_run, &st);
+	history_tracker_release(&st.tr);
+	changes_end(&o, db_path, &s.c);
+	return rc < 0 ? -1 : 0;
 }

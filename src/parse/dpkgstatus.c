@@ -1,9 +1,11 @@
 /* dpkgstatus.c: dpkg's status database and GPU package classes. See dpkgstatus.h. */
 #include "dpkgstatus.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "../core/rootfs.h"
 #include "dpkg.h"
 
 static bool field_is(const char *line, size_t n, const char *name, size_t *value_at)
@@ -269,4 +271,134 @@ const char *gpupkg_kind_name(enum gpupkg_kind k)
 	case GPUPKG_TOOLKIT: return "toolkit";
 	default: return "other";
 	}
+}
+
+/* ---- the status file, read once per process ---- */
+
+#define STANZA_MAX (1u << 20) /* a stanza longer than this is cut (and said) */
+
+struct owned_pkg {
+	char *text; /* the fields, each NUL-terminated, that the spans point into */
+	struct dpkg_pkg pkg;
+};
+
+static struct {
+	bool read;
+	struct dpkgstatus_info info;
+	struct owned_pkg *v;
+	size_t n, alloc;
+} st;
+
+static void own_span(struct strbuf *sb, const struct dpkg_span *s, size_t *off)
+{
+	*off = sb->len;
+	sb_addn(sb, s->p ? s->p : "", s->p ? s->n : 0);
+	sb_addc(sb, '\0');
+}
+
+struct keep_arg {
+	int line0; /* file line of the stanza's first line, minus one */
+};
+
+static int keep_pkg(const struct dpkg_pkg *pkg, void *arg)
+{
+	const struct keep_arg *k = arg;
+	struct strbuf sb = STRBUF_INIT;
+	size_t off[5];
+	own_span(&sb, &pkg->name, &off[0]);
+	own_span(&sb, &pkg->status, &off[1]);
+	own_span(&sb, &pkg->version, &off[2]);
+	own_span(&sb, &pkg->provides, &off[3]);
+	own_span(&sb, &pkg->arch, &off[4]);
+	if (st.n == st.alloc) {
+		st.alloc = st.alloc ? 2 * st.alloc : 256;
+		st.v = xrealloc(st.v, st.alloc * sizeof *st.v);
+	}
+	struct owned_pkg *o = &st.v[st.n++];
+	o->text = sb_detach(&sb);
+	/* Spans keep "absent" (p NULL) apart from "empty". */
+	const struct dpkg_span *in[5] = { &pkg->name, &pkg->status, &pkg->version, &pkg->provides,
+					  &pkg->arch };
+	struct dpkg_span *out[5] = { &o->pkg.name, &o->pkg.status, &o->pkg.version,
+				     &o->pkg.provides, &o->pkg.arch };
+	for (int i = 0; i < 5; i++) {
+		out[i]->p = in[i]->p ? o->text + off[i] : NULL;
+		out[i]->n = in[i]->p ? in[i]->n : 0;
+	}
+	o->pkg.line = pkg->line + k->line0;
+	return 0;
+}
+
+static void read_status(void)
+{
+	st.read = true;
+	struct rootfs_lines l;
+	int rc = rootfs_lines_open(&l, DPKG_STATUS_FILE);
+	if (rc < 0) {
+		st.info.err = rc;
+		return;
+	}
+	struct strbuf stanza = STRBUF_INIT;
+	size_t first = 0;
+	bool cut = false;
+	for (;;) {
+		int more = rootfs_lines_next(&l);
+		bool blank = true;
+		for (size_t i = 0; more > 0 && i < l.len && blank; i++)
+			blank = l.line[i] == ' ' || l.line[i] == '\t' || l.line[i] == '\r';
+		if (more > 0 && !blank) {
+			if (!stanza.len)
+				first = l.lineno;
+			if (stanza.len + l.len + 1 <= STANZA_MAX) {
+				sb_addn(&stanza, l.line, l.len);
+				sb_addc(&stanza, '\n');
+			} else if (!cut) {
+				cut = true;
+				st.info.cut_stanzas++;
+				struct strbuf w = STRBUF_INIT;
+				sb_addf(&w, "the stanza at line %zu is longer than 1 MiB: only its start "
+					    "was read", first);
+				rootfs_note_cut(DPKG_STATUS_FILE, w.buf);
+				sb_release(&w);
+			}
+			continue;
+		}
+		if (stanza.len) {
+			struct keep_arg k = { first > 1 ? (int)first - 1 : 0 };
+			dpkgstatus_each(stanza.buf, stanza.len, keep_pkg, &k);
+			sb_reset(&stanza);
+			cut = false;
+		}
+		if (more <= 0)
+			break;
+	}
+	st.info.err = l.err;
+	st.info.packages = st.n;
+	sb_release(&stanza);
+	rootfs_lines_close(&l);
+}
+
+int dpkgstatus_read_each(int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg,
+			 const struct dpkgstatus_info **info)
+{
+	if (!st.read)
+		read_status();
+	if (info)
+		*info = &st.info;
+	if (st.info.err < 0 && !st.n)
+		return st.info.err;
+	for (size_t i = 0; i < st.n; i++) {
+		int rc = fn(&st.v[i].pkg, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void dpkgstatus_reset(void)
+{
+	for (size_t i = 0; i < st.n; i++)
+		free(st.v[i].text);
+	free(st.v);
+	memset(&st, 0, sizeof st);
 }

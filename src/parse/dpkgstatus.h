@@ -38,6 +38,27 @@ struct dpkg_pkg {
  * non-zero and returns that value (0 after the last stanza). */
 int dpkgstatus_each(const char *buf, size_t len,
 		    int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg);
+/*
+ * The status file of the described machine (through rootfs), read once per
+ * process and kept (name, status, version, provides, architecture and line
+ * of each package): every probe of the process, and report, ask it without
+ * reading it again. Streamed stanza by stanza, so a status file of any size
+ * is read whole; a stanza over 1 MiB is cut and the cut noted. Calls fn for
+ * each package, in file order (spans valid for the process); stops when fn
+ * returns non-zero and returns that. -errno (info->err) when the file cannot
+ * be read; *info, if given, says what was read.
+ */
+#define DPKG_STATUS_FILE "/var/lib/dpkg/status"
+struct dpkgstatus_info {
+	int err;            /* -errno of the open or a read, else 0 */
+	size_t packages;
+	size_t cut_stanzas;
+};
+int dpkgstatus_read_each(int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg,
+			 const struct dpkgstatus_info **info);
+/* Forgets what was read (tests that change the file). */
+void dpkgstatus_reset(void);
+
 /* True when the package's files are installed (see above). */
 bool dpkgstatus_present(const struct dpkg_pkg *pkg);
 /* True when the Provides field names virtual package name (any version). */

@@ -2,7 +2,10 @@
 #include "meminfo.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
+
+#include "../core/rootfs.h"
 
 /* Parses the value that starts at p (at most end - p bytes). */
 static int parse_value(const char *p, const char *end, unsigned long long *val)
@@ -51,29 +54,55 @@ int procfile_u64(const char *buf, size_t len, const char *key, unsigned long lon
 	return -ENOENT;
 }
 
-int meminfo_parse(const char *buf, size_t len, struct meminfo *mi)
+static const struct {
+	const char *key;
+	unsigned bit;
+	size_t off;
+} mem_fields[] = {
+	{ "MemTotal", MI_MEM_TOTAL, offsetof(struct meminfo, mem_total) },
+	{ "MemFree", MI_MEM_FREE, offsetof(struct meminfo, mem_free) },
+	{ "MemAvailable", MI_MEM_AVAILABLE, offsetof(struct meminfo, mem_available) },
+	{ "SwapTotal", MI_SWAP_TOTAL, offsetof(struct meminfo, swap_total) },
+	{ "SwapFree", MI_SWAP_FREE, offsetof(struct meminfo, swap_free) },
+	{ "SwapCached", MI_SWAP_CACHED, offsetof(struct meminfo, swap_cached) },
+};
+
+/* The fields a line (or a whole buffer) holds that are not known yet:
+ * the first line with a key wins, as in procfile_u64. */
+static void meminfo_scan(const char *buf, size_t len, struct meminfo *mi)
 {
-	static const struct {
-		const char *key;
-		unsigned bit;
-		size_t off;
-	} fields[] = {
-		{ "MemTotal", MI_MEM_TOTAL, offsetof(struct meminfo, mem_total) },
-		{ "MemFree", MI_MEM_FREE, offsetof(struct meminfo, mem_free) },
-		{ "MemAvailable", MI_MEM_AVAILABLE, offsetof(struct meminfo, mem_available) },
-		{ "SwapTotal", MI_SWAP_TOTAL, offsetof(struct meminfo, swap_total) },
-		{ "SwapFree", MI_SWAP_FREE, offsetof(struct meminfo, swap_free) },
-		{ "SwapCached", MI_SWAP_CACHED, offsetof(struct meminfo, swap_cached) },
-	};
-	memset(mi, 0, sizeof *mi);
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+	for (size_t i = 0; i < sizeof mem_fields / sizeof mem_fields[0]; i++) {
 		unsigned long long v;
-		if (procfile_u64(buf, len, fields[i].key, &v) == 0) {
-			memcpy((char *)mi + fields[i].off, &v, sizeof v);
-			mi->have |= fields[i].bit;
+		if (!(mi->have & mem_fields[i].bit) && procfile_u64(buf, len, mem_fields[i].key, &v) == 0) {
+			memcpy((char *)mi + mem_fields[i].off, &v, sizeof v);
+			mi->have |= mem_fields[i].bit;
 		}
 	}
+}
+
+int meminfo_parse(const char *buf, size_t len, struct meminfo *mi)
+{
+	memset(mi, 0, sizeof *mi);
+	meminfo_scan(buf, len, mi);
 	return (mi->have & MI_MEM_TOTAL) ? 0 : -EINVAL;
+}
+
+int meminfo_read(const char *guest, struct meminfo *mi)
+{
+	memset(mi, 0, sizeof *mi);
+	struct rootfs_lines l;
+	int rc = rootfs_lines_open(&l, guest);
+	if (rc < 0)
+		return rc;
+	const unsigned all = MI_MEM_TOTAL | MI_MEM_FREE | MI_MEM_AVAILABLE | MI_SWAP_TOTAL |
+			     MI_SWAP_FREE | MI_SWAP_CACHED;
+	while (mi->have != all && rootfs_lines_next(&l) > 0)
+		meminfo_scan(l.line, l.len, mi);
+	rc = l.err;
+	rootfs_lines_close(&l);
+	if (mi->have & MI_MEM_TOTAL)
+		return 0;
+	return rc < 0 ? rc : -ENODATA;
 }
 
 unsigned long long meminfo_swap_used(const struct meminfo *mi)
@@ -89,5 +118,24 @@ int vmstat_parse(const char *buf, size_t len, struct vmstat *vs)
 	int a = procfile_u64(buf, len, "pswpin", &vs->pswpin);
 	int b = procfile_u64(buf, len, "pswpout", &vs->pswpout);
 	vs->have_pswp = a == 0 && b == 0;
+	return vs->have_pswp ? 0 : -ENOENT;
+}
+
+int vmstat_read(const char *guest, struct vmstat *vs)
+{
+	memset(vs, 0, sizeof *vs);
+	struct rootfs_lines l;
+	int rc = rootfs_lines_open(&l, guest);
+	if (rc < 0)
+		return rc;
+	bool in = false, out = false;
+	while ((!in || !out) && rootfs_lines_next(&l) > 0) {
+		if (!in)
+			in = procfile_u64(l.line, l.len, "pswpin", &vs->pswpin) == 0;
+		if (!out)
+			out = procfile_u64(l.line, l.len, "pswpout", &vs->pswpout) == 0;
+	}
+	rootfs_lines_close(&l);
+	vs->have_pswp = in && out;
 	return vs->have_pswp ? 0 : -ENOENT;
 }

@@ -43,6 +43,12 @@ struct meminfo {
 
 /* Returns 0 when MemTotal was found (the rest may be missing), else -EINVAL. */
 int meminfo_parse(const char *buf, size_t len, struct meminfo *mi);
+/* The same, read line by line from a file of the described machine
+ * (/proc/meminfo through rootfs): no size cap, a junk line of any length
+ * before MemTotal costs one line's memory. 0, -ENODATA when there is no
+ * MemTotal line, or -errno when it cannot be read (-EINVAL: not a regular
+ * file, as rootfs_read). */
+int meminfo_read(const char *guest, struct meminfo *mi);
 /* Swap in use (SwapTotal - SwapFree, never negative); 0 if either is unknown. */
 unsigned long long meminfo_swap_used(const struct meminfo *mi);
 
@@ -54,5 +60,7 @@ struct vmstat {
 
 /* Returns 0 when both counters were found, else -ENOENT. */
 int vmstat_parse(const char *buf, size_t len, struct vmstat *vs);
+/* The same from a file of the described machine (/proc/vmstat), streamed. */
+int vmstat_read(const char *guest, struct vmstat *vs);
 
 #endif

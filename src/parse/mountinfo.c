@@ -1,8 +1,13 @@
 /* mountinfo.c: /proc/self/mountinfo. See mountinfo.h. */
 #include "mountinfo.h"
 
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../core/rootfs.h"
 
 static bool is_octal(char c)
 {
@@ -113,8 +118,40 @@ static bool parse_line(const char *line, size_t len, struct mount_entry *e)
 
 typedef bool (*line_parser)(const char *line, size_t len, struct mount_entry *e);
 
-/* Walks the lines of a mount table. pasted: also drop the blanks and the
- * quote marks ("> ") a paste adds around a line. Never fails. */
+/* One line of a mount table, at lineno. pasted: also drop the blanks and
+ * the quote marks ("> ") a paste adds around a line. */
+static void table_line(struct mountinfo *mi, size_t *alloc, const char *l, size_t n, int lineno,
+		       line_parser fn, bool pasted)
+{
+	while (pasted && n && (*l == ' ' || *l == '\t' || *l == '>')) {
+		l++;
+		n--;
+	}
+	while (n && (l[n - 1] == '\r' || (pasted && (l[n - 1] == ' ' || l[n - 1] == '\t'))))
+		n--;
+	bool blank = true;
+	for (size_t i = 0; i < n; i++)
+		if (l[i] != ' ' && l[i] != '\t') {
+			blank = false;
+			break;
+		}
+	if (blank)
+		return;
+	struct mount_entry e;
+	memset(&e, 0, sizeof e);
+	if (fn(l, n, &e)) {
+		if (mi->n == *alloc) {
+			*alloc = *alloc ? *alloc * 2 : 32;
+			mi->m = xrealloc(mi->m, *alloc * sizeof *mi->m);
+		}
+		e.line = lineno;
+		mi->m[mi->n++] = e;
+	} else {
+		mi->bad_lines++;
+	}
+}
+
+/* Walks the lines of a mount table in a buffer. Never fails. */
 static size_t parse_table(const char *buf, size_t len, struct mountinfo *mi, line_parser fn,
 			  bool pasted)
 {
@@ -128,33 +165,100 @@ static size_t parse_table(const char *buf, size_t len, struct mountinfo *mi, lin
 		const char *l = p;
 		lineno++;
 		p = nl ? nl + 1 : end;
-		while (pasted && l < eol && (*l == ' ' || *l == '\t' || *l == '>'))
-			l++;
-		size_t n = (size_t)(eol - l);
-		while (n && (l[n - 1] == '\r' || (pasted && (l[n - 1] == ' ' || l[n - 1] == '\t'))))
-			n--;
-		bool blank = true;
-		for (size_t i = 0; i < n; i++)
-			if (l[i] != ' ' && l[i] != '\t') {
-				blank = false;
-				break;
-			}
-		if (blank)
-			continue;
-		struct mount_entry e;
-		memset(&e, 0, sizeof e);
-		if (fn(l, n, &e)) {
-			if (mi->n == alloc) {
-				alloc = alloc ? alloc * 2 : 32;
-				mi->m = xrealloc(mi->m, alloc * sizeof *mi->m);
-			}
-			e.line = lineno;
-			mi->m[mi->n++] = e;
-		} else {
-			mi->bad_lines++;
-		}
+		table_line(mi, &alloc, l, (size_t)(eol - l), lineno, fn, pasted);
 	}
 	return mi->n;
+}
+
+static void entry_free(struct mount_entry *e);
+
+/* mountinfo_read's bounds: far above a real table (100,000 container
+ * mounts are about 20 MB), low enough that a file of junk costs seconds
+ * at most. */
+#define READ_MAX_BYTES (64u << 20)
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* Mount point -> entry index, open addressing (index + 1; 0 empty). */
+struct mp_set {
+	size_t *slot;
+	size_t cap;
+};
+
+static size_t *mp_find(struct mp_set *set, const struct mountinfo *mi, const char *mp)
+{
+	size_t i = (size_t)hash_str(mp) & (set->cap - 1);
+	while (set->slot[i] && strcmp(mi->m[set->slot[i] - 1].mount_point, mp) != 0)
+		i = (i + 1) & (set->cap - 1);
+	return &set->slot[i];
+}
+
+/* Rehashes the first n entries into a table twice the size. */
+static void mp_grow(struct mp_set *set, const struct mountinfo *mi, size_t n)
+{
+	struct mp_set bigger = { xcalloc(set->cap ? 2 * set->cap : 1024, sizeof(size_t)),
+				 set->cap ? 2 * set->cap : 1024 };
+	for (size_t k = 0; k < n; k++)
+		*mp_find(&bigger, mi, mi->m[k].mount_point) = k + 1;
+	free(set->slot);
+	*set = bigger;
+}
+
+int mountinfo_read(const char *guest, struct mountinfo *mi)
+{
+	memset(mi, 0, sizeof *mi);
+	struct rootfs_lines l;
+	int rc = rootfs_lines_open(&l, guest);
+	if (rc < 0)
+		return rc;
+	size_t alloc = 0;
+	struct mp_set set = { NULL, 0 };
+	bool cut = false;
+	while (rootfs_lines_next(&l) > 0) {
+		if (l.bytes > READ_MAX_BYTES) {
+			cut = true;
+			break;
+		}
+		size_t before = mi->n;
+		table_line(mi, &alloc, l.line, l.len, l.lineno > INT_MAX ? INT_MAX : (int)l.lineno,
+			   parse_line, false);
+		if (mi->n == before)
+			continue;
+		/* One entry per mount point, the last one listed: it is the one
+		 * on top, which is what mountinfo_find answers, and a table of
+		 * the same line repeated costs one entry. */
+		if (10 * (mi->n + 1) > 7 * set.cap)
+			mp_grow(&set, mi, mi->n - 1); /* all but the new one */
+		size_t *at = mp_find(&set, mi, mi->m[mi->n - 1].mount_point);
+		if (*at) {
+			struct mount_entry *old = &mi->m[*at - 1];
+			entry_free(old);
+			*old = mi->m[--mi->n];
+		} else {
+			*at = mi->n;
+		}
+	}
+	free(set.slot);
+	if (cut) {
+		char what[96];
+		snprintf(what, sizeof what, "read only its first %u MiB", READ_MAX_BYTES >> 20);
+		rootfs_note_cut(guest, what);
+	}
+	rc = l.err;
+	rootfs_lines_close(&l);
+	if (rc < 0 && !mi->n) {
+		mountinfo_free(mi);
+		return rc;
+	}
+	return mi->n > INT_MAX ? INT_MAX : (int)mi->n;
 }
 
 size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi)
@@ -251,18 +355,21 @@ size_t mounts_parse(const char *buf, size_t len, struct mountinfo *mi)
 	return parse_table(buf, len, mi, mounts_line, true);
 }
 
+static void entry_free(struct mount_entry *e)
+{
+	free(e->root);
+	free(e->mount_point);
+	free(e->options);
+	free(e->optional);
+	free(e->fstype);
+	free(e->source);
+	free(e->super_options);
+}
+
 void mountinfo_free(struct mountinfo *mi)
 {
-	for (size_t i = 0; i < mi->n; i++) {
-		struct mount_entry *e = &mi->m[i];
-		free(e->root);
-		free(e->mount_point);
-		free(e->options);
-		free(e->optional);
-		free(e->fstype);
-		free(e->source);
-		free(e->super_options);
-	}
+	for (size_t i = 0; i < mi->n; i++)
+		entry_free(&mi->m[i]);
 	free(mi->m);
 	memset(mi, 0, sizeof *mi);
 }

@@ -41,6 +41,19 @@ struct mountinfo {
 
 /* Parses len bytes. Never fails; returns the number of entries. */
 size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi);
+/*
+ * Reads and parses a mount table file of the described machine
+ * (/proc/self/mountinfo, through rootfs) line by line, with no size cap:
+ * a machine with 100,000 container mounts has its 9p drive at the end,
+ * and that one must be seen. One entry per mount point, the last one
+ * listed (the one on top, which mountinfo_find answers), at the place of
+ * the first: memory grows with the mount points, not with the lines. At
+ * most 64 MiB are read (a real table of 100,000 mounts is about 20 MB);
+ * past that the cut is noted (rootfs_note_cut). Returns the number of
+ * entries, or -errno when the file cannot be read (a read error after
+ * some lines keeps them).
+ */
+int mountinfo_read(const char *guest, struct mountinfo *mi);
 void mountinfo_free(struct mountinfo *mi);
 
 /*

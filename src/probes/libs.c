@@ -54,9 +54,6 @@
 #define DPKG_INFO "/var/lib/dpkg/info"
 
 #define CACHE_CAP (16u << 20)     /* real caches are 10 KiB .. 2 MiB */
-#define LIST_CAP (4u << 20)       /* one dpkg .list file (the largest real ones hold a few MB) */
-#define DPKG_TOTAL_CAP (256u << 20) /* all .list files of one search */
-#define DPKG_MAX_LISTS 50000
 #define LIB_CAP (256u << 20)     /* a Linux libcuda is 20-40 MB; read no more than this */
 
 /* ------------------------------------------------------------------ */
@@ -167,64 +164,28 @@ static bool drop_same_dir(const char *dir, void *arg)
 struct dpkg_db {
 	bool scanned;
 	bool present;
-	size_t lists, unreadable, truncated;
+	size_t lists, unreadable;
+	bool capped;
 };
 
 typedef int (*dpkg_line_fn)(const char *pkg, const char *line, size_t n, void *arg);
 
-struct scan_ctx {
-	const char *pkg;
-	dpkg_line_fn fn;
-	void *arg;
-};
-
-static int scan_line(const char *line, size_t n, void *arg)
-{
-	struct scan_ctx *s = arg;
-	return s->fn(s->pkg, line, n, s->arg);
-}
-
 /*
- * Calls fn for every line of every /var/lib/dpkg/info/NAME.list, in directory
- * order; fn returns non-zero to stop. Unreadable lists (a directory named
- * x.list, a symlink loop, ...) are counted and skipped; every read is
- * capped, so a huge or sparse file costs at most LIST_CAP.
+ * dpkg's database, from the per-process index (src/parse/dpkg.h): built
+ * once, whichever probe of the process asks first. fn (may be NULL) sees
+ * the paths the index keeps whole (kernel modules, /usr/src); fn returns
+ * non-zero to stop.
  */
 static void dpkg_scan(struct dpkg_db *db, dpkg_line_fn fn, void *arg)
 {
-	memset(db, 0, sizeof *db);
+	const struct dpkg_index_info *in = dpkg_index();
 	db->scanned = true;
-	DIR *d = rootfs_opendir(DPKG_INFO);
-	if (!d)
-		return;
-	db->present = true;
-	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT, pkg = STRBUF_INIT;
-	size_t total = 0;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (dpkg_list_package(de->d_name, &pkg) < 0)
-			continue;
-		if (db->lists >= DPKG_MAX_LISTS || total >= DPKG_TOTAL_CAP)
-			break;
-		db->lists++;
-		sb_reset(&path);
-		sb_addf(&path, "%s/%s", DPKG_INFO, de->d_name);
-		bool trunc = false;
-		if (rootfs_read(path.buf, LIST_CAP, &buf, &trunc) < 0) {
-			db->unreadable++;
-			continue;
-		}
-		if (trunc)
-			db->truncated++;
-		total += buf.len;
-		struct scan_ctx sc = { pkg.buf, fn, arg };
-		if (dpkg_list_each(buf.buf ? buf.buf : "", buf.len, scan_line, &sc))
-			break;
-	}
-	closedir(d);
-	sb_release(&path);
-	sb_release(&buf);
-	sb_release(&pkg);
+	db->present = in->present;
+	db->lists = in->lists;
+	db->unreadable = in->unreadable;
+	db->capped = in->capped;
+	if (fn)
+		dpkg_index_each(fn, arg);
 }
 
 static void dpkg_note(struct result *r, const struct dpkg_db *db)
@@ -233,9 +194,9 @@ static void dpkg_note(struct result *r, const struct dpkg_db *db)
 		return;
 	if (!db->present)
 		res_ev(r, "dpkg", "no dpkg database (%s): package owners unknown", DPKG_INFO);
-	else if (db->unreadable || db->truncated)
-		res_ev(r, "dpkg", "%zu package lists, %zu unreadable, %zu cut short", db->lists,
-		       db->unreadable, db->truncated);
+	else if (db->unreadable || db->capped)
+		res_ev(r, "dpkg", "%zu package lists, %zu unreadable%s", db->lists, db->unreadable,
+		       db->capped ? ", the rest not read (too many)" : "");
 }
 
 /*
@@ -318,26 +279,22 @@ static size_t owners_add(struct owners *o, const char *path)
 	return q;
 }
 
-static int owners_line(const char *pkg, const char *line, size_t n, void *arg)
-{
-	struct owners *o = arg;
-	for (size_t i = 0; i < o->nalias; i++) {
-		size_t q = o->query[i];
-		if (o->owner[q] || strlen(o->alias[i]) != n || memcmp(o->alias[i], line, n) != 0)
-			continue;
-		o->owner[q] = xstrdup(pkg);
-		if (++o->found == o->n)
-			return 1; /* everything answered: stop reading */
-	}
-	return 0;
-}
-
 static void owners_resolve(struct owners *o, struct dpkg_db *db)
 {
-	if (o->found < o->n)
-		dpkg_scan(db, owners_line, o);
-	else
-		memset(db, 0, sizeof *db);
+	memset(db, 0, sizeof *db);
+	if (o->found >= o->n)
+		return;
+	dpkg_scan(db, NULL, NULL);
+	for (size_t i = 0; i < o->nalias && o->found < o->n; i++) {
+		size_t q = o->query[i];
+		if (o->owner[q])
+			continue;
+		const char *pkg = dpkg_index_owner(o->alias[i]);
+		if (pkg) {
+			o->owner[q] = xstrdup(pkg);
+			o->found++;
+		}
+	}
 }
 
 static void owners_free(struct owners *o)
@@ -681,9 +638,6 @@ static int module_line(const char *pkg, const char *line, size_t n, void *arg)
 	}
 	if (m->nvidia && !m->by_source && n > 15 && !memcmp(line, "/usr/src/nvidia", 15))
 		m->by_source = xstrdup(pkg);
-	if (m->nvidia && !m->by_name &&
-	    (!strncmp(pkg, "nvidia-dkms-", 12) || !strcmp(pkg, "nvidia-kernel-dkms")))
-		m->by_name = xstrdup(pkg);
 	return m->by_file ? 1 : 0;
 }
 
@@ -731,6 +685,11 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 		struct module_owner mo = { m->name, nv != NULL, NULL, NULL, NULL };
 		struct dpkg_db db;
 		dpkg_scan(&db, module_line, &mo);
+		size_t np;
+		const char *const *pkgs = dpkg_index_packages(&np);
+		for (size_t i = 0; mo.nvidia && !mo.by_name && i < np; i++)
+			if (!strncmp(pkgs[i], "nvidia-dkms-", 12) || !strcmp(pkgs[i], "nvidia-kernel-dkms"))
+				mo.by_name = xstrdup(pkgs[i]);
 		dpkg_note(r, &db);
 		const char *pkg = mo.by_file ? mo.by_file : mo.by_source ? mo.by_source : mo.by_name;
 		res_ev(r, "name", "%s", m->name);

@@ -186,12 +186,10 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	char a[32], b[32];
 
 	probe_step(ctx, "reading /proc/meminfo");
-	bool truncated = false;
-	int rc = rootfs_read("/proc/meminfo", 1 << 20, &t, &truncated);
 	struct meminfo mi;
-	if (rc < 0 || meminfo_parse(t.buf, t.len, &mi) < 0) {
-		const char *why = rc < 0 ? strerror(-rc)
-			: truncated ? "no MemTotal line in its first MiB" : "no MemTotal line";
+	int rc = meminfo_read("/proc/meminfo", &mi);
+	if (rc < 0) {
+		const char *why = rc == -ENODATA ? "no MemTotal line" : rootfs_strerror(rc);
 		res_ev(r, "file", "/proc/meminfo");
 		res_ev(r, "error", "%s", why);
 		res_set(r, ST_WARN, "perf.memory.unreadable",
@@ -212,8 +210,7 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "swap_used", "%s", b);
 
 	struct vmstat vs;
-	bool have_vm = rootfs_read("/proc/vmstat", 1 << 20, &t, NULL) == 0 &&
-		       vmstat_parse(t.buf, t.len, &vs) == 0;
+	bool have_vm = vmstat_read("/proc/vmstat", &vs) == 0;
 	unsigned long long rate = 0;
 	if (have_vm) {
 		res_ev(r, "pswpin", "%llu", vs.pswpin);
@@ -225,8 +222,7 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 			struct timespec ts = { 0, 500 * 1000 * 1000 };
 			nanosleep(&ts, NULL);
 			struct vmstat vs2;
-			if (rootfs_read("/proc/vmstat", 1 << 20, &t, NULL) == 0 &&
-			    vmstat_parse(t.buf, t.len, &vs2) == 0 && vs2.pswpin >= vs.pswpin &&
+			if (vmstat_read("/proc/vmstat", &vs2) == 0 && vs2.pswpin >= vs.pswpin &&
 			    vs2.pswpout >= vs.pswpout) {
 				rate = (vs2.pswpin - vs.pswpin + vs2.pswpout - vs.pswpout) * 2;
 				res_ev(r, "swapping_now", "%llu pages/s", rate);
@@ -441,13 +437,14 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 	memset(&mi, 0, sizeof mi);
 
 	probe_step(ctx, "reading /proc/self/mountinfo");
-	int rc = rootfs_read("/proc/self/mountinfo", 0, &t, NULL);
-	if (rc < 0 || mountinfo_parse(t.buf, t.len, &mi) == 0) {
+	/* Line by line, whole: the 9p drive may come after 100,000 other mounts. */
+	int rc = mountinfo_read("/proc/self/mountinfo", &mi);
+	if (rc <= 0) {
 		res_ev(r, "file", "/proc/self/mountinfo");
-		res_ev(r, "error", "%s", rc < 0 ? strerror(-rc) : "no mount entries");
+		res_ev(r, "error", "%s", rc < 0 ? rootfs_strerror(rc) : "no mount entries");
 		res_set(r, ST_WARN, "perf.storage.no_mountinfo",
 			"cannot tell where the data lives: /proc/self/mountinfo: %s",
-			rc < 0 ? strerror(-rc) : "no mount entries");
+			rc < 0 ? rootfs_strerror(rc) : "no mount entries");
 		goto out;
 	}
 	if (mi.bad_lines)

@@ -12,6 +12,7 @@
  * that check ("fix that first"): the policy is not blamed for a broken
  * layer. Details say what the policy wants and what the machine has.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,10 +299,13 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 		ev_rule_list(r, p, "[packages] required =", &p->pkg_required);
 	if (p->pkg_forbidden.n)
 		ev_rule_list(r, p, "[packages] forbidden =", &p->pkg_forbidden);
-	struct strbuf st = STRBUF_INIT, missing = STRBUF_INIT;
+	struct strbuf missing = STRBUF_INIT;
 	probe_step(ctx, "reading /var/lib/dpkg/status");
-	bool truncated = false;
-	int rc = rootfs_read("/var/lib/dpkg/status", 64u << 20, &st, &truncated);
+	struct pkg_scan s = { p, xcalloc(p->pkg_required.n + 1, sizeof(bool)), STRBUF_INIT,
+			      STRBUF_INIT, r, 0 };
+	/* Read once per process, whole (src/parse/dpkgstatus.h). */
+	const struct dpkgstatus_info *si;
+	int rc = dpkgstatus_read_each(on_pkg, &s, &si);
 	if (rc < 0) {
 		res_ev(r, "dpkg_status", "/var/lib/dpkg/status: %s", strerror(-rc));
 		if (p->pkg_required.n)
@@ -313,10 +317,7 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 				"installed through dpkg");
 		goto out;
 	}
-	res_ev(r, "dpkg_status", "/var/lib/dpkg/status%s", truncated ? " (truncated at 64 MiB)" : "");
-	struct pkg_scan s = { p, xcalloc(p->pkg_required.n + 1, sizeof(bool)), STRBUF_INIT,
-			      STRBUF_INIT, r, 0 };
-	dpkgstatus_each(st.buf, st.len, on_pkg, &s);
+	res_ev(r, "dpkg_status", "/var/lib/dpkg/status (%zu packages)", si->packages);
 	size_t nmissing = 0;
 	for (size_t i = 0; i < p->pkg_required.n; i++)
 		if (!s.found[i]) {
@@ -344,11 +345,10 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 			     "forbidden pattern%s", p->pkg_required.n, p->pkg_required.n == 1 ? "" : "s",
 			     p->pkg_forbidden.n, p->pkg_forbidden.n == 1 ? "" : "s");
 	findings_settle(r, &w);
+out:
 	free(s.found);
 	sb_release(&s.hits);
 	sb_release(&s.names);
-out:
-	sb_release(&st);
 	sb_release(&missing);
 }
 
@@ -491,19 +491,16 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 		res_set(r, ST_SKIP, NULL, "the policy sets no memory minimum ([memory])");
 		return;
 	}
-	struct strbuf t = STRBUF_INIT;
 	struct meminfo mi;
 	probe_step(ctx, "reading /proc/meminfo");
-	int rc = rootfs_read("/proc/meminfo", 1 << 20, &t, NULL);
-	if (rc < 0 || meminfo_parse(t.buf, t.len, &mi) < 0) {
+	int rc = meminfo_read("/proc/meminfo", &mi);
+	if (rc < 0) {
 		res_ev(r, "file", "/proc/meminfo");
 		res_set(r, ST_WARN, "policy.memory.unreadable",
 			"/proc/meminfo cannot be read (%s), so the policy's memory minimum cannot be "
-			"checked", rc < 0 ? strerror(-rc) : "no MemTotal line");
-		sb_release(&t);
+			"checked", rc == -ENODATA ? "no MemTotal line" : rootfs_strerror(rc));
 		return;
 	}
-	sb_release(&t);
 	char have[32], want[32];
 	struct findings w = FINDINGS_INIT;
 	gib(mi.mem_total, have, sizeof have);

@@ -582,14 +582,12 @@ static void list_python_cuda(struct result *r)
 static void probe_packages(struct probe_ctx *ctx, struct result *r)
 {
 	bool wsl = probe_is_wsl2(ctx);
-	struct strbuf st = STRBUF_INIT;
-	bool truncated = false;
-	int rc = rootfs_read("/var/lib/dpkg/status", 64u << 20, &st, &truncated);
 	struct pkgscan ps = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, r, wsl, 0, 0 };
-	if (rc == 0) {
-		res_ev(r, "dpkg_status", "/var/lib/dpkg/status%s", truncated ? " (truncated at 64 MiB)" : "");
-		dpkgstatus_each(st.buf, st.len, on_package, &ps);
-	}
+	/* Read once per process, whole (src/parse/dpkgstatus.h). */
+	const struct dpkgstatus_info *si;
+	int rc = dpkgstatus_read_each(on_package, &ps, &si);
+	if (rc == 0)
+		res_ev(r, "dpkg_status", "/var/lib/dpkg/status (%zu packages)", si->packages);
 	struct reposcan rs;
 	memset(&rs, 0, sizeof rs);
 	rs.r = r;
@@ -653,7 +651,6 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 			ps.nnvidia ? "" : "; dpkg records no NVIDIA packages");
 	}
 out:
-	sb_release(&st);
 	sb_release(&ps.flagged);
 	sb_release(&ps.meta);
 	sb_release(&ps.toolkit);

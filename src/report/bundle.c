@@ -12,12 +12,12 @@
  * and gzip through one streaming API to any file descriptor, which is what
  * the atomic temporary file needs. Running tar(1) would need the members on
  * disk first (unredacted secrets in a temporary directory) and a command
- * outside the described machine. libarchive is used in this file only.
+ * outside the described machine. libarchive is used in this file only,
+ * opened when a bundle is written (src/core/dynlib.h), so that no other
+ * command pays for loading it; the static build links it instead.
  */
 #include "bundle.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +29,7 @@
 
 #include "../core/atomicfile.h"
 #include "../core/check.h"
+#include "../core/dynlib.h"
 #include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
@@ -122,20 +123,57 @@ static void utf16_to_utf8(struct strbuf *sb)
 	sb_add(sb, "\n[wslgpu: the file is UTF-16; shown here as UTF-8]\n");
 }
 
-/* A file of the described machine, or a line saying why there is none. */
-static void read_into(struct strbuf *sb, const char *guest)
+/*
+ * report runs in the main process, without the probe runner around it, so
+ * every step that touches the described machine's files runs in a child
+ * with the time limit (rootfs_isolated): a hung 9p mount (/mnt/c, where
+ * .wslconfig lives) costs that step the limit, not the whole report.
+ */
+static int step_timeout_ms = 10000;
+
+/* Runs fn in such a child; its text (or a line saying it was cut off)
+ * goes to out. Returns fn's answer or -ETIMEDOUT. */
+static int isolated(int (*fn)(void *, struct strbuf *), void *arg, const char *what,
+		    struct strbuf *out)
 {
+	int rc = rootfs_isolated(fn, arg, step_timeout_ms, BUNDLE_MEMBER_CAP + 65536, out);
+	if (rc == -ETIMEDOUT)
+		sb_addf(out, "[wslgpu: %s did not finish within %d s (a hung network or Windows "
+			     "drive?): left out]\n", what, (step_timeout_ms + 999) / 1000);
+	else if (rc == -EIO && !out->len)
+		sb_addf(out, "[wslgpu: %s: the process reading it died]\n", what);
+	return rc;
+}
+
+/* In the child: a file of the described machine, or a line saying why
+ * there is none (a FIFO or device in its place is named, not read). */
+static int read_child(void *arg, struct strbuf *sb)
+{
+	const char *guest = arg;
 	struct strbuf t = STRBUF_INIT;
 	bool truncated = false;
 	int rc = rootfs_read(guest, BUNDLE_MEMBER_CAP, &t, &truncated);
-	if (rc < 0) {
-		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, strerror(-rc));
+	struct stat st;
+	if (rc == -EINVAL && rootfs_stat(guest, &st) == 0) {
+		sb_addf(sb, "[wslgpu: %s is %s, not a regular file: not read]\n", guest,
+			rootfs_mode_name(st.st_mode));
+	} else if (rc < 0) {
+		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, rootfs_strerror(rc));
 	} else {
 		sb_addn(sb, t.buf, t.len);
 		if (truncated)
 			cap_text(sb, BUNDLE_MEMBER_CAP - 1);
 	}
 	sb_release(&t);
+	return 0;
+}
+
+static void read_into(struct strbuf *sb, const char *guest)
+{
+	struct strbuf what = STRBUF_INIT;
+	sb_addf(&what, "reading %s", guest);
+	isolated(read_child, (void *)guest, what.buf, sb);
+	sb_release(&what);
 }
 
 static void add_file(struct members *m, const char *name, const char *guest, const char *what)
@@ -149,24 +187,47 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* In the child: the names in /etc/ld.so.conf.d, one a line (at most 64). */
+static int list_ld_conf_d(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
+	if (!d)
+		return 0;
+	struct dirent *de;
+	size_t n = 0;
+	while ((de = readdir(d)) && n < 64) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '\n'))
+			continue;
+		sb_addf(out, "%s\n", de->d_name);
+		n++;
+	}
+	closedir(d);
+	return 0;
+}
+
 /* /etc/ld.so.conf and every file of /etc/ld.so.conf.d, sorted as ldconfig
  * reads them. */
 static void add_ld_conf(struct members *m)
 {
 	add_file(m, "evidence/ld.so.conf", "/etc/ld.so.conf", "/etc/ld.so.conf");
-	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
-	if (!d)
+	struct strbuf list = STRBUF_INIT;
+	if (isolated(list_ld_conf_d, NULL, "listing /etc/ld.so.conf.d", &list) < 0) {
+		struct member *x = add_member(m, "evidence/ld.so.conf.d.txt", "/etc/ld.so.conf.d");
+		sb_addn(&x->data, list.buf, list.len);
+		sb_release(&list);
 		return;
+	}
 	char **names = NULL;
 	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(d)) && n < 64) {
-		if (de->d_name[0] == '.')
-			continue;
+	for (char *p = list.buf, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
 		names = xrealloc(names, (n + 1) * sizeof *names);
-		names[n++] = xstrdup(de->d_name);
+		names[n++] = xstrndup(p, (size_t)(nl - p));
 	}
-	closedir(d);
+	sb_release(&list);
 	qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		/* The member's name in printable ASCII: tar listings print it
@@ -186,39 +247,46 @@ static void add_ld_conf(struct members *m)
 	free(names);
 }
 
-/* What `ldconfig -p` would print, from the cache file itself. */
-static void add_ldcache(struct members *m)
+/* In the child: what `ldconfig -p` would print, from the cache file itself. */
+static int ldcache_child(void *arg, struct strbuf *out)
 {
-	struct member *x = add_member(m, "evidence/ld.so.cache.txt",
-				      "/etc/ld.so.cache, listed like ldconfig -p");
+	(void)arg;
 	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT, flags = STRBUF_INIT;
 	bool truncated = false;
 	int rc = rootfs_read("/etc/ld.so.cache", 64u << 20, &buf, &truncated);
 	struct ldcache c;
 	if (rc < 0) {
-		sb_addf(&x->data, "[wslgpu: /etc/ld.so.cache could not be read: %s]\n", strerror(-rc));
+		sb_addf(out, "[wslgpu: /etc/ld.so.cache could not be read: %s]\n", rootfs_strerror(rc));
 	} else if (ldcache_parse(buf.buf, buf.len, &c, &why) < 0) {
-		sb_addf(&x->data, "[wslgpu: /etc/ld.so.cache (%zu bytes) is not a valid cache: %s]\n",
-			buf.len, why.buf);
+		sb_addf(out, "[wslgpu: /etc/ld.so.cache (%zu bytes%s) is not a valid cache: %s]\n",
+			buf.len, truncated ? ", cut at 64 MiB" : "", why.buf);
 	} else {
-		sb_addf(&x->data, "%zu libs found in cache `/etc/ld.so.cache' (format: %s)\n", c.n,
+		sb_addf(out, "%zu libs found in cache `/etc/ld.so.cache' (format: %s)\n", c.n,
 			ldcache_format_name(c.format));
-		for (size_t i = 0; i < c.n && x->data.len < BUNDLE_MEMBER_CAP; i++) {
+		for (size_t i = 0; i < c.n && out->len < BUNDLE_MEMBER_CAP; i++) {
 			sb_reset(&flags);
 			ldcache_describe_flags(c.e[i].flags, &flags);
-			sb_addf(&x->data, "\t%s (%s", c.e[i].name, flags.buf);
+			sb_addf(out, "\t%s (%s", c.e[i].name, flags.buf);
 			if (c.e[i].hwcap)
-				sb_addf(&x->data, ", hwcap: 0x%016llx", (unsigned long long)c.e[i].hwcap);
-			sb_addf(&x->data, ") => %s\n", c.e[i].path);
+				sb_addf(out, ", hwcap: 0x%016llx", (unsigned long long)c.e[i].hwcap);
+			sb_addf(out, ") => %s\n", c.e[i].path);
 		}
 		if (c.generator)
-			sb_addf(&x->data, "Cache generated by: %s\n", c.generator);
+			sb_addf(out, "Cache generated by: %s\n", c.generator);
 		ldcache_free(&c);
 	}
-	cap_text(&x->data, BUNDLE_MEMBER_CAP);
+	cap_text(out, BUNDLE_MEMBER_CAP);
 	sb_release(&buf);
 	sb_release(&why);
 	sb_release(&flags);
+	return 0;
+}
+
+static void add_ldcache(struct members *m)
+{
+	struct member *x = add_member(m, "evidence/ld.so.cache.txt",
+				      "/etc/ld.so.cache, listed like ldconfig -p");
+	isolated(ldcache_child, NULL, "reading /etc/ld.so.cache", &x->data);
 }
 
 /* Runs a command of the described machine with the time limit; the member
@@ -288,22 +356,30 @@ static int dpkg_line(const struct dpkg_pkg *p, void *arg)
 	return sb->len > BUNDLE_MEMBER_CAP;
 }
 
+/* In the child: the GPU packages of dpkg's status file, read whole. */
+static int dpkg_child(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	struct strbuf list = STRBUF_INIT;
+	sb_add(&list, "# packages whose name contains nvidia, cuda, cudnn, nccl, tensorrt, "
+		      "nvinfer, docker, container-toolkit or moby\n");
+	sb_addf(&list, "%-40s %-36s %-6s %s\n", "Package", "Version", "Arch", "Status");
+	int rc = dpkgstatus_read_each(dpkg_line, &list, NULL);
+	if (rc < 0)
+		sb_addf(out, "[wslgpu: /var/lib/dpkg/status could not be read: %s]\n",
+			rootfs_strerror(rc));
+	else
+		sb_addn(out, list.buf, list.len);
+	sb_release(&list);
+	cap_text(out, BUNDLE_MEMBER_CAP);
+	return 0;
+}
+
 static void add_dpkg(struct members *m)
 {
 	struct member *x = add_member(m, "evidence/dpkg-gpu-packages.txt",
 				      "GPU-related packages in /var/lib/dpkg/status");
-	struct strbuf buf = STRBUF_INIT;
-	int rc = rootfs_read("/var/lib/dpkg/status", 64u << 20, &buf, NULL);
-	if (rc < 0) {
-		sb_addf(&x->data, "[wslgpu: /var/lib/dpkg/status could not be read: %s]\n", strerror(-rc));
-	} else {
-		sb_add(&x->data, "# packages whose name contains nvidia, cuda, cudnn, nccl, tensorrt, "
-				 "nvinfer, docker, container-toolkit or moby\n");
-		sb_addf(&x->data, "%-40s %-36s %-6s %s\n", "Package", "Version", "Arch", "Status");
-		dpkgstatus_each(buf.buf, buf.len, dpkg_line, &x->data);
-	}
-	cap_text(&x->data, BUNDLE_MEMBER_CAP);
-	sb_release(&buf);
+	isolated(dpkg_child, NULL, "reading /var/lib/dpkg/status", &x->data);
 }
 
 /* The frameworks checks' results with their evidence and probe output. */
@@ -331,11 +407,40 @@ static void add_frameworks(struct members *m, const struct report *rep)
 	cap_text(&x->data, BUNDLE_MEMBER_CAP);
 }
 
+/* In the child: wslhost_wslconfigs, one path a line. */
+static int list_wslconfigs(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	size_t n;
+	char **v = wslhost_wslconfigs(&n);
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(v[i], '\n'))
+			sb_addf(out, "%s\n", v[i]);
+	wslhost_free_list(v, n);
+	return 0;
+}
+
 static void add_wsl_files(struct members *m)
 {
 	add_file(m, "evidence/wsl.conf", "/etc/wsl.conf", "/etc/wsl.conf");
-	size_t n;
-	char **v = wslhost_wslconfigs(&n);
+	/* The listing walks the automount root's c/Users: a 9p mount. */
+	struct strbuf list = STRBUF_INIT;
+	size_t n = 0;
+	char **v = NULL;
+	if (isolated(list_wslconfigs, NULL, "looking for .wslconfig files", &list) < 0) {
+		struct member *x = add_member(m, "evidence/wslconfig", "the Windows user's .wslconfig");
+		sb_addn(&x->data, list.buf, list.len);
+		sb_release(&list);
+		return;
+	}
+	for (char *p = list.buf, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		v = xrealloc(v, (n + 1) * sizeof *v);
+		v[n++] = xstrndup(p, (size_t)(nl - p));
+	}
+	sb_release(&list);
 	if (!n) {
 		struct member *x = add_member(m, "evidence/wslconfig", "the Windows user's .wslconfig");
 		sb_add(&x->data, "[wslgpu: no .wslconfig was found under the automount root's "
@@ -403,9 +508,14 @@ static void add_environment(struct members *m)
 
 static void collect(struct members *m, const struct report *rep, const struct bundle_opts *o)
 {
-	const char *osr = rootfs_access("/etc/os-release", R_OK) == 0 ? "/etc/os-release"
-								       : "/usr/lib/os-release";
-	add_file(m, "evidence/etc-os-release", osr, "/etc/os-release");
+	if (o->timeout_ms > 0)
+		step_timeout_ms = o->timeout_ms;
+	struct member *osr = add_member(m, "evidence/etc-os-release", "/etc/os-release");
+	read_into(&osr->data, "/etc/os-release");
+	if (!strncmp(osr->data.buf, "[wslgpu: /etc/os-release could not be read: No such file", 55)) {
+		sb_reset(&osr->data);
+		read_into(&osr->data, "/usr/lib/os-release");
+	}
 	add_file(m, "evidence/proc-version", "/proc/version", "/proc/version");
 	add_file(m, "evidence/mountinfo", "/proc/self/mountinfo", "/proc/self/mountinfo");
 	add_file(m, "evidence/proc-modules", "/proc/modules", "/proc/modules");
@@ -527,6 +637,65 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 
 /* ---- the archive ---- */
 
+/* ---- libarchive, declared by us (archive.h, archive_entry.h of 3.6) ---- */
+
+struct archive;
+struct archive_entry;
+#define ARCHIVE_OK 0
+#define ARCHIVE_FATAL (-30)
+#define AE_IFREG 0100000
+#define AE_IFDIR 0040000
+
+/* X(return type, name, parameters): every entry point this file uses. */
+#define ARCHIVE_API(X)                                                                  \
+	X(struct archive *, archive_write_new, (void))                                   \
+	X(int, archive_write_add_filter_gzip, (struct archive *))                        \
+	X(int, archive_write_set_format_pax_restricted, (struct archive *))              \
+	X(int, archive_write_open_fd, (struct archive *, int))                           \
+	X(int, archive_write_header, (struct archive *, struct archive_entry *))         \
+	X(ssize_t, archive_write_data, (struct archive *, const void *, size_t))         \
+	X(int, archive_write_close, (struct archive *))                                  \
+	X(int, archive_write_free, (struct archive *))                                   \
+	X(const char *, archive_error_string, (struct archive *))                        \
+	X(int, archive_errno, (struct archive *))                                        \
+	X(struct archive_entry *, archive_entry_new, (void))                             \
+	X(void, archive_entry_free, (struct archive_entry *))                            \
+	X(void, archive_entry_set_pathname, (struct archive_entry *, const char *))      \
+	X(void, archive_entry_set_mtime, (struct archive_entry *, time_t, long))         \
+	X(void, archive_entry_set_filetype, (struct archive_entry *, unsigned int))      \
+	X(void, archive_entry_set_perm, (struct archive_entry *, mode_t))                \
+	X(void, archive_entry_set_size, (struct archive_entry *, int64_t))
+
+#define LA_FIELD(ret, name, params) ret(*name) params;
+static struct {
+	ARCHIVE_API(LA_FIELD)
+} la;
+#undef LA_FIELD
+
+#ifdef WSLGPU_STATIC
+/* Linked in: the same declarations, resolved by the static linker. */
+#define LA_DECL(ret, name, params) extern ret name params;
+ARCHIVE_API(LA_DECL)
+#undef LA_DECL
+#endif
+
+static int load_archive(struct strbuf *err)
+{
+#ifdef WSLGPU_STATIC
+	(void)err;
+#define LA_SET(ret, name, params) la.name = name;
+	ARCHIVE_API(LA_SET)
+#undef LA_SET
+	return 0;
+#else
+#define LA_SYM(ret, name, params) { #name, (void **)&la.name },
+	static const struct dynlib_sym syms[] = { ARCHIVE_API(LA_SYM){ NULL, NULL } };
+#undef LA_SYM
+	return dynlib_open("libarchive.so.13", "libarchive13", syms, err);
+#endif
+}
+
+
 /* The temporary file, for the signal handler to remove: a copy, because
  * atomic_commit frees its own before the handler is disarmed. */
 static char signal_tmp[4096];
@@ -544,8 +713,8 @@ static void on_signal(int sig)
  * ("Write error: No space left on device"). */
 static void archive_why(struct archive *a, const char *what, struct strbuf *err)
 {
-	const char *m = archive_error_string(a);
-	int e = archive_errno(a);
+	const char *m = la.archive_error_string(a);
+	int e = la.archive_errno(a);
 	sb_addf(err, "%s: %s", what, m ? m : "write error");
 	if (e > 0 && (!m || !strstr(m, strerror(e))))
 		sb_addf(err, ": %s", strerror(e));
@@ -554,22 +723,22 @@ static void archive_why(struct archive *a, const char *what, struct strbuf *err)
 static int put_entry(struct archive *a, const char *path, const struct strbuf *data,
 		     time_t now, struct strbuf *err)
 {
-	struct archive_entry *e = archive_entry_new();
-	archive_entry_set_pathname(e, path);
-	archive_entry_set_mtime(e, now, 0);
+	struct archive_entry *e = la.archive_entry_new();
+	la.archive_entry_set_pathname(e, path);
+	la.archive_entry_set_mtime(e, now, 0);
 	if (data) {
-		archive_entry_set_filetype(e, AE_IFREG);
-		archive_entry_set_perm(e, 0600);
-		archive_entry_set_size(e, (la_int64_t)data->len);
+		la.archive_entry_set_filetype(e, AE_IFREG);
+		la.archive_entry_set_perm(e, 0600);
+		la.archive_entry_set_size(e, (int64_t)data->len);
 	} else {
-		archive_entry_set_filetype(e, AE_IFDIR);
-		archive_entry_set_perm(e, 0700);
+		la.archive_entry_set_filetype(e, AE_IFDIR);
+		la.archive_entry_set_perm(e, 0700);
 	}
-	int rc = archive_write_header(a, e);
+	int rc = la.archive_write_header(a, e);
 	if (rc == ARCHIVE_OK && data && data->len &&
-	    archive_write_data(a, data->buf, data->len) != (la_ssize_t)data->len)
+	    la.archive_write_data(a, data->buf, data->len) != (ssize_t)data->len)
 		rc = ARCHIVE_FATAL;
-	archive_entry_free(e);
+	la.archive_entry_free(e);
 	if (rc != ARCHIVE_OK) {
 		sb_addf(err, "writing ");
 		archive_why(a, path, err);
@@ -606,13 +775,13 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 			signal_armed = 1;
 		}
 	}
-	struct archive *a = archive_write_new();
+	struct archive *a = la.archive_write_new();
 	int rc = -1;
-	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
-	    archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-	    archive_write_open_fd(a, fd) != ARCHIVE_OK) {
+	if (la.archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	    la.archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	    la.archive_write_open_fd(a, fd) != ARCHIVE_OK) {
 		archive_why(a, o->path, err);
-		archive_write_free(a);
+		la.archive_write_free(a);
 		goto done;
 	}
 	struct strbuf path = STRBUF_INIT;
@@ -643,11 +812,11 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 			rc = put_entry(a, path.buf, &m->v[i].data, o->now, err);
 	}
 	sb_release(&path);
-	if (archive_write_close(a) != ARCHIVE_OK && !rc) {
+	if (la.archive_write_close(a) != ARCHIVE_OK && !rc) {
 		archive_why(a, o->path, err);
 		rc = -1;
 	}
-	archive_write_free(a);
+	la.archive_write_free(a);
 done:
 	if (!to_stdout) {
 		if (rc == 0)
@@ -671,6 +840,9 @@ restore:
 int bundle_write(const struct report *rep, const struct bundle_opts *o,
 		 struct strbuf *listing, struct strbuf *err)
 {
+	/* Before anything is collected: without libarchive there is no bundle. */
+	if (load_archive(err) < 0)
+		return -1;
 	struct members m = { NULL, 0, 0 };
 	collect(&m, rep, o);
 

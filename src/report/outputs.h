@@ -42,5 +42,10 @@ int prom_push(const char *url, const char *job, const char *instance, const char
  * time limit and messages as prom_push. */
 int prom_push_delete(const char *url, const char *job, const char *instance, int timeout_ms,
 		     struct strbuf *err);
+/* The URL as messages and JSON may show it: "http://user:secret@gw/" and
+ * "http://gw/?token=..." would put a secret into cron mail and CI logs, so
+ * user:password becomes "<credentials>" and a query or fragment "?<query>"
+ * or "#<fragment>". The caller frees it. */
+char *prom_url_shown(const char *url);
 
 #endif

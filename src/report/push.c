@@ -23,8 +23,35 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../core/dynlib.h"
 #include "../version.h"
 #include "outputs.h"
+
+char *prom_url_shown(const char *url)
+{
+	const char *scheme = strstr(url, "://");
+	const char *auth = scheme ? scheme + 3 : url;
+	size_t authlen = strcspn(auth, "/?#");
+	const char *at = NULL;
+	for (const char *p = auth; p < auth + authlen; p++)
+		if (*p == '@')
+			at = p;
+	struct strbuf sb = STRBUF_INIT;
+	if (at) {
+		sb_addn(&sb, url, (size_t)(auth - url));
+		sb_add(&sb, "<credentials>");
+		sb_addn(&sb, at, strcspn(at, "?#"));
+	} else {
+		sb_addn(&sb, url, strcspn(url, "?#"));
+	}
+	/* A query or fragment may be anywhere after the host part too. */
+	const char *rest = url + strcspn(url, "?#");
+	if (*rest == '?')
+		sb_add(&sb, "?<query>");
+	else if (*rest == '#')
+		sb_add(&sb, "#<fragment>");
+	return sb_detach(&sb);
+}
 
 #ifdef WSLGPU_NO_CURL
 
@@ -55,7 +82,98 @@ int prom_push_delete(const char *url, const char *job, const char *instance, int
 
 #else
 
-#include <curl/curl.h>
+/*
+ * libcurl, opened at the first push (src/core/dynlib.h) with our own
+ * declarations: the few entry points, option numbers and codes used here,
+ * from curl.h and urlapi.h of libcurl 7.88 (option numbers are ABI: curl
+ * never renumbers them). tests/e2e/outputs.sh pushes to a real
+ * Pushgateway-like server through them.
+ */
+typedef struct curl_handle CURL;
+typedef struct curl_url_handle CURLU;
+typedef int CURLcode;
+typedef int CURLUcode;
+typedef long long curl_off_t;
+struct curl_slist;
+/* The first members of curl_version_info_data, which never change. */
+struct curl_version_head {
+	int age;
+	const char *version;
+	unsigned int version_num;
+};
+
+enum {
+	CURLE_OK = 0,
+	CURLE_COULDNT_RESOLVE_PROXY = 5,
+	CURLE_COULDNT_RESOLVE_HOST = 6,
+	CURLE_COULDNT_CONNECT = 7,
+	CURLE_OPERATION_TIMEDOUT = 28,
+	CURLUE_OK = 0,
+	CURLUPART_URL = 0,
+	CURLUPART_USER = 2,
+	CURLUPART_PASSWORD = 3,
+	CURLUPART_HOST = 5,
+	CURL_GLOBAL_DEFAULT = 3,
+	CURL_ERROR_SIZE = 256,
+	CURLPROTO_HTTP = 1,
+	CURLPROTO_HTTPS = 2,
+	/* CURLOPTTYPE_LONG 0, OBJECTPOINT 10000, FUNCTIONPOINT 20000, OFF_T 30000 */
+	CURLOPT_WRITEDATA = 10001,
+	CURLOPT_URL = 10002,
+	CURLOPT_ERRORBUFFER = 10010,
+	CURLOPT_WRITEFUNCTION = 20011,
+	CURLOPT_POSTFIELDS = 10015,
+	CURLOPT_USERAGENT = 10018,
+	CURLOPT_HTTPHEADER = 10023,
+	CURLOPT_CUSTOMREQUEST = 10036,
+	CURLOPT_FOLLOWLOCATION = 52,
+	CURLOPT_NOSIGNAL = 99,
+	CURLOPT_POSTFIELDSIZE_LARGE = 30120,
+	CURLOPT_TIMEOUT_MS = 155,
+	CURLOPT_CONNECTTIMEOUT_MS = 156,
+	CURLOPT_PROTOCOLS = 181,
+	CURLOPT_PROTOCOLS_STR = 10318,
+	/* CURLINFO_LONG 0x200000 */
+	CURLINFO_RESPONSE_CODE = 0x200000 + 2,
+	CURLINFO_OS_ERRNO = 0x200000 + 25,
+};
+
+static struct {
+	CURLcode (*global_init)(long);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, int, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, int, ...);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+	CURLU *(*url)(void);
+	void (*url_cleanup)(CURLU *);
+	CURLUcode (*url_set)(CURLU *, int, const char *, unsigned int);
+	CURLUcode (*url_get)(const CURLU *, int, char **, unsigned int);
+	const char *(*url_strerror)(CURLUcode);
+	void (*free)(void *);
+	struct curl_version_head *(*version_info)(int);
+} cu;
+
+static int load_curl(struct strbuf *err)
+{
+#define S(field, name) { name, (void **)&cu.field }
+	static const struct dynlib_sym syms[] = {
+		S(global_init, "curl_global_init"), S(global_cleanup, "curl_global_cleanup"),
+		S(easy_init, "curl_easy_init"), S(easy_setopt, "curl_easy_setopt"),
+		S(easy_perform, "curl_easy_perform"), S(easy_getinfo, "curl_easy_getinfo"),
+		S(easy_cleanup, "curl_easy_cleanup"), S(easy_strerror, "curl_easy_strerror"),
+		S(slist_append, "curl_slist_append"), S(slist_free_all, "curl_slist_free_all"),
+		S(url, "curl_url"), S(url_cleanup, "curl_url_cleanup"), S(url_set, "curl_url_set"),
+		S(url_get, "curl_url_get"), S(url_strerror, "curl_url_strerror"),
+		S(free, "curl_free"), S(version_info, "curl_version_info"), { NULL, NULL },
+	};
+#undef S
+	return dynlib_open("libcurl.so.4", "libcurl4", syms, err);
+}
 
 #define BODY_KEEP 4096 /* of the gateway's answer, for the error message */
 
@@ -91,21 +209,6 @@ static void add_group_label(struct strbuf *path, const char *name, const char *v
 		else
 			sb_addf(path, "%%%02X", *p);
 	}
-}
-
-/* url for a message, with any user:password replaced by "***". */
-static char *redacted(const char *url)
-{
-	const char *host = strstr(url, "://");
-	host = host ? host + 3 : url;
-	size_t hostlen = strcspn(host, "/");
-	const char *at = NULL;
-	for (const char *p = host; p < host + hostlen; p++)
-		if (*p == '@')
-			at = p;
-	if (!at)
-		return xstrdup(url);
-	return xasprintf("%.*s***%s", (int)(host - url), url, at);
 }
 
 /* Checks the URL without the network: http(s)://HOST[:PORT][/PATH], no
@@ -161,12 +264,12 @@ static size_t keep_answer(char *data, size_t size, size_t n, void *user)
 static char *shown_url(CURLU *u, const char *fallback)
 {
 	char *s = NULL;
-	curl_url_set(u, CURLUPART_USER, NULL, 0);
-	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
-	if (curl_url_get(u, CURLUPART_URL, &s, 0) != CURLUE_OK || !s)
-		return redacted(fallback);
+	cu.url_set(u, CURLUPART_USER, NULL, 0);
+	cu.url_set(u, CURLUPART_PASSWORD, NULL, 0);
+	if (cu.url_get(u, CURLUPART_URL, &s, 0) != CURLUE_OK || !s)
+		return prom_url_shown(fallback);
 	char *r = xstrdup(s);
-	curl_free(s);
+	cu.free(s);
 	return r;
 }
 
@@ -183,7 +286,7 @@ static void describe_curl_error(struct strbuf *err, CURL *h, CURLcode rc, const 
 				const char *errbuf)
 {
 	long oserr = 0;
-	curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr);
+	cu.easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr);
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT:
 		sb_addf(err, "the Pushgateway at %s did not answer within ", shown);
@@ -198,11 +301,11 @@ static void describe_curl_error(struct strbuf *err, CURL *h, CURLcode rc, const 
 		break;
 	case CURLE_COULDNT_CONNECT:
 		sb_addf(err, "cannot %s %s: %s (is the Pushgateway running there?)", verb, shown,
-			oserr ? strerror((int)oserr) : (*errbuf ? errbuf : curl_easy_strerror(rc)));
+			oserr ? strerror((int)oserr) : (*errbuf ? errbuf : cu.easy_strerror(rc)));
 		break;
 	default:
 		sb_addf(err, "cannot %s %s: %s", verb, shown,
-			*errbuf ? errbuf : curl_easy_strerror(rc));
+			*errbuf ? errbuf : cu.easy_strerror(rc));
 		break;
 	}
 }
@@ -236,60 +339,68 @@ static int gateway_request(const char *url, const char *job, const char *instanc
 	struct curl_slist *headers = NULL;
 	CURL *h = NULL;
 	char errbuf[CURL_ERROR_SIZE] = "";
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+	struct strbuf why = STRBUF_INIT;
+	if (load_curl(&why) < 0) {
+		sb_addf(err, "cannot %s: %s", body ? "push" : "delete", why.buf);
+		sb_release(&why);
+		sb_release(&full);
+		return -1;
+	}
+	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		sb_addf(err, "cannot %s: libcurl could not be initialised", body ? "push" : "delete");
 		sb_release(&full);
 		return -1;
 	}
-	CURLU *u = curl_url();
+	CURLU *u = cu.url();
 	if (!u)
 		goto out_nomem;
-	CURLUcode uc = curl_url_set(u, CURLUPART_URL, full.buf, 0);
+	CURLUcode uc = cu.url_set(u, CURLUPART_URL, full.buf, 0);
 	if (uc != CURLUE_OK) {
-		sb_addf(err, "not a valid URL (%s)", curl_url_strerror(uc));
+		sb_addf(err, "not a valid URL (%s)", cu.url_strerror(uc));
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+	if (cu.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
 		host = NULL;
 	shown = shown_url(u, url);
 
-	h = curl_easy_init();
+	h = cu.easy_init();
 	if (!h)
 		goto out_nomem;
 	if (body)
-		headers = curl_slist_append(headers, "Content-Type: text/plain; version=0.0.4");
+		headers = cu.slist_append(headers, "Content-Type: text/plain; version=0.0.4");
 	/* No "Expect: 100-continue" round trip (a second's wait on some servers). */
-	headers = curl_slist_append(headers, "Expect:");
+	headers = cu.slist_append(headers, "Expect:");
 	if (!headers)
 		goto out_nomem;
-	curl_easy_setopt(h, CURLOPT_URL, full.buf);
-	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, body ? "PUT" : "DELETE");
+	cu.easy_setopt(h, CURLOPT_URL, full.buf);
+	cu.easy_setopt(h, CURLOPT_CUSTOMREQUEST, body ? "PUT" : "DELETE");
 	if (body) {
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+		cu.easy_setopt(h, CURLOPT_POSTFIELDS, body);
+		cu.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
 	}
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-#if LIBCURL_VERSION_NUM >= 0x075500 /* 7.85: CURLOPT_PROTOCOLS is deprecated */
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "wslgpu/" WSLGPU_VERSION);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, keep_answer);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &ans);
+	cu.easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+	cu.easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
+	cu.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)timeout_ms);
+	cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	/* 7.85 made CURLOPT_PROTOCOLS_STR the way; older ones know only the bits. */
+	const struct curl_version_head *cv = cu.version_info(0);
+	if (cv && cv->version_num >= 0x075500)
+		cu.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	else
+		cu.easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	cu.easy_setopt(h, CURLOPT_USERAGENT, "wslgpu/" WSLGPU_VERSION);
+	cu.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, keep_answer);
+	cu.easy_setopt(h, CURLOPT_WRITEDATA, &ans);
 
-	CURLcode rc = curl_easy_perform(h);
+	CURLcode rc = cu.easy_perform(h);
 	if (rc != CURLE_OK) {
 		describe_curl_error(err, h, rc, verb, shown, host ? host : "?", timeout_ms, errbuf);
 		goto out;
 	}
 	long code = 0;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (code < 200 || code > 299) {
 		const char *a = sb_str(&ans.text);
 		size_t n = strcspn(a, "\r\n");
@@ -306,13 +417,13 @@ static int gateway_request(const char *url, const char *job, const char *instanc
 out_nomem:
 	sb_addf(err, "cannot %s: out of memory in libcurl", body ? "push" : "delete");
 out:
-	curl_slist_free_all(headers);
+	cu.slist_free_all(headers);
 	if (h)
-		curl_easy_cleanup(h);
+		cu.easy_cleanup(h);
 	if (host)
-		curl_free(host);
-	curl_url_cleanup(u);
-	curl_global_cleanup();
+		cu.free(host);
+	cu.url_cleanup(u);
+	cu.global_cleanup();
 	free(shown);
 	sb_release(&ans.text);
 	sb_release(&full);

@@ -134,14 +134,10 @@ static void load_mountinfo(struct data_seen *d, int pid)
 		wslhost_automount_root(&d->automount);
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/mountinfo", pid);
-	struct strbuf sb = STRBUF_INIT;
-	if (rootfs_read(path, 0, &sb, NULL) == 0 && sb.len) {
-		mountinfo_parse(sb.buf, sb.len, &d->mi);
-		d->have_mi = d->mi.n > 0;
-		if (!d->have_mi)
-			mountinfo_free(&d->mi);
-	}
-	sb_release(&sb);
+	/* Line by line, whole: no mount is missed however many there are. */
+	d->have_mi = mountinfo_read(path, &d->mi) > 0;
+	if (!d->have_mi)
+		mountinfo_free(&d->mi);
 }
 
 /* True when /proc/PID/fdinfo/FD says the fd was opened write-only. */

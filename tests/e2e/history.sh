@@ -179,6 +179,94 @@ h --db "$WORK/newer.db"
 expect_rc 1
 expect_err 'newer wslgpu \(schema 7; this one knows 1\)'
 
+# ---- the limit is said: a database of 41 runs shown 20 at a time ----
+cp "$DB" "$WORK/many.db"
+sqlite3 "$WORK/many.db" "WITH RECURSIVE n(i) AS (SELECT 4 UNION ALL SELECT i + 1 FROM n WHERE i < 41)
+INSERT INTO runs SELECT i, printf('2025-12-%02dT09:00:00Z', i - 10), 2000, 'smoke', 0, '$A', '0.1.0',
+NULL, 'ok', NULL FROM n;"
+h --db "$WORK/many.db"
+expect_rc 0
+expect_line '^The latest 20 of 41 runs \(--limit 0 for all\), of 1 machine \(2 in all\) in .*many\.db\. What changed: wslgpu history --changes$'
+h --db "$WORK/many.db" --limit 0
+expect_line '^41 runs of 2 machines in '
+h --db "$WORK/many.db" --changes --limit 5
+expect_line '^Nothing changed: the latest 5 of 41 runs \(--limit 0 for all\), of 1 machine \(2 in all\) in '
+hjson --db "$WORK/many.db"
+expect_json '(.runs | length) == 20 and .total.runs == 41 and .total.machines == 2'
+expect_json '.runs[0].id == 22 and .runs[19].id == 41'
+hjson --db "$WORK/many.db" --changes --limit 0
+expect_json '.runs == 41 and .machines == 2 and .total.runs == 41'
+
+# ---- foreign files are judged by their header: SQLite never opens them ----
+# Another program's database in WAL mode: opening it with SQLite would
+# create -wal and -shm beside it.
+sqlite3 "$WORK/walother.db" "PRAGMA journal_mode=WAL; CREATE TABLE t(x); INSERT INTO t VALUES(1);" >/dev/null
+rm -f "$WORK/walother.db-wal" "$WORK/walother.db-shm"
+S=$(sha256sum <"$WORK/walother.db")
+h --db "$WORK/walother.db"
+expect_rc 1
+expect_err 'walother\.db is an SQLite database of another program \(application_id 0x00000000, 1 schema objects\)'
+h --db "$WORK/walother.db" --changes --json
+expect_rc 1
+[ ! -e "$WORK/walother.db-wal" ] && [ ! -e "$WORK/walother.db-shm" ] && ok "no -wal/-shm beside a foreign WAL database" \
+	|| fail "history left $(ls "$WORK" | grep walother | tr '\n' ' ')"
+same_bytes "$WORK/walother.db" "$S"
+sqlite3 "$WORK/appid.db" "PRAGMA journal_mode=WAL; PRAGMA application_id=1234; CREATE TABLE t(x);" >/dev/null
+rm -f "$WORK/appid.db-wal" "$WORK/appid.db-shm"
+h --db "$WORK/appid.db"
+expect_rc 1
+expect_err 'another program \(application_id 0x000004d2, 1 schema objects\)'
+[ ! -e "$WORK/appid.db-shm" ] && ok "no -shm beside it either" || fail "-shm beside appid.db"
+# A file cut short: SQLite finds it damaged.
+head -c 5000 "$DB" >"$WORK/cut.db"
+h --db "$WORK/cut.db"
+expect_rc 1
+expect_err 'cut\.db is damaged or not a database'
+
+# ---- a WAL database in a directory the reader may not write ----
+# (the fleet's shared copy): read immutable, nothing written.
+mkdir -p "$WORK/ro"
+cp "$DB" "$WORK/ro/fleet.db"
+rm -f "$WORK/ro/fleet.db-wal" "$WORK/ro/fleet.db-shm"
+chmod 755 "$WORK" "$WORK/ro"
+chmod 644 "$WORK/ro/fleet.db"
+chmod 555 "$WORK/ro"
+as_user() { # runs history as an ordinary user (root writes anywhere)
+	if [ "$(id -u)" = 0 ]; then
+		env -i PATH=/usr/bin:/bin HOME=/nonexistent TZ=UTC setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$WSLGPU" history "$@" >"$WORK/out" 2>"$WORK/err"
+	else
+		env -i PATH=/usr/bin:/bin HOME=/nonexistent TZ=UTC "$WSLGPU" history "$@" \
+			>"$WORK/out" 2>"$WORK/err"
+	fi
+	RC=$?
+	OUT=$(cat "$WORK/out")
+	ERR=$(cat "$WORK/err")
+}
+as_user --db "$WORK/ro/fleet.db"
+expect_rc 0
+expect_line '^3 runs of 2 machines in '
+as_user --db "$WORK/ro/fleet.db" --changes
+expect_rc 0
+expect_line '^4 changes; 3 runs of 2 machines in '
+[ "$(ls "$WORK/ro")" = fleet.db ] && ok "nothing created in the read-only directory" || fail "created: $(ls "$WORK/ro")"
+# With runs still in its write-ahead log, it cannot be read there: said so.
+chmod 755 "$WORK/ro"
+python3 - "$WORK/ro/fleet.db" <<'PY'
+import sqlite3, sys, os
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA wal_autocheckpoint=0")
+c.execute("INSERT INTO runs VALUES(9,'2025-11-20T09:00:00Z',1,'smoke',0,'77aa00bb11cc22dd','0.1.0',NULL,'ok',NULL)")
+c.commit()
+os._exit(0)  # no close: the log stays unmerged, as a killed writer leaves it
+PY
+rm -f "$WORK/ro/fleet.db-shm"
+chmod 555 "$WORK/ro"
+as_user --db "$WORK/ro/fleet.db"
+expect_rc 1
+expect_err 'write-ahead log .* holds runs not yet merged into it'
+chmod 755 "$WORK/ro"
+
 # ---- usage ----
 for bad in "--limit x" "--limit -1" "--since yesterday" "--machine xyz" "--bogus" "extra"; do
 	# shellcheck disable=SC2086
@@ -252,5 +340,18 @@ n=$(sqlite3 "$SDB" "SELECT count(*) FROM runs")
 [ "$n" -ge "$after" ] && ok "no run lost after kill -9" || fail "runs $after -> $n after kill -9"
 h --db "$SDB"
 expect_rc 0
+
+# A damaged page where the next run goes: refused, the file left byte for
+# byte (SQLite's own page checks on the insert's path; no whole-file scan).
+cp "$SDB" "$WORK/dmg.db"
+sqlite3 "$WORK/dmg.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+ps=$(sqlite3 "$WORK/dmg.db" "PRAGMA page_size")
+root=$(sqlite3 "$WORK/dmg.db" "SELECT rootpage FROM sqlite_master WHERE name = 'runs'")
+rm -f "$WORK/dmg.db-wal" "$WORK/dmg.db-shm"
+printf '\132%.0s' $(seq "$ps") | dd of="$WORK/dmg.db" bs="$ps" seek=$((root - 1)) conv=notrunc 2>/dev/null
+S=$(sha256sum <"$WORK/dmg.db")
+run smoke --only platform --record --db "$WORK/dmg.db"
+expect_err 'dmg\.db is damaged or not a database .*left untouched'
+same_bytes "$WORK/dmg.db" "$S"
 
 done_testing

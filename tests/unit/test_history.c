@@ -606,7 +606,7 @@ static void test_changes(void **state)
 	history_runs_release(&runs);
 
 	/* Nothing changed / nothing recorded. */
-	struct history_runs none = { NULL, 0 };
+	struct history_runs none = { NULL, 0, 0, 0 };
 	history_changes(&none, &ch);
 	assert_int_equal(ch.n, 0);
 	buf = NULL;
@@ -705,7 +705,7 @@ static void test_change_kinds(void **state)
 	v[1].nfacts = 4;
 	v[1].checks = cb;
 	v[1].nchecks = 9;
-	struct history_runs runs = { v, 2 };
+	struct history_runs runs = { v, 2, 0, 0 };
 	struct history_changes ch;
 	history_changes(&runs, &ch);
 	assert_int_equal(ch.machines, 1);

@@ -4,10 +4,21 @@
  * rootfs_guest_text, rootfs_realpath, rootfs_cwd), with their edge cases:
  * the real root, trailing slashes, a root that is only a string prefix of
  * another directory, relative paths, "..", and symlinks kept inside the root.
+ * Reading: only regular files (a FIFO, /dev/null refused at once), a cut
+ * said, lines of any length, a read in a child that is cut off in time.
  */
 #include "testutil.h"
 
+#include <errno.h>
 #include <stdbool.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/proc.h"
+#include "parse/dpkg.h"
+#include "parse/dpkgstatus.h"
+#include "parse/meminfo.h"
+#include "parse/mountinfo.h"
 
 #include "core/path.h"
 #include "core/rootfs.h"
@@ -287,11 +298,158 @@ static void test_fixture_root(void **state)
 	free(d);
 }
 
+static void test_read_rules(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	char fifo[2048];
+	snprintf(fifo, sizeof fifo, "%s/etc/wsl.conf", d);
+	tu_mkparents(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	/* Three lines, the second 3 MiB long. */
+	struct strbuf big = STRBUF_INIT;
+	sb_add(&big, "first\n");
+	for (size_t i = 0; i < (3u << 20); i++)
+		sb_addc(&big, 'x');
+	sb_add(&big, "\nlast");
+	tu_write(d, "proc/meminfo", big.buf, big.len);
+	assert_int_equal(rootfs_set(d), 0);
+
+	struct strbuf t = STRBUF_INIT;
+	bool cut = true;
+	double t0 = now_ms();
+	assert_int_equal(rootfs_read("/etc/wsl.conf", 0, &t, &cut), -EINVAL);
+	assert_true(now_ms() - t0 < 1000);
+	assert_false(cut);
+	assert_string_equal(rootfs_strerror(-EINVAL), "not a regular file");
+	assert_int_equal(rootfs_read("/proc/meminfo", 1u << 20, &t, &cut), 0);
+	assert_true(cut);
+	assert_int_equal(t.len, 1u << 20);
+
+	struct rootfs_lines l;
+	assert_int_equal(rootfs_lines_open(&l, "/etc/wsl.conf"), -EINVAL);
+	assert_int_equal(rootfs_lines_open(&l, "/proc/meminfo"), 0);
+	assert_int_equal(rootfs_lines_next(&l), 1);
+	assert_string_equal(l.line, "first");
+	assert_int_equal(rootfs_lines_next(&l), 1);
+	assert_int_equal(l.len, ROOTFS_LINE_MAX);
+	assert_int_equal(l.cut_lines, 1);
+	assert_int_equal(rootfs_lines_next(&l), 1);
+	assert_string_equal(l.line, "last");
+	assert_int_equal(l.lineno, 3);
+	assert_int_equal(rootfs_lines_next(&l), 0);
+	rootfs_lines_close(&l);
+
+	/* Bounded in a child: the same answers. */
+	assert_int_equal(rootfs_read_bounded("/etc/wsl.conf", 0, 2000, &t, &cut), -EINVAL);
+	assert_int_equal(rootfs_read_bounded("/proc/meminfo", 1u << 20, 2000, &t, &cut), 0);
+	assert_true(cut);
+	assert_int_equal(t.len, 1u << 20);
+	assert_int_equal(rootfs_read_bounded("/nope", 0, 2000, &t, &cut), -ENOENT);
+
+	/* The real root: a character device (/dev/null) is refused too. */
+	rootfs_set("/");
+	assert_int_equal(rootfs_read("/dev/null", 0, &t, NULL), -EINVAL);
+	sb_release(&t);
+	sb_release(&big);
+	tu_rmtree(d);
+	free(d);
+}
+
+/* A step that never returns (a hung 9p read) is cut off at the limit. */
+static int sleeper(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	sb_add(out, "never sent");
+	sleep(30);
+	return 0;
+}
+
+static int answerer(void *arg, struct strbuf *out)
+{
+	sb_add(out, (const char *)arg);
+	return 42;
+}
+
+static void test_isolated(void **state)
+{
+	(void)state;
+	struct strbuf out = STRBUF_INIT;
+	double t0 = now_ms();
+	assert_int_equal(rootfs_isolated(sleeper, NULL, 300, 0, &out), -ETIMEDOUT);
+	double ms = now_ms() - t0;
+	assert_true(ms >= 290 && ms < 2000);
+	assert_int_equal(out.len, 0);
+	assert_int_equal(rootfs_isolated(answerer, "hello", 2000, 0, &out), 42);
+	assert_string_equal(out.buf, "hello");
+	sb_release(&out);
+}
+
+static int count_pkg(const struct dpkg_pkg *p, void *arg)
+{
+	(void)p;
+	++*(int *)arg;
+	return 0;
+}
+
+/* dpkg's database is read once per process, whatever asks how often. */
+static void test_dpkg_once(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "var/lib/dpkg/info/libnvidia-compute-535:amd64.list",
+		     "/.\n/usr\n/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01\n");
+	tu_write_str(d, "var/lib/dpkg/info/nvidia-dkms-535.list",
+		     "/usr/src/nvidia-535.183.01/Makefile\n/lib/modules/6.1/updates/dkms/nvidia.ko\n");
+	tu_write_str(d, "var/lib/dpkg/status",
+		     "Package: a\nStatus: install ok installed\n\nPackage: b\nStatus: install ok installed\n"
+		     "Provides: x,\n y\n");
+	tu_write_str(d, "proc/self/mountinfo",
+		     "62 67 8:48 / / rw - ext4 /dev/sdd rw\njunk\n75 62 0:40 / /mnt/c rw - 9p C:\\134 rw,aname=drvfs\n"
+		     "76 62 0:41 / /mnt/c rw - drvfs C: rw\n");
+	tu_write_str(d, "proc/meminfo", "MemTotal: 16 kB\nSwapTotal: 0 kB\n");
+	assert_int_equal(rootfs_set(d), 0);
+	dpkg_index_reset();
+	size_t before = dpkg_index_builds();
+	assert_string_equal(dpkg_index_owner("/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01"),
+			    "libnvidia-compute-535");
+	assert_null(dpkg_index_owner("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+	assert_string_equal(dpkg_index_owner("/usr/src/nvidia-535.183.01/Makefile"), "nvidia-dkms-535");
+	assert_int_equal(dpkg_index()->lists, 2);
+	assert_int_equal(dpkg_index_builds(), before + 1);
+	int seen = 0;
+	dpkgstatus_reset();
+	assert_int_equal(dpkgstatus_read_each(count_pkg, &seen, NULL), 0);
+	assert_int_equal(dpkgstatus_read_each(count_pkg, &seen, NULL), 0);
+	assert_int_equal(seen, 4);
+	struct mountinfo mi;
+	/* One entry per mount point: the last one listed, the one on top. */
+	assert_int_equal(mountinfo_read("/proc/self/mountinfo", &mi), 2);
+	assert_int_equal(mi.bad_lines, 1);
+	assert_string_equal(mi.m[1].mount_point, "/mnt/c");
+	assert_string_equal(mi.m[1].fstype, "drvfs");
+	assert_int_equal(mi.m[1].line, 4);
+	mountinfo_free(&mi);
+	struct meminfo m;
+	assert_int_equal(meminfo_read("/proc/meminfo", &m), 0);
+	assert_true(m.mem_total == 16 * 1024);
+	assert_int_equal(meminfo_read("/proc/nothing", &m), -ENOENT);
+	dpkg_index_reset();
+	dpkgstatus_reset();
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_normalize), cmocka_unit_test(test_path_parts),
 		cmocka_unit_test(test_real_root),      cmocka_unit_test(test_fixture_root),
+		cmocka_unit_test(test_read_rules),     cmocka_unit_test(test_isolated),
+		cmocka_unit_test(test_dpkg_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
