@@ -187,7 +187,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* In the child: the names in /etc/ld.so.conf.d, one a line (at most 64). */
+/* In the child: the names in /etc/ld.so.conf.d, each ended by a NUL (a
+ * name may hold a newline), at most 64. */
 static int list_ld_conf_d(void *arg, struct strbuf *out)
 {
 	(void)arg;
@@ -197,9 +198,9 @@ static int list_ld_conf_d(void *arg, struct strbuf *out)
 	struct dirent *de;
 	size_t n = 0;
 	while ((de = readdir(d)) && n < 64) {
-		if (de->d_name[0] == '.' || strchr(de->d_name, '\n'))
+		if (de->d_name[0] == '.')
 			continue;
-		sb_addf(out, "%s\n", de->d_name);
+		sb_addn(out, de->d_name, strlen(de->d_name) + 1);
 		n++;
 	}
 	closedir(d);
@@ -220,12 +221,14 @@ static void add_ld_conf(struct members *m)
 	}
 	char **names = NULL;
 	size_t n = 0;
-	for (char *p = list.buf, *nl; p && *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
+	for (size_t at = 0; at < list.len;) {
+		const char *p = list.buf + at;
+		const char *end = memchr(p, '\0', list.len - at);
+		if (!end)
 			break;
 		names = xrealloc(names, (n + 1) * sizeof *names);
-		names[n++] = xstrndup(p, (size_t)(nl - p));
+		names[n++] = xstrndup(p, (size_t)(end - p));
+		at += (size_t)(end - p) + 1;
 	}
 	sb_release(&list);
 	qsort(names, n, sizeof *names, cmp_str);
