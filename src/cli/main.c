@@ -634,5 +634,8 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	watch_stdout();
+	/* Human output is wrapped to the width of where it goes, with marks
+	 * the locale can show (src/core/text.h). */
+	text_set_terminal(text_terminal_columns(STDOUT_FILENO), text_utf8_locale());
 	return finish_stdout(run(argc, argv));
 }
