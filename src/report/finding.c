@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/text.h"
+
 void finding_expand(struct finding_view *v, const struct kb_entry *e, const struct evidence *ev,
 		    const char *self_id)
 {
@@ -34,7 +36,87 @@ void finding_view_release(struct finding_view *v)
 	memset(v, 0, sizeof *v);
 }
 
-void finding_text_line(struct strbuf *out, int indent, const char *label, const char *text)
+/* ---- text ---- */
+
+/* A fix line that is words for a person ("update the NVIDIA driver on
+ * Windows, then ..."), not a command: it starts with one of the verbs or
+ * connectives the knowledge base's instructions start with (none of them
+ * starts a command there), or walks a Windows menu ("Settings > ..."). */
+static bool fix_is_words(const char *s)
+{
+	static const char *const starts[] = {
+		"add", "apply", "as", "ask", "batch", "build", "cap", "check", "close",
+		"collect", "comment", "copy", "delete", "do", "download", "drop", "enable",
+		"exclude", "fewer", "follow", "for", "generate", "if", "in", "install", "keep",
+		"look", "load", "lower", "managed", "move", "nothing", "on", "one", "or",
+		"otherwise", "pack", "pass", "raise", "read", "rebuild", "reinstall", "remove",
+		"replace", "reset", "restart", "run", "scroll", "set", "start", "stop",
+		"switch", "to", "update", "use", "wait",
+	};
+	size_t n = 0;
+	while (s[n] >= 'a' && s[n] <= 'z')
+		n++;
+	if (n && (s[n] == ' ' || s[n] == ',' || s[n] == ':'))
+		for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+			if (strlen(starts[i]) == n && !strncmp(s, starts[i], n))
+				return true;
+	return s[0] >= 'A' && s[0] <= 'Z' && strstr(s, " > ");
+}
+
+/* A word of plain prose: letters, digits and apostrophes, perhaps in
+ * parentheses or before a comma; anything else (a path, an option, a
+ * variable, name=value, sudo) is part of a command. */
+static bool plain_word(const char *w, size_t n)
+{
+	size_t i = 0;
+	if (i < n && w[i] == '(')
+		i++;
+	size_t letters = 0;
+	while (i < n && ((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z') ||
+			 (w[i] >= '0' && w[i] <= '9') || w[i] == '\''))
+		i++, letters++;
+	while (i < n && strchr(",.;:)", w[i]))
+		i++;
+	return letters && i == n && !(n == 4 && !strncmp(w, "sudo", 4));
+}
+
+/* Where words for a person may break: between two plain words, and not
+ * inside a command written among them ("...: sudo apt-get install x"),
+ * which runs from its first non-plain word to a word ending in , ; or ).
+ * The scan starts after the "   (" that opens a command's note. */
+static bool fix_can_break(const char *text, size_t at)
+{
+	const char *note = strstr(text, "   (");
+	size_t open = note ? (size_t)(note - text) : 0;
+	if (note && at >= open && at < open + 3)
+		return true; /* before the note */
+	size_t i = note && open < at ? open + 3 : 0;
+	bool code = false, prev_plain = false;
+	while (i < at) {
+		while (i < at && text[i] == ' ')
+			i++;
+		size_t b = i;
+		while (i < at && text[i] != ' ')
+			i++;
+		if (i == b)
+			break;
+		prev_plain = plain_word(text + b, i - b);
+		if (!prev_plain)
+			code = true;
+		else if (code && strchr(",;)", text[i - 1]))
+			code = prev_plain = false; /* the command ended with this word */
+	}
+	size_t b = at;
+	while (text[b] == ' ')
+		b++;
+	size_t e = b;
+	while (text[e] && text[e] != ' ' && text[e] != '\n')
+		e++;
+	return prev_plain && !code && plain_word(text + b, e - b);
+}
+
+static void put_line(struct strbuf *out, int indent, const char *label, const char *text,
+		     bool command)
 {
 	struct strbuf clean = STRBUF_INIT;
 	text_sanitize(&clean, text ? text : "");
@@ -42,11 +124,32 @@ void finding_text_line(struct strbuf *out, int indent, const char *label, const 
 	if (pad < 1)
 		pad = 1;
 	sb_addf(out, "%*s%-*s ", indent, "", pad, label);
-	const char *p = sb_str(&clean);
-	for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1)
-		sb_addf(out, "%.*s\n%*s", (int)(nl - p), p, FINDING_TEXT_COLUMN, "");
-	sb_addf(out, "%s\n", p);
+	int col = indent + pad + 1;
+	int lw = text_width(label);
+	if (lw > pad)
+		col += lw - pad;
+	struct text_wrap w = { text_columns(), col, FINDING_TEXT_COLUMN, 0, NULL };
+	if (command) {
+		/* The command stays whole; only its note, or words for a
+		 * person, wrap. */
+		const char *note = strstr(clean.buf, "   (");
+		if (!fix_is_words(clean.buf))
+			w.keep = note ? (size_t)(note - clean.buf) : clean.len;
+		w.can_break = fix_can_break;
+	}
+	text_wrap(out, sb_str(&clean), &w);
+	sb_addc(out, '\n');
 	sb_release(&clean);
+}
+
+void finding_text_line(struct strbuf *out, int indent, const char *label, const char *text)
+{
+	put_line(out, indent, label, text, false);
+}
+
+void finding_command_line(struct strbuf *out, int indent, const char *label, const char *text)
+{
+	put_line(out, indent, label, text, true);
 }
 
 void finding_text(struct strbuf *out, const struct finding_view *v, int indent, unsigned what)
@@ -58,16 +161,16 @@ void finding_text(struct strbuf *out, const struct finding_view *v, int indent, 
 		finding_text_line(out, indent, what & FT_NOTE ? "note" : "cause", v->cause);
 	if (what & FT_FIXES)
 		for (size_t i = 0; i < v->nfix; i++)
-			finding_text_line(out, indent, i ? "" : "fix", v->fix[i]);
+			finding_command_line(out, indent, i ? "" : "fix", v->fix[i]);
 	if ((what & FT_CONFIRM) && e->confirm)
-		finding_text_line(out, indent, "check", e->confirm);
+		finding_command_line(out, indent, "check", e->confirm);
 	if (what & FT_SOURCES)
 		for (size_t i = 0; i < e->source.n; i++)
 			finding_text_line(out, indent, i ? "" : "source", e->source.v[i]);
 	if (what & FT_MORE) {
 		struct strbuf m = STRBUF_INIT;
 		sb_addf(&m, "wslgpu kb %s", e->id);
-		finding_text_line(out, indent, "more", m.buf);
+		finding_command_line(out, indent, "more", m.buf);
 		sb_release(&m);
 	}
 }

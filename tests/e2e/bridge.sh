@@ -45,7 +45,9 @@ expect_line 'cause +/dev/dxg is the GPU paravirtualisation device'
 expect_line 'fix +cmd /c ver +\(in PowerShell: on Windows 10 the build'
 expect_line 'nvidia-smi +\(in PowerShell: the driver must be 495 or newer, and the TCC/WDDM column must say WDDM\)'
 expect_line 'wsl\.exe --update +\(in PowerShell\)'
-expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first$'
+expect_line '^      [0-9]+ checks skipped until this is fixed \(-v lists them\)$'
+run -v
+expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first +\([0-9]+ ms\)$'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: Windows offers this WSL2 VM no GPU \(bridge\.dxg\)\.'
 run_json
 expect_rc 1
@@ -149,7 +151,8 @@ expect_rc 1
 expect_line '^✗ bridge\.dxg +/dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\)$'
 expect_line 'fix +docker run --gpus all IMAGE \.\.\.'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\) \(bridge\.dxg\)\.'
-expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first$'
+run -v
+expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first +\([0-9]+ ms\)$'
 run_json
 expect_json '.platform.kind == "container-in-wsl2"'
 check_json bridge.dxg '.kb == "bridge.dxg.container"'
