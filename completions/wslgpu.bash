@@ -45,11 +45,12 @@ _wslgpu_ids()
 	printf '%s\n' $_wslgpu_id_list
 }
 
-# Knowledge-base ids, from wslgpu kb (cached).
+# Knowledge-base ids, from wslgpu kb (cached): the first word of each line
+# that is not a layer heading ("libs: ...") or a title continued.
 _wslgpu_kb_ids()
 {
 	if [[ -z ${_wslgpu_kb_list+set} ]]; then
-		_wslgpu_kb_list=$("$1" kb 2>/dev/null | awk '{ print $1 }')
+		_wslgpu_kb_list=$("$1" kb 2>/dev/null | awk '/^[^ ]/ && $1 !~ /:$/ { print $1 }')
 	fi
 	printf '%s\n' $_wslgpu_kb_list
 }
