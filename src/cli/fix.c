@@ -81,13 +81,16 @@ static bool ask(FILE *tty, const char *question)
 	return !strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n");
 }
 
-static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *e)
+/* The edit as it will be written: the plan's rendering (fix_edit_lines). */
+static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *e,
+		      const char *date)
 {
+	struct strbuf sb = STRBUF_INIT;
 	fprintf(f, "step %d (%s): %s line %d sets %s\n", s->n, s->check, e->file, e->line, e->var);
 	fprintf(f, "    was: %s\n", e->before);
-	fprintf(f, "    now: # wslgpu fix: %s\n", e->before);
-	if (e->after)
-		fprintf(f, "         %s\n", e->after);
+	fix_edit_lines(&sb, e, date, "    now: ", "         ");
+	fputs(sb.buf, f);
+	sb_release(&sb);
 }
 
 /* Whether a comma-separated list holds id. */
@@ -155,11 +158,11 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			const struct fix_edit *e = &s->edit[j];
 			if (!e->automatic || e->same_as)
 				continue;
-			show_edit(stdout, s, e);
+			show_edit(stdout, s, e, date);
 			fflush(stdout);
 			if (tty) {
 				if (!isatty(STDOUT_FILENO)) /* else it is on the terminal already */
-					show_edit(tty, s, e);
+					show_edit(tty, s, e, date);
 				if (!ask(tty, "Apply?")) {
 					printf("    skipped\n");
 					continue;
@@ -167,9 +170,11 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			}
 			struct line_edit le = { e->line, e->before, e->after };
 			struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT, shown = STRBUF_INIT;
-			char note[96];
-			snprintf(note, sizeof note, "disabled by wslgpu fix on %.10s", date);
-			if (fix_edit_file(e->file, &le, 1, stamp, note, &backup, &err) < 0) {
+			struct strbuf note = STRBUF_INIT;
+			fix_edit_note(&note, date);
+			int erc = fix_edit_file(e->file, &le, 1, stamp, note.buf, &backup, &err);
+			sb_release(&note);
+			if (erc < 0) {
 				printf("    not changed: %s\n", err.buf);
 				rc = EXIT_FAILED;
 			} else {
