@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../core/text.h"
 #include "../kb/kb.h"
 #include "../report/finding.h"
 
@@ -33,7 +34,10 @@ void history_human_time(time_t t, time_t now, struct strbuf *out)
 
 static const char *verdict_mark(const char *v)
 {
-	return !strcmp(v, "ok") ? "✓" : !strcmp(v, "warn") ? "!" : !strcmp(v, "fail") ? "✗" : "?";
+	return !strcmp(v, "ok")	    ? status_mark(ST_PASS)
+	       : !strcmp(v, "warn") ? status_mark(ST_WARN)
+	       : !strcmp(v, "fail") ? status_mark(ST_FAIL)
+				    : "?";
 }
 
 static bool failing(const char *s)
@@ -59,14 +63,31 @@ static void problems(const struct history_run *r, struct strbuf *out)
 	}
 }
 
+/* Text from the database on one line: sanitised, newlines and tabs as spaces. */
+static void add_clean(struct strbuf *out, const char *s)
+{
+	size_t at = out->len;
+	text_sanitize(out, s ? s : "");
+	for (size_t i = at; i < out->len; i++)
+		if (out->buf[i] == '\n' || out->buf[i] == '\t')
+			out->buf[i] = ' ';
+}
+
 static void put_clean(FILE *f, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	text_sanitize(&sb, s ? s : "");
-	for (char *p = sb.buf; p && *p; p++)
-		if (*p == '\n' || *p == '\t')
-			*p = ' ';
+	add_clean(&sb, s);
 	fputs(sb_str(&sb), f);
+	sb_release(&sb);
+}
+
+/* A line wrapped to the terminal, continuation lines indented. */
+static void put_wrapped(FILE *f, const char *text, int indent)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct text_wrap w = { text_columns(), 0, indent, 0, NULL };
+	text_wrap(&sb, text, &w);
+	fprintf(f, "%s\n", sb.buf);
 	sb_release(&sb);
 }
 
@@ -120,8 +141,21 @@ static void print_runs_text(FILE *f, const char *db_path, const struct history_r
 		size_t d = w->driver ? strlen(w->driver) : 1;
 		wdrv = d > wdrv ? d : wdrv;
 	}
-	fprintf(f, "%*s  %-*s  %-16s  %-8s %-*s  %-*s  %s\n", (int)wid, "run", (int)wwhen, "when",
-		"machine", "verdict", (int)wprob, "problems", (int)wdrv, "driver", "kernel");
+	/* The kernel, last and the longest, and then the problems go on a
+	 * line under their run when the table would not fit the terminal. */
+	size_t wkern = 6;
+	for (size_t i = 0; i < runs->n; i++) {
+		const char *k = rows[i].kernel;
+		if (k && (size_t)text_width(k) > wkern)
+			wkern = (size_t)text_width(k);
+	}
+	int cols = text_columns();
+	bool kernel_below = (int)(wid + 2 + wwhen + 2 + 16 + 2 + 9 + wprob + 2 + wdrv + 2 + wkern) > cols;
+	bool problems_below = kernel_below && (int)(wid + 2 + wwhen + 2 + 16 + 2 + 9 + wprob + 2 + wdrv) > cols;
+	fprintf(f, "%*s  %-*s  %-16s  %-8s ", (int)wid, "run", (int)wwhen, "when", "machine", "verdict");
+	if (!problems_below)
+		fprintf(f, "%-*s  ", (int)wprob, "problems");
+	fprintf(f, "%-*s%s\n", (int)wdrv, "driver", kernel_below ? "" : "  kernel");
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct history_run *r = &runs->v[i];
 		struct row *w = &rows[i];
@@ -129,21 +163,43 @@ static void print_runs_text(FILE *f, const char *db_path, const struct history_r
 		text_sanitize(&mach, r->machine);
 		text_sanitize(&verdict, r->verdict);
 		text_sanitize(&drv, w->driver ? w->driver : "-");
-		fprintf(f, "%*lld  %-*s  %-16s  %s %-6s %-*s  %-*s  ", (int)wid, r->id, (int)wwhen,
-			w->when.buf, mach.buf, verdict_mark(r->verdict), verdict.buf, (int)wprob,
-			w->problems.len ? w->problems.buf : "-", (int)wdrv, drv.buf);
+		fprintf(f, "%*lld  %-*s  %-16s  %s %-6s ", (int)wid, r->id, (int)wwhen, w->when.buf,
+			mach.buf, verdict_mark(r->verdict), verdict.buf);
+		if (!problems_below)
+			fprintf(f, "%-*s  ", (int)wprob, w->problems.len ? w->problems.buf : "-");
+		fprintf(f, "%-*s", (int)(kernel_below ? 0 : wdrv), drv.buf);
 		sb_release(&mach);
 		sb_release(&verdict);
 		sb_release(&drv);
-		put_clean(f, w->kernel ? w->kernel : "-");
+		struct strbuf below = STRBUF_INIT;
+		if (problems_below && w->problems.len)
+			sb_addf(&below, "%*sproblems %s  ", (int)wid + 2, "", w->problems.buf);
+		if (kernel_below) {
+			if (!below.len)
+				sb_addf(&below, "%*s", (int)wid + 2, "");
+			sb_add(&below, "kernel ");
+			add_clean(&below, w->kernel ? w->kernel : "-");
+		} else {
+			fputs("  ", f);
+			put_clean(f, w->kernel ? w->kernel : "-");
+		}
 		fputc('\n', f);
+		if (below.len)
+			put_wrapped(f, below.buf, (int)wid + 2);
+		sb_release(&below);
 		sb_release(&w->when);
 		sb_release(&w->problems);
 	}
 	free(rows);
 	size_t m = count_machines(runs);
-	fprintf(f, "\n%zu run%s of %zu machine%s in %s. What changed: wslgpu history --changes\n", runs->n,
-		runs->n == 1 ? "" : "s", m, m == 1 ? "" : "s", db_path);
+	struct strbuf foot = STRBUF_INIT;
+	sb_addf(&foot, "%zu run%s of %zu machine%s in ", runs->n, runs->n == 1 ? "" : "s", m,
+		m == 1 ? "" : "s");
+	add_clean(&foot, db_path);
+	sb_add(&foot, ". What changed: wslgpu history --changes");
+	fputc('\n', f);
+	put_wrapped(f, foot.buf, 2);
+	sb_release(&foot);
 }
 
 static void json_run_ref(struct json_writer *jw, const char *key, const struct history_run *r)
@@ -218,15 +274,16 @@ void history_print_runs(FILE *f, const char *db_path, const struct history_runs 
 static const char *change_mark(const struct history_change *c)
 {
 	static const struct {
-		const char *how, *mark;
+		const char *how;
+		enum status mark;
 	} marks[] = {
-		{ "downgrade", "!" }, { "broke", "✗" }, { "warns", "!" }, { "cause", "!" },
-		{ "fixed", "✓" },     { "skipped", "-" },
+		{ "downgrade", ST_WARN }, { "broke", ST_FAIL }, { "warns", ST_WARN },
+		{ "cause", ST_WARN },     { "fixed", ST_PASS }, { "skipped", ST_SKIP },
 	};
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
 		if (!strcmp(marks[i].how, c->how))
-			return marks[i].mark;
-	return "·";
+			return status_mark(marks[i].mark);
+	return text_glyph("·", "*");
 }
 
 static const char *how_words(const char *how)
@@ -272,19 +329,22 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 {
 	const char *label = c->is_check ? c->key : history_fact_label(c->key, platform_of(t->to));
 	const struct kb_entry *e = kb_find(c->kb);
-	fprintf(f, "  %s ", change_mark(c));
-	put_clean(f, label);
-	fputc(' ', f);
-	put_clean(f, c->old ? c->old : "(none)");
-	fputs(" → ", f);
-	put_clean(f, c->new ? c->new : "(none)");
-	fprintf(f, ": %s", how_words(c->how));
+	struct strbuf l = STRBUF_INIT;
+	const char *arrow = text_glyph("→", "->"), *dash = text_glyph("—", "-");
+	sb_addf(&l, "  %s ", change_mark(c));
+	add_clean(&l, label);
+	sb_addc(&l, ' ');
+	add_clean(&l, c->old ? c->old : "(none)");
+	sb_addf(&l, " %s ", arrow);
+	add_clean(&l, c->new ? c->new : "(none)");
+	sb_addf(&l, ": %s", how_words(c->how));
 	if (c->is_check) {
 		if (c->detail && *c->detail && strcmp(c->how, "skipped") != 0) {
-			fputs(" — ", f);
-			put_clean(f, c->detail);
+			sb_addf(&l, " %s ", dash);
+			add_clean(&l, c->detail);
 		}
-		fputc('\n', f);
+		put_wrapped(f, l.buf, 4);
+		sb_release(&l);
 		if (e && strcmp(c->how, "skipped") != 0)
 			put_finding(f, e, NULL, FT_MORE);
 		return;
@@ -292,12 +352,13 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 	if (e && e->title) {
 		/* "a downgrade — a Windows update may have reinstalled...": the
 		 * title reads as the second half of the sentence. */
-		fputs(" — ", f);
+		sb_addf(&l, " %s ", dash);
 		bool acronym = e->title[0] && isupper((unsigned char)e->title[1]);
-		fputc(acronym ? e->title[0] : tolower((unsigned char)e->title[0]), f);
-		put_clean(f, e->title + 1);
+		sb_addc(&l, acronym ? e->title[0] : (char)tolower((unsigned char)e->title[0]));
+		add_clean(&l, e->title + 1);
 	}
-	fputc('\n', f);
+	put_wrapped(f, l.buf, 4);
+	sb_release(&l);
 	if (!e)
 		return;
 	/* A downgrade is the regression this command exists for: say why and
@@ -327,9 +388,15 @@ static void print_changes_text(FILE *f, const char *db_path, const struct histor
 		sb_reset(&b);
 		history_human_time(t->from->when, now, &a);
 		history_human_time(t->to->when, now, &b);
-		fprintf(f, "%s%s → %s  (machine ", i ? "\n" : "", a.buf, b.buf);
-		put_clean(f, t->to->machine);
-		fprintf(f, ", runs %lld → %lld)\n", t->from->id, t->to->id);
+		const char *arrow = text_glyph("→", "->");
+		struct strbuf h = STRBUF_INIT;
+		sb_addf(&h, "%s %s %s  (machine ", a.buf, arrow, b.buf);
+		add_clean(&h, t->to->machine);
+		sb_addf(&h, ", runs %lld %s %lld)", t->from->id, arrow, t->to->id);
+		if (i)
+			fputc('\n', f);
+		put_wrapped(f, h.buf, 2);
+		sb_release(&h);
 		for (size_t c = 0; c < t->n; c++)
 			print_change_text(f, t, &t->v[c]);
 	}
@@ -343,8 +410,14 @@ static void print_changes_text(FILE *f, const char *db_path, const struct histor
 		size_t total = 0;
 		for (size_t i = 0; i < ch->n; i++)
 			total += ch->v[i].n;
-		fprintf(f, "\n%zu change%s; %zu runs of %zu machine%s in %s.\n", total,
-			total == 1 ? "" : "s", runs->n, m, m == 1 ? "" : "s", db_path);
+		struct strbuf foot = STRBUF_INIT;
+		sb_addf(&foot, "%zu change%s; %zu run%s of %zu machine%s in ", total,
+			total == 1 ? "" : "s", runs->n, runs->n == 1 ? "" : "s", m, m == 1 ? "" : "s");
+		add_clean(&foot, db_path);
+		sb_addc(&foot, '.');
+		fputc('\n', f);
+		put_wrapped(f, foot.buf, 2);
+		sb_release(&foot);
 	}
 }
 

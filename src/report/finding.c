@@ -80,9 +80,9 @@ static bool plain_word(const char *w, size_t n)
 	return letters && i == n && !(n == 4 && !strncmp(w, "sudo", 4));
 }
 
-/* Where words for a person may break: between two plain words, and not
- * inside a command written among them ("...: sudo apt-get install x"),
- * which runs from its first non-plain word to a word ending in , ; or ).
+/* Where words for a person may break: at any space, but not inside a
+ * command written among them ("...: sudo apt-get install x"), which runs
+ * from its first word that is not plain to a word ending in , ; or ).
  * The scan starts after the "   (" that opens a command's note. */
 static bool fix_can_break(const char *text, size_t at)
 {
@@ -91,7 +91,7 @@ static bool fix_can_break(const char *text, size_t at)
 	if (note && at >= open && at < open + 3)
 		return true; /* before the note */
 	size_t i = note && open < at ? open + 3 : 0;
-	bool code = false, prev_plain = false;
+	bool code = false;
 	while (i < at) {
 		while (i < at && text[i] == ' ')
 			i++;
@@ -100,19 +100,12 @@ static bool fix_can_break(const char *text, size_t at)
 			i++;
 		if (i == b)
 			break;
-		prev_plain = plain_word(text + b, i - b);
-		if (!prev_plain)
+		if (!plain_word(text + b, i - b))
 			code = true;
-		else if (code && strchr(",;)", text[i - 1]))
-			code = prev_plain = false; /* the command ended with this word */
+		if (code && strchr(",;)", text[i - 1]))
+			code = false; /* the command ended with this word */
 	}
-	size_t b = at;
-	while (text[b] == ' ')
-		b++;
-	size_t e = b;
-	while (text[e] && text[e] != ' ' && text[e] != '\n')
-		e++;
-	return prev_plain && !code && plain_word(text + b, e - b);
+	return !code;
 }
 
 static void put_line(struct strbuf *out, int indent, const char *label, const char *text,
