@@ -39,7 +39,8 @@ static void fix_help(FILE *f)
 	      "      --json           print the plan as JSON (schema wslgpu/fix/1)\n"
 	      "      --apply          make the plan's automatic edits: comment out (with a\n"
 	      "                       backup) the line of your own startup file that sets\n"
-	      "                       a variable the findings blame; asks first, on the terminal\n"
+	      "                       a variable the findings blame; asks first, on the\n"
+	      "                       terminal\n"
 	      "      --yes            with --apply: do not ask (needed without a terminal)\n"
 	      CHECKRUN_HELP
 	      "  -h, --help           show this help\n"

@@ -338,6 +338,8 @@ void explain_list_text(FILE *f, const struct explain_db *db)
 	for (size_t i = 0; i < db->n; i++)
 		if (strlen(db->sig[i].e->id) > w)
 			w = strlen(db->sig[i].e->id);
+	if (w > 32) /* titles need the room more; a longer id pushes its title */
+		w = 32;
 	for (size_t l = 0; l < nl; l++) {
 		bool head = false;
 		for (size_t i = 0; i < db->n; i++) {
@@ -347,7 +349,13 @@ void explain_list_text(FILE *f, const struct explain_db *db)
 			if (!head)
 				fprintf(f, "%s\n", layers[l]);
 			head = true;
-			fprintf(f, "  %-*s %-7s %s\n", (int)w, s->e->id, s->kind, s->e->title);
+			struct strbuf line = STRBUF_INIT;
+			sb_addf(&line, "  %-*s %-7s ", (int)w, s->e->id, s->kind);
+			struct text_wrap tw = { text_columns(), text_width(line.buf), (int)w + 11, 0,
+						NULL };
+			text_wrap(&line, s->e->title, &tw);
+			fprintf(f, "%s\n", line.buf);
+			sb_release(&line);
 		}
 	}
 	fprintf(f, "\n%zu signatures. 'wslgpu kb ID' shows one in full.\n", db->n);
