@@ -128,6 +128,13 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 		if (atomic_write_file(output, md.buf, md.len, 0600, &err) < 0) {
 			fprintf(stderr, "wslgpu report: %s\n", err.buf);
 			rc = EXIT_FAILED;
+		} else {
+			/* As for the bundle: say where it went, and how it was made. */
+			struct summary sum;
+			report_summarize(&rep, &sum);
+			fprintf(stderr, "wslgpu report: wrote %s (%s)%s\n", output,
+				red ? "redacted: see its last line" : "NOT REDACTED",
+				sum.first_failure ? "; a check failed, the report says which" : "");
 		}
 		sb_release(&err);
 	} else {
@@ -193,10 +200,12 @@ int cmd_report(int argc, char **argv)
 	if (markdown && output && strcmp(output, "-") == 0)
 		output = NULL;
 	if (!markdown && !output) {
+		/* The archive is named like the directory it holds
+		 * (bundle.c): wslgpu-report-<UTC time>. */
 		struct tm tm;
 		char name[64];
 		gmtime_r(&now, &tm);
-		strftime(name, sizeof name, "wslgpu-report-%Y%m%d-%H%M%S.tar.gz", &tm);
+		strftime(name, sizeof name, "wslgpu-report-%Y%m%dT%H%M%SZ.tar.gz", &tm);
 		output = default_out = xstrdup(name);
 	}
 	if (!markdown && strcmp(output, "-") == 0 && isatty(1)) {
