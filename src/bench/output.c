@@ -189,8 +189,8 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 	bench_format_size(&c, p->file_size);
 	struct strbuf head = STRBUF_INIT;
 	sb_addf(&head, "Disk I/O where the data lives: %s written and read in %s blocks; "
-		       "%u files of %s; at most %g s a phase",
-		a.buf, b.buf, p->files, c.buf, p->seconds);
+		       "%u file%s of %s; at most %g s a phase",
+		a.buf, b.buf, p->files, p->files == 1 ? "" : "s", c.buf, p->seconds);
 	put_wrapped(sb, head.buf, 2);
 	sb_addc(sb, '\n');
 	sb_release(&head);
