@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/atomicfile.h"
+#include "../core/text.h"
 #include "../report/bundle.h"
 #include "../report/markdown.h"
 #include "../report/redact.h"
@@ -116,6 +117,8 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 		rep.results = copy;
 	}
 	int rc = EXIT_OK;
+	/* Markdown is for GitHub, which reads UTF-8 whatever the locale here. */
+	text_set_terminal(text_columns(), true);
 	/* Rendered twice: the note counts what the report itself used. */
 	struct strbuf md = STRBUF_INIT, note = STRBUF_INIT;
 	report_markdown(&md, &rep, NULL);
@@ -240,6 +243,8 @@ int cmd_report(int argc, char **argv)
 		.command_line = cmdline,
 	};
 	struct strbuf members = STRBUF_INIT, err = STRBUF_INIT;
+	/* The bundle's text is a file to read anywhere: 80 columns. */
+	text_set_terminal(80, text_utf8());
 	if (bundle_write(&rep, &bo, &members, &err) < 0) {
 		fprintf(stderr, "wslgpu report: %s\n", err.buf);
 		rc = EXIT_FAILED;
