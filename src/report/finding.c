@@ -80,10 +80,12 @@ static bool plain_word(const char *w, size_t n)
 	return letters && i == n && !(n == 4 && !strncmp(w, "sudo", 4));
 }
 
-/* Where words for a person may break: at any space, but not inside a
- * command written among them ("...: sudo apt-get install x"), which runs
- * from its first word that is not plain to a word ending in , ; or ).
- * The scan starts after the "   (" that opens a command's note. */
+/* Where words for a person may break: between plain words, but not
+ * inside a command written among them, which runs from its first word
+ * that is not plain to a word ending in , ; : or ); and before such a
+ * command only after punctuation ("links: cd /usr/lib/wsl/lib && ..."
+ * keeps cd with its path). The scan starts after the "   (" that opens a
+ * command's note. */
 static bool fix_can_break(const char *text, size_t at)
 {
 	const char *note = strstr(text, "   (");
@@ -92,6 +94,7 @@ static bool fix_can_break(const char *text, size_t at)
 		return true; /* before the note */
 	size_t i = note && open < at ? open + 3 : 0;
 	bool code = false;
+	char last = '\0';
 	while (i < at) {
 		while (i < at && text[i] == ' ')
 			i++;
@@ -100,12 +103,21 @@ static bool fix_can_break(const char *text, size_t at)
 			i++;
 		if (i == b)
 			break;
+		last = text[i - 1];
 		if (!plain_word(text + b, i - b))
 			code = true;
-		if (code && strchr(",;)", text[i - 1]))
+		if (code && strchr(",;:)", last))
 			code = false; /* the command ended with this word */
 	}
-	return !code;
+	if (code)
+		return false;
+	size_t b = at;
+	while (text[b] == ' ')
+		b++;
+	size_t e = b;
+	while (text[e] && text[e] != ' ' && text[e] != '\n')
+		e++;
+	return plain_word(text + b, e - b) || (last && strchr(",;:.)", last));
 }
 
 static void put_line(struct strbuf *out, int indent, const char *label, const char *text,
