@@ -38,7 +38,7 @@ expect_line '^· libs: ldconfig: /usr/lib/wsl/lib/libcuda\.so\.1 is not a symbol
 expect_line '^✗ cuda: No CUDA-capable device is detected \(CUDA_ERROR_NO_DEVICE, error 100\)$'
 expect_line '^ +seen 41 times, first at line 12, last at line 92$'
 expect_line '^✗ 1 known problem in 93 lines, and 1 harmless message\.'
-first=$(printf '%s\n' "$OUT" | grep -n -E '^[✗·!] ' | head -1)
+first=$(printf '%s\n' "$OUT" | grep -n -E '^(✗|·|!) ' | head -1)
 case "$first" in *"✗ cuda:"*) ok "the problem comes before the harmless message seen first" ;;
 	*) fail "problems first: $first" ;; esac
 

@@ -166,7 +166,7 @@ fixture healthy-wsl2
 setenv COLUMNS=80
 printf 'ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\nCUDA error: no CUDA-capable device is detected\n' >"$WORK/log2"
 run explain -f "$WORK/log2"
-first=$(printf '%s\n' "$OUT" | grep -E '^[✗·!] ' | head -1)
+first=$(printf '%s\n' "$OUT" | grep -E '^(✗|·|!) ' | head -1)
 case "$first" in "✗ cuda:"*) ok "explain: the problem first" ;; *) fail "explain shows first: $first" ;; esac
 expect_line '^    2\. '
 expect_no_line '^    3\. '
