@@ -61,14 +61,6 @@ static int width(const char *s)
 	return text_width(s);
 }
 
-/* A line wrapped to the terminal, continuation lines indented. */
-static void put_wrapped(struct strbuf *sb, const char *text, int indent)
-{
-	struct text_wrap w = { text_columns(), 0, indent, 0, NULL };
-	text_wrap(sb, text, &w);
-	sb_addc(sb, '\n');
-}
-
 /* Appends s padded with spaces to w columns (or followed by one space). */
 static void pad(struct strbuf *sb, const char *s, int w)
 {
@@ -140,7 +132,7 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 		struct strbuf d = STRBUF_INIT;
 		sb_addf(&d, "%s%s%s ", colour(o, r->status), mark(r->status), reset(o));
 		text_sanitize(&d, r->detail);
-		put_wrapped(sb, d.buf, 2);
+		text_wrap_line(sb, d.buf, 2, 0);
 		sb_release(&d);
 		const struct kb_entry *e = kb_find(r->kb);
 		bool seen = false;
@@ -164,7 +156,7 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 		sb_addc(sb, '\n');
 	struct strbuf d = STRBUF_INIT;
 	sb_addf(&d, "%s%s %s%s", colour(o, v->status), mark(v->status), v->summary, reset(o));
-	put_wrapped(sb, d.buf, 2);
+	text_wrap_line(sb, d.buf, 2, 0);
 	sb_release(&d);
 }
 
@@ -191,7 +183,7 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 	sb_addf(&head, "Disk I/O where the data lives: %s written and read in %s blocks; "
 		       "%u file%s of %s; at most %g s a phase",
 		a.buf, b.buf, p->files, p->files == 1 ? "" : "s", c.buf, p->seconds);
-	put_wrapped(sb, head.buf, 2);
+	text_wrap_line(sb, head.buf, 2, 0);
 	sb_addc(sb, '\n');
 	sb_release(&head);
 	/* The file system column is as wide as its widest entry; the
@@ -273,13 +265,13 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 		}
 	}
 	if (foot_time)
-		put_wrapped(sb, "  * stopped at the time bound (--seconds) before all of --size", 4);
+		text_wrap_line(sb, "  * stopped at the time bound (--seconds) before all of --size", 4, 0);
 	if (foot_cache) {
 		struct strbuf f = STRBUF_INIT;
 		sb_addf(&f, "  %s the page cache kept the file despite FADV_DONTNEED (tmpfs keeps "
 			    "files in memory): this is memory speed, not disk speed",
 			text_glyph("†", "+"));
-		put_wrapped(sb, f.buf, 4);
+		text_wrap_line(sb, f.buf, 4, 0);
 		sb_release(&f);
 	}
 
@@ -363,7 +355,7 @@ void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct b
 	if (g->driver_version > 0)
 		sb_addf(&head, ", driver for CUDA %s",
 			cuda_version_str(g->driver_version, ver, sizeof ver));
-	put_wrapped(sb, head.buf, 2);
+	text_wrap_line(sb, head.buf, 2, 0);
 	sb_release(&head);
 	if (g->library[0]) {
 		sb_add(sb, "  library  ");
@@ -378,7 +370,7 @@ void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct b
 	else if (g->name[0] && g->pcie_note[0]) {
 		sb_reset(&a);
 		sb_addf(&a, "  PCIe     unknown (%s)", g->pcie_note);
-		put_wrapped(sb, a.buf, 11);
+		text_wrap_line(sb, a.buf, 11, 0);
 	}
 	else if (g->name[0])
 		sb_add(sb, "  PCIe     unknown\n");
@@ -445,14 +437,14 @@ void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct b
 				    "(%u launch%s)",
 				g->sync_median_us, g->sync_p99_us, g->sync_launches,
 				g->sync_launches == 1 ? "" : "es");
-			put_wrapped(sb, a.buf, 4);
+			text_wrap_line(sb, a.buf, 4, 0);
 		}
 		if (g->stream_launches) {
 			sb_reset(&a);
 			sb_addf(&a, "  back-to-back, %u launch%s then one sync: %.1f µs each (%.0f/s)",
 				g->stream_launches, g->stream_launches == 1 ? "" : "es",
 				g->stream_us_per_launch, g->stream_launches_per_s);
-			put_wrapped(sb, a.buf, 4);
+			text_wrap_line(sb, a.buf, 4, 0);
 		}
 	}
 	sb_addc(sb, '\n');

@@ -404,9 +404,7 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 	struct strbuf line = STRBUF_INIT;
 	sb_add(&line, sb_str(sb));
 	sb_reset(sb);
-	struct text_wrap w = { text_columns(), 0, 2, 0, NULL };
-	text_wrap(sb, line.buf, &w);
-	sb_addc(sb, '\n');
+	text_wrap_line(sb, line.buf, 2, 0);
 	sb_release(&line);
 	/* Where the run went, so that the next step is obvious. */
 	if (recorded) {
@@ -421,9 +419,7 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 		if (s->db)
 			text_sanitize(&l, s->db);
 		sb_add(&l, ")");
-		struct text_wrap w2 = { text_columns(), 0, 4, 0, NULL };
-		text_wrap(sb, l.buf, &w2);
-		sb_addc(sb, '\n');
+		text_wrap_line(sb, l.buf, 4, 0);
 		sb_release(&path);
 		sb_release(&l);
 	}

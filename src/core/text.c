@@ -241,3 +241,18 @@ void text_wrap(struct strbuf *out, const char *text, const struct text_wrap *w)
 		i = end;
 	}
 }
+
+void text_wrap_line(struct strbuf *out, const char *text, int indent, size_t keep)
+{
+	struct text_wrap w = { text_columns(), 0, indent, keep, NULL };
+	text_wrap(out, text, &w);
+	sb_addc(out, '\n');
+}
+
+void text_print_line(FILE *f, const char *text, int indent, size_t keep)
+{
+	struct strbuf sb = STRBUF_INIT;
+	text_wrap_line(&sb, text, indent, keep);
+	fputs(sb.buf, f);
+	sb_release(&sb);
+}

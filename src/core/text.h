@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "strbuf.h"
 
@@ -59,5 +60,10 @@ struct text_wrap {
 	bool (*can_break)(const char *text, size_t at);
 };
 void text_wrap(struct strbuf *out, const char *text, const struct text_wrap *w);
+/* A whole line wrapped at the terminal's width (text_columns), from column
+ * 0, continuation lines indented, its first keep bytes whole, with the
+ * newline; appended to out, or written to f. */
+void text_wrap_line(struct strbuf *out, const char *text, int indent, size_t keep);
+void text_print_line(FILE *f, const char *text, int indent, size_t keep);
 
 #endif

@@ -81,15 +81,6 @@ static void put_clean(FILE *f, const char *s)
 	sb_release(&sb);
 }
 
-/* A line wrapped to the terminal, continuation lines indented. */
-static void put_wrapped(FILE *f, const char *text, int indent)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct text_wrap w = { text_columns(), 0, indent, 0, NULL };
-	text_wrap(&sb, text, &w);
-	fprintf(f, "%s\n", sb.buf);
-	sb_release(&sb);
-}
 
 static size_t count_machines(const struct history_runs *runs)
 {
@@ -185,7 +176,7 @@ static void print_runs_text(FILE *f, const char *db_path, const struct history_r
 		}
 		fputc('\n', f);
 		if (below.len)
-			put_wrapped(f, below.buf, (int)wid + 2);
+			text_print_line(f, below.buf, (int)wid + 2, 0);
 		sb_release(&below);
 		sb_release(&w->when);
 		sb_release(&w->problems);
@@ -198,7 +189,7 @@ static void print_runs_text(FILE *f, const char *db_path, const struct history_r
 	add_clean(&foot, db_path);
 	sb_add(&foot, ". What changed: wslgpu history --changes");
 	fputc('\n', f);
-	put_wrapped(f, foot.buf, 2);
+	text_print_line(f, foot.buf, 2, 0);
 	sb_release(&foot);
 }
 
@@ -343,7 +334,7 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 			sb_addf(&l, " %s ", dash);
 			add_clean(&l, c->detail);
 		}
-		put_wrapped(f, l.buf, 4);
+		text_print_line(f, l.buf, 4, 0);
 		sb_release(&l);
 		if (e && strcmp(c->how, "skipped") != 0)
 			put_finding(f, e, NULL, FT_MORE);
@@ -357,7 +348,7 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 		sb_addc(&l, acronym ? e->title[0] : (char)tolower((unsigned char)e->title[0]));
 		add_clean(&l, e->title + 1);
 	}
-	put_wrapped(f, l.buf, 4);
+	text_print_line(f, l.buf, 4, 0);
 	sb_release(&l);
 	if (!e)
 		return;
@@ -395,7 +386,7 @@ static void print_changes_text(FILE *f, const char *db_path, const struct histor
 		sb_addf(&h, ", runs %lld %s %lld)", t->from->id, arrow, t->to->id);
 		if (i)
 			fputc('\n', f);
-		put_wrapped(f, h.buf, 2);
+		text_print_line(f, h.buf, 2, 0);
 		sb_release(&h);
 		for (size_t c = 0; c < t->n; c++)
 			print_change_text(f, t, &t->v[c]);
@@ -416,7 +407,7 @@ static void print_changes_text(FILE *f, const char *db_path, const struct histor
 		add_clean(&foot, db_path);
 		sb_addc(&foot, '.');
 		fputc('\n', f);
-		put_wrapped(f, foot.buf, 2);
+		text_print_line(f, foot.buf, 2, 0);
 		sb_release(&foot);
 	}
 }

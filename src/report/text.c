@@ -200,8 +200,6 @@ void report_text(struct strbuf *out, const struct report *rep)
 		sb_addf(&v, "%s%s No problems found%s in %d check%s.", on, status_mark(ST_PASS), off,
 			ran, ran == 1 ? "" : "s");
 	}
-	struct text_wrap w = { text_columns(), 0, 2, 0, NULL };
-	text_wrap(out, v.buf, &w);
-	sb_addc(out, '\n');
+	text_wrap_line(out, v.buf, 2, 0);
 	sb_release(&v);
 }

@@ -227,16 +227,6 @@ static void print_row(FILE *f, const struct watch_report *r, enum watch_col c, e
 	sb_release(&spark);
 }
 
-/* A line wrapped to the terminal, continuation lines indented. */
-static void put_wrapped(FILE *f, const char *text, int indent, size_t keep)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct text_wrap w = { text_columns(), 0, indent, keep, NULL };
-	text_wrap(&sb, text, &w);
-	fprintf(f, "%s\n", sb.buf);
-	sb_release(&sb);
-}
-
 static void print_command(struct strbuf *out, const struct watch_report *r)
 {
 	struct strbuf sb = STRBUF_INIT, clean = STRBUF_INIT;
@@ -290,7 +280,7 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 		sb_addf(&line, "; plotted %u per point", r->series.bucket);
 	sb_add(&line, ")");
 	fputc('\n', f);
-	put_wrapped(f, line.buf, 2, keep);
+	text_print_line(f, line.buf, 2, keep);
 	sb_reset(&line);
 	sb_release(&d);
 
@@ -305,7 +295,7 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 			r->gpu_name, note.buf);
 	else
 		sb_addf(&line, "GPU: no figures: %s", note.len ? note.buf : "NVML not started");
-	put_wrapped(f, line.buf, 5, 0);
+	text_print_line(f, line.buf, 5, 0);
 	sb_release(&note);
 	sb_release(&line);
 	if (r->job_cpu_s > 0)
@@ -322,7 +312,7 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 		text_sanitize(&ex, p->example);
 		sb_addf(&l, "  %-*s %s (%s): %u file%s open, e.g. %s", LABEL_WIDTH, "data on",
 			p->mount, p->what, p->files, p->files == 1 ? "" : "s", ex.buf);
-		put_wrapped(f, l.buf, 2 + LABEL_WIDTH + 1, 0);
+		text_print_line(f, l.buf, 2 + LABEL_WIDTH + 1, 0);
 		sb_release(&ex);
 		sb_release(&l);
 	}
@@ -332,7 +322,7 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 	sb_add(&h, "verdict: ");
 	text_sanitize(&h, v->headline.buf);
 	fputc('\n', f);
-	put_wrapped(f, h.buf, 9, 0);
+	text_print_line(f, h.buf, 9, 0);
 	sb_release(&h);
 	struct strbuf out = STRBUF_INIT;
 	if (v->cpu_io_only && v->id != WV_TOO_SHORT)
