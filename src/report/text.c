@@ -50,8 +50,8 @@ static void put_evidence_line(struct strbuf *out, const char *key, const char *v
 	sb_release(&v);
 }
 
-/* The check that blocked r (it was skipped until that one is fixed), when
- * that check is in the report; else NULL. */
+/* The failed check that blocked r (it was skipped until that one is
+ * fixed), when that check is in the report; else NULL. */
 static const struct result *blocker(const struct report *rep, const struct result *r)
 {
 	const char *by = r->status == ST_SKIP ? res_get(r, "blocked_by") : NULL;
@@ -60,7 +60,7 @@ static const struct result *blocker(const struct report *rep, const struct resul
 	for (size_t i = 0; i < rep->n; i++)
 		if (rep->shown[i] && rep->results[i].ran && rep->results[i].def &&
 		    !strcmp(rep->results[i].def->id, by))
-			return &rep->results[i];
+			return status_is_failure(rep->results[i].status) ? &rep->results[i] : NULL;
 	return NULL;
 }
 
