@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/text.h"
+#include "../fix/plan.h"
 
 void finding_expand(struct finding_view *v, const struct kb_entry *e, const struct evidence *ev,
 		    const char *self_id)
@@ -39,28 +40,14 @@ void finding_view_release(struct finding_view *v)
 /* ---- text ---- */
 
 /* A fix line that is words for a person ("update the NVIDIA driver on
- * Windows, then ..."), not a command: it starts with one of the verbs or
- * connectives the knowledge base's instructions start with (none of them
- * starts a command there), or walks a Windows menu ("Settings > ..."). */
+ * Windows, then ..."), not a command: as the fix plan classifies it. */
 static bool fix_is_words(const char *s)
 {
-	static const char *const starts[] = {
-		"add", "apply", "as", "ask", "batch", "build", "cap", "check", "close",
-		"collect", "comment", "copy", "delete", "do", "download", "drop", "enable",
-		"exclude", "fewer", "follow", "for", "generate", "if", "in", "install", "keep",
-		"look", "load", "lower", "managed", "move", "nothing", "on", "one", "or",
-		"otherwise", "pack", "pass", "raise", "read", "rebuild", "reinstall", "remove",
-		"replace", "reset", "restart", "run", "scroll", "set", "start", "stop",
-		"switch", "to", "update", "use", "wait",
-	};
-	size_t n = 0;
-	while (s[n] >= 'a' && s[n] <= 'z')
-		n++;
-	if (n && (s[n] == ' ' || s[n] == ',' || s[n] == ':'))
-		for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-			if (strlen(starts[i]) == n && !strncmp(s, starts[i], n))
-				return true;
-	return s[0] >= 'A' && s[0] <= 'Z' && strstr(s, " > ");
+	struct fix_command c;
+	fix_classify(s, &c);
+	free(c.text);
+	free(c.note);
+	return c.instruction;
 }
 
 /* A word of plain prose: letters, digits and apostrophes, perhaps in
