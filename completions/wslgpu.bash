@@ -36,20 +36,22 @@ _wslgpu_commands()
 	printf '%s\n' $_wslgpu_cmd_list
 }
 
-# Layers and check ids for --only, from check --list (cached).
+# Layers and check ids for --only, from check --list (cached): the first word
+# of a layer's line and of each check's (a summary continued is indented more).
 _wslgpu_ids()
 {
 	if [[ -z ${_wslgpu_id_list+set} ]]; then
-		_wslgpu_id_list=$("$1" check --list 2>/dev/null | awk '{ print $1 }')
+		_wslgpu_id_list=$("$1" check --list 2>/dev/null | awk '/^(  )?[a-z]/ { print $1 }')
 	fi
 	printf '%s\n' $_wslgpu_id_list
 }
 
-# Knowledge-base ids, from wslgpu kb (cached).
+# Knowledge-base ids, from wslgpu kb (cached): the first word of each line
+# that is not a layer heading ("libs: ...") or a title continued.
 _wslgpu_kb_ids()
 {
 	if [[ -z ${_wslgpu_kb_list+set} ]]; then
-		_wslgpu_kb_list=$("$1" kb 2>/dev/null | awk '{ print $1 }')
+		_wslgpu_kb_list=$("$1" kb 2>/dev/null | awk '/^[^ ]/ && $1 !~ /:$/ { print $1 }')
 	fi
 	printf '%s\n' $_wslgpu_kb_list
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../core/text.h"
 #include "../report/finding.h"
 #include "../gpu/cudaapi.h"
 #include "../kb/kb.h"
@@ -30,11 +31,7 @@ const char *const bench_copy_titles[BENCH_COPY__COUNT] = {
 
 static const char *mark(enum status s)
 {
-	switch (s) {
-	case ST_PASS: return "✓";
-	case ST_WARN: return "!";
-	default: return "✗";
-	}
+	return status_mark(s == ST_PASS || s == ST_WARN ? s : ST_FAIL);
 }
 
 static const char *colour(const struct bench_out *o, enum status s)
@@ -58,15 +55,10 @@ static const char *dim(const struct bench_out *o)
 	return o->color ? "\033[2m" : "";
 }
 
-/* Display width of UTF-8 text: code points, not bytes (good enough for
- * the box-drawing-free text we print). */
+/* Display width of UTF-8 text: columns, not bytes. */
 static int width(const char *s)
 {
-	int w = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if ((*p & 0xC0) != 0x80)
-			w++;
-	return w;
+	return text_width(s);
 }
 
 /* Appends s padded with spaces to w columns (or followed by one space). */
@@ -79,6 +71,20 @@ static void pad(struct strbuf *sb, const char *s, int w)
 	do
 		sb_addc(sb, ' ');
 	while (++n < w);
+	sb_release(&clean);
+}
+
+/* A location in the first column of a table: padded to w, or, when it is
+ * wider, on a line of its own with the row's figures under it. */
+static void pad_location(struct strbuf *sb, const char *path, int w)
+{
+	struct strbuf clean = STRBUF_INIT;
+	text_sanitize(&clean, path);
+	if (width(clean.buf) < w) {
+		pad(sb, clean.buf, w);
+	} else {
+		sb_addf(sb, "%s\n%*s", clean.buf, w, "");
+	}
 	sb_release(&clean);
 }
 
@@ -124,9 +130,9 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 	for (size_t i = 0; i < v->n; i++) {
 		const struct result *r = &v->findings[i];
 		struct strbuf d = STRBUF_INIT;
+		sb_addf(&d, "%s%s%s ", colour(o, r->status), mark(r->status), reset(o));
 		text_sanitize(&d, r->detail);
-		sb_addf(sb, "%s%s%s %s\n", colour(o, r->status), mark(r->status), reset(o),
-			sb_str(&d));
+		text_wrap_line(sb, d.buf, 2, 0);
 		sb_release(&d);
 		const struct kb_entry *e = kb_find(r->kb);
 		bool seen = false;
@@ -148,7 +154,10 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 	}
 	if (v->n)
 		sb_addc(sb, '\n');
-	sb_addf(sb, "%s%s %s%s\n", colour(o, v->status), mark(v->status), v->summary, reset(o));
+	struct strbuf d = STRBUF_INIT;
+	sb_addf(&d, "%s%s %s%s", colour(o, v->status), mark(v->status), v->summary, reset(o));
+	text_wrap_line(sb, d.buf, 2, 0);
+	sb_release(&d);
 }
 
 /* ---- io: text ---- */
@@ -170,19 +179,35 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 	bench_format_size(&a, p->size);
 	bench_format_size(&b, p->block);
 	bench_format_size(&c, p->file_size);
-	sb_addf(sb, "Disk I/O where the data lives: %s written and read in %s blocks; "
-		    "%u files of %s; at most %g s a phase\n\n",
-		a.buf, b.buf, p->files, c.buf, p->seconds);
+	struct strbuf head = STRBUF_INIT;
+	sb_addf(&head, "Disk I/O where the data lives: %s written and read in %s blocks; "
+		       "%u file%s of %s; at most %g s a phase",
+		a.buf, b.buf, p->files, p->files == 1 ? "" : "s", c.buf, p->seconds);
+	text_wrap_line(sb, head.buf, 2, 0);
+	sb_addc(sb, '\n');
+	sb_release(&head);
+	/* The file system column is as wide as its widest entry; the
+	 * locations get what the terminal leaves (a longer one goes on a line
+	 * of its own). */
+	int fsw = 11;
+	for (size_t i = 0; i < n; i++) {
+		sb_reset(&a);
+		fs_label(&a, &locs[i]);
+		if (locs[i].state == BENCH_LOC_DONE && width(a.buf) > fsw)
+			fsw = width(a.buf);
+	}
+	fsw += 2;
 	int pw = 8;
 	for (size_t i = 0; i < n; i++)
 		if (width(locs[i].path) > pw)
 			pw = width(locs[i].path);
-	if (pw > 44)
-		pw = 44;
 	pw += 2;
+	int room = text_columns() - (fsw + 10 + 13 + 13 + 12);
+	if (pw > room)
+		pw = room < 10 ? 10 : room;
 
 	pad(sb, "location", pw);
-	pad(sb, "file system", 20);
+	pad(sb, "file system", fsw);
 	pad(sb, "method", 10);
 	pad(sb, "write", 13);
 	pad(sb, "read", 13);
@@ -190,19 +215,22 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 	bool foot_cache = false, foot_time = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_io_loc *l = &locs[i];
-		pad(sb, l->path, pw);
+		pad_location(sb, l->path, pw);
 		if (l->state != BENCH_LOC_DONE) {
 			const char *what = l->state == BENCH_LOC_SKIPPED ? "skipped" : "failed";
 			struct strbuf e = STRBUF_INIT;
+			sb_addf(&e, "%s%s: ", l->state == BENCH_LOC_SKIPPED ? dim(o) : "", what);
 			text_sanitize(&e, l->error ? l->error : "");
-			sb_addf(sb, "%s%s: %s%s\n", l->state == BENCH_LOC_SKIPPED ? dim(o) : "", what,
-				e.buf, l->state == BENCH_LOC_SKIPPED ? reset(o) : "");
+			sb_add(&e, l->state == BENCH_LOC_SKIPPED ? reset(o) : "");
+			struct text_wrap w = { text_columns(), pw, pw, 0, NULL };
+			text_wrap(sb, e.buf, &w);
+			sb_addc(sb, '\n');
 			sb_release(&e);
 			continue;
 		}
 		sb_reset(&a);
 		fs_label(&a, l);
-		pad(sb, a.buf, 20);
+		pad(sb, a.buf, fsw);
 		pad(sb, !l->method ? "-" : l->direct ? "O_DIRECT" : "buffered", 10);
 		sb_reset(&a);
 		if (!l->method) {
@@ -223,7 +251,7 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 			foot_time = true;
 		}
 		if (!l->direct && l->cache_resident_pct > 50) {
-			sb_add(&a, "†");
+			sb_add(&a, text_glyph("†", "+"));
 			foot_cache = true;
 		}
 		pad(sb, a.buf, 13);
@@ -237,10 +265,15 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 		}
 	}
 	if (foot_time)
-		sb_add(sb, "  * stopped at the time bound (--seconds) before all of --size\n");
-	if (foot_cache)
-		sb_add(sb, "  † the page cache kept the file despite FADV_DONTNEED (tmpfs keeps "
-			   "files in memory): this is memory speed, not disk speed\n");
+		text_wrap_line(sb, "  * stopped at the time bound (--seconds) before all of --size", 4, 0);
+	if (foot_cache) {
+		struct strbuf f = STRBUF_INIT;
+		sb_addf(&f, "  %s the page cache kept the file despite FADV_DONTNEED (tmpfs keeps "
+			    "files in memory): this is memory speed, not disk speed",
+			text_glyph("†", "+"));
+		text_wrap_line(sb, f.buf, 4, 0);
+		sb_release(&f);
+	}
 
 	size_t done = 0;
 	double best = 0;
@@ -252,32 +285,45 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 		}
 	if (done) {
 		sb_add(sb, "\nsmall files, time per operation: median / p99\n");
-		pad(sb, "location", pw);
+		/* median/p99 per operation, in columns the terminal has room for */
+		int opw = 17, lw = text_columns() - BENCH_OP__COUNT * opw;
+		if (lw > pw)
+			lw = pw;
+		if (lw < 10)
+			lw = 10;
+		pad(sb, "location", lw);
 		for (int k = 0; k < BENCH_OP__COUNT; k++)
-			pad(sb, bench_op_names[k], 20);
+			pad(sb, bench_op_names[k], opw);
 		sb_rtrim(sb);
 		sb_addc(sb, '\n');
 		for (size_t i = 0; i < n; i++) {
 			const struct bench_io_loc *l = &locs[i];
 			if (l->state != BENCH_LOC_DONE || !l->files_created)
 				continue;
-			pad(sb, l->path, pw);
+			pad_location(sb, l->path, lw);
 			for (int k = 0; k < BENCH_OP__COUNT; k++) {
 				sb_reset(&a);
 				put_us(&a, l->op[k].median_us);
-				sb_add(&a, " / ");
+				sb_add(&a, "/");
 				put_us(&a, l->op[k].p99_us);
-				pad(sb, a.buf, 20);
+				pad(sb, a.buf, opw);
 			}
 			sb_rtrim(sb);
 			sb_addc(sb, '\n');
 		}
 		sb_add(sb, "\nsmall files per second (create + stat + read + delete)\n");
+		int bw = 8; /* the bars leave room for longer locations */
+		for (size_t i = 0; i < n; i++)
+			if (width(locs[i].path) > bw)
+				bw = width(locs[i].path);
+		bw += 2;
+		if (bw > text_columns() - 39)
+			bw = text_columns() - 39 < 10 ? 10 : text_columns() - 39;
 		for (size_t i = 0; i < n; i++) {
 			const struct bench_io_loc *l = &locs[i];
 			if (l->state != BENCH_LOC_DONE || !l->files_created)
 				continue;
-			pad(sb, l->path, pw);
+			pad_location(sb, l->path, bw);
 			double rate = l->per_file_us > 0 ? 1e6 / l->per_file_us : 0;
 			bench_bar(sb, rate, best, 30, o->utf8);
 			sb_addf(sb, " %.0f/s\n", rate);
@@ -295,20 +341,22 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct bench_gpu *g,
 		    const struct bench_verdict *v)
 {
-	struct strbuf a = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT, head = STRBUF_INIT;
 	char ver[16];
-	sb_add(sb, "GPU path: ");
+	sb_add(&head, "GPU path: ");
 	if (g->name[0]) {
 		bench_format_size(&a, g->total_mem);
-		pad(sb, g->name, 0);
-		sb_addf(sb, "(GPU %d, compute %d.%d, %s)", g->device, g->cc_major, g->cc_minor,
+		pad(&head, g->name, 0);
+		sb_addf(&head, "(GPU %d, compute %d.%d, %s)", g->device, g->cc_major, g->cc_minor,
 			a.buf);
 	} else {
-		sb_add(sb, "no device reached");
+		sb_add(&head, "no device reached");
 	}
 	if (g->driver_version > 0)
-		sb_addf(sb, ", driver for CUDA %s", cuda_version_str(g->driver_version, ver, sizeof ver));
-	sb_addc(sb, '\n');
+		sb_addf(&head, ", driver for CUDA %s",
+			cuda_version_str(g->driver_version, ver, sizeof ver));
+	text_wrap_line(sb, head.buf, 2, 0);
+	sb_release(&head);
 	if (g->library[0]) {
 		sb_add(sb, "  library  ");
 		pad(sb, g->library, 0);
@@ -319,8 +367,11 @@ void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct b
 	if (theo > 0)
 		sb_addf(sb, "  PCIe     %d.0 x%d: %.1f GB/s per direction in theory\n", g->pcie_gen,
 			g->pcie_width, theo / 1e9);
-	else if (g->name[0] && g->pcie_note[0])
-		sb_addf(sb, "  PCIe     unknown (%s)\n", g->pcie_note);
+	else if (g->name[0] && g->pcie_note[0]) {
+		sb_reset(&a);
+		sb_addf(&a, "  PCIe     unknown (%s)", g->pcie_note);
+		text_wrap_line(sb, a.buf, 11, 0);
+	}
 	else if (g->name[0])
 		sb_add(sb, "  PCIe     unknown\n");
 
@@ -380,13 +431,21 @@ void bench_text_gpu(struct strbuf *sb, const struct bench_out *o, const struct b
 	}
 	if (g->sync_launches || g->stream_launches) {
 		sb_add(sb, "\nkernel launches (an empty kernel)\n");
-		if (g->sync_launches)
-			sb_addf(sb, "  round trip, launch + cuCtxSynchronize: median %.1f µs, p99 %.1f µs "
-				    "(%u launches)\n",
-				g->sync_median_us, g->sync_p99_us, g->sync_launches);
-		if (g->stream_launches)
-			sb_addf(sb, "  back-to-back, %u launches then one sync: %.1f µs each (%.0f/s)\n",
-				g->stream_launches, g->stream_us_per_launch, g->stream_launches_per_s);
+		if (g->sync_launches) {
+			sb_reset(&a);
+			sb_addf(&a, "  round trip, launch + cuCtxSynchronize: median %.1f µs, p99 %.1f µs "
+				    "(%u launch%s)",
+				g->sync_median_us, g->sync_p99_us, g->sync_launches,
+				g->sync_launches == 1 ? "" : "es");
+			text_wrap_line(sb, a.buf, 4, 0);
+		}
+		if (g->stream_launches) {
+			sb_reset(&a);
+			sb_addf(&a, "  back-to-back, %u launch%s then one sync: %.1f µs each (%.0f/s)",
+				g->stream_launches, g->stream_launches == 1 ? "" : "es",
+				g->stream_us_per_launch, g->stream_launches_per_s);
+			text_wrap_line(sb, a.buf, 4, 0);
+		}
 	}
 	sb_addc(sb, '\n');
 	put_findings(sb, o, v);

@@ -28,6 +28,7 @@
 #include "../core/registry.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
+#include "../core/text.h"
 #include "cli.h"
 
 static void bench_help(FILE *f)
@@ -44,7 +45,7 @@ static void bench_help(FILE *f)
 	      "io options:\n"
 	      "      --size SIZE        sequential file size (default 256M; K, M, G suffixes)\n"
 	      "      --block SIZE       bytes per read/write call (default 1M)\n"
-	      "      --files N          small files to create, stat, read, delete (default 2000)\n"
+	      "      --files N          small files to create, stat, read and delete (2000)\n"
 	      "      --file-size SIZE   bytes per small file (default 4K)\n"
 	      "gpu options:\n"
 	      "      --device N         GPU ordinal (default 0)\n"
@@ -60,7 +61,7 @@ static void bench_help(FILE *f)
 	      "      --json             JSON (schema wslgpu/bench/1)\n"
 	      "      --csv              CSV, one row per number\n"
 	      "      --root DIR         describe the machine whose root file system is DIR\n"
-	      "      --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
+	      "      --color WHEN       auto, always or never; NO_COLOR makes never the default\n"
 	      "  -v, --verbose          also show the sources behind each finding\n"
 	      "  -h, --help             show this help\n"
 	      "\n"
@@ -68,17 +69,6 @@ static void bench_help(FILE *f)
 	      "measured (a location failed, the GPU run failed or crashed), 2 usage error,\n"
 	      "3 the tool could not run, 130/143 interrupted (scratch files removed).\n",
 	      f);
-}
-
-static bool utf8_locale(void)
-{
-	const char *vars[] = { "LC_ALL", "LC_CTYPE", "LANG" };
-	for (size_t i = 0; i < 3; i++) {
-		const char *v = getenv(vars[i]);
-		if (v && *v)
-			return strcasestr(v, "utf-8") || strcasestr(v, "utf8");
-	}
-	return false;
 }
 
 static int parse_size_opt(const char *opt, const char *v, uint64_t *out, uint64_t max)
@@ -375,7 +365,7 @@ int cmd_bench(int argc, char **argv)
 	io.size = io.size / io.block * io.block;
 	io.progress = gp.progress = isatty(2);
 
-	struct bench_out out = { .color = cli_want_color(1), .utf8 = utf8_locale(),
+	struct bench_out out = { .color = cli_want_color(1), .utf8 = text_utf8(),
 				 .verbose = verbose };
 	struct strbuf sb = STRBUF_INIT;
 	int rc = EXIT_OK;

@@ -12,6 +12,7 @@
 #include "../core/proc.h"
 #include "../core/registry.h"
 #include "../core/runner.h"
+#include "../core/text.h"
 #include "../report/report.h"
 #include "checkrun.h"
 #include "cli.h"
@@ -70,7 +71,12 @@ static void list_checks(bool json)
 				jw_kv_bool(&jw, "implemented", true);
 				jw_end(&jw);
 			} else {
-				sb_addf(&sb, "  %-22s %s\n", defs[i].id, defs[i].summary);
+				/* The id first (completions read it), the summary
+				 * wrapped under itself. */
+				sb_addf(&sb, "  %-22s ", defs[i].id);
+				struct text_wrap w = { text_columns(), 25, 25, 0, NULL };
+				text_wrap(&sb, defs[i].summary, &w);
+				sb_addc(&sb, '\n');
 			}
 		}
 	}

@@ -10,6 +10,7 @@
 #include "../core/rootfs.h"
 #include "../core/runner.h"
 #include "../core/strbuf.h"
+#include "../core/text.h"
 #include "cli.h"
 
 void checkrun_init(struct checkrun *cr, const char *cmd)
@@ -145,8 +146,15 @@ static void show_progress(size_t done, size_t total, const char *waiting_for)
 		return; /* quick runs never flash a line */
 	progress_last = now;
 	progress_shown = true;
-	fprintf(stderr, "\r\033[Kchecking: %zu/%zu done, waiting for %s", done, total,
-		waiting_for);
+	/* One row, a column short of the terminal's width: a line that wraps
+	 * could not be redrawn in place. */
+	char line[256];
+	int n = snprintf(line, sizeof line, "checking: %zu/%zu done, waiting for %s", done, total,
+			 waiting_for);
+	int max = text_terminal_columns(STDERR_FILENO) - 1;
+	if (n > max && max > 0 && max < (int)sizeof line)
+		line[max] = '\0';
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 }
 

@@ -49,10 +49,10 @@ enum {
 	"      --data PATH      also check where this dataset lives (repeatable)\n"        \
 	"      --timeout SEC    time limit per probe, 0.1 to 3600 (default 10)\n"         \
 	"      --windows        also ask the Windows side (needs interop)\n"               \
-	"      --python PATH    also probe the frameworks of this interpreter (repeatable)\n" \
+	"      --python PATH    also probe the frameworks of this Python (repeatable)\n" \
 	"      --docker-image IMAGE\n"                                                     \
 	"                       also run 'docker run --rm --gpus all IMAGE nvidia-smi'\n"  \
-	"      --color WHEN     auto (default), always or never; NO_COLOR is honoured\n"
+	"      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
 
 struct checkrun {
 	const char *cmd;         /* for error messages: "check", "smoke"... */

@@ -50,7 +50,7 @@ static void explain_help(FILE *f)
 	      "      --root DIR       with --check: describe the machine whose root is DIR\n"
 	      "      --timeout SEC    with --check: time limit per probe (default 10)\n"
 	      "      --windows        with --check: also ask the Windows side (TCC mode...)\n"
-	      "      --color WHEN     auto (default), always or never; NO_COLOR is honoured\n"
+	      "      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Without TEXT or --file, standard input is read. A TEXT that starts with\n"

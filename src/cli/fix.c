@@ -41,7 +41,8 @@ static void fix_help(FILE *f)
 	      "      --json           print the plan as JSON (schema wslgpu/fix/1)\n"
 	      "      --apply          make the plan's automatic edits: comment out (with a\n"
 	      "                       backup) the line of your own startup file that sets\n"
-	      "                       a variable the findings blame; asks first, on the terminal\n"
+	      "                       a variable the findings blame; asks first, on the\n"
+	      "                       terminal\n"
 	      "      --yes            with --apply: do not ask (needed without a terminal)\n"
 	      CHECKRUN_HELP
 	      "  -h, --help           show this help\n"
@@ -91,17 +92,19 @@ static const char *line_of(struct strbuf *sb, const char *s)
 	return sb_str(sb);
 }
 
-static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *e)
+/* The edit as it will be written: the plan's rendering (fix_edit_lines). */
+static void show_edit(FILE *f, const struct fix_step *s, const struct fix_edit *e,
+		      const char *date)
 {
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, sb = STRBUF_INIT;
 	fprintf(f, "step %d (%s): %s line %d sets %s\n", s->n, s->check, line_of(&a, e->file),
 		e->line, e->var);
 	fprintf(f, "    was: %s\n", line_of(&b, e->before));
-	fprintf(f, "    now: # wslgpu fix: %s\n", b.buf);
-	if (e->after)
-		fprintf(f, "         %s\n", line_of(&b, e->after));
+	fix_edit_lines(&sb, e, date, "    now: ", "         ");
+	fputs(sb.buf, f);
 	sb_release(&a);
 	sb_release(&b);
+	sb_release(&sb);
 }
 
 /* Whether a comma-separated list holds id. */
@@ -192,11 +195,11 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			const struct fix_edit *e = &s->edit[j];
 			if (!e->automatic || e->same_as)
 				continue;
-			show_edit(stdout, s, e);
+			show_edit(stdout, s, e, date);
 			fflush(stdout);
 			if (tty) {
 				if (!isatty(STDOUT_FILENO)) /* else it is on the terminal already */
-					show_edit(tty, s, e);
+					show_edit(tty, s, e, date);
 				if (!ask(tty, "Apply?")) {
 					printf("    skipped\n");
 					continue;
@@ -204,9 +207,11 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			}
 			struct line_edit le = { line_now(ok, nok, e), e->before, e->after };
 			struct strbuf backup = STRBUF_INIT, err = STRBUF_INIT, shown = STRBUF_INIT;
-			char note[96];
-			snprintf(note, sizeof note, "disabled by wslgpu fix on %.10s", date);
-			if (fix_edit_file(e->file, &le, 1, stamp, note, &backup, &err) < 0) {
+			struct strbuf note = STRBUF_INIT;
+			fix_edit_note(&note, date);
+			int erc = fix_edit_file(e->file, &le, 1, stamp, note.buf, &backup, &err);
+			sb_release(&note);
+			if (erc < 0) {
 				printf("    not changed: %s\n", err.buf);
 				rc = EXIT_FAILED;
 			} else {

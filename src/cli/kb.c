@@ -1,23 +1,176 @@
 /*
- * kb.c: `wslgpu kb [ID...]` — list the knowledge base, or show entries.
+ * kb.c: `wslgpu kb [WORD...]` — list the knowledge base, or show entries.
  * The same entries explain check findings; this makes them readable alone.
+ * A word is an entry's id (shown in full), a layer (its entries listed),
+ * a check id or the start of ids (the entries under it listed): the way
+ * from a finding or a check line to its entries.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/registry.h"
 #include "../core/strbuf.h"
+#include "../core/text.h"
 #include "../kb/kb.h"
 #include "../report/finding.h"
 #include "cli.h"
 
-static void show_list(const char *label, const struct kb_list *l)
+/* Entries are listed with the id first on the line (completions read
+ * it), the title wrapped under itself, in a column after the widest id
+ * listed, but at most at this one. */
+#define TITLE_COLUMN_MAX 36
+
+static size_t id_width(const struct kb *kb, const char *layer, const char *word, bool check);
+
+static void list_entry(struct strbuf *out, const struct kb_entry *e, size_t idw)
 {
-	for (size_t i = 0; i < l->n; i++)
-		printf("  %-8s %s\n", i ? "" : label, l->v[i]);
+	sb_addf(out, "%-*s  ", (int)idw, e->id);
+	int col = (int)(strlen(e->id) > idw ? strlen(e->id) : idw) + 2;
+	int indent = (int)idw + 2;
+	struct strbuf t = STRBUF_INIT;
+	text_sanitize(&t, e->title ? e->title : "");
+	struct text_wrap w = { text_columns(), col, indent, 0, NULL };
+	text_wrap(out, t.buf, &w);
+	sb_addc(out, '\n');
+	sb_release(&t);
 }
 
-/* "no entry" with the closest ids, or those the word begins. */
+/* Layers in chain order, then those only the knowledge base has (core,
+ * policy), in the order their entries first appear. */
+static size_t kb_layers(const struct kb *kb, const char **out, size_t max)
+{
+	size_t nl, k = 0;
+	const struct layer_def *layers = registry_layers(&nl);
+	for (size_t i = 0; i < nl && k < max; i++)
+		out[k++] = layers[i].name;
+	for (size_t i = 0; i < kb->n && k < max; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(out[j], kb->e[i].layer);
+		if (!seen)
+			out[k++] = kb->e[i].layer;
+	}
+	return k;
+}
+
+static size_t layer_count(const struct kb *kb, const char *layer)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < kb->n; i++)
+		n += !strcmp(kb->e[i].layer, layer);
+	return n;
+}
+
+static void list_layer(struct strbuf *out, const struct kb *kb, const char *layer)
+{
+	size_t n = layer_count(kb, layer);
+	if (!n)
+		return;
+	sb_addf(out, "%s%s: %zu entr%s (wslgpu kb %s)\n", out->len ? "\n" : "", layer, n,
+		n == 1 ? "y" : "ies", layer);
+	size_t idw = id_width(kb, layer, NULL, false);
+	for (size_t i = 0; i < kb->n; i++)
+		if (!strcmp(kb->e[i].layer, layer))
+			list_entry(out, &kb->e[i], idw);
+}
+
+/* Whether the entry's confirm line runs check id first ("wslgpu check
+ * --only ID" or "--only ID,..."): the check that proves it. */
+static bool confirmed_by(const struct kb_entry *e, const char *id)
+{
+	static const char pre[] = "wslgpu check --only ";
+	if (!e->confirm || strncmp(e->confirm, pre, sizeof pre - 1))
+		return false;
+	const char *p = e->confirm + sizeof pre - 1;
+	size_t n = strlen(id);
+	return !strncmp(p, id, n) && (p[n] == '\0' || p[n] == ',' || p[n] == ' ');
+}
+
+/* Whether e is under word: its id starts with word (at a dot, for a check
+ * id: "bridge.nvidia_dev" is not "bridge.nvidia_device"), or word is a
+ * check and e an entry of its layer that it confirms (libs.libcuda's
+ * findings are libs.loader.*). */
+static bool under(const struct kb_entry *e, const char *word, bool check)
+{
+	size_t n = strlen(word);
+	if (!strncmp(e->id, word, n) && (!check || e->id[n] == '.' || word[n - 1] == '.'))
+		return true;
+	size_t l = strcspn(word, ".");
+	return check && !strncmp(e->id, word, l) && e->id[l] == '.' && confirmed_by(e, word);
+}
+
+/* The entries under word, listed; returns how many. */
+static size_t list_under(struct strbuf *out, const struct kb *kb, const char *word)
+{
+	bool check = registry_find(word) >= 0;
+	size_t k = 0;
+	for (size_t i = 0; i < kb->n; i++)
+		k += under(&kb->e[i], word, check);
+	if (!k)
+		return 0;
+	sb_addf(out, "%s%s: %zu entr%s %s\n", out->len ? "\n" : "", word, k, k == 1 ? "y" : "ies",
+		check ? (k == 1 ? "explains this check" : "explain this check")
+		      : "whose id starts with it");
+	size_t idw = id_width(kb, NULL, word, check);
+	for (size_t i = 0; i < kb->n; i++)
+		if (under(&kb->e[i], word, check))
+			list_entry(out, &kb->e[i], idw);
+	return k;
+}
+
+/* The id column of a listing: the entries of layer, or those under word. */
+static size_t id_width(const struct kb *kb, const char *layer, const char *word, bool check)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		if ((layer && !strcmp(e->layer, layer)) || (word && under(e, word, check)))
+			if (strlen(e->id) > w)
+				w = strlen(e->id);
+	}
+	return w > TITLE_COLUMN_MAX - 2 ? TITLE_COLUMN_MAX - 2 : w;
+}
+
+static void show_list(struct strbuf *out, const char *label, const struct kb_list *l, bool cmd)
+{
+	for (size_t i = 0; i < l->n; i++)
+		(cmd ? finding_command_line : finding_text_line)(out, 2, i ? "" : label, l->v[i]);
+}
+
+/* One entry in full, in the finding layout, its texts as they read
+ * without a machine's evidence. */
+static void show_entry(struct strbuf *out, const struct kb_entry *e)
+{
+	struct strbuf l = STRBUF_INIT;
+	sb_addf(out, "%s[%s] ", out->len ? "\n" : "", e->id);
+	struct strbuf t = STRBUF_INIT;
+	text_sanitize(&t, e->title ? e->title : "");
+	struct text_wrap w = { text_columns(), (int)strlen(e->id) + 3, 2, 0, NULL };
+	text_wrap(out, t.buf, &w);
+	sb_addc(out, '\n');
+	sb_release(&t);
+	sb_addf(&l, "%s (%s)", e->layer, e->kind);
+	finding_text_line(out, 2, "layer", l.buf);
+	sb_release(&l);
+	/* Read without a machine's evidence, the way explain shows it:
+	 * general advice, a slot no run filled in capitals (VERSION). */
+	struct finding_view fv;
+	finding_expand(&fv, e, NULL, NULL);
+	if (fv.cause)
+		finding_text_line(out, 2, "cause", fv.cause);
+	struct kb_list fixes = { (const char **)fv.fix, fv.nfix };
+	show_list(out, "fix", &fixes, true);
+	finding_view_release(&fv);
+	if (e->confirm)
+		finding_command_line(out, 2, "confirm", e->confirm);
+	show_list(out, "source", &e->source, false);
+	show_list(out, "match", &e->match, true);
+	show_list(out, "regex", &e->regex, true);
+	show_list(out, "see", &e->see, true);
+}
+
+/* "no entry" with the closest ids. */
 static void no_entry(const struct kb *kb, const char *id)
 {
 	const char **ids = xcalloc(kb->n, sizeof *ids), *near[4];
@@ -36,39 +189,39 @@ int cmd_kb(int argc, char **argv)
 {
 	const struct kb *kb = kb_builtin();
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		puts("usage: wslgpu kb [ID...]\n\nWithout ids, lists every knowledge-base entry; "
-		     "with ids, shows them in full.");
+		fputs("usage: wslgpu kb [WORD...]\n"
+		      "\n"
+		      "Without words, lists every knowledge-base entry, layer by layer. A word\n"
+		      "that is an entry's id shows it in full; a layer (libs) lists its entries;\n"
+		      "a check id (bridge.dxg) or the start of ids (libs.loader) lists the\n"
+		      "entries under it.\n"
+		      "\n"
+		      "  -h, --help   show this help\n",
+		      stdout);
 		return EXIT_OK;
 	}
-	if (argc <= 1) {
-		for (size_t i = 0; i < kb->n; i++)
-			printf("%-40s %-10s %s\n", kb->e[i].id, kb->e[i].layer, kb->e[i].title);
-		return EXIT_OK;
-	}
+	struct strbuf out = STRBUF_INIT;
 	int rc = EXIT_OK;
+	if (argc <= 1) {
+		const char *layers[64];
+		size_t nl = kb_layers(kb, layers, 64);
+		for (size_t l = 0; l < nl; l++)
+			list_layer(&out, kb, layers[l]);
+	}
 	for (int a = 1; a < argc; a++) {
 		const struct kb_entry *e = kb_find(argv[a]);
-		if (!e) {
+		if (e)
+			show_entry(&out, e);
+		else if (*argv[a] && layer_count(kb, argv[a]))
+			list_layer(&out, kb, argv[a]);
+		else if (!*argv[a] || !list_under(&out, kb, argv[a])) {
+			fputs(sb_str(&out), stdout);
+			sb_reset(&out);
 			no_entry(kb, argv[a]);
 			rc = EXIT_USAGE;
-			continue;
 		}
-		printf("[%s] %s\n  layer    %s (%s)\n", e->id, e->title, e->layer, e->kind);
-		/* Read without a machine's evidence, the way explain shows it:
-		 * general advice, a slot no run filled in capitals (VERSION). */
-		struct finding_view fv;
-		finding_expand(&fv, e, NULL, NULL);
-		if (fv.cause)
-			printf("  cause    %s\n", fv.cause);
-		struct kb_list fixes = { (const char **)fv.fix, fv.nfix };
-		show_list("fix", &fixes);
-		finding_view_release(&fv);
-		if (e->confirm)
-			printf("  confirm  %s\n", e->confirm);
-		show_list("source", &e->source);
-		show_list("match", &e->match);
-		show_list("regex", &e->regex);
-		show_list("see", &e->see);
 	}
+	fputs(sb_str(&out), stdout);
+	sb_release(&out);
 	return rc;
 }

@@ -49,11 +49,11 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "prove the GPU compute chain, layer by layer (default)", ROOT_USED },
 	{ "explain", cmd_explain, "paste an error or a log: get the layer, cause and fix", ROOT_USED },
 	{ "bench", cmd_bench, "measure disk I/O where the data lives, and the GPU path", ROOT_USED },
-	{ "watch", cmd_watch, "run or attach to a job and say whether it is GPU-, input-, CPU- or memory-bound", ROOT_REFUSED },
-	{ "smoke", cmd_smoke, "scheduled smoke test: checks + policy, history, JUnit/Prometheus output", ROOT_USED },
+	{ "watch", cmd_watch, "run or attach to a job: is it GPU-, input-, CPU- or memory-bound?", ROOT_REFUSED },
+	{ "smoke", cmd_smoke, "scheduled smoke test: checks + policy, history, JUnit/Prometheus", ROOT_USED },
 	{ "history", cmd_history, "list recorded smoke runs and what changed between them", ROOT_IGNORED },
 	{ "report", cmd_report, "write a support bundle (redacted) or a Markdown report", ROOT_USED },
-	{ "fix", cmd_fix, "print the remediation plan for the current findings (--apply runs safe steps)", ROOT_USED },
+	{ "fix", cmd_fix, "the remediation plan for the findings (--apply makes its safe edits)", ROOT_USED },
 	{ "kb", cmd_kb, "show knowledge-base entries (causes and fixes)", ROOT_IGNORED },
 	{ "help", cmd_help, "show a command's manual page, or its help (wslgpu help check)", ROOT_IGNORED },
 };
@@ -161,7 +161,7 @@ static void usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nglobal options (before the command word):\n"
 	      "      --root DIR       describe the machine whose root file system is DIR\n"
-	      "      --color WHEN     auto (default), always or never; NO_COLOR is honoured\n"
+	      "      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
 	      "      --no-color       the same as --color never\n"
 	      "  -V, --version        show the version, the commit and the libraries\n"
 	      "  -h, --help           show this help (wslgpu --help COMMAND: the command's)\n"
@@ -634,5 +634,8 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	watch_stdout();
+	/* Human output is wrapped to the width of where it goes, with marks
+	 * the locale can show (src/core/text.h). */
+	text_set_terminal(text_terminal_columns(STDOUT_FILENO), text_utf8_locale());
 	return finish_stdout(run(argc, argv));
 }

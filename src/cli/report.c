@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/atomicfile.h"
+#include "../core/text.h"
 #include "../report/bundle.h"
 #include "../report/markdown.h"
 #include "../report/redact.h"
@@ -35,10 +36,10 @@ static void report_help(FILE *f)
 	      "names, home paths, addresses, machine ids, GPU UUIDs and serials and secret-\n"
 	      "looking variables are replaced by placeholders such as <user-1>.\n"
 	      "\n"
-	      "  -o, --output FILE    the archive (default ./wslgpu-report-YYYYmmdd-HHMMSS.tar.gz,\n"
-	      "                       UTC); '-' writes it to standard output (not a terminal)\n"
-	      "      --markdown       print a compact Markdown report for a GitHub issue instead\n"
-	      "      --no-redact      keep every value as it is (the README says so in big letters)\n"
+	      "  -o, --output FILE    the archive; '-' writes it to standard output (not a\n"
+	      "                       terminal). Default: wslgpu-report-YYYYmmddTHHMMSSZ.tar.gz\n"
+	      "      --markdown       a compact Markdown report for a GitHub issue instead\n"
+	      "      --no-redact      keep every value as it is (the README warns in capitals)\n"
 	      CHECKRUN_HELP
 	      "  -h, --help           show this help\n"
 	      "\n"
@@ -116,6 +117,8 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 		rep.results = copy;
 	}
 	int rc = EXIT_OK;
+	/* Markdown is for GitHub, which reads UTF-8 whatever the locale here. */
+	text_set_terminal(text_columns(), true);
 	/* Rendered twice: the note counts what the report itself used. */
 	struct strbuf md = STRBUF_INIT, note = STRBUF_INIT;
 	report_markdown(&md, &rep, NULL);
@@ -128,6 +131,13 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 		if (atomic_write_file(output, md.buf, md.len, 0600, &err) < 0) {
 			fprintf(stderr, "wslgpu report: %s\n", err.buf);
 			rc = EXIT_FAILED;
+		} else {
+			/* As for the bundle: say where it went, and how it was made. */
+			struct summary sum;
+			report_summarize(&rep, &sum);
+			fprintf(stderr, "wslgpu report: wrote %s (%s)%s\n", output,
+				red ? "redacted: see its last line" : "NOT REDACTED",
+				sum.first_failure ? "; a check failed, the report says which" : "");
 		}
 		sb_release(&err);
 	} else {
@@ -193,10 +203,12 @@ int cmd_report(int argc, char **argv)
 	if (markdown && output && strcmp(output, "-") == 0)
 		output = NULL;
 	if (!markdown && !output) {
+		/* The archive is named like the directory it holds
+		 * (bundle.c): wslgpu-report-<UTC time>. */
 		struct tm tm;
 		char name[64];
 		gmtime_r(&now, &tm);
-		strftime(name, sizeof name, "wslgpu-report-%Y%m%d-%H%M%S.tar.gz", &tm);
+		strftime(name, sizeof name, "wslgpu-report-%Y%m%dT%H%M%SZ.tar.gz", &tm);
 		output = default_out = xstrdup(name);
 	}
 	if (!markdown && strcmp(output, "-") == 0 && isatty(1)) {
@@ -231,6 +243,8 @@ int cmd_report(int argc, char **argv)
 		.command_line = cmdline,
 	};
 	struct strbuf members = STRBUF_INIT, err = STRBUF_INIT;
+	/* The bundle's text is a file to read anywhere: 80 columns. */
+	text_set_terminal(80, text_utf8());
 	if (bundle_write(&rep, &bo, &members, &err) < 0) {
 		fprintf(stderr, "wslgpu report: %s\n", err.buf);
 		rc = EXIT_FAILED;

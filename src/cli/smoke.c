@@ -32,6 +32,7 @@
 #include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/registry.h"
+#include "../core/text.h"
 #include "../history/history.h"
 #include "../kb/kb.h"
 #include "../parse/policy.h"
@@ -421,14 +422,39 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 			m->cut_short, m->not_started);
 	if (m->first_failure)
 		sb_addf(sb, "; first failure %s", m->first_failure->def->id);
-	bool first = true;
-	for (size_t i = 0; i < s->ndeliveries; i++)
-		if (!s->deliveries[i].ok) {
-			sb_addf(sb, "%s%s", first ? "; not delivered: " : ", ",
-				s->deliveries[i].option);
+	bool first = true, recorded = false;
+	for (size_t i = 0; i < s->ndeliveries; i++) {
+		const struct delivery *d = &s->deliveries[i];
+		if (!d->ok) {
+			sb_addf(sb, "%s%s", first ? "; not delivered: " : ", ", d->option);
 			first = false;
+		} else if (!strcmp(d->option, "--record") || !strcmp(d->option, "--db")) {
+			recorded = true;
 		}
-	sb_addc(sb, '\n');
+	}
+	/* The line so far, wrapped to the terminal. */
+	struct strbuf line = STRBUF_INIT;
+	sb_add(&line, sb_str(sb));
+	sb_reset(sb);
+	text_wrap_line(sb, line.buf, 2, 0);
+	sb_release(&line);
+	/* Where the run went, so that the next step is obvious. */
+	if (recorded) {
+		struct strbuf path = STRBUF_INIT, l = STRBUF_INIT;
+		if (s->db)
+			sb_add(&path, s->db);
+		else
+			history_default_path(&path);
+		sb_add(&l, "  recorded in ");
+		text_sanitize(&l, path.buf);
+		sb_add(&l, s->db ? " (wslgpu history --db " : " (wslgpu history shows it");
+		if (s->db)
+			text_sanitize(&l, s->db);
+		sb_add(&l, ")");
+		text_wrap_line(sb, l.buf, 4, 0);
+		sb_release(&path);
+		sb_release(&l);
+	}
 }
 
 static void put_ids(struct json_writer *jw, const char *key, const struct smoke *s,

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "text.h"
+
 static const char *const status_names[ST__COUNT] = {
 	"pass", "warn", "fail", "skip", "crash", "timeout",
 };
@@ -19,11 +21,20 @@ const char *status_name(enum status s)
 
 const char *status_mark(enum status s)
 {
+	/* One column each (wcwidth), so that the id column stays aligned: the
+	 * hourglass U+231B is two wide, hence T for a time-out. */
 	static const char *const marks[ST__COUNT] = {
 		[ST_PASS] = "✓", [ST_WARN] = "!", [ST_FAIL] = "✗",
-		[ST_SKIP] = "-", [ST_CRASH] = "☠", [ST_TIMEOUT] = "⌛",
+		[ST_SKIP] = "-", [ST_CRASH] = "☠", [ST_TIMEOUT] = "T",
 	};
-	return (unsigned)s < ST__COUNT ? marks[s] : "?";
+	/* A locale that is not UTF-8 (LC_ALL=C) gets ASCII. */
+	static const char *const ascii[ST__COUNT] = {
+		[ST_PASS] = "+", [ST_WARN] = "!", [ST_FAIL] = "x",
+		[ST_SKIP] = "-", [ST_CRASH] = "X", [ST_TIMEOUT] = "T",
+	};
+	if ((unsigned)s >= ST__COUNT)
+		return "?";
+	return text_utf8() ? marks[s] : ascii[s];
 }
 
 bool status_is_failure(enum status s)

@@ -85,7 +85,9 @@ struct result {
 };
 
 const char *status_name(enum status s);      /* "pass", "warn", ... */
-/* The report's mark for a status: ✓ ! ✗ - ☠ ⌛ (flutter doctor's habit). */
+/* The report's mark for a status, one column wide: ✓ ! ✗ - ☠ T (flutter
+ * doctor's habit; T a time-out), in ASCII + ! x - X T where the locale is
+ * not UTF-8 (text_utf8). */
 const char *status_mark(enum status s);
 bool status_is_failure(enum status s);       /* fail, crash, timeout */
 /*

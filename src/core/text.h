@@ -3,6 +3,8 @@
 #define WSLGPU_TEXT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "strbuf.h"
 
@@ -25,5 +27,56 @@ int text_distance(const char *a, const char *b);
  */
 bool text_shell_safe(const char *v);
 void text_shell_quote(struct strbuf *out, const char *v);
+
+/*
+ * The terminal people read: how wide human output is wrapped and whether
+ * it may use UTF-8 marks. The CLI sets both once (text_set_terminal);
+ * until then 80 columns and UTF-8, so that library code and unit tests
+ * see the default layout.
+ */
+void text_set_terminal(int columns, bool utf8);
+int text_columns(void);
+bool text_utf8(void);
+/* utf8 where the locale is UTF-8, else ascii (a mark, a bullet); the
+ * marks of a status are status_mark's (result.h). */
+const char *text_glyph(const char *utf8, const char *ascii);
+/* The width for output written to fd: COLUMNS when it is set to a
+ * number, else the terminal's width (TIOCGWINSZ) when fd is one, else 80
+ * (a pipe, a file). At least 40, so a hanging indent always has room. */
+int text_terminal_columns(int fd);
+/* Whether the locale (LC_ALL, else LC_CTYPE, else LANG) is UTF-8; the C
+ * or POSIX locale, and none set, are not. */
+bool text_utf8_locale(void);
+
+/* Display columns of UTF-8 text: wide (East Asian wide, emoji) characters
+ * take 2, combining marks and controls 0, terminal colour sequences
+ * (ESC [ ... m) 0, an invalid byte 1. n bytes, or up to the NUL. */
+int text_width(const char *s);
+int text_width_n(const char *s, size_t n);
+
+/*
+ * Wrapping: text is appended to out wrapped at width columns. The first
+ * line continues a line that is already col columns wide; each following
+ * line starts with indent spaces (a hanging indent). Lines break only at
+ * spaces (the run of spaces is dropped); a word wider than the line stays
+ * whole and overflows. The first keep bytes are never broken: a command
+ * meant to be copied stays on its line, however long. can_break, when
+ * set, is asked about each other space (text, and its byte offset) and
+ * may refuse a break there. A newline in text starts a new indented line.
+ * No newline is added at the end.
+ */
+struct text_wrap {
+	int width;
+	int col;
+	int indent;
+	size_t keep;
+	bool (*can_break)(const char *text, size_t at);
+};
+void text_wrap(struct strbuf *out, const char *text, const struct text_wrap *w);
+/* A whole line wrapped at the terminal's width (text_columns), from column
+ * 0, continuation lines indented, its first keep bytes whole, with the
+ * newline; appended to out, or written to f. */
+void text_wrap_line(struct strbuf *out, const char *text, int indent, size_t keep);
+void text_print_line(FILE *f, const char *text, int indent, size_t keep);
 
 #endif

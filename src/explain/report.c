@@ -5,6 +5,7 @@
 
 #include "../core/json.h"
 #include "../core/registry.h"
+#include "../core/text.h"
 #include "../report/finding.h"
 #include "../version.h"
 #include "codes.h"
@@ -36,7 +37,9 @@ void explain_tally(const struct explain_scan *s, struct explain_tally *t)
 
 static const char *mark(const char *kind)
 {
-	return !strcmp(kind, "noise") ? "·" : !strcmp(kind, "myth") ? "!" : "✗";
+	return !strcmp(kind, "noise")  ? text_glyph("·", "*")
+	       : !strcmp(kind, "myth") ? status_mark(ST_WARN)
+				       : status_mark(ST_FAIL);
 }
 
 static const char *colour(const char *kind)
@@ -44,24 +47,28 @@ static const char *colour(const char *kind)
 	return !strcmp(kind, "noise") ? "\033[2m" : !strcmp(kind, "myth") ? "\033[33m" : "\033[31m";
 }
 
-static void put_clean(FILE *f, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	text_sanitize(&sb, s ? s : "");
-	fputs(sb_str(&sb), f);
-	sb_release(&sb);
-}
-
-/* "    label    text", continuation lines of text under the text. */
+/* "    label    text", wrapped under the text (the finding layout). */
 static void labelled(FILE *f, const char *label, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
-	text_sanitize(&sb, text ? text : "");
-	const char *p = sb_str(&sb);
-	fprintf(f, "    %-8s ", label);
-	for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1)
-		fprintf(f, "%.*s\n%13s", (int)(nl - p), p, "");
-	fprintf(f, "%s\n", p);
+	finding_text_line(&sb, 4, label, text);
+	fputs(sb.buf, f);
+	sb_release(&sb);
+}
+
+/* A sentence of the verdict, wrapped under its first word; a command in
+ * it ("wslgpu explain --check") is not broken. */
+static bool outside_command(const char *text, size_t at)
+{
+	return !(at >= 6 && !strncmp(text + at - 6, "wslgpu", 6)) && text[at + 1] != '-';
+}
+
+static void put_wrapped(FILE *f, const char *text, int indent)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct text_wrap w = { text_columns(), 0, indent, 0, outside_command };
+	text_wrap(&sb, text, &w);
+	fprintf(f, "%s\n", sb.buf);
 	sb_release(&sb);
 }
 
@@ -111,13 +118,15 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 	const struct explain_match *m = v->scan->found[mi];
 	const struct explain_sig *sig = &v->scan->db->sig[m->sig];
 	const char *on = v->color ? colour(sig->kind) : "", *off = v->color ? "\033[0m" : "";
-	fprintf(f, "%s%s%s %s: ", on, mark(sig->kind), off, sig->e->layer);
-	put_clean(f, sig->e->title);
+	struct strbuf head = STRBUF_INIT;
+	sb_addf(&head, "%s%s%s %s: ", on, mark(sig->kind), off, sig->e->layer);
+	text_sanitize(&head, sig->e->title);
 	if (!strcmp(sig->kind, "noise"))
-		fputs(" (harmless)", f);
+		sb_add(&head, " (harmless)");
 	else if (!strcmp(sig->kind, "myth"))
-		fputs(" (a myth)", f);
-	fputc('\n', f);
+		sb_add(&head, " (a myth)");
+	put_wrapped(f, head.buf, 2);
+	sb_release(&head);
 
 	size_t nshow = v->verbose ? m->nocc : (m->nocc ? 1 : 0);
 	for (size_t i = 0; i < nshow; i++) {
@@ -144,7 +153,9 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 	}
 	const struct cause_rank *ranks = v->ranks[mi];
 	bool confirmed = sig->ncause && ranks[0].v == V_CONFIRMED;
-	for (size_t i = 0; i < sig->ncause; i++) {
+	/* The two most likely causes; -v shows them all. */
+	size_t nshow_cause = v->verbose || sig->ncause <= 2 ? sig->ncause : 2;
+	for (size_t i = 0; i < nshow_cause; i++) {
 		char label[32];
 		if (sig->ncause == 1)
 			snprintf(label, sizeof label, "cause");
@@ -153,10 +164,21 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		text_cause(f, v, &ranks[i], label,
 			   ranks[i].v == V_RULED_OUT || (confirmed && ranks[i].v != V_CONFIRMED));
 	}
+	if (nshow_cause < sig->ncause) {
+		char more[64];
+		size_t left = sig->ncause - nshow_cause;
+		snprintf(more, sizeof more, "+%zu more cause%s: -v", left, left == 1 ? "" : "s");
+		labelled(f, "", more);
+	}
 	for (size_t i = 0; i < sig->e->source.n; i++)
 		labelled(f, i ? "" : "source", sig->e->source.v[i]);
-	if (v->verbose)
-		labelled(f, "id", sig->e->id);
+	if (v->verbose) {
+		struct strbuf sb = STRBUF_INIT;
+		struct finding_view more = { .e = sig->e };
+		finding_text(&sb, &more, 4, FT_MORE);
+		fputs(sb.buf, f);
+		sb_release(&sb);
+	}
 	fputc('\n', f);
 }
 
@@ -200,40 +222,45 @@ static void text_unknown(FILE *f, const struct explain_view *v)
 void explain_report_text(FILE *f, const struct explain_view *v)
 {
 	const struct explain_scan *s = v->scan;
-	for (size_t i = 0; i < s->nfound; i++)
-		text_match(f, v, i);
+	/* Problems first, then the harmless messages. */
+	for (int noise = 0; noise < 2; noise++)
+		for (size_t i = 0; i < s->nfound; i++)
+			if ((strcmp(s->db->sig[s->found[i]->sig].kind, "noise") == 0) == (noise == 1))
+				text_match(f, v, i);
 
 	struct explain_tally t;
 	explain_tally(s, &t);
 	const char *off = v->color ? "\033[0m" : "";
 	unsigned long lines = s->st.lines;
 	const char *ls = lines == 1 ? "" : "s";
+	struct strbuf sb = STRBUF_INIT;
 	if (t.findings + t.myths) {
 		size_t n = t.findings + t.myths;
-		fprintf(f, "%s✗ %zu known problem%s in %lu line%s%s",
-			v->color ? "\033[1;31m" : "", n, n == 1 ? "" : "s", lines, ls, off);
+		sb_addf(&sb, "%s%s %zu known problem%s in %lu line%s%s", v->color ? "\033[1;31m" : "",
+			status_mark(ST_FAIL), n, n == 1 ? "" : "s", lines, ls, off);
 		if (t.myths)
-			fprintf(f, " (%zu of them a myth being followed)", t.myths);
+			sb_addf(&sb, " (%zu of them a myth being followed)", t.myths);
 		if (t.noise)
-			fprintf(f, ", and %zu harmless message%s", t.noise, t.noise == 1 ? "" : "s");
-		fputc('.', f);
+			sb_addf(&sb, ", and %zu harmless message%s", t.noise, t.noise == 1 ? "" : "s");
+		sb_addc(&sb, '.');
 		if (!v->checked)
-			fputs(" To see which cause applies on this machine: wslgpu explain --check", f);
-		fputc('\n', f);
+			sb_add(&sb, " To see which cause applies on this machine: wslgpu explain --check");
 	} else if (t.noise) {
-		fprintf(f, "%s✓ Only harmless messages (%zu) in %lu line%s%s; nothing to fix.\n",
-			v->color ? "\033[1;32m" : "", t.noise, lines, ls, off);
+		sb_addf(&sb, "%s%s Only harmless messages (%zu) in %lu line%s%s; nothing to fix.",
+			v->color ? "\033[1;32m" : "", status_mark(ST_PASS), t.noise, lines, ls, off);
 	} else if (s->st.unknown) {
 		bool one = s->st.unknown == 1;
-		fprintf(f, "? No known signature in %lu line%s, but %lu of them look%s like %s "
-			   "(below). Run 'wslgpu check' to test the GPU chain on this machine; "
-			   "'wslgpu explain --list' shows what is known.\n",
+		sb_addf(&sb, "? No known signature in %lu line%s, but %lu of them look%s like %s "
+			     "(below). Run 'wslgpu check' to test the GPU chain on this machine; "
+			     "'wslgpu explain --list' shows what is known.",
 			lines, ls, s->st.unknown, one ? "s" : "", one ? "a GPU error" : "GPU errors");
 	} else {
-		fprintf(f, "? No known signature in %lu line%s. Run 'wslgpu check' to test the GPU "
-			   "chain on this machine; 'wslgpu explain --list' shows what is known.\n",
+		sb_addf(&sb, "? No known signature in %lu line%s. Run 'wslgpu check' to test the GPU "
+			     "chain on this machine; 'wslgpu explain --list' shows what is known.",
 			lines, ls);
 	}
+	put_wrapped(f, sb.buf, 2);
+	sb_release(&sb);
 	text_unknown(f, v);
 	if (s->st.clipped)
 		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
@@ -383,6 +410,8 @@ void explain_list_text(FILE *f, const struct explain_db *db)
 	for (size_t i = 0; i < db->n; i++)
 		if (strlen(db->sig[i].e->id) > w)
 			w = strlen(db->sig[i].e->id);
+	if (w > 32) /* titles need the room more; a longer id pushes its title */
+		w = 32;
 	for (size_t l = 0; l < nl; l++) {
 		bool head = false;
 		for (size_t i = 0; i < db->n; i++) {
@@ -392,7 +421,13 @@ void explain_list_text(FILE *f, const struct explain_db *db)
 			if (!head)
 				fprintf(f, "%s\n", layers[l]);
 			head = true;
-			fprintf(f, "  %-*s %-7s %s\n", (int)w, s->e->id, s->kind, s->e->title);
+			struct strbuf line = STRBUF_INIT;
+			sb_addf(&line, "  %-*s %-7s ", (int)w, s->e->id, s->kind);
+			struct text_wrap tw = { text_columns(), text_width(line.buf), (int)w + 11, 0,
+						NULL };
+			text_wrap(&line, s->e->title, &tw);
+			fprintf(f, "%s\n", line.buf);
+			sb_release(&line);
 		}
 	}
 	fprintf(f, "\n%zu signatures. 'wslgpu kb ID' shows one in full.\n", db->n);

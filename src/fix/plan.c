@@ -18,18 +18,29 @@
 
 static char *first_sentence(const char *s)
 {
-	const char *end = s;
+	size_t len = strlen(s);
 	int sentences = 0;
-	while ((end = strstr(end, ". ")) != NULL) {
-		/* "e.g. ", "i.e. " -- only a full stop before a capital ends a sentence */
-		if (end[2] >= 'A' && end[2] <= 'Z') {
-			if (end - s >= WHY_ENOUGH || ++sentences == 3)
-				break;
+	bool quoted = false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			quoted = !quoted;
+		if (s[i] != '.' && s[i] != '?' && s[i] != '!')
+			continue;
+		/* A full stop inside a quotation ends nothing, unless the
+		 * quotation ends with it: 'NVIDIA: "Do not ... in WSL." Then'. */
+		size_t end = i + 1;
+		if (quoted) {
+			if (s[end] != '"')
+				continue;
+			end++;
 		}
-		end += 2;
+		/* "e.g. ", "i.e. " -- only a full stop before a capital ends a sentence */
+		if (s[end] != ' ' || !(s[end + 1] >= 'A' && s[end + 1] <= 'Z'))
+			continue;
+		if (i >= WHY_ENOUGH || ++sentences == 3)
+			return xstrndup(s, end);
 	}
-	size_t len = end ? (size_t)(end - s) + 1 : strlen(s);
-	return xstrndup(s, len);
+	return xstrdup(s);
 }
 
 static int rank(enum status st)
@@ -376,7 +387,27 @@ static void script_command(struct strbuf *out, const struct fix_command *c)
 	sb_addc(out, '\n');
 }
 
-static void script_edit(struct strbuf *out, const struct fix_edit *e)
+void fix_edit_note(struct strbuf *out, const char *date)
+{
+	sb_addf(out, "disabled by wslgpu fix on %.10s", date);
+}
+
+void fix_edit_lines(struct strbuf *out, const struct fix_edit *e, const char *date,
+		    const char *first, const char *next)
+{
+	sb_addf(out, "%s# ", first);
+	fix_edit_note(out, date);
+	sb_add(out, ": ");
+	comment_text(out, e->before);
+	sb_addc(out, '\n');
+	if (e->after) {
+		sb_add(out, next);
+		comment_text(out, e->after);
+		sb_addc(out, '\n');
+	}
+}
+
+static void script_edit(struct strbuf *out, const struct fix_edit *e, const char *date)
 {
 	if (e->same_as) {
 		sb_addf(out, "#   (as in step %d) ", e->same_as);
@@ -390,16 +421,8 @@ static void script_edit(struct strbuf *out, const struct fix_edit *e)
 	sb_add(out, "#     was: ");
 	comment_text(out, e->before);
 	sb_addc(out, '\n');
-	if (e->automatic || e->after) {
-		sb_add(out, "#     now: # wslgpu fix: ");
-		comment_text(out, e->before);
-		sb_addc(out, '\n');
-		if (e->after) {
-			sb_add(out, "#          ");
-			comment_text(out, e->after);
-			sb_addc(out, '\n');
-		}
-	}
+	if (e->automatic || e->after)
+		fix_edit_lines(out, e, date, "#     now: ", "#          ");
 	if (!e->automatic && e->refused) {
 		sb_add(out, "#     not automatic: ");
 		comment_text(out, e->refused);
@@ -407,7 +430,54 @@ static void script_edit(struct strbuf *out, const struct fix_edit *e)
 	}
 }
 
-void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
+/* The script's words for a person wrap to the terminal as comments under
+ * their label ("# why:   ..." continues "#        ..."); commands, and
+ * commands commented out (PS>, "as in step"), stay whole on their line. */
+static void wrap_comments(struct strbuf *script)
+{
+	static const char *const labels[] = {
+		"# found: ", "# why:   ", "# risk:  ", "# note:  ", "# more:  ", "# do: ",
+		"# Windows: ", "#     not automatic: ",
+	};
+	/* Lines that show a command or a file's line as it is. */
+	static const char *const verbatim[] = {
+		"# PS> ", "#   (as in step ", "#     was: ", "#     now: ", "#          ",
+	};
+	struct strbuf out = STRBUF_INIT;
+	for (const char *p = sb_str(script); *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		int indent = line[0] == '#' && line[1] == ' ' ? 2 : -1;
+		for (size_t i = 0; i < sizeof verbatim / sizeof verbatim[0] && indent >= 0; i++)
+			if (!strncmp(line, verbatim[i], strlen(verbatim[i])))
+				indent = -1;
+		for (size_t i = 0; i < sizeof labels / sizeof labels[0] && indent >= 0; i++)
+			if (!strncmp(line, labels[i], strlen(labels[i])))
+				indent = (int)strlen(labels[i]);
+		if (indent < 0 || text_width(line) <= text_columns()) {
+			sb_add(&out, line);
+		} else {
+			/* Continuation lines come indented; the first space of
+			 * each becomes the comment's #. */
+			size_t at = out.len;
+			struct text_wrap tw = { text_columns(), 0, indent, 0, NULL };
+			text_wrap(&out, line, &tw);
+			for (size_t i = at; i < out.len; i++)
+				if (out.buf[i] == '\n')
+					out.buf[i + 1] = '#';
+		}
+		free(line);
+		if (nl)
+			sb_addc(&out, '\n');
+		p += len + (nl != NULL);
+	}
+	sb_reset(script);
+	sb_add(script, sb_str(&out));
+	sb_release(&out);
+}
+
+static void script_text(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
 {
 	sb_add(out, "#!/bin/sh\n");
 	sb_add(out, "# wslgpu fix: the remediation plan for the machine at ");
@@ -467,17 +537,28 @@ void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *m, stru
 		}
 		if (!s->kb)
 			sb_add(out, "# no knowledge-base entry: see wslgpu check -v\n");
+		else
+			sb_addf(out, "# more:  wslgpu kb %s\n", s->kb);
 		if (s->note) {
 			sb_add(out, "# note:  ");
 			comment_text(out, s->note);
 			sb_addc(out, '\n');
 		}
 		for (size_t j = 0; j < s->nedit; j++)
-			script_edit(out, &s->edit[j]);
+			script_edit(out, &s->edit[j], m->date);
 		for (size_t j = 0; j < s->ncmd; j++)
 			script_command(out, &s->cmd[j]);
 	}
 	sb_add(out, "\n# afterwards, in a new shell: wslgpu check\n");
+}
+
+void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *m, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	script_text(plan, m, &sb);
+	wrap_comments(&sb);
+	sb_add(out, sb_str(&sb));
+	sb_release(&sb);
 }
 
 /* ---- JSON ---- */

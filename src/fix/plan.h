@@ -91,6 +91,14 @@ void fix_plan_release(struct fix_plan *plan);
 size_t fix_plan_automatic(const struct fix_plan *plan);
 
 void fix_plan_script(const struct fix_plan *plan, const struct fix_meta *meta, struct strbuf *out);
+/* The note --apply writes into each line it comments out ("disabled by
+ * wslgpu fix on 2026-12-02"); date starts "YYYY-MM-DD". */
+void fix_edit_note(struct strbuf *out, const char *date);
+/* The edit's lines as --apply writes them (the line commented out with
+ * that note, then the replacement, if any), the first after first, the
+ * next after next: the plan and --apply's preview show the same. */
+void fix_edit_lines(struct strbuf *out, const struct fix_edit *e, const char *date,
+		    const char *first, const char *next);
 /* JSON, schema wslgpu/fix/1. */
 void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *meta, struct strbuf *out);
 

@@ -71,7 +71,9 @@ static const char *const verbs[] = {
 	"update", "install", "use", "or", "keep", "reinstall", "if", "for", "restart", "enable",
 	"add", "switch", "run", "reset", "replace", "remove", "rebuild", "raise", "pack", "one",
 	"nothing", "lower", "generate", "fewer", "do", "delete", "copy", "check", "cap", "batch",
-	"apply", "open", "move", "set", "put", "ask", "close", "start", NULL,
+	"apply", "open", "move", "set", "put", "ask", "close", "start", "as", "collect",
+	"comment", "download", "drop", "exclude", "follow", "in", "load", "look", "managed",
+	"on", "otherwise", "pass", "read", "scroll", "stop", "to", "wait", NULL,
 };
 
 static bool starts_word(const char *s, const char *w)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../core/text.h"
 #include "../kb/kb.h"
 #include "../report/finding.h"
 
@@ -33,7 +34,10 @@ void history_human_time(time_t t, time_t now, struct strbuf *out)
 
 static const char *verdict_mark(const char *v)
 {
-	return !strcmp(v, "ok") ? "✓" : !strcmp(v, "warn") ? "!" : !strcmp(v, "fail") ? "✗" : "?";
+	return !strcmp(v, "ok")	    ? status_mark(ST_PASS)
+	       : !strcmp(v, "warn") ? status_mark(ST_WARN)
+	       : !strcmp(v, "fail") ? status_mark(ST_FAIL)
+				    : "?";
 }
 
 static bool failing(const char *s)
@@ -59,16 +63,24 @@ static void problems(const struct history_run *r, struct strbuf *out)
 	}
 }
 
+/* Text from the database on one line: sanitised, newlines and tabs as spaces. */
+static void add_clean(struct strbuf *out, const char *s)
+{
+	size_t at = out->len;
+	text_sanitize(out, s ? s : "");
+	for (size_t i = at; i < out->len; i++)
+		if (out->buf[i] == '\n' || out->buf[i] == '\t')
+			out->buf[i] = ' ';
+}
+
 static void put_clean(FILE *f, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	text_sanitize(&sb, s ? s : "");
-	for (char *p = sb.buf; p && *p; p++)
-		if (*p == '\n' || *p == '\t')
-			*p = ' ';
+	add_clean(&sb, s);
 	fputs(sb_str(&sb), f);
 	sb_release(&sb);
 }
+
 
 static size_t count_machines(const struct history_runs *runs)
 {
@@ -156,7 +168,8 @@ static void no_runs(FILE *f, const char *db_path)
 struct table {
 	FILE *f;
 	time_t now;
-	size_t wid, wwhen, wprob, wdrv;
+	size_t wid, wwhen, wprob, wdrv, wkern;
+	bool kernel_below, problems_below; /* too wide for the terminal */
 };
 
 /* One row's cells. */
@@ -181,6 +194,9 @@ static int measure_row(const struct history_run *r, void *arg)
 	t->wprob = prob.len > t->wprob ? prob.len : t->wprob;
 	size_t d = driver ? strlen(driver) : 1;
 	t->wdrv = d > t->wdrv ? d : t->wdrv;
+	const char *kernel = history_run_fact(r, "kernel");
+	size_t k = kernel ? (size_t)text_width(kernel) : 1;
+	t->wkern = k > t->wkern ? k : t->wkern;
 	sb_release(&when);
 	sb_release(&prob);
 	return 0;
@@ -197,11 +213,27 @@ static int print_row(const struct history_run *r, void *arg)
 	text_sanitize(&mach, r->machine);
 	text_sanitize(&verdict, r->verdict);
 	text_sanitize(&drv, driver ? driver : "-");
-	fprintf(t->f, "%*lld  %-*s  %-16s  %s %-6s %-*s  %-*s  ", (int)t->wid, r->id, (int)t->wwhen,
-		when.buf, mach.buf, verdict_mark(r->verdict), verdict.buf, (int)t->wprob,
-		prob.len ? prob.buf : "-", (int)t->wdrv, drv.buf);
-	put_clean(t->f, kernel ? kernel : "-");
+	fprintf(t->f, "%*lld  %-*s  %-16s  %s %-6s ", (int)t->wid, r->id, (int)t->wwhen, when.buf,
+		mach.buf, verdict_mark(r->verdict), verdict.buf);
+	if (!t->problems_below)
+		fprintf(t->f, "%-*s  ", (int)t->wprob, prob.len ? prob.buf : "-");
+	fprintf(t->f, "%-*s", (int)(t->kernel_below ? 0 : t->wdrv), drv.buf);
+	struct strbuf below = STRBUF_INIT;
+	if (t->problems_below && prob.len)
+		sb_addf(&below, "%*sproblems %s  ", (int)t->wid + 2, "", prob.buf);
+	if (t->kernel_below) {
+		if (!below.len)
+			sb_addf(&below, "%*s", (int)t->wid + 2, "");
+		sb_add(&below, "kernel ");
+		add_clean(&below, kernel ? kernel : "-");
+	} else {
+		fputs("  ", t->f);
+		put_clean(t->f, kernel ? kernel : "-");
+	}
 	fputc('\n', t->f);
+	if (below.len)
+		text_print_line(t->f, below.buf, (int)t->wid + 2, 0);
+	sb_release(&below);
 	sb_release(&mach);
 	sb_release(&verdict);
 	sb_release(&drv);
@@ -216,17 +248,30 @@ static int print_runs_text(FILE *f, const char *db_path, struct seq *s)
 		no_runs(f, db_path);
 		return 0;
 	}
-	struct table t = { f, time(NULL), 3, 4, 8, 6 };
+	struct table t = { f, time(NULL), 3, 4, 8, 6, 6, false, false };
 	if (seq_each(s, measure_row, &t) < 0)
 		return -1;
-	fprintf(f, "%*s  %-*s  %-16s  %-8s %-*s  %-*s  %s\n", (int)t.wid, "run", (int)t.wwhen, "when",
-		"machine", "verdict", (int)t.wprob, "problems", (int)t.wdrv, "driver", "kernel");
+	/* The kernel, last and the longest, and then the problems go on a
+	 * line under their run when the table would not fit the terminal. */
+	size_t fixed = t.wid + 2 + t.wwhen + 2 + 16 + 2 + 9;
+	int cols = text_columns();
+	t.kernel_below = (int)(fixed + t.wprob + 2 + t.wdrv + 2 + t.wkern) > cols;
+	t.problems_below = t.kernel_below && (int)(fixed + t.wprob + 2 + t.wdrv) > cols;
+	fprintf(f, "%*s  %-*s  %-16s  %-8s ", (int)t.wid, "run", (int)t.wwhen, "when", "machine",
+		"verdict");
+	if (!t.problems_below)
+		fprintf(f, "%-*s  ", (int)t.wprob, "problems");
+	fprintf(f, "%-*s%s\n", (int)t.wdrv, "driver", t.kernel_below ? "" : "  kernel");
 	if (seq_each(s, print_row, &t) < 0)
 		return -1;
-	struct strbuf phrase = STRBUF_INIT;
-	runs_phrase(&phrase, &s->c, true);
-	fprintf(f, "\n%s in %s. What changed: wslgpu history --changes\n", phrase.buf, db_path);
-	sb_release(&phrase);
+	struct strbuf foot = STRBUF_INIT;
+	runs_phrase(&foot, &s->c, true);
+	sb_add(&foot, " in ");
+	add_clean(&foot, db_path);
+	sb_add(&foot, ". What changed: wslgpu history --changes");
+	fputc('\n', f);
+	text_print_line(f, foot.buf, 2, 0);
+	sb_release(&foot);
 	return 0;
 }
 
@@ -356,15 +401,16 @@ int history_stream_runs(FILE *f, const char *db_path, struct history_reader *r,
 static const char *change_mark(const struct history_change *c)
 {
 	static const struct {
-		const char *how, *mark;
+		const char *how;
+		enum status mark;
 	} marks[] = {
-		{ "downgrade", "!" }, { "broke", "✗" }, { "warns", "!" }, { "cause", "!" },
-		{ "fixed", "✓" },     { "skipped", "-" },
+		{ "downgrade", ST_WARN }, { "broke", ST_FAIL }, { "warns", ST_WARN },
+		{ "cause", ST_WARN },     { "fixed", ST_PASS }, { "skipped", ST_SKIP },
 	};
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
 		if (!strcmp(marks[i].how, c->how))
-			return marks[i].mark;
-	return "·";
+			return status_mark(marks[i].mark);
+	return text_glyph("·", "*");
 }
 
 static const char *how_words(const char *how)
@@ -410,19 +456,22 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 {
 	const char *label = c->is_check ? c->key : history_fact_label(c->key, platform_of(t->to));
 	const struct kb_entry *e = kb_find(c->kb);
-	fprintf(f, "  %s ", change_mark(c));
-	put_clean(f, label);
-	fputc(' ', f);
-	put_clean(f, c->old ? c->old : "(none)");
-	fputs(" → ", f);
-	put_clean(f, c->new ? c->new : "(none)");
-	fprintf(f, ": %s", how_words(c->how));
+	struct strbuf l = STRBUF_INIT;
+	const char *arrow = text_glyph("→", "->"), *dash = text_glyph("—", "-");
+	sb_addf(&l, "  %s ", change_mark(c));
+	add_clean(&l, label);
+	sb_addc(&l, ' ');
+	add_clean(&l, c->old ? c->old : "(none)");
+	sb_addf(&l, " %s ", arrow);
+	add_clean(&l, c->new ? c->new : "(none)");
+	sb_addf(&l, ": %s", how_words(c->how));
 	if (c->is_check) {
 		if (c->detail && *c->detail && strcmp(c->how, "skipped") != 0) {
-			fputs(" — ", f);
-			put_clean(f, c->detail);
+			sb_addf(&l, " %s ", dash);
+			add_clean(&l, c->detail);
 		}
-		fputc('\n', f);
+		text_print_line(f, l.buf, 4, 0);
+		sb_release(&l);
 		if (e && strcmp(c->how, "skipped") != 0)
 			put_finding(f, e, NULL, FT_MORE);
 		return;
@@ -430,12 +479,13 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 	if (e && e->title) {
 		/* "a downgrade — a Windows update may have reinstalled...": the
 		 * title reads as the second half of the sentence. */
-		fputs(" — ", f);
+		sb_addf(&l, " %s ", dash);
 		bool acronym = e->title[0] && isupper((unsigned char)e->title[1]);
-		fputc(acronym ? e->title[0] : tolower((unsigned char)e->title[0]), f);
-		put_clean(f, e->title + 1);
+		sb_addc(&l, acronym ? e->title[0] : (char)tolower((unsigned char)e->title[0]));
+		add_clean(&l, e->title + 1);
 	}
-	fputc('\n', f);
+	text_print_line(f, l.buf, 4, 0);
+	sb_release(&l);
 	if (!e)
 		return;
 	/* A downgrade is the regression this command exists for: say why and
@@ -514,9 +564,15 @@ static void changes_one(struct changes_out *o, const struct history_transition *
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 		history_human_time(t->from->when, o->now, &a);
 		history_human_time(t->to->when, o->now, &b);
-		fprintf(o->f, "%s%s → %s  (machine ", o->transitions ? "\n" : "", a.buf, b.buf);
-		put_clean(o->f, t->to->machine);
-		fprintf(o->f, ", runs %lld → %lld)\n", t->from->id, t->to->id);
+		const char *arrow = text_glyph("→", "->");
+		struct strbuf h = STRBUF_INIT;
+		sb_addf(&h, "%s %s %s  (machine ", a.buf, arrow, b.buf);
+		add_clean(&h, t->to->machine);
+		sb_addf(&h, ", runs %lld %s %lld)", t->from->id, arrow, t->to->id);
+		if (o->transitions)
+			fputc('\n', o->f);
+		text_print_line(o->f, h.buf, 2, 0);
+		sb_release(&h);
 		for (size_t c = 0; c < t->n; c++)
 			print_change_text(o->f, t, &t->v[c]);
 		sb_release(&a);

@@ -89,8 +89,8 @@ static int parse_new(const char *buf, size_t len, size_t base, struct ldcache *c
 	}
 	size_t room = (avail - NEW_HEADER) / NEW_ENTRY;
 	if (nlibs > room) {
-		sb_addf(why, "the header claims %u entries but the file has room for %zu", nlibs,
-			room);
+		sb_addf(why, "the header claims %u entr%s but the file has room for %zu", nlibs,
+			nlibs == 1 ? "y" : "ies", room);
 		return -EINVAL;
 	}
 	uint64_t strings_end = (uint64_t)NEW_HEADER + (uint64_t)nlibs * NEW_ENTRY + len_strings;
@@ -127,8 +127,8 @@ static int parse_old(const char *buf, size_t len, struct ldcache *c, struct strb
 	uint32_t nlibs = le32(buf + 12);
 	size_t room = (len - OLD_HEADER) / OLD_ENTRY;
 	if (nlibs > room) {
-		sb_addf(why, "the header claims %u entries but the file has room for %zu", nlibs,
-			room);
+		sb_addf(why, "the header claims %u entr%s but the file has room for %zu", nlibs,
+			nlibs == 1 ? "y" : "ies", room);
 		return -EINVAL;
 	}
 	size_t table = OLD_HEADER + (size_t)nlibs * OLD_ENTRY;

@@ -283,7 +283,8 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 			 driver);
 	else if (wsl_count && !tcc && (size_t)atol(wsl_count) < in.ngpus)
 		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
-			 "Windows lists %zu GPUs, WSL's NVML %s", in.ngpus, wsl_count);
+			 "Windows lists %zu GPU%s, WSL's NVML %s", in.ngpus, in.ngpus == 1 ? "" : "s",
+			 wsl_count);
 wsl:
 	wsl_version(ctx, r);
 	sb_release(&guest);

@@ -347,8 +347,9 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, "asked", "processors=%s (%s line %d)", c->wc.processors.text,
 			       c->windows, c->wc.processors.line);
 			add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
-				    xasprintf("%s asks for processors=%s, but Linux has %u CPUs: not "
-					      "applied", c->windows, c->wc.processors.text, cpus));
+				    xasprintf("%s asks for processors=%s, but Linux has %u CPU%s: not "
+					      "applied", c->windows, c->wc.processors.text, cpus,
+					      cpus == 1 ? "" : "s"));
 			break;
 		}
 	}
@@ -448,7 +449,8 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 		goto out;
 	}
 	if (mi.bad_lines)
-		res_ev(r, "note", "%zu lines of /proc/self/mountinfo could not be read", mi.bad_lines);
+		res_ev(r, "note", "%zu line%s of /proc/self/mountinfo could not be read", mi.bad_lines,
+		       mi.bad_lines == 1 ? "" : "s");
 	wslhost_automount_root(&automount);
 
 	/* The user's current directory, then each --data path. */

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/text.h"
+#include "../fix/plan.h"
+
 void finding_expand(struct finding_view *v, const struct kb_entry *e, const struct evidence *ev,
 		    const char *self_id)
 {
@@ -40,7 +43,78 @@ void finding_view_release(struct finding_view *v)
 	memset(v, 0, sizeof *v);
 }
 
-void finding_text_line(struct strbuf *out, int indent, const char *label, const char *text)
+/* ---- text ---- */
+
+/* A fix line that is words for a person ("update the NVIDIA driver on
+ * Windows, then ..."), not a command: as the fix plan classifies it. */
+static bool fix_is_words(const char *s)
+{
+	struct fix_command c;
+	fix_classify(s, &c);
+	free(c.text);
+	free(c.note);
+	return c.instruction;
+}
+
+/* A word of plain prose: letters, digits and apostrophes, perhaps in
+ * parentheses or before a comma; anything else (a path, an option, a
+ * variable, name=value, sudo) is part of a command. */
+static bool plain_word(const char *w, size_t n)
+{
+	size_t i = 0;
+	if (i < n && w[i] == '(')
+		i++;
+	size_t letters = 0;
+	while (i < n && ((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z') ||
+			 (w[i] >= '0' && w[i] <= '9') || w[i] == '\''))
+		i++, letters++;
+	while (i < n && strchr(",.;:)", w[i]))
+		i++;
+	return letters && i == n && !(n == 4 && !strncmp(w, "sudo", 4));
+}
+
+/* Where words for a person may break: between plain words, but not
+ * inside a command written among them, which runs from its first word
+ * that is not plain to a word ending in , ; : or ); and before such a
+ * command only after punctuation ("links: cd /usr/lib/wsl/lib && ..."
+ * keeps cd with its path). The scan starts after the "   (" that opens a
+ * command's note. */
+static bool fix_can_break(const char *text, size_t at)
+{
+	const char *note = strstr(text, "   (");
+	size_t open = note ? (size_t)(note - text) : 0;
+	if (note && at >= open && at < open + 3)
+		return true; /* before the note */
+	size_t i = note && open < at ? open + 3 : 0;
+	bool code = false;
+	char last = '\0';
+	while (i < at) {
+		while (i < at && text[i] == ' ')
+			i++;
+		size_t b = i;
+		while (i < at && text[i] != ' ')
+			i++;
+		if (i == b)
+			break;
+		last = text[i - 1];
+		if (!plain_word(text + b, i - b))
+			code = true;
+		if (code && strchr(",;:)", last))
+			code = false; /* the command ended with this word */
+	}
+	if (code)
+		return false;
+	size_t b = at;
+	while (text[b] == ' ')
+		b++;
+	size_t e = b;
+	while (text[e] && text[e] != ' ' && text[e] != '\n')
+		e++;
+	return plain_word(text + b, e - b) || (last && strchr(",;:.)", last));
+}
+
+static void put_line(struct strbuf *out, int indent, const char *label, const char *text,
+		     bool command)
 {
 	struct strbuf clean = STRBUF_INIT;
 	text_sanitize(&clean, text ? text : "");
@@ -48,11 +122,32 @@ void finding_text_line(struct strbuf *out, int indent, const char *label, const 
 	if (pad < 1)
 		pad = 1;
 	sb_addf(out, "%*s%-*s ", indent, "", pad, label);
-	const char *p = sb_str(&clean);
-	for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1)
-		sb_addf(out, "%.*s\n%*s", (int)(nl - p), p, FINDING_TEXT_COLUMN, "");
-	sb_addf(out, "%s\n", p);
+	int col = indent + pad + 1;
+	int lw = text_width(label);
+	if (lw > pad)
+		col += lw - pad;
+	struct text_wrap w = { text_columns(), col, FINDING_TEXT_COLUMN, 0, NULL };
+	if (command) {
+		/* The command stays whole; only its note, or words for a
+		 * person, wrap. */
+		const char *note = strstr(clean.buf, "   (");
+		if (!fix_is_words(clean.buf))
+			w.keep = note ? (size_t)(note - clean.buf) : clean.len;
+		w.can_break = fix_can_break;
+	}
+	text_wrap(out, sb_str(&clean), &w);
+	sb_addc(out, '\n');
 	sb_release(&clean);
+}
+
+void finding_text_line(struct strbuf *out, int indent, const char *label, const char *text)
+{
+	put_line(out, indent, label, text, false);
+}
+
+void finding_command_line(struct strbuf *out, int indent, const char *label, const char *text)
+{
+	put_line(out, indent, label, text, true);
 }
 
 void finding_text(struct strbuf *out, const struct finding_view *v, int indent, unsigned what)
@@ -69,18 +164,18 @@ void finding_text(struct strbuf *out, const struct finding_view *v, int indent, 
 			bool tmpl = kb_fix_is_template(v->fix[i]) && !strstr(v->fix[i], "replace") &&
 				    !strstr(v->fix[i], KB_TEMPLATE_MARK);
 			char *t = tmpl ? xasprintf("%s   (a template: fill in each <...>)", v->fix[i]) : NULL;
-			finding_text_line(out, indent, i ? "" : "fix", t ? t : v->fix[i]);
+			finding_command_line(out, indent, i ? "" : "fix", t ? t : v->fix[i]);
 			free(t);
 		}
 	if ((what & FT_CONFIRM) && e->confirm)
-		finding_text_line(out, indent, "check", e->confirm);
+		finding_command_line(out, indent, "check", e->confirm);
 	if (what & FT_SOURCES)
 		for (size_t i = 0; i < e->source.n; i++)
 			finding_text_line(out, indent, i ? "" : "source", e->source.v[i]);
 	if (what & FT_MORE) {
 		struct strbuf m = STRBUF_INIT;
 		sb_addf(&m, "wslgpu kb %s", e->id);
-		finding_text_line(out, indent, "more", m.buf);
+		finding_command_line(out, indent, "more", m.buf);
 		sb_release(&m);
 	}
 }

@@ -28,7 +28,8 @@ void finding_expand(struct finding_view *v, const struct kb_entry *e, const stru
 		    const char *self_id);
 void finding_view_release(struct finding_view *v);
 
-/* The text layout: labelled lines whose text starts at column 13,
+/* The text layout: labelled lines whose text starts at column 13, wrapped
+ * to the terminal's width with continuation lines at column 13,
  *     cause  ...
  *     fix    command
  *            command
@@ -47,10 +48,15 @@ enum {
 #define FINDING_TEXT_COLUMN 13
 
 void finding_text(struct strbuf *out, const struct finding_view *v, int indent, unsigned what);
-/* One labelled line (or several, for text holding newlines) in that
- * layout, sanitised for a terminal: for callers that add their own lines
- * (evidence, a verdict) under a finding. */
+/* One labelled line in that layout, sanitised for a terminal and wrapped
+ * to its width (text_columns) under the text's column: for callers that
+ * add their own lines (evidence, a verdict) under a finding. */
 void finding_text_line(struct strbuf *out, int indent, const char *label, const char *text);
+/* The same for a command meant to be copied (a fix, "wslgpu kb ID"): it
+ * stays whole on its line, however long; a note after it ("   (in
+ * PowerShell)") wraps under it, and a fix that is words for a person
+ * ("update the driver, then ...") wraps between its plain words. */
+void finding_command_line(struct strbuf *out, int indent, const char *label, const char *text);
 
 /* The members "cause" (null when none), "fix" (with_fix: the commands,
  * else []) and "source" of the object being written. */

@@ -192,7 +192,7 @@ static void put_details(struct strbuf *sb, const struct report *rep)
 		   "(<code>wslgpu check -v</code>)</summary>\n\n```\n");
 	sb_addn(sb, body.buf, body.len);
 	if (left)
-		sb_addf(sb, "[... %zu more checks: run wslgpu check -v]\n", left);
+		sb_addf(sb, "[... %zu more check%s: run wslgpu check -v]\n", left, left == 1 ? "" : "s");
 	sb_add(sb, "```\n\n</details>\n");
 	sb_release(&body);
 	sb_release(&t);

@@ -327,8 +327,8 @@ static void crashed(struct gpu_monitor *g, const char *how)
 	}
 	g->state = GPUMON_GAVE_UP;
 	sb_reset(&g->note);
-	sb_addf(&g->note, "the GPU sampler (libnvidia-ml) %s %d times; no GPU figures after that",
-		how, g->crashes);
+	sb_addf(&g->note, "the GPU sampler (libnvidia-ml) %s %d time%s; no GPU figures after that",
+		how, g->crashes, g->crashes == 1 ? "" : "s");
 }
 
 void gpumon_check(struct gpu_monitor *g)

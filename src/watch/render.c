@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../core/text.h"
 #include "../kb/kb.h"
 #include "../report/finding.h"
 #include "watch.h"
@@ -136,63 +137,97 @@ static const struct {
 	{ WC_MEM_AVAIL, ROW_MEM_MIN },
 };
 
-#define SPARK_WIDTH 32
+#define SPARK_MAX 32
+#define SPARK_MIN 8
+#define LABEL_WIDTH 16 /* "memory available" */
 
-static void print_row(FILE *f, const struct watch_report *r, enum watch_col c, enum row_kind kind)
+/* A row's figures ("mean  84.0 %  max  91.3 %"), or false when the
+ * column has no samples; hi is the top of its sparkline. */
+static bool row_stats(const struct watch_report *r, enum watch_col c, enum row_kind kind,
+		      struct strbuf *out, double *hi)
 {
 	const struct watch_series *s = &r->series;
 	if (!s->stat[c].n)
-		return;
+		return false;
 	double mean = series_mean(s, c), mx = series_max(s, c), mn = series_min(s, c);
-	double hi = mx;
+	*hi = mx;
 	switch (kind) {
-	case ROW_PCT: hi = 100; break;
-	case ROW_CORES: hi = r->ncpu ? r->ncpu : mx; break;
-	case ROW_MEM_MAX: hi = r->gpu_mem_total_mib > 0 ? r->gpu_mem_total_mib : mx; break;
-	case ROW_MEM_MIN: hi = r->mem_total_mib > 0 ? r->mem_total_mib : mx; break;
+	case ROW_PCT: *hi = 100; break;
+	case ROW_CORES: *hi = r->ncpu ? r->ncpu : mx; break;
+	case ROW_MEM_MAX: *hi = r->gpu_mem_total_mib > 0 ? r->gpu_mem_total_mib : mx; break;
+	case ROW_MEM_MIN: *hi = r->mem_total_mib > 0 ? r->mem_total_mib : mx; break;
 	case ROW_RATE:
 		/* Noise of a few kB/s must not fill the sparkline. */
-		if (hi < 1)
-			hi = 1;
+		if (*hi < 1)
+			*hi = 1;
 		break;
 	}
-	double *v;
-	size_t n = series_column(s, c, &v);
-	struct strbuf line = STRBUF_INIT, spark = STRBUF_INIT;
-	watch_sparkline(&spark, v, n, SPARK_WIDTH, hi);
-	free(v);
-	/* Pad by cells, not bytes: each block is 3 bytes of UTF-8. */
-	size_t cells = n < SPARK_WIDTH ? n : SPARK_WIDTH;
-	sb_addf(&line, "  %-18s %s%*s  ", watch_cols[c].label, spark.buf,
-		(int)(SPARK_WIDTH - cells), "");
+	/* "max" starts in the same column on every row. */
 	const char *u = watch_cols[c].unit;
 	switch (kind) {
 	case ROW_PCT:
-		sb_addf(&line, "mean %5.1f %%   max %5.1f %%", mean, mx);
+		sb_addf(out, "mean %5.1f %%  max %5.1f %%", mean, mx);
 		break;
 	case ROW_CORES:
-		sb_addf(&line, "mean %5.2f      max %5.2f cores (of %u CPUs)", mean, mx, r->ncpu);
+		sb_addf(out, "mean %5.2f    max %5.2f of %u CPU%s", mean, mx, r->ncpu,
+			r->ncpu == 1 ? "" : "s");
 		break;
 	case ROW_RATE:
-		sb_addf(&line, "mean %5.1f      max %5.1f %s", mean, mx, u);
+		sb_addf(out, "mean %5.1f    max %5.1f %s", mean, mx, u);
 		break;
 	case ROW_MEM_MAX:
-		sb_addf(&line, "min %6.0f      max %6.0f MiB", mn, mx);
+		sb_addf(out, "min %6.0f   max %6.0f MiB", mn, mx);
 		if (r->gpu_mem_total_mib > 0)
-			sb_addf(&line, " of %.0f", r->gpu_mem_total_mib);
+			sb_addf(out, " of %.0f", r->gpu_mem_total_mib);
 		break;
 	case ROW_MEM_MIN:
-		sb_addf(&line, "min %6.0f MiB", mn);
+		sb_addf(out, "min %6.0f MiB", mn);
 		if (r->mem_total_mib > 0)
-			sb_addf(&line, " of %.0f", r->mem_total_mib);
+			sb_addf(out, " of %.0f", r->mem_total_mib);
 		break;
 	}
-	fprintf(f, "%s\n", line.buf);
-	sb_release(&line);
+	return true;
+}
+
+/* The sparklines get what the terminal leaves after the label and the
+ * widest row's figures, up to SPARK_MAX cells. */
+static size_t spark_cells(const struct watch_report *r)
+{
+	size_t widest = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct strbuf st = STRBUF_INIT;
+		double hi;
+		if (row_stats(r, rows[i].c, rows[i].kind, &st, &hi) && st.len > widest)
+			widest = st.len;
+		sb_release(&st);
+	}
+	int room = text_columns() - (2 + LABEL_WIDTH + 1) - 2 - (int)widest;
+	return room < SPARK_MIN ? SPARK_MIN : room > SPARK_MAX ? SPARK_MAX : (size_t)room;
+}
+
+static void print_row(FILE *f, const struct watch_report *r, enum watch_col c, enum row_kind kind,
+		      size_t width)
+{
+	struct strbuf st = STRBUF_INIT;
+	double hi;
+	if (!row_stats(r, c, kind, &st, &hi)) {
+		sb_release(&st);
+		return;
+	}
+	double *v;
+	size_t n = series_column(&r->series, c, &v);
+	struct strbuf spark = STRBUF_INIT;
+	watch_sparkline(&spark, v, n, width, hi);
+	free(v);
+	/* Pad by cells, not bytes: each block is 3 bytes of UTF-8. */
+	size_t cells = n < width ? n : width;
+	fprintf(f, "  %-*s %s%*s  %s\n", LABEL_WIDTH, watch_cols[c].label, spark.buf,
+		(int)(width - cells), "", st.buf);
+	sb_release(&st);
 	sb_release(&spark);
 }
 
-static void print_command(FILE *f, const struct watch_report *r)
+static void print_command(struct strbuf *out, const struct watch_report *r)
 {
 	struct strbuf sb = STRBUF_INIT, clean = STRBUF_INIT;
 	if (r->opts->argv) {
@@ -209,7 +244,7 @@ static void print_command(FILE *f, const struct watch_report *r)
 		sb_addf(&sb, "pid %d", r->opts->pid);
 	}
 	text_sanitize(&clean, sb.buf);
-	fprintf(f, "%s", clean.buf);
+	sb_add(out, clean.buf);
 	sb_release(&sb);
 	sb_release(&clean);
 }
@@ -230,49 +265,64 @@ static void print_kb(FILE *f, const char *id, const struct evidence *ev)
 
 void watch_print_summary(FILE *f, const struct watch_report *r)
 {
-	struct strbuf d = STRBUF_INIT;
+	/* The summary goes to f (stderr): wrapped to that terminal. */
+	text_set_terminal(text_terminal_columns(fileno(f)), text_utf8());
+	struct strbuf d = STRBUF_INIT, line = STRBUF_INIT;
 	watch_duration(&d, r->duration_s);
-	fprintf(f, "\nwslgpu watch: ");
-	print_command(f, r);
-	fprintf(f, " %s after %s (%zu points, every %.2g s", r->end.buf, d.buf,
-		r->series.nsamples, r->opts->interval_ms / 1000.0);
+	sb_add(&line, "wslgpu watch: ");
+	print_command(&line, r);
+	sb_addf(&line, " %s", r->end.buf);
+	size_t keep = line.len; /* the command and how it ended stay whole */
+	sb_addf(&line, " after %s (%zu point%s, every %.2g s", d.buf,
+		r->series.nsamples, r->series.nsamples == 1 ? "" : "s",
+		r->opts->interval_ms / 1000.0);
 	if (r->series.bucket > 1)
-		fprintf(f, "; plotted %u per point", r->series.bucket);
-	fprintf(f, ")\n");
+		sb_addf(&line, "; plotted %u per point", r->series.bucket);
+	sb_add(&line, ")");
+	fputc('\n', f);
+	text_print_line(f, line.buf, 2, keep);
+	sb_reset(&line);
 	sb_release(&d);
 
 	struct strbuf note = STRBUF_INIT;
 	text_sanitize(&note, r->gpu_note.buf ? r->gpu_note.buf : "");
 	if (!strcmp(r->gpu_state, "ok"))
-		fprintf(f, "GPU: %s%s: utilisation and memory from NVML\n", r->gpu_name,
+		sb_addf(&line, "GPU: %s%s: utilisation and memory from NVML", r->gpu_name,
 			r->ngpu > 1 ? " (and others; summed)" : "");
 	else if (!strcmp(r->gpu_state, "util-unavailable"))
-		fprintf(f, "GPU: %s: NVML gives memory but not utilisation here (%s), as is "
-			   "usual on WSL (wslgpu kb watch.gpu_util_unavailable)\n",
+		sb_addf(&line, "GPU: %s: NVML gives memory but not utilisation here (%s), as is "
+			       "usual on WSL (more: wslgpu kb watch.gpu_util_unavailable)",
 			r->gpu_name, note.buf);
 	else
-		fprintf(f, "GPU: no figures: %s\n", note.len ? note.buf : "NVML not started");
+		sb_addf(&line, "GPU: no figures: %s", note.len ? note.buf : "NVML not started");
+	text_print_line(f, line.buf, 5, 0);
 	sb_release(&note);
+	sb_release(&line);
 	if (r->job_cpu_s > 0)
 		fprintf(f, "job CPU time: %.1f s\n", r->job_cpu_s);
 	fputc('\n', f);
 
+	size_t cells = spark_cells(r);
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-		print_row(f, r, rows[i].c, rows[i].kind);
+		print_row(f, r, rows[i].c, rows[i].kind, cells);
 
 	const struct data_place *p = datafs_worst(&r->data);
 	if (p) {
-		struct strbuf ex = STRBUF_INIT;
+		struct strbuf ex = STRBUF_INIT, l = STRBUF_INIT;
 		text_sanitize(&ex, p->example);
-		fprintf(f, "  %-18s %s (%s): %u file%s open, e.g. %s\n", "data on", p->mount,
-			p->what, p->files, p->files == 1 ? "" : "s", ex.buf);
+		sb_addf(&l, "  %-*s %s (%s): %u file%s open, e.g. %s", LABEL_WIDTH, "data on",
+			p->mount, p->what, p->files, p->files == 1 ? "" : "s", ex.buf);
+		text_print_line(f, l.buf, 2 + LABEL_WIDTH + 1, 0);
 		sb_release(&ex);
+		sb_release(&l);
 	}
 
 	const struct watch_verdict *v = &r->verdict;
 	struct strbuf h = STRBUF_INIT;
+	sb_add(&h, "verdict: ");
 	text_sanitize(&h, v->headline.buf);
-	fprintf(f, "\nverdict: %s\n", h.buf);
+	fputc('\n', f);
+	text_print_line(f, h.buf, 9, 0);
 	sb_release(&h);
 	struct strbuf out = STRBUF_INIT;
 	if (v->cpu_io_only && v->id != WV_TOO_SHORT)
@@ -284,7 +334,7 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 	for (size_t i = 0; i < v->nalso; i++) {
 		struct strbuf a = STRBUF_INIT;
 		watch_verdict_headline(&r->sum, v->also[i], &a);
-		sb_addf(&a, " (wslgpu kb %s)", watch_verdict_kb(v->also[i]));
+		sb_addf(&a, " (more: wslgpu kb %s)", watch_verdict_kb(v->also[i]));
 		finding_text_line(&out, 2, i ? "" : "also", a.buf);
 		sb_release(&a);
 	}

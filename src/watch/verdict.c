@@ -217,8 +217,8 @@ void watch_verdict_headline(const struct watch_summary *s, enum watch_verdict_id
 		break;
 	case WV_CPU:
 		if (saturated(s))
-			sb_addf(h, "CPU-bound: the job kept %.1f of %u CPUs busy", s->job_cpu_mean,
-				s->ncpu);
+			sb_addf(h, "CPU-bound: the job kept %.1f of %u CPU%s busy", s->job_cpu_mean,
+				s->ncpu, s->ncpu == 1 ? "" : "s");
 		else if (!busy_process(s))
 			sb_addf(h, "CPU-bound: %.2f of its processes were ready to run on average but "
 				   "the job got only %.2f cores: the CPUs are shared with other work "

@@ -47,8 +47,10 @@ expect_line 'This kernel \(5\.15\.167\.4-microsoft-standard-WSL2\) did not creat
 expect_line 'fix +uname -r'
 expect_line 'wsl\.exe --update +\(in PowerShell: a current WSL brings a current kernel\)'
 expect_no_line 'cmd /c ver|nvidia-smi -g'
-expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first$'
+expect_line '^      [0-9]+ checks skipped until this is fixed \(-v lists them\)$'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: this WSL kernel did not create it'
+run -v
+expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first +\([0-9]+ ms\)$'
 run_json
 expect_rc 1
 expect_status bridge.dxg fail
@@ -151,7 +153,8 @@ expect_rc 1
 expect_line '^✗ bridge\.dxg +/dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\)$'
 expect_line 'fix +docker run --gpus all IMAGE \.\.\.'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\) \(bridge\.dxg\)\.'
-expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first$'
+run -v
+expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first +\([0-9]+ ms\)$'
 run_json
 expect_json '.platform.kind == "container-in-wsl2"'
 check_json bridge.dxg '.kb == "bridge.dxg.container"'

@@ -10,10 +10,11 @@
 FIXTURE=history
 
 # h ARGS...: runs wslgpu history ARGS in a clean environment (UTC, so that
-# the local times printed are predictable); sets $OUT, $ERR, $RC.
+# the local times printed are predictable; 1000 columns wide as in lib.sh's
+# run, so that lines are asserted whole); sets $OUT, $ERR, $RC.
 h() {
 	# shellcheck disable=SC2086
-	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" LANG=C.UTF-8 TZ=UTC $H_ENV \
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" LANG=C.UTF-8 TZ=UTC COLUMNS=1000 $H_ENV \
 		"$WSLGPU" history "$@" >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 	OUT=$(cat "$WORK/out")

@@ -94,7 +94,9 @@ expect_line '^✗ host\.driver_store +/usr/lib/wsl/drivers cannot be read$'
 fixture no-dxg
 run --only bridge,host.driver_store
 expect_rc 1
-expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first$'
+expect_line '^      1 check skipped until this is fixed \(-v lists them\)$'
+run -v --only bridge,host.driver_store
+expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first +\([0-9]+ ms\)$'
 
 # Native Linux: the loaded kernel module's version.
 fixture native-nvidia

@@ -8,7 +8,9 @@
 #                       into its placeholders, build its ld.so.cache with the
 #                       real ldconfig (tools/fixture --into); sets $ROOT
 #   run ARGS...         run wslgpu --root $ROOT ARGS in the fixture's env
-#                       (tools/fixture --env);
+#                       (tools/fixture --env), as on a terminal 1000 columns
+#                       wide (COLUMNS=1000), so that a line is asserted whole;
+#                       `setenv COLUMNS=80` tests the wrapping (tests/e2e/ux.sh);
 #                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
 #   run_json ARGS...    run with --json; sets $JSON (a file)
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
@@ -60,7 +62,7 @@ run() {
 	fi
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	env -i $RUN_VARS $EXTRA_ENV "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"
+	env -i $RUN_VARS COLUMNS=1000 $EXTRA_ENV "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"
 	RC=$?
 	t1=$(date +%s.%N)
 	SECS=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')

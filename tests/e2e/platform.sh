@@ -21,7 +21,11 @@ expect_rc 1
 expect_line '^✗ platform\.kind +this distribution runs under WSL1'
 expect_line 'fix +wsl\.exe -l -v'
 expect_line 'wsl\.exe --set-version DISTRO 2'
-expect_line '^- platform\.kernel +skipped: platform\.kind failed, fix that first$'
+# The checks it holds back are one line under it; -v lists each.
+expect_line '^      [0-9]+ checks skipped until this is fixed \(-v lists them\)$'
+expect_no_line '^- platform\.kernel'
+run -v
+expect_line '^- platform\.kernel +skipped: platform\.kind failed, fix that first +\([0-9]+ ms\)$'
 expect_line '^✗ Broken at the platform layer'
 run_json
 expect_json '.platform.kind == "wsl1"'

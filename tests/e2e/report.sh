@@ -245,7 +245,7 @@ fi
 mkdir "$WORK/cwd"
 # shellcheck disable=SC2086
 (cd "$WORK/cwd" && env -i $vars "$WSLGPU" --root "$ROOT" report >/dev/null 2>&1)
-check "default name wslgpu-report-YYYYmmdd-HHMMSS.tar.gz" 'ls "$WORK/cwd" | grep -Eq "^wslgpu-report-[0-9]{8}-[0-9]{6}\.tar\.gz$"'
+check "default name wslgpu-report-YYYYmmddTHHMMSSZ.tar.gz, as its directory" 'ls "$WORK/cwd" | grep -Eq "^wslgpu-report-[0-9]{8}T[0-9]{6}Z\.tar\.gz$"'
 
 # ---- members are bounded ----
 fixture report-secrets
@@ -287,7 +287,7 @@ leaks=""
 while IFS= read -r seed; do grep -qiF -- "$seed" "$MD" && leaks="$leaks $seed"; done <"$SEEDS"
 if [ -z "$leaks" ]; then ok "markdown: no seeded value"; else fail "markdown leaks:$leaks"; fi
 check "markdown is short ($(wc -l <"$MD") lines)" '[ "$(wc -l <"$MD")" -le 60 ]'
-check "markdown: no raw placeholder for HTML to eat" '! grep -v "^    \|^[!✗☠⌛] " "$MD" | sed "/^\`\`\`/,/^\`\`\`/d" | grep -q "<user-"'
+check "markdown: no raw placeholder for HTML to eat" '! grep -v "^    \|^[!✗☠T] " "$MD" | sed "/^\`\`\`/,/^\`\`\`/d" | grep -q "<user-"'
 
 fixture distro-libcuda
 run report --markdown
@@ -307,7 +307,8 @@ expect_line '^<sub>NOT redacted'
 run report --markdown -o "$WORK/issue.md"
 expect_rc 0
 check "--markdown -o FILE writes the file, mode 0600" 'grep -q "^### wslgpu check: ✗" "$WORK/issue.md" && [ "$(stat -c %a "$WORK/issue.md")" = 600 ]'
-check "--markdown -o FILE prints nothing" '[ -z "$OUT" ]'
+check "--markdown -o FILE prints nothing on standard output" '[ -z "$OUT" ]'
+expect_err "^wslgpu report: wrote $WORK/issue\.md \(redacted: see its last line\); a check failed, the report says which$"
 
 # ---- usage ----
 run report --bogus

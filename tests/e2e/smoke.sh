@@ -300,7 +300,7 @@ setenv FAKE_CUDA_HANG=cuModuleLoadData
 run smoke --budget 3
 expect_rc 1
 if awk -v s="$SECS" 'BEGIN { exit !(s < 10) }'; then ok "ended within the budget ($SECS s)"; else fail "took $SECS s with --budget 3"; fi
-expect_line '^⌛ cuda\.kernel +probe did not finish within [0-9.]+ s \(what was left of the run.s time budget\)'
+expect_line '^T cuda\.kernel +probe did not finish within [0-9.]+ s \(what was left of the run.s time budget\)'
 expect_line '^smoke: FAIL in [0-9.]+ s of a 3 s budget: [0-9]+ passed, 1 failed, 0 warnings, [0-9]+ skipped; the time budget ran out: 1 cut short, 0 not started; first failure cuda\.kernel$'
 # cuInit hangs: the checks after it never start.
 fixture healthy-wsl2
@@ -315,7 +315,7 @@ expect_json '[.checks[] | select(.kb == "core.budget_spent")] | length >= 1'
 printf '[smoke]\nbudget = 20s\ntimeout = 1s\n' >"$P"
 run smoke --policy "$P"
 expect_rc 1
-expect_line '^⌛ cuda\.init +probe did not finish within 1\.0 s'
+expect_line '^T cuda\.init +probe did not finish within 1\.0 s'
 expect_line 'of a 20 s budget'
 # --budget overrides the policy.
 run smoke --policy "$P" --budget 2

@@ -11,9 +11,10 @@ FIXTURE=watch
 NO_NVML=--nvml-lib=/nonexistent/libnvidia-ml.so.1
 
 # w [VAR=VALUE...] -- ARGS...: runs wslgpu watch ARGS in a clean environment
-# (plus the variables); sets $OUT, $ERR, $RC, $SECS like lib.sh's run.
+# (plus the variables), 1000 columns wide as in lib.sh's run (lines are
+# asserted whole); sets $OUT, $ERR, $RC, $SECS like lib.sh's run.
 w() {
-	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=${HOME:-/root} LANG=C.UTF-8"
+	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=${HOME:-/root} LANG=C.UTF-8 COLUMNS=1000"
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		vars="$vars $1"
 		shift

@@ -13,6 +13,7 @@
 #include "parse/inifile.h"
 #include "parse/osrelease.h"
 #include "parse/version.h"
+#include "report/finding.h"
 
 static void test_strbuf(void **state)
 {
@@ -443,6 +444,118 @@ static void test_findings_order(void **state)
 }
 
 /* The "did you mean" distance: case-blind, capped for long strings. */
+/* Columns, not bytes: ✓ ✗ ☠ T and · are one column, ⌛ and CJK two,
+ * combining marks and colour sequences none. */
+static void test_text_width(void **state)
+{
+	(void)state;
+	assert_int_equal(text_width("abc"), 3);
+	assert_int_equal(text_width("✓ ok"), 4);
+	assert_int_equal(text_width("✗☠T·!-"), 6);
+	assert_int_equal(text_width("⌛"), 2);
+	assert_int_equal(text_width("日本"), 4);
+	assert_int_equal(text_width("e\xcc\x81"), 1); /* e + combining acute */
+	assert_int_equal(text_width("\033[1;31m✗\033[0m x"), 3);
+	assert_int_equal(text_width("\xff"), 1); /* an invalid byte shows as one */
+	assert_int_equal(text_width_n("✓✓", 3), 1);
+	/* every status mark is one column, in both alphabets */
+	for (int st = 0; st < ST__COUNT; st++) {
+		text_set_terminal(80, true);
+		assert_int_equal(text_width(status_mark(st)), 1);
+		text_set_terminal(80, false);
+		assert_int_equal(text_width(status_mark(st)), 1);
+		assert_true((unsigned char)status_mark(st)[0] < 0x80);
+	}
+	text_set_terminal(80, true);
+	assert_string_equal(status_mark(ST_TIMEOUT), "T");
+}
+
+static void test_text_wrap(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	/* A hanging indent; the run of spaces at a break is dropped. */
+	struct text_wrap w = { 20, 4, 4, 0, NULL };
+	text_wrap(&sb, "one two three four five six", &w);
+	assert_string_equal(sb.buf, "one two three\n    four five six");
+	sb_reset(&sb);
+	/* Widths in columns: eight ✓ are 8 columns, not 24 bytes. */
+	w = (struct text_wrap){ 10, 0, 2, 0, NULL };
+	text_wrap(&sb, "✓✓✓✓ ✓✓✓✓ ✓✓", &w);
+	assert_string_equal(sb.buf, "✓✓✓✓ ✓✓✓✓\n  ✓✓");
+	sb_reset(&sb);
+	/* A word wider than the line stays whole. */
+	w = (struct text_wrap){ 10, 0, 2, 0, NULL };
+	text_wrap(&sb, "a /a/very/long/path b", &w);
+	assert_string_equal(sb.buf, "a\n  /a/very/long/path\n  b");
+	sb_reset(&sb);
+	/* The kept part (a command) is never broken; what follows wraps. */
+	const char *cmd = "sudo apt-get remove --purge nvidia-driver-535   (then reboot it)";
+	w = (struct text_wrap){ 30, 0, 4, strlen("sudo apt-get remove --purge nvidia-driver-535"),
+				NULL };
+	text_wrap(&sb, cmd, &w);
+	assert_string_equal(sb.buf, "sudo apt-get remove --purge nvidia-driver-535\n    (then reboot it)");
+	sb_reset(&sb);
+	/* Newlines start indented lines; leading spaces there are kept. */
+	w = (struct text_wrap){ 40, 0, 3, 0, NULL };
+	text_wrap(&sb, "a\n  b", &w);
+	assert_string_equal(sb.buf, "a\n     b");
+	sb_release(&sb);
+	/* The width of where output goes: COLUMNS first, 80 on a pipe, at
+	 * least 40. */
+	setenv("COLUMNS", "120", 1);
+	assert_int_equal(text_terminal_columns(-1), 120);
+	setenv("COLUMNS", "12", 1);
+	assert_int_equal(text_terminal_columns(-1), 40);
+	setenv("COLUMNS", "wide", 1);
+	assert_int_equal(text_terminal_columns(-1), 80);
+	unsetenv("COLUMNS");
+	assert_int_equal(text_terminal_columns(-1), 80);
+	/* The locale: the first of LC_ALL, LC_CTYPE, LANG that is set. */
+	setenv("LC_ALL", "C", 1);
+	setenv("LANG", "en_US.UTF-8", 1);
+	assert_false(text_utf8_locale());
+	unsetenv("LC_ALL");
+	assert_true(text_utf8_locale());
+	unsetenv("LANG");
+	unsetenv("LC_CTYPE");
+	assert_false(text_utf8_locale());
+}
+
+/* The finding layout at 80 columns: words wrap at column 13, a command
+ * stays whole, its note and words for a person wrap around it. */
+static void test_finding_lines(void **state)
+{
+	(void)state;
+	text_set_terminal(80, true);
+	struct strbuf sb = STRBUF_INIT;
+	const char *cmd = "grep -n LD_LIBRARY_PATH ~/.bashrc ~/.profile ~/.zshrc /etc/environment /etc/x";
+	finding_command_line(&sb, 6, "fix", cmd);
+	assert_string_equal(sb.buf, "      fix    grep -n LD_LIBRARY_PATH ~/.bashrc ~/.profile ~/.zshrc "
+				    "/etc/environment /etc/x\n");
+	sb_reset(&sb);
+	finding_command_line(&sb, 6, "", "nvidia-smi -g 0 -dm 0   (in an administrator PowerShell, "
+					 "for a TCC card that supports WDDM; then restart Windows)");
+	assert_string_equal(sb.buf, "             nvidia-smi -g 0 -dm 0   (in an administrator "
+				    "PowerShell, for a TCC\n             card that supports WDDM; then "
+				    "restart Windows)\n");
+	sb_reset(&sb);
+	/* Words for a person wrap; the command among them does not. */
+	finding_command_line(&sb, 6, "fix", "install a newer toolkit from NVIDIA's WSL-Ubuntu "
+					    "repository, then: sudo apt-get install cuda-toolkit-12-8");
+	assert_string_equal(sb.buf, "      fix    install a newer toolkit from NVIDIA's WSL-Ubuntu "
+				    "repository, then:\n             sudo apt-get install "
+				    "cuda-toolkit-12-8\n");
+	sb_reset(&sb);
+	finding_text_line(&sb, 6, "cause", "The loader searches LD_LIBRARY_PATH before "
+					   "ld.so.cache, so it takes that file instead of WSL's copy "
+					   "in /usr/lib/wsl/lib.");
+	assert_string_equal(sb.buf, "      cause  The loader searches LD_LIBRARY_PATH before "
+				    "ld.so.cache, so it takes\n             that file instead of WSL's "
+				    "copy in /usr/lib/wsl/lib.\n");
+	sb_release(&sb);
+}
+
 static void test_text_distance(void **state)
 {
 	(void)state;
@@ -469,7 +582,8 @@ int main(void)
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),
-		cmocka_unit_test(test_text_distance),
+		cmocka_unit_test(test_text_distance), cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_text_wrap), cmocka_unit_test(test_finding_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

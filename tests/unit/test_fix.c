@@ -11,6 +11,7 @@
 #include "core/registry.h"
 #include "core/result.h"
 #include "core/rootfs.h"
+#include "core/text.h"
 #include "fix/edit.h"
 #include "fix/plan.h"
 #include "fix/rcscan.h"
@@ -297,7 +298,9 @@ static void test_plan(void **state)
 	assert_true(repeated);
 
 	struct strbuf sb = STRBUF_INIT;
+	text_set_terminal(1000, true); /* lines whole, to be found below */
 	fix_plan_script(&plan, &meta, &sb);
+	text_set_terminal(80, true);
 	assert_non_null(strstr(sb.buf, "#!/bin/sh\n"));
 	assert_non_null(strstr(sb.buf, "made by wslgpu 0.1.0 (commit abc1234) on 2026-12-02 16:00 UTC. It changes nothing."));
 	assert_non_null(strstr(sb.buf, "\nexit 1\n"));
@@ -311,6 +314,23 @@ static void test_plan(void **state)
 	/* Nothing but the guard runs: every other line is a comment or a
 	 * command the user types; the guard comes before the first step. */
 	assert_true(strstr(sb.buf, "exit 1") < strstr(sb.buf, "# [1]"));
+	/* At 80 columns the words wrap as comments under their label; the
+	 * commands, and the lines of files, stay whole. */
+	sb_reset(&sb);
+	fix_plan_script(&plan, &meta, &sb);
+	assert_non_null(strstr(sb.buf, "\n# made by wslgpu 0.1.0 (commit abc1234) on 2026-12-02 16:00 UTC. It changes\n# nothing.\n"));
+	assert_non_null(strstr(sb.buf, "\nsudo apt-get remove --purge libnvidia-compute-535\n"));
+	assert_non_null(strstr(sb.buf, "\n# more:  wslgpu kb libs.loader."));
+	for (const char *l = sb.buf; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		if (l[0] == '#' && n > 80 && strncmp(l, "#     was: ", 11) && strncmp(l, "#     now: ", 11) &&
+		    strncmp(l, "#          ", 11) && strncmp(l, "#   (as in step", 15))
+			fail_msg("a comment wider than 80 columns: %.*s", (int)n, l);
+		if (l[0] == '#' && l[1] != ' ' && l[1] != '!' && n > 1)
+			fail_msg("a continuation that is not a comment: %.*s", (int)n, l);
+		l += n + (nl != NULL);
+	}
 	sb_reset(&sb);
 	fix_plan_json(&plan, &meta, &sb);
 	assert_non_null(strstr(sb.buf, "{\"schema\":\"wslgpu/fix/1\""));

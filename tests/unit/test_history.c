@@ -17,6 +17,7 @@
 #include "core/registry.h"
 #include "core/result.h"
 #include "core/rootfs.h"
+#include "core/text.h"
 #include "history/history.h"
 #include "history/sha256.h"
 #include "kb/kb.h"
@@ -561,9 +562,11 @@ static void test_changes(void **state)
 	assert_string_equal(c->how, "fixed");
 	assert_null(find_change(t, "torch"));
 
-	/* Text: the sentence a platform team reads on Monday. */
+	/* Text: the sentence a platform team reads on Monday (on a wide
+	 * terminal, so that each is on one line). */
 	setenv("TZ", "UTC", 1);
 	tzset();
+	text_set_terminal(1000, true);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
@@ -595,6 +598,27 @@ static void test_changes(void **state)
 	assert_non_null(strstr(buf, "✗ fail   cuda.kernel,frameworks.torch  531.79"));
 	assert_non_null(strstr(buf, "5 runs of 2 machines"));
 	free(buf);
+	/* At 80 columns every line fits: the changes wrap, the kernel goes
+	 * under its run. */
+	text_set_terminal(80, true);
+	for (int table = 0; table < 2; table++) {
+		buf = NULL;
+		out = open_memstream(&buf, &len);
+		if (table)
+			history_print_runs(out, db, &runs, false);
+		else
+			history_print_changes(out, db, &runs, &ch, false);
+		fclose(out);
+		for (char *l = buf, *nl; *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			if (!nl)
+				break;
+			*nl = '\0';
+			if (text_width(l) > 80)
+				fail_msg("wider than 80 columns: %s", l);
+		}
+		free(buf);
+	}
 	buf = NULL;
 	out = open_memstream(&buf, &len);
 	history_print_runs(out, db, &runs, true);

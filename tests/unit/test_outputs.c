@@ -155,7 +155,9 @@ static void test_junit_structure(void **state)
 	assert_true(strncmp(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", 50) == 0);
 	/* 8 shown checks; fail, crash, timeout count; the tolerated one does not. */
 	assert_contains(s, "<testsuites name=\"wslgpu smoke\" tests=\"8\" failures=\"3\" errors=\"0\" time=\"1.234\">");
-	assert_contains(s, "<testsuite name=\"wslgpu.platform\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.038\" id=\"0\" timestamp=\"2025-12-02T15:45:45Z\">");
+	/* 12.5 + 25 ms, rounded down so that the suites never add up to more
+	 * than the total */
+	assert_contains(s, "<testsuite name=\"wslgpu.platform\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.037\" id=\"0\" timestamp=\"2025-12-02T15:45:45Z\">");
 	assert_contains(s, "<testsuite name=\"wslgpu.cuda\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"1\"");
 	assert_contains(s, "<testsuite name=\"wslgpu.perf\" tests=\"1\" failures=\"0\"");
 	assert_contains(s, "<testcase classname=\"wslgpu.platform\" name=\"platform.kind\" time=\"0.013\"/>");
@@ -187,6 +189,22 @@ static void test_junit_structure(void **state)
 	assert_null(strstr(s, "\xef\xbf\xbf"));
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		assert_true(*p >= 0x20 || *p == '\n');
+	sb_release(&x);
+
+	/* Probes that ran in parallel took longer, added up, than the run:
+	 * the suites share the run's time and add up to at most the total. */
+	f.meta.duration_ms = 100;
+	report_junit(&x, &f.rep, &f.meta);
+	assert_contains(x.buf, "time=\"0.100\">");
+	double suites = 0;
+	for (const char *p = x.buf; (p = strstr(p, "<testsuite ")); p++) {
+		const char *t = strstr(p, " time=\"");
+		assert_non_null(t);
+		suites += strtod(t + 7, NULL);
+	}
+	assert_true(suites > 0.09 && suites <= 0.100);
+	/* a testcase keeps its probe's time */
+	assert_contains(x.buf, "name=\"libs.wsl_dir\" time=\"0.037\"");
 	sb_release(&x);
 	fixture_release(&f);
 }
