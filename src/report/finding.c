@@ -58,7 +58,8 @@ static bool fix_is_words(const char *s)
 
 /* A word of plain prose: letters, digits and apostrophes, perhaps in
  * parentheses or before a comma; anything else (a path, an option, a
- * variable, name=value, sudo) is part of a command. */
+ * variable, name=value, sudo) is part of a command, or, for a path alone
+ * in the words, a value they name. */
 static bool plain_word(const char *w, size_t n)
 {
 	size_t i = 0;
@@ -97,7 +98,10 @@ static bool fix_can_break(const char *text, size_t at)
 		if (i == b)
 			break;
 		last = text[i - 1];
-		if (!plain_word(text + b, i - b))
+		/* A path alone is a value the words name ("remove /opt/x where
+		 * it is set"); other words that are not plain start a command. */
+		bool path = text[b] == '/' || (text[b] == '~' && text[b + 1] == '/');
+		if (!plain_word(text + b, i - b) && !path)
 			code = true;
 		if (code && strchr(",;:)", last))
 			code = false; /* the command ended with this word */
