@@ -114,6 +114,8 @@ void report_text(struct strbuf *out, const struct report *rep)
 			sb_addf(out, " %d check%s skipped until then.", skipped,
 				skipped == 1 ? " is" : "s are");
 		sb_addc(out, '\n');
+	} else if (sum.interrupted) {
+		/* "No problems found" would claim what was never checked. */
 	} else if (sum.first_warning) {
 		if (rep->color)
 			on = "\033[1;33m";
@@ -127,5 +129,19 @@ void report_text(struct strbuf *out, const struct report *rep)
 		int ran = sum.counts[ST_PASS];
 		sb_addf(out, "%s✓ No problems found%s in %d check%s.\n", on, off, ran,
 			ran == 1 ? "" : "s");
+	}
+	if (sum.interrupted) {
+		if (rep->color)
+			on = "\033[1;33m";
+		sb_addf(out, "%s- Interrupted by %s%s: %zu check%s did not finish (marked "
+			"\"interrupted\" above)", on, sum.interrupted_by ? sum.interrupted_by : "a signal",
+			off, sum.interrupted, sum.interrupted == 1 ? "" : "s");
+		if (!sum.first_failure && sum.first_warning)
+			sb_addf(out, "; %d warning%s (first: %s) in those that did",
+				sum.counts[ST_WARN], sum.counts[ST_WARN] == 1 ? "" : "s",
+				sum.first_warning->def->id);
+		else if (!sum.first_failure)
+			sb_add(out, "; those that did found no problem");
+		sb_add(out, ".\n");
 	}
 }
