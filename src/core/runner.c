@@ -918,22 +918,25 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 
 	/* SIGINT and SIGTERM are recorded, not fatal, and with SIGCHLD they
 	 * are blocked except while waiting in ppoll, so none is missed
-	 * between a check of the flag and the wait. */
-	interrupt_install();
+	 * between a check of the flag and the wait. Not with --no-fork: a
+	 * probe hung in this process could then not be interrupted. */
 	struct sigaction chld = { 0 }, old_chld;
-	chld.sa_handler = on_sigchld;
-	sigemptyset(&chld.sa_mask);
-	sigaction(SIGCHLD, &chld, &old_chld);
 	sigset_t block, oldmask;
-	interrupt_sigset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &oldmask);
-	/* What a probe's descendants orphan when the probe is killed comes
-	 * to us, to be ended (proc_end_children). */
 	int was_subreaper = 0;
-	prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
-	if (!opts->no_fork)
+	sigemptyset(&oldmask);
+	if (!opts->no_fork) {
+		interrupt_install();
+		chld.sa_handler = on_sigchld;
+		sigemptyset(&chld.sa_mask);
+		sigaction(SIGCHLD, &chld, &old_chld);
+		interrupt_sigset(&block);
+		sigaddset(&block, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &block, &oldmask);
+		/* What a probe's descendants orphan when the probe is killed
+		 * comes to us, to be ended (proc_end_children). */
+		prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
 		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	}
 
 	for (size_t i = 0; i < n; i++)
 		if (want[i])
@@ -945,7 +948,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 
 	int sig = 0;
 	for (;;) {
-		if ((sig = interrupt_signal()))
+		if (!opts->no_fork && (sig = interrupt_signal()))
 			break;
 		bool progress = true;
 		/* Settle or start everything whose deps are done. */
@@ -1056,11 +1059,13 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		}
 		sb_release(&t->out);
 	}
-	if (!opts->no_fork && !was_subreaper)
-		prctl(PR_SET_CHILD_SUBREAPER, 0);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
-	sigaction(SIGCHLD, &old_chld, NULL);
-	interrupt_restore();
+	if (!opts->no_fork) {
+		if (!was_subreaper)
+			prctl(PR_SET_CHILD_SUBREAPER, 0);
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+		sigaction(SIGCHLD, &old_chld, NULL);
+		interrupt_restore();
+	}
 	free(run.tasks);
 	free(run.slots);
 	free(run.height);

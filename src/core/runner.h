@@ -25,6 +25,9 @@
  * SIGINT and SIGTERM (src/core/interrupt.h) end the run: every child and
  * what it started is killed, the checks that did not finish are marked
  * interrupted (status skip, cut CUT_INTERRUPTED) and the signal returned.
+ * While it runs, the process is a child subreaper and every child it has
+ * that is not a probe's is an orphan of one, to be killed: call it with no
+ * other child of your own running.
  *
  * Dependencies: a check runs only after its deps finished. If a dep failed
  * (fail/crash/timeout) or was itself skipped because something before it
