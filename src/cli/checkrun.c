@@ -223,6 +223,7 @@ void checkrun_execute(struct checkrun *cr)
 
 void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose, int fd)
 {
+	memset(rep, 0, sizeof *rep); /* strict and whatever is added later: off */
 	rep->results = cr->results;
 	rep->shown = cr->shown;
 	rep->n = cr->n;

@@ -408,6 +408,8 @@ static void out_emit(struct run *run, struct slot *s, const char *p, size_t n)
  * the start of one (all of it when the child has ended: flush). */
 static void out_feed(struct run *run, struct slot *s, bool flush)
 {
+	if (!s->scan.len)
+		return;
 	size_t off = 0;
 	for (;;) {
 		const char *base = s->scan.buf + off;
