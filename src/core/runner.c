@@ -84,6 +84,9 @@ struct slot {
 	pid_t pid;
 	int wire_fd;   /* result records */
 	int out_fd;    /* captured stdout/stderr */
+	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
+	bool shared;   /* it runs shareable probes (proc_gate hands commands over) */
+	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
 	struct strbuf wire;
 	struct strbuf scan;   /* output not yet assigned (a marker may be cut) */
@@ -292,8 +295,109 @@ static bool deps_ran(const struct probe_ctx *ctx, size_t i)
 	return true;
 }
 
+/* Runs check i in this child and sends its result. check_deps: its deps
+ * may have run here (and failed, or been handed over: then it waits for
+ * them in the parent); the first member's were done when the parent chose
+ * it. */
+static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool shared,
+			 int wire_fd)
+{
+	struct result *r = &ctx->results[i];
+	if (check_deps) {
+		result_init(r, &ctx->defs[i]);
+		if (!deps_ran(ctx, i)) {
+			put_i32(wire_fd, REC_BEGIN, (int)i);
+			wire_put(wire_fd, REC_DEFER, "w", 1);
+			wire_put_result(wire_fd, r);
+			return;
+		}
+		if (settle_unrun(ctx->defs, ctx->n, ctx->results, i, ctx->opts)) {
+			put_i32(wire_fd, REC_BEGIN, (int)i);
+			if (r->cut != CUT_NONE)
+				put_i32(wire_fd, REC_CUT, (int)r->cut);
+			wire_put_result(wire_fd, r);
+			return;
+		}
+	}
+	put_i32(wire_fd, REC_BEGIN, (int)i);
+	char mark[MARK_LEN + 1];
+	fflush(stdout);
+	fflush(stderr);
+	snprintf(mark, sizeof mark, "%s:%05u\a", mark_prefix, (unsigned)i % 100000);
+	ssize_t w = write(1, mark, MARK_LEN);
+	(void)w;
+	result_init(r, &ctx->defs[i]);
+	child_deferred = false;
+	proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
+	double t0 = now_ms();
+	ctx->defs[i].run(ctx, r);
+	/* What the probe started and left running ends with it. (In a shared
+	 * child nothing is started: commands are handed over.) */
+	if (!shared)
+		proc_end_children(NULL, 0);
+	double ms = now_ms() - t0;
+	if (!r->detail)
+		r->detail = xstrdup("");
+	fflush(stdout);
+	fflush(stderr);
+	wire_put(wire_fd, REC_MS, &ms, sizeof ms);
+	wire_put_result(wire_fd, r);
+	r->ran = !child_deferred; /* for the members after it */
+}
+
+/*
+ * An idle child waits for more work on its control pipe: REC_RESULT idx,
+ * then that check's result records (a dep that ran elsewhere), and
+ * REC_RUN idx to run a check. The runner closes the pipe at the end.
+ */
+#define REC_RESULT 'J'
+#define REC_RUN 'X'
+
+static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl_fd)
+{
+	struct strbuf in = STRBUF_INIT;
+	int target = -1;
+	for (;;) {
+		char buf[16384];
+		ssize_t got = read(ctl_fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		sb_addn(&in, buf, (size_t)got);
+		size_t used = 0;
+		while (in.len - used >= 5) {
+			const unsigned char *h = (const unsigned char *)in.buf + used;
+			uint32_t n = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 |
+				     (uint32_t)h[4] << 24;
+			if (in.len - used - 5 < n)
+				break;
+			int32_t v = -1;
+			if (n == 4)
+				memcpy(&v, h + 5, 4);
+			if (h[0] == REC_RESULT && n == 4 && v >= 0 && (size_t)v < ctx->n) {
+				target = v;
+				result_release(&ctx->results[v]);
+				result_init(&ctx->results[v], &ctx->defs[v]);
+			} else if (h[0] == REC_CUT && n == 4 && target >= 0) {
+				ctx->results[target].cut = (enum cut)v;
+			} else if (h[0] == REC_RUN && n == 4 && v >= 0 && (size_t)v < ctx->n) {
+				target = -1;
+				child_member(ctx, (size_t)v, true, shared, wire_fd);
+			} else if (target >= 0) {
+				wire_apply(&ctx->results[target], in.buf + used, 5 + n);
+			}
+			used += 5 + n;
+		}
+		memmove(in.buf, in.buf + used, in.len - used);
+		in.len -= used;
+	}
+	_exit(0);
+}
+
 static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmembers,
-		      bool shared, int wire_fd, int out_fd, const sigset_t *mask, pid_t runner)
+		      bool shared, int wire_fd, int out_fd, int ctl_fd, const sigset_t *mask,
+		      pid_t runner)
 {
 	setpgid(0, 0);
 	/* Dies with the runner (even a SIGKILLed one), and inherits what its
@@ -323,59 +427,17 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	/* Nothing inherited reaches the probes and the vendor code they load:
 	 * not the caller's open files, not the other probes' pipes (whose
 	 * readers would never see EOF while we live). */
-	proc_close_fds(&wire_fd, 1);
+	int keep[2] = { wire_fd, ctl_fd };
+	proc_close_fds(keep, 2);
 	ctx->wire_fd = wire_fd;
 	child_wire_fd = wire_fd;
 	proc_spawn_hook = report_pgid;
 	if (shared)
 		proc_gate = defer_command;
 
-	for (size_t m = 0; m < nmembers; m++) {
-		size_t i = members[m];
-		struct result *r = &ctx->results[i];
-		/* The first member's deps were done when the parent chose it;
-		 * the others' may have run here, and failed, or been handed
-		 * over (then this one waits for them in the parent). */
-		if (m > 0) {
-			result_init(r, &ctx->defs[i]);
-			if (!deps_ran(ctx, i)) {
-				put_i32(wire_fd, REC_BEGIN, (int)i);
-				wire_put(wire_fd, REC_DEFER, "w", 1);
-				wire_put_result(wire_fd, r);
-				continue;
-			}
-			if (settle_unrun(ctx->defs, ctx->n, ctx->results, i, ctx->opts)) {
-				put_i32(wire_fd, REC_BEGIN, (int)i);
-				if (r->cut != CUT_NONE)
-					put_i32(wire_fd, REC_CUT, (int)r->cut);
-				wire_put_result(wire_fd, r);
-				continue;
-			}
-		}
-		put_i32(wire_fd, REC_BEGIN, (int)i);
-		char mark[MARK_LEN + 1];
-		fflush(stdout);
-		fflush(stderr);
-		snprintf(mark, sizeof mark, "%s:%05u\a", mark_prefix, (unsigned)i % 100000);
-		ssize_t w = write(1, mark, MARK_LEN);
-		(void)w;
-		result_init(r, &ctx->defs[i]);
-		child_deferred = false;
-		proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
-		double t0 = now_ms();
-		ctx->defs[i].run(ctx, r);
-		/* What the probe started and left running ends with it. */
-		proc_end_children(NULL, 0);
-		double ms = now_ms() - t0;
-		if (!r->detail)
-			r->detail = xstrdup("");
-		fflush(stdout);
-		fflush(stderr);
-		wire_put(wire_fd, REC_MS, &ms, sizeof ms);
-		wire_put_result(wire_fd, r);
-		r->ran = !child_deferred; /* for the members after it */
-	}
-	_exit(0);
+	for (size_t m = 0; m < nmembers; m++)
+		child_member(ctx, members[m], m > 0, shared, wire_fd);
+	child_serve(ctx, shared, wire_fd, ctl_fd);
 }
 
 /* ---- the parent side ---- */
@@ -500,6 +562,7 @@ static void member_complete(struct run *run, struct slot *s)
 	r->ms = t->child_ms >= 0 ? t->child_ms : now_ms() - t->start;
 	r->ran = true;
 	t->state = ST_DONE;
+	s->known[i] = true;
 	s->done++;
 	s->cur = -1;
 }
@@ -684,10 +747,13 @@ static void end_slot(struct run *run, struct slot *s, char how, int sig)
 	}
 	close(s->wire_fd);
 	close(s->out_fd);
+	if (s->ctl_fd >= 0)
+		close(s->ctl_fd);
 	sb_release(&s->wire);
 	sb_release(&s->scan);
 	free(s->pgids);
 	free(s->members);
+	free(s->known);
 	memset(s, 0, sizeof *s);
 	run->running--;
 }
@@ -713,11 +779,13 @@ static bool deps_done_or_in(const struct run *run, size_t i, const bool *in)
 	return true;
 }
 
+/* Does check i need one of in[] (a dep, not an after: one)? */
 static bool depends_on_any(const struct run *run, size_t i, const bool *in)
 {
 	for (int d = 0; d < CHECK_MAX_DEPS && run->defs[i].deps[d]; d++) {
 		int j = dep_index(run->defs, run->n, i, d);
-		if (j >= 0 && in[j])
+		if (j >= 0 && in[j] &&
+		    strncmp(run->defs[i].deps[d], CHECK_AFTER, sizeof CHECK_AFTER - 1) != 0)
 			return true;
 	}
 	return false;
@@ -798,10 +866,16 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 		s++;
 	size_t *members = xcalloc(run->n, sizeof *members);
 	size_t nm = choose_members(run, first, members);
-	int wp[2], op[2];
+	int wp[2], op[2], cp[2] = { -1, -1 };
+	if (pipe2(cp, O_CLOEXEC) < 0)
+		cp[0] = cp[1] = -1; /* then no more work for it: it exits when done */
 	if (pipe2(wp, O_CLOEXEC) < 0) {
 		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
 			"could not start the probe: %s", strerror(errno));
+		if (cp[0] >= 0) {
+			close(cp[0]);
+			close(cp[1]);
+		}
 		goto failed;
 	}
 	if (pipe2(op, O_CLOEXEC) < 0) {
@@ -809,6 +883,10 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 			"could not start the probe: %s", strerror(errno));
 		close(wp[0]);
 		close(wp[1]);
+		if (cp[0] >= 0) {
+			close(cp[0]);
+			close(cp[1]);
+		}
 		goto failed;
 	}
 	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1 };
@@ -820,16 +898,25 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	if (pid < 0) {
 		int e = errno;
 		close(wp[0]); close(wp[1]); close(op[0]); close(op[1]);
+		if (cp[0] >= 0) {
+			close(cp[0]);
+			close(cp[1]);
+		}
 		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
 			"could not fork the probe: %s", strerror(e));
 		goto failed;
 	}
-	if (pid == 0)
-		run_child(&ctx, members, nm, shareable(run, first) && !run->tasks[first].solo, wp[1],
-			  op[1], mask, runner);
+	bool shared = shareable(run, first) && !run->tasks[first].solo;
+	if (pid == 0) {
+		if (cp[1] >= 0)
+			close(cp[1]);
+		run_child(&ctx, members, nm, shared, wp[1], op[1], cp[0], mask, runner);
+	}
 	setpgid(pid, pid);
 	close(wp[1]);
 	close(op[1]);
+	if (cp[0] >= 0)
+		close(cp[0]);
 	fcntl(wp[0], F_SETFL, O_NONBLOCK);
 	fcntl(op[0], F_SETFL, O_NONBLOCK);
 	static unsigned next_id;
@@ -840,6 +927,12 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	s->pid = pid;
 	s->wire_fd = wp[0];
 	s->out_fd = op[0];
+	/* A child that had trouble before runs alone and is not reused. */
+	s->ctl_fd = run->tasks[first].solo && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
+	s->shared = shared;
+	s->known = xcalloc(run->n, sizeof *s->known);
+	for (size_t k = 0; k < run->n; k++)
+		s->known[k] = run->tasks[k].state == ST_DONE;
 	s->members = members;
 	s->nmembers = nm;
 	s->cur = -1;
@@ -858,6 +951,73 @@ failed:
 	run->results[first].ran = true;
 	run->tasks[first].state = ST_DONE;
 	free(members);
+}
+
+static bool slot_idle(const struct slot *s)
+{
+	return s->used && s->ctl_fd >= 0 && !s->exited && s->done == s->nmembers;
+}
+
+/*
+ * Gives check i to an idle child instead of forking one: a shareable probe
+ * to a shared child, a vendor probe to the child of its own chain (the one
+ * that ran a check it needs: nvml.devices after nvml.init). The child gets
+ * every result that is done and that it does not have, as a fresh fork
+ * would, then the check to run. Returns false when no child fits.
+ */
+static bool give_to_idle(struct run *run, size_t i)
+{
+	const struct task *t = &run->tasks[i];
+	if (t->solo)
+		return false;
+	bool sh = shareable(run, i);
+	struct slot *s = NULL;
+	for (size_t k = 0; k < run->n && !s; k++) {
+		struct slot *c = &run->slots[k];
+		if (!slot_idle(c) || c->shared != sh)
+			continue;
+		if (!sh) {
+			bool *in = xcalloc(run->n, sizeof *in);
+			for (size_t m = 0; m < c->nmembers; m++)
+				in[c->members[m]] = true;
+			bool mine = depends_on_any(run, i, in);
+			free(in);
+			if (!mine)
+				continue;
+		}
+		s = c;
+	}
+	if (!s)
+		return false;
+	for (size_t j = 0; j < run->n; j++) {
+		if (s->known[j] || run->tasks[j].state != ST_DONE || !run->results[j].ran)
+			continue;
+		put_i32(s->ctl_fd, REC_RESULT, (int)j);
+		if (run->results[j].cut != CUT_NONE)
+			put_i32(s->ctl_fd, REC_CUT, (int)run->results[j].cut);
+		wire_put_result(s->ctl_fd, &run->results[j]);
+		s->known[j] = true;
+	}
+	put_i32(s->ctl_fd, REC_RUN, (int)i);
+	double now = now_ms();
+	s->members[s->nmembers++] = i;
+	s->cur = -1;
+	s->start = now;
+	s->deadline = now + run->opts->timeout_ms;
+	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
+		s->deadline = run->opts->budget_end_ms;
+	run->tasks[i].state = ST_RUNNING;
+	run->tasks[i].start = now;
+	run->tasks[i].slot_id = s->id;
+	return true;
+}
+
+static size_t busy_slots(const struct run *run)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < run->n; i++)
+		k += run->slots[i].used && !slot_idle(&run->slots[i]);
+	return k;
 }
 
 static void run_in_process(struct run *run, size_t i)
@@ -922,7 +1082,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 	 * are blocked except while waiting in ppoll, so none is missed
 	 * between a check of the flag and the wait. Not with --no-fork: a
 	 * probe hung in this process could then not be interrupted. */
-	struct sigaction chld = { 0 }, old_chld;
+	struct sigaction chld = { 0 }, old_chld, ign = { 0 }, old_pipe;
 	sigset_t block, oldmask;
 	int was_subreaper = 0;
 	sigemptyset(&oldmask);
@@ -931,6 +1091,10 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		chld.sa_handler = on_sigchld;
 		sigemptyset(&chld.sa_mask);
 		sigaction(SIGCHLD, &chld, &old_chld);
+		/* An idle child that died cannot take more work: EPIPE, not death. */
+		ign.sa_handler = SIG_IGN;
+		sigemptyset(&ign.sa_mask);
+		sigaction(SIGPIPE, &ign, &old_pipe);
 		interrupt_sigset(&block);
 		sigaddset(&block, SIGCHLD);
 		sigprocmask(SIG_BLOCK, &block, &oldmask);
@@ -973,14 +1137,23 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 					progress = true;
 					continue;
 				}
-				if ((int)run.running >= max_parallel)
+				if (give_to_idle(&run, i)) {
+					progress = true;
+					continue;
+				}
+				if ((int)busy_slots(&run) >= max_parallel)
 					continue;
 				start_slot(&run, i, &oldmask);
 				progress = true;
 			}
 		}
-		if (run.running == 0)
+		if (busy_slots(&run) == 0) {
+			/* Nothing left to give them: the idle children go. */
+			for (size_t k = 0; k < n; k++)
+				if (run.slots[k].used)
+					end_slot(&run, &run.slots[k], 'c', 0);
 			break;
+		}
 		if (opts->progress)
 			show_progress(&run);
 
@@ -1032,7 +1205,9 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				continue;
 			if (!s->exited && waitpid(s->pid, &s->wstatus, WNOHANG) == s->pid)
 				s->exited = true;
-			if (s->done == s->nmembers)
+			if (slot_idle(s))
+				s->deadline = 1e300; /* waits for more work: no time limit */
+			else if (s->done == s->nmembers)
 				end_slot(&run, s, 'c', 0); /* complete: what it left goes */
 			else if (s->exited)
 				end_slot(&run, s, 'x', 0); /* a result never came */
@@ -1066,6 +1241,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 			prctl(PR_SET_CHILD_SUBREAPER, 0);
 		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		sigaction(SIGCHLD, &old_chld, NULL);
+		sigaction(SIGPIPE, &old_pipe, NULL);
 		interrupt_restore();
 	}
 	free(run.tasks);

@@ -18,9 +18,14 @@
  * many as can run once the ones before them did (one fork for the file
  * layers); a probe that runs vendor code (a library, a command) gets a
  * child of its own, with the checks of its own chain after it (cuda.load,
- * cuda.init, ...), never an independent one. Each member keeps its own
- * time limit, output and result; when one crashes or hangs, the members
- * not begun run again, each alone.
+ * cuda.init, ...), never an independent one. A child that is done waits
+ * for more work on a control pipe: a file probe that becomes ready later
+ * runs in the shared child, a vendor probe in the child of its chain
+ * (nvml.devices after nvml.init), with the results done since sent along.
+ * A probe that would run a command (CHECK_COMMANDS) in a shared child is
+ * handed back and runs alone. Each member keeps its own time limit,
+ * output and result; when one crashes or hangs, the members not begun run
+ * again, each alone.
  *
  * SIGINT and SIGTERM (src/core/interrupt.h) end the run: every child and
  * what it started is killed, the checks that did not finish are marked

@@ -401,6 +401,36 @@ static void test_runner_shared(void **state)
 		result_release(&res[i]);
 }
 
+/* A child that finished its checks waits for more: a shareable probe that
+ * becomes ready later runs in the shared child, a vendor probe in the
+ * child of its chain. */
+static void test_runner_reuse(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "w.a", "w", "a", "", { NULL }, p_pid, CHECK_FILES },
+		{ "w.v1", "w", "v1", "", { "w.a" }, p_pid, 0 },
+		{ "w.slow", "w", "slow", "", { "w.a" }, p_sleep300, 0 },
+		{ "w.v2", "w", "v2", "", { "w.v1", "after:w.slow" }, p_pid, 0 },
+		{ "w.f2", "w", "f2", "", { "after:w.slow" }, p_pid, CHECK_FILES },
+		{ "w.other", "w", "other", "", { "after:w.slow" }, p_pid, 0 },
+	};
+	enum { NW = sizeof defs / sizeof defs[0] };
+	bool want[NW];
+	struct result res[NW];
+	for (size_t i = 0; i < NW; i++)
+		want[i] = true;
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NW, &opts, want, res), 0);
+	for (size_t i = 0; i < NW; i++)
+		assert_int_equal(res[i].status, ST_PASS);
+	assert_string_equal(res[4].detail, res[0].detail);  /* the shared child again */
+	assert_string_equal(res[3].detail, res[1].detail);  /* v1's child again */
+	assert_string_not_equal(res[5].detail, res[1].detail); /* not of v1's chain */
+	for (size_t i = 0; i < NW; i++)
+		result_release(&res[i]);
+}
+
 /* The critical path: the chain of deps whose times add up to the most. */
 static void test_critical_path(void **state)
 {
@@ -531,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_runner_leftovers),
 		cmocka_unit_test(test_runner_interrupt),
 		cmocka_unit_test(test_runner_shared),
+		cmocka_unit_test(test_runner_reuse),
 		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
