@@ -1148,7 +1148,11 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 			}
 		}
 		if (busy_slots(&run) == 0) {
-			/* Nothing left to give them: the idle children go. */
+			/* Nothing left to give them: the idle children go, all
+			 * killed before the first is waited for. */
+			for (size_t k = 0; k < n; k++)
+				if (run.slots[k].used)
+					kill(-run.slots[k].pid, SIGKILL);
 			for (size_t k = 0; k < n; k++)
 				if (run.slots[k].used)
 					end_slot(&run, &run.slots[k], 'c', 0);
