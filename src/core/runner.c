@@ -268,6 +268,33 @@ static void report_pgid(pid_t pgid)
 	}
 }
 
+/*
+ * The next whole record of buf[0..len) (result.h's framing): its size
+ * (header included) in *size, its payload length in *n and its int32
+ * payload, if it has one, in *v. Returns false when the record is not
+ * complete yet; a length over the limit is garbage: *size takes the rest.
+ */
+static bool next_record(const char *buf, size_t len, size_t *size, uint32_t *n, int32_t *v)
+{
+	if (len < 5)
+		return false;
+	const unsigned char *h = (const unsigned char *)buf;
+	*n = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 24;
+	if (*n > (1u << 20)) {
+		*size = len;
+		*n = 0;
+		*v = -1;
+		return true;
+	}
+	if (len - 5 < *n)
+		return false;
+	*size = 5 + *n;
+	*v = -1;
+	if (*n == 4)
+		memcpy(v, h + 5, 4);
+	return true;
+}
+
 static void put_i32(int fd, char type, int v)
 {
 	int32_t x = (int32_t)v;
@@ -365,29 +392,26 @@ static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl
 		if (got <= 0)
 			break;
 		sb_addn(&in, buf, (size_t)got);
-		size_t used = 0;
-		while (in.len - used >= 5) {
-			const unsigned char *h = (const unsigned char *)in.buf + used;
-			uint32_t n = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 |
-				     (uint32_t)h[4] << 24;
-			if (in.len - used - 5 < n)
-				break;
-			int32_t v = -1;
-			if (n == 4)
-				memcpy(&v, h + 5, 4);
-			if (h[0] == REC_RESULT && n == 4 && v >= 0 && (size_t)v < ctx->n) {
+		size_t used = 0, size;
+		uint32_t n;
+		int32_t v;
+		while (next_record(in.buf + used, in.len - used, &size, &n, &v)) {
+			char type = in.buf[used];
+			if (!n && size > 5)
+				type = 0; /* garbage */
+			if (type == REC_RESULT && n == 4 && v >= 0 && (size_t)v < ctx->n) {
 				target = v;
 				result_release(&ctx->results[v]);
 				result_init(&ctx->results[v], &ctx->defs[v]);
-			} else if (h[0] == REC_CUT && n == 4 && target >= 0) {
+			} else if (type == REC_CUT && n == 4 && target >= 0) {
 				ctx->results[target].cut = (enum cut)v;
-			} else if (h[0] == REC_RUN && n == 4 && v >= 0 && (size_t)v < ctx->n) {
+			} else if (type == REC_RUN && n == 4 && v >= 0 && (size_t)v < ctx->n) {
 				target = -1;
 				child_member(ctx, (size_t)v, true, shared, wire_fd);
-			} else if (target >= 0) {
-				wire_apply(&ctx->results[target], in.buf + used, 5 + n);
+			} else if (type && target >= 0) {
+				wire_apply(&ctx->results[target], in.buf + used, size);
 			}
-			used += 5 + n;
+			used += size;
 		}
 		memmove(in.buf, in.buf + used, in.len - used);
 		in.len -= used;
@@ -569,21 +593,16 @@ static void member_complete(struct run *run, struct slot *s)
 
 static void slot_absorb_wire(struct run *run, struct slot *s)
 {
-	size_t used = 0;
-	while (s->wire.len - used >= 5) {
+	size_t used = 0, size;
+	uint32_t n;
+	int32_t v;
+	while (next_record(s->wire.buf + used, s->wire.len - used, &size, &n, &v)) {
 		const unsigned char *h = (const unsigned char *)s->wire.buf + used;
-		uint32_t n = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 |
-			     (uint32_t)h[4] << 24;
-		if (n > (1u << 20)) {
-			used = s->wire.len; /* garbage: drop the rest */
+		const unsigned char *p = h + 5;
+		if (!n && size > 5) { /* garbage: drop the rest */
+			used += size;
 			break;
 		}
-		if (s->wire.len - used - 5 < n)
-			break;
-		const unsigned char *p = h + 5;
-		int32_t v = 0;
-		if (n == 4)
-			memcpy(&v, p, 4);
 		if (h[0] == REC_PGID && n == 4) {
 			s->pgids = xrealloc(s->pgids, (s->npgids + 1) * sizeof *s->pgids);
 			s->pgids[s->npgids++] = (pid_t)v;
@@ -601,11 +620,11 @@ static void slot_absorb_wire(struct run *run, struct slot *s)
 			memcpy(&run->tasks[s->cur].child_ms, p, sizeof(double));
 		} else if (s->cur >= 0) {
 			struct result *r = &run->results[s->cur];
-			wire_apply(r, s->wire.buf + used, 5 + n);
+			wire_apply(r, s->wire.buf + used, size);
 			if (r->ran)
 				member_complete(run, s);
 		}
-		used += 5 + n;
+		used += size;
 	}
 	if (used) {
 		memmove(s->wire.buf, s->wire.buf + used, s->wire.len - used);
