@@ -90,9 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Three checks whose every string comes from the input. */
 	struct check_def defs[3] = {
-		{ "platform.kind", "platform", f[2], f[3], { NULL }, NULL },
-		{ f[4][0] ? f[4] : "x.y", f[5], f[6], f[7], { NULL }, NULL },
-		{ "nvml.smi", f[8], f[9], "", { NULL }, NULL },
+		{ "platform.kind", "platform", f[2], f[3], { NULL }, NULL, 0 },
+		{ f[4][0] ? f[4] : "x.y", f[5], f[6], f[7], { NULL }, NULL, 0 },
+		{ "nvml.smi", f[8], f[9], "", { NULL }, NULL, 0 },
 	};
 	struct result res[3];
 	bool shown[3] = { true, true, size & 1 };

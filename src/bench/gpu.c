@@ -48,7 +48,7 @@
 #include "../gpu/cudaapi.h"
 #include "../gpu/kernels.h"
 #include "bench.h"
-#include "interrupt.h"
+#include "../core/interrupt.h"
 #include "stats.h"
 
 /* Bytes each size moves in its timed copies (bounded by the rep limits). */
@@ -299,7 +299,7 @@ static void measure_copies(struct gpu_run *r)
 			continue;
 		double start = now_ms();
 		for (size_t i = 0; i < g->nsizes && !g->error[0]; i++) {
-			if (bench_interrupted())
+			if (interrupt_signal())
 				return;
 			size_t n = (size_t)g->sizes[i];
 			struct bench_gpu_point *pt = &g->copy[c][i];
@@ -399,7 +399,7 @@ static void measure_launches(struct gpu_run *r)
 	unsigned done = 0;
 	double start = now_ms();
 	for (; done < n; done++) {
-		if (bench_interrupted() || now_ms() - start > r->p->seconds * 1000.0)
+		if (interrupt_signal() || now_ms() - start > r->p->seconds * 1000.0)
 			break;
 		double t0 = now_ms();
 		if (!ok(r, a->cuLaunchKernel(r->empty, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL),
@@ -414,7 +414,7 @@ static void measure_launches(struct gpu_run *r)
 	g->sync_launches = done;
 	g->sync_median_us = s.median;
 	g->sync_p99_us = s.p99;
-	if (g->error[0] || bench_interrupted())
+	if (g->error[0] || interrupt_signal())
 		return;
 
 	step(r, "cuLaunchKernel back to back");
@@ -611,15 +611,15 @@ void bench_gpu_measure(const struct bench_gpu_params *p, struct bench_gpu *g)
 			cuda_api_close(&r.api);
 			return;
 		}
-	if (setup(&r) && !bench_interrupted()) {
+	if (setup(&r) && !interrupt_signal()) {
 		measure_copies(&r);
-		if (!g->error[0] && !bench_interrupted())
+		if (!g->error[0] && !interrupt_signal())
 			verify_kernel(&r);
-		if (!g->error[0] && !bench_interrupted())
+		if (!g->error[0] && !interrupt_signal())
 			measure_launches(&r);
 	}
 	teardown(&r);
-	if (!g->error[0] && !bench_interrupted()) {
+	if (!g->error[0] && !interrupt_signal()) {
 		g->ok = 1;
 		g->step[0] = '\0';
 	}
@@ -687,7 +687,7 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 			if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN))
 				break; /* the child is gone */
 		}
-		if (bench_interrupted()) {
+		if (interrupt_signal()) {
 			interrupted = true;
 			break;
 		}

@@ -42,7 +42,7 @@
 #include "../core/path.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
-#include "interrupt.h"
+#include "../core/interrupt.h"
 #include "../probes/wslhost.h"
 #include "mounts.h"
 #include "stats.h"
@@ -404,7 +404,7 @@ static void run_error(struct run *r, int err, const char *fmt, ...)
 
 static bool stop_now(void)
 {
-	return bench_interrupted() != 0;
+	return interrupt_signal() != 0;
 }
 
 static void fill_pattern(unsigned char *buf, size_t n, uint64_t seed)

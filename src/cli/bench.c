@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "../bench/bench.h"
-#include "../bench/interrupt.h"
+#include "../core/interrupt.h"
 #include "../bench/stats.h"
 #include "../core/json.h"
 #include "../core/proc.h"
@@ -204,8 +204,8 @@ static int interrupted_exit(const char *what)
 {
 	char buf[16];
 	fprintf(stderr, "wslgpu bench: interrupted by %s during %s; its files were removed\n",
-		signal_name(bench_interrupted(), buf), what);
-	return bench_interrupt_status();
+		signal_name(interrupt_signal(), buf), what);
+	return interrupt_status();
 }
 
 int cmd_bench(int argc, char **argv)
@@ -375,7 +375,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_gpu *g = NULL;
 	bool have_io = false, have_gpu = false;
 
-	bench_interrupt_install();
+	interrupt_install();
 	if (do_io) {
 		bench_io_locations((const char *const *)argv + first, (size_t)(argc - first), &locs,
 				   &nlocs);
@@ -440,7 +440,7 @@ int cmd_bench(int argc, char **argv)
 	fputs(sb_str(&sb), stdout);
 	fflush(stdout);
 out:
-	bench_interrupt_restore();
+	interrupt_restore();
 	sb_release(&sb);
 	bench_io_free(locs, nlocs);
 	bench_verdict_release(&vio);

@@ -33,7 +33,8 @@ static void check_help(FILE *f)
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Exit status: 0 no failures, 1 a check failed, crashed or timed out,\n"
-	      "2 usage error, 3 the tool itself could not run.\n",
+	      "2 usage error, 3 the tool itself could not run, 130/143 interrupted by\n"
+	      "SIGINT/SIGTERM (what finished is reported).\n",
 	      f);
 }
 
@@ -143,13 +144,17 @@ int cmd_check(int argc, char **argv)
 	checkrun_report(&cr, &rep, verbose, 1);
 	rep.strict = strict;
 	struct strbuf out = STRBUF_INIT;
-	if (json)
+	if (json) {
 		report_json(&out, &rep);
-	else
+	} else {
 		report_text(&out, &rep);
+		if (verbose)
+			checkrun_critical_path(&cr, &out);
+	}
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
 	fflush(stdout);
+	checkrun_interrupt_note("check", cr.interrupted, cr.results, cr.n);
 	rc = checkrun_exit_status(&cr, strict);
 out:
 	checkrun_release(&cr);

@@ -214,7 +214,10 @@ void checkrun_execute(struct checkrun *cr)
 		progress_last = now_ms();
 		cr->opts.progress = show_progress;
 	}
-	runner_run(&cr->opts, cr->want, cr->results);
+	double t0 = now_ms();
+	cr->interrupted = runner_run(&cr->opts, cr->want, cr->results);
+	cr->end_ms = now_ms();
+	cr->wall_ms = cr->end_ms - t0;
 	clear_progress();
 	/* A shown check skipped because a dependency failed: show that
 	 * dependency too, so that --only never hides a broken layer. */
@@ -228,6 +231,7 @@ void checkrun_execute(struct checkrun *cr)
 
 void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose, int fd)
 {
+	memset(rep, 0, sizeof *rep); /* strict and whatever is added later: off */
 	rep->results = cr->results;
 	rep->shown = cr->shown;
 	rep->n = cr->n;
@@ -236,8 +240,43 @@ void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose
 	rep->strict = false; /* check sets it after; left unset it was read uninitialised (UBSan) */
 }
 
+int checkrun_interrupt_note(const char *cmd, int sig, const struct result *results, size_t n)
+{
+	if (!sig)
+		return 0;
+	size_t cut = 0, ran = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!results[i].ran)
+			continue;
+		ran++;
+		cut += results[i].cut == CUT_INTERRUPTED;
+	}
+	char buf[16];
+	fprintf(stderr, "wslgpu %s: interrupted by %s: %zu of %zu checks did not finish\n", cmd,
+		signal_name(sig, buf), cut, ran);
+	return 128 + sig;
+}
+
+void checkrun_critical_path(const struct checkrun *cr, struct strbuf *out)
+{
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	size_t *path = xcalloc(cr->n ? cr->n : 1, sizeof *path);
+	double ms;
+	size_t k = runner_critical_path(defs, cr->n, cr->results, path, &ms);
+	if (k) {
+		sb_add(out, "critical path: ");
+		for (size_t i = 0; i < k; i++)
+			sb_addf(out, "%s%s", i ? " → " : "", defs[path[i]].id);
+		sb_addf(out, " (%.0f ms of %.0f ms)\n", ms, cr->wall_ms);
+	}
+	free(path);
+}
+
 int checkrun_exit_status(const struct checkrun *cr, bool strict)
 {
+	if (cr->interrupted)
+		return 128 + cr->interrupted;
 	struct report rep;
 	struct summary sum;
 	checkrun_report(cr, &rep, false, 1);

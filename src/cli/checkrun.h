@@ -65,6 +65,9 @@ struct checkrun {
 	const char **data, **pythons;
 	size_t ndata, npythons;
 	bool progress;           /* show the progress line on a terminal's stderr */
+	int interrupted;         /* SIGINT or SIGTERM ended the run (0: it finished) */
+	double wall_ms;          /* how long the run of checks took */
+	double end_ms;           /* when it ended (now_ms()) */
 };
 
 void checkrun_init(struct checkrun *cr, const char *cmd);
@@ -93,8 +96,19 @@ int checkrun_select(struct checkrun *cr, const char *list);
  */
 void checkrun_execute(struct checkrun *cr);
 void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose, int fd);
-/* EXIT_OK, or EXIT_FAILED when something failed (or warned, with strict). */
+/* EXIT_OK, or EXIT_FAILED when something failed (or warned, with strict);
+ * 128 + the signal when the run was interrupted. */
 int checkrun_exit_status(const struct checkrun *cr, bool strict);
+/*
+ * After an interrupted run (sig != 0): says on stderr which signal ended it
+ * and how many checks did not finish, and returns the exit status, 128 +
+ * sig. Returns 0 and says nothing when sig is 0. For commands that run
+ * checks themselves too (explain --check).
+ */
+int checkrun_interrupt_note(const char *cmd, int sig, const struct result *results, size_t n);
+/* "critical path: a → b → c (412 ms of 430 ms)\n": the chain of dependent
+ * checks that took longest, against the run's wall time (check -v). */
+void checkrun_critical_path(const struct checkrun *cr, struct strbuf *out);
 void checkrun_release(struct checkrun *cr);
 
 #endif

@@ -57,7 +57,8 @@ static void explain_help(FILE *f)
 	      "'-' goes after --:  wslgpu explain -- \"-bash: nvcc: command not found\"\n"
 	      "\n"
 	      "Exit status: 0 nothing recognised or only harmless messages, 1 a problem\n"
-	      "was recognised, 2 usage error (or FILE cannot be opened), 3 read error.\n",
+	      "was recognised, 2 usage error (or FILE cannot be opened), 3 read error,\n"
+	      "130/143 --check interrupted by SIGINT/SIGTERM (what finished is used).\n",
 	      f);
 }
 
@@ -274,11 +275,12 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 	size_t n;
 	const struct check_def *defs = registry_checks(&n);
 	struct result *results = NULL;
+	int interrupted = 0;
 	if (check && scan.nfound) {
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
 		if (want_checks(&scan, defs, n, want)) {
-			runner_run(&cr->opts, want, results);
+			interrupted = runner_run(&cr->opts, want, results);
 		} else {
 			for (size_t i = 0; i < n; i++)
 				result_init(&results[i], &defs[i]);
@@ -302,6 +304,8 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 	struct explain_tally t;
 	explain_tally(&scan, &t);
 	rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
+	if (interrupted)
+		rc = checkrun_interrupt_note("explain", interrupted, results, n);
 
 	for (size_t i = 0; i < scan.nfound; i++)
 		free(ranks[i]);

@@ -49,7 +49,8 @@ static void fix_help(FILE *f)
 	      "\n"
 	      "Exit status: 0 nothing to fix, 1 the plan has steps (with --apply: findings\n"
 	      "remain, or an edit failed), 2 usage error or --apply without a terminal and\n"
-	      "without --yes, 3 the tool itself could not run.\n",
+	      "without --yes, 3 the tool itself could not run, 130/143 the checks were\n"
+	      "interrupted by SIGINT/SIGTERM (the plan covers what finished; nothing is applied).\n",
 	      f);
 }
 
@@ -309,9 +310,11 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 	fputs(sb_str(&text), stdout);
 	sb_release(&text);
 	fflush(stdout);
+	checkrun_interrupt_note("fix", again.interrupted, again.results, again.n);
 	int status = checkrun_exit_status(&again, false);
+	bool again_interrupted = again.interrupted != 0;
 	checkrun_release(&again);
-	return rc != EXIT_OK ? rc : status;
+	return again_interrupted ? status : rc != EXIT_OK ? rc : status;
 }
 
 int cmd_fix(int argc, char **argv)
@@ -362,6 +365,11 @@ int cmd_fix(int argc, char **argv)
 	const char *home = getenv("HOME");
 	struct fix_plan plan;
 	fix_plan_build(&plan, cr.results, cr.shown, cr.n, home);
+	if (do_apply && cr.interrupted) {
+		/* Never edit files on half the findings: show the plan instead. */
+		fprintf(stderr, "wslgpu fix: nothing was applied\n");
+		do_apply = false;
+	}
 	if (do_apply) {
 		rc = apply(&cr, &plan, yes, home);
 	} else {
@@ -378,6 +386,8 @@ int cmd_fix(int argc, char **argv)
 		sb_release(&sb);
 		rc = plan.n ? EXIT_FAILED : EXIT_OK;
 	}
+	if (cr.interrupted)
+		rc = checkrun_interrupt_note("fix", cr.interrupted, cr.results, cr.n);
 	fix_plan_release(&plan);
 out:
 	checkrun_release(&cr);

@@ -168,7 +168,8 @@ static void usage(FILE *f)
 	      "\nRun 'wslgpu COMMAND --help' for a command's options, 'wslgpu help COMMAND'\n"
 	      "for its manual page.\n"
 	      "\nExit status: 0 fine, 1 something failed (each command says what), 2 usage\n"
-	      "error, 3 the tool itself could not run or could not write its output.\n",
+	      "error, 3 the tool itself could not run or could not write its output,\n"
+	      "130/143 interrupted by SIGINT/SIGTERM.\n",
 	      f);
 }
 

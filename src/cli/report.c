@@ -44,7 +44,8 @@ static void report_help(FILE *f)
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Exit status: 0 the bundle (or report) was written, whatever the checks found;\n"
-	      "1 it could not be written; 2 usage error; 3 the tool itself could not run.\n",
+	      "1 it could not be written; 2 usage error; 3 the tool itself could not run;\n"
+	      "130/143 the checks were interrupted by SIGINT/SIGTERM (no bundle is written).\n",
 	      f);
 }
 
@@ -223,12 +224,27 @@ int cmd_report(int argc, char **argv)
 	}
 
 	checkrun_execute(&cr);
+	if (cr.interrupted && !markdown) {
+		/* A bundle of half the findings, collected after being told to
+		 * stop, helps nobody: show what was found. */
+		struct report rep;
+		checkrun_report(&cr, &rep, false, 2);
+		struct strbuf text = STRBUF_INIT;
+		report_text(&text, &rep);
+		fputs(sb_str(&text), stderr);
+		sb_release(&text);
+		fprintf(stderr, "wslgpu report: no bundle was written\n");
+		rc = checkrun_interrupt_note("report", cr.interrupted, cr.results, cr.n);
+		goto out;
+	}
 	if (redact) {
 		red = redactor_new();
 		redact_learn_machine(red, environ);
 	}
 	if (markdown) {
 		rc = write_markdown(&cr, red, output);
+		if (cr.interrupted)
+			rc = checkrun_interrupt_note("report", cr.interrupted, cr.results, cr.n);
 		goto out;
 	}
 

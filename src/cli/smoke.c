@@ -77,7 +77,8 @@ static void smoke_help(FILE *f)
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Exit status: 0 passed (warnings allowed), 1 a check failed or the budget ran\n"
-	      "out, or a result could not be written, 2 usage or policy error, 3 internal.\n",
+	      "out, or a result could not be written, 2 usage or policy error, 3 internal,\n"
+	      "130/143 interrupted by SIGINT/SIGTERM (reported; nothing delivered).\n",
 	      f);
 }
 
@@ -111,6 +112,7 @@ struct smoke {
 	size_t ndeliveries;
 	/* the verdict */
 	int checks_rc;
+	bool over_budget; /* the checks ended after the budget (a bug's overshoot, a clock jump) */
 	struct summary sum;
 };
 
@@ -250,8 +252,12 @@ static void judge(struct smoke *s)
 	checkrun_report(&s->cr, &rep, false, 1);
 	report_summarize(&rep, &s->sum);
 	bool strict = s->strict || (s->have_policy && s->pol.strict == 1);
-	s->checks_rc = s->sum.failed || s->sum.not_started || (strict && s->sum.warnings)
+	s->over_budget = s->cr.end_ms - s->t0 > s->budget_ms;
+	s->checks_rc = s->sum.failed || s->sum.not_started || s->over_budget ||
+			       (strict && s->sum.warnings)
 			       ? EXIT_FAILED : EXIT_OK;
+	if (s->cr.interrupted)
+		s->checks_rc = 128 + s->cr.interrupted;
 }
 
 /* ---- deliveries ---- */
@@ -407,8 +413,13 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 {
 	int rc = final_status(s);
 	double secs = (now_ms() - s->t0) / 1000.0;
-	sb_addf(sb, "smoke: %s in %.1f s of a %g s budget", rc ? "FAIL" : "PASS", secs,
-		s->budget_ms / 1000.0);
+	char sig[16];
+	if (s->cr.interrupted)
+		sb_addf(sb, "smoke: INTERRUPTED by %s after %.1f s of a %g s budget",
+			signal_name(s->cr.interrupted, sig), secs, s->budget_ms / 1000.0);
+	else
+		sb_addf(sb, "smoke: %s in %.1f s of a %g s budget", rc ? "FAIL" : "PASS", secs,
+			s->budget_ms / 1000.0);
 	if (s->have_policy)
 		sb_addf(sb, ", policy %s", s->policy_path);
 	const struct summary *m = &s->sum;
@@ -417,9 +428,13 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 		sb_addf(sb, ", %zu tolerated", m->tolerated);
 	sb_addf(sb, ", %zu warning%s, %d skipped", m->warnings, m->warnings == 1 ? "" : "s",
 		m->counts[ST_SKIP]);
+	if (m->interrupted)
+		sb_addf(sb, ", %zu did not finish; nothing delivered", m->interrupted);
 	if (m->cut_short || m->not_started)
 		sb_addf(sb, "; the time budget ran out: %zu cut short, %zu not started",
 			m->cut_short, m->not_started);
+	else if (s->over_budget)
+		sb_add(sb, "; the checks took longer than the budget");
 	if (m->first_failure)
 		sb_addf(sb, "; first failure %s", m->first_failure->def->id);
 	bool first = true, recorded = false;
@@ -481,11 +496,11 @@ static void print_json(const struct smoke *s, const struct report *rep)
 	report_json_members(&jw, rep);
 	int rc = final_status(s);
 	jw_kv_object(&jw, "smoke");
-	jw_kv_str(&jw, "verdict", rc ? "fail" : "pass");
+	jw_kv_str(&jw, "verdict", s->cr.interrupted ? "interrupted" : rc ? "fail" : "pass");
 	jw_kv_int(&jw, "exit_status", rc);
 	jw_kv_fixed(&jw, "elapsed_ms", 1, now_ms() - s->t0);
 	jw_kv_int(&jw, "budget_ms", s->budget_ms);
-	jw_kv_bool(&jw, "budget_spent", s->sum.cut_short || s->sum.not_started);
+	jw_kv_bool(&jw, "budget_spent", s->sum.cut_short || s->sum.not_started || s->over_budget);
 	jw_kv_uint(&jw, "cut_short", s->sum.cut_short);
 	jw_kv_uint(&jw, "not_started", s->sum.not_started);
 	jw_kv_str(&jw, "policy", s->have_policy ? s->policy_path : NULL);
@@ -683,7 +698,9 @@ int cmd_smoke(int argc, char **argv)
 		fflush(stdout);
 		sb_release(&text);
 	}
-	deliver(&s);
+	/* An interrupted run is no result to record, push or publish. */
+	if (!s.cr.interrupted)
+		deliver(&s);
 	if (s.json) {
 		print_json(&s, &rep);
 	} else {
@@ -694,6 +711,8 @@ int cmd_smoke(int argc, char **argv)
 	}
 	fflush(stdout);
 	rc = final_status(&s);
+	if (s.cr.interrupted)
+		checkrun_interrupt_note("smoke", s.cr.interrupted, s.cr.results, s.cr.n);
 out:
 	for (size_t i = 0; i < s.ndeliveries; i++)
 		free(s.deliveries[i].error);

@@ -4,8 +4,9 @@
  * A check is one entry of a layer's table in src/probes/<layer>.c: a stable
  * id ("bridge.dxg"), the layer, a title, a one-line summary for --list, the
  * ids of checks that must not have failed before it runs, and the probe
- * function. The probe runs in a forked child (src/core/runner.c); it reads
- * the machine only through rootfs and proc, fills its result, and returns.
+ * function, and flags that say whether it runs vendor code. The probe runs
+ * in a forked child (src/core/runner.c); it reads the machine only through
+ * rootfs and proc, fills its result, and returns.
  * A probe never prints and never exits.
  *
  * A new check = one probe function + one KB entry + one fixture + one e2e
@@ -30,6 +31,20 @@ struct policy;
 
 typedef void (*probe_fn)(struct probe_ctx *ctx, struct result *r);
 
+/*
+ * What a probe runs, for the runner (src/core/runner.c), which isolates
+ * vendor code and batches our own. 0: it runs vendor code in its process
+ * (dlopens libcuda, NVML): a child of its own.
+ */
+/* Our own code only: reads files through rootfs and the evidence of earlier
+ * checks; no vendor library, no command. Such probes (fuzzed parsers)
+ * share one child and run one after another. */
+#define CHECK_FILES 1u
+/* Like CHECK_FILES until it runs a command (proc_run): it looks for the
+ * program in the shared child, and when it finds one to run, it is run
+ * again in a child of its own (python3, docker, nvcc, nvidia-smi). */
+#define CHECK_COMMANDS 2u
+
 struct check_def {
 	const char *id;
 	const char *layer;
@@ -37,6 +52,7 @@ struct check_def {
 	const char *summary;
 	const char *deps[CHECK_MAX_DEPS]; /* NULL-terminated when shorter */
 	probe_fn run;
+	unsigned flags;                   /* CHECK_FILES... */
 };
 
 /* Options of the whole run that probes may consult. */

@@ -4,19 +4,24 @@
 #include "result.h"
 #include "rootfs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 void (*proc_spawn_hook)(pid_t pgid);
+bool (*proc_gate)(void);
 struct result *proc_evidence;
 
 double now_ms(void)
@@ -41,6 +46,178 @@ const char *signal_name(int sig, char buf[16])
 			return names[i].name;
 	snprintf(buf, 16, "signal %d", sig);
 	return buf;
+}
+
+/* ---- what a child must not inherit, and what it leaves behind ---- */
+
+static bool kept(int fd, const int *keep, size_t nkeep)
+{
+	for (size_t i = 0; i < nkeep; i++)
+		if (keep[i] == fd)
+			return true;
+	return false;
+}
+
+/* close_range(2) where the kernel has it (5.9); -1 with ENOSYS otherwise. */
+static int close_fd_range(unsigned lo, unsigned hi)
+{
+#ifdef SYS_close_range
+	return (int)syscall(SYS_close_range, lo, hi, 0);
+#else
+	(void)lo;
+	(void)hi;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Old kernels: the descriptors /proc/self/fd lists (read with getdents64,
+ * which needs no malloc: this runs between fork and exec), else every
+ * number up to the descriptor limit. */
+static void close_fds_slowly(const int *keep, size_t nkeep)
+{
+	int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		char buf[4096];
+		for (;;) {
+			long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
+			if (n <= 0)
+				break;
+			for (long off = 0; off < n;) {
+				struct dirent64 *d = (struct dirent64 *)(buf + off);
+				off += d->d_reclen;
+				char *end;
+				long fd = strtol(d->d_name, &end, 10);
+				if (*end || end == d->d_name || fd < 3 || fd == dfd ||
+				    kept((int)fd, keep, nkeep))
+					continue;
+				close((int)fd);
+			}
+		}
+		close(dfd);
+		return;
+	}
+	struct rlimit rl;
+	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+			   ? (long)rl.rlim_cur : 65536;
+	if (max > 65536)
+		max = 65536;
+	for (long fd = 3; fd < max; fd++)
+		if (!kept((int)fd, keep, nkeep))
+			close((int)fd);
+}
+
+void proc_close_fds(const int *keep, size_t nkeep)
+{
+	/* The gaps between the kept descriptors, lowest first. */
+	unsigned lo = 3;
+	for (;;) {
+		unsigned next = UINT_MAX;
+		for (size_t i = 0; i < nkeep; i++)
+			if (keep[i] >= (int)lo && (unsigned)keep[i] < next)
+				next = (unsigned)keep[i];
+		if (next > lo && close_fd_range(lo, next == UINT_MAX ? UINT_MAX : next - 1) < 0) {
+			close_fds_slowly(keep, nkeep);
+			return;
+		}
+		if (next == UINT_MAX)
+			return;
+		lo = next + 1;
+	}
+}
+
+/* Appends the pids of this process's children (every thread's) to *v. */
+static size_t list_children(pid_t **v, size_t *alloc)
+{
+	size_t n = 0;
+	DIR *d = opendir("/proc/self/task");
+	bool any = false;
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char path[300];
+			snprintf(path, sizeof path, "/proc/self/task/%s/children", e->d_name);
+			FILE *f = fopen(path, "re");
+			if (!f)
+				continue;
+			any = true;
+			long pid;
+			while (fscanf(f, "%ld", &pid) == 1) {
+				if (n == *alloc) {
+					*alloc = *alloc ? *alloc * 2 : 16;
+					*v = xrealloc(*v, *alloc * sizeof **v);
+				}
+				(*v)[n++] = (pid_t)pid;
+			}
+			fclose(f);
+		}
+		closedir(d);
+	}
+	if (any)
+		return n;
+	/* No children files (a kernel without CONFIG_PROC_CHILDREN): every
+	 * process whose parent we are. */
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	pid_t self = getpid();
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		char path[300], buf[512];
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t got = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		const char *rp = strrchr(buf, ')');
+		int ppid;
+		if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == self) {
+			if (n == *alloc) {
+				*alloc = *alloc ? *alloc * 2 : 16;
+				*v = xrealloc(*v, *alloc * sizeof **v);
+			}
+			(*v)[n++] = (pid_t)atol(e->d_name);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+size_t proc_end_children(const pid_t *keep, size_t nkeep)
+{
+	pid_t *v = NULL;
+	size_t alloc = 0, ended = 0;
+	/* A killed child's own children become ours (we are a subreaper), so
+	 * go round until none is left; a bound against a fork bomb. */
+	for (int round = 0; round < 64; round++) {
+		size_t n = list_children(&v, &alloc), k = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool keepit = false;
+			for (size_t j = 0; j < nkeep && !keepit; j++)
+				keepit = keep[j] == v[i];
+			if (!keepit)
+				v[k++] = v[i];
+		}
+		if (!k)
+			break;
+		for (size_t i = 0; i < k; i++) {
+			kill(-v[i], SIGKILL); /* its group, if it leads one (setsid) */
+			kill(v[i], SIGKILL);
+		}
+		for (size_t i = 0; i < k; i++)
+			if (waitpid(v[i], NULL, 0) == v[i])
+				ended++;
+	}
+	free(v);
+	return ended;
 }
 
 void proc_result_init(struct proc_result *r)
@@ -123,6 +300,8 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r)
 {
+	if (proc_gate && proc_gate())
+		return -EAGAIN;
 	int rc = proc_run_raw(argv, opts, r);
 	if (rc == 0 && proc_evidence)
 		record_run(argv, r);
@@ -170,6 +349,13 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 			dup2(devnull, 0);
 		dup2(out[1], 1);
 		dup2(err[1], 2);
+		/* Nothing else of ours, or of whoever started us, reaches the
+		 * command: only the pipe that reports a failed exec (close on
+		 * exec). */
+		proc_close_fds(&ex[1], 1);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		if (opts && opts->env_set)
 			for (const char *const *e = opts->env_set; *e; e++)
@@ -225,7 +411,24 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 	}
 	close(out[0]);
 	close(err[0]);
-	/* Whatever is left in the group (grandchildren) goes too. */
+	/* Closing its output early is no reason to kill a command: wait for
+	 * its exit status until the time limit (nvidia-smi closes its streams
+	 * before it exits; killing it then reads as a crash). */
+	while (!exited && !timed_out) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			break;
+		}
+		double left = deadline - now_ms();
+		if (left <= 0) {
+			kill(-pid, SIGKILL);
+			timed_out = true;
+			break;
+		}
+		poll(NULL, 0, left < 5 ? (int)left + 1 : 5);
+	}
+	/* Its exit status collected, whatever is left in the group
+	 * (grandchildren) goes. */
 	kill(-pid, SIGKILL);
 	if (!exited)
 		waitpid(pid, &status, 0);

@@ -2,7 +2,9 @@
  * proc: the single place that starts external commands (after git's
  * run-command.c). A command gets /dev/null as stdin, its own process group,
  * a time limit after which the whole group is SIGKILLed, and captured,
- * capped stdout and stderr. It is never run through a shell: argv[0] is an
+ * capped stdout and stderr. It inherits no other descriptor, and a command
+ * that closes its output early is still waited for until its time limit:
+ * its exit status, not the pipes' end, says how it ended. It is never run through a shell: argv[0] is an
  * absolute host path that rootfs_which resolved.
  */
 #ifndef WSLGPU_PROC_H
@@ -55,6 +57,28 @@ int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_
 int proc_exec_replace(const char *const *argv);
 /* One-line description: "exited with status 3", "killed by SIGSEGV", ... */
 void proc_describe_end(const struct proc_result *r, struct strbuf *sb);
+
+/*
+ * Closes every descriptor from 3 up except the nkeep in keep[]: what a
+ * command or vendor code must not inherit (the caller's open files, our
+ * pipes). close_range(2), or /proc/self/fd on kernels before 5.9, or every
+ * number up to RLIMIT_NOFILE. Safe between fork and exec.
+ */
+void proc_close_fds(const int *keep, size_t nkeep);
+/*
+ * Kills (SIGKILL, with the process group each leads) and reaps every child
+ * of this process but the nkeep pids in keep[], and then the children they
+ * leave to it, until none is left. A process that is a child subreaper
+ * (prctl PR_SET_CHILD_SUBREAPER) inherits what its descendants orphaned,
+ * setsid()ed daemons included, so this ends everything it started.
+ * Returns how many it ended.
+ */
+size_t proc_end_children(const pid_t *keep, size_t nkeep);
+
+/* When set and it returns true, proc_run runs nothing and returns -EAGAIN:
+ * the probe runner's shared child uses it to hand a probe that wants to
+ * run a command over to a child of its own (CHECK_COMMANDS). */
+extern bool (*proc_gate)(void);
 
 /* Called in the forking process with each command's process group id, so
  * that the probe runner can kill it if the probe itself is killed. */

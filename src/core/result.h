@@ -61,6 +61,7 @@ enum cut {
 	CUT_TIMEOUT,     /* the probe ran past its own time limit (--timeout) */
 	CUT_BUDGET,      /* it was cut short at the end of the run's time budget */
 	CUT_NOT_STARTED, /* the budget was spent before it could start */
+	CUT_INTERRUPTED, /* SIGINT or SIGTERM ended the run before it finished */
 };
 
 struct check_def;

@@ -10,27 +10,95 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "interrupt.h"
 #include "proc.h"
 #include "registry.h"
 
+/*
+ * Records the runner adds to a child's result stream (src/core/result.h has
+ * the result's own): 'G' a command's process group (int32), 'I' the check
+ * that starts now (int32 index), 'C' a cut decided in the child (int32),
+ * 'M' the milliseconds the probe took, measured in the child (double),
+ * 'R' the check running now is handed back, to run again: 'c' it wants to
+ * run a command (then alone), 'w' it waits for such a check.
+ */
+#define REC_PGID 'G'
+#define REC_BEGIN 'I'
+#define REC_CUT 'C'
+#define REC_MS 'M'
+#define REC_DEFER 'R'
+
+/*
+ * The members of a child share its stdout and stderr (one pipe): before
+ * each member the child writes a marker into it, so that what comes after
+ * is that member's, in the order it was written. The marker holds a random
+ * nonce of the run, so no output is mistaken for one:
+ * ESC "]wslgpu:" NONCE(32 hex) ":" INDEX(5 digits) BEL.
+ */
+#define MARK_HEAD "\033]wslgpu:"
+#define MARK_PREFIX_LEN (sizeof MARK_HEAD - 1 + 32)
+#define MARK_LEN (MARK_PREFIX_LEN + 1 + 5 + 1)
+static char mark_prefix[MARK_PREFIX_LEN + 1];
+
+static void make_mark_prefix(void)
+{
+	unsigned char r[16];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, r, sizeof r) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got != (ssize_t)sizeof r) {
+		/* No randomness: time and pid still make a collision unlikely. */
+		double t = now_ms();
+		pid_t p = getpid();
+		memcpy(r, &t, sizeof t);
+		memcpy(r + 8, &p, sizeof p < 8 ? sizeof p : 8);
+	}
+	memcpy(mark_prefix, MARK_HEAD, sizeof MARK_HEAD - 1);
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(mark_prefix + sizeof MARK_HEAD - 1 + 2 * i, 3, "%02x", r[i]);
+}
+
 enum state { ST_IDLE, ST_PENDING, ST_RUNNING, ST_DONE };
 
-struct slot {
+struct task {
 	enum state state;
+	bool solo;       /* after trouble in a shared child: next time alone */
+	char deferred;   /* its run in a shared child is void: REC_DEFER's 'c' or 'w' */
+	unsigned slot_id; /* the child running it (its output counts), 0: none */
+	struct strbuf out; /* its captured stdout and stderr */
+	bool out_truncated;
+	double start;    /* when the parent saw it begin */
+	double child_ms; /* from an 'M' record; < 0 when none came */
+};
+
+/* One child process: it runs its members in order, one after another. */
+struct slot {
+	bool used;
 	pid_t pid;
 	int wire_fd;   /* result records */
 	int out_fd;    /* captured stdout/stderr */
+	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
+	bool shared;   /* it runs shareable probes (proc_gate hands commands over) */
+	bool *known;   /* the results it has: done when it was forked, or run in it */
+	unsigned id;
 	struct strbuf wire;
-	struct strbuf out;
-	bool out_truncated;
+	struct strbuf scan;   /* output not yet assigned (a marker may be cut) */
+	int out_owner;        /* the member whose output comes now, or -1 */
 	bool wire_eof, out_eof, exited;
 	int wstatus;
+	size_t *members;
+	size_t nmembers;
+	size_t done;   /* members whose result is complete */
+	int cur;       /* the member running now (its 'I' came), or -1 */
 	double start, deadline;
-	pid_t *pgids;  /* command groups the probe started */
+	pid_t *pgids;  /* command groups the probes started */
 	size_t npgids;
 };
 
@@ -74,150 +142,7 @@ bool probe_is_wsl2(struct probe_ctx *ctx)
 	return strcmp(k, "wsl2") == 0 || strcmp(k, "container-in-wsl2") == 0;
 }
 
-/* ---- the child side ---- */
-
-static int child_wire_fd = -1;
-
-static void report_pgid(pid_t pgid)
-{
-	if (child_wire_fd >= 0) {
-		int32_t v = (int32_t)pgid;
-		wire_put(child_wire_fd, 'G', &v, sizeof v);
-	}
-}
-
-static void run_child(struct probe_ctx *ctx, size_t idx, int wire_fd, int out_fd,
-		      struct slot *slots)
-{
-	/* Other probes' pipes were inherited by fork: close them, or their
-	 * readers would never see EOF while we live. */
-	for (size_t i = 0; i < ctx->n; i++)
-		if (slots[i].state == ST_RUNNING) {
-			close(slots[i].wire_fd);
-			close(slots[i].out_fd);
-		}
-	setpgid(0, 0);
-	/* Default dispositions: a crash must end this child with the signal,
-	 * whatever handlers the parent had (a test framework's, a sanitizer's). */
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
-	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-		signal(fatal[i], SIG_DFL);
-	signal(SIGPIPE, SIG_IGN);
-	int devnull = open("/dev/null", O_RDONLY);
-	if (devnull >= 0) {
-		dup2(devnull, 0);
-		close(devnull);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	dup2(out_fd, 1);
-	dup2(out_fd, 2);
-	close(out_fd);
-	ctx->wire_fd = wire_fd;
-	child_wire_fd = wire_fd;
-	proc_spawn_hook = report_pgid;
-
-	struct result *r = &ctx->results[idx];
-	result_init(r, &ctx->defs[idx]);
-	proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
-	ctx->defs[idx].run(ctx, r);
-	if (!r->detail)
-		r->detail = xstrdup("");
-	fflush(stdout);
-	fflush(stderr);
-	wire_put_result(wire_fd, r);
-	_exit(0);
-}
-
-/* ---- the parent side ---- */
-
-static void slot_absorb_wire(struct slot *s, struct result *r)
-{
-	size_t used = 0;
-	/* 'G' records are the runner's, not the result's. */
-	while (s->wire.len - used >= 5) {
-		const unsigned char *h = (const unsigned char *)s->wire.buf + used;
-		uint32_t n = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 |
-			     (uint32_t)h[4] << 24;
-		if (s->wire.len - used - 5 < n)
-			break;
-		if (h[0] == 'G' && n == 4) {
-			int32_t v;
-			memcpy(&v, h + 5, 4);
-			s->pgids = xrealloc(s->pgids, (s->npgids + 1) * sizeof *s->pgids);
-			s->pgids[s->npgids++] = (pid_t)v;
-			used += 9;
-			continue;
-		}
-		size_t k = wire_apply(r, s->wire.buf + used, 5 + n);
-		if (k == 0)
-			break;
-		used += k;
-	}
-	if (used) {
-		memmove(s->wire.buf, s->wire.buf + used, s->wire.len - used);
-		s->wire.len -= used;
-		s->wire.buf[s->wire.len] = '\0';
-	}
-}
-
-static void kill_slot(struct slot *s)
-{
-	kill(-s->pid, SIGKILL);
-	for (size_t i = 0; i < s->npgids; i++)
-		kill(-s->pgids[i], SIGKILL);
-}
-
-static void finish_slot(struct slot *s, struct result *r, const struct run_opts *opts,
-			bool timed_out)
-{
-	char sigbuf[16];
-	r->ms = now_ms() - s->start;
-	if (s->out.len) {
-		r->output = xstrndup(s->out.buf, s->out.len);
-		r->output_truncated = s->out_truncated;
-	}
-	if (timed_out) {
-		struct strbuf d = STRBUF_INIT;
-		r->cut = s->deadline - s->start < opts->timeout_ms - 1 ? CUT_BUDGET : CUT_TIMEOUT;
-		sb_addf(&d, "probe did not finish within %.1f s%s",
-			(s->deadline - s->start) / 1000.0,
-			r->cut == CUT_BUDGET ? " (what was left of the run's time budget)" : "");
-		if (r->step)
-			sb_addf(&d, " while waiting for: %s", r->step);
-		r->status = ST_TIMEOUT;
-		free(r->detail);
-		r->detail = sb_detach(&d);
-		free(r->kb);
-		r->kb = xstrdup("core.probe_timeout");
-		res_ev(r, "waiting_for", "%s", r->step ? r->step : "unknown");
-	} else if (WIFSIGNALED(s->wstatus)) {
-		struct strbuf d = STRBUF_INIT;
-		const char *sig = signal_name(WTERMSIG(s->wstatus), sigbuf);
-		sb_addf(&d, "probe crashed (%s)", sig);
-		if (r->step)
-			sb_addf(&d, " while: %s", r->step);
-		r->status = ST_CRASH;
-		free(r->detail);
-		r->detail = sb_detach(&d);
-		free(r->kb);
-		r->kb = xstrdup("core.probe_crash");
-		res_ev(r, "signal", "%s", sig);
-		res_ev(r, "during", "%s", r->step ? r->step : "unknown");
-	} else if (!r->ran) {
-		/* Exited without a complete result: something called exit(). */
-		r->status = ST_CRASH;
-		free(r->detail);
-		r->detail = xasprintf("probe exited (status %d) before reporting a result%s%s",
-				      WIFEXITED(s->wstatus) ? WEXITSTATUS(s->wstatus) : -1,
-				      r->step ? " while: " : "", r->step ? r->step : "");
-		free(r->kb);
-		r->kb = xstrdup("core.probe_crash");
-		res_ev(r, "during", "%s", r->step ? r->step : "unknown");
-	}
-	r->ran = true;
-	s->state = ST_DONE;
-}
+/* ---- dependencies ---- */
 
 static int find_def(const struct check_def *defs, size_t n, const char *id)
 {
@@ -229,6 +154,30 @@ static int find_def(const struct check_def *defs, size_t n, const char *id)
 	return -1;
 }
 
+/* The deps of the table being run, resolved to indices once (-1: no such
+ * check): the scheduler asks for them again and again. */
+static const struct check_def *dt_defs;
+static int *dt_idx;
+
+static int dep_index(const struct check_def *defs, size_t n, size_t i, int d)
+{
+	if (defs == dt_defs && dt_idx)
+		return dt_idx[i * CHECK_MAX_DEPS + (size_t)d];
+	return find_def(defs, n, defs[i].deps[d]);
+}
+
+static void resolve_deps(const struct check_def *defs, size_t n)
+{
+	dt_defs = NULL;
+	free(dt_idx);
+	dt_idx = xcalloc(n * CHECK_MAX_DEPS + 1, sizeof *dt_idx);
+	for (size_t i = 0; i < n; i++)
+		for (int d = 0; d < CHECK_MAX_DEPS; d++)
+			dt_idx[i * CHECK_MAX_DEPS + (size_t)d] =
+				defs[i].deps[d] ? find_def(defs, n, defs[i].deps[d]) : -1;
+	dt_defs = defs;
+}
+
 /* Returns the index of a dep that blocks check i, or -1. *pending is set when
  * some dep has not finished yet. */
 static int blocking_dep(const struct check_def *defs, size_t n, struct result *results,
@@ -236,7 +185,7 @@ static int blocking_dep(const struct check_def *defs, size_t n, struct result *r
 {
 	*pending = false;
 	for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
-		int j = find_def(defs, n, defs[i].deps[d]);
+		int j = dep_index(defs, n, i, d);
 		if (j < 0)
 			continue; /* unknown checks block nothing */
 		if (!results[j].ran) {
@@ -266,7 +215,7 @@ static void mark_skipped(struct result *r, const struct result *dep)
 static void want_deps(const struct check_def *defs, size_t n, bool *want, size_t i)
 {
 	for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
-		int j = find_def(defs, n, defs[i].deps[d]);
+		int j = dep_index(defs, n, i, d);
 		if (j >= 0 && !want[j]) {
 			want[j] = true;
 			want_deps(defs, n, want, (size_t)j);
@@ -274,230 +223,1119 @@ static void want_deps(const struct check_def *defs, size_t n, bool *want, size_t
 	}
 }
 
-void runner_run(const struct run_opts *opts, bool *want, struct result *results)
+/*
+ * A check whose deps are done may be settled without running its probe:
+ * skipped behind a failure, not started because the budget is spent, or
+ * not checked in a static build. Returns true when it was. The parent and
+ * a shared child (for the members whose deps ran in it) decide alike.
+ */
+static bool settle_unrun(const struct check_def *defs, size_t n, struct result *results,
+			 size_t i, const struct run_opts *opts)
+{
+	bool pending;
+	int b = blocking_dep(defs, n, results, i, &pending);
+	if (b >= 0) {
+		mark_skipped(&results[i], &results[b]);
+		return true;
+	}
+	if (opts->budget_end_ms > 0 && now_ms() >= opts->budget_end_ms) {
+		res_set(&results[i], ST_SKIP, "core.budget_spent",
+			"skipped: the run's time budget was spent before it could start");
+		results[i].cut = CUT_NOT_STARTED;
+		results[i].ran = true;
+		return true;
+	}
+	const char *static_why = buildinfo_static_skip(defs[i].id);
+	if (static_why) {
+		/* A warning, not a quiet skip: the GPU path is unproven, and
+		 * "no problems found" would be a lie. */
+		res_set(&results[i], ST_WARN, "core.static_build", "not checked: %s", static_why);
+		results[i].ran = true;
+		return true;
+	}
+	return false;
+}
+
+/* ---- the child side ---- */
+
+static int child_wire_fd = -1;
+
+static void report_pgid(pid_t pgid)
+{
+	if (child_wire_fd >= 0) {
+		int32_t v = (int32_t)pgid;
+		wire_put(child_wire_fd, REC_PGID, &v, sizeof v);
+	}
+}
+
+/*
+ * The next whole record of buf[0..len) (result.h's framing): its size
+ * (header included) in *size, its payload length in *n and its int32
+ * payload, if it has one, in *v. Returns false when the record is not
+ * complete yet; a length over the limit is garbage: *size takes the rest.
+ */
+static bool next_record(const char *buf, size_t len, size_t *size, uint32_t *n, int32_t *v)
+{
+	if (len < 5)
+		return false;
+	const unsigned char *h = (const unsigned char *)buf;
+	*n = (uint32_t)h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16 | (uint32_t)h[4] << 24;
+	if (*n > (1u << 20)) {
+		*size = len;
+		*n = 0;
+		*v = -1;
+		return true;
+	}
+	if (len - 5 < *n)
+		return false;
+	*size = 5 + *n;
+	*v = -1;
+	if (*n == 4)
+		memcpy(v, h + 5, 4);
+	return true;
+}
+
+static void put_i32(int fd, char type, int v)
+{
+	int32_t x = (int32_t)v;
+	wire_put(fd, type, &x, sizeof x);
+}
+
+/* In a shared child no command runs: the probe is handed over. */
+static bool child_deferred;
+
+static bool defer_command(void)
+{
+	if (!child_deferred)
+		wire_put(child_wire_fd, REC_DEFER, "c", 1);
+	child_deferred = true;
+	return true;
+}
+
+static bool deps_ran(const struct probe_ctx *ctx, size_t i)
+{
+	for (int d = 0; d < CHECK_MAX_DEPS && ctx->defs[i].deps[d]; d++) {
+		int j = dep_index(ctx->defs, ctx->n, i, d);
+		if (j >= 0 && !ctx->results[j].ran)
+			return false;
+	}
+	return true;
+}
+
+/* Runs check i in this child and sends its result. check_deps: its deps
+ * may have run here (and failed, or been handed over: then it waits for
+ * them in the parent); the first member's were done when the parent chose
+ * it. */
+static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool shared,
+			 int wire_fd)
+{
+	struct result *r = &ctx->results[i];
+	if (check_deps) {
+		result_init(r, &ctx->defs[i]);
+		if (!deps_ran(ctx, i)) {
+			put_i32(wire_fd, REC_BEGIN, (int)i);
+			wire_put(wire_fd, REC_DEFER, "w", 1);
+			wire_put_result(wire_fd, r);
+			return;
+		}
+		if (settle_unrun(ctx->defs, ctx->n, ctx->results, i, ctx->opts)) {
+			put_i32(wire_fd, REC_BEGIN, (int)i);
+			if (r->cut != CUT_NONE)
+				put_i32(wire_fd, REC_CUT, (int)r->cut);
+			wire_put_result(wire_fd, r);
+			return;
+		}
+	}
+	put_i32(wire_fd, REC_BEGIN, (int)i);
+	char mark[MARK_LEN + 1];
+	fflush(stdout);
+	fflush(stderr);
+	snprintf(mark, sizeof mark, "%s:%05u\a", mark_prefix, (unsigned)i % 100000);
+	ssize_t w = write(1, mark, MARK_LEN);
+	(void)w;
+	result_init(r, &ctx->defs[i]);
+	child_deferred = false;
+	proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
+	double t0 = now_ms();
+	ctx->defs[i].run(ctx, r);
+	/* What the probe started and left running ends with it. (In a shared
+	 * child nothing is started: commands are handed over.) */
+	if (!shared)
+		proc_end_children(NULL, 0);
+	double ms = now_ms() - t0;
+	if (!r->detail)
+		r->detail = xstrdup("");
+	fflush(stdout);
+	fflush(stderr);
+	wire_put(wire_fd, REC_MS, &ms, sizeof ms);
+	wire_put_result(wire_fd, r);
+	r->ran = !child_deferred; /* for the members after it */
+}
+
+/*
+ * An idle child waits for more work on its control pipe: REC_RESULT idx,
+ * then that check's result records (a dep that ran elsewhere), and
+ * REC_RUN idx to run a check. The runner closes the pipe at the end.
+ */
+#define REC_RESULT 'J'
+#define REC_RUN 'X'
+
+static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl_fd)
+{
+	struct strbuf in = STRBUF_INIT;
+	int target = -1;
+	for (;;) {
+		char buf[16384];
+		ssize_t got = read(ctl_fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		sb_addn(&in, buf, (size_t)got);
+		size_t used = 0, size;
+		uint32_t n;
+		int32_t v;
+		while (next_record(in.buf + used, in.len - used, &size, &n, &v)) {
+			char type = in.buf[used];
+			if (!n && size > 5)
+				type = 0; /* garbage */
+			if (type == REC_RESULT && n == 4 && v >= 0 && (size_t)v < ctx->n) {
+				target = v;
+				result_release(&ctx->results[v]);
+				result_init(&ctx->results[v], &ctx->defs[v]);
+			} else if (type == REC_CUT && n == 4 && target >= 0) {
+				ctx->results[target].cut = (enum cut)v;
+			} else if (type == REC_RUN && n == 4 && v >= 0 && (size_t)v < ctx->n) {
+				target = -1;
+				child_member(ctx, (size_t)v, true, shared, wire_fd);
+			} else if (type && target >= 0) {
+				wire_apply(&ctx->results[target], in.buf + used, size);
+			}
+			used += size;
+		}
+		memmove(in.buf, in.buf + used, in.len - used);
+		in.len -= used;
+	}
+	_exit(0);
+}
+
+static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmembers,
+		      bool shared, int wire_fd, int out_fd, int ctl_fd, const sigset_t *mask,
+		      pid_t runner)
+{
+	setpgid(0, 0);
+	/* Dies with the runner (even a SIGKILLed one), and inherits what its
+	 * descendants orphan, setsid()ed daemons too, to end it all below. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != runner)
+		_exit(127);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* Default dispositions: a crash must end this child with the signal,
+	 * whatever handlers the parent had (a test framework's, a sanitizer's,
+	 * the runner's own for SIGINT, SIGTERM and SIGCHLD). */
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM,
+				     SIGCHLD };
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		signal(fatal[i], SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		close(devnull);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	dup2(out_fd, 1);
+	dup2(out_fd, 2);
+	/* Nothing inherited reaches the probes and the vendor code they load:
+	 * not the caller's open files, not the other probes' pipes (whose
+	 * readers would never see EOF while we live). */
+	int keep[2] = { wire_fd, ctl_fd };
+	proc_close_fds(keep, 2);
+	ctx->wire_fd = wire_fd;
+	child_wire_fd = wire_fd;
+	proc_spawn_hook = report_pgid;
+	if (shared)
+		proc_gate = defer_command;
+
+	for (size_t m = 0; m < nmembers; m++)
+		child_member(ctx, members[m], m > 0, shared, wire_fd);
+	child_serve(ctx, shared, wire_fd, ctl_fd);
+}
+
+/* ---- the parent side ---- */
+
+struct run {
+	const struct check_def *defs;
+	size_t n;
+	const struct run_opts *opts;
+	struct result *results;
+	struct task *tasks;
+	struct slot *slots; /* n of them: never more children than checks */
+	size_t running;     /* slots in use */
+	double *height;     /* how many checks wait on each, through the chain */
+};
+
+/* Output of member i from slot s, kept up to the cap. */
+static void out_emit(struct run *run, struct slot *s, const char *p, size_t n)
+{
+	int i = s->out_owner;
+	if (i < 0 || !n || run->tasks[i].slot_id != s->id)
+		return; /* a member handed over: its output here is void */
+	struct task *t = &run->tasks[i];
+	size_t room = t->out.len < RUNNER_OUTPUT_CAP ? RUNNER_OUTPUT_CAP - t->out.len : 0;
+	if (n > room)
+		t->out_truncated = true;
+	sb_addn(&t->out, p, n < room ? n : room);
+}
+
+/* Splits the output at the members' markers; keeps back a tail that may be
+ * the start of one (all of it when the child has ended: flush). */
+static void out_feed(struct run *run, struct slot *s, bool flush)
+{
+	if (!s->scan.len)
+		return;
+	size_t off = 0;
+	for (;;) {
+		const char *base = s->scan.buf + off;
+		size_t left = s->scan.len - off;
+		const char *m = memmem(base, left, mark_prefix, MARK_PREFIX_LEN);
+		if (!m || (size_t)(base + left - m) < MARK_LEN) {
+			/* No whole marker: keep what could begin one. */
+			size_t keep = 0;
+			if (m)
+				keep = (size_t)(base + left - m);
+			else if (!flush)
+				keep = left < MARK_PREFIX_LEN - 1 ? left : MARK_PREFIX_LEN - 1;
+			if (flush)
+				keep = 0;
+			out_emit(run, s, base, left - keep);
+			off += left - keep;
+			break;
+		}
+		out_emit(run, s, base, (size_t)(m - base));
+		const char *d = m + MARK_PREFIX_LEN + 1;
+		int idx = 0;
+		for (int k = 0; k < 5; k++)
+			idx = idx * 10 + (d[k] >= '0' && d[k] <= '9' ? d[k] - '0' : 0);
+		s->out_owner = idx < (int)run->n ? idx : -1;
+		off = (size_t)(m - s->scan.buf) + MARK_LEN;
+	}
+	if (off) {
+		memmove(s->scan.buf, s->scan.buf + off, s->scan.len - off);
+		s->scan.len -= off;
+		s->scan.buf[s->scan.len] = '\0';
+	}
+}
+
+static void drain_out(struct run *run, struct slot *s)
+{
+	char buf[16384];
+	for (;;) {
+		ssize_t got = read(s->out_fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				s->out_eof = true;
+			return;
+		}
+		sb_addn(&s->scan, buf, (size_t)got);
+		out_feed(run, s, false);
+	}
+}
+
+static void member_begins(struct run *run, struct slot *s, int i)
+{
+	double now = now_ms();
+	s->cur = i;
+	run->tasks[i].start = now;
+	run->tasks[i].child_ms = -1;
+	run->tasks[i].deferred = 0;
+	s->deadline = now + run->opts->timeout_ms;
+	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
+		s->deadline = run->opts->budget_end_ms;
+}
+
+/* A member handed over: what it found in the shared child is void; it
+ * runs again alone (it is the one that wants a command: solo), or, when it
+ * only waited for such a one, with the others. */
+static void requeue(struct run *run, int i, bool solo)
+{
+	result_release(&run->results[i]);
+	run->tasks[i].state = ST_PENDING;
+	run->tasks[i].solo = solo;
+	run->tasks[i].deferred = 0;
+	run->tasks[i].slot_id = 0;
+	sb_reset(&run->tasks[i].out);
+	run->tasks[i].out_truncated = false;
+}
+
+static void member_complete(struct run *run, struct slot *s)
+{
+	int i = s->cur;
+	struct result *r = &run->results[i];
+	if (run->tasks[i].deferred) {
+		requeue(run, i, run->tasks[i].deferred == 'c');
+		s->done++;
+		s->cur = -1;
+		return;
+	}
+	struct task *t = &run->tasks[i];
+	r->ms = t->child_ms >= 0 ? t->child_ms : now_ms() - t->start;
+	r->ran = true;
+	t->state = ST_DONE;
+	s->known[i] = true;
+	s->done++;
+	s->cur = -1;
+}
+
+static void slot_absorb_wire(struct run *run, struct slot *s)
+{
+	size_t used = 0, size;
+	uint32_t n;
+	int32_t v;
+	while (next_record(s->wire.buf + used, s->wire.len - used, &size, &n, &v)) {
+		const unsigned char *h = (const unsigned char *)s->wire.buf + used;
+		const unsigned char *p = h + 5;
+		if (!n && size > 5) { /* garbage: drop the rest */
+			used += size;
+			break;
+		}
+		if (h[0] == REC_PGID && n == 4) {
+			s->pgids = xrealloc(s->pgids, (s->npgids + 1) * sizeof *s->pgids);
+			s->pgids[s->npgids++] = (pid_t)v;
+		} else if (h[0] == REC_BEGIN && n == 4) {
+			/* Only the member due next may begin. */
+			if (s->cur < 0 && s->done < s->nmembers && (size_t)v == s->members[s->done])
+				member_begins(run, s, v);
+		} else if (h[0] == REC_CUT && n == 4 && s->cur >= 0) {
+			if (v > CUT_NONE && v <= CUT_INTERRUPTED)
+				run->results[s->cur].cut = (enum cut)v;
+		} else if (h[0] == REC_DEFER && n == 1 && s->cur >= 0) {
+			if (p[0] == 'c' || p[0] == 'w')
+				run->tasks[s->cur].deferred = (char)p[0];
+		} else if (h[0] == REC_MS && n == sizeof(double) && s->cur >= 0) {
+			memcpy(&run->tasks[s->cur].child_ms, p, sizeof(double));
+		} else if (s->cur >= 0) {
+			struct result *r = &run->results[s->cur];
+			wire_apply(r, s->wire.buf + used, size);
+			if (r->ran)
+				member_complete(run, s);
+		}
+		used += size;
+	}
+	if (used) {
+		memmove(s->wire.buf, s->wire.buf + used, s->wire.len - used);
+		s->wire.len -= used;
+		s->wire.buf[s->wire.len] = '\0';
+	}
+}
+
+static void read_wire(struct run *run, struct slot *s)
+{
+	char buf[16384];
+	for (;;) {
+		ssize_t got = read(s->wire_fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				s->wire_eof = true;
+			break;
+		}
+		sb_addn(&s->wire, buf, (size_t)got);
+		slot_absorb_wire(run, s);
+		if ((size_t)got < sizeof buf)
+			break;
+	}
+}
+
+static void set_timeout(struct result *r, double limit_ms, const struct run_opts *opts)
+{
+	struct strbuf d = STRBUF_INIT;
+	r->cut = limit_ms < opts->timeout_ms - 1 ? CUT_BUDGET : CUT_TIMEOUT;
+	sb_addf(&d, "probe did not finish within %.1f s%s", limit_ms / 1000.0,
+		r->cut == CUT_BUDGET ? " (what was left of the run's time budget)" : "");
+	if (r->step)
+		sb_addf(&d, " while waiting for: %s", r->step);
+	r->status = ST_TIMEOUT;
+	free(r->detail);
+	r->detail = sb_detach(&d);
+	free(r->kb);
+	r->kb = xstrdup("core.probe_timeout");
+	res_ev(r, "waiting_for", "%s", r->step ? r->step : "unknown");
+}
+
+static void set_crash(struct result *r, int wstatus)
+{
+	char sigbuf[16];
+	free(r->detail);
+	free(r->kb);
+	r->kb = xstrdup("core.probe_crash");
+	r->status = ST_CRASH;
+	if (WIFSIGNALED(wstatus)) {
+		const char *sig = signal_name(WTERMSIG(wstatus), sigbuf);
+		r->detail = xasprintf("probe crashed (%s)%s%s", sig, r->step ? " while: " : "",
+				      r->step ? r->step : "");
+		res_ev(r, "signal", "%s", sig);
+	} else {
+		/* Exited without a complete result: something called exit(). */
+		r->detail = xasprintf("probe exited (status %d) before reporting a result%s%s",
+				      WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1,
+				      r->step ? " while: " : "", r->step ? r->step : "");
+	}
+	res_ev(r, "during", "%s", r->step ? r->step : "unknown");
+}
+
+static void set_interrupted(struct result *r, int sig, bool started)
+{
+	char sigbuf[16];
+	const char *name = signal_name(sig, sigbuf);
+	free(r->kb);
+	r->kb = NULL;
+	r->status = ST_SKIP;
+	r->cut = CUT_INTERRUPTED;
+	free(r->detail);
+	if (started)
+		r->detail = xasprintf("interrupted by %s before it finished%s%s", name,
+				      r->step ? " while waiting for: " : "", r->step ? r->step : "");
+	else
+		r->detail = xasprintf("not run: interrupted by %s", name);
+	res_ev(r, "interrupted_by", "%s", name);
+	r->ran = true;
+}
+
+/*
+ * Ends a slot's child and everything it started, and settles its members:
+ * the one running gets `how` ('t' timed out, 'x' exited or crashed, 'i'
+ * interrupted by sig, 'c' all complete); the ones not begun go back to
+ * pending, to run alone (or are interrupted too).
+ */
+static void end_slot(struct run *run, struct slot *s, char how, int sig)
+{
+	kill(-s->pid, SIGKILL);
+	for (size_t i = 0; i < s->npgids; i++)
+		kill(-s->pgids[i], SIGKILL);
+	if (!s->exited) {
+		while (waitpid(s->pid, &s->wstatus, 0) < 0 && errno == EINTR)
+			;
+		s->exited = true;
+	}
+	/* What was written before the end still counts. */
+	read_wire(run, s);
+	drain_out(run, s);
+	out_feed(run, s, true);
+	/* Its orphans (setsid()ed daemons) are ours now: we are a subreaper. */
+	pid_t *live = xcalloc(run->n + 1, sizeof *live);
+	size_t nlive = 0;
+	for (size_t k = 0; k < run->n; k++)
+		if (run->slots[k].used && &run->slots[k] != s)
+			live[nlive++] = run->slots[k].pid;
+	proc_end_children(live, nlive);
+	free(live);
+
+	if (s->cur >= 0 && run->tasks[s->cur].deferred && how != 'i') {
+		/* Handed back before it ended: what happened since is void. */
+		requeue(run, s->cur, run->tasks[s->cur].deferred == 'c');
+		s->done++;
+		s->cur = -1;
+		for (size_t m = s->done; m < s->nmembers; m++)
+			requeue(run, (int)s->members[m], true);
+		s->done = s->nmembers;
+	}
+	if (s->done < s->nmembers) {
+		/* The one running, or (no 'I' came yet) the one due. */
+		int i = s->cur >= 0 ? s->cur : (int)s->members[s->done];
+		struct result *r = &run->results[i];
+		double began = s->cur >= 0 ? run->tasks[i].start : s->start;
+		run->tasks[i].start = began;
+		if (how == 't')
+			set_timeout(r, s->deadline - began, run->opts);
+		else if (how == 'i')
+			set_interrupted(r, sig, true);
+		else
+			set_crash(r, s->wstatus);
+		r->ms = now_ms() - run->tasks[i].start;
+		r->ran = true;
+		run->tasks[i].state = ST_DONE;
+		s->done++;
+		for (size_t m = s->done; m < s->nmembers; m++)
+			requeue(run, (int)s->members[m], true);
+	}
+	close(s->wire_fd);
+	close(s->out_fd);
+	if (s->ctl_fd >= 0)
+		close(s->ctl_fd);
+	sb_release(&s->wire);
+	sb_release(&s->scan);
+	free(s->pgids);
+	free(s->members);
+	free(s->known);
+	memset(s, 0, sizeof *s);
+	run->running--;
+}
+
+/* ---- choosing what runs together ---- */
+
+/* May run in a shared child: no vendor code in its process (a command it
+ * wants to run is handed over, REC_DEFER). */
+static bool shareable(const struct run *run, size_t i)
+{
+	return run->defs[i].flags & (CHECK_FILES | CHECK_COMMANDS);
+}
+
+static bool deps_done_or_in(const struct run *run, size_t i, const bool *in)
+{
+	for (int d = 0; d < CHECK_MAX_DEPS && run->defs[i].deps[d]; d++) {
+		int j = dep_index(run->defs, run->n, i, d);
+		if (j < 0)
+			continue;
+		if (run->tasks[j].state != ST_DONE && !in[j])
+			return false;
+	}
+	return true;
+}
+
+/* Does check i need one of in[] (a dep, not an after: one)? */
+static bool depends_on_any(const struct run *run, size_t i, const bool *in)
+{
+	for (int d = 0; d < CHECK_MAX_DEPS && run->defs[i].deps[d]; d++) {
+		int j = dep_index(run->defs, run->n, i, d);
+		if (j >= 0 && in[j] &&
+		    strncmp(run->defs[i].deps[d], CHECK_AFTER, sizeof CHECK_AFTER - 1) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The members of a new child that starts with check first. Probes of our
+ * own code that only read files (CHECK_FILES) share a child with every
+ * such probe that can run once the ones before it did: one fork for a
+ * whole layer of parsers. A probe that runs vendor code takes along only
+ * the checks of its own chain (cuda.load, then cuda.init...), never an
+ * independent one, so that vendor calls still run in parallel and one
+ * library's crash or hang costs only its own chain. Members come in
+ * dependency order, those that more checks wait on first.
+ */
+static size_t choose_members(struct run *run, size_t first, size_t *out)
+{
+	bool *in = xcalloc(run->n, sizeof *in);
+	size_t k = 0;
+	out[k++] = first;
+	in[first] = true;
+	bool files = shareable(run, first);
+	if (!run->tasks[first].solo) {
+		for (;;) {
+			int best = -1;
+			for (size_t i = 0; i < run->n; i++) {
+				const struct task *t = &run->tasks[i];
+				if (t->state != ST_PENDING || in[i] || t->solo)
+					continue;
+				if (shareable(run, i) != files)
+					continue;
+				if (!deps_done_or_in(run, i, in))
+					continue;
+				if (!files && !depends_on_any(run, i, in))
+					continue;
+				if (best < 0 || run->height[i] > run->height[best])
+					best = (int)i;
+			}
+			if (best < 0)
+				break;
+			in[best] = true;
+			out[k++] = (size_t)best;
+		}
+	}
+	free(in);
+	return k;
+}
+
+/* How many checks wait on each one, directly or through others: the
+ * ones that unblock the most run first. */
+static void compute_heights(struct run *run)
+{
+	for (size_t i = 0; i < run->n; i++)
+		run->height[i] = 0;
+	/* deps point back in the table, mostly; iterate to a fixed point
+	 * (bounded: a cycle would be a table bug). */
+	for (size_t round = 0; round < run->n; round++) {
+		bool changed = false;
+		for (size_t i = 0; i < run->n; i++)
+			for (int d = 0; d < CHECK_MAX_DEPS && run->defs[i].deps[d]; d++) {
+				int j = dep_index(run->defs, run->n, i, d);
+				double h = run->height[i] + 1;
+				if (j >= 0 && run->height[j] < h) {
+					run->height[j] = h;
+					changed = true;
+				}
+			}
+		if (!changed)
+			break;
+	}
+}
+
+static void start_slot(struct run *run, size_t first, const sigset_t *mask)
+{
+	/* Fewer children than checks run at any time: a slot is free. */
+	struct slot *s = run->slots;
+	while (s->used)
+		s++;
+	size_t *members = xcalloc(run->n, sizeof *members);
+	size_t nm = choose_members(run, first, members);
+	int wp[2], op[2], cp[2] = { -1, -1 };
+	if (pipe2(cp, O_CLOEXEC) < 0)
+		cp[0] = cp[1] = -1; /* then no more work for it: it exits when done */
+	if (pipe2(wp, O_CLOEXEC) < 0) {
+		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
+			"could not start the probe: %s", strerror(errno));
+		if (cp[0] >= 0) {
+			close(cp[0]);
+			close(cp[1]);
+		}
+		goto failed;
+	}
+	if (pipe2(op, O_CLOEXEC) < 0) {
+		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
+			"could not start the probe: %s", strerror(errno));
+		close(wp[0]);
+		close(wp[1]);
+		if (cp[0] >= 0) {
+			close(cp[0]);
+			close(cp[1]);
+		}
+		goto failed;
+	}
+	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1 };
+	fflush(stdout);
+	fflush(stderr);
+	pid_t runner = getpid();
+	double start = now_ms();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(wp[0]); close(wp[1]); close(op[0]); close(op[1]);
+		if (cp[0] >= 0) {
+			close(cp[0]);
+			close(cp[1]);
+		}
+		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
+			"could not fork the probe: %s", strerror(e));
+		goto failed;
+	}
+	bool shared = shareable(run, first) && !run->tasks[first].solo;
+	if (pid == 0) {
+		if (cp[1] >= 0)
+			close(cp[1]);
+		run_child(&ctx, members, nm, shared, wp[1], op[1], cp[0], mask, runner);
+	}
+	setpgid(pid, pid);
+	close(wp[1]);
+	close(op[1]);
+	if (cp[0] >= 0)
+		close(cp[0]);
+	fcntl(wp[0], F_SETFL, O_NONBLOCK);
+	fcntl(op[0], F_SETFL, O_NONBLOCK);
+	static unsigned next_id;
+	memset(s, 0, sizeof *s);
+	s->used = true;
+	s->id = ++next_id;
+	s->out_owner = (int)members[0];
+	s->pid = pid;
+	s->wire_fd = wp[0];
+	s->out_fd = op[0];
+	/* A child that had trouble before runs alone and is not reused. */
+	s->ctl_fd = run->tasks[first].solo && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
+	s->shared = shared;
+	s->known = xcalloc(run->n, sizeof *s->known);
+	for (size_t k = 0; k < run->n; k++)
+		s->known[k] = run->tasks[k].state == ST_DONE;
+	s->members = members;
+	s->nmembers = nm;
+	s->cur = -1;
+	s->start = start;
+	s->deadline = start + run->opts->timeout_ms;
+	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
+		s->deadline = run->opts->budget_end_ms;
+	for (size_t m = 0; m < nm; m++) {
+		run->tasks[members[m]].state = ST_RUNNING;
+		run->tasks[members[m]].start = start;
+		run->tasks[members[m]].slot_id = s->id;
+	}
+	run->running++;
+	return;
+failed:
+	run->results[first].ran = true;
+	run->tasks[first].state = ST_DONE;
+	free(members);
+}
+
+static bool slot_idle(const struct slot *s)
+{
+	return s->used && s->ctl_fd >= 0 && !s->exited && s->done == s->nmembers;
+}
+
+/*
+ * Gives check i to an idle child instead of forking one: a shareable probe
+ * to a shared child, a vendor probe to the child of its own chain (the one
+ * that ran a check it needs: nvml.devices after nvml.init). The child gets
+ * every result that is done and that it does not have, as a fresh fork
+ * would, then the check to run. Returns false when no child fits.
+ */
+static bool give_to_idle(struct run *run, size_t i)
+{
+	const struct task *t = &run->tasks[i];
+	if (t->solo)
+		return false;
+	bool sh = shareable(run, i);
+	struct slot *s = NULL;
+	for (size_t k = 0; k < run->n && !s; k++) {
+		struct slot *c = &run->slots[k];
+		if (!slot_idle(c) || c->shared != sh)
+			continue;
+		if (!sh) {
+			bool *in = xcalloc(run->n, sizeof *in);
+			for (size_t m = 0; m < c->nmembers; m++)
+				in[c->members[m]] = true;
+			bool mine = depends_on_any(run, i, in);
+			free(in);
+			if (!mine)
+				continue;
+		}
+		s = c;
+	}
+	if (!s)
+		return false;
+	for (size_t j = 0; j < run->n; j++) {
+		if (s->known[j] || run->tasks[j].state != ST_DONE || !run->results[j].ran)
+			continue;
+		put_i32(s->ctl_fd, REC_RESULT, (int)j);
+		if (run->results[j].cut != CUT_NONE)
+			put_i32(s->ctl_fd, REC_CUT, (int)run->results[j].cut);
+		wire_put_result(s->ctl_fd, &run->results[j]);
+		s->known[j] = true;
+	}
+	put_i32(s->ctl_fd, REC_RUN, (int)i);
+	double now = now_ms();
+	s->members[s->nmembers++] = i;
+	s->cur = -1;
+	s->start = now;
+	s->deadline = now + run->opts->timeout_ms;
+	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
+		s->deadline = run->opts->budget_end_ms;
+	run->tasks[i].state = ST_RUNNING;
+	run->tasks[i].start = now;
+	run->tasks[i].slot_id = s->id;
+	return true;
+}
+
+static size_t busy_slots(const struct run *run)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < run->n; i++)
+		k += run->slots[i].used && !slot_idle(&run->slots[i]);
+	return k;
+}
+
+static void run_in_process(struct run *run, size_t i)
+{
+	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1 };
+	double t0 = now_ms();
+	result_init(&run->results[i], &run->defs[i]);
+	run->defs[i].run(&ctx, &run->results[i]);
+	if (!run->results[i].detail)
+		run->results[i].detail = xstrdup("");
+	run->results[i].ms = now_ms() - t0;
+	run->results[i].ran = true;
+	run->tasks[i].state = ST_DONE;
+}
+
+static void show_progress(struct run *run)
+{
+	size_t done = 0, total = 0;
+	double oldest = 0;
+	const char *longest = NULL;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct task *t = &run->tasks[i];
+		if (t->state == ST_IDLE)
+			continue;
+		total++;
+		if (t->state == ST_DONE)
+			done++;
+	}
+	for (size_t k = 0; k < run->n; k++) {
+		const struct slot *s = &run->slots[k];
+		if (s->used && s->cur >= 0 && (!longest || run->tasks[s->cur].start < oldest)) {
+			oldest = run->tasks[s->cur].start;
+			longest = run->defs[s->cur].id;
+		}
+	}
+	run->opts->progress(done, total, longest);
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig; /* only wakes ppoll: a child exited */
+}
+
+int runner_run(const struct run_opts *opts, bool *want, struct result *results)
 {
 	size_t n;
 	const struct check_def *defs = registry_checks(&n);
-	runner_run_table(defs, n, opts, want, results);
+	return runner_run_table(defs, n, opts, want, results);
 }
 
-void runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,
-		      bool *want, struct result *results)
+int runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,
+		     bool *want, struct result *results)
 {
-	struct slot *slots = xcalloc(n, sizeof *slots);
-	struct probe_ctx ctx = { defs, results, n, opts, -1 };
+	struct run run = { defs, n, opts, results, xcalloc(n, sizeof(struct task)),
+			   xcalloc(n, sizeof(struct slot)), 0, xcalloc(n, sizeof(double)) };
 	int max_parallel = opts->max_parallel > 0 ? opts->max_parallel : 16;
-	int running = 0;
+	resolve_deps(defs, n);
+	compute_heights(&run);
+	make_mark_prefix();
+
+	/* SIGINT and SIGTERM are recorded, not fatal, and with SIGCHLD they
+	 * are blocked except while waiting in ppoll, so none is missed
+	 * between a check of the flag and the wait. Not with --no-fork: a
+	 * probe hung in this process could then not be interrupted. */
+	struct sigaction chld = { 0 }, old_chld, ign = { 0 }, old_pipe;
+	sigset_t block, oldmask;
+	int was_subreaper = 0;
+	sigemptyset(&oldmask);
+	if (!opts->no_fork) {
+		interrupt_install();
+		chld.sa_handler = on_sigchld;
+		sigemptyset(&chld.sa_mask);
+		sigaction(SIGCHLD, &chld, &old_chld);
+		/* An idle child that died cannot take more work: EPIPE, not death. */
+		ign.sa_handler = SIG_IGN;
+		sigemptyset(&ign.sa_mask);
+		sigaction(SIGPIPE, &ign, &old_pipe);
+		interrupt_sigset(&block);
+		sigaddset(&block, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &block, &oldmask);
+		/* What a probe's descendants orphan when the probe is killed
+		 * comes to us, to be ended (proc_end_children). */
+		prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	}
 
 	for (size_t i = 0; i < n; i++)
 		if (want[i])
 			want_deps(defs, n, want, i);
 	for (size_t i = 0; i < n; i++) {
 		result_init(&results[i], &defs[i]);
-		slots[i].wire_fd = slots[i].out_fd = -1;
-		if (!want[i])
-			continue;
-		slots[i].state = ST_PENDING;
+		run.tasks[i].state = want[i] ? ST_PENDING : ST_IDLE;
 	}
 
+	int sig = 0;
 	for (;;) {
+		if (!opts->no_fork && (sig = interrupt_signal()))
+			break;
 		bool progress = true;
-		/* Start (or skip) everything whose deps are done. */
+		/* Settle or start everything whose deps are done. */
 		while (progress) {
 			progress = false;
 			for (size_t i = 0; i < n; i++) {
-				if (slots[i].state != ST_PENDING)
+				if (run.tasks[i].state != ST_PENDING)
 					continue;
 				bool pending;
 				int b = blocking_dep(defs, n, results, i, &pending);
-				if (b >= 0) {
-					mark_skipped(&results[i], &results[b]);
-					slots[i].state = ST_DONE;
-					progress = true;
+				if (b < 0 && pending)
 					continue;
-				}
-				if (pending || running >= max_parallel)
-					continue;
-				if (opts->budget_end_ms > 0 && now_ms() >= opts->budget_end_ms) {
-					res_set(&results[i], ST_SKIP, "core.budget_spent",
-						"skipped: the run's time budget was spent before it could start");
-					results[i].cut = CUT_NOT_STARTED;
-					results[i].ran = true;
-					slots[i].state = ST_DONE;
-					progress = true;
-					continue;
-				}
-				const char *static_why = buildinfo_static_skip(defs[i].id);
-				if (static_why) {
-					/* A warning, not a quiet skip: the GPU path is unproven,
-					 * and "no problems found" would be a lie. */
-					res_set(&results[i], ST_WARN, "core.static_build",
-						"not checked: %s", static_why);
-					results[i].ran = true;
-					slots[i].state = ST_DONE;
+				if (settle_unrun(defs, n, results, i, opts)) {
+					run.tasks[i].state = ST_DONE;
 					progress = true;
 					continue;
 				}
 				if (opts->no_fork) {
-					double t0 = now_ms();
-					result_init(&results[i], &defs[i]);
-					defs[i].run(&ctx, &results[i]);
-					if (!results[i].detail)
-						results[i].detail = xstrdup("");
-					results[i].ms = now_ms() - t0;
-					results[i].ran = true;
-					slots[i].state = ST_DONE;
+					run_in_process(&run, i);
 					progress = true;
 					continue;
 				}
-				int wp[2], op[2];
-				if (pipe2(wp, O_CLOEXEC) < 0 || pipe2(op, O_CLOEXEC) < 0) {
-					res_set(&results[i], ST_CRASH, "core.probe_crash",
-						"could not start the probe: %s", strerror(errno));
-					results[i].ran = true;
-					slots[i].state = ST_DONE;
+				if (give_to_idle(&run, i)) {
 					progress = true;
 					continue;
 				}
-				fflush(stdout);
-				fflush(stderr);
-				slots[i].start = now_ms();
-				pid_t pid = fork();
-				if (pid < 0) {
-					close(wp[0]); close(wp[1]); close(op[0]); close(op[1]);
-					res_set(&results[i], ST_CRASH, "core.probe_crash",
-						"could not fork the probe: %s", strerror(errno));
-					results[i].ran = true;
-					slots[i].state = ST_DONE;
-					progress = true;
+				if ((int)busy_slots(&run) >= max_parallel)
 					continue;
-				}
-				if (pid == 0) {
-					close(wp[0]);
-					close(op[0]);
-					run_child(&ctx, i, wp[1], op[1], slots);
-				}
-				setpgid(pid, pid);
-				close(wp[1]);
-				close(op[1]);
-				slots[i].pid = pid;
-				slots[i].wire_fd = wp[0];
-				slots[i].out_fd = op[0];
-				slots[i].deadline = slots[i].start + opts->timeout_ms;
-				if (opts->budget_end_ms > 0 && opts->budget_end_ms < slots[i].deadline)
-					slots[i].deadline = opts->budget_end_ms;
-				slots[i].state = ST_RUNNING;
-				running++;
+				start_slot(&run, i, &oldmask);
 				progress = true;
 			}
 		}
-		if (running == 0)
+		if (busy_slots(&run) == 0) {
+			/* Nothing left to give them: the idle children go, all
+			 * killed before the first is waited for. */
+			for (size_t k = 0; k < n; k++)
+				if (run.slots[k].used)
+					kill(-run.slots[k].pid, SIGKILL);
+			for (size_t k = 0; k < n; k++)
+				if (run.slots[k].used)
+					end_slot(&run, &run.slots[k], 'c', 0);
 			break;
-		if (opts->progress) {
-			size_t done = 0, total = 0;
-			double oldest = 0;
-			const char *longest = NULL;
-			for (size_t i = 0; i < n; i++) {
-				if (slots[i].state == ST_IDLE)
-					continue;
-				total++;
-				if (slots[i].state == ST_DONE)
-					done++;
-				if (slots[i].state == ST_RUNNING &&
-				    (!longest || slots[i].start < oldest)) {
-					oldest = slots[i].start;
-					longest = defs[i].id;
-				}
-			}
-			opts->progress(done, total, longest);
 		}
+		if (opts->progress)
+			show_progress(&run);
 
-		/* Wait for output, exits or the nearest deadline. */
+		/* Wait for output, exits, a signal or the nearest deadline. */
 		struct pollfd *pfd = xcalloc(2 * n, sizeof *pfd);
-		size_t *who = xcalloc(2 * n, sizeof *who);
+		struct slot **who = xcalloc(2 * n, sizeof *who);
 		size_t np = 0;
 		double now = now_ms(), next = now + 1000;
-		for (size_t i = 0; i < n; i++) {
-			struct slot *s = &slots[i];
-			if (s->state != ST_RUNNING)
+		for (size_t k = 0; k < n; k++) {
+			struct slot *s = &run.slots[k];
+			if (!s->used)
 				continue;
 			if (s->deadline < next)
 				next = s->deadline;
 			if (!s->wire_eof) {
-				pfd[np].fd = s->wire_fd;
-				pfd[np].events = POLLIN;
-				who[np++] = i;
+				pfd[np] = (struct pollfd){ s->wire_fd, POLLIN, 0 };
+				who[np++] = s;
 			}
 			if (!s->out_eof) {
-				pfd[np].fd = s->out_fd;
-				pfd[np].events = POLLIN;
-				who[np++] = i;
+				pfd[np] = (struct pollfd){ s->out_fd, POLLIN, 0 };
+				who[np++] = s;
 			}
-			if (s->wire_eof && s->out_eof && next > now + 5)
-				next = now + 5; /* closed its pipes: poll for the exit */
 		}
-		int wait_ms = next > now ? (int)(next - now) + 1 : 0;
-		if (opts->progress && wait_ms > 100)
-			wait_ms = 100;
-		int pr = poll(pfd, np, wait_ms);
+		double wait = next > now ? next - now + 1 : 0;
+		if (opts->progress && wait > 100)
+			wait = 100;
+		struct timespec ts = { (time_t)(wait / 1000), (long)((long long)wait % 1000) * 1000000 };
+		int pr = ppoll(pfd, np, &ts, &oldmask);
 		if (pr > 0) {
 			for (size_t k = 0; k < np; k++) {
 				if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
 					continue;
-				struct slot *s = &slots[who[k]];
-				char buf[16384];
-				ssize_t got = read(pfd[k].fd, buf, sizeof buf);
-				if (got < 0 && (errno == EINTR || errno == EAGAIN))
+				struct slot *s = who[k];
+				if (!s->used)
 					continue;
-				if (pfd[k].fd == s->wire_fd) {
-					if (got <= 0) {
-						s->wire_eof = true;
-					} else {
-						sb_addn(&s->wire, buf, (size_t)got);
-						slot_absorb_wire(s, &results[who[k]]);
-					}
-				} else {
-					if (got <= 0) {
-						s->out_eof = true;
-					} else {
-						size_t room = s->out.len < RUNNER_OUTPUT_CAP
-								      ? RUNNER_OUTPUT_CAP - s->out.len : 0;
-						if ((size_t)got > room)
-							s->out_truncated = true;
-						sb_addn(&s->out, buf, (size_t)got < room ? (size_t)got : room);
-					}
-				}
+				if (pfd[k].fd == s->wire_fd)
+					read_wire(&run, s);
+				else
+					drain_out(&run, s);
 			}
 		}
 		free(pfd);
 		free(who);
 
 		now = now_ms();
-		for (size_t i = 0; i < n; i++) {
-			struct slot *s = &slots[i];
-			if (s->state != ST_RUNNING)
+		for (size_t k = 0; k < n; k++) {
+			struct slot *s = &run.slots[k];
+			if (!s->used)
 				continue;
 			if (!s->exited && waitpid(s->pid, &s->wstatus, WNOHANG) == s->pid)
 				s->exited = true;
-			bool timed_out = !s->exited && now >= s->deadline;
-			/* The result pipe closes when the probe exits (no command
-			 * inherits it); the output pipe may be held open by a
-			 * grandchild, so it is not waited for. */
-			bool done = s->exited && s->wire_eof;
-			if (!timed_out && !done)
-				continue;
-			kill_slot(s);
-			if (!s->exited)
-				waitpid(s->pid, &s->wstatus, 0);
-			slot_absorb_wire(s, &results[i]);
-			finish_slot(s, &results[i], opts, timed_out);
-			close(s->wire_fd);
-			close(s->out_fd);
-			sb_release(&s->wire);
-			sb_release(&s->out);
-			free(s->pgids);
-			running--;
+			if (slot_idle(s))
+				s->deadline = 1e300; /* waits for more work: no time limit */
+			else if (s->done == s->nmembers)
+				end_slot(&run, s, 'c', 0); /* complete: what it left goes */
+			else if (s->exited)
+				end_slot(&run, s, 'x', 0); /* a result never came */
+			else if (now >= s->deadline)
+				end_slot(&run, s, 't', 0); /* until its result: the deadline holds */
 		}
 	}
-	free(slots);
+
+	if (sig) {
+		for (size_t k = 0; k < n; k++)
+			if (run.slots[k].used)
+				end_slot(&run, &run.slots[k], 'i', sig);
+		for (size_t i = 0; i < n; i++)
+			if (run.tasks[i].state == ST_PENDING) {
+				set_interrupted(&results[i], sig, false);
+				run.tasks[i].state = ST_DONE;
+			}
+	}
+	/* The output each check's probe wrote. */
+	for (size_t i = 0; i < n; i++) {
+		struct task *t = &run.tasks[i];
+		if (t->out.len && results[i].ran) {
+			free(results[i].output);
+			results[i].output = xstrndup(t->out.buf, t->out.len);
+			results[i].output_truncated = t->out_truncated;
+		}
+		sb_release(&t->out);
+	}
+	if (!opts->no_fork) {
+		if (!was_subreaper)
+			prctl(PR_SET_CHILD_SUBREAPER, 0);
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+		sigaction(SIGCHLD, &old_chld, NULL);
+		sigaction(SIGPIPE, &old_pipe, NULL);
+		interrupt_restore();
+	}
+	free(run.tasks);
+	free(run.slots);
+	free(run.height);
+	free(dt_idx);
+	dt_idx = NULL;
+	dt_defs = NULL;
+	return sig;
+}
+
+/* ---- the critical path ---- */
+
+/* Did its probe run (not skipped behind a failure, not left unstarted)? */
+static bool probe_ran(const struct result *r)
+{
+	return r->ran && !res_get(r, "blocked_by") && r->cut != CUT_NOT_STARTED &&
+	       !(r->cut == CUT_INTERRUPTED && r->ms == 0);
+}
+
+size_t runner_critical_path(const struct check_def *defs, size_t n, const struct result *results,
+			    size_t *path, double *ms)
+{
+	double *len = xcalloc(n, sizeof *len);
+	int *via = xcalloc(n, sizeof *via);
+	bool *known = xcalloc(n, sizeof *known);
+	/* len[i]: the longest chain of checks that ends with i, i's time
+	 * included. The table's deps may point anywhere: relax to a fixed
+	 * point (at most n rounds). */
+	for (size_t i = 0; i < n; i++) {
+		via[i] = -1;
+		len[i] = probe_ran(&results[i]) ? results[i].ms : 0;
+	}
+	for (size_t round = 0; round < n; round++) {
+		bool changed = false;
+		for (size_t i = 0; i < n; i++) {
+			if (!probe_ran(&results[i]))
+				continue;
+			for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
+				int j = dep_index(defs, n, i, d);
+				if (j < 0 || !probe_ran(&results[j]))
+					continue;
+				double l = len[j] + results[i].ms;
+				if (l > len[i] + 1e-9) {
+					len[i] = l;
+					via[i] = j;
+					changed = true;
+				}
+			}
+		}
+		if (!changed)
+			break;
+	}
+	int end = -1;
+	for (size_t i = 0; i < n; i++)
+		if (probe_ran(&results[i]) && (end < 0 || len[i] > len[end]))
+			end = (int)i;
+	size_t k = 0;
+	*ms = end >= 0 ? len[end] : 0;
+	/* Walk back from the end, then reverse. */
+	for (int i = end; i >= 0 && k < n && !known[i]; i = via[i]) {
+		known[i] = true;
+		path[k++] = (size_t)i;
+	}
+	for (size_t a = 0, b = k ? k - 1 : 0; a < b; a++, b--) {
+		size_t t = path[a];
+		path[a] = path[b];
+		path[b] = t;
+	}
+	free(len);
+	free(via);
+	free(known);
+	return k;
 }

@@ -607,7 +607,7 @@ out:
 }
 
 const struct check_def bridge_checks[] = {
-	{ "bridge.dxg", "bridge", "GPU paravirtualisation device", "WSL2: /dev/dxg exists, is a character device and can be opened; if not, why", { "platform.kind" }, probe_dxg },
-	{ "bridge.nvidia_dev", "bridge", "NVIDIA device nodes", "native Linux: /dev/nvidiactl, /dev/nvidia<N>, /dev/nvidia-uvm open; WSL2: none should exist", { "platform.kind" }, probe_nvidia_dev },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "bridge.dxg", "bridge", "GPU paravirtualisation device", "WSL2: /dev/dxg exists, is a character device and can be opened; if not, why", { "platform.kind" }, probe_dxg, CHECK_FILES },
+	{ "bridge.nvidia_dev", "bridge", "NVIDIA device nodes", "native Linux: /dev/nvidiactl, /dev/nvidia<N>, /dev/nvidia-uvm open; WSL2: none should exist", { "platform.kind" }, probe_nvidia_dev, CHECK_FILES },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

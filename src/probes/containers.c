@@ -490,6 +490,6 @@ out:
 }
 
 const struct check_def containers_checks[] = {
-	{ "containers.docker", "containers", "Docker GPU support", "docker engine, NVIDIA runtime or CDI spec, without starting a container", { "platform.kind" }, probe_docker },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "containers.docker", "containers", "Docker GPU support", "docker engine, NVIDIA runtime or CDI spec, without starting a container", { "platform.kind" }, probe_docker, CHECK_COMMANDS },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

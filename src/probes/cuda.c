@@ -752,9 +752,9 @@ out:
 }
 
 const struct check_def cuda_checks[] = {
-	{ "cuda.load", "cuda", "Load libcuda.so.1", "dlopen libcuda.so.1 as an application would; report the file really loaded and what its cuInit answers", { CHECK_AFTER "libs.libcuda" }, probe_load },
-	{ "cuda.init", "cuda", "cuInit and driver version", "cuInit, cuDriverGetVersion and the device count", { "cuda.load" }, probe_init },
-	{ "cuda.devices", "cuda", "CUDA devices", "name, compute capability, memory and PCI bus id of each device", { "cuda.init" }, probe_devices },
-	{ "cuda.kernel", "cuda", "A real kernel launch", "launch an embedded PTX kernel and verify every element it wrote", { "cuda.devices" }, probe_kernel },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "cuda.load", "cuda", "Load libcuda.so.1", "dlopen libcuda.so.1 as an application would; report the file really loaded and what its cuInit answers", { CHECK_AFTER "libs.libcuda" }, probe_load, 0 },
+	{ "cuda.init", "cuda", "cuInit and driver version", "cuInit, cuDriverGetVersion and the device count", { "cuda.load" }, probe_init, 0 },
+	{ "cuda.devices", "cuda", "CUDA devices", "name, compute capability, memory and PCI bus id of each device", { "cuda.init" }, probe_devices, 0 },
+	{ "cuda.kernel", "cuda", "A real kernel launch", "launch an embedded PTX kernel and verify every element it wrote", { "cuda.devices" }, probe_kernel, 0 },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -894,9 +894,9 @@ static void probe_jax(struct probe_ctx *ctx, struct result *r) { probe_framework
 static void probe_cupy(struct probe_ctx *ctx, struct result *r) { probe_framework(ctx, r, &FW_CUPY); }
 
 const struct check_def frameworks_checks[] = {
-	{ "frameworks.torch", "frameworks", "PyTorch", "version, CUDA build, device arch coverage and a GPU matmul", { "platform.kind", "libs.libcuda" }, probe_torch },
-	{ "frameworks.tensorflow", "frameworks", "TensorFlow", "version, CUDA build and visible GPUs", { "platform.kind", "libs.libcuda" }, probe_tf },
-	{ "frameworks.jax", "frameworks", "JAX", "jaxlib CUDA build and devices", { "platform.kind", "libs.libcuda" }, probe_jax },
-	{ "frameworks.cupy", "frameworks", "CuPy", "CuPy CUDA build and a GPU computation", { "platform.kind", "libs.libcuda" }, probe_cupy },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "frameworks.torch", "frameworks", "PyTorch", "version, CUDA build, device arch coverage and a GPU matmul", { "platform.kind", "libs.libcuda" }, probe_torch, CHECK_COMMANDS },
+	{ "frameworks.tensorflow", "frameworks", "TensorFlow", "version, CUDA build and visible GPUs", { "platform.kind", "libs.libcuda" }, probe_tf, CHECK_COMMANDS },
+	{ "frameworks.jax", "frameworks", "JAX", "jaxlib CUDA build and devices", { "platform.kind", "libs.libcuda" }, probe_jax, CHECK_COMMANDS },
+	{ "frameworks.cupy", "frameworks", "CuPy", "CuPy CUDA build and a GPU computation", { "platform.kind", "libs.libcuda" }, probe_cupy, CHECK_COMMANDS },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -206,6 +206,6 @@ static void probe_driver_store(struct probe_ctx *ctx, struct result *r)
 }
 
 const struct check_def host_checks[] = {
-	{ "host.driver_store", "host", "NVIDIA driver files", "WSL: the NVIDIA store in /usr/lib/wsl/drivers and the version its .inf shows; native: the loaded kernel module", { "bridge.dxg" }, probe_driver_store },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "host.driver_store", "host", "NVIDIA driver files", "WSL: the NVIDIA store in /usr/lib/wsl/drivers and the version its .inf shows; native: the loaded kernel module", { "bridge.dxg" }, probe_driver_store, CHECK_FILES },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

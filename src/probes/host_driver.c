@@ -396,6 +396,6 @@ const struct check_def host_driver_checks[] = {
 	  "driver version and the CUDA version it supports, against the minimums",
 	  { "platform.kind", "host.driver_store", "after:nvml.devices", "after:nvml.smi",
 	    "after:platform.interop" },
-	  probe_driver },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	  probe_driver, CHECK_COMMANDS },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -1505,10 +1505,10 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 }
 
 const struct check_def libs_checks[] = {
-	{ "libs.wsl_dir", "libs", "WSL driver libraries", "/usr/lib/wsl/lib holds libcuda, libnvidia-ml, libdxcore, nvidia-smi; ld.wsl.conf exists", { "platform.kind", "bridge.dxg", "bridge.nvidia_dev" }, probe_wsl_dir },
-	{ "libs.kernel_modules", "libs", "Kernel modules", "no nvidia or nouveau module loaded inside WSL", { "platform.kind" }, probe_kernel_modules },
-	{ "libs.libcuda", "libs", "libcuda.so.1 resolution", "which libcuda.so.1 the loader will pick (ld.so.cache, LD_LIBRARY_PATH)", { "libs.wsl_dir" }, probe_libcuda },
-	{ "libs.libnvml", "libs", "libnvidia-ml.so.1 resolution", "which libnvidia-ml.so.1 the loader will pick", { "libs.wsl_dir" }, probe_libnvml },
-	{ "libs.env", "libs", "GPU environment variables", "LD_LIBRARY_PATH, CUDA_HOME, CUDA_PATH, CUDA_VISIBLE_DEVICES", { "platform.kind" }, probe_env },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "libs.wsl_dir", "libs", "WSL driver libraries", "/usr/lib/wsl/lib holds libcuda, libnvidia-ml, libdxcore, nvidia-smi; ld.wsl.conf exists", { "platform.kind", "bridge.dxg", "bridge.nvidia_dev" }, probe_wsl_dir, CHECK_FILES },
+	{ "libs.kernel_modules", "libs", "Kernel modules", "no nvidia or nouveau module loaded inside WSL", { "platform.kind" }, probe_kernel_modules, CHECK_FILES },
+	{ "libs.libcuda", "libs", "libcuda.so.1 resolution", "which libcuda.so.1 the loader will pick (ld.so.cache, LD_LIBRARY_PATH)", { "libs.wsl_dir" }, probe_libcuda, CHECK_FILES },
+	{ "libs.libnvml", "libs", "libnvidia-ml.so.1 resolution", "which libnvidia-ml.so.1 the loader will pick", { "libs.wsl_dir" }, probe_libnvml, CHECK_FILES },
+	{ "libs.env", "libs", "GPU environment variables", "LD_LIBRARY_PATH, CUDA_HOME, CUDA_PATH, CUDA_VISIBLE_DEVICES", { "platform.kind" }, probe_env, CHECK_FILES },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

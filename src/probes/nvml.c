@@ -676,12 +676,12 @@ out:
 const struct check_def nvml_checks[] = {
 	{ "nvml.init", "nvml", "Load and initialise NVML",
 	  "dlopen libnvidia-ml.so.1 and nvmlInit; the file really loaded and the return code by name",
-	  { "platform.kind", "libs.libnvml" }, probe_init },
+	  { "platform.kind", "libs.libnvml" }, probe_init, 0 },
 	{ "nvml.devices", "nvml", "NVML devices",
 	  "driver version, CUDA version, device names and memory from NVML; NVML against CUDA and the driver store",
 	  { "nvml.init", "after:nvml.smi", "after:cuda.init", "after:host.driver_store" },
-	  probe_devices },
+	  probe_devices, 0 },
 	{ "nvml.smi", "nvml", "nvidia-smi", "run nvidia-smi with a time limit and interpret its failures",
-	  { "platform.kind", "libs.wsl_dir" }, probe_smi },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	  { "platform.kind", "libs.wsl_dir" }, probe_smi, CHECK_COMMANDS },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -565,7 +565,7 @@ out:
 }
 
 const struct check_def perf_checks[] = {
-	{ "perf.memory", "perf", "Memory and swap", "MemTotal, swap in use, and .wslconfig memory/swap/processors: valid, applied, enough", { "platform.kind" }, probe_memory },
-	{ "perf.storage", "perf", "Where the data lives", "file system of the current directory and of each --data path (symlinks followed): Windows drive or Linux disk", { "platform.kind" }, probe_storage },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "perf.memory", "perf", "Memory and swap", "MemTotal, swap in use, and .wslconfig memory/swap/processors: valid, applied, enough", { "platform.kind" }, probe_memory, CHECK_FILES },
+	{ "perf.storage", "perf", "Where the data lives", "file system of the current directory and of each --data path (symlinks followed): Windows drive or Linux disk", { "platform.kind" }, probe_storage, CHECK_FILES },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -346,10 +346,10 @@ static void probe_systemd(struct probe_ctx *ctx, struct result *r)
 }
 
 const struct check_def platform_checks[] = {
-	{ "platform.kind", "platform", "Platform", "tell native Linux, WSL1, WSL2 and containers apart", { NULL }, probe_kind },
-	{ "platform.kernel", "platform", "Kernel", "the kernel version, and whether WSL's is recent enough", { "platform.kind" }, probe_kernel },
-	{ "platform.distro", "platform", "Distribution", "the distribution from os-release", { "platform.kind" }, probe_distro },
-	{ "platform.interop", "platform", "Windows interop", "whether Windows programs can be run (for --windows)", { "platform.kind" }, probe_interop },
-	{ "platform.systemd", "platform", "systemd", "wsl.conf [boot] systemd and whether systemd runs", { "platform.kind" }, probe_systemd },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "platform.kind", "platform", "Platform", "tell native Linux, WSL1, WSL2 and containers apart", { NULL }, probe_kind, CHECK_FILES },
+	{ "platform.kernel", "platform", "Kernel", "the kernel version, and whether WSL's is recent enough", { "platform.kind" }, probe_kernel, CHECK_FILES },
+	{ "platform.distro", "platform", "Distribution", "the distribution from os-release", { "platform.kind" }, probe_distro, CHECK_FILES },
+	{ "platform.interop", "platform", "Windows interop", "whether Windows programs can be run (for --windows)", { "platform.kind" }, probe_interop, CHECK_FILES },
+	{ "platform.systemd", "platform", "systemd", "wsl.conf [boot] systemd and whether systemd runs", { "platform.kind" }, probe_systemd, CHECK_FILES },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

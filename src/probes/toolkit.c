@@ -657,7 +657,7 @@ out:
 }
 
 const struct check_def toolkit_checks[] = {
-	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi" }, probe_nvcc },
-	{ "toolkit.packages", "toolkit", "Distro GPU packages", "packages that must not be installed in WSL, and the CUDA apt repositories", { "platform.kind" }, probe_packages },
-	{ NULL, NULL, NULL, NULL, { NULL }, NULL },
+	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi" }, probe_nvcc, CHECK_COMMANDS },
+	{ "toolkit.packages", "toolkit", "Distro GPU packages", "packages that must not be installed in WSL, and the CUDA apt repositories", { "platform.kind" }, probe_packages, CHECK_FILES },
+	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -18,6 +18,7 @@ static const char *cut_name(enum cut c)
 	case CUT_TIMEOUT: return "timeout";
 	case CUT_BUDGET: return "budget";
 	case CUT_NOT_STARTED: return "not_started";
+	case CUT_INTERRUPTED: return "interrupted";
 	default: return NULL;
 	}
 }
@@ -71,6 +72,8 @@ void report_json_members(struct json_writer *jw, const struct report *rep)
 	jw_kv_object(jw, "summary");
 	jw_kv_str(jw, "status", sum.status);
 	jw_kv_str(jw, "first_failure", sum.first_failure ? sum.first_failure->def->id : NULL);
+	if (sum.interrupted_by) /* the status covers only the checks that finished */
+		jw_kv_str(jw, "interrupted", sum.interrupted_by);
 	jw_kv_object(jw, "counts");
 	for (int s = 0; s < ST__COUNT; s++)
 		jw_kv_int(jw, status_name((enum status)s), sum.counts[s]);

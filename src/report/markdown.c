@@ -211,9 +211,15 @@ void report_markdown(struct strbuf *out, const struct report *rep, const char *n
 	} else if (sum.first_warning) {
 		sb_addf(&sb, "! no failures, %d warning%s\n", sum.counts[ST_WARN],
 			sum.counts[ST_WARN] == 1 ? "" : "s");
+	} else if (sum.interrupted) {
+		sb_add(&sb, "- no problems found in the checks that finished\n");
 	} else {
 		sb_add(&sb, "✓ no problems found\n");
 	}
+	if (sum.interrupted)
+		sb_addf(&sb, "\n**Interrupted by %s**: %zu check%s did not finish.\n",
+			sum.interrupted_by ? sum.interrupted_by : "a signal", sum.interrupted,
+			sum.interrupted == 1 ? "" : "s");
 	const char *kind = report_platform(rep, "kind"), *kernel = report_platform(rep, "kernel"),
 		   *distro = report_platform(rep, "distro"), *driver = driver_version(rep);
 	sb_add(&sb, "\n**");

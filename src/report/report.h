@@ -29,6 +29,8 @@ struct summary {
 	size_t tolerated;       /* warnings and failures the smoke policy tolerates */
 	size_t cut_short;       /* cut short by the run's time budget (not tolerated) */
 	size_t not_started;     /* never started: the budget was spent (not tolerated) */
+	size_t interrupted;     /* did not finish: SIGINT or SIGTERM ended the run */
+	const char *interrupted_by;         /* that signal's name ("SIGTERM"), or NULL */
 	const struct result *first_failure; /* first failure of the run, in chain order */
 	const struct result *first_warning; /* first shown warning */
 	const char *status;                 /* "ok", "warn", "fail" */

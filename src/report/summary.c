@@ -23,6 +23,11 @@ void report_summarize(const struct report *rep, struct summary *sum)
 			sum->cut_short++;
 		else if (r->cut == CUT_NOT_STARTED)
 			sum->not_started++;
+		if (r->cut == CUT_INTERRUPTED) {
+			sum->interrupted++;
+			if (!sum->interrupted_by)
+				sum->interrupted_by = res_get(r, "interrupted_by");
+		}
 		if (result_fails_run(r)) {
 			sum->failed++;
 			if (!sum->first_failure)

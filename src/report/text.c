@@ -186,6 +186,8 @@ void report_text(struct strbuf *out, const struct report *rep)
 		if (held)
 			sb_addf(&v, " %d check%s skipped until then.", held,
 				held == 1 ? " is" : "s are");
+	} else if (sum.interrupted) {
+		/* "No problems found" would claim what was never checked. */
 	} else if (sum.first_warning) {
 		if (rep->color)
 			on = "\033[1;33m";
@@ -200,6 +202,23 @@ void report_text(struct strbuf *out, const struct report *rep)
 		sb_addf(&v, "%s%s No problems found%s in %d check%s.", on, status_mark(ST_PASS), off,
 			ran, ran == 1 ? "" : "s");
 	}
-	text_wrap_line(out, v.buf, 2, 0);
+	if (v.len)
+		text_wrap_line(out, v.buf, 2, 0);
+	if (sum.interrupted) {
+		sb_reset(&v);
+		if (rep->color)
+			on = "\033[1;33m";
+		sb_addf(&v, "%s- Interrupted by %s%s: %zu check%s did not finish (marked "
+			"\"interrupted\" above)", on, sum.interrupted_by ? sum.interrupted_by : "a signal",
+			off, sum.interrupted, sum.interrupted == 1 ? "" : "s");
+		if (!sum.first_failure && sum.first_warning)
+			sb_addf(&v, "; %d warning%s (first: %s) in those that did",
+				sum.counts[ST_WARN], sum.counts[ST_WARN] == 1 ? "" : "s",
+				sum.first_warning->def->id);
+		else if (!sum.first_failure)
+			sb_add(&v, "; those that did found no problem");
+		sb_addc(&v, '.');
+		text_wrap_line(out, v.buf, 2, 0);
+	}
 	sb_release(&v);
 }

@@ -18,7 +18,10 @@
  * SIGHUP, SIGQUIT, SIGWINCH are blocked), so the loop is one poll over the
  * signalfd and the GPU sampler's pipe with the time to the next tick as
  * its timeout. The command gets the signal mask and SIGPIPE disposition
- * watch had when it started.
+ * watch had when it started. SIGINT or SIGTERM before the command started
+ * (while the GPU sampler starts) ends watch at once, 128 + the signal,
+ * without starting it; after a signal, watch does not wait for the GPU
+ * reading after the end (a hung sampler would hold the exit back).
  *
  * The end. When the command exits, waitid(WNOWAIT) leaves it a zombie
  * whose /proc/PID/stat still holds its final CPU time, so a last, partial
@@ -80,6 +83,7 @@ struct engine {
 	bool drawn;         /* a status line is on screen */
 	int stop_signal;    /* --pid: the signal that ended watching */
 	int forwarded;      /* run mode: last signal forwarded */
+	int interrupted;    /* SIGINT or SIGTERM came (from a process or the terminal) */
 	long clk_tck, page;
 	double start_ms;
 	struct watch_raw prev;
@@ -364,6 +368,8 @@ static bool handle_signals(struct engine *e)
 			term_width(e);
 			continue;
 		}
+		if (sig == SIGINT || sig == SIGTERM)
+			e->interrupted = sig;
 		if (e->child > 0) {
 			/* Sent by a process (kill, timeout): pass it on. From the
 			 * terminal (SI_KERNEL): the command got it already. */
@@ -600,6 +606,22 @@ int watch_run(const struct watch_opts *o)
 	machine_open(&e.mach);
 	e.mach_open = true;
 
+	/* Ctrl-C or kill while the sampler started: the command never runs. */
+	sigset_t pending;
+	int early = 0;
+	if (sigpending(&pending) == 0)
+		early = sigismember(&pending, SIGTERM) ? SIGTERM
+			: sigismember(&pending, SIGINT) ? SIGINT : 0;
+	if (early) {
+		char buf[16];
+		struct signalfd_siginfo si;
+		while (read(e.sfd, &si, sizeof si) == (ssize_t)sizeof si)
+			; /* consumed: it must not kill us when the mask is restored */
+		fprintf(stderr, "wslgpu watch: interrupted by %s before %s\n", signal_name(early, buf),
+			o->pid > 0 ? "watching began" : "the command started");
+		rc = 128 + early;
+		goto out;
+	}
 	rep.started = time(NULL);
 	e.start_ms = now_ms();
 	if (o->pid > 0) {
@@ -665,8 +687,9 @@ int watch_run(const struct watch_opts *o)
 		if (tree_s > rep.job_cpu_s)
 			rep.job_cpu_s = tree_s;
 	}
-	/* A reading after the end, for the GPU memory baseline. */
-	if (e.gpu.state == GPUMON_RUNNING) {
+	/* A reading after the end, for the GPU memory baseline; not when told
+	 * to stop: a hung sampler would hold the exit back. */
+	if (e.gpu.state == GPUMON_RUNNING && !e.interrupted) {
 		double w = o->interval_ms * 1.5;
 		gpumon_wait(&e.gpu, w < 1500 ? w : 1500);
 		e.gpu_after = e.gpu.last;

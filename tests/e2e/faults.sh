@@ -14,8 +14,10 @@
 #     uses it, with the check id;
 #   - exit with the documented status: 1 when a check failed, crashed or
 #     timed out, else 0 (never 2 or 3, never a signal);
-#   - leave no process behind in its session (run under setsid) and no file
-#     in its TMPDIR (a fresh, empty directory);
+#   - leave no process behind in its session (run under setsid), nor one
+#     that left it (setsid()ed daemons record their pids), no file in its
+#     TMPDIR (a fresh, empty directory), and no byte in a descriptor it
+#     inherited (9, open on a file of the test's);
 #   - stay under RSS_LIMIT_KB of peak memory (with GNU time installed;
 #     bench/rss.sh reports the real figures).
 #
@@ -49,15 +51,13 @@ RSS_LIMIT_KB=${RSS_LIMIT_KB:-1048576} # 1 GiB, generous: ASan builds are fat
 
 # ---- one case ----
 
-# session_members SID: "PID STATE COMM" of every live (not zombie) process
-# in session SID, read from /proc (ps may not be installed).
-session_members() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		awk -v s="$1" 'NF {
-			pid = $1; comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\).*$/, "", comm)
-			rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
-			if (f[4] == s && f[1] != "Z") print pid, f[1], comm
-		}'
+# pids_alive FILE: the pids listed in FILE that still run (not zombies).
+pids_alive() {
+	[ -f "$1" ] || return 0
+	while read -r p; do
+		st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$st" ] && [ "$st" != Z ] && echo "$p"
+	done <"$1"
 }
 
 # break_file PATH FAULT: applies FAULT to guest PATH under $ROOT.
@@ -124,6 +124,14 @@ break_command() {
 	grandchild)
 		# The child exits at once; a grandchild keeps stdout open and sleeps.
 		body='sleep 1000 & echo "partial output"; exit 0' ;;
+	daemon)
+		# A grandchild in a session of its own (out of the command's
+		# process group and of the run's session); its pid is recorded.
+		body="setsid sh -c 'echo \$\$ >>\"$case_dir/pids\"; exec sleep 1000' </dev/null >/dev/null 2>&1 &
+echo \"partial output\"; exit 0" ;;
+	closes)
+		# Closes stdout and stderr, then exits a moment later.
+		body='echo "partial output"; exec >&- 2>&-; sleep 0.3; exit 0' ;;
 	garbage) body="tail -c 65536 '$WSLGPU'; exit 0" ;;
 	*) echo "unknown command fault $2" >&2; exit 3 ;;
 	esac
@@ -194,9 +202,10 @@ run_case() {
 	# The shell records its pid, which setsid made the session id, then
 	# becomes wslgpu.
 	# shellcheck disable=SC2086
-	env -i $vars $extra TMPDIR="$tmpd" $timer $asuser "$SETSID" -w sh -c 'echo $$ >"$0"; exec "$@"' \
+	env -i $vars $extra FAKE_CUDA_SPAWN_PIDS="$case_dir/pids" TMPDIR="$tmpd" $timer $asuser \
+		"$SETSID" -w sh -c 'echo $$ >"$0"; exec "$@"' \
 		"$case_dir/sid" "$WSLGPU" --root "$ROOT" --json --timeout "$limit" $args \
-		>"$case_dir/out" 2>"$case_dir/err"
+		>"$case_dir/out" 2>"$case_dir/err" 9>>"$case_dir/inherited"
 	rc=$?
 	t1=$(date +%s.%N)
 	secs=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
@@ -259,6 +268,14 @@ run_case() {
 	else
 		note "no session id recorded"
 	fi
+	# Nor a daemon that left the session (setsid), nor a write into a
+	# descriptor the run inherited (9, a file of ours).
+	left=$(pids_alive "$case_dir/pids")
+	if [ -n "$left" ]; then
+		note "processes that left the session live on: $(echo "$left" | tr '\n' ' ')"
+		echo "$left" | xargs -r kill -9 2>/dev/null
+	fi
+	[ -s "$case_dir/inherited" ] && note "something wrote into the inherited descriptor 9"
 	# No temp files.
 	[ -z "$(ls -A "$tmpd")" ] || note "temp files left: $(ls -A "$tmpd" | head -5 | tr '\n' ' ')"
 	# Memory.
@@ -328,7 +345,7 @@ strict_expect() {
 }
 
 # COMMAND faults: guest path and the check that runs it.
-CMD_FAULTS="hang flood segv sigkill grandchild garbage"
+CMD_FAULTS="hang flood segv sigkill grandchild daemon closes garbage"
 commands() {
 	cat <<'EOF'
 /usr/lib/wsl/lib/nvidia-smi   nvml.smi
@@ -362,6 +379,9 @@ crash-nvmlInit      FAKE_NVML_CRASH=nvmlInit           nvml.init:crash
 hang-nvmlInit       FAKE_NVML_HANG=nvmlInit            nvml.init:timeout
 crash-nvmlCount     FAKE_NVML_CRASH=nvmlDeviceGetCount nvml.devices:crash
 hang-nvmlMem        FAKE_NVML_HANG=nvmlDeviceGetMemoryInfo nvml.devices:timeout
+helper-cuInit       FAKE_CUDA_SPAWN=helper             cuda.kernel:pass
+daemon-cuInit       FAKE_CUDA_SPAWN=daemon             cuda.kernel:pass
+scribble-cuInit     FAKE_CUDA_WRITE_FD=9               cuda.kernel:pass
 EOF
 }
 
@@ -392,6 +412,97 @@ if [ "${1:-}" = --case ]; then
 	run_case "$@"
 	exit 0
 fi
+
+# ---- what a run leaves behind, and how long it waits ----
+# Targeted cases first, on the healthy WSL2 fixture: vendor code and
+# commands that outlive their caller, hold its pipes, close their output
+# early or write into descriptors they inherited.
+
+expect_gone() { # FILE WHAT: every pid in FILE has ended
+	sleep 0.2
+	left=$(pids_alive "$1")
+	if [ ! -s "$1" ]; then
+		fail "$2: no process recorded its pid (the fake did not run?)"
+	elif [ -z "$left" ]; then
+		ok "$2: nothing left running ($(wc -l <"$1") started)"
+	else
+		fail "$2: left running: $(echo "$left" | tr '\n' ' ')"
+		echo "$left" | xargs -r kill -9 2>/dev/null
+	fi
+}
+expect_secs_below() {
+	if awk -v s="$SECS" -v m="$1" 'BEGIN { exit !(s < m) }'; then ok "took ${SECS}s (< $1 s)"
+	else fail "took ${SECS}s, expected < $1 s"; fi
+}
+SMI_FAKES=$top/tests/fakes/nvidia-smi
+
+# A driver whose cuInit forks a helper that keeps every descriptor, the
+# result pipe too, and lives 30 s: the deadline holds until the result is
+# in, and the helper dies with the probe.
+fixture healthy-wsl2
+setenv FAKE_CUDA_SPAWN=helper FAKE_CUDA_SPAWN_PIDS=$WORK/helper.pids
+run_json --timeout 4 --only cuda
+expect_rc 0
+expect_status cuda.init pass
+expect_status cuda.kernel pass
+expect_secs_below 8 # the helper lives 30 s; a sanitizer build on a busy machine is slow
+expect_gone "$WORK/helper.pids" "cuInit's helper"
+: >"$WORK/helper.pids"
+run smoke --budget 5 --only cuda
+expect_secs_below 8
+expect_line '^smoke: PASS in [0-9.]+ s of a 5 s budget'
+took=$(printf '%s\n' "$OUT" | sed -n 's/^smoke: PASS in \([0-9.]*\) s of a 5 s budget.*/\1/p')
+if awk -v t="${took:-99}" 'BEGIN { exit !(t <= 5) }'; then ok "a PASS within its budget (${took} s)"
+else fail "PASS in ${took} s of a 5 s budget"; fi
+expect_gone "$WORK/helper.pids" "cuInit's helper (smoke)"
+# A hang after the helper started: cut at the budget, and smoke fails.
+setenv FAKE_CUDA_HANG=cuModuleLoadData
+run smoke --budget 3 --only cuda
+expect_rc 1
+expect_secs_below 7
+expect_line '^smoke: FAIL in [0-9.]+ s of a 3 s budget: .*the time budget ran out: 1 cut short'
+
+# Daemons: cuInit double-forks a setsid()ed grandchild; nvidia-smi leaves
+# one in a session of its own. Both die with the probe.
+fixture healthy-wsl2
+cp "$SMI_FAKES/daemon" "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+setenv FAKE_CUDA_SPAWN=daemon FAKE_CUDA_SPAWN_PIDS=$WORK/daemon.pids FAKE_SMI_PIDS=$WORK/smi.pids
+run_json --timeout 4
+expect_rc 0
+expect_status cuda.kernel pass
+expect_status nvml.smi pass
+expect_gone "$WORK/daemon.pids" "cuInit's setsid()ed daemons"
+expect_gone "$WORK/smi.pids" "nvidia-smi's setsid()ed daemons"
+
+# An nvidia-smi that closes stdout and stderr, then exits 0: a working
+# nvidia-smi, not one killed when its pipes closed.
+fixture healthy-wsl2
+cp "$SMI_FAKES/closes-early" "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+run_json --only nvml.smi
+expect_rc 0
+expect_status nvml.smi pass
+expect_json '.checks[] | select(.id == "nvml.smi") | .evidence.ran | test("exited with status 0")'
+
+# Descriptors the caller had open reach neither vendor code nor commands:
+# descriptor 9 is a file of the test's; the fake libcuda writes into 9 if
+# it is open; the fake nvidia-smi lists what it inherited.
+fixture healthy-wsl2
+cp "$SMI_FAKES/fds" "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+: >"$WORK/inherited"
+setenv FAKE_CUDA_WRITE_FD=9 FAKE_SMI_FDS=$WORK/smi.fds
+run_json --only cuda,nvml.smi 9>>"$WORK/inherited"
+expect_status cuda.init pass
+expect_status nvml.smi pass
+OUT=$(cat "$WORK/inherited")
+if [ -s "$WORK/inherited" ]; then fail "the fake libcuda wrote into the caller's descriptor 9"
+else ok "vendor code did not inherit the caller's descriptor 9"; fi
+# Only 0, 1 and 2 (and what ls itself opens to list them, or the shell to
+# read the script).
+OUT=$(cat "$WORK/smi.fds" 2>/dev/null)
+extra=$(awk '$(NF-1) == "->" && $(NF-2) > 2 && $NF !~ /nvidia-smi$|^\/proc\// { print $(NF-2), $NF }' \
+	"$WORK/smi.fds" 2>/dev/null)
+if [ -s "$WORK/smi.fds" ] && [ -z "$extra" ]; then ok "nvidia-smi inherited only stdin, stdout and stderr"
+else fail "nvidia-smi inherited: $(echo "$extra" | tr '\n' ';')"; fi
 
 # ---- main: the baseline, then the pool ----
 

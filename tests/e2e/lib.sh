@@ -16,6 +16,7 @@
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
 #   status_of ID        prints the JSON status of a check
 #   done_testing        prints the closing "e2e-result:" line
+#   session_members SID "PID STATE COMM" of each live process of session SID
 #   free_port           a free TCP port on 127.0.0.1 (for a server a test starts)
 #   http_get URL        the body of a 200 answer on stdout; fails otherwise
 #   wait_http URL       waits (up to 20 s) until URL answers 200
@@ -116,6 +117,17 @@ expect_status() {
 done_testing() {
 	echo "e2e-result: $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
+}
+
+# session_members SID: "PID STATE COMM" of every live (not zombie) process
+# in session SID, read from /proc (ps may not be installed).
+session_members() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk -v s="$1" 'NF {
+			pid = $1; comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\).*$/, "", comm)
+			rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
+			if (f[4] == s && f[1] != "Z") print pid, f[1], comm
+		}'
 }
 
 # ---- servers on loopback (outputs.sh, fleet.sh) ----

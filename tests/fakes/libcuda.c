@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -318,6 +319,66 @@ static void trace(const char *fmt, ...)
 	close(fd);
 }
 
+/* Appends "pid\n" to FAKE_CUDA_SPAWN_PIDS, so that a test can look for what
+ * the fake left running. */
+static void note_pid(void)
+{
+	const char *path = getenv("FAKE_CUDA_SPAWN_PIDS");
+	if (!path || !*path)
+		return;
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, buf, (size_t)n) < 0) {
+		/* best effort */
+	}
+	close(fd);
+}
+
+/*
+ * FAKE_CUDA_SPAWN at cuInit, as real drivers and their helpers do:
+ * "helper" forks a child that keeps every inherited descriptor and sleeps
+ * 30 s; "daemon" double-forks a grandchild that calls setsid() and sleeps
+ * 1000 s. FAKE_CUDA_WRITE_FD=N writes a line into descriptor N if open.
+ */
+static void spawn_and_scribble(void)
+{
+	const char *spawn = getenv("FAKE_CUDA_SPAWN");
+	if (spawn && strstr(spawn, "helper")) {
+		pid_t p = fork();
+		if (p == 0) {
+			note_pid();
+			for (int i = 0; i < 30; i++)
+				sleep(1);
+			_exit(0);
+		}
+	}
+	if (spawn && strstr(spawn, "daemon")) {
+		pid_t p = fork();
+		if (p == 0) {
+			setsid();
+			if (fork() == 0) {
+				note_pid();
+				for (int i = 0; i < 1000; i++)
+					sleep(1);
+			}
+			_exit(0);
+		}
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
+	const char *w = getenv("FAKE_CUDA_WRITE_FD");
+	if (w && *w) {
+		int fd = atoi(w);
+		static const char line[] = "the fake libcuda wrote into an inherited descriptor\n";
+		if (fd > 2 && fcntl(fd, F_GETFD) >= 0 && write(fd, line, sizeof line - 1) < 0) {
+			/* best effort */
+		}
+	}
+}
+
 /* Every entry point starts here: crash, hang, stub and injected failures. */
 static CUresult enter(const char *call)
 {
@@ -449,6 +510,7 @@ static CUresult check_stream(CUstream s)
 
 EXPORT CUresult cuInit(unsigned flags)
 {
+	spawn_and_scribble();
 	ENTER("cuInit");
 	if (flags != 0)
 		return E_INVALID_VALUE;

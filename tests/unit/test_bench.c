@@ -11,7 +11,7 @@
 
 #include "bench/bench.h"
 #include "core/json.h"
-#include "bench/interrupt.h"
+#include "core/interrupt.h"
 #include "bench/mounts.h"
 #include "bench/stats.h"
 #include "core/rootfs.h"
@@ -649,12 +649,12 @@ static void test_io_run(void **state)
 
 	/* Interrupted before it starts work: -EINTR, and nothing left. */
 	bench_io_locations(paths, 1, &locs, &n);
-	bench_interrupt_install();
+	interrupt_install();
 	raise(SIGINT);
-	assert_int_equal(bench_interrupted(), SIGINT);
-	assert_int_equal(bench_interrupt_status(), 130);
+	assert_int_equal(interrupt_signal(), SIGINT);
+	assert_int_equal(interrupt_status(), 130);
 	assert_int_equal(bench_io_run(&locs[0], &p), -EINTR);
-	bench_interrupt_restore();
+	interrupt_restore();
 	assert_int_equal(entries(dir), 1);
 	bench_io_free(locs, n);
 

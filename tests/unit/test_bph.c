@@ -467,7 +467,7 @@ static enum status run_probe(struct probe_run *pr, const char *id, const char *k
 			     const char *kernel, const char **data, size_t ndata)
 {
 	memset(pr, 0, sizeof *pr);
-	pr->defs[0] = (struct check_def){ "platform.kind", "platform", "Platform", "", { NULL }, no_run };
+	pr->defs[0] = (struct check_def){ "platform.kind", "platform", "Platform", "", { NULL }, no_run, CHECK_FILES };
 	pr->defs[1] = *find_def(id);
 	pr->opts.data_paths = data;
 	pr->opts.ndata = ndata;

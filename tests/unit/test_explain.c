@@ -1071,10 +1071,10 @@ static void test_rank(void **state)
 {
 	(void)state;
 	static const struct check_def defs[] = {
-		{ "platform.kind", "platform", "t", "s", { NULL }, NULL },
-		{ "host.driver_store", "host", "t", "s", { NULL }, NULL },
-		{ "libs.env", "libs", "t", "s", { NULL }, NULL },
-		{ "cuda.init", "cuda", "t", "s", { NULL }, NULL },
+		{ "platform.kind", "platform", "t", "s", { NULL }, NULL, 0 },
+		{ "host.driver_store", "host", "t", "s", { NULL }, NULL, 0 },
+		{ "libs.env", "libs", "t", "s", { NULL }, NULL, 0 },
+		{ "cuda.init", "cuda", "t", "s", { NULL }, NULL, 0 },
 	};
 	struct kb_entry a = { .id = "x.no_adapter", .layer = "host", .kind = "finding",
 			      .title = "A", .confirm = "wslgpu check --only host.driver_store" };

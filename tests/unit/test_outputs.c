@@ -29,15 +29,15 @@
 #define HOSTILE "q\"uote <tag> &amp; 'apos' ]]> ctl\x01\x1b[31m bad\xff\xc3 nl\nback\\slash \xef\xbf\xbf end"
 
 static const struct check_def defs[] = {
-	{ "platform.kind", "platform", "Platform", "", { NULL }, NULL },
-	{ "platform.kernel", "platform", "Kernel", "", { NULL }, NULL },
-	{ "libs.wsl_dir", "libs", "WSL driver libraries", "", { NULL }, NULL },
-	{ "cuda.init", "cuda", "cuInit", "", { NULL }, NULL },
-	{ "cuda.kernel", "cuda", "A real kernel launch", "", { NULL }, NULL },
-	{ "nvml.smi", "nvml", "nvidia-smi", "", { NULL }, NULL },
-	{ "perf.memory", "perf", "Memory", "", { NULL }, NULL },
-	{ "host.driver", "host", "NVIDIA driver version", "", { NULL }, NULL },
-	{ "perf.storage", "perf", "Where the data lives", "", { NULL }, NULL },
+	{ "platform.kind", "platform", "Platform", "", { NULL }, NULL, 0 },
+	{ "platform.kernel", "platform", "Kernel", "", { NULL }, NULL, 0 },
+	{ "libs.wsl_dir", "libs", "WSL driver libraries", "", { NULL }, NULL, 0 },
+	{ "cuda.init", "cuda", "cuInit", "", { NULL }, NULL, 0 },
+	{ "cuda.kernel", "cuda", "A real kernel launch", "", { NULL }, NULL, 0 },
+	{ "nvml.smi", "nvml", "nvidia-smi", "", { NULL }, NULL, 0 },
+	{ "perf.memory", "perf", "Memory", "", { NULL }, NULL, 0 },
+	{ "host.driver", "host", "NVIDIA driver version", "", { NULL }, NULL, 0 },
+	{ "perf.storage", "perf", "Where the data lives", "", { NULL }, NULL, 0 },
 };
 #define NDEFS (sizeof defs / sizeof defs[0])
 
@@ -407,11 +407,11 @@ static void test_prom_fleet(void **state)
 {
 	(void)state;
 	static const struct check_def pdefs[] = {
-		{ "host.driver", "host", "NVIDIA driver version", "", { NULL }, NULL },
-		{ "cuda.init", "cuda", "cuInit", "", { NULL }, NULL },
-		{ "policy.driver", "policy", "Driver policy", "", { NULL }, NULL },
-		{ "policy.wsl", "policy", "WSL policy", "", { NULL }, NULL },
-		{ "policy.memory", "policy", "Memory policy", "", { NULL }, NULL },
+		{ "host.driver", "host", "NVIDIA driver version", "", { NULL }, NULL, 0 },
+		{ "cuda.init", "cuda", "cuInit", "", { NULL }, NULL, 0 },
+		{ "policy.driver", "policy", "Driver policy", "", { NULL }, NULL, 0 },
+		{ "policy.wsl", "policy", "WSL policy", "", { NULL }, NULL, 0 },
+		{ "policy.memory", "policy", "Memory policy", "", { NULL }, NULL, 0 },
 	};
 	static const struct {
 		const char *version;

@@ -2,7 +2,10 @@
  * time limits, crashes, output caps, dependencies and concurrency. */
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include "core/check.h"
@@ -69,28 +72,168 @@ static void p_dep_reader(struct probe_ctx *ctx, struct result *r)
 	res_set(r, ST_PASS, NULL, "dep said %s", v ? v : "nothing");
 }
 
+/* Where the probes below leave what the test looks at afterwards: their
+ * descriptors are closed, so a file. */
+static char scratch[64];
+
+static void note_pid(const char *what, pid_t pid)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s.%s", scratch, what);
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%ld\n", (long)pid);
+		fclose(f);
+	}
+}
+
+static long read_pid(const char *what)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s.%s", scratch, what);
+	FILE *f = fopen(path, "r");
+	long pid = -1;
+	if (f) {
+		if (fscanf(f, "%ld", &pid) != 1)
+			pid = -1;
+		fclose(f);
+	}
+	unlink(path);
+	return pid;
+}
+
+static bool alive(long pid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool live = fgets(buf, sizeof buf, f) && !strstr(buf, ") Z ");
+	fclose(f);
+	return live;
+}
+
+/* A vendor library's helper: a child that keeps every descriptor (the
+ * result pipe too) and outlives the probe. */
+static void p_helper(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	pid_t p = fork();
+	if (p == 0) {
+		note_pid("helper", getpid());
+		sleep(30);
+		_exit(0);
+	}
+	usleep(50 * 1000);
+	res_set(r, ST_PASS, NULL, "started a helper");
+}
+
+/* A daemon: double fork, setsid, sleep. */
+static void p_daemon(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	pid_t p = fork();
+	if (p == 0) {
+		setsid();
+		if (fork() == 0) {
+			note_pid("daemon", getpid());
+			sleep(30);
+		}
+		_exit(0);
+	}
+	waitpid(p, NULL, 0);
+	usleep(50 * 1000);
+	res_set(r, ST_PASS, NULL, "started a daemon");
+}
+
+/* Tells the runner to stop (as kill would), then hangs. */
+static void p_term_runner(struct probe_ctx *ctx, struct result *r)
+{
+	(void)r;
+	probe_step(ctx, "waiting forever");
+	kill(getppid(), SIGTERM);
+	for (;;)
+		pause();
+}
+
+static void p_say_one(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	printf("one");
+	fflush(stdout);
+	res_set(r, ST_PASS, NULL, "said one");
+}
+
+static void p_say_two(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	fprintf(stderr, "two");
+	res_set(r, ST_PASS, NULL, "said two");
+}
+
+/* CHECK_COMMANDS: in a shared child its command is handed over. */
+static void p_command(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	const char *argv[] = { "/bin/sh", "-c", "echo $PPID", NULL };
+	struct proc_result pr;
+	proc_result_init(&pr);
+	int rc = proc_run(argv, NULL, &pr);
+	if (rc < 0)
+		res_set(r, ST_FAIL, NULL, "proc_run: %d", rc);
+	else
+		res_set(r, ST_PASS, NULL, "ran in %ld", strtol(pr.out.buf, NULL, 10));
+	res_ev(r, "prober", "%ld", (long)getpid());
+	proc_result_release(&pr);
+}
+
+static void p_pid(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	res_set(r, ST_PASS, NULL, "in %ld", (long)getpid());
+}
+
 static const struct check_def table[] = {
-	{ "t.ok", "t", "ok", "", { NULL }, p_ok },
-	{ "t.fail", "t", "fail", "", { NULL }, p_fail },
-	{ "t.after_fail", "t", "after fail", "", { "t.fail" }, p_ok },
-	{ "t.after_after", "t", "after after", "", { "t.after_fail" }, p_ok },
-	{ "t.crash", "t", "crash", "", { NULL }, p_crash },
-	{ "t.hang", "t", "hang", "", { NULL }, p_hang },
-	{ "t.exit", "t", "exit", "", { NULL }, p_exit },
-	{ "t.flood", "t", "flood", "", { NULL }, p_flood },
-	{ "t.reader", "t", "reader", "", { "t.ok" }, p_dep_reader },
-	{ "t.after_unknown", "t", "after unknown", "", { "t.no_such_check" }, p_ok },
-	{ "t.s1", "t", "s", "", { NULL }, p_sleep300 },
-	{ "t.s2", "t", "s", "", { NULL }, p_sleep300 },
-	{ "t.s3", "t", "s", "", { NULL }, p_sleep300 },
-	{ "t.s4", "t", "s", "", { NULL }, p_sleep300 },
+	{ "t.ok", "t", "ok", "", { NULL }, p_ok, 0 },
+	{ "t.fail", "t", "fail", "", { NULL }, p_fail, 0 },
+	{ "t.after_fail", "t", "after fail", "", { "t.fail" }, p_ok, 0 },
+	{ "t.after_after", "t", "after after", "", { "t.after_fail" }, p_ok, 0 },
+	{ "t.crash", "t", "crash", "", { NULL }, p_crash, 0 },
+	{ "t.hang", "t", "hang", "", { NULL }, p_hang, 0 },
+	{ "t.exit", "t", "exit", "", { NULL }, p_exit, 0 },
+	{ "t.flood", "t", "flood", "", { NULL }, p_flood, 0 },
+	{ "t.reader", "t", "reader", "", { "t.ok" }, p_dep_reader, 0 },
+	{ "t.after_unknown", "t", "after unknown", "", { "t.no_such_check" }, p_ok, 0 },
+	{ "t.s1", "t", "s", "", { NULL }, p_sleep300, 0 },
+	{ "t.s2", "t", "s", "", { NULL }, p_sleep300, 0 },
+	{ "t.s3", "t", "s", "", { NULL }, p_sleep300, 0 },
+	{ "t.s4", "t", "s", "", { NULL }, p_sleep300, 0 },
 };
 #define N (sizeof table / sizeof table[0])
+
+/* What a probe leaves behind, and a signal to the runner. */
+static const struct check_def table2[] = {
+	{ "t.ok", "t", "ok", "", { NULL }, p_ok, 0 },
+	{ "t.helper", "t", "helper", "", { NULL }, p_helper, 0 },
+	{ "t.daemon", "t", "daemon", "", { NULL }, p_daemon, 0 },
+	{ "t.term", "t", "term", "", { NULL }, p_term_runner, 0 },
+	{ "t.after_term", "t", "after term", "", { "t.term" }, p_ok, 0 },
+};
+#define N2 (sizeof table2 / sizeof table2[0])
 
 static int idx(const char *id)
 {
 	for (size_t i = 0; i < N; i++)
 		if (!strcmp(table[i].id, id))
+			return (int)i;
+	return -1;
+}
+
+static int idx2(const char *id)
+{
+	for (size_t i = 0; i < N2; i++)
+		if (!strcmp(table2[i].id, id))
 			return (int)i;
 	return -1;
 }
@@ -158,6 +301,167 @@ static void test_runner_parallel_limit(void **state)
 		result_release(&res[i]);
 }
 
+/* The deadline holds until the result is in, not until the probe exits;
+ * what a probe started ends with it, daemons that setsid() too. */
+static void test_runner_leftovers(void **state)
+{
+	(void)state;
+	bool want[N2] = { false };
+	struct result res[N2];
+	want[idx2("t.helper")] = want[idx2("t.daemon")] = true;
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	double t0 = now_ms();
+	assert_int_equal(runner_run_table(table2, N2, &opts, want, res), 0);
+	assert_true(now_ms() - t0 < 2000);
+	assert_int_equal(res[idx2("t.helper")].status, ST_PASS);
+	assert_int_equal(res[idx2("t.daemon")].status, ST_PASS);
+	long helper = read_pid("helper"), daemon = read_pid("daemon");
+	assert_true(helper > 0 && daemon > 0);
+	usleep(100 * 1000);
+	assert_false(alive(helper));
+	assert_false(alive(daemon));
+	for (size_t i = 0; i < N2; i++)
+		result_release(&res[i]);
+}
+
+/* SIGTERM during the run: the hung probe is killed, the run returns the
+ * signal, and the unfinished checks say they were interrupted. */
+static void test_runner_interrupt(void **state)
+{
+	(void)state;
+	bool want[N2] = { false };
+	struct result res[N2];
+	want[idx2("t.term")] = want[idx2("t.after_term")] = want[idx2("t.ok")] = true;
+	struct run_opts opts = { .timeout_ms = 20000, .max_parallel = 16 };
+	double t0 = now_ms();
+	assert_int_equal(runner_run_table(table2, N2, &opts, want, res), SIGTERM);
+	assert_true(now_ms() - t0 < 5000);
+	struct result *t = &res[idx2("t.term")];
+	assert_int_equal(t->status, ST_SKIP);
+	assert_int_equal(t->cut, CUT_INTERRUPTED);
+	assert_string_equal(t->detail,
+			    "interrupted by SIGTERM before it finished while waiting for: waiting forever");
+	struct result *a = &res[idx2("t.after_term")];
+	assert_int_equal(a->cut, CUT_INTERRUPTED);
+	assert_string_equal(a->detail, "not run: interrupted by SIGTERM");
+	/* The handler is gone again: the next SIGTERM would be fatal. */
+	struct sigaction sa;
+	sigaction(SIGTERM, NULL, &sa);
+	assert_true(sa.sa_handler == SIG_DFL);
+	for (size_t i = 0; i < N2; i++)
+		result_release(&res[i]);
+}
+
+/* File probes share a child; each keeps its own result and output; one
+ * that crashes or hangs costs only itself. */
+static void test_runner_shared(void **state)
+{
+	(void)state;
+	static const struct check_def files[] = {
+		{ "f.a", "f", "a", "", { NULL }, p_pid, CHECK_FILES },
+		{ "f.b", "f", "b", "", { "f.a" }, p_pid, CHECK_FILES },
+		{ "f.one", "f", "one", "", { "f.a" }, p_say_one, CHECK_FILES },
+		{ "f.two", "f", "two", "", { "f.one" }, p_say_two, CHECK_FILES },
+		{ "f.crash", "f", "crash", "", { "f.a" }, p_crash, CHECK_FILES },
+		{ "f.after_crash", "f", "after crash", "", { "f.crash" }, p_ok, CHECK_FILES },
+		{ "f.hang", "f", "hang", "", { "f.a" }, p_hang, CHECK_FILES },
+		{ "f.c", "f", "c", "", { "f.b" }, p_pid, CHECK_FILES },
+		{ "f.cmd", "f", "cmd", "", { "f.a" }, p_command, CHECK_COMMANDS },
+		{ "f.vendor", "f", "vendor", "", { "f.a" }, p_pid, 0 },
+	};
+	enum { NF = sizeof files / sizeof files[0] };
+	bool want[NF];
+	struct result res[NF];
+	for (size_t i = 0; i < NF; i++)
+		want[i] = true;
+	struct run_opts opts = { .timeout_ms = 1500, .max_parallel = 16 };
+	double t0 = now_ms();
+	assert_int_equal(runner_run_table(files, NF, &opts, want, res), 0);
+	assert_true(now_ms() - t0 < 1500 + 1500);
+	/* f.a and f.b ran in one child; the vendor probe in another. */
+	assert_string_equal(res[0].detail, res[1].detail);
+	assert_string_not_equal(res[0].detail, res[9].detail);
+	assert_string_equal(res[2].output, "one");
+	assert_string_equal(res[3].output, "two");
+	assert_int_equal(res[4].status, ST_CRASH);
+	assert_string_equal(res_get(&res[4], "signal"), "SIGSEGV");
+	assert_int_equal(res[5].status, ST_SKIP);
+	assert_int_equal(res[6].status, ST_TIMEOUT);
+	assert_int_equal(res[7].status, ST_PASS);
+	/* The command ran, in a child of its own, not in the shared one. */
+	struct result *c = &res[8];
+	assert_int_equal(c->status, ST_PASS);
+	assert_non_null(res_get(c, "ran"));
+	char shared[32];
+	snprintf(shared, sizeof shared, "%s", res[0].detail + 3);
+	assert_string_not_equal(res_get(c, "prober"), shared);
+	for (size_t i = 0; i < NF; i++)
+		assert_true(res[i].ran);
+	for (size_t i = 0; i < NF; i++)
+		result_release(&res[i]);
+}
+
+/* A child that finished its checks waits for more: a shareable probe that
+ * becomes ready later runs in the shared child, a vendor probe in the
+ * child of its chain. */
+static void test_runner_reuse(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "w.a", "w", "a", "", { NULL }, p_pid, CHECK_FILES },
+		{ "w.v1", "w", "v1", "", { "w.a" }, p_pid, 0 },
+		{ "w.slow", "w", "slow", "", { "w.a" }, p_sleep300, 0 },
+		{ "w.v2", "w", "v2", "", { "w.v1", "after:w.slow" }, p_pid, 0 },
+		{ "w.f2", "w", "f2", "", { "after:w.slow" }, p_pid, CHECK_FILES },
+		{ "w.other", "w", "other", "", { "after:w.slow" }, p_pid, 0 },
+	};
+	enum { NW = sizeof defs / sizeof defs[0] };
+	bool want[NW];
+	struct result res[NW];
+	for (size_t i = 0; i < NW; i++)
+		want[i] = true;
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NW, &opts, want, res), 0);
+	for (size_t i = 0; i < NW; i++)
+		assert_int_equal(res[i].status, ST_PASS);
+	assert_string_equal(res[4].detail, res[0].detail);  /* the shared child again */
+	assert_string_equal(res[3].detail, res[1].detail);  /* v1's child again */
+	assert_string_not_equal(res[5].detail, res[1].detail); /* not of v1's chain */
+	for (size_t i = 0; i < NW; i++)
+		result_release(&res[i]);
+}
+
+/* The critical path: the chain of deps whose times add up to the most. */
+static void test_critical_path(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "c.root", "c", "", "", { NULL }, p_ok, 0 },
+		{ "c.fast", "c", "", "", { "c.root" }, p_ok, 0 },
+		{ "c.slow", "c", "", "", { "c.root" }, p_ok, 0 },
+		{ "c.end", "c", "", "", { "c.fast", "after:c.slow" }, p_ok, 0 },
+		{ "c.skipped", "c", "", "", { "c.end" }, p_ok, 0 },
+	};
+	struct result res[5];
+	double ms[5] = { 10, 5, 300, 20, 0 };
+	for (size_t i = 0; i < 5; i++) {
+		result_init(&res[i], &defs[i]);
+		res[i].ran = true;
+		res[i].ms = ms[i];
+	}
+	res_ev(&res[4], "blocked_by", "c.end");
+	size_t path[5];
+	double total;
+	size_t k = runner_critical_path(defs, 5, res, path, &total);
+	assert_int_equal(k, 3);
+	assert_int_equal(path[0], 0);
+	assert_int_equal(path[1], 2);
+	assert_int_equal(path[2], 3);
+	assert_true(total > 329.9 && total < 330.1);
+	for (size_t i = 0; i < 5; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -204,6 +508,29 @@ static void test_proc_run(void **state)
 	assert_string_equal(r.out.buf, "started\n");
 	proc_result_release(&r);
 
+	/* Closing its output is not its end: wait for the exit status. */
+	const char *closes[] = { "/bin/sh", "-c", "echo hi; exec >&- 2>&-; sleep 0.3; exit 4", NULL };
+	struct proc_opts longer = { .timeout_ms = 5000 };
+	proc_result_init(&r);
+	proc_run(closes, &longer, &r);
+	assert_int_equal(r.end, PROC_EXITED);
+	assert_int_equal(r.code, 4);
+	assert_string_equal(r.out.buf, "hi\n");
+	proc_result_release(&r);
+
+	/* No descriptor of ours reaches the command. */
+	int fd = open("/dev/null", O_RDONLY); /* not close-on-exec */
+	assert_true(fd > 2);
+	char script[96];
+	snprintf(script, sizeof script, "test -e /proc/$$/fd/%d && echo inherited; exit 0", fd);
+	const char *fds[] = { "/bin/sh", "-c", script, NULL };
+	proc_result_init(&r);
+	proc_run(fds, NULL, &r);
+	assert_int_equal(r.end, PROC_EXITED);
+	assert_string_equal(sb_str(&r.out), "");
+	proc_result_release(&r);
+	close(fd);
+
 	/* Output beyond the cap is drained and flagged, not kept. */
 	const char *flood[] = { "/bin/sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x", NULL };
 	struct proc_opts small = { .timeout_ms = 5000, .cap = 1000 };
@@ -229,7 +556,13 @@ static void test_registry_complete(void **state)
 
 int main(void)
 {
+	snprintf(scratch, sizeof scratch, "/tmp/test_runner.%ld", (long)getpid());
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runner_leftovers),
+		cmocka_unit_test(test_runner_interrupt),
+		cmocka_unit_test(test_runner_shared),
+		cmocka_unit_test(test_runner_reuse),
+		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
