@@ -265,10 +265,13 @@ void checkrun_critical_path(const struct checkrun *cr, struct strbuf *out)
 	double ms;
 	size_t k = runner_critical_path(defs, cr->n, cr->results, path, &ms);
 	if (k) {
-		sb_add(out, "critical path: ");
+		struct strbuf line = STRBUF_INIT;
+		sb_add(&line, "critical path: ");
 		for (size_t i = 0; i < k; i++)
-			sb_addf(out, "%s%s", i ? " → " : "", defs[path[i]].id);
-		sb_addf(out, " (%.0f ms of %.0f ms)\n", ms, cr->wall_ms);
+			sb_addf(&line, "%s%s", i ? text_glyph(" → ", " -> ") : "", defs[path[i]].id);
+		sb_addf(&line, " (%.0f ms of %.0f ms)", ms, cr->wall_ms);
+		text_wrap_line(out, line.buf, 2, 0);
+		sb_release(&line);
 	}
 	free(path);
 }

@@ -50,7 +50,8 @@ static void fix_help(FILE *f)
 	      "Exit status: 0 nothing to fix, 1 the plan has steps (with --apply: findings\n"
 	      "remain, or an edit failed), 2 usage error or --apply without a terminal and\n"
 	      "without --yes, 3 the tool itself could not run, 130/143 the checks were\n"
-	      "interrupted by SIGINT/SIGTERM (the plan covers what finished; nothing is applied).\n",
+	      "interrupted by SIGINT/SIGTERM (the plan covers what finished; nothing is\n"
+	      "applied).\n",
 	      f);
 }
 

@@ -41,7 +41,7 @@ bg() {
 	fi
 	rm -f "$WORK/sid"
 	# shellcheck disable=SC2086
-	env -i $vars $EXTRA_ENV "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
+	env -i $vars COLUMNS=1000 $EXTRA_ENV "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
 		"$WSLGPU" $rootargs "$@" >"$WORK/out" 2>"$WORK/err" &
 	i=0
 	while [ ! -s "$WORK/sid" ] && [ $i -lt 100 ]; do

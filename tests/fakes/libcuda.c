@@ -321,13 +321,13 @@ static void trace(const char *fmt, ...)
 
 /* Appends "pid\n" to FAKE_CUDA_SPAWN_PIDS, so that a test can look for what
  * the fake left running. */
-static void note_pid(void)
+static void note_pid(pid_t pid)
 {
 	const char *path = getenv("FAKE_CUDA_SPAWN_PIDS");
-	if (!path || !*path)
+	if (!path || !*path || pid <= 0)
 		return;
 	char buf[32];
-	int n = snprintf(buf, sizeof buf, "%ld\n", (long)getpid());
+	int n = snprintf(buf, sizeof buf, "%ld\n", (long)pid);
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
@@ -342,6 +342,8 @@ static void note_pid(void)
  * "helper" forks a child that keeps every inherited descriptor and sleeps
  * 30 s; "daemon" double-forks a grandchild that calls setsid() and sleeps
  * 1000 s. FAKE_CUDA_WRITE_FD=N writes a line into descriptor N if open.
+ * The pids are written before cuInit returns (by the parent), so a test
+ * finds them on a loaded machine too.
  */
 static void spawn_and_scribble(void)
 {
@@ -349,21 +351,23 @@ static void spawn_and_scribble(void)
 	if (spawn && strstr(spawn, "helper")) {
 		pid_t p = fork();
 		if (p == 0) {
-			note_pid();
 			for (int i = 0; i < 30; i++)
 				sleep(1);
 			_exit(0);
 		}
+		note_pid(p);
 	}
 	if (spawn && strstr(spawn, "daemon")) {
 		pid_t p = fork();
 		if (p == 0) {
 			setsid();
-			if (fork() == 0) {
-				note_pid();
+			pid_t g = fork();
+			if (g == 0) {
 				for (int i = 0; i < 1000; i++)
 					sleep(1);
+				_exit(0);
 			}
+			note_pid(g);
 			_exit(0);
 		}
 		if (p > 0)
