@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "../kb/kb.h"
 
 struct risk_rule {
 	const char *pattern; /* a substring of the command (after "sudo ") */
@@ -107,9 +108,9 @@ void fix_classify(const char *line, struct fix_command *c)
 {
 	memset(c, 0, sizeof *c);
 	/* "command   (remark)": the KB's convention for a remark. */
-	const char *rem = strstr(line, "   (");
+	const char *rem = kb_fix_remark(line);
 	size_t ll = strlen(line);
-	if (rem && ll > 0 && line[ll - 1] == ')') {
+	if (rem) {
 		c->text = xstrndup(line, (size_t)(rem - line));
 		c->note = xstrndup(rem + 4, ll - (size_t)(rem - line) - 5);
 	} else {

@@ -501,6 +501,13 @@ size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self
 	return n;
 }
 
+const char *kb_fix_remark(const char *line)
+{
+	const char *rem = strstr(line, "   (");
+	size_t ll = strlen(line);
+	return rem && ll > 0 && line[ll - 1] == ')' ? rem : NULL;
+}
+
 bool kb_fix_is_template(const char *line)
 {
 	/* kb_expand_fix marks a line whose slots this run could not fill. */

@@ -117,6 +117,49 @@ static bool fix_can_break(const char *text, size_t at)
 	return plain_word(text + b, e - b) || (last && strchr(",;:.)", last));
 }
 
+/*
+ * A command with a remark ("cmd   (for this shell)") is shown as the command
+ * whole and the remark as a shell comment ("cmd   # for this shell"), so the
+ * line pasted whole still runs (PowerShell reads # as a comment too). A
+ * remark that does not fit wraps onto lines of its own, each a comment.
+ */
+#define REMARK_MIN_COLUMNS 20
+
+static void put_remarked_command(struct strbuf *out, int col, const char *text, size_t cmd_len)
+{
+	sb_addn(out, text, cmd_len);
+	col += (int)text_width_n(text, cmd_len);
+	const char *remark = text + cmd_len + 4; /* past "   (" */
+	size_t rlen = strlen(remark);
+	if (rlen && remark[rlen - 1] == ')')
+		rlen--;
+	struct strbuf c = STRBUF_INIT;
+	sb_add(&c, "# ");
+	sb_addn(&c, remark, rlen);
+	int width = text_columns();
+	/* On the command's line when it fits there whole, or when a good part
+	 * of it does; a remark cut after a word or two reads badly. */
+	if (col + 3 + text_width(c.buf) > width && col + 3 + REMARK_MIN_COLUMNS > width) {
+		sb_addf(out, "\n%*s", FINDING_TEXT_COLUMN, "");
+		col = FINDING_TEXT_COLUMN;
+	} else {
+		sb_add(out, "   ");
+		col += 3;
+	}
+	struct strbuf t = STRBUF_INIT;
+	struct text_wrap w = { width, col, FINDING_TEXT_COLUMN + 2, 0, NULL };
+	text_wrap(&t, sb_str(&c), &w);
+	for (const char *p = sb_str(&t); *p; p++) {
+		sb_addc(out, *p);
+		if (*p == '\n') {
+			sb_addf(out, "%*s# ", FINDING_TEXT_COLUMN, "");
+			p += strspn(p + 1, " ");
+		}
+	}
+	sb_release(&t);
+	sb_release(&c);
+}
+
 static void put_line(struct strbuf *out, int indent, const char *label, const char *text,
 		     bool command)
 {
@@ -131,15 +174,18 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 	if (lw > pad)
 		col += lw - pad;
 	struct text_wrap w = { text_columns(), col, FINDING_TEXT_COLUMN, 0, NULL };
-	if (command) {
-		/* The command stays whole; only its note, or words for a
-		 * person, wrap. */
-		const char *note = strstr(clean.buf, "   (");
-		if (!fix_is_words(clean.buf))
-			w.keep = note ? (size_t)(note - clean.buf) : clean.len;
-		w.can_break = fix_can_break;
+	const char *note = command ? kb_fix_remark(clean.buf) : NULL;
+	if (command && note && !fix_is_words(clean.buf)) {
+		put_remarked_command(out, col, clean.buf, (size_t)(note - clean.buf));
+	} else {
+		if (command) {
+			/* The command stays whole; only words for a person wrap. */
+			if (!fix_is_words(clean.buf))
+				w.keep = clean.len;
+			w.can_break = fix_can_break;
+		}
+		text_wrap(out, sb_str(&clean), &w);
 	}
-	text_wrap(out, sb_str(&clean), &w);
 	sb_addc(out, '\n');
 	sb_release(&clean);
 }

@@ -39,7 +39,7 @@ void watch_csv_row(FILE *f, const struct watch_point *p)
 	fflush(f);
 }
 
-void watch_json(FILE *f, const struct watch_report *r)
+void watch_json(struct strbuf *out, const struct watch_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json_writer jw;
@@ -164,7 +164,7 @@ void watch_json(FILE *f, const struct watch_report *r)
 	jw_end(&jw);
 	jw_end(&jw);
 	sb_addc(&sb, '\n');
-	fwrite(sb.buf, 1, sb.len, f);
+	sb_addn(out, sb.buf, sb.len);
 	sb_release(&sb);
 }
 
@@ -218,7 +218,7 @@ static void svg_text(struct strbuf *sb, const char *s)
 	sb_release(&clean);
 }
 
-void watch_svg(FILE *f, const struct watch_report *r)
+void watch_svg(struct strbuf *out, const struct watch_report *r)
 {
 	size_t np = sizeof panels / sizeof panels[0];
 	int h = SVG_TOP + (int)np * (SVG_PANEL_H + SVG_GAP) + 10;
@@ -314,6 +314,6 @@ void watch_svg(FILE *f, const struct watch_report *r)
 	}
 	free(t);
 	sb_add(&sb, "</svg>\n");
-	fwrite(sb.buf, 1, sb.len, f);
+	sb_addn(out, sb.buf, sb.len);
 	sb_release(&sb);
 }

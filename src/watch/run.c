@@ -49,6 +49,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "../core/atomicfile.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../gpu/nvmlapi.h"
@@ -481,31 +482,18 @@ static void summarize(struct engine *e)
 	}
 }
 
-/* Writes through a temporary file and a rename, so that a reader never
- * sees half a file. */
-static int write_atomic(const char *path, void (*fn)(FILE *, const struct watch_report *),
+/* Written as a whole by atomicfile: a reader never sees half a file, and
+ * "-", /dev/stdout or a FIFO are written through, as everywhere else. */
+static int write_output(const char *path, void (*fn)(struct strbuf *, const struct watch_report *),
 			const struct watch_report *r)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	sb_addf(&tmp, "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp.buf, "we");
-	int rc = 0;
-	if (!f) {
-		rc = -errno;
-	} else {
-		fn(f, r);
-		if (ferror(f))
-			rc = -EIO;
-		if (fclose(f) != 0 && !rc)
-			rc = -errno;
-		if (!rc && rename(tmp.buf, path) < 0)
-			rc = -errno;
-		if (rc)
-			unlink(tmp.buf);
-	}
+	struct strbuf data = STRBUF_INIT, err = STRBUF_INIT;
+	fn(&data, r);
+	int rc = atomic_write_file(path, data.buf, data.len, 0644, &err);
 	if (rc)
-		fprintf(stderr, "wslgpu watch: %s: %s\n", path, strerror(-rc));
-	sb_release(&tmp);
+		fprintf(stderr, "wslgpu watch: %s\n", sb_str(&err));
+	sb_release(&data);
+	sb_release(&err);
 	return rc;
 }
 
@@ -520,16 +508,10 @@ static void finish(struct engine *e)
 	r->sampler_cpu_s = e->gpu.sampler_cpu_s;
 	if (!o->quiet)
 		watch_print_summary(stderr, r);
-	if (o->json) {
-		if (!strcmp(o->json, "-")) {
-			watch_json(stdout, r);
-			fflush(stdout);
-		} else {
-			write_atomic(o->json, watch_json, r);
-		}
-	}
+	if (o->json)
+		write_output(o->json, watch_json, r);
 	if (o->svg)
-		write_atomic(o->svg, watch_svg, r);
+		write_output(o->svg, watch_svg, r);
 	if (o->self_stats)
 		fprintf(stderr, "watch-self-stats: watch_cpu_s=%.3f sampler_cpu_s=%.3f "
 				"job_cpu_s=%.3f wall_s=%.3f points=%zu\n",

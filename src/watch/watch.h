@@ -80,7 +80,7 @@ void watch_duration(struct strbuf *out, double s);
 /* export.c */
 void watch_csv_header(FILE *f);
 void watch_csv_row(FILE *f, const struct watch_point *p);
-void watch_json(FILE *f, const struct watch_report *r);
-void watch_svg(FILE *f, const struct watch_report *r);
+void watch_json(struct strbuf *out, const struct watch_report *r);
+void watch_svg(struct strbuf *out, const struct watch_report *r);
 
 #endif

@@ -45,7 +45,7 @@ expect_line '^✗ bridge\.dxg +/dev/dxg is missing: this WSL kernel did not crea
 expect_line 'cause +/dev/dxg is the GPU paravirtualisation device'
 expect_line 'This kernel \(5\.15\.167\.4-microsoft-standard-WSL2\) did not create it'
 expect_line 'fix +uname -r'
-expect_line 'wsl\.exe --update +\(in PowerShell: a current WSL brings a current kernel\)'
+expect_line 'wsl\.exe --update +# in PowerShell: a current WSL brings a current kernel$'
 expect_no_line 'cmd /c ver|nvidia-smi -g'
 expect_line '^      [0-9]+ checks skipped until this is fixed \(-v lists them\)$'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: this WSL kernel did not create it'

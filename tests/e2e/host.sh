@@ -30,7 +30,7 @@ run --only host.driver_store
 expect_rc 0
 expect_line "^! host\\.driver_store +2 NVIDIA driver stores: the newest is $store \\(551\\.23\\); older: $old \\(546\\.01\\)\$"
 expect_line "cause +Windows keeps older driver packages .* The newest is /usr/lib/wsl/drivers/$store; /usr/lib/wsl/drivers/$old is left"
-expect_line 'fix +pnputil /enum-drivers +\(in PowerShell'
+expect_line 'fix +pnputil /enum-drivers +# in PowerShell'
 expect_line 'sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia\.yaml'
 run_json --only host.driver_store
 check_json host.driver_store '.kb == "host.driver_store.several"'
@@ -125,7 +125,7 @@ rm "$ROOT/proc/driver/nvidia/version"
 run --only host.driver_store
 expect_rc 1
 expect_line '^✗ host\.driver_store +no NVIDIA kernel driver loaded \(/proc/driver/nvidia/version: No such file or directory\)$'
-expect_line 'fix +sudo modprobe nvidia +\(its error message says why it does not load\)'
+expect_line 'fix +sudo modprobe nvidia +# its error message says why it does not load$'
 expect_line 'sudo ubuntu-drivers install'
 run_json --only host.driver_store
 check_json host.driver_store '.kb == "host.driver_store.no_kernel_driver"'

@@ -111,7 +111,7 @@ make_ldcache "$ROOT"
 run --only libs
 expect_rc 1
 expect_line '^✗ libs\.wsl_dir +/etc/ld\.so\.conf\.d/ld\.wsl\.conf is missing, so ldconfig does not index /usr/lib/wsl/lib$'
-expect_line '^ +fix +wsl\.exe --shutdown   \(in PowerShell; WSL writes the file again when the distribution starts\)$'
+expect_line '^ +fix +wsl\.exe --shutdown   # in PowerShell; WSL writes the file again when the distribution starts$'
 expect_line '^ +echo /usr/lib/wsl/lib \| sudo tee /etc/ld\.so\.conf\.d/ld\.wsl\.conf && sudo ldconfig'
 expect_line '^      2 checks skipped until this is fixed \(-v lists them\)$'
 run -v --only libs
@@ -164,7 +164,7 @@ rm "$ROOT/usr/lib/wsl/lib/libdxcore.so"
 run --only libs.wsl_dir
 expect_rc 0
 expect_line '^! libs\.wsl_dir +/usr/lib/wsl/lib has no libdxcore\.so: this Windows build may lack GPU paravirtualisation for WSL$'
-expect_line '^ +fix +winver   \(in Windows: check the build; Windows 10 needs 21H2, build 19044, or later\)$'
+expect_line '^ +fix +winver   # in Windows: check the build; Windows 10 needs 21H2, build 19044, or later$'
 
 fixture healthy-wsl2
 rm "$ROOT/usr/lib/wsl/lib/nvidia-smi"
@@ -191,7 +191,7 @@ fixture distro-libcuda
 run --only libs
 expect_rc 1
 expect_line '^✗ libs\.libcuda +the loader picks /usr/lib/x86_64-linux-gnu/libcuda\.so\.1 from libnvidia-compute-535 \(via LD_LIBRARY_PATH\), not WSL.s /usr/lib/wsl/lib/libcuda\.so\.1$'
-expect_line '^ +fix +unset LD_LIBRARY_PATH   \(for this shell\)$'
+expect_line '^ +fix +unset LD_LIBRARY_PATH   # for this shell$'
 expect_line '^ +sudo apt-get remove --purge libnvidia-compute-535$'
 expect_line '^ +sudo ldconfig$'
 expect_line '^✗ libs\.libnvml +the loader picks /usr/lib/x86_64-linux-gnu/libnvidia-ml\.so\.1 from libnvidia-compute-535 \(via LD_LIBRARY_PATH\), not WSL.s /usr/lib/wsl/lib/libnvidia-ml\.so\.1$'
@@ -305,7 +305,7 @@ fixture ldpath-stubs
 run --only libs
 expect_rc 1
 expect_line '^✗ libs\.libcuda +the loader picks the CUDA toolkit.s stub /usr/local/cuda/lib64/stubs/libcuda\.so\.1 \(via LD_LIBRARY_PATH\): every call fails with CUDA_ERROR_STUB_LIBRARY$'
-expect_line '^ +fix +export LD_LIBRARY_PATH=/usr/local/cuda/lib64   \(for this shell: drops the stubs directory\)$'
+expect_line '^ +fix +export LD_LIBRARY_PATH=/usr/local/cuda/lib64   # for this shell: drops the stubs directory$'
 expect_line '^! libs\.libnvml +libnvidia-ml\.so\.1 is WSL.s, but libnvidia-ml\.so \(which some programs open\) -> the CUDA toolkit.s stub /usr/local/cuda/lib64/stubs/libnvidia-ml\.so$'
 expect_line '^! libs\.env +LD_LIBRARY_PATH holds the CUDA toolkit.s stubs directory \(/usr/local/cuda/lib64/stubs\): programs can load its stub libcuda instead of the driver$'
 run_json --only libs

@@ -35,7 +35,7 @@ run --only perf.storage --data /mnt/d/datasets/imagenet
 expect_rc 0
 expect_line '^! perf\.storage +/mnt/c/Users/alice/data is on a Windows drive \(9p at /mnt/c\): file access there is slow; 2 of 2 paths are on Windows drives$'
 expect_line 'cause +/mnt/c/Users/alice/data is on a Windows drive \(9p at /mnt/c, source C:\\\)\. WSL2 reaches'
-expect_line 'fix +mkdir -p ~/data && cp -a /mnt/c/Users/alice/data ~/data/ +\(then read the data from ~/data\)'
+expect_line 'fix +mkdir -p ~/data && cp -a /mnt/c/Users/alice/data ~/data/ +# then read it from ~/data/, under its own name$'
 expect_line 'pack small files into a few large shards'
 expect_line '^! No failures, 1 warning \(first: perf\.storage\)\.$'
 run_json --only perf.storage --data /mnt/d/datasets/imagenet
@@ -97,8 +97,8 @@ run --only perf.memory
 expect_rc 0
 expect_line '^! perf\.memory +only 1\.9 GiB of memory \(\.wslconfig memory=2GB\): too little for GPU training; also swap in use$'
 expect_line 'cause +Linux has 1\.9 GiB \(2012345 kB\) of memory, less than the 3\.5 GiB this check asks for\.'
-expect_line 'fix +notepad \$env:USERPROFILE\\\.wslconfig +\(in PowerShell, on WSL2: under \[wsl2\] set memory=8GB or more'
-expect_line 'wsl\.exe --shutdown +\(in PowerShell, then reopen the distribution\)'
+expect_line 'fix +notepad \$env:USERPROFILE\\\.wslconfig +# in PowerShell, on WSL2: under \[wsl2\] set memory=8GB or more'
+expect_line 'wsl\.exe --shutdown +# in PowerShell, then reopen the distribution$'
 expect_line '^! No failures, 1 warning \(first: perf\.memory\)\.$'
 run_json --only perf.memory
 check_json perf.memory '.kb == "perf.memory.small"'

@@ -80,7 +80,7 @@ expect_line '^                        from libnvidia-compute-535 \(via LD_LIBRAR
 expect_line '^      cause  LD_LIBRARY_PATH names /usr/lib/x86_64-linux-gnu, where the Linux$'
 expect_line '^             NVIDIA driver package libnvidia-compute-535 installed$'
 expect_line '^             grep -n LD_LIBRARY_PATH ~/\.bashrc ~/\.profile ~/\.zshrc /etc/environment$'
-expect_line '^             \(remove it for good\)$'
+expect_line '^             # remove it for good$'
 expect_line '^✗ Broken at the libs layer: the loader picks$'
 expect_line '^  /usr/lib/x86_64-linux-gnu/libcuda\.so\.1 from libnvidia-compute-535 \(via$'
 # Columns, not bytes: at 60 columns the marks count one each.

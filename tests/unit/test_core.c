@@ -536,9 +536,16 @@ static void test_finding_lines(void **state)
 	sb_reset(&sb);
 	finding_command_line(&sb, 6, "", "nvidia-smi -g 0 -dm 0   (in an administrator PowerShell, "
 					 "for a TCC card that supports WDDM; then restart Windows)");
-	assert_string_equal(sb.buf, "             nvidia-smi -g 0 -dm 0   (in an administrator "
-				    "PowerShell, for a TCC\n             card that supports WDDM; then "
-				    "restart Windows)\n");
+	/* The note is a shell comment, on every line it wraps onto. */
+	assert_string_equal(sb.buf, "             nvidia-smi -g 0 -dm 0   # in an administrator "
+				    "PowerShell, for a TCC\n             # card that supports WDDM; then "
+				    "restart Windows\n");
+	sb_reset(&sb);
+	/* A note whose first word does not fit starts a line of its own. */
+	finding_command_line(&sb, 6, "fix", "grep -n LD_LIBRARY_PATH ~/.bashrc ~/.profile ~/.zshrc "
+					    "/etc/environment   (remove it for good)");
+	assert_string_equal(sb.buf, "      fix    grep -n LD_LIBRARY_PATH ~/.bashrc ~/.profile ~/.zshrc "
+				    "/etc/environment\n             # remove it for good\n");
 	sb_reset(&sb);
 	/* Words for a person wrap; the command among them does not. */
 	finding_command_line(&sb, 6, "fix", "install a newer toolkit from NVIDIA's WSL-Ubuntu "
