@@ -208,7 +208,27 @@ static int interrupted_exit(const char *what)
 	return interrupt_status();
 }
 
-int cmd_bench(int argc, char **argv)
+/* What the command line asked for. */
+struct bench_cmd {
+	struct bench_io_params io;
+	struct bench_gpu_params gp;
+	bool json, csv, verbose, do_io, do_gpu;
+	const char *lib_opt;
+	const char *const *paths;
+	size_t npaths;
+};
+
+/* What was measured, for the output. */
+struct bench_results {
+	struct bench_io_loc *locs;
+	size_t nlocs;
+	struct bench_verdict vio, vgpu;
+	struct bench_gpu *g;
+	bool have_io, have_gpu;
+};
+
+/* Parses the options into cmd; returns -1 to go on, else the exit status. */
+static int bench_parse(int argc, char **argv, struct bench_cmd *cmd)
 {
 	enum { OPT_SIZE = 256, OPT_BLOCK, OPT_FILES, OPT_FILE_SIZE, OPT_SECONDS, OPT_DEVICE,
 	       OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_LAUNCHES, OPT_BATCH, OPT_LIB, OPT_TIMEOUT,
@@ -235,24 +255,8 @@ int cmd_bench(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_io_params io = {
-		.size = BENCH_IO_DEFAULT_SIZE,
-		.block = BENCH_IO_DEFAULT_BLOCK,
-		.files = BENCH_IO_DEFAULT_FILES,
-		.file_size = BENCH_IO_DEFAULT_FILE_SIZE,
-		.seconds = BENCH_IO_DEFAULT_SECONDS,
-	};
-	struct bench_gpu_params gp = {
-		.device = 0,
-		.min_size = 4u << 10,
-		.max_size = 256u << 20,
-		.launches = 5000,
-		.stream_launches = 20000,
-		.seconds = BENCH_IO_DEFAULT_SECONDS,
-		.timeout_ms = 120000,
-	};
-	bool json = false, csv = false, verbose = false;
-	const char *lib_opt = NULL;
+	struct bench_io_params *io = &cmd->io;
+	struct bench_gpu_params *gp = &cmd->gp;
 	unsigned u;
 	double secs;
 
@@ -262,59 +266,59 @@ int cmd_bench(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SIZE:
-			if (parse_size_opt("--size", optarg, &io.size, 1ull << 40) < 0)
+			if (parse_size_opt("--size", optarg, &io->size, 1ull << 40) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_BLOCK:
-			if (parse_size_opt("--block", optarg, &io.block, 1ull << 30) < 0)
+			if (parse_size_opt("--block", optarg, &io->block, 1ull << 30) < 0)
 				return EXIT_USAGE;
-			if (io.block == 0) {
+			if (io->block == 0) {
 				cli_usage_error("bench", "--block: must not be 0");
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_FILES:
-			if (parse_count("--files", optarg, 10000000, &io.files) < 0)
+			if (parse_count("--files", optarg, 10000000, &io->files) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_FILE_SIZE:
-			if (parse_size_opt("--file-size", optarg, &io.file_size, 64ull << 20) < 0)
+			if (parse_size_opt("--file-size", optarg, &io->file_size, 64ull << 20) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_SECONDS:
 			if (parse_seconds("--seconds", optarg, &secs) < 0)
 				return EXIT_USAGE;
-			io.seconds = gp.seconds = secs;
+			io->seconds = gp->seconds = secs;
 			break;
 		case OPT_DEVICE:
 			if (parse_count("--device", optarg, 1024, &u) < 0)
 				return EXIT_USAGE;
-			gp.device = (int)u;
+			gp->device = (int)u;
 			break;
 		case OPT_MIN_SIZE:
-			if (parse_size_opt("--min-size", optarg, &gp.min_size, 1ull << 34) < 0)
+			if (parse_size_opt("--min-size", optarg, &gp->min_size, 1ull << 34) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_MAX_SIZE:
-			if (parse_size_opt("--max-size", optarg, &gp.max_size, 1ull << 34) < 0)
+			if (parse_size_opt("--max-size", optarg, &gp->max_size, 1ull << 34) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_LAUNCHES:
-			if (parse_count("--launches", optarg, 10000000, &gp.launches) < 0)
+			if (parse_count("--launches", optarg, 10000000, &gp->launches) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_BATCH:
-			if (parse_count("--batch", optarg, 10000000, &gp.stream_launches) < 0)
+			if (parse_count("--batch", optarg, 10000000, &gp->stream_launches) < 0)
 				return EXIT_USAGE;
 			break;
-		case OPT_LIB: lib_opt = optarg; break;
+		case OPT_LIB: cmd->lib_opt = optarg; break;
 		case OPT_TIMEOUT:
 			if (parse_seconds("--timeout", optarg, &secs) < 0)
 				return EXIT_USAGE;
-			gp.timeout_ms = (int)(secs * 1000);
+			gp->timeout_ms = (int)(secs * 1000);
 			break;
-		case OPT_JSON: json = true; break;
-		case OPT_CSV: csv = true; break;
+		case OPT_JSON: cmd->json = true; break;
+		case OPT_CSV: cmd->csv = true; break;
 		case OPT_ROOT: {
 			int rc = cli_set_root(optarg);
 			if (rc)
@@ -326,7 +330,7 @@ int cmd_bench(int argc, char **argv)
 			if (cli_color_option("bench", c == OPT_COLOR ? optarg : "never") < 0)
 				return EXIT_USAGE;
 			break;
-		case 'v': verbose = true; break;
+		case 'v': cmd->verbose = true; break;
 		case 'h': bench_help(stdout); return EXIT_OK;
 		case ':':
 			cli_usage_error("bench", "%s needs a value", argv[optind - 1]);
@@ -336,115 +340,160 @@ int cmd_bench(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (json && csv) {
+	if (cmd->json && cmd->csv) {
 		cli_usage_error("bench", "--json and --csv exclude each other");
 		return EXIT_USAGE;
 	}
-	bool do_io = true, do_gpu = true;
+	cmd->do_io = cmd->do_gpu = true;
 	int first = optind;
 	if (first < argc && !strcmp(argv[first], "io")) {
-		do_gpu = false;
+		cmd->do_gpu = false;
 		first++;
 	} else if (first < argc && !strcmp(argv[first], "gpu")) {
-		do_io = false;
+		cmd->do_io = false;
 		first++;
 	} else if (first < argc && unknown_subcommand(argv[first])) {
 		return EXIT_USAGE;
 	}
-	if (!do_io && first < argc) {
+	if (!cmd->do_io && first < argc) {
 		cli_usage_error("bench", "bench gpu takes no paths ('%s')", argv[first]);
 		return EXIT_USAGE;
 	}
-	if (gp.min_size == 0 || gp.min_size > gp.max_size) {
+	if (gp->min_size == 0 || gp->min_size > gp->max_size) {
 		cli_usage_error("bench", "--min-size must be between 1 byte and --max-size");
 		return EXIT_USAGE;
 	}
+	cmd->paths = (const char *const *)argv + first;
+	cmd->npaths = (size_t)(argc - first);
 	/* The sequential file is a whole number of blocks. */
-	if (io.size && io.block > io.size)
-		io.block = io.size;
-	io.size = io.size / io.block * io.block;
-	io.progress = gp.progress = isatty(2);
+	if (io->size && io->block > io->size)
+		io->block = io->size;
+	io->size = io->size / io->block * io->block;
+	io->progress = gp->progress = isatty(2);
+	return -1;
+}
 
-	struct bench_out out = { .color = cli_want_color(1), .utf8 = text_utf8(),
-				 .verbose = verbose };
-	struct strbuf sb = STRBUF_INIT;
+/* Measures each location; returns the exit status so far, or -EINTR. */
+static int bench_run_io(struct bench_cmd *cmd, struct bench_results *res)
+{
+	bench_io_locations(cmd->paths, cmd->npaths, &res->locs, &res->nlocs);
+	for (size_t i = 0; i < res->nlocs; i++)
+		if (bench_io_run(&res->locs[i], &cmd->io) == -EINTR)
+			return -EINTR;
+	bench_verdict_io(res->locs, res->nlocs, &res->vio);
+	res->have_io = true;
 	int rc = EXIT_OK;
-	struct bench_io_loc *locs = NULL;
-	size_t nlocs = 0;
-	struct bench_verdict vio = { 0 }, vgpu = { 0 };
-	struct bench_gpu *g = NULL;
-	bool have_io = false, have_gpu = false;
-
-	interrupt_install();
-	if (do_io) {
-		bench_io_locations((const char *const *)argv + first, (size_t)(argc - first), &locs,
-				   &nlocs);
-		for (size_t i = 0; i < nlocs; i++)
-			if (bench_io_run(&locs[i], &io) == -EINTR) {
-				rc = interrupted_exit("bench io");
-				goto out;
-			}
-		bench_verdict_io(locs, nlocs, &vio);
-		have_io = true;
-		bool measured = false;
-		for (size_t i = 0; i < nlocs; i++) {
-			if (locs[i].state == BENCH_LOC_FAILED)
-				rc = EXIT_FAILED;
-			measured |= locs[i].state == BENCH_LOC_DONE;
-		}
-		if (!measured)
+	bool measured = false;
+	for (size_t i = 0; i < res->nlocs; i++) {
+		if (res->locs[i].state == BENCH_LOC_FAILED)
 			rc = EXIT_FAILED;
+		measured |= res->locs[i].state == BENCH_LOC_DONE;
 	}
-	if (do_gpu) {
-		char *lib = cuda_library(lib_opt);
-		gp.library = lib;
-		g = xcalloc(1, sizeof *g);
-		int r = bench_gpu_run(&gp, g);
-		free(lib);
-		gp.library = NULL;
+	return measured ? rc : EXIT_FAILED;
+}
+
+/* Measures the GPU; returns the exit status so far, or -EINTR. */
+static int bench_run_gpu(struct bench_cmd *cmd, struct bench_results *res)
+{
+	char *lib = cuda_library(cmd->lib_opt);
+	cmd->gp.library = lib;
+	res->g = xcalloc(1, sizeof *res->g);
+	int r = bench_gpu_run(&cmd->gp, res->g);
+	free(lib);
+	cmd->gp.library = NULL;
+	if (r == -EINTR)
+		return -EINTR;
+	guest_paths(res->g->library, sizeof res->g->library);
+	guest_paths(res->g->error, sizeof res->g->error);
+	bench_verdict_gpu(res->g, &res->vgpu);
+	res->have_gpu = true;
+	return r < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+static void bench_render(const struct bench_cmd *cmd, const struct bench_results *res,
+			 struct strbuf *sb)
+{
+	if (cmd->json) {
+		struct json_writer jw;
+		jw_init(&jw, sb);
+		bench_json_begin(&jw);
+		if (res->have_io)
+			bench_json_io(&jw, &cmd->io, res->locs, res->nlocs, &res->vio);
+		if (res->have_gpu)
+			bench_json_gpu(&jw, res->g, &res->vgpu);
+		bench_json_end(&jw);
+	} else if (cmd->csv) {
+		bench_csv_header(sb);
+		if (res->have_io)
+			bench_csv_io(sb, res->locs, res->nlocs);
+		if (res->have_gpu)
+			bench_csv_gpu(sb, res->g);
+	} else {
+		struct bench_out out = { .color = cli_want_color(1), .utf8 = text_utf8(),
+					 .verbose = cmd->verbose };
+		if (res->have_io)
+			bench_text_io(sb, &out, &cmd->io, res->locs, res->nlocs, &res->vio);
+		if (res->have_io && res->have_gpu)
+			sb_add(sb, "\n");
+		if (res->have_gpu)
+			bench_text_gpu(sb, &out, res->g, &res->vgpu);
+	}
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_cmd cmd = {
+		.io = {
+			.size = BENCH_IO_DEFAULT_SIZE,
+			.block = BENCH_IO_DEFAULT_BLOCK,
+			.files = BENCH_IO_DEFAULT_FILES,
+			.file_size = BENCH_IO_DEFAULT_FILE_SIZE,
+			.seconds = BENCH_IO_DEFAULT_SECONDS,
+		},
+		.gp = {
+			.device = 0,
+			.min_size = 4u << 10,
+			.max_size = 256u << 20,
+			.launches = 5000,
+			.stream_launches = 20000,
+			.seconds = BENCH_IO_DEFAULT_SECONDS,
+			.timeout_ms = 120000,
+		},
+	};
+	int rc = bench_parse(argc, argv, &cmd);
+	if (rc >= 0)
+		return rc;
+
+	struct bench_results res = { 0 };
+	rc = EXIT_OK;
+	interrupt_install();
+	if (cmd.do_io) {
+		int r = bench_run_io(&cmd, &res);
+		if (r == -EINTR) {
+			rc = interrupted_exit("bench io");
+			goto out;
+		}
+		rc = r;
+	}
+	if (cmd.do_gpu) {
+		int r = bench_run_gpu(&cmd, &res);
 		if (r == -EINTR) {
 			rc = interrupted_exit("bench gpu");
 			goto out;
 		}
-		if (r < 0)
-			rc = EXIT_FAILED;
-		guest_paths(g->library, sizeof g->library);
-		guest_paths(g->error, sizeof g->error);
-		bench_verdict_gpu(g, &vgpu);
-		have_gpu = true;
+		if (r != EXIT_OK)
+			rc = r;
 	}
-
-	if (json) {
-		struct json_writer jw;
-		jw_init(&jw, &sb);
-		bench_json_begin(&jw);
-		if (have_io)
-			bench_json_io(&jw, &io, locs, nlocs, &vio);
-		if (have_gpu)
-			bench_json_gpu(&jw, g, &vgpu);
-		bench_json_end(&jw);
-	} else if (csv) {
-		bench_csv_header(&sb);
-		if (have_io)
-			bench_csv_io(&sb, locs, nlocs);
-		if (have_gpu)
-			bench_csv_gpu(&sb, g);
-	} else {
-		if (have_io)
-			bench_text_io(&sb, &out, &io, locs, nlocs, &vio);
-		if (have_io && have_gpu)
-			sb_add(&sb, "\n");
-		if (have_gpu)
-			bench_text_gpu(&sb, &out, g, &vgpu);
-	}
+	struct strbuf sb = STRBUF_INIT;
+	bench_render(&cmd, &res, &sb);
 	fputs(sb_str(&sb), stdout);
 	fflush(stdout);
+	sb_release(&sb);
 out:
 	interrupt_restore();
-	sb_release(&sb);
-	bench_io_free(locs, nlocs);
-	bench_verdict_release(&vio);
-	bench_verdict_release(&vgpu);
-	free(g);
+	bench_io_free(res.locs, res.nlocs);
+	bench_verdict_release(&res.vio);
+	bench_verdict_release(&res.vgpu);
+	free(res.g);
 	return rc;
 }

@@ -174,14 +174,7 @@ static void warn_missing_pythons(const struct checkrun *cr)
 	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT;
 	for (size_t i = 0; i < cr->npythons; i++) {
 		const char *p = cr->pythons[i];
-		sb_reset(&g);
-		if (p[0] != '/') {
-			if (rootfs_cwd(&g) < 0)
-				sb_add(&g, "/");
-			if (g.len > 1)
-				sb_addc(&g, '/');
-		}
-		sb_add(&g, p);
+		rootfs_absolute(p, &g);
 		if (rootfs_host_path(g.buf, true, &h) < 0 || access(h.buf, X_OK) < 0)
 			fprintf(stderr, "wslgpu %s: warning: --python %s: %s is not an executable "
 				"file%s\n", cr->cmd, p, g.buf,

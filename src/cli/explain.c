@@ -131,7 +131,15 @@ static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
 	return rc < 0 ? -1 : 0;
 }
 
-static int explain_main(struct checkrun *cr, int argc, char **argv)
+/* What the command line asked for. */
+struct explain_cmd {
+	bool json, check, list, verbose, dump, dump_keys;
+	const char *file, *kbfile;
+	int first; /* the first word of the text in argv (argc when none) */
+};
+
+/* Parses the options into cmd; returns -1 to go on, else the exit status. */
+static int explain_parse(struct checkrun *cr, int argc, char **argv, struct explain_cmd *cmd)
 {
 	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_DUMP, OPT_DUMP_KEYS, OPT_KB };
 	/* The run options that make sense for --check; parsed by checkrun. */
@@ -153,24 +161,19 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, check = false, list = false, verbose = false, dump = false;
-	bool dump_keys = false;
-	const char *file = NULL, *kbfile = NULL;
-	int rc = EXIT_OK;
-
 	optind = 1;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":f:vh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f': file = optarg; break;
-		case 'v': verbose = true; break;
-		case OPT_JSON: json = true; break;
-		case OPT_CHECK: check = true; break;
-		case OPT_LIST: list = true; break;
-		case OPT_DUMP: dump = true; break;
-		case OPT_DUMP_KEYS: dump_keys = true; break;
-		case OPT_KB: kbfile = optarg; break;
+		case 'f': cmd->file = optarg; break;
+		case 'v': cmd->verbose = true; break;
+		case OPT_JSON: cmd->json = true; break;
+		case OPT_CHECK: cmd->check = true; break;
+		case OPT_LIST: cmd->list = true; break;
+		case OPT_DUMP: cmd->dump = true; break;
+		case OPT_DUMP_KEYS: cmd->dump_keys = true; break;
+		case OPT_KB: cmd->kbfile = optarg; break;
 		case 'h':
 			explain_help(stdout);
 			return EXIT_OK;
@@ -196,90 +199,79 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		}
 		}
 	}
-	if (optind < argc && file) {
+	cmd->first = optind;
+	if (optind < argc && cmd->file) {
 		cli_usage_error("explain", "give the text as arguments or with --file, not both");
 		return EXIT_USAGE;
 	}
-	struct kb extra;
-	struct explain_db own;
-	const struct explain_db *db = explain_db_builtin();
-	if (kbfile) {
-		if (load_extra(kbfile, &extra, &own) < 0)
+	return -1;
+}
+
+/* Feeds the text (the words, --file or standard input) to scan; returns
+ * -1 to go on, else the exit status. */
+static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
+			struct explain_scan *scan, const char **source)
+{
+	if (cmd->first < argc) {
+		*source = "argv";
+		for (int i = cmd->first; i < argc; i++) {
+			if (i > cmd->first)
+				explain_scan_feed(scan, " ", 1);
+			explain_scan_feed(scan, argv[i], strlen(argv[i]));
+		}
+		return -1;
+	}
+	int fd = 0;
+	const char *file = cmd->file;
+	*source = "stdin";
+	if (file && strcmp(file, "-")) {
+		/* The log is the user's document, read where they point, not a
+		 * file of the machine described by --root. */
+		/* O_NONBLOCK: a FIFO without a writer must not hang the open. */
+		fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0) {
+			fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
+				strerror(errno));
 			return EXIT_USAGE;
-		db = &own;
-	}
-	if (list || dump || dump_keys) {
-		if (dump_keys)
-			explain_dump_keys(stdout, db);
-		else if (dump)
-			explain_dump_patterns(stdout, db);
-		else if (json)
-			explain_list_json(stdout, db);
-		else
-			explain_list_text(stdout, db);
-		goto out;
-	}
-
-	struct explain_scan scan;
-	explain_scan_init(&scan, db);
-	const char *source;
-	if (optind < argc) {
-		source = "argv";
-		for (int i = optind; i < argc; i++) {
-			if (i > optind)
-				explain_scan_feed(&scan, " ", 1);
-			explain_scan_feed(&scan, argv[i], strlen(argv[i]));
 		}
-	} else {
-		int fd = 0;
-		source = "stdin";
-		if (file && strcmp(file, "-")) {
-			/* The log is the user's document, read where they point, not a
-			 * file of the machine described by --root. */
-			/* O_NONBLOCK: a FIFO without a writer must not hang the open. */
-			fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-			if (fd < 0) {
-				fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
-					strerror(errno));
-				explain_scan_release(&scan);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			/* A device (/dev/zero) or a FIFO may never end: those come on
-			 * standard input, where the user chose to wait. */
-			struct stat st;
-			if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-				fprintf(stderr, "wslgpu explain: %s is not a regular file; give a "
-					"pipe or a device on standard input (-f -)\n", file);
-				close(fd);
-				explain_scan_release(&scan);
-				return EXIT_USAGE;
-			}
-			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-			source = file;
-		} else if (isatty(0)) {
-			fputs("Paste the error or the log, then press Ctrl-D.\n", stderr);
-		}
-		int err = read_fd(&scan, fd);
-		if (fd > 0)
+		/* A device (/dev/zero) or a FIFO may never end: those come on
+		 * standard input, where the user chose to wait. */
+		struct stat st;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			fprintf(stderr, "wslgpu explain: %s is not a regular file; give a "
+				"pipe or a device on standard input (-f -)\n", file);
 			close(fd);
-		if (err < 0) {
-			fprintf(stderr, "wslgpu explain: reading %s: %s\n", source, strerror(-err));
-			explain_scan_release(&scan);
-			rc = EXIT_INTERNAL;
-			goto out;
+			return EXIT_USAGE;
 		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		*source = file;
+	} else if (isatty(0)) {
+		fputs("Paste the error or the log, then press Ctrl-D.\n", stderr);
 	}
-	explain_scan_finish(&scan);
+	int err = read_fd(scan, fd);
+	if (fd > 0)
+		close(fd);
+	if (err < 0) {
+		fprintf(stderr, "wslgpu explain: reading %s: %s\n", *source, strerror(-err));
+		return EXIT_INTERNAL;
+	}
+	return -1;
+}
 
+/* Runs the checks that confirm what was found (--check), ranks each
+ * signature's causes by them, prints the answer; the exit status. */
+static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
+			  const struct explain_db *db, const struct explain_scan *scan,
+			  const char *source)
+{
 	size_t n;
 	const struct check_def *defs = registry_checks(&n);
 	struct result *results = NULL;
 	int interrupted = 0;
-	if (check && scan.nfound) {
+	if (cmd->check && scan->nfound) {
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
-		if (want_checks(&scan, defs, n, want)) {
+		if (want_checks(scan, defs, n, want)) {
 			interrupted = runner_run(&cr->opts, want, results);
 		} else {
 			for (size_t i = 0; i < n; i++)
@@ -287,27 +279,27 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 		}
 		free(want);
 	}
-	struct cause_rank **ranks = xcalloc(scan.nfound ? scan.nfound : 1, sizeof *ranks);
-	for (size_t i = 0; i < scan.nfound; i++) {
-		const struct explain_sig *sig = &db->sig[scan.found[i]->sig];
+	struct cause_rank **ranks = xcalloc(scan->nfound ? scan->nfound : 1, sizeof *ranks);
+	for (size_t i = 0; i < scan->nfound; i++) {
+		const struct explain_sig *sig = &db->sig[scan->found[i]->sig];
 		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
 		rank_causes(sig, defs, results, n, ranks[i]);
 	}
-	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1),
-				     verbose };
-	if (json)
+	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
+				     cmd->verbose };
+	if (cmd->json)
 		explain_report_json(stdout, &view);
 	else
 		explain_report_text(stdout, &view);
 	fflush(stdout);
 
 	struct explain_tally t;
-	explain_tally(&scan, &t);
-	rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
+	explain_tally(scan, &t);
+	int rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
 	if (interrupted)
 		rc = checkrun_interrupt_note("explain", interrupted, results, n);
 
-	for (size_t i = 0; i < scan.nfound; i++)
+	for (size_t i = 0; i < scan->nfound; i++)
 		free(ranks[i]);
 	free(ranks);
 	if (results) {
@@ -315,12 +307,50 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 			result_release(&results[i]);
 		free(results);
 	}
-	explain_scan_release(&scan);
-out:
-	if (kbfile) {
-		explain_db_free(&own);
-		kb_free(&extra);
+	return rc;
+}
+
+static int explain_run(struct checkrun *cr, const struct explain_cmd *cmd,
+		       const struct explain_db *db, int argc, char **argv)
+{
+	if (cmd->list || cmd->dump || cmd->dump_keys) {
+		if (cmd->dump_keys)
+			explain_dump_keys(stdout, db);
+		else if (cmd->dump)
+			explain_dump_patterns(stdout, db);
+		else if (cmd->json)
+			explain_list_json(stdout, db);
+		else
+			explain_list_text(stdout, db);
+		return EXIT_OK;
 	}
+	struct explain_scan scan;
+	explain_scan_init(&scan, db);
+	const char *source = NULL;
+	int rc = explain_read(cmd, argc, argv, &scan, &source);
+	if (rc < 0) {
+		explain_scan_finish(&scan);
+		rc = explain_answer(cr, cmd, db, &scan, source);
+	}
+	explain_scan_release(&scan);
+	return rc;
+}
+
+static int explain_main(struct checkrun *cr, int argc, char **argv)
+{
+	struct explain_cmd cmd = { 0 };
+	int rc = explain_parse(cr, argc, argv, &cmd);
+	if (rc >= 0)
+		return rc;
+	if (!cmd.kbfile)
+		return explain_run(cr, &cmd, explain_db_builtin(), argc, argv);
+	struct kb extra;
+	struct explain_db own;
+	if (load_extra(cmd.kbfile, &extra, &own) < 0)
+		return EXIT_USAGE;
+	rc = explain_run(cr, &cmd, &own, argc, argv);
+	explain_db_free(&own);
+	kb_free(&extra);
 	return rc;
 }
 

@@ -105,6 +105,10 @@ struct smoke {
 	 * push is further held to what is left of the budget. */
 	int push_cap_ms;
 	bool record;
+	/* from the command line, for the steps after parsing */
+	int budget_opt;      /* --budget, 0 when not given */
+	bool timeout_given;  /* --timeout was given: it beats the policy's */
+	char other[64];      /* an option that --push-delete, which runs nothing, rejects */
 	char hostname[HOST_NAME_MAX + 1];
 	char **owned; /* strings kept alive for cr.data */
 	size_t nowned;
@@ -545,7 +549,8 @@ static int parse_budget(const char *arg)
 	return ms;
 }
 
-int cmd_smoke(int argc, char **argv)
+/* Parses the options into s; returns -1 to go on, else the exit status. */
+static int smoke_parse(struct smoke *s, int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_POLICY, OPT_BUDGET, OPT_STRICT, OPT_JUNIT, OPT_PROM, OPT_PUSH,
 	       OPT_JOB, OPT_INSTANCE, OPT_RECORD, OPT_DB, OPT_PUSH_DELETE };
@@ -567,131 +572,112 @@ int cmd_smoke(int argc, char **argv)
 		CHECKRUN_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct smoke s;
-	memset(&s, 0, sizeof s);
-	s.t0 = now_ms();
-	s.when = time(NULL);
-	s.job = "wslgpu";
-	checkrun_init(&s.cr, "smoke");
-	int rc = EXIT_OK, budget_opt = 0;
-	bool timeout_given = false;
-	char other[64] = ""; /* an option that --push-delete, which runs nothing, rejects */
-
+	int rc;
 	optind = 1;
 	opterr = 0;
 	int c, li = -1;
 	while ((c = getopt_long(argc, argv, ":vh", longopts, &li)) != -1) {
-		if (!other[0] && c != OPT_JOB && c != OPT_INSTANCE && c != OPT_PUSH_DELETE &&
+		if (!s->other[0] && c != OPT_JOB && c != OPT_INSTANCE && c != OPT_PUSH_DELETE &&
 		    c != CR_OPT_TIMEOUT && c != CR_OPT_ROOT && c != 'h' && c != '?' && c != ':')
-			snprintf(other, sizeof other, "%s%s", li >= 0 ? "--" : "-",
+			snprintf(s->other, sizeof s->other, "%s%s", li >= 0 ? "--" : "-",
 				 li >= 0 ? longopts[li].name : "v");
 		li = -1;
 		switch (c) {
-		case 'v': s.verbose = true; break;
-		case OPT_JSON: s.json = true; break;
-		case OPT_POLICY: s.policy_path = optarg; break;
-		case OPT_STRICT: s.strict = true; break;
-		case OPT_JUNIT: s.junit = optarg; break;
-		case OPT_PROM: s.prom = optarg; break;
-		case OPT_PUSH: s.push = optarg; break;
-		case OPT_JOB: s.job = optarg; break;
-		case OPT_INSTANCE: s.instance = optarg; break;
-		case OPT_PUSH_DELETE: s.push_delete = optarg; break;
-		case OPT_RECORD: s.record = true; break;
+		case 'v': s->verbose = true; break;
+		case OPT_JSON: s->json = true; break;
+		case OPT_POLICY: s->policy_path = optarg; break;
+		case OPT_STRICT: s->strict = true; break;
+		case OPT_JUNIT: s->junit = optarg; break;
+		case OPT_PROM: s->prom = optarg; break;
+		case OPT_PUSH: s->push = optarg; break;
+		case OPT_JOB: s->job = optarg; break;
+		case OPT_INSTANCE: s->instance = optarg; break;
+		case OPT_PUSH_DELETE: s->push_delete = optarg; break;
+		case OPT_RECORD: s->record = true; break;
 		case OPT_DB:
-			s.db = optarg;
-			s.record = true;
+			s->db = optarg;
+			s->record = true;
 			break;
 		case OPT_BUDGET:
-			if ((budget_opt = parse_budget(optarg)) < 0) {
-				rc = EXIT_USAGE;
-				goto out;
-			}
+			if ((s->budget_opt = parse_budget(optarg)) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			smoke_help(stdout);
-			goto out;
+			return EXIT_OK;
 		default:
 			if (c == CR_OPT_TIMEOUT)
-				timeout_given = true;
-			if ((rc = checkrun_other_option(&s.cr, c, optarg, argv)))
-				goto out;
+				s->timeout_given = true;
+			if ((rc = checkrun_other_option(&s->cr, c, optarg, argv)))
+				return rc;
 			break;
 		}
 	}
-	if ((rc = checkrun_no_operands(&s.cr, argc, argv)))
-		goto out;
-	const char *empty = s.junit && !*s.junit ? "--junit" : s.prom && !*s.prom ? "--prom"
-			    : s.push && !*s.push ? "--push" : !*s.job ? "--job"
-			    : s.push_delete && !*s.push_delete ? "--push-delete"
-			    : s.instance && !*s.instance ? "--instance" : s.db && !*s.db ? "--db"
-			    : s.policy_path && !*s.policy_path ? "--policy" : NULL;
+	if ((rc = checkrun_no_operands(&s->cr, argc, argv)))
+		return rc;
+	const char *empty = s->junit && !*s->junit ? "--junit" : s->prom && !*s->prom ? "--prom"
+			    : s->push && !*s->push ? "--push" : !*s->job ? "--job"
+			    : s->push_delete && !*s->push_delete ? "--push-delete"
+			    : s->instance && !*s->instance ? "--instance" : s->db && !*s->db ? "--db"
+			    : s->policy_path && !*s->policy_path ? "--policy" : NULL;
 	if (empty) {
 		cli_usage_error("smoke", "%s: the value is empty", empty);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	s.push_cap_ms = PUSH_MAX_MS;
-	if (timeout_given && s.cr.opts.timeout_ms > 0 && s.cr.opts.timeout_ms < PUSH_MAX_MS)
-		s.push_cap_ms = s.cr.opts.timeout_ms;
-	if (!s.instance && (s.push || s.push_delete))
-		default_instance(&s);
-	if (s.push_delete) {
-		if (other[0]) {
-			cli_usage_error("smoke", "--push-delete runs no checks, it only deletes a "
-				       "group from the Pushgateway: it takes --job and --instance, "
-				       "not %s", other);
-			rc = EXIT_USAGE;
-		} else {
-			rc = delete_group(&s);
-		}
-		goto out;
-	}
+	return -1;
+}
 
-	if (s.policy_path) {
-		s.have_policy = true;
-		/* All the file's errors at once, the names too. */
-		policy_load(s.policy_path, &s.pol);
-		check_policy_names(&s.pol);
-		if (s.pol.nerrors || s.pol.more_errors) {
-			policy_print_errors(&s.pol, stderr);
-			fprintf(stderr, "wslgpu smoke: the policy file has errors; nothing was run\n");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		s.cr.opts.policy = &s.pol;
-		if (s.pol.min_wsl.set)
-			s.cr.opts.windows = true; /* the WSL version comes from wsl.exe */
-		for (size_t i = 0; i < s.pol.data_paths.n; i++) {
-			s.owned = xrealloc(s.owned, (s.nowned + 1) * sizeof *s.owned);
-			s.owned[s.nowned] = expand_home(s.pol.data_paths.v[i].text);
-			checkrun_option(&s.cr, CR_OPT_DATA, s.owned[s.nowned]);
-			s.nowned++;
-		}
+/* Loads --policy, all its errors at once; returns -1 to go on, else the
+ * exit status. */
+static int smoke_load_policy(struct smoke *s)
+{
+	if (!s->policy_path)
+		return -1;
+	s->have_policy = true;
+	policy_load(s->policy_path, &s->pol);
+	check_policy_names(&s->pol);
+	if (s->pol.nerrors || s->pol.more_errors) {
+		policy_print_errors(&s->pol, stderr);
+		fprintf(stderr, "wslgpu smoke: the policy file has errors; nothing was run\n");
+		return EXIT_USAGE;
 	}
-	s.budget_ms = budget_opt ? budget_opt
-		    : s.have_policy && s.pol.budget_ms ? s.pol.budget_ms : SMOKE_DEFAULT_BUDGET_MS;
-	if (!timeout_given && s.have_policy && s.pol.timeout_ms)
-		s.cr.opts.timeout_ms = s.pol.timeout_ms;
-	if (select_checks(&s) < 0) {
-		rc = EXIT_USAGE;
-		goto out;
+	s->cr.opts.policy = &s->pol;
+	if (s->pol.min_wsl.set)
+		s->cr.opts.windows = true; /* the WSL version comes from wsl.exe */
+	for (size_t i = 0; i < s->pol.data_paths.n; i++) {
+		s->owned = xrealloc(s->owned, (s->nowned + 1) * sizeof *s->owned);
+		s->owned[s->nowned] = expand_home(s->pol.data_paths.v[i].text);
+		checkrun_option(&s->cr, CR_OPT_DATA, s->owned[s->nowned]);
+		s->nowned++;
 	}
-	/* The push gets its share of the budget; the checks the rest. */
-	if (!timeout_given && s.have_policy && s.pol.timeout_ms)
-		s.push_cap_ms = s.pol.timeout_ms < PUSH_MAX_MS ? s.pol.timeout_ms : PUSH_MAX_MS;
-	int reserve = s.push ? s.budget_ms / 4 : 0;
-	if (reserve > s.push_cap_ms)
-		reserve = s.push_cap_ms;
-	s.cr.opts.budget_end_ms = s.t0 + s.budget_ms - reserve;
+	return -1;
+}
 
-	checkrun_execute(&s.cr);
-	apply_tolerance(&s);
-	judge(&s);
+/* The budget and time limits: the options beat the policy, the push gets
+ * its share of the budget and the checks the rest. */
+static void smoke_plan_time(struct smoke *s)
+{
+	s->budget_ms = s->budget_opt ? s->budget_opt
+		     : s->have_policy && s->pol.budget_ms ? s->pol.budget_ms
+							 : SMOKE_DEFAULT_BUDGET_MS;
+	if (!s->timeout_given && s->have_policy && s->pol.timeout_ms)
+		s->push_cap_ms = s->pol.timeout_ms < PUSH_MAX_MS ? s->pol.timeout_ms : PUSH_MAX_MS;
+	int reserve = s->push ? s->budget_ms / 4 : 0;
+	if (reserve > s->push_cap_ms)
+		reserve = s->push_cap_ms;
+	s->cr.opts.budget_end_ms = s->t0 + s->budget_ms - reserve;
+}
+
+/* Runs the checks, prints the report, delivers it; the exit status. */
+static int smoke_run(struct smoke *s)
+{
+	checkrun_execute(&s->cr);
+	apply_tolerance(s);
+	judge(s);
 
 	struct report rep;
-	checkrun_report(&s.cr, &rep, s.verbose, 1);
-	if (!s.json) {
+	checkrun_report(&s->cr, &rep, s->verbose, 1);
+	if (!s->json) {
 		struct strbuf text = STRBUF_INIT;
 		report_text(&text, &rep);
 		fputs(text.buf, stdout);
@@ -699,21 +685,62 @@ int cmd_smoke(int argc, char **argv)
 		sb_release(&text);
 	}
 	/* An interrupted run is no result to record, push or publish. */
-	if (!s.cr.interrupted)
-		deliver(&s);
-	if (s.json) {
-		print_json(&s, &rep);
+	if (!s->cr.interrupted)
+		deliver(s);
+	if (s->json) {
+		print_json(s, &rep);
 	} else {
 		struct strbuf line = STRBUF_INIT;
-		verdict_line(&s, &line);
+		verdict_line(s, &line);
 		fputs(line.buf, stdout);
 		sb_release(&line);
 	}
 	fflush(stdout);
-	rc = final_status(&s);
-	if (s.cr.interrupted)
-		checkrun_interrupt_note("smoke", s.cr.interrupted, s.cr.results, s.cr.n);
-out:
+	int rc = final_status(s);
+	if (s->cr.interrupted)
+		checkrun_interrupt_note("smoke", s->cr.interrupted, s->cr.results, s->cr.n);
+	return rc;
+}
+
+static int smoke_main(struct smoke *s, int argc, char **argv)
+{
+	int rc = smoke_parse(s, argc, argv);
+	if (rc >= 0)
+		return rc;
+	s->push_cap_ms = PUSH_MAX_MS;
+	if (s->timeout_given && s->cr.opts.timeout_ms > 0 && s->cr.opts.timeout_ms < PUSH_MAX_MS)
+		s->push_cap_ms = s->cr.opts.timeout_ms;
+	if (!s->instance && (s->push || s->push_delete))
+		default_instance(s);
+	if (s->push_delete) {
+		if (s->other[0]) {
+			cli_usage_error("smoke", "--push-delete runs no checks, it only deletes a "
+				       "group from the Pushgateway: it takes --job and --instance, "
+				       "not %s", s->other);
+			return EXIT_USAGE;
+		}
+		return delete_group(s);
+	}
+	if ((rc = smoke_load_policy(s)) >= 0)
+		return rc;
+	/* The policy's time limit applies to the checks selected below. */
+	if (!s->timeout_given && s->have_policy && s->pol.timeout_ms)
+		s->cr.opts.timeout_ms = s->pol.timeout_ms;
+	if (select_checks(s) < 0)
+		return EXIT_USAGE;
+	smoke_plan_time(s);
+	return smoke_run(s);
+}
+
+int cmd_smoke(int argc, char **argv)
+{
+	struct smoke s;
+	memset(&s, 0, sizeof s);
+	s.t0 = now_ms();
+	s.when = time(NULL);
+	s.job = "wslgpu";
+	checkrun_init(&s.cr, "smoke");
+	int rc = smoke_main(&s, argc, argv);
 	for (size_t i = 0; i < s.ndeliveries; i++)
 		free(s.deliveries[i].error);
 	for (size_t i = 0; i < s.nowned; i++)

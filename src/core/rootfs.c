@@ -274,6 +274,22 @@ int rootfs_cwd(struct strbuf *out)
 	return 0;
 }
 
+int rootfs_absolute(const char *path, struct strbuf *out)
+{
+	sb_reset(out);
+	if (path[0] == '/') {
+		sb_add(out, path);
+		return 0;
+	}
+	int rc = rootfs_cwd(out);
+	if (rc < 0)
+		sb_reset(out);
+	if (!out->len || out->buf[out->len - 1] != '/')
+		sb_addc(out, '/');
+	sb_add(out, path);
+	return rc;
+}
+
 int rootfs_resolve(const char *guest, struct strbuf *out, bool *missing,
 		   struct strbuf *first_link)
 {

@@ -78,6 +78,14 @@ int rootfs_realpath(const char *guest, struct strbuf *out, struct strbuf *host);
 int rootfs_cwd(struct strbuf *out);
 
 /*
+ * A path the user typed (--python, --data), made absolute against
+ * rootfs_cwd() the way the shell's path walk takes it: joined, not
+ * normalised (".." is resolved by the walk, through symlinks). out is
+ * replaced. Returns 0, or rootfs_cwd's error with the path taken from "/".
+ */
+int rootfs_absolute(const char *path, struct strbuf *out);
+
+/*
  * Where an absolute guest path really leads: every symlink followed inside
  * the root the way the kernel's path walk does, also on the real root. A
  * missing component ends the walk: the rest is appended as written and

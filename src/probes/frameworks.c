@@ -88,14 +88,7 @@ static size_t find_interpreters(struct probe_ctx *ctx, struct interp *ips)
 		const char *p = ctx->opts->pythons[i];
 		if (!p || !*p)
 			continue;
-		sb_reset(&g);
-		if (p[0] != '/') {
-			if (rootfs_cwd(&g) < 0)
-				sb_add(&g, "/");
-			if (g.len > 1)
-				sb_addc(&g, '/');
-		}
-		sb_add(&g, p);
+		rootfs_absolute(p, &g);
 		int rc = rootfs_host_path(g.buf, true, &h);
 		if (rc == 0 && access(h.buf, X_OK) < 0)
 			rc = -errno;

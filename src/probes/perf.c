@@ -465,13 +465,7 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 		bool is_cwd = cwd.len && i == 0;
 		const char *p = is_cwd ? cwd.buf : ctx->opts->data_paths[i - (cwd.len ? 1 : 0)];
 		const char *role = is_cwd ? "current directory" : "--data";
-		sb_reset(&abs);
-		if (p[0] != '/' && cwd.len)
-			sb_addf(&abs, "%s/%s", cwd.buf, p);
-		else if (p[0] != '/')
-			sb_addf(&abs, "/%s", p);
-		else
-			sb_add(&abs, p);
+		rootfs_absolute(p, &abs);
 		probe_step(ctx, "resolving %s", abs.buf);
 		bool missing;
 		int lr = rootfs_resolve(abs.buf, &res, &missing, &link);

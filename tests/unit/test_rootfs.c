@@ -1,7 +1,7 @@
 /*
  * test_rootfs.c: the lexical path helpers (src/core/path.c) and the one way
  * between guest and host paths (rootfs_host_path, rootfs_guest_path,
- * rootfs_guest_text, rootfs_realpath, rootfs_cwd), with their edge cases:
+ * rootfs_guest_text, rootfs_realpath, rootfs_cwd, rootfs_absolute), with their edge cases:
  * the real root, trailing slashes, a root that is only a string prefix of
  * another directory, relative paths, "..", and symlinks kept inside the root.
  * Reading: only regular files (a FIFO, /dev/null refused at once), a cut
@@ -285,8 +285,22 @@ static void test_fixture_root(void **state)
 	setenv("PWD", "relative", 1);
 	assert_int_equal(rootfs_cwd(&g), -ENOENT);
 	assert_int_equal((int)g.len, 0);
+	/* A typed path is taken from there; joined, not normalised. */
+	setenv("PWD", "/home/user/project", 1);
+	assert_int_equal(rootfs_absolute("venv/bin/python", &g), 0);
+	assert_string_equal(g.buf, "/home/user/project/venv/bin/python");
+	assert_int_equal(rootfs_absolute("../data", &g), 0);
+	assert_string_equal(g.buf, "/home/user/project/../data");
+	assert_int_equal(rootfs_absolute("/opt/py", &g), 0);
+	assert_string_equal(g.buf, "/opt/py");
+	setenv("PWD", "/", 1);
+	assert_int_equal(rootfs_absolute("x", &g), 0);
+	assert_string_equal(g.buf, "/x");
 	unsetenv("PWD");
 	assert_int_equal(rootfs_cwd(&g), -ENOENT);
+	/* Without a current directory, from "/", with the error. */
+	assert_int_equal(rootfs_absolute("x", &g), -ENOENT);
+	assert_string_equal(g.buf, "/x");
 	if (saved)
 		setenv("PWD", saved, 1);
 	free(saved);
