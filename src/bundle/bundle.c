@@ -35,9 +35,9 @@
 #include "../core/rootfs.h"
 #include "../facts/wslhost.h"
 #include "../kb/kb.h"
-#include "finding.h"
 #include "../parse/dpkgstatus.h"
 #include "../parse/ldcache.h"
+#include "../report/finding.h"
 #include "../version.h"
 
 extern char **environ;
