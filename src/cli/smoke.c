@@ -34,6 +34,7 @@
 #include "../core/text.h"
 #include "../history/history.h"
 #include "../kb/kb.h"
+#include "../net/push.h"
 #include "../parse/policy.h"
 #include "../probes/registry.h"
 #include "../report/outputs.h"
