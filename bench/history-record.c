@@ -14,9 +14,9 @@
 
 #include "core/check.h"
 #include "core/proc.h"
-#include "core/registry.h"
 #include "core/result.h"
 #include "history/history.h"
+#include "probes/registry.h"
 
 static int cmp(const void *a, const void *b)
 {

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/redact.h"
 #include "core/check.h"
 #include "core/result.h"
 #include "parse/jsonscan.h"
 #include "parse/policy.h"
 #include "report/outputs.h"
-#include "report/redact.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

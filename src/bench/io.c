@@ -43,7 +43,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/interrupt.h"
-#include "../probes/wslhost.h"
+#include "../facts/wslhost.h"
 #include "mounts.h"
 #include "stats.h"
 

@@ -25,10 +25,10 @@
 #include "../bench/stats.h"
 #include "../core/json.h"
 #include "../core/proc.h"
-#include "../core/registry.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
 #include "../core/text.h"
+#include "../probes/registry.h"
 #include "cli.h"
 
 static void bench_help(FILE *f)
@@ -122,7 +122,7 @@ static char *predicted_libcuda(void)
 	struct result *res = xcalloc(n, sizeof *res);
 	struct run_opts o = { .timeout_ms = 10000, .max_parallel = 4 };
 	want[idx] = true;
-	runner_run(&o, want, res);
+	runner_run_table(defs, n, &o, want, res);
 	const char *v = res[idx].ran ? res_get(&res[idx], "resolved") : NULL;
 	char *out = v && v[0] == '/' ? xstrdup(v) : NULL;
 	for (size_t i = 0; i < n; i++)

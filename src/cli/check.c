@@ -10,9 +10,9 @@
 
 #include "../core/json.h"
 #include "../core/proc.h"
-#include "../core/registry.h"
 #include "../core/runner.h"
 #include "../core/text.h"
+#include "../probes/registry.h"
 #include "../report/report.h"
 #include "checkrun.h"
 #include "cli.h"

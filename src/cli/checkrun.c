@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include "../core/proc.h"
-#include "../core/registry.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
+#include "../probes/registry.h"
 #include "cli.h"
 
 void checkrun_init(struct checkrun *cr, const char *cmd)
@@ -208,7 +208,7 @@ void checkrun_execute(struct checkrun *cr)
 		cr->opts.progress = show_progress;
 	}
 	double t0 = now_ms();
-	cr->interrupted = runner_run(&cr->opts, cr->want, cr->results);
+	cr->interrupted = runner_run_table(defs, cr->n, &cr->opts, cr->want, cr->results);
 	cr->end_ms = now_ms();
 	cr->wall_ms = cr->end_ms - t0;
 	clear_progress();

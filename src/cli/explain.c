@@ -22,11 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core/registry.h"
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
 #include "../explain/report.h"
+#include "../probes/registry.h"
 #include "checkrun.h"
 #include "cli.h"
 
@@ -272,7 +272,7 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
 		if (want_checks(scan, defs, n, want)) {
-			interrupted = runner_run(&cr->opts, want, results);
+			interrupted = runner_run_table(defs, n, &cr->opts, want, results);
 		} else {
 			for (size_t i = 0; i < n; i++)
 				result_init(&results[i], &defs[i]);

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/registry.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
 #include "../kb/kb.h"
+#include "../probes/registry.h"
 #include "../report/finding.h"
 #include "cli.h"
 

@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bundle/bundle.h"
+#include "../bundle/redact.h"
 #include "../core/atomicfile.h"
 #include "../core/text.h"
-#include "../report/bundle.h"
 #include "../report/markdown.h"
-#include "../report/redact.h"
 #include "checkrun.h"
 #include "cli.h"
 

@@ -18,7 +18,6 @@
 #include "buildinfo.h"
 #include "interrupt.h"
 #include "proc.h"
-#include "registry.h"
 
 /*
  * Records the runner adds to a child's result stream (src/core/result.h has
@@ -1078,13 +1077,6 @@ static void show_progress(struct run *run)
 static void on_sigchld(int sig)
 {
 	(void)sig; /* only wakes ppoll: a child exited */
-}
-
-int runner_run(const struct run_opts *opts, bool *want, struct result *results)
-{
-	size_t n;
-	const struct check_def *defs = registry_checks(&n);
-	return runner_run_table(defs, n, opts, want, results);
 }
 
 int runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,

@@ -51,13 +51,13 @@
 #define RUNNER_OUTPUT_CAP (64u << 10)
 
 /*
- * Runs every check with want[i] set, plus the checks they depend on.
- * results[] (indexed like the registry) receives every check that ran;
- * want[] is updated to include the dependencies that ran.
+ * Runs every check of defs[0..n) with want[i] set, plus the checks they
+ * depend on. The table is the caller's: the commands pass the chain of
+ * checks (src/probes/registry.h), the tests their own probes; core knows
+ * no probe. results[] (indexed like defs) receives every check that ran;
+ * want[] is updated to include the dependencies that ran. Returns the
+ * signal that interrupted the run, or 0.
  */
-int runner_run(const struct run_opts *opts, bool *want, struct result *results);
-/* The same over any table of checks (the tests use their own probes).
- * Both return the signal that interrupted the run, or 0. */
 int runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,
 		     bool *want, struct result *results);
 /*

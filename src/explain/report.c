@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "../core/json.h"
-#include "../core/registry.h"
 #include "../core/text.h"
+#include "../probes/registry.h"
 #include "../report/finding.h"
 #include "../version.h"
 #include "codes.h"

@@ -17,7 +17,7 @@
  *   so the fsync costs nothing that matters.
  * - No raw machine id and no user names are stored: the machine is a
  *   salted SHA-256 of its machine-id, and every stored text goes through
- *   the support bundle's redactor (src/report/redact.h): user and host
+ *   the support bundle's redactor (src/bundle/redact.h): user and host
  *   names, machine ids, addresses and secrets become <user-1>, <host-1>...
  */
 #include "history.h"
@@ -32,10 +32,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../bundle/redact.h"
 #include "../core/check.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
-#include "../report/redact.h"
 #include "../version.h"
 #include "sha256.h"
 

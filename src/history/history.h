@@ -46,7 +46,7 @@ void history_default_path(struct strbuf *out);
  * Records one run (every check that ran: status, detail, KB id; the key
  * facts; the hashed machine id) in one transaction, creating the database
  * (0600) and its directory (0700) when missing. Stored text is redacted
- * (src/report/redact.h: user and host names become <user-1>, <host-1>...).
+ * (src/bundle/redact.h: user and host names become <user-1>, <host-1>...).
  * Returns 0, or -1 with a one-line message in err (the run itself is not
  * affected).
  */

@@ -31,11 +31,11 @@
 #include <unistd.h>
 
 #include "../core/rootfs.h"
+#include "../facts/wslhost.h"
 #include "../parse/inifile.h"
 #include "../parse/version.h"
 #include "../parse/wslconfig.h"
 #include "probes.h"
-#include "wslhost.h"
 
 #define MISC_MAJOR 10    /* include/uapi/linux/major.h */
 #define NVIDIA_MAJOR 195 /* /dev/nvidiactl is c 195 255, /dev/nvidia<N> c 195 N */

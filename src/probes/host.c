@@ -6,11 +6,12 @@
  *
  * On WSL, WSL mounts the Windows DriverStore FileRepository at
  * /usr/lib/wsl/drivers; the NVIDIA folder is the one holding libcuda.so.1.1
- * (see wslhost.h). Several can coexist after driver updates; tools that pick
- * the wrong one have linked a stale nvidia-smi (nvidia-container-toolkit
- * v1.14.0-rc.2 changelog), so every one is listed and the newest named. The
- * version comes from the .inf's DriverVer by a digit rule that is not an
- * official NVIDIA statement, and is labelled as an estimate.
+ * (see src/facts/wslhost.h). Several can coexist after driver updates; tools
+ * that pick the wrong one have linked a stale nvidia-smi
+ * (nvidia-container-toolkit v1.14.0-rc.2 changelog), so every one is listed
+ * and the newest named. The version comes from the .inf's DriverVer by a
+ * digit rule that is not an official NVIDIA statement, and is labelled as an
+ * estimate.
  *
  * On native Linux the loaded module writes its version to
  * /proc/driver/nvidia/version: "NVRM version: NVIDIA UNIX x86_64 Kernel
@@ -25,8 +26,8 @@
 #include <time.h>
 
 #include "../core/rootfs.h"
+#include "../facts/wslhost.h"
 #include "probes.h"
-#include "wslhost.h"
 
 static void fmt_time(time_t t, char *buf, size_t n)
 {

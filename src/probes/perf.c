@@ -3,10 +3,10 @@
  * swapping, a .wslconfig that is not applied, and data on a Windows drive.
  *
  * perf.memory reads /proc/meminfo and /proc/vmstat, and on WSL every
- * %UserProfile%\.wslconfig it can see (wslhost.h). WSL2's memory is capped
- * by .wslconfig memory= (default half the PC's RAM) and it has a swap file
- * (swap=, default a quarter of that); swapping during training shows as low
- * GPU utilisation (FACTS.md). A .wslconfig applies only after
+ * %UserProfile%\.wslconfig it can see (src/facts/wslhost.h). WSL2's memory
+ * is capped by .wslconfig memory= (default half the PC's RAM) and it has a
+ * swap file (swap=, default a quarter of that); swapping during training
+ * shows as low GPU utilisation (FACTS.md). A .wslconfig applies only after
  * `wsl --shutdown`, and WSL silently keeps its defaults for a value it
  * cannot read (wslconfig.h), so the configured limits are compared with
  * what Linux sees.
@@ -38,11 +38,11 @@
 #include <unistd.h>
 
 #include "../core/rootfs.h"
+#include "../facts/wslhost.h"
 #include "../parse/meminfo.h"
 #include "../parse/mountinfo.h"
 #include "../parse/wslconfig.h"
 #include "probes.h"
-#include "wslhost.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 #define MIB (1024.0 * 1024)

@@ -12,8 +12,8 @@
 
 #include "../core/check.h"
 #include "../core/json.h"
-#include "../core/registry.h"
 #include "../kb/kb.h"
+#include "../probes/registry.h"
 #include "../version.h"
 
 /* The <details> block: lines in all, evidence items per check (the bundle

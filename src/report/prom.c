@@ -1,7 +1,7 @@
 /*
  * prom.c: the smoke run as Prometheus text exposition format 0.0.4, for
  * node_exporter's textfile collector (smoke writes the file atomically) and
- * for the Pushgateway (push.c sends the same text).
+ * for the Pushgateway (src/net/push.c sends the same text).
  *
  * Every family is a gauge with HELP and TYPE lines. A check's status is a
  * "state set": one series per possible status, 1 for the current one and 0

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../core/rootfs.h"
-#include "../probes/wslhost.h"
+#include "../facts/wslhost.h"
 
 /* At most this many fds per process are looked at in one scan. */
 #define DATAFS_MAX_FDS 1024

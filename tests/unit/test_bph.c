@@ -11,13 +11,13 @@
 #include "core/check.h"
 #include "core/result.h"
 #include "core/rootfs.h"
+#include "facts/wslhost.h"
 #include "kb/kb.h"
 #include "parse/infver.h"
 #include "parse/meminfo.h"
 #include "parse/mountinfo.h"
 #include "parse/wslconfig.h"
 #include "probes/probes.h"
-#include "probes/wslhost.h"
 
 /* A buffer of n bytes of c, NUL-terminated (for 10 MB lines). */
 static char *filled(size_t n, char c)

@@ -12,7 +12,6 @@
 
 #include <dirent.h>
 
-#include "core/registry.h"
 #include "explain/ac.h"
 #include "explain/codes.h"
 #include "explain/confirm.h"
@@ -23,6 +22,7 @@
 #include "explain/report.h"
 #include "explain/rx.h"
 #include "kb/kb.h"
+#include "probes/registry.h"
 
 /* ---- helpers ---- */
 

@@ -8,13 +8,13 @@
 #include <sys/stat.h>
 
 #include "core/buildinfo.h"
-#include "core/registry.h"
 #include "core/result.h"
 #include "core/rootfs.h"
 #include "core/text.h"
 #include "fix/edit.h"
 #include "fix/plan.h"
 #include "fix/rcscan.h"
+#include "probes/registry.h"
 
 static char *slurp(const char *dir, const char *rel)
 {

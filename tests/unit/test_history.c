@@ -14,13 +14,13 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "core/registry.h"
 #include "core/result.h"
 #include "core/rootfs.h"
 #include "core/text.h"
 #include "history/history.h"
 #include "history/sha256.h"
 #include "kb/kb.h"
+#include "probes/registry.h"
 
 #define MACHINE_ID_A "0123456789abcdef0123456789abcdef"
 #define MACHINE_ID_B "fedcba9876543210fedcba9876543210"

@@ -22,6 +22,7 @@
 #include "core/check.h"
 #include "core/result.h"
 #include "core/strbuf.h"
+#include "net/push.h"
 #include "report/outputs.h"
 
 #define SCHEMA "tests/schemas/junit.xsd"

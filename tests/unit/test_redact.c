@@ -2,9 +2,9 @@
  * placeholder for the same value, versions left alone, hostile input. */
 #include "testutil.h"
 
+#include "bundle/redact.h"
 #include "core/rootfs.h"
 #include "core/strbuf.h"
-#include "report/redact.h"
 
 static char *red(struct redactor *r, const char *s)
 {

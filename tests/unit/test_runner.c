@@ -10,8 +10,8 @@
 
 #include "core/check.h"
 #include "core/proc.h"
-#include "core/registry.h"
 #include "core/runner.h"
+#include "probes/registry.h"
 
 static void p_ok(struct probe_ctx *ctx, struct result *r)
 {

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "../probes/probes.h"
-#include "strbuf.h"
+#include "probes.h"
+#include "../core/strbuf.h"
 
 static const struct layer_def layers[] = {
 	{ "platform", "WSL version, kernel and distribution", { platform_checks } },

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "../core/rootfs.h"
+#include "../facts/wslhost.h"
 #include "../parse/inifile.h"
-#include "../probes/wslhost.h"
 
 /* Values shorter than these are replaced only in their context. */
 #define MIN_NAME 3

@@ -1,6 +1,7 @@
 /*
  * wslhost: what the Windows side leaves visible inside a WSL distribution,
- * shared by the bridge, host and perf layers:
+ * read for the bridge, host and perf probes, bench io, watch and report's
+ * bundle; facts only, no check of its own:
  *
  *  - /etc/wsl.conf (the distribution's own settings) and the automount root
  *    it names ([automount] root=, default /mnt/);

@@ -33,11 +33,11 @@
 #include "../core/json.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
+#include "../facts/wslhost.h"
 #include "../kb/kb.h"
-#include "finding.h"
 #include "../parse/dpkgstatus.h"
 #include "../parse/ldcache.h"
-#include "../probes/wslhost.h"
+#include "../report/finding.h"
 #include "../version.h"
 
 extern char **environ;

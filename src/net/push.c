@@ -18,6 +18,8 @@
  * and no_proxy from the environment, as curl(1) does; a fleet behind a
  * corporate proxy needs exactly that, and no_proxy=HOST bypasses it.
  */
+#include "push.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,6 @@
 
 #include "../core/dynlib.h"
 #include "../version.h"
-#include "outputs.h"
 
 char *prom_url_shown(const char *url)
 {

@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "../core/strbuf.h"
+#include "../report/report.h"
 #include "redact.h"
-#include "report.h"
 
 /* No member is larger than this; longer ones end with a marker line. */
 #define BUNDLE_MEMBER_CAP (4u << 20)

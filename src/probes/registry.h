@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "check.h"
+#include "../core/check.h"
 
 struct layer_def {
 	const char *name;
