@@ -33,15 +33,16 @@ read -r ver_wall ver_cpu <<<"$(measure --version)"
 read -r nf_wall nf_cpu <<<"$(measure --root "$ROOT" check --no-fork)"
 read -r all_wall all_cpu <<<"$(measure --root "$ROOT" check)"
 read -r ref_wall ref_cpu <<<"$(measure --root "$ROOT" check --only platform.kind)"
-# The critical path and the run's own wall time, median of $runs runs.
+# The critical path and the run's own wall time, median of $runs runs (COLUMNS=1000:
+# the line unwrapped).
 cp=$(for _ in $(seq "$runs"); do
 	# shellcheck disable=SC2086
-	env -i $vars "$WSLGPU" --root "$ROOT" check -v 2>/dev/null |
+	env -i $vars COLUMNS=1000 "$WSLGPU" --root "$ROOT" check -v 2>/dev/null |
 		sed -n 's/^critical path: .* (\([0-9.]*\) ms of \([0-9.]*\) ms)$/\1 \2/p'
 done | awk '{ print $2 / ($1 > 0 ? $1 : 1), $1, $2 }' | sort -n |
 	awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
 read -r cp_ratio cp_ms cp_wall <<<"$cp"
-path=$(env -i $vars "$WSLGPU" --root "$ROOT" check -v 2>/dev/null | sed -n 's/^critical path: \(.*\) (.*$/\1/p')
+path=$(env -i $vars COLUMNS=1000 "$WSLGPU" --root "$ROOT" check -v 2>/dev/null | sed -n 's/^critical path: \(.*\) (.*$/\1/p')
 printf 'wslgpu --version (process start):   %6.1f ms wall %6.1f ms CPU\n' "$ver_wall" "$ver_cpu"
 printf 'check --only platform.kind:         %6.1f ms wall %6.1f ms CPU\n' "$ref_wall" "$ref_cpu"
 printf 'check --no-fork (no isolation):     %6.1f ms wall %6.1f ms CPU\n' "$nf_wall" "$nf_cpu"

@@ -79,7 +79,7 @@ rs=$(peak_kb --db "$D/small.db" --changes --limit 0)
 rl=$(peak_kb --db "$D/big.db" --changes --limit 0)
 rj=$(peak_kb --db "$D/big.db" --json --limit 0)
 s0=$(date +%s%N)
-env -i PATH=/usr/bin:/bin TZ=UTC "$WSLGPU" history --db "$D/big.db" --changes --limit 0 >"$WORK/ch.txt"
+env -i PATH=/usr/bin:/bin TZ=UTC COLUMNS=1000 "$WSLGPU" history --db "$D/big.db" --changes --limit 0 >"$WORK/ch.txt"
 s1=$(date +%s%N)
 awk -v a="$rs" -v b="$rl" -v j="$rj" -v n="$big" -v ms="$(( (s1 - s0) / 1000000 ))" 'BEGIN {
 	printf "peak RSS, history --changes --limit 0: %d KiB at 100 runs, %d KiB at %d runs (%.2fx; %d ms)\n", a, b, n, b / a, ms
