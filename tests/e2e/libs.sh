@@ -214,7 +214,9 @@ run_json --only libs.libcuda,cuda.load
 expect_status cuda.load fail
 expect_kb cuda.load cuda.load.shadowed
 expect_json '.checks[] | select(.id == "cuda.load") | .evidence.prediction | test("^libs\\.libcuda fail: the loader picks /usr/lib/x86_64-linux-gnu/libcuda")'
-expect_ev cuda.load cuinit "CUDA_SUCCESS (0)"
+# The observation beside the prediction: the fixture's Linux libcuda answers as one
+# does on WSL (its env: FAKE_CUDA_FAIL=cuInit:100).
+expect_ev cuda.load cuinit "CUDA_ERROR_NO_DEVICE (100)"
 expect_later_skip nvml.init libs.libnvml
 
 # Without LD_LIBRARY_PATH the cache decides: ld.wsl.conf sorts first, so WSL's copy wins,
