@@ -276,25 +276,35 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 	const struct check_def *defs = registry_checks(&n);
 	struct result *results = NULL;
 	int interrupted = 0;
-	if (check && scan.nfound) {
+	const struct result *platform = NULL;
+	if (scan.nfound) {
+		/* The cheap facts, even without --check: platform.kind and
+		 * platform.distro only read files (os-release, /proc), and a
+		 * cause that applies only to another platform goes last. */
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
-		if (want_checks(&scan, defs, n, want)) {
-			interrupted = runner_run(&cr->opts, want, results);
-		} else {
-			for (size_t i = 0; i < n; i++)
-				result_init(&results[i], &defs[i]);
-		}
+		if (check)
+			want_checks(&scan, defs, n, want);
+		int ik = -1;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(defs[i].id, "platform.kind") || !strcmp(defs[i].id, "platform.distro")) {
+				want[i] = true;
+				if (!strcmp(defs[i].id, "platform.kind"))
+					ik = (int)i;
+			}
+		interrupted = runner_run(&cr->opts, want, results);
+		if (ik >= 0 && results[ik].ran && results[ik].status != ST_SKIP)
+			platform = &results[ik];
 		free(want);
 	}
 	struct cause_rank **ranks = xcalloc(scan.nfound ? scan.nfound : 1, sizeof *ranks);
 	for (size_t i = 0; i < scan.nfound; i++) {
 		const struct explain_sig *sig = &db->sig[scan.found[i]->sig];
 		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
-		rank_causes(sig, defs, results, n, ranks[i]);
+		rank_causes(sig, defs, check ? results : NULL, n, platform, ranks[i]);
 	}
 	struct explain_view view = { &scan, source, check, ranks, cli_want_color(1),
-				     verbose };
+				     verbose, platform };
 	if (json)
 		explain_report_json(stdout, &view);
 	else
@@ -302,7 +312,7 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 	fflush(stdout);
 
 	struct explain_tally t;
-	explain_tally(&scan, &t);
+	explain_tally(&scan, ranks, &t);
 	rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
 	if (interrupted)
 		rc = checkrun_interrupt_note("explain", interrupted, results, n);
