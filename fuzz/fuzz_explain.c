@@ -93,9 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < s.nfound; i++) {
 		const struct explain_sig *sig = &s.db->sig[s.found[i]->sig];
 		ranks[i] = calloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
-		rank_causes(sig, NULL, NULL, 0, ranks[i]);
+		rank_causes(sig, NULL, NULL, 0, NULL, ranks[i]);
 	}
-	struct explain_view v = { &s, "fuzz", false, ranks, true, true };
+	struct explain_view v = { &s, "fuzz", false, ranks, true, true, NULL };
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
 		explain_report_text(null, &v);

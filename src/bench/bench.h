@@ -77,6 +77,8 @@ struct bench_io_loc {
 	char *error;        /* why skipped or failed */
 	char *kb;           /* KB entry explaining the error, or NULL */
 	uint64_t free_bytes, need_bytes;
+	uint64_t fit_size;  /* refused for space: a --size (and --files) that fits, */
+	unsigned fit_files; /* never more than asked; fit_size 0: none fits */
 	/* results */
 	char *method;       /* "O_DIRECT" or "buffered+fsync+FADV_DONTNEED" */
 	bool direct;
@@ -89,6 +91,12 @@ struct bench_io_loc {
 
 /* Free-space decision (pure): need = what the run writes + margin. */
 bool bench_io_space_ok(uint64_t avail, const struct bench_io_params *p, uint64_t *need);
+/* A smaller run that fits in avail (pure): *size no more than p->size, a
+ * power-of-two multiple of the block (at least 1 MiB), *files no more than
+ * p->files. Returns false when even the smallest run does not fit (the
+ * margin alone is BENCH_IO_MARGIN): then only freeing space helps. */
+bool bench_io_fit(uint64_t avail, const struct bench_io_params *p, uint64_t *size,
+		  unsigned *files);
 
 /*
  * The locations to measure: the named paths (relative ones against the

@@ -70,6 +70,43 @@ bool bench_io_space_ok(uint64_t avail, const struct bench_io_params *p, uint64_t
 	return avail >= *need;
 }
 
+bool bench_io_fit(uint64_t avail, const struct bench_io_params *p, uint64_t *size,
+		  unsigned *files)
+{
+	*size = 0;
+	*files = 0;
+	uint64_t unit = p->block > (1ull << 20) ? p->block : 1ull << 20;
+	if (unit > p->size)
+		return false; /* nothing smaller than asked is a whole block */
+	uint64_t per_file = round_up(p->file_size ? p->file_size : 1, ALIGN);
+	/* The small files may take a quarter of what is left after the margin. */
+	uint64_t room = avail > BENCH_IO_MARGIN ? avail - BENCH_IO_MARGIN : 0;
+	unsigned f = p->files;
+	while (f > 1 && (uint64_t)f * per_file > room / 4)
+		f /= 2;
+	if (f == 1 && per_file > room / 4)
+		f = 0;
+	uint64_t s = unit;
+	while (s * 2 <= p->size && s * 2 <= room)
+		s *= 2;
+	for (; f || p->files == 0; f /= 2) {
+		struct bench_io_params q = *p;
+		uint64_t need;
+		for (uint64_t t = s; t >= unit; t /= 2) {
+			q.size = t;
+			q.files = f;
+			if (bench_io_space_ok(avail, &q, &need)) {
+				*size = t;
+				*files = f;
+				return true;
+			}
+		}
+		if (!f)
+			break;
+	}
+	return false;
+}
+
 /* ---- locations ---- */
 
 static void loc_fail(struct bench_io_loc *loc, const char *kb, const char *fmt, ...)
@@ -709,6 +746,7 @@ int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p)
 			loc_fail(loc, "bench.io.no_space",
 				 "not enough free space: %s free, the benchmark needs %s", f.buf,
 				 nd.buf);
+			bench_io_fit(loc->free_bytes, p, &loc->fit_size, &loc->fit_files);
 			/* Refusing is a failure even for a default location: the
 			 * user should know the disk is nearly full. */
 			loc->state = BENCH_LOC_FAILED;

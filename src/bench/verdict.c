@@ -112,6 +112,18 @@ void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_ve
 				bench_format_size(&b, l->need_bytes);
 				res_ev(r, "free", "%s", a.buf);
 				res_ev(r, "need", "%s", b.buf);
+				/* A run that fits: smaller than asked, never larger. */
+				if (l->fit_size) {
+					if (l->fit_size % (1ull << 20) == 0)
+						res_ev(r, "fit_size", "%lluM",
+						       (unsigned long long)(l->fit_size >> 20));
+					else
+						res_ev(r, "fit_size", "%llu",
+						       (unsigned long long)l->fit_size);
+					res_ev(r, "fit_files", "%u", l->fit_files);
+				} else {
+					res_ev(r, "fit", "none");
+				}
 				sb_release(&a);
 				sb_release(&b);
 			}

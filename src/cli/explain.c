@@ -38,7 +38,9 @@ static void explain_help(FILE *f)
 	      "Recognises known GPU error messages in TEXT, a file or standard input and\n"
 	      "says, for each: the layer it comes from, the likely causes (most likely\n"
 	      "first), the commands that fix each, and the check that tells them apart.\n"
-	      "Harmless messages and popular myths are labelled as such.\n"
+	      "Harmless messages and popular myths are labelled as such. Causes that apply\n"
+	      "only to another platform than this machine's (platform.kind, read from\n"
+	      "files even without --check) are shown last.\n"
 	      "\n"
 	      "  -f, --file FILE      read FILE ('-' for standard input)\n"
 	      "      --check          also run the checks that tell the causes apart, and\n"
@@ -47,7 +49,8 @@ static void explain_help(FILE *f)
 	      "      --list           list every known signature, by layer\n"
 
 	      "  -v, --verbose        every kept occurrence, each cause's sources, ids\n"
-	      "      --root DIR       with --check: describe the machine whose root is DIR\n"
+	      "      --root DIR       describe the machine whose root is DIR (its platform;\n"
+	      "                       with --check, what the checks find)\n"
 	      "      --timeout SEC    with --check: time limit per probe (default 10)\n"
 	      "      --windows        with --check: also ask the Windows side (TCC mode...)\n"
 	      "      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
@@ -268,25 +271,35 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	const struct check_def *defs = registry_checks(&n);
 	struct result *results = NULL;
 	int interrupted = 0;
-	if (cmd->check && scan->nfound) {
+	const struct result *platform = NULL;
+	if (scan->nfound) {
+		/* The cheap facts, even without --check: platform.kind and
+		 * platform.distro only read files (os-release, /proc), and a
+		 * cause that applies only to another platform goes last. */
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
-		if (want_checks(scan, defs, n, want)) {
-			interrupted = runner_run_table(defs, n, &cr->opts, want, results);
-		} else {
-			for (size_t i = 0; i < n; i++)
-				result_init(&results[i], &defs[i]);
-		}
+		if (cmd->check)
+			want_checks(scan, defs, n, want);
+		int ik = -1;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(defs[i].id, "platform.kind") || !strcmp(defs[i].id, "platform.distro")) {
+				want[i] = true;
+				if (!strcmp(defs[i].id, "platform.kind"))
+					ik = (int)i;
+			}
+		interrupted = runner_run_table(defs, n, &cr->opts, want, results);
+		if (ik >= 0 && results[ik].ran && results[ik].status != ST_SKIP)
+			platform = &results[ik];
 		free(want);
 	}
 	struct cause_rank **ranks = xcalloc(scan->nfound ? scan->nfound : 1, sizeof *ranks);
 	for (size_t i = 0; i < scan->nfound; i++) {
 		const struct explain_sig *sig = &db->sig[scan->found[i]->sig];
 		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
-		rank_causes(sig, defs, results, n, ranks[i]);
+		rank_causes(sig, defs, cmd->check ? results : NULL, n, platform, ranks[i]);
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
-				     cmd->verbose };
+				     cmd->verbose, platform };
 	if (cmd->json)
 		explain_report_json(stdout, &view);
 	else
@@ -294,7 +307,7 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	fflush(stdout);
 
 	struct explain_tally t;
-	explain_tally(scan, &t);
+	explain_tally(scan, ranks, &t);
 	int rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
 	if (interrupted)
 		rc = checkrun_interrupt_note("explain", interrupted, results, n);

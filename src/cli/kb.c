@@ -153,6 +153,8 @@ static void show_entry(struct strbuf *out, const struct kb_entry *e)
 	sb_addf(&l, "%s (%s)", e->layer, e->kind);
 	finding_text_line(out, 2, "layer", l.buf);
 	sb_release(&l);
+	if (e->platform)
+		finding_text_line(out, 2, "platform", e->platform);
 	/* Read without a machine's evidence, the way explain shows it:
 	 * general advice, a slot no run filled in capitals (VERSION). */
 	struct finding_view fv;

@@ -98,22 +98,49 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 }
 
 void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
-		 const struct result *results, size_t n, struct cause_rank *out)
+		 const struct result *results, size_t n, const struct result *platform,
+		 struct cause_rank *out)
 {
-	if (!results) {
-		for (size_t i = 0; i < sig->ncause; i++)
-			out[i] = (struct cause_rank){ sig->cause[i], V_UNCHECKED, R_NONE, NULL };
-		return;
-	}
 	struct cause_rank tmp[64];
 	size_t nc = sig->ncause < 64 ? sig->ncause : 64;
-	for (size_t i = 0; i < nc; i++)
-		judge(sig->cause[i], defs, results, n, &tmp[i]);
+	const char *kind = platform && platform->ran ? res_get(platform, "kind") : NULL;
+	for (size_t i = 0; i < nc; i++) {
+		if (results)
+			judge(sig->cause[i], defs, results, n, &tmp[i]);
+		else
+			tmp[i] = (struct cause_rank){ sig->cause[i], V_UNCHECKED, R_NONE, NULL };
+		/* A check that names this very cause, or passes every check it
+		 * names, says more than its platform line. */
+		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT &&
+		    !kb_applies(sig->cause[i], kind)) {
+			tmp[i].v = V_NOT_HERE;
+			tmp[i].why = R_NONE;
+			tmp[i].by = platform;
+		}
+	}
 	size_t w = 0;
-	for (enum verdict v = V_CONFIRMED; v <= V_RULED_OUT; v++)
+	for (enum verdict v = V_UNCHECKED; v <= V_NOT_HERE; v++)
 		for (size_t i = 0; i < nc; i++)
 			if (tmp[i].v == v)
 				out[w++] = tmp[i];
+}
+
+static bool shown_kind(const char *k)
+{
+	return !strcmp(k, "noise") || !strcmp(k, "myth");
+}
+
+const char *explain_effective_kind(const struct explain_sig *sig, const struct cause_rank *ranks)
+{
+	if (!ranks || !sig->ncause)
+		return sig->kind;
+	bool first_here = true;
+	for (size_t i = 0; i < sig->ncause; i++)
+		if (ranks[i].e == sig->cause[0])
+			first_here = ranks[i].v != V_NOT_HERE;
+	if (first_here || ranks[0].v == V_NOT_HERE)
+		return sig->kind;
+	return shown_kind(ranks[0].e->kind) ? ranks[0].e->kind : "finding";
 }
 
 const char *verdict_name(enum verdict v)
@@ -123,6 +150,7 @@ const char *verdict_name(enum verdict v)
 	case V_LIKELY: return "likely";
 	case V_OPEN: return "open";
 	case V_RULED_OUT: return "ruled_out";
+	case V_NOT_HERE: return "not_applicable";
 	default: return NULL;
 	}
 }
@@ -151,6 +179,22 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 		} else {
 			sb_addf(out, "%s passes on this machine", id);
 		}
+		break;
+	}
+	case V_NOT_HERE: {
+		static const char *const names[][2] = {
+			{ "wsl", "WSL" }, { "not-wsl", "Linux outside WSL" }, { "wsl1", "WSL1" },
+			{ "wsl2", "WSL2" }, { "native", "native Linux" },
+			{ "container", "a container on native Linux" },
+			{ "container-in-wsl2", "a container inside WSL2" },
+		};
+		const char *where = r->e->platform ? r->e->platform : "";
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (!strcmp(where, names[i][0]))
+				where = names[i][1];
+		const char *kind = by ? res_get(by, "kind") : NULL;
+		sb_addf(out, "applies only on %s; platform.kind: %s", where,
+			by && by->detail && *by->detail ? by->detail : kind ? kind : "another platform");
 		break;
 	}
 	case V_OPEN:

@@ -10,7 +10,10 @@
  *   likely      a check this cause names reports a problem of its own;
  *   open        its checks were skipped or did not run, or there is no
  *               check for it (a Windows-side cause, say);
- *   ruled out   every check it names ran and passed here.
+ *   ruled out   every check it names ran and passed here;
+ *   not here    its platform: line excludes this machine's platform kind
+ *               (a WSL-only cause on native Linux), known from
+ *               platform.kind, which explain runs even without --check.
  *
  * Causes keep the KB order (most likely first) within each group. These
  * are pure functions over the results array so that the tests can feed
@@ -38,6 +41,7 @@ enum verdict {
 	V_LIKELY,
 	V_OPEN,
 	V_RULED_OUT,
+	V_NOT_HERE, /* the cause applies only on other platforms (its platform: line) */
 };
 
 enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN };
@@ -51,9 +55,16 @@ struct cause_rank {
 
 /* Fills out[0..sig->ncause) in the order to show. results is indexed like
  * defs (every check's result; ran false for those that did not run); pass
- * results NULL when no checks were run. */
+ * results NULL when no checks were run. platform is platform.kind's result
+ * (NULL when it did not run): a cause whose platform: line excludes its
+ * "kind" is V_NOT_HERE and goes last, with or without results. */
 void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
-		 const struct result *results, size_t n, struct cause_rank *out);
+		 const struct result *results, size_t n, const struct result *platform,
+		 struct cause_rank *out);
+/* The kind to show for a recognised signature: its own (that of its first
+ * cause), unless that cause does not apply on this platform; then the kind
+ * of the first cause that does (ranks in show order, or NULL). */
+const char *explain_effective_kind(const struct explain_sig *sig, const struct cause_rank *ranks);
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */
 void cause_evidence(const struct cause_rank *r, struct strbuf *out);

@@ -18,11 +18,20 @@
 /* Unrecognised lines shown without -v. */
 #define EXPLAIN_UNKNOWN_SHOW 3
 
-void explain_tally(const struct explain_scan *s, struct explain_tally *t)
+/* The kind of match i as shown (explain_effective_kind). */
+static const char *match_kind(const struct explain_scan *s, struct cause_rank *const *ranks,
+			      size_t i)
+{
+	const struct explain_sig *sig = &s->db->sig[s->found[i]->sig];
+	return explain_effective_kind(sig, ranks ? ranks[i] : NULL);
+}
+
+void explain_tally(const struct explain_scan *s, struct cause_rank *const *ranks,
+		   struct explain_tally *t)
 {
 	memset(t, 0, sizeof *t);
 	for (size_t i = 0; i < s->nfound; i++) {
-		const char *k = s->db->sig[s->found[i]->sig].kind;
+		const char *k = match_kind(s, ranks, i);
 		if (!strcmp(k, "noise"))
 			t->noise++;
 		else if (!strcmp(k, "myth"))
@@ -79,6 +88,7 @@ static const char *verdict_tag(enum verdict v)
 	case V_LIKELY: return "[likely: its check reports a problem here]";
 	case V_OPEN: return "[not determined here]";
 	case V_RULED_OUT: return "[ruled out on this machine]";
+	case V_NOT_HERE: return "[not on this platform]";
 	default: return "";
 	}
 }
@@ -117,13 +127,14 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 {
 	const struct explain_match *m = v->scan->found[mi];
 	const struct explain_sig *sig = &v->scan->db->sig[m->sig];
-	const char *on = v->color ? colour(sig->kind) : "", *off = v->color ? "\033[0m" : "";
+	const char *kind = match_kind(v->scan, v->ranks, mi);
+	const char *on = v->color ? colour(kind) : "", *off = v->color ? "\033[0m" : "";
 	struct strbuf head = STRBUF_INIT;
-	sb_addf(&head, "%s%s%s %s: ", on, mark(sig->kind), off, sig->e->layer);
+	sb_addf(&head, "%s%s%s %s: ", on, mark(kind), off, sig->e->layer);
 	text_sanitize(&head, sig->e->title);
-	if (!strcmp(sig->kind, "noise"))
+	if (!strcmp(kind, "noise"))
 		sb_add(&head, " (harmless)");
-	else if (!strcmp(sig->kind, "myth"))
+	else if (!strcmp(kind, "myth"))
 		sb_add(&head, " (a myth)");
 	put_wrapped(f, head.buf, 2);
 	sb_release(&head);
@@ -162,7 +173,8 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		else
 			snprintf(label, sizeof label, "%zu.", i + 1);
 		text_cause(f, v, &ranks[i], label,
-			   ranks[i].v == V_RULED_OUT || (confirmed && ranks[i].v != V_CONFIRMED));
+			   ranks[i].v == V_RULED_OUT || ranks[i].v == V_NOT_HERE ||
+				   (confirmed && ranks[i].v != V_CONFIRMED));
 	}
 	if (nshow_cause < sig->ncause) {
 		char more[64];
@@ -225,11 +237,11 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 	/* Problems first, then the harmless messages. */
 	for (int noise = 0; noise < 2; noise++)
 		for (size_t i = 0; i < s->nfound; i++)
-			if ((strcmp(s->db->sig[s->found[i]->sig].kind, "noise") == 0) == (noise == 1))
+			if ((strcmp(match_kind(s, v->ranks, i), "noise") == 0) == (noise == 1))
 				text_match(f, v, i);
 
 	struct explain_tally t;
-	explain_tally(s, &t);
+	explain_tally(s, v->ranks, &t);
 	const char *off = v->color ? "\033[0m" : "";
 	unsigned long lines = s->st.lines;
 	const char *ls = lines == 1 ? "" : "s";
@@ -321,6 +333,15 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
 	jw_end(&jw);
 	jw_kv_bool(&jw, "checked", v->checked);
+	/* What the causes were ranked by (platform.kind, read even without --check). */
+	if (v->platform) {
+		jw_kv_object(&jw, "platform");
+		jw_kv_str(&jw, "kind", res_get(v->platform, "kind"));
+		jw_kv_str(&jw, "distro", res_get(v->platform, "distro"));
+		jw_end(&jw);
+	} else {
+		jw_kv_null(&jw, "platform");
+	}
 	jw_kv_array_lines(&jw, "matches");
 	for (size_t i = 0; i < s->nfound; i++) {
 		const struct explain_match *m = s->found[i];
@@ -328,7 +349,7 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 		jw_object_begin(&jw);
 		jw_kv_str(&jw, "signature", sig->e->id);
 		jw_kv_str(&jw, "layer", sig->e->layer);
-		jw_kv_str(&jw, "kind", sig->kind);
+		jw_kv_str(&jw, "kind", match_kind(s, v->ranks, i));
 		jw_kv_str(&jw, "title", sig->e->title);
 		jw_kv_uint(&jw, "count", m->count);
 		jw_kv_uint(&jw, "first_line", m->first_line);
@@ -362,7 +383,7 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 	}
 	jw_end(&jw);
 	struct explain_tally t;
-	explain_tally(s, &t);
+	explain_tally(s, v->ranks, &t);
 	jw_kv_object(&jw, "summary");
 	jw_kv_str(&jw, "status", t.status);
 	jw_kv_uint(&jw, "signatures", s->nfound);
@@ -373,7 +394,7 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 	jw_kv_uint(&jw, "unrecognised_lines", s->st.unknown);
 	const char *first = NULL;
 	for (size_t i = 0; i < s->nfound && !first; i++)
-		if (strcmp(s->db->sig[s->found[i]->sig].kind, "noise"))
+		if (strcmp(match_kind(s, v->ranks, i), "noise"))
 			first = s->db->sig[s->found[i]->sig].e->id;
 	jw_kv_str(&jw, "first_problem", first);
 	jw_end(&jw);

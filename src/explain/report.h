@@ -23,6 +23,7 @@ struct explain_view {
 	struct cause_rank **ranks; /* per scan->found[i]: its causes in show order */
 	bool color;
 	bool verbose;
+	const struct result *platform; /* platform.kind's result, or NULL */
 };
 
 /* Counts of what was recognised; status "problem" (a finding or a myth),
@@ -31,7 +32,10 @@ struct explain_tally {
 	size_t findings, myths, noise;
 	const char *status;
 };
-void explain_tally(const struct explain_scan *s, struct explain_tally *t);
+/* ranks (per match, in show order, or NULL) settle each match's kind: a
+ * myth that applies only on another platform is no myth here. */
+void explain_tally(const struct explain_scan *s, struct cause_rank *const *ranks,
+		   struct explain_tally *t);
 
 void explain_report_text(FILE *f, const struct explain_view *v);
 void explain_report_json(FILE *f, const struct explain_view *v);

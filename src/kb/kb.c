@@ -151,6 +151,7 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		else if (!strcmp(key, "title")) single = &cur->title;
 		else if (!strcmp(key, "cause")) single = &cur->cause;
 		else if (!strcmp(key, "confirm")) single = &cur->confirm;
+		else if (!strcmp(key, "platform")) single = &cur->platform;
 		else if (!strcmp(key, "fix")) multi = &cur->fix;
 		else if (!strcmp(key, "source")) multi = &cur->source;
 		else if (!strcmp(key, "match")) multi = &cur->match;
@@ -180,6 +181,12 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		}
 		if (!e->kind)
 			e->kind = "finding";
+		if (e->platform && !kb_platform_valid(e->platform)) {
+			sb_addf(err, "%s:%d: [%s] platform: '%s' names no platform kind (wsl1, wsl2, "
+				"container-in-wsl2, native, container, wsl, not-wsl)", e->file, e->line,
+				e->id, e->platform);
+			goto fail;
+		}
 	}
 	sb_release(&joined);
 	kb->owned = owned;
@@ -225,6 +232,57 @@ const struct kb_entry *kb_find(const char *id)
 		if (strcmp(kb->e[i].id, id) == 0)
 			return &kb->e[i];
 	return NULL;
+}
+
+static const char *const platform_words[] = {
+	"wsl1", "wsl2", "container-in-wsl2", "native", "container", "wsl", "not-wsl", NULL,
+};
+
+/* Whether the word w (length n) covers platform kind. */
+static bool platform_word_covers(const char *w, size_t n, const char *kind)
+{
+	bool wsl = !strcmp(kind, "wsl1") || !strcmp(kind, "wsl2") ||
+		   !strcmp(kind, "container-in-wsl2");
+	if (n == 3 && !strncmp(w, "wsl", 3))
+		return wsl;
+	if (n == 7 && !strncmp(w, "not-wsl", 7))
+		return !wsl;
+	return strlen(kind) == n && !strncmp(w, kind, n);
+}
+
+bool kb_platform_valid(const char *value)
+{
+	bool any = false;
+	for (const char *p = value; *p;) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, " \t");
+		if (!n)
+			break;
+		bool known = false;
+		for (size_t i = 0; platform_words[i] && !known; i++)
+			known = strlen(platform_words[i]) == n && !strncmp(p, platform_words[i], n);
+		if (!known)
+			return false;
+		any = true;
+		p += n;
+	}
+	return any;
+}
+
+bool kb_applies(const struct kb_entry *e, const char *kind)
+{
+	if (!e || !e->platform || !kind || !*kind || !strcmp(kind, "unknown"))
+		return true;
+	for (const char *p = e->platform; *p;) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, " \t");
+		if (!n)
+			break;
+		if (platform_word_covers(p, n, kind))
+			return true;
+		p += n;
+	}
+	return false;
 }
 
 /* A single path (Linux or Windows): a value a fix must keep one word. */

@@ -31,6 +31,9 @@ struct kb_entry {
 	struct kb_list match; /* literal, case-insensitive */
 	struct kb_list regex; /* POSIX ERE, case-insensitive */
 	struct kb_list see;   /* related entries, most likely cause first */
+	const char *platform; /* where the cause can apply: platform kinds
+			       * (wsl1 wsl2 container-in-wsl2 native container)
+			       * or wsl / not-wsl, blank-separated; NULL: anywhere */
 	const char *file;
 	int line;
 };
@@ -50,6 +53,13 @@ void kb_free(struct kb *kb);
 /* The knowledge base compiled into the binary. */
 const struct kb *kb_builtin(void);
 const struct kb_entry *kb_find(const char *id);
+/* Whether e can apply on a machine of platform kind (platform.kind's
+ * "kind"): true where e names no platform or kind is unknown (NULL, "",
+ * "unknown"). "wsl" stands for wsl1, wsl2 and container-in-wsl2, "not-wsl"
+ * for native and container. */
+bool kb_applies(const struct kb_entry *e, const char *kind);
+/* Whether every word of a platform: value is one kb_applies knows. */
+bool kb_platform_valid(const char *value);
 
 /*
  * Fills a template from evidence: {key} becomes the first value of key

@@ -33,6 +33,7 @@
 #include "../core/rootfs.h"
 #include "../facts/wslhost.h"
 #include "../parse/inifile.h"
+#include "../parse/osrelease.h"
 #include "../parse/version.h"
 #include "../parse/wslconfig.h"
 #include "probes.h"
@@ -467,6 +468,20 @@ static bool is_gpu_node(const char *path)
 }
 
 /* Whether the nvidia kernel module is loaded (/proc/modules, /proc/driver/nvidia). */
+/* The distribution's os-release ID as evidence "distro_id" (ubuntu-drivers
+ * is advice only on Ubuntu). */
+static void distro_id(struct result *r)
+{
+	struct strbuf osr = STRBUF_INIT, id = STRBUF_INIT;
+	int rc = rootfs_read("/etc/os-release", 65536, &osr, NULL);
+	if (rc < 0)
+		rc = rootfs_read("/usr/lib/os-release", 65536, &osr, NULL);
+	if (rc == 0 && osrelease_get(osr.buf, osr.len, "ID", &id) == 0 && id.len)
+		res_ev(r, "distro_id", "%s", id.buf);
+	sb_release(&osr);
+	sb_release(&id);
+}
+
 static bool nvidia_module_loaded(struct result *r)
 {
 	struct strbuf t = STRBUF_INIT;
@@ -566,10 +581,11 @@ static void probe_nvidia_dev(struct probe_ctx *ctx, struct result *r)
 			res_set(r, ST_FAIL, "bridge.nvidia_dev.container",
 				"%s missing: this container was started without the GPU "
 				"(docker run --gpus all)", missing.buf);
-		else if (!loaded)
+		else if (!loaded) {
+			distro_id(r);
 			res_set(r, ST_FAIL, "bridge.nvidia_dev.no_driver",
 				"%s missing: no NVIDIA kernel module is loaded", missing.buf);
-		else
+		} else
 			res_set(r, ST_FAIL, "bridge.nvidia_dev.missing",
 				"%s missing although the nvidia module is loaded", missing.buf);
 	} else if (bad_path) {

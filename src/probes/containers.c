@@ -275,6 +275,14 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 			 !di.nerrors;
 	struct strbuf ft = STRBUF_INIT;
 	if (!reachable) {
+		/* How the daemon's service is started here: systemctl where
+		 * systemd is PID 1, the service command without it. */
+		struct strbuf comm = STRBUF_INIT;
+		if (rootfs_read("/proc/1/comm", 256, &comm, NULL) == 0 && comm.len) {
+			sb_rtrim(&comm);
+			res_ev(r, "pid1_systemd", "%s", !strcmp(comm.buf, "systemd") ? "yes" : "no");
+		}
+		sb_release(&comm);
 		failure_text(&di, &pr, &ft);
 		char line[256];
 		first_line(ft.buf ? ft.buf : "", ft.len, line, sizeof line);

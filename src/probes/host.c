@@ -27,6 +27,7 @@
 
 #include "../core/rootfs.h"
 #include "../facts/wslhost.h"
+#include "../parse/osrelease.h"
 #include "probes.h"
 
 static void fmt_time(time_t t, char *buf, size_t n)
@@ -162,6 +163,22 @@ static void native_driver(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "file", "%s", file);
 	if (rc < 0) {
 		res_ev(r, "error", "%s", strerror(-rc));
+		/* Which advice fits: a container shares the host's kernel, so
+		 * the module is the host's to load; ubuntu-drivers exists only
+		 * on Ubuntu (the container's os-release says nothing of the
+		 * host's). */
+		if (!strcmp(probe_platform(ctx), "container")) {
+			res_ev(r, "in_container", "yes");
+		} else {
+			struct strbuf osr = STRBUF_INIT, id = STRBUF_INIT;
+			int orc = rootfs_read("/etc/os-release", 65536, &osr, NULL);
+			if (orc < 0)
+				orc = rootfs_read("/usr/lib/os-release", 65536, &osr, NULL);
+			if (orc == 0 && osrelease_get(osr.buf, osr.len, "ID", &id) == 0 && id.len)
+				res_ev(r, "distro_id", "%s", id.buf);
+			sb_release(&osr);
+			sb_release(&id);
+		}
 		struct strbuf mods = STRBUF_INIT;
 		if (rootfs_read("/proc/modules", 1 << 20, &mods, NULL) == 0) {
 			bool found = !strncmp(mods.buf, "nvidia ", 7) || strstr(mods.buf, "\nnvidia ");

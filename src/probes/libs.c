@@ -720,6 +720,8 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 		res_set(r, ST_WARN, "libs.kernel_modules.nouveau_native",
 			"nouveau drives the GPU, not NVIDIA's driver: nouveau has no CUDA");
 	} else {
+		if (!strcmp(probe_platform(ctx), "container"))
+			res_ev(r, "in_container", "yes"); /* the module is the host's */
 		res_set(r, ST_WARN, "libs.kernel_modules.no_driver_native",
 			"no NVIDIA kernel module is loaded (yet)");
 	}

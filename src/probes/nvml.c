@@ -251,9 +251,11 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings
 		/* What the other layers saw, so that the cause names the one that
 		 * fits: a libcuda other than WSL's only when libs says so. */
 		const struct result *lc = probe_dep(ctx, "libs.libcuda");
-		if (lc && lc->ran && lc->status == ST_PASS)
+		bool lc_ok = lc && lc->ran && lc->status == ST_PASS;
+		bool lc_bad = lc && lc->ran && status_is_failure(lc->status);
+		if (lc_ok)
 			res_ev(r, "libcuda_ok", "%s", lc->detail ? lc->detail : "yes");
-		else if (lc && lc->ran && status_is_failure(lc->status))
+		else if (lc_bad)
 			res_ev(r, "libcuda_bad", "%s", lc->detail ? lc->detail : "yes");
 		const char *cres = res_get(cuda, "result");
 		if (cres)
@@ -262,9 +264,12 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings
 			res_ev(r, "cuda_visible_devices", "%s", cvd);
 		if (smi && smi->status == ST_PASS)
 			res_ev(r, "smi_status", "nvidia-smi works");
+		/* Which library CUDA loads is libs.libcuda's to say: never
+		 * "a different one" under its pass. */
 		findings_add(v, ST_WARN, "nvml.devices.cuda_conflict",
-			 "NVML sees %u GPU%s but cuda.init failed: CUDA loads a different, broken "
-			 "driver library", count, count == 1 ? "" : "s");
+			 "NVML sees %u GPU%s but cuda.init failed%s", count, count == 1 ? "" : "s",
+			 lc_bad ? ": CUDA loads a different driver library (see libs.libcuda)"
+			 : lc_ok ? ", although the expected libcuda.so.1 loads" : "");
 	} else if (cuda && cuda->status == ST_PASS) {
 		const char *cc = res_get(cuda, "device_count");
 		if (cc) {

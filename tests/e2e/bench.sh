@@ -158,7 +158,19 @@ if unshare -rm sh -c "mount -t tmpfs -o size=2m none '$ROOT/tmp/tiny'" 2>/dev/nu
 	expect_rc 1
 	expect_json '.io.locations[0].status == "failed" and .io.locations[0].kb == "bench.io.no_space"'
 	expect_json '.io.locations[0].error | test("^not enough free space: 2 MiB free, the benchmark needs 65.1 MiB$")'
-	expect_json '.io.verdict.findings[0].fix[0] | test("--size 64M --files 500 /tmp/tiny")'
+	# 1 MiB asked, 2 MiB free: no larger --size is offered (none fits at all).
+	expect_json '[.io.verdict.findings[0].fix[] | select(test("--size"))] | length == 0'
+	expect_json '.io.verdict.findings[0].cause | test("Not even its smallest run fits")'
+	expect_json '.io.verdict.findings[0].fix[0] | test("^df -h /tmp/tiny")'
+	# 64 MiB asked on a 100 MiB tmpfs: a smaller --size that fits.
+	unshare -rm sh -c "mount -t tmpfs -o size=100m none '$ROOT/tmp/tiny' &&
+		env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user \
+		'$WSLGPU' --root '$ROOT' bench io /tmp/tiny --json --size 64M --files 20 --seconds 10 >'$WORK/out'; echo \$? >'$WORK/rc'"
+	RC=$(cat "$WORK/rc")
+	OUT=$(cat "$WORK/out")
+	expect_rc 1
+	expect_json '.io.locations[0].kb == "bench.io.no_space"'
+	expect_json '.io.verdict.findings[0].fix[0] | test("^wslgpu bench io --size (1|2|4|8|16|32)M --files 20 /tmp/tiny")'
 else
 	echo "note: no mount namespace here; the free-space refusal is covered by test_bench.c"
 fi

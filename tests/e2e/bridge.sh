@@ -190,6 +190,14 @@ expect_line 'mokutil --sb-state'
 run_json --only bridge
 check_json bridge.nvidia_dev '.kb == "bridge.nvidia_dev.no_driver"'
 check_json bridge.nvidia_dev '.evidence.module == "no nvidia module in /proc/modules"'
+# ubuntu-drivers only on Ubuntu.
+run --only bridge
+expect_line 'sudo ubuntu-drivers install'
+sed -i 's/^ID=ubuntu$/ID=debian/' "$ROOT/etc/os-release"
+run --only bridge
+expect_no_line 'ubuntu-drivers'
+expect_line "install the driver as NVIDIA's driver installation guide says for your distribution"
+sed -i 's/^ID=debian$/ID=ubuntu/' "$ROOT/etc/os-release"
 # Module loaded, nodes missing.
 printf 'nvidia 54308864 0 - Live 0x0000000000000000 (POE)\n' >"$ROOT/proc/modules"
 run --only bridge

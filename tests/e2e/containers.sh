@@ -118,6 +118,22 @@ run --only containers
 expect_line '^! containers\.docker +Cannot connect to the Docker daemon at unix:///var/run/docker\.sock\. Is the docker daemon running\?$'
 expect_line 'fix +start Docker Desktop on Windows'
 expect_line 'sudo systemctl start docker'
+# Off WSL (native Linux): no Docker Desktop, the service is started; without
+# systemd as PID 1, with the service command.
+fixture docker-daemon-down
+rm -rf "$ROOT/usr/lib/wsl" "$ROOT/dev/dxg" "$ROOT/run/WSL"
+echo "6.8.0-45-generic" >"$ROOT/proc/sys/kernel/osrelease"
+rm -f "$ROOT/proc/sys/fs/binfmt_misc/WSLInterop"
+setenv WSL_DISTRO_NAME= WSL_INTEROP=
+run --only containers
+expect_line '^! containers\.docker +Cannot connect to the Docker daemon'
+expect_no_line 'Docker Desktop'
+expect_line 'fix +sudo systemctl start docker$'
+echo bash >"$ROOT/proc/1/comm"
+run --only containers
+expect_no_line 'Docker Desktop'
+expect_no_line 'systemctl'
+expect_line 'fix +sudo service docker start +# systemd is not running here$'
 
 # The real docker client with no daemon behind its socket (DOCKER_HOST names
 # a socket nobody listens on): its own messages, classified the same. Any
@@ -172,6 +188,15 @@ printf '#!/bin/sh\nexec sleep 60\n' >"$ROOT/usr/bin/docker"
 run_json --only containers --timeout 2
 expect_json '.checks[0].kb == "containers.docker.hang"'
 expect_json '.checks[0].ms < 2000'
+# Off WSL a docker that hangs is restarted as a service, never Docker Desktop.
+rm -rf "$ROOT/usr/lib/wsl" "$ROOT/dev/dxg" "$ROOT/run/WSL"
+echo "6.8.0-45-generic" >"$ROOT/proc/sys/kernel/osrelease"
+rm -f "$ROOT/proc/sys/fs/binfmt_misc/WSLInterop"
+setenv WSL_DISTRO_NAME= WSL_INTEROP=
+run --only containers --timeout 2
+expect_line 'docker info did not answer'
+expect_no_line 'Docker Desktop'
+expect_line '^ +sudo systemctl restart docker$'
 
 # A docker that prints binary junk and fails: the detail names it, never quotes it.
 fixture docker-ce-toolkit

@@ -132,6 +132,45 @@ run explain --check "WSL environment detected but no adapters were found"
 expect_line '\(platform\.kind\.wsl1\)  \[ruled out on this machine\]$'
 expect_line 'platform\.kind passes on this machine'
 
+# The platform is read even without --check (platform.kind reads files
+# only): in a container on native Linux "couldn't communicate" leads with the
+# container started without the GPU, and the WSL causes go last.
+fixture container-no-gpu
+smi="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+run explain "$smi"
+expect_rc 1
+expect_line '^    1\. +The container was started without the GPU \(bridge\.nvidia_dev\.container\)$'
+expect_line '\[not on this platform\]$'
+expect_line 'applies only on WSL; platform\.kind: a container on native Linux'
+run_json explain "$smi"
+expect_json '.checked == false and .platform.kind == "container"'
+expect_json '.matches[0].causes[0].id == "bridge.nvidia_dev.container" and .matches[0].causes[0].machine == null'
+expect_json '[.matches[0].causes[] | select(.id == "platform.kind.wsl1" or .id == "nvml.smi.no_driver") | .machine] | all(. == "not_applicable")'
+# /dev/nvidia0 missing is a myth only on WSL: on native Linux the nodes are
+# real and their absence is a finding.
+nv0="ls: cannot access '/dev/nvidia0': No such file or directory"
+run explain "$nv0"
+expect_no_line '\(a myth\)'
+expect_line '^✗ bridge: /dev/nvidia0'
+run_json explain "$nv0"
+expect_json '.matches[0].kind == "finding" and .summary.myths == 0'
+expect_json '.matches[0].causes[0].id == "bridge.nvidia_dev.container"'
+expect_json '.matches[0].causes[] | select(.id == "explain.myth.dev_nvidia") | .machine == "not_applicable"'
+fixture native-nvidia
+run_json explain "$nv0"
+expect_json '.matches[0].kind == "finding" and .matches[0].causes[0].id == "bridge.nvidia_dev.no_driver"'
+fixture healthy-wsl2
+run_json explain "$nv0"
+expect_json '.matches[0].kind == "myth" and .matches[0].causes[0].id == "explain.myth.dev_nvidia"'
+# --check off WSL: a Windows-build cause is not "not determined" but not
+# applicable, and ranked last.
+fixture native-nvidia
+run_json explain --check "CUDA driver version is insufficient for CUDA runtime version"
+expect_json '.matches[0].causes[-1].id == "bridge.dxg.windows_old" and .matches[0].causes[-1].machine == "not_applicable"'
+run explain -v --check "CUDA driver version is insufficient for CUDA runtime version"
+expect_line '\(bridge\.dxg\.windows_old\)  \[not on this platform\]$'
+expect_no_line 'windows_old\)  \[not determined here\]'
+
 # --check with nothing recognised runs nothing.
 run explain --check "all good"
 expect_rc 0

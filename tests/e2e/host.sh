@@ -130,5 +130,28 @@ expect_line 'sudo ubuntu-drivers install'
 run_json --only host.driver_store
 check_json host.driver_store '.kb == "host.driver_store.no_kernel_driver"'
 check_json host.driver_store '.evidence.module == "nvidia is in /proc/modules"'
+# ubuntu-drivers only where the distribution is Ubuntu: not on Debian.
+sed -i 's/^ID=ubuntu$/ID=debian/' "$ROOT/etc/os-release"
+run --only host.driver_store
+expect_line 'fix +sudo modprobe nvidia +# its error message says why it does not load$'
+expect_no_line 'ubuntu-drivers'
+expect_line "install the driver as NVIDIA's driver installation guide says for your distribution"
+
+# A container on native Linux started without the GPU (Debian image): the
+# kernel module is the host's, so its commands are for the host; no
+# ubuntu-drivers (the container's distribution is not the host's).
+fixture container-no-gpu
+run --only host.driver_store
+expect_rc 1
+expect_line '^✗ host\.driver_store +no NVIDIA kernel driver loaded'
+expect_line 'This is a container, and a container runs on its host.s kernel'
+expect_line 'fix +on the host: sudo modprobe nvidia'
+expect_no_line '^ +(fix +)?(sudo modprobe|dkms status|mokutil)'
+expect_no_line 'ubuntu-drivers'
+run_json --only host.driver_store
+check_json host.driver_store '.evidence.in_container == "yes"'
+run --only libs.kernel_modules
+expect_line 'on the host: dkms status'
+expect_no_line '^ +(fix +)?(sudo modprobe|dkms status)'
 
 done_testing

@@ -295,6 +295,14 @@ expect_kb libs.kernel_modules libs.kernel_modules.nouveau_native
 : >"$ROOT/proc/modules"
 run_json --only libs.kernel_modules
 expect_kb libs.kernel_modules libs.kernel_modules.no_driver_native
+# /proc/modules unreadable: no fix reads that file again (nor lsmod, which
+# reads it too); the fixes look where the answer can still be found.
+rm "$ROOT/proc/modules" && mkdir "$ROOT/proc/modules"
+run --only libs.kernel_modules
+expect_line '^! libs\.kernel_modules +/proc/modules cannot be read \(Is a directory\)'
+expect_no_line '(fix +| {13})(cat /proc/modules|lsmod)'
+expect_line 'fix +ls -d /sys/module/nvidia\* /sys/module/nouveau'
+rmdir "$ROOT/proc/modules" && : >"$ROOT/proc/modules"
 # The cache still names a file that was removed since: stale, the loader falls back.
 rm "$ROOT/usr/lib/x86_64-linux-gnu/libcuda.so.1"
 run_json --only libs.libcuda

@@ -360,7 +360,9 @@ expect_status cuda.init fail
 expect_status nvml.devices warn
 expect_field nvml.devices kb nvml.devices.count_mismatch
 expect_field nvml.devices detail 'NVML sees 1 GPU; CUDA none, because CUDA_VISIBLE_DEVICES="" hides them'
-# nvidia-smi works but cuInit fails: two different driver libraries.
+# nvidia-smi works but cuInit fails. Which libcuda CUDA loads is for
+# libs.libcuda to say: where it passed (the expected library loads), neither
+# the verdict nor the cause blames a different or broken library.
 fixture healthy-wsl2
 setenv FAKE_CUDA_FAIL=cuInit:100
 run_json --only cuda.init,nvml
@@ -371,8 +373,12 @@ expect_field nvml.devices kb nvml.devices.cuda_conflict
 expect_ev nvml.devices smi_status "nvidia-smi works"
 expect_json '.summary.first_failure == "cuda.init"'
 run --only cuda.init,nvml
-expect_line '^! nvml\.devices +NVML sees 1 GPU but cuda\.init failed: CUDA loads a different, broken driver library$'
 expect_line '"nvidia-smi works" does not prove CUDA works'
+run --only libs,cuda.init,nvml
+expect_line '^✓ libs\.libcuda '
+expect_line '^! nvml\.devices +NVML sees 1 GPU but cuda\.init failed, although the expected libcuda\.so\.1 loads$'
+expect_no_line 'different, broken|CUDA loads a different'
+expect_line 'so the cause is not a different or broken driver library\. It also comes from errors 304'
 expect_line '^✗ Broken at the cuda layer'
 # NVML's driver against the driver store's files.
 fixture healthy-wsl2

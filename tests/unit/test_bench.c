@@ -149,6 +149,41 @@ static void test_space(void **state)
 	assert_true(need == (10ull << 30) + (1ull << 30));
 }
 
+/* Out of space: the run suggested instead is smaller than asked, never larger. */
+static void test_space_fit(void **state)
+{
+	(void)state;
+	struct bench_io_params p = { .size = 1ull << 30, .block = 1 << 20, .files = 2000,
+				     .file_size = 4096, .seconds = 10 };
+	uint64_t size, need;
+	unsigned files;
+	assert_true(bench_io_fit(200ull << 20, &p, &size, &files));
+	assert_true(size <= p.size && size >= (1ull << 20));
+	assert_true(files <= p.files && files > 0);
+	struct bench_io_params q = p;
+	q.size = size;
+	q.files = files;
+	assert_true(bench_io_space_ok(200ull << 20, &q, &need));
+	assert_true(size == 128ull << 20); /* 128 MiB + 2000 x 4 KiB + the 64 MiB margin */
+	/* A small run asked for, on a disk too small for it: nothing larger is
+	 * offered, and below the margin nothing fits at all. */
+	p.size = 1ull << 20;
+	p.files = 20;
+	assert_false(bench_io_fit(2ull << 20, &p, &size, &files));
+	assert_true(size == 0);
+	assert_true(bench_io_fit(70ull << 20, &p, &size, &files));
+	assert_true(size == 1ull << 20 && files <= 20);
+	/* Many small files on little room: fewer of them. */
+	p.size = 8ull << 20;
+	p.files = 100000;
+	assert_true(bench_io_fit(80ull << 20, &p, &size, &files));
+	assert_true(files < 100000 && size <= p.size);
+	q = p;
+	q.size = size;
+	q.files = files;
+	assert_true(bench_io_space_ok(80ull << 20, &q, &need));
+}
+
 /* ---- mounts ---- */
 
 static const char mountinfo_wsl2[] =
@@ -735,6 +770,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_size),  cmocka_unit_test(test_format),
 		cmocka_unit_test(test_percentiles), cmocka_unit_test(test_space),
+		cmocka_unit_test(test_space_fit),
 		cmocka_unit_test(test_mounts),
 		cmocka_unit_test(test_verdict_io),  cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_pattern),     cmocka_unit_test(test_verdict_gpu),

@@ -307,7 +307,7 @@ static void test_match_grouping_order(void **state)
 	assert_int_equal(m->occ[1].line, 6);
 	assert_string_equal(s.db->sig[s.found[1]->sig].e->id, "explain.sig.ldconfig_symlink");
 	struct explain_tally t;
-	explain_tally(&s, &t);
+	explain_tally(&s, NULL, &t);
 	assert_int_equal(t.findings, 1);
 	assert_int_equal(t.noise, 1);
 	assert_string_equal(t.status, "problem");
@@ -1099,7 +1099,7 @@ static void test_rank(void **state)
 	res_set(&res[3], ST_FAIL, "cuda.init.other", "cuInit failed");
 	res[3].ran = true;
 	struct cause_rank r[5];
-	rank_causes(&sig, defs, res, 4, r);
+	rank_causes(&sig, defs, res, 4, NULL, r);
 	assert_ptr_equal(r[0].e, &b);
 	assert_int_equal(r[0].v, V_CONFIRMED);
 	assert_ptr_equal(r[0].by, &res[0]);
@@ -1124,13 +1124,96 @@ static void test_rank(void **state)
 	sb_release(&sb);
 	assert_string_equal(verdict_name(V_RULED_OUT), "ruled_out");
 	/* Without --check the KB order stays. */
-	rank_causes(&sig, defs, NULL, 4, r);
+	rank_causes(&sig, defs, NULL, 4, NULL, r);
 	for (int i = 0; i < 5; i++) {
 		assert_ptr_equal(r[i].e, causes[i]);
 		assert_int_equal(r[i].v, V_UNCHECKED);
 	}
 	for (int i = 0; i < 4; i++)
 		result_release(&res[i]);
+}
+
+/* A cause for another platform goes last, with and without --check, and a
+ * myth that holds only on WSL is no myth on native Linux. */
+static void test_rank_platform(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "platform.kind", "platform", "t", "s", { NULL }, NULL, 0 },
+		{ "bridge.dxg", "bridge", "t", "s", { NULL }, NULL, 0 },
+		{ "host.driver_store", "host", "t", "s", { NULL }, NULL, 0 },
+	};
+	struct kb_entry myth = { .id = "x.myth", .layer = "bridge", .kind = "myth", .title = "M",
+				 .platform = "wsl", .confirm = "wslgpu check --only bridge.dxg" };
+	struct kb_entry build = { .id = "x.windows_build", .layer = "bridge", .kind = "finding",
+				  .title = "W", .platform = "wsl",
+				  .confirm = "wslgpu check --only host.driver_store" };
+	struct kb_entry ctr = { .id = "x.container", .layer = "bridge", .kind = "finding",
+				.title = "C", .platform = "container" };
+	struct kb_entry any = { .id = "x.any", .layer = "bridge", .kind = "finding", .title = "A" };
+	const struct kb_entry *causes[] = { &myth, &build, &ctr, &any };
+	struct explain_sig sig = { .e = &myth, .kind = "myth", .cause = causes, .ncause = 4 };
+	struct result res[3];
+	for (int i = 0; i < 3; i++)
+		result_init(&res[i], &defs[i]);
+	res_ev(&res[0], "kind", "container");
+	res_set(&res[0], ST_PASS, NULL, "a container on native Linux");
+	res[0].ran = true;
+	res_set(&res[1], ST_SKIP, NULL, "skipped: not WSL");
+	res[1].ran = true;
+	res_set(&res[2], ST_FAIL, "host.driver_store.no_kernel_driver", "no driver");
+	res[2].ran = true;
+	struct cause_rank r[4];
+	/* Without --check: the platform alone. */
+	rank_causes(&sig, defs, NULL, 3, &res[0], r);
+	assert_ptr_equal(r[0].e, &ctr);
+	assert_int_equal(r[0].v, V_UNCHECKED);
+	assert_ptr_equal(r[1].e, &any);
+	assert_ptr_equal(r[2].e, &myth);
+	assert_int_equal(r[2].v, V_NOT_HERE);
+	assert_ptr_equal(r[3].e, &build);
+	assert_int_equal(r[3].v, V_NOT_HERE);
+	assert_string_equal(explain_effective_kind(&sig, r), "finding");
+	struct strbuf sb = STRBUF_INIT;
+	cause_evidence(&r[2], &sb);
+	assert_string_equal(sb.buf, "applies only on WSL; platform.kind: a container on native Linux");
+	sb_release(&sb);
+	assert_string_equal(verdict_name(V_NOT_HERE), "not_applicable");
+	/* With --check: the Windows-build cause's check fails here, yet it is
+	 * not "likely": it cannot apply off WSL. */
+	rank_causes(&sig, defs, res, 3, &res[0], r);
+	assert_ptr_equal(r[3].e, &build);
+	assert_int_equal(r[3].v, V_NOT_HERE);
+	/* On WSL the myth stays first and the signature a myth. */
+	result_release(&res[0]);
+	result_init(&res[0], &defs[0]);
+	res_ev(&res[0], "kind", "wsl2");
+	res_set(&res[0], ST_PASS, NULL, "WSL2");
+	res[0].ran = true;
+	rank_causes(&sig, defs, NULL, 3, &res[0], r);
+	assert_ptr_equal(r[0].e, &myth);
+	assert_ptr_equal(r[3].e, &ctr);
+	assert_int_equal(r[3].v, V_NOT_HERE);
+	assert_string_equal(explain_effective_kind(&sig, r), "myth");
+	/* Platform unknown: nothing moves. */
+	rank_causes(&sig, defs, NULL, 3, NULL, r);
+	for (int i = 0; i < 4; i++)
+		assert_ptr_equal(r[i].e, causes[i]);
+	for (int i = 0; i < 3; i++)
+		result_release(&res[i]);
+	assert_true(kb_applies(&ctr, "container"));
+	assert_false(kb_applies(&ctr, "container-in-wsl2"));
+	assert_true(kb_applies(&myth, "container-in-wsl2"));
+	assert_false(kb_applies(&myth, "native"));
+	assert_true(kb_applies(&myth, "unknown"));
+	assert_true(kb_platform_valid("wsl not-wsl native"));
+	assert_false(kb_platform_valid("windows"));
+	struct kb kb;
+	struct strbuf err = STRBUF_INIT;
+	const char bad[] = "[x.y]\nlayer: bridge\ntitle: t\nplatform: linux\n";
+	assert_int_equal(kb_parse(bad, sizeof bad - 1, &kb, &err), -1);
+	assert_non_null(strstr(err.buf, "platform"));
+	sb_release(&err);
 }
 
 /* ---- the knowledge base ---- */
@@ -1427,6 +1510,7 @@ int main(void)
 		cmocka_unit_test(test_norm_fused),
 		cmocka_unit_test(test_confirm_checks),
 		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_rank_platform),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),

@@ -58,6 +58,7 @@ struct facts {
 	const char *platform; /* platform.kind's "kind", or "" */
 	const char *distro;
 	const struct evidence *ev;
+	const char *text; /* the text a rule is applied to */
 };
 
 static bool wslish(const struct facts *f)
@@ -99,6 +100,14 @@ static bool not_wsl(const struct facts *f)
 	return !wslish(f) || !*f->platform;
 }
 
+/* Kernel-module commands: for native Linux, and in a container on native
+ * Linux only as advice for the host ("on the host: sudo modprobe nvidia"). */
+static bool kmod_where(const struct facts *f)
+{
+	return native_host(f) ||
+	       (!strcmp(f->platform, "container") && f->text && !strncmp(f->text, "on the host", 11));
+}
+
 struct rule {
 	const char *claim;   /* ERE on the rendered text */
 	bool fixes_only;     /* only in fix lines (commands) */
@@ -108,7 +117,7 @@ struct rule {
 
 static const struct rule rules[] = {
 	{ "\\+cpu", false, has_cpu_build, "names a +cpu build the evidence does not show" },
-	{ "modprobe nvidia|dkms status", true, native_host, "NVIDIA kernel-module commands off native Linux" },
+	{ "modprobe nvidia|dkms status", true, kmod_where, "NVIDIA kernel-module commands off native Linux (in a container: not said to be for the host)" },
 	{ "ubuntu-drivers", true, ubuntu_native, "ubuntu-drivers off native Ubuntu" },
 	{ "Docker Desktop", true, wslish, "Docker Desktop off WSL" },
 	{ "\\(in (an administrator )?PowerShell", true, wslish, "a Windows command off WSL" },
@@ -118,9 +127,12 @@ static const struct rule rules[] = {
 	{ "cuda-toolkit-12-7|CUDA 12\\.7", false, always_false, "there is no CUDA 12.7" },
 };
 
-static void apply_rules(const char *what, const char *text, bool is_fix, const struct facts *f,
+static void apply_rules(const char *what, const char *text, bool is_fix, const struct facts *fa,
 			struct strbuf *errs)
 {
+	struct facts fl = *fa;
+	fl.text = text;
+	const struct facts *f = &fl;
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
 		if (rules[i].fixes_only && !is_fix)
 			continue;
@@ -171,7 +183,7 @@ static void test_general_advice(void **state)
 					e->line, e->id, e->fix.v[j]);
 		struct finding_view v;
 		finding_expand(&v, e, NULL, NULL);
-		struct facts none = { "", "", NULL };
+		struct facts none = { "", "", NULL, NULL };
 		for (size_t j = 0; j < v.nfix; j++) {
 			struct strbuf what = STRBUF_INIT;
 			sb_addf(&what, "[%s] fix without evidence", e->id);
@@ -317,7 +329,7 @@ static void check_run(const char *file, const char *buf, size_t len, struct strb
 		struct evidence ev = EVIDENCE_INIT;
 		if (js_object_get(&c, "evidence", &evo) == 0 && evo.type == JS_OBJECT)
 			json_evidence(&evo, &ev);
-		struct facts f = { sb_str(&kind), sb_str(&distro), &ev };
+		struct facts f = { sb_str(&kind), sb_str(&distro), &ev, NULL };
 		const struct kb *kb = kb_builtin();
 		for (size_t i = 0; i < kb->n; i++) {
 			const struct kb_entry *e = &kb->e[i];
@@ -405,13 +417,23 @@ static void test_rules(void **state)
 	(void)state;
 	struct evidence ev = EVIDENCE_INIT;
 	ev_add(&ev, "version", "2.3.1+cu121");
-	struct facts wsl = { "wsl2", "Ubuntu 22.04.4 LTS", &ev }, nat = { "native", "Debian GNU/Linux 12", &ev };
+	struct facts wsl = { "wsl2", "Ubuntu 22.04.4 LTS", &ev, NULL },
+		     nat = { "native", "Debian GNU/Linux 12", &ev, NULL },
+		     ctr = { "container", "Ubuntu 22.04.4 LTS", &ev, NULL };
 	struct strbuf errs = STRBUF_INIT;
 	apply_rules("t", "torch 2.3.1+cpu is a CPU-only build", false, &wsl, &errs);
 	assert_non_null(strstr(sb_str(&errs), "+cpu"));
 	sb_reset(&errs);
 	apply_rules("t", "sudo modprobe nvidia", true, &wsl, &errs);
 	assert_true(errs.len > 0);
+	sb_reset(&errs);
+	apply_rules("t", "sudo modprobe nvidia", true, &ctr, &errs);
+	assert_true(errs.len > 0); /* in the container */
+	sb_reset(&errs);
+	apply_rules("t", "on the host: sudo modprobe nvidia", true, &ctr, &errs);
+	assert_int_equal(errs.len, 0);
+	apply_rules("t", "sudo ubuntu-drivers install", true, &ctr, &errs);
+	assert_true(errs.len > 0); /* the container's distribution is not the host's */
 	sb_reset(&errs);
 	apply_rules("t", "sudo ubuntu-drivers install", true, &nat, &errs);
 	assert_true(errs.len > 0); /* Debian */
