@@ -283,3 +283,15 @@ void text_print_line(FILE *f, const char *text, int indent, size_t keep)
 	fputs(sb.buf, f);
 	sb_release(&sb);
 }
+
+bool text_next_line(const char *buf, size_t len, size_t *pos, const char **line, size_t *n)
+{
+	if (!buf || *pos >= len)
+		return false;
+	const char *nl = memchr(buf + *pos, '\n', len - *pos);
+	size_t end = nl ? (size_t)(nl - buf) : len;
+	*line = buf + *pos;
+	*n = end - *pos;
+	*pos = end + 1;
+	return true;
+}

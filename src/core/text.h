@@ -79,4 +79,11 @@ void text_wrap(struct strbuf *out, const char *text, const struct text_wrap *w);
 void text_wrap_line(struct strbuf *out, const char *text, int indent, size_t keep);
 void text_print_line(FILE *f, const char *text, int indent, size_t keep);
 
+/*
+ * The next line of buf[0..len) from *pos: *line and *n get its start and
+ * length without the '\n' (a '\r' stays); *pos moves past it. Returns
+ * false at the end (and for a NULL buf). A last line without '\n' counts.
+ */
+bool text_next_line(const char *buf, size_t len, size_t *pos, const char **line, size_t *n);
+
 #endif

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "../core/strbuf.h"
+#include "../core/text.h"
 
 #define URI_MAX 1024
 
@@ -183,12 +184,9 @@ int aptsources_each(const char *buf, size_t len, bool is_deb822,
 	bool in_uris = false;
 	size_t pos = 0;
 	int line = 0, rc = 0;
-	while (buf && pos < len && !rc) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		const char *l = buf + pos;
-		size_t n = end - pos;
-		pos = end + 1;
+	const char *l;
+	size_t n;
+	while (!rc && text_next_line(buf, len, &pos, &l, &n)) {
 		line++;
 		if (!is_deb822) {
 			rc = one_line(l, n, line, fn, arg);

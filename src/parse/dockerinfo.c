@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/strbuf.h"
+#include "../core/text.h"
 #include "jsonscan.h"
 
 /* Copies a decoded string member into out (size n), control bytes dropped. */
@@ -121,10 +122,10 @@ int dockerinfo_parse_text(const char *buf, size_t len, struct dockerinfo *info)
 	enum text_list list = TL_NONE;
 	size_t list_indent = 0;
 	size_t pos = 0;
-	while (buf && pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		const char *l = buf + pos, *end = nl ? nl : buf + len;
-		pos = (size_t)(end - buf) + 1;
+	const char *l;
+	size_t ln;
+	while (text_next_line(buf, len, &pos, &l, &ln)) {
+		const char *end = l + ln;
 		size_t indent = 0;
 		while (l + indent < end && l[indent] == ' ')
 			indent++;
@@ -237,12 +238,9 @@ void nvcli_info_parse(const char *buf, size_t len, struct nvcli_info *info)
 {
 	memset(info, 0, sizeof *info);
 	size_t pos = 0;
-	while (buf && pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		const char *l = buf + pos;
-		size_t n = end - pos;
-		pos = end + 1;
+	const char *l;
+	size_t n;
+	while (text_next_line(buf, len, &pos, &l, &n)) {
 		char tmp[8];
 		if (line_value(l, n, "NVRM version", info->nvrm, sizeof info->nvrm) ||
 		    line_value(l, n, "CUDA version", info->cuda, sizeof info->cuda))

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "../core/rootfs.h"
+#include "../core/text.h"
 #include "dpkg.h"
 
 static bool field_is(const char *line, size_t n, const char *name, size_t *value_at)
@@ -127,12 +128,9 @@ int dpkglist_each(const char *buf, size_t len,
 {
 	size_t pos = 0;
 	int line = 0;
-	while (buf && pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		const char *l = buf + pos;
-		size_t ll = end - pos;
-		pos = end + 1;
+	const char *l;
+	size_t ll;
+	while (text_next_line(buf, len, &pos, &l, &ll)) {
 		line++;
 		/* The first four words; the description is the rest. */
 		struct dpkg_span w[4];

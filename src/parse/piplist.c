@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/strbuf.h"
+#include "../core/text.h"
 
 /* PEP 508: letters and digits, with '.', '-', '_' inside. */
 static bool valid_name(const char *s, size_t n)
@@ -106,12 +107,9 @@ size_t piplist_parse(const char *buf, size_t len, struct piplist *pl)
 	bool table = false; /* inside a pip list table, after its header */
 	int line = 0;
 	size_t pos = 0;
-	while (buf && pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		const char *l = buf + pos;
-		size_t n = end - pos;
-		pos = end + 1;
+	const char *l;
+	size_t n;
+	while (text_next_line(buf, len, &pos, &l, &n)) {
 		line++;
 		while (n && (l[n - 1] == '\r' || l[n - 1] == ' ' || l[n - 1] == '\t'))
 			n--;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/text.h"
 #include "jsonscan.h"
 
 static bool key_ok(const char *s, size_t n)
@@ -103,12 +104,9 @@ int pyprobe_parse(const char *buf, size_t len, struct pyprobe *out)
 		return -ENOENT;
 	const size_t ml = sizeof PYPROBE_MARK - 1;
 	size_t pos = 0;
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		const char *line = buf + pos;
-		size_t ll = end - pos;
-		pos = end + 1;
+	const char *line;
+	size_t ll;
+	while (text_next_line(buf, len, &pos, &line, &ll)) {
 		/* The marker may follow junk another library wrote without a
 		 * newline; find it anywhere in the line. */
 		const char *m = ll >= ml ? memmem(line, ll, PYPROBE_MARK, ml) : NULL;

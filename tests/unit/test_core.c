@@ -522,6 +522,35 @@ static void test_text_wrap(void **state)
 	assert_false(text_utf8_locale());
 }
 
+/* Lines of a buffer: a last line without '\n' counts, an empty buffer has
+ * none, a '\r' stays for the parser to judge. */
+static void test_next_line(void **state)
+{
+	(void)state;
+	const char *l;
+	size_t n, pos = 0;
+	const char *buf = "one\n\ntwo\r\nlast";
+	size_t len = strlen(buf);
+	assert_true(text_next_line(buf, len, &pos, &l, &n));
+	assert_int_equal(n, 3);
+	assert_memory_equal(l, "one", 3);
+	assert_true(text_next_line(buf, len, &pos, &l, &n));
+	assert_int_equal(n, 0);
+	assert_true(text_next_line(buf, len, &pos, &l, &n));
+	assert_int_equal(n, 4);
+	assert_memory_equal(l, "two\r", 4);
+	assert_true(text_next_line(buf, len, &pos, &l, &n));
+	assert_int_equal(n, 4);
+	assert_memory_equal(l, "last", 4);
+	assert_false(text_next_line(buf, len, &pos, &l, &n));
+	pos = 0;
+	assert_true(text_next_line("x\n", 2, &pos, &l, &n));
+	assert_false(text_next_line("x\n", 2, &pos, &l, &n));
+	pos = 0;
+	assert_false(text_next_line("", 0, &pos, &l, &n));
+	assert_false(text_next_line(NULL, 5, &pos, &l, &n));
+}
+
 /* The finding layout at 80 columns: words wrap at column 13, a command
  * stays whole, its note and words for a person wrap around it. */
 static void test_finding_lines(void **state)
@@ -590,7 +619,7 @@ int main(void)
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),
 		cmocka_unit_test(test_text_distance), cmocka_unit_test(test_text_width),
-		cmocka_unit_test(test_text_wrap), cmocka_unit_test(test_finding_lines),
+		cmocka_unit_test(test_text_wrap), cmocka_unit_test(test_finding_lines), cmocka_unit_test(test_next_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
