@@ -63,7 +63,8 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 struct cause_rank *out);
 /* The kind to show for a recognised signature: its own (that of its first
  * cause), unless that cause does not apply on this platform; then the kind
- * of the first cause that does (ranks in show order, or NULL). */
+ * of the first cause that does (ranks in show order, or NULL); "noise" when
+ * none of its causes applies here. */
 const char *explain_effective_kind(const struct explain_sig *sig, const struct cause_rank *ranks);
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */

@@ -135,7 +135,16 @@ static void put_remarked_command(struct strbuf *out, int col, const char *text, 
 		rlen--;
 	struct strbuf c = STRBUF_INIT;
 	sb_add(&c, "# ");
-	sb_addn(&c, remark, rlen);
+	/* A second remark ("(for a .run install: ...)   (a template: ...)")
+	 * joins the first: "...; a template: ...". */
+	for (size_t i = 0; i < rlen; i++) {
+		if (!strncmp(remark + i, ")   (", 5) && i + 5 <= rlen) {
+			sb_add(&c, "; ");
+			i += 4;
+		} else {
+			sb_addc(&c, remark[i]);
+		}
+	}
 	int width = text_columns();
 	/* On the command's line when it fits there whole, or when a good part
 	 * of it does; a remark cut after a word or two reads badly. */

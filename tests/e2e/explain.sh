@@ -162,6 +162,25 @@ expect_json '.matches[0].kind == "finding" and .matches[0].causes[0].id == "brid
 fixture healthy-wsl2
 run_json explain "$nv0"
 expect_json '.matches[0].kind == "myth" and .matches[0].causes[0].id == "explain.myth.dev_nvidia"'
+# A step that is a myth only in WSL (apt installing the Linux driver) is
+# harmless on native Linux, where it is how the driver is installed: no cause
+# applies there, so no fix that would remove the driver.
+apt_drv="sudo apt install nvidia-driver-535"
+fixture native-nvidia
+run explain "$apt_drv"
+expect_rc 0
+expect_line '\(harmless\)$'
+expect_no_line 'apt-get remove'
+expect_line '^✓ Only harmless messages'
+run_json explain "$apt_drv"
+expect_json '.matches[0].kind == "noise" and .summary.myths == 0 and .summary.findings == 0'
+expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+fixture healthy-wsl2
+run explain "$apt_drv"
+expect_rc 1
+expect_line '\(a myth\)$'
+# Two remarks of one fix become one comment: the line still pastes.
+expect_line 'sudo apt-get remove --purge <the packages listed>   # for a \.run install: sudo nvidia-uninstall; a template: fill in each <\.\.\.>$'
 # --check off WSL: a Windows-build cause is not "not determined" but not
 # applicable, and ranked last.
 fixture native-nvidia
