@@ -33,7 +33,7 @@
 #include "../core/rootfs.h"
 #include "../facts/wslhost.h"
 #include "../parse/inifile.h"
-#include "../parse/osrelease.h"
+#include "../facts/osrelease.h"
 #include "../parse/version.h"
 #include "../parse/wslconfig.h"
 #include "probes.h"
@@ -472,13 +472,9 @@ static bool is_gpu_node(const char *path)
  * is advice only on Ubuntu). */
 static void distro_id(struct result *r)
 {
-	struct strbuf osr = STRBUF_INIT, id = STRBUF_INIT;
-	int rc = rootfs_read("/etc/os-release", 65536, &osr, NULL);
-	if (rc < 0)
-		rc = rootfs_read("/usr/lib/os-release", 65536, &osr, NULL);
-	if (rc == 0 && osrelease_get(osr.buf, osr.len, "ID", &id) == 0 && id.len)
+	struct strbuf id = STRBUF_INIT;
+	if (os_release_value("ID", &id) == 0 && id.len)
 		res_ev(r, "distro_id", "%s", id.buf);
-	sb_release(&osr);
 	sb_release(&id);
 }
 

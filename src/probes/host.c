@@ -27,7 +27,7 @@
 
 #include "../core/rootfs.h"
 #include "../facts/wslhost.h"
-#include "../parse/osrelease.h"
+#include "../facts/osrelease.h"
 #include "probes.h"
 
 static void fmt_time(time_t t, char *buf, size_t n)
@@ -170,13 +170,9 @@ static void native_driver(struct probe_ctx *ctx, struct result *r)
 		if (!strcmp(probe_platform(ctx), "container")) {
 			res_ev(r, "in_container", "yes");
 		} else {
-			struct strbuf osr = STRBUF_INIT, id = STRBUF_INIT;
-			int orc = rootfs_read("/etc/os-release", 65536, &osr, NULL);
-			if (orc < 0)
-				orc = rootfs_read("/usr/lib/os-release", 65536, &osr, NULL);
-			if (orc == 0 && osrelease_get(osr.buf, osr.len, "ID", &id) == 0 && id.len)
+			struct strbuf id = STRBUF_INIT;
+			if (os_release_value("ID", &id) == 0 && id.len)
 				res_ev(r, "distro_id", "%s", id.buf);
-			sb_release(&osr);
 			sb_release(&id);
 		}
 		struct strbuf mods = STRBUF_INIT;

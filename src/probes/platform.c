@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "../core/rootfs.h"
+#include "../facts/osrelease.h"
 #include "../parse/inifile.h"
 #include "../parse/osrelease.h"
 #include "../parse/version.h"
@@ -77,7 +78,7 @@ static bool container_markers(struct result *r)
 static void probe_kind(struct probe_ctx *ctx, struct result *r)
 {
 	(void)ctx;
-	struct strbuf rel = STRBUF_INIT, ver = STRBUF_INIT, osr = STRBUF_INIT, v = STRBUF_INIT;
+	struct strbuf rel = STRBUF_INIT, ver = STRBUF_INIT, v = STRBUF_INIT;
 	bool have_rel = read_line("/proc/sys/kernel/osrelease", &rel) == 0 && rel.len;
 	if (!have_rel && read_line("/proc/version", &ver) == 0 && ver.len) {
 		/* "Linux version 5.15.0-... (" : take the third word. */
@@ -99,10 +100,7 @@ static void probe_kind(struct probe_ctx *ctx, struct result *r)
 	}
 
 	const char *distro = NULL;
-	int orc = rootfs_read("/etc/os-release", 65536, &osr, NULL);
-	if (orc < 0)
-		orc = rootfs_read("/usr/lib/os-release", 65536, &osr, NULL);
-	if (orc == 0 && osrelease_get(osr.buf, osr.len, "PRETTY_NAME", &v) == 0 && v.len)
+	if (os_release_value("PRETTY_NAME", &v) == 0 && v.len)
 		distro = v.buf;
 	res_ev(r, "distro", "%s", distro ? distro : "unknown");
 
@@ -185,7 +183,6 @@ static void probe_kind(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "kind", "%s", kind);
 	sb_release(&rel);
 	sb_release(&ver);
-	sb_release(&osr);
 	sb_release(&v);
 }
 
@@ -231,12 +228,8 @@ static void probe_distro(struct probe_ctx *ctx, struct result *r)
 {
 	(void)ctx;
 	struct strbuf osr = STRBUF_INIT, v = STRBUF_INIT;
-	const char *path = "/etc/os-release";
-	int rc = rootfs_read(path, 65536, &osr, NULL);
-	if (rc < 0) {
-		path = "/usr/lib/os-release";
-		rc = rootfs_read(path, 65536, &osr, NULL);
-	}
+	const char *path = NULL;
+	int rc = os_release_read(&osr, &path);
 	if (rc < 0) {
 		res_ev(r, "error", "%s", strerror(-rc));
 		res_set(r, ST_WARN, "platform.distro.unknown",

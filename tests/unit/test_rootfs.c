@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/proc.h"
+#include "facts/osrelease.h"
 #include "parse/dpkg.h"
 #include "parse/dpkgstatus.h"
 #include "parse/meminfo.h"
@@ -386,6 +387,31 @@ static int answerer(void *arg, struct strbuf *out)
 	return 42;
 }
 
+/* os-release(5): /etc/os-release first, /usr/lib/os-release without it. */
+static void test_os_release(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "usr/lib/os-release", "ID=debian\nPRETTY_NAME=\"Debian GNU/Linux 12\"\n");
+	assert_int_equal(rootfs_set(d), 0);
+	struct strbuf t = STRBUF_INIT, v = STRBUF_INIT;
+	const char *path = NULL;
+	assert_int_equal(os_release_read(&t, &path), 0);
+	assert_string_equal(path, "/usr/lib/os-release");
+	assert_int_equal(os_release_value("PRETTY_NAME", &v), 0);
+	assert_string_equal(v.buf, "Debian GNU/Linux 12");
+	tu_write_str(d, "etc/os-release", "ID=ubuntu\n");
+	assert_int_equal(os_release_value("ID", &v), 0);
+	assert_string_equal(v.buf, "ubuntu");
+	assert_int_equal(os_release_value("VERSION_ID", &v), -1);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+	sb_release(&t);
+	sb_release(&v);
+}
+
 static void test_isolated(void **state)
 {
 	(void)state;
@@ -462,7 +488,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_normalize), cmocka_unit_test(test_path_parts),
 		cmocka_unit_test(test_real_root),      cmocka_unit_test(test_fixture_root),
-		cmocka_unit_test(test_read_rules),     cmocka_unit_test(test_isolated),
+		cmocka_unit_test(test_read_rules),     cmocka_unit_test(test_isolated), cmocka_unit_test(test_os_release),
 		cmocka_unit_test(test_dpkg_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
