@@ -108,11 +108,11 @@ void fix_classify(const char *line, struct fix_command *c)
 {
 	memset(c, 0, sizeof *c);
 	/* "command   (remark)": the KB's convention for a remark. */
-	const char *rem = kb_fix_remark(line);
-	size_t ll = strlen(line);
+	struct strbuf remark = STRBUF_INIT;
+	const char *rem = kb_fix_remark(line, &remark);
 	if (rem) {
 		c->text = xstrndup(line, (size_t)(rem - line));
-		c->note = xstrndup(rem + 4, ll - (size_t)(rem - line) - 5);
+		c->note = sb_detach(&remark);
 	} else {
 		c->text = xstrdup(line);
 	}

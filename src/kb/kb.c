@@ -559,11 +559,27 @@ size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self
 	return n;
 }
 
-const char *kb_fix_remark(const char *line)
+const char *kb_fix_remark(const char *line, struct strbuf *text)
 {
 	const char *rem = strstr(line, "   (");
 	size_t ll = strlen(line);
-	return rem && ll > 0 && line[ll - 1] == ')' ? rem : NULL;
+	if (!rem || ll == 0 || line[ll - 1] != ')')
+		return NULL;
+	if (text) {
+		/* A second remark ("(for a .run install: ...)   (a template:
+		 * ...)", kb_expand_fix's mark) joins the first with "; ". */
+		sb_reset(text);
+		const char *end = line + ll - 1;
+		for (const char *p = rem + 4; p < end; p++) {
+			if (!strncmp(p, ")   (", 5) && p + 5 <= end) {
+				sb_add(text, "; ");
+				p += 4;
+			} else {
+				sb_addc(text, *p);
+			}
+		}
+	}
+	return rem;
 }
 
 bool kb_fix_is_template(const char *line)

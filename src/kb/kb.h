@@ -97,8 +97,10 @@ size_t kb_unfilled(const char *tmpl, const struct evidence *ev, const char *self
 bool kb_fix_is_template(const char *line);
 /* Where the remark of a fix line "command   (remark)" begins (at its
  * three blanks), or NULL when the line has none: the KB's convention for
- * a note about a command. */
-const char *kb_fix_remark(const char *line);
+ * a note about a command. text, when given, gets the remark's words
+ * without its parentheses; a second remark (a template's mark) is joined
+ * to the first with "; ". */
+const char *kb_fix_remark(const char *line, struct strbuf *text);
 /* How kb_expand_fix ends a line with unfilled slots: "   (a template: put in KEY)". */
 #define KB_TEMPLATE_MARK "(a template: "
 

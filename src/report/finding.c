@@ -125,26 +125,14 @@ static bool fix_can_break(const char *text, size_t at)
  */
 #define REMARK_MIN_COLUMNS 20
 
-static void put_remarked_command(struct strbuf *out, int col, const char *text, size_t cmd_len)
+static void put_remarked_command(struct strbuf *out, int col, const char *text, size_t cmd_len,
+				 const char *remark)
 {
 	sb_addn(out, text, cmd_len);
 	col += (int)text_width_n(text, cmd_len);
-	const char *remark = text + cmd_len + 4; /* past "   (" */
-	size_t rlen = strlen(remark);
-	if (rlen && remark[rlen - 1] == ')')
-		rlen--;
 	struct strbuf c = STRBUF_INIT;
 	sb_add(&c, "# ");
-	/* A second remark ("(for a .run install: ...)   (a template: ...)")
-	 * joins the first: "...; a template: ...". */
-	for (size_t i = 0; i < rlen; i++) {
-		if (!strncmp(remark + i, ")   (", 5) && i + 5 <= rlen) {
-			sb_add(&c, "; ");
-			i += 4;
-		} else {
-			sb_addc(&c, remark[i]);
-		}
-	}
+	sb_add(&c, remark);
 	int width = text_columns();
 	/* On the command's line when it fits there whole, or when a good part
 	 * of it does; a remark cut after a word or two reads badly. */
@@ -183,9 +171,10 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 	if (lw > pad)
 		col += lw - pad;
 	struct text_wrap w = { text_columns(), col, FINDING_TEXT_COLUMN, 0, NULL };
-	const char *note = command ? kb_fix_remark(clean.buf) : NULL;
+	struct strbuf remark = STRBUF_INIT;
+	const char *note = command ? kb_fix_remark(clean.buf, &remark) : NULL;
 	if (command && note && !fix_is_words(clean.buf)) {
-		put_remarked_command(out, col, clean.buf, (size_t)(note - clean.buf));
+		put_remarked_command(out, col, clean.buf, (size_t)(note - clean.buf), sb_str(&remark));
 	} else {
 		if (command) {
 			/* The command stays whole; only words for a person wrap. */
@@ -196,6 +185,7 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 		text_wrap(out, sb_str(&clean), &w);
 	}
 	sb_addc(out, '\n');
+	sb_release(&remark);
 	sb_release(&clean);
 }
 

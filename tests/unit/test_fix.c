@@ -176,6 +176,14 @@ static void test_classify(void **state)
 	free(c.text);
 	free(c.note);
 
+	/* A template's mark after a remark: one note, the mark still seen. */
+	fix_classify("dpkg -S DIR   (for a .run install: check it)   (a template: put in DIR)", &c);
+	assert_string_equal(c.text, "dpkg -S DIR");
+	assert_string_equal(c.note, "for a .run install: check it; a template: put in DIR");
+	assert_true(c.instruction);
+	free(c.text);
+	free(c.note);
+
 	fix_classify("ls -l /dev/dxg", &c);
 	assert_int_equal(c.risk, RISK_NONE);
 	free(c.text);
