@@ -273,20 +273,17 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	int interrupted = 0;
 	const struct result *platform = NULL;
 	if (scan->nfound) {
-		/* The cheap facts, even without --check: platform.kind and
-		 * platform.distro only read files (os-release, /proc), and a
-		 * cause that applies only to another platform goes last. */
+		/* The cheap fact, even without --check: platform.kind only
+		 * reads files (/proc, os-release: its evidence has the
+		 * distribution too), and a cause that applies only to another
+		 * platform goes last. */
 		bool *want = xcalloc(n, sizeof *want);
 		results = xcalloc(n, sizeof *results);
 		if (cmd->check)
 			want_checks(scan, defs, n, want);
-		int ik = -1;
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(defs[i].id, "platform.kind") || !strcmp(defs[i].id, "platform.distro")) {
-				want[i] = true;
-				if (!strcmp(defs[i].id, "platform.kind"))
-					ik = (int)i;
-			}
+		int ik = registry_find("platform.kind");
+		if (ik >= 0)
+			want[ik] = true;
 		interrupted = runner_run_table(defs, n, &cr->opts, want, results);
 		if (ik >= 0 && results[ik].ran && results[ik].status != ST_SKIP)
 			platform = &results[ik];
