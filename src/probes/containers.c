@@ -276,13 +276,11 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 	struct strbuf ft = STRBUF_INIT;
 	if (!reachable) {
 		/* How the daemon's service is started here: systemctl where
-		 * systemd is PID 1, the service command without it. */
-		struct strbuf comm = STRBUF_INIT;
-		if (rootfs_read("/proc/1/comm", 256, &comm, NULL) == 0 && comm.len) {
-			sb_rtrim(&comm);
-			res_ev(r, "pid1_systemd", "%s", !strcmp(comm.buf, "systemd") ? "yes" : "no");
-		}
-		sb_release(&comm);
+		 * systemd is PID 1, the service command without it
+		 * (platform.systemd read PID 1's name). */
+		const char *pid1 = probe_dep_get(ctx, "platform.systemd", "pid1");
+		if (pid1)
+			res_ev(r, "pid1_systemd", "%s", !strcmp(pid1, "systemd") ? "yes" : "no");
 		failure_text(&di, &pr, &ft);
 		char line[256];
 		first_line(ft.buf ? ft.buf : "", ft.len, line, sizeof line);
@@ -498,6 +496,6 @@ out:
 }
 
 const struct check_def containers_checks[] = {
-	{ "containers.docker", "containers", "Docker GPU support", "docker engine, NVIDIA runtime or CDI spec, without starting a container", { "platform.kind" }, probe_docker, CHECK_COMMANDS },
+	{ "containers.docker", "containers", "Docker GPU support", "docker engine, NVIDIA runtime or CDI spec, without starting a container", { "platform.kind", "platform.systemd" }, probe_docker, CHECK_COMMANDS },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };
