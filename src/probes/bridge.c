@@ -31,9 +31,9 @@
 #include <unistd.h>
 
 #include "../core/rootfs.h"
+#include "../facts/osrelease.h"
 #include "../facts/wslhost.h"
 #include "../parse/inifile.h"
-#include "../facts/osrelease.h"
 #include "../parse/version.h"
 #include "../parse/wslconfig.h"
 #include "probes.h"
@@ -467,7 +467,6 @@ static bool is_gpu_node(const char *path)
 	return true;
 }
 
-/* Whether the nvidia kernel module is loaded (/proc/modules, /proc/driver/nvidia). */
 /* The distribution's os-release ID as evidence "distro_id" (ubuntu-drivers
  * is advice only on Ubuntu). */
 static void distro_id(struct result *r)
@@ -478,6 +477,7 @@ static void distro_id(struct result *r)
 	sb_release(&id);
 }
 
+/* Whether the nvidia kernel module is loaded (/proc/modules, /proc/driver/nvidia). */
 static bool nvidia_module_loaded(struct result *r)
 {
 	struct strbuf t = STRBUF_INIT;

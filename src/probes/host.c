@@ -26,8 +26,8 @@
 #include <time.h>
 
 #include "../core/rootfs.h"
-#include "../facts/wslhost.h"
 #include "../facts/osrelease.h"
+#include "../facts/wslhost.h"
 #include "probes.h"
 
 static void fmt_time(time_t t, char *buf, size_t n)
