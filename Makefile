@@ -32,7 +32,7 @@ endif
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
 HARDEN = -fstack-protector-strong -fPIE
-CPPFLAGS += -D_GNU_SOURCE
+CPPFLAGS += -D_GNU_SOURCE -I$(BUILD)/gen
 CFLAGS ?= -g
 CFLAGS += -std=c11 $(WARN) $(OPT) $(HARDEN) $(SAN)
 LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
@@ -43,9 +43,10 @@ LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
 LDLIBS = -linih -lsqlite3 -ldl -lm
 
 LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
-# Text the binary carries as C strings, generated into $(BUILD)/gen by
-# tools/text2c.awk (rules below): the KB, the PTX kernels, the probe script.
-GEN_OBJ := $(BUILD)/gen/kb_data.o $(BUILD)/gen/kernels_ptx.o $(BUILD)/gen/pyprobe_script.o
+# Generated into $(BUILD)/gen (rules below): the knowledge base and its
+# signature matcher as tables (tools/kbgen.c), and text the binary carries
+# as C strings (tools/text2c.awk): the PTX kernels, the probe script.
+GEN_OBJ := $(BUILD)/gen/kb_tables.o $(BUILD)/gen/kernels_ptx.o $(BUILD)/gen/pyprobe_script.o
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(GEN_OBJ)
 KB_SRC := $(sort $(wildcard src/kb/*.kb))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -104,9 +105,39 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/gen/kb_data.c: $(KB_SRC) tools/text2c.awk
+# ---- The knowledge base, compiled at build time ----
+# tools/kbgen parses src/kb/*.kb with src/kb/kb.c's parser, builds the
+# explain matcher with src/explain's code and writes them as C tables, with
+# one constant per entry id in kb_ids.h; a broken entry stops make with
+# "file:line: message". It is a host program built without sanitizers or
+# fuzzing instrumentation, so HOSTCC is the compiler alone.
+HOSTCC ?= $(firstword $(CC))
+HOST_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g
+KBGEN_SRC := tools/kbgen.c src/kb/kb.c src/explain/matcher.c src/explain/ac.c \
+	src/explain/literal.c src/explain/pattern.c src/explain/codes.c src/explain/rx.c \
+	src/explain/normalize.c src/core/strbuf.c src/core/text.c src/core/json.c src/core/result.c
+KBGEN_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(KBGEN_SRC))
+KBGEN := $(BUILD)/host/kbgen
+$(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
-	awk -v name=kb_text -v marks=1 -f tools/text2c.awk $(KB_SRC) > $@.tmp && mv $@.tmp $@
+	$(HOSTCC) $(HOST_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(KBGEN): $(KBGEN_OBJ)
+	$(HOSTCC) -o $@ $^
+# kbgen rewrites an output only when its text changes (a new cause does not
+# rebuild every user of kb_ids.h); the stamp records that it ran.
+KB_GEN := $(BUILD)/gen/kb_tables.c $(BUILD)/gen/kb_tables.bin $(BUILD)/gen/kb_ids.h
+$(BUILD)/gen/kb.stamp: $(KB_SRC) $(KBGEN)
+	@mkdir -p $(dir $@)
+	$(KBGEN) $(KB_GEN) $(KB_SRC)
+	@touch $@
+$(KB_GEN): $(BUILD)/gen/kb.stamp ;
+# The tables include the automaton's with .incbin, which .d files miss.
+$(BUILD)/gen/kb_tables.o: $(BUILD)/gen/kb_tables.bin
+$(BUILD)/gen/kb_tables.o: CPPFLAGS += -Isrc
+# Every object may name entries: the header exists before the first one.
+$(filter-out $(GEN_OBJ),$(LIB_OBJ)) $(BUILD)/src/cli/main.o $(UNIT_BIN): | $(BUILD)/gen/kb_ids.h
+# ---- end of the knowledge base block ----
+
 $(BUILD)/gen/kernels_ptx.c: src/gpu/kernels.ptx tools/text2c.awk
 	@mkdir -p $(dir $@)
 	awk -v name=wslgpu_kernels_ptx -f tools/text2c.awk $< > $@.tmp && mv $@.tmp $@
@@ -115,7 +146,7 @@ $(BUILD)/gen/pyprobe_script.c: src/probes/pyprobe.py tools/text2c.awk
 	@mkdir -p $(dir $@)
 	awk -v name=pyprobe_script -f tools/text2c.awk $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Unit tests: one cmocka binary per tests/unit/test_*.c. test_outputs reads
 # the pushed metrics back with libcurl itself (the tool opens it at use).
@@ -211,4 +242,4 @@ static:
 clean:
 	rm -rf build build-asan build-fuzz build-* wslgpu
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/src/cli/main.o) $(UNIT_BIN:=.d)
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/src/cli/main.o $(KBGEN_OBJ)) $(UNIT_BIN:=.d)

@@ -1,22 +1,16 @@
 # text2c.awk: embeds text files in a C file as one NUL-terminated string,
-# so that the binary needs no data file at run time (the KB, the PTX
-# kernels, the framework probe script).
-# Usage: awk -v name=SYMBOL [-v marks=1] -f tools/text2c.awk FILE... > out.c
+# so that the binary needs no data file at run time (the PTX kernels, the
+# framework probe script; the KB is compiled into tables by tools/kbgen.c).
+# Usage: awk -v name=SYMBOL -f tools/text2c.awk FILE... > out.c
 # defines const char SYMBOL[] and const unsigned long SYMBOL_len (its
-# strlen). The bytes are the files' as they are, each line ending in "\n";
-# with marks=1 each file is preceded by an "@file NAME" line, so that the
-# KB's parse errors name the real file and line.
+# strlen). The bytes are the files' as they are, each line ending in "\n".
 BEGIN {
 	if (name == "") {
 		print "text2c.awk: -v name=SYMBOL is required" > "/dev/stderr"
 		exit 2
 	}
 }
-FNR == 1 {
-	files[nfiles++] = FILENAME
-	if (marks)
-		emit("@file " FILENAME)
-}
+FNR == 1 { files[nfiles++] = FILENAME }
 { emit($0) }
 END {
 	if (name == "")

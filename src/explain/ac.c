@@ -35,21 +35,20 @@ int ac_build(struct ac *ac, const char *const *keys, const size_t *lens, size_t 
 	int32_t *delta = xmalloc(maxst * (size_t)ncls * sizeof *delta);
 	for (size_t i = 0; i < maxst * (size_t)ncls; i++)
 		delta[i] = -1;
-	ac->own = xmalloc(maxst * sizeof *ac->own);
-	ac->dict = xmalloc(maxst * sizeof *ac->dict);
+	int32_t *own = xmalloc(maxst * sizeof *own);
+	int32_t *dict = xmalloc(maxst * sizeof *dict);
 	unsigned char *out = xcalloc(maxst, 1);
-	ac->depth = xcalloc(maxst, sizeof *ac->depth);
-	ac->owner = xmalloc(maxst * sizeof *ac->owner);
+	int32_t *depth = xcalloc(maxst, sizeof *depth);
+	int32_t *owner = xmalloc(maxst * sizeof *owner);
 	for (size_t i = 0; i < maxst; i++)
-		ac->own[i] = ac->dict[i] = ac->owner[i] = -1;
-	ac->outs = xmalloc((n ? n : 1) * sizeof *ac->outs);
-	ac->keylen = xmalloc((n ? n : 1) * sizeof *ac->keylen);
-	ac->nkeys = n;
+		own[i] = dict[i] = owner[i] = -1;
+	struct ac_out *outs = xmalloc((n ? n : 1) * sizeof *outs);
+	size_t *keylen = xmalloc((n ? n : 1) * sizeof *keylen);
 	int32_t nst = 1;
 
 	/* The trie. */
 	for (size_t k = 0; k < n; k++) {
-		ac->keylen[k] = lens[k];
+		keylen[k] = lens[k];
 		if (lens[k] == 0)
 			continue;
 		int32_t s = 0;
@@ -57,26 +56,25 @@ int ac_build(struct ac *ac, const char *const *keys, const size_t *lens, size_t 
 			int c = ac->cls[fold((unsigned char)keys[k][i])];
 			int32_t *e = &delta[(size_t)s * (size_t)ncls + (size_t)c];
 			if (*e < 0) {
-				ac->depth[nst] = (int32_t)i + 1;
+				depth[nst] = (int32_t)i + 1;
 				*e = nst++;
 			}
 			s = *e;
-			if (ac->owner[s] < 0 && (!mark || mark[k]))
-				ac->owner[s] = (int32_t)k;
+			if (owner[s] < 0 && (!mark || mark[k]))
+				owner[s] = (int32_t)k;
 		}
-		ac->outs[k].key = (int32_t)k;
-		ac->outs[k].next = ac->own[s];
-		ac->own[s] = (int32_t)k;
+		outs[k].key = (int32_t)k;
+		outs[k].next = own[s];
+		own[s] = (int32_t)k;
 		out[s] = 1;
 	}
-	ac->nstates = nst;
 	delta = xrealloc(delta, (size_t)nst * (size_t)ncls * sizeof *delta);
 
 	/* Failure links, breadth first, completing the table as we go: a
 	 * missing edge of state r leads where the edge of fail(r) leads. */
 	int32_t *fail = xcalloc((size_t)nst, sizeof *fail);
-	ac->depth = xrealloc(ac->depth, (size_t)nst * sizeof *ac->depth);
-	ac->owner = xrealloc(ac->owner, (size_t)nst * sizeof *ac->owner);
+	depth = xrealloc(depth, (size_t)nst * sizeof *depth);
+	owner = xrealloc(owner, (size_t)nst * sizeof *owner);
 	int32_t *queue = xmalloc((size_t)nst * sizeof *queue);
 	size_t qh = 0, qt = 0;
 	for (int c = 0; c < ncls; c++) {
@@ -99,13 +97,12 @@ int ac_build(struct ac *ac, const char *const *keys, const size_t *lens, size_t 
 			}
 			int32_t u = *e;
 			fail[u] = via;
-			ac->dict[u] = ac->own[via] >= 0 ? via : ac->dict[via];
-			if (ac->dict[u] >= 0)
+			dict[u] = own[via] >= 0 ? via : dict[via];
+			if (dict[u] >= 0)
 				out[u] = 1;
 			queue[qt++] = u;
 		}
 	}
-	ac->fail = fail;
 	free(queue);
 	/* Row offsets with the output bit (see ac.h); a KB would need millions
 	 * of key bytes to overflow 31 bits. */
@@ -113,24 +110,35 @@ int ac_build(struct ac *ac, const char *const *keys, const size_t *lens, size_t 
 		fprintf(stderr, "wslgpu: too many signature keys for the automaton\n");
 		abort();
 	}
-	ac->next = (uint32_t *)delta;
+	uint32_t *next = (uint32_t *)delta;
 	for (size_t i = 0; i < (size_t)nst * (size_t)ncls; i++) {
 		int32_t t = delta[i];
-		ac->next[i] = (uint32_t)t * (uint32_t)ncls | (out[t] ? AC_OUT : 0);
+		next[i] = (uint32_t)t * (uint32_t)ncls | (out[t] ? AC_OUT : 0);
 	}
 	free(out);
+	ac->nstates = nst;
+	ac->next = next;
+	ac->own = own;
+	ac->dict = dict;
+	ac->outs = outs;
+	ac->keylen = keylen;
+	ac->nkeys = n;
+	ac->fail = fail;
+	ac->depth = depth;
+	ac->owner = owner;
 	return 0;
 }
 
 void ac_free(struct ac *ac)
 {
-	free(ac->next);
-	free(ac->own);
-	free(ac->dict);
-	free(ac->outs);
-	free(ac->keylen);
-	free(ac->fail);
-	free(ac->depth);
-	free(ac->owner);
+	/* Only what ac_build allocated comes here, never generated tables. */
+	free((void *)ac->next);
+	free((void *)ac->own);
+	free((void *)ac->dict);
+	free((void *)ac->outs);
+	free((void *)ac->keylen);
+	free((void *)ac->fail);
+	free((void *)ac->depth);
+	free((void *)ac->owner);
 	memset(ac, 0, sizeof *ac);
 }

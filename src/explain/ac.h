@@ -22,19 +22,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ac_out {
+	int32_t key, next; /* next: the state's next output, or -1 */
+};
+
+/* The tables are read-only once built: the built-in matcher's are
+ * generated at build time (tools/kbgen.c) and live in the binary. */
 struct ac {
 	unsigned char cls[256];
 	int ncls;
 	int32_t nstates;
-	uint32_t *next;       /* nstates * ncls: row of the next state | AC_OUT */
-	int32_t *own;         /* first own output, index into outs, or -1 */
-	int32_t *dict;        /* nearest proper suffix state with own output, or -1 */
-	struct { int32_t key, next; } *outs;
-	size_t *keylen;
+	const uint32_t *next; /* nstates * ncls: row of the next state | AC_OUT */
+	const int32_t *own;   /* first own output, index into outs, or -1 */
+	const int32_t *dict;  /* nearest proper suffix state with own output, or -1 */
+	const struct ac_out *outs;
+	const size_t *keylen;
 	size_t nkeys;
-	int32_t *fail;        /* longest proper suffix that is a trie state */
-	int32_t *depth;       /* length of the prefix a state stands for */
-	int32_t *owner;       /* a marked key through this state, or -1 */
+	const int32_t *fail;  /* longest proper suffix that is a trie state */
+	const int32_t *depth; /* length of the prefix a state stands for */
+	const int32_t *owner; /* a marked key through this state, or -1 */
 };
 
 /* Builds the automaton for keys[0..n) (their lengths in lens; a key is

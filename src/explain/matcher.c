@@ -39,10 +39,11 @@ static const char *const gpu_words[] = {
 
 static const struct kb_entry *find_in(const struct kb *const *kbs, size_t nkb, const char *id)
 {
-	for (size_t k = 0; k < nkb; k++)
-		for (size_t i = 0; i < kbs[k]->n; i++)
-			if (!strcmp(kbs[k]->e[i].id, id))
-				return &kbs[k]->e[i];
+	for (size_t k = 0; k < nkb; k++) {
+		const struct kb_entry *e = kb_find_in(kbs[k], id);
+		if (e)
+			return e;
+	}
 	return NULL;
 }
 
@@ -88,7 +89,7 @@ static int add_regex(struct explain_db *db, size_t k, const char *re, const char
 	if (rc) {
 		char msg[256];
 		regerror(rc, &r->re, msg, sizeof msg);
-		sb_addf(err, "%s: %s: %s", s->e->id, what, msg);
+		sb_addf(err, "%s:%d: %s: %s: %s", s->e->file, s->e->line, s->e->id, what, msg);
 		return -1;
 	}
 	struct litset ls;
@@ -101,7 +102,9 @@ static int add_regex(struct explain_db *db, size_t k, const char *re, const char
 	}
 	s->nre++;
 	r->id = db->nre++;
-	rx_defer(&r->rx, re); /* declined on first use: regexec does it */
+	r->compiled = true;
+	r->src = xstrdup(re);
+	rx_defer(&r->rx, r->src); /* declined on first use: regexec does it */
 	struct litset ls2;
 	unsigned edge;
 	if (ere_required2(re, &ls, &ls2, &edge) < 0) {
@@ -134,6 +137,13 @@ static int by_text(const void *a, const void *b)
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 	int c = strcmp(sorted_keys[x].text, sorted_keys[y].text);
 	return c ? c : (x < y ? -1 : x > y);
+}
+
+static const struct explain_sig *sorted_sigs; /* for by_id */
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(sorted_sigs[*(const size_t *)a].e->id, sorted_sigs[*(const size_t *)b].e->id);
 }
 
 static int by_code(const void *a, const void *b)
@@ -173,7 +183,7 @@ static int add_entry(struct explain_db *db, const struct kb *const *kbs, size_t 
 		struct strbuf msg = STRBUF_INIT;
 		snprintf(what, sizeof what, "match %zu", j + 1);
 		if (mpat_parse(e->match.v[j], &mp, &msg) < 0) {
-			sb_addf(err, "%s: %s: %s", e->id, what, msg.buf);
+			sb_addf(err, "%s:%d: %s: %s: %s", e->file, e->line, e->id, what, msg.buf);
 			sb_release(&msg);
 			return -1;
 		}
@@ -216,7 +226,8 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 		for (size_t i = 0; i < kbs[a]->n; i++) {
 			const struct kb_entry *e = &kbs[a]->e[i];
 			if (a > 0 && find_in(kbs, a, e->id)) {
-				sb_addf(err, "%s: the entry id is already taken", e->id);
+				sb_addf(err, "%s:%d: %s: the entry id is already taken", e->file, e->line,
+					e->id);
 				return -1;
 			}
 			total += has_patterns(e);
@@ -237,6 +248,11 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 	}
 	if (db->ncodesig)
 		qsort(db->codesig, db->ncodesig, sizeof *db->codesig, by_code);
+	db->byid = xcalloc(db->n ? db->n : 1, sizeof *db->byid);
+	for (size_t i = 0; i < db->n; i++)
+		db->byid[i] = i;
+	sorted_sigs = db->sig;
+	qsort(db->byid, db->n, sizeof *db->byid, by_id);
 	/* Refinements, now that every signature has an index. */
 	for (size_t i = 0; i < db->n; i++) {
 		struct explain_sig *s = &db->sig[i];
@@ -296,8 +312,11 @@ void explain_db_free(struct explain_db *db)
 {
 	for (size_t i = 0; i < db->n; i++) {
 		for (size_t j = 0; j < db->sig[i].nre; j++) {
-			regfree(&db->sig[i].re[j].re);
-			rx_free(&db->sig[i].re[j].rx);
+			struct explain_re *r = &db->sig[i].re[j];
+			if (r->compiled)
+				regfree(&r->re);
+			rx_free(&r->rx);
+			free((char *)r->src);
 		}
 		free(db->sig[i].re);
 		free(db->sig[i].cause);
@@ -305,6 +324,7 @@ void explain_db_free(struct explain_db *db)
 		free(db->sig[i].refined_by);
 	}
 	free(db->sig);
+	free(db->byid);
 	for (size_t i = 0; i < db->nkeys; i++)
 		free(db->key[i].text);
 	free(db->key);
@@ -314,29 +334,19 @@ void explain_db_free(struct explain_db *db)
 	memset(db, 0, sizeof *db);
 }
 
-const struct explain_db *explain_db_builtin(void)
-{
-	static struct explain_db db;
-	static int built;
-	if (!built) {
-		struct strbuf err = STRBUF_INIT;
-		const struct kb *kbs[] = { kb_builtin() };
-		/* make check compiles every pattern; failing here is a broken build. */
-		if (explain_db_build(&db, kbs, 1, &err) < 0) {
-			fprintf(stderr, "wslgpu: internal signature table is invalid: %s\n", err.buf);
-			abort();
-		}
-		sb_release(&err);
-		built = 1;
-	}
-	return &db;
-}
-
 int explain_db_find(const struct explain_db *db, const char *id)
 {
-	for (size_t i = 0; i < db->n; i++)
-		if (!strcmp(db->sig[i].e->id, id))
-			return (int)i;
+	size_t lo = 0, hi = db->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(db->sig[db->byid[mid]].e->id, id);
+		if (!c)
+			return (int)db->byid[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
@@ -615,6 +625,21 @@ static void on_hit(void *ctx, size_t key, long end)
 		s->span[k->arg] = from;
 }
 
+/* regexec, for what rx declines: regcomp runs on first use, as the
+ * built-in matcher's tables carry only the pattern (like rx's DFA, a cache
+ * that is not part of the matcher's meaning, so the const matcher may
+ * fill it). The build compiled every pattern once, so this succeeds. */
+static bool re_exec(const struct explain_re *r, const char *text)
+{
+	struct explain_re *w = (struct explain_re *)r;
+	if (!w->compiled) {
+		if (regcomp(&w->re, w->src, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+			return false;
+		w->compiled = true;
+	}
+	return regexec(&w->re, text, 0, NULL, 0) == 0;
+}
+
 static bool sig_regex(const struct explain_sig *sig, const char *text, size_t len)
 {
 	for (size_t i = 0; i < sig->nre; i++) {
@@ -622,7 +647,7 @@ static bool sig_regex(const struct explain_sig *sig, const char *text, size_t le
 		 * database's meaning, so the const matcher may extend it. */
 		int r = rx_search((struct rx *)&sig->re[i].rx, text, len);
 		if (r < 0)
-			r = regexec(&sig->re[i].re, text, 0, NULL, 0) == 0;
+			r = re_exec(&sig->re[i], text);
 		if (r)
 			return true;
 	}
@@ -648,7 +673,7 @@ static bool alone_regex(struct explain_scan *s, const struct explain_re *r, cons
 		return false;
 	}
 	if (rc < 0)
-		return regexec(&r->re, msg, 0, NULL, 0) == 0;
+		return re_exec(r, msg);
 	return true;
 }
 
@@ -835,7 +860,7 @@ static void try_window(struct explain_scan *s, size_t sig, unsigned long line, u
 					*built = true;
 				}
 				size_t off = s->joff[from - first];
-				rc = regexec(&g->re[j].re, s->joined + off, 0, NULL, 0) == 0;
+				rc = re_exec(&g->re[j], s->joined + off);
 			}
 			hit = rc > 0;
 		}

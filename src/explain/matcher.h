@@ -68,12 +68,16 @@
 
 /* One regular expression of a signature: a `regex:` line, or a `match:`
  * line with classes. rx is the fast engine; re is regcomp's, used where rx
- * declines (rx.nfa NULL, or rx_search answers -1). */
+ * declines (rx.nfa NULL, or rx_search answers -1). Both are compiled from
+ * src on first use in the built-in matcher (its tables are generated at
+ * build time, where every pattern was compiled once to check it). */
 struct explain_re {
-	regex_t re;
+	const char *src;    /* the ERE */
+	regex_t re;         /* valid once compiled is set */
 	struct rx rx;
 	size_t id;          /* index among all the matcher's regexes */
 	unsigned char edge; /* LIT_LEAD: every match begins with a key (literal.h) */
+	bool compiled;      /* re holds regcomp's result */
 };
 
 struct explain_sig {
@@ -118,6 +122,7 @@ struct explain_codesig {
 struct explain_db {
 	struct explain_sig *sig;
 	size_t n;
+	size_t *byid;                    /* signatures in strcmp order of their ids */
 	struct explain_key *key;
 	size_t nkeys;
 	size_t *always;
@@ -131,14 +136,15 @@ struct explain_db {
 
 /* Builds the matcher from every entry of kbs[0..nkb) that has patterns, in
  * that order (the KB order explain_best relies on). Returns 0, or -1 with
- * "entry-id: message" in err (a pattern that does not compile, an unknown
- * class or code, an id given twice). */
+ * "file:line: entry-id: message" in err (a pattern that does not compile,
+ * an unknown class or code, an id given twice). */
 int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t nkb,
 		     struct strbuf *err);
 void explain_db_free(struct explain_db *db);
-/* The matcher over the built-in KB (built on first use). */
+/* The matcher over the built-in KB: explain_db_build's result, computed at
+ * build time (tools/kbgen.c) and compiled into the binary as tables. */
 const struct explain_db *explain_db_builtin(void);
-/* Index of the signature with this entry id, or -1. */
+/* Index of the signature with this entry id (a binary search), or -1. */
 int explain_db_find(const struct explain_db *db, const char *id);
 
 /*

@@ -754,16 +754,13 @@ static int32_t start_state(struct rx *rx, bool idle)
 void rx_defer(struct rx *rx, const char *re)
 {
 	memset(rx, 0, sizeof *rx);
-	rx->lazy = xstrdup(re);
+	rx->lazy = re;
 }
 
 int rx_feed(struct rx *rx, int32_t *state, const char *s, size_t len)
 {
-	if (rx->lazy) {
-		char *re = rx->lazy;
-		rx_compile(rx, re); /* clears rx->lazy */
-		free(re);
-	}
+	if (rx->lazy)
+		rx_compile(rx, rx->lazy); /* clears rx->lazy */
 	const struct rx_nfa *f = rx->nfa;
 	if (!f || rx->overflow)
 		return -1;
@@ -839,7 +836,6 @@ int rx_search(struct rx *rx, const char *s, size_t len)
 
 void rx_free(struct rx *rx)
 {
-	free(rx->lazy);
 	if (rx->nfa) {
 		free(rx->nfa->n);
 		free(rx->nfa->set);

@@ -41,8 +41,8 @@ struct rx_dfa;
 struct rx {
 	struct rx_nfa *nfa;
 	struct rx_dfa *dfa;
-	bool overflow; /* the DFA outgrew RX_MAX_DFA: rx_search answers -1 */
-	char *lazy;    /* rx_defer: compiled on first use */
+	bool overflow;    /* the DFA outgrew RX_MAX_DFA: rx_search answers -1 */
+	const char *lazy; /* rx_defer: compiled on first use (not owned) */
 };
 
 /* Compiles re (POSIX ERE, matched case-insensitively). Returns 0, or -1
@@ -50,7 +50,9 @@ struct rx {
  * then empty and rx_search answers -1). */
 int rx_compile(struct rx *rx, const char *re);
 /* The same on first use: a matcher with hundreds of patterns starts
- * without compiling those the input never asks about. */
+ * without compiling those the input never asks about. re is kept, not
+ * copied: it must live as long as rx (the matcher's tables, generated at
+ * build time, set lazy to their own copy). */
 void rx_defer(struct rx *rx, const char *re);
 /* 1 if s[0..len) contains a match, 0 if not, -1 if this pattern must be
  * run with regexec instead. The DFA cache inside rx grows (rx is not

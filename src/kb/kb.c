@@ -6,12 +6,8 @@
 
 #include <ctype.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const char kb_text[]; /* every src/kb/<name>.kb, embedded by the build */
-extern const unsigned long kb_text_len;
 
 static void list_add(struct kb_list *l, const char *s)
 {
@@ -43,8 +39,41 @@ static void free_entries(struct kb *kb)
 		free(kb->e[i].see.v);
 	}
 	free(kb->e);
+	free(kb->byid);
 	free(kb->text);
 	memset(kb, 0, sizeof *kb);
+}
+
+static const struct kb_entry *sorting; /* for by_id: qsort has no context */
+
+/* By id, then by place in the text, so that of two entries with one id
+ * the second is the one a duplicate is reported at. */
+static int by_id(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sorting[x].id, sorting[y].id);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+/* Fills kb->byid; -1 with the message at the first entry (in text order)
+ * whose id an earlier one has. Sorting keeps this n log n: comparing every
+ * pair cost the built-in KB 278k strcmp calls. */
+static int index_ids(struct kb *kb, struct strbuf *err)
+{
+	kb->byid = xcalloc(kb->n ? kb->n : 1, sizeof *kb->byid);
+	for (size_t i = 0; i < kb->n; i++)
+		kb->byid[i] = i;
+	sorting = kb->e;
+	qsort(kb->byid, kb->n, sizeof *kb->byid, by_id);
+	size_t dup = kb->n;
+	for (size_t i = 1; i < kb->n; i++)
+		if (!strcmp(kb->e[kb->byid[i - 1]].id, kb->e[kb->byid[i]].id) && kb->byid[i] < dup)
+			dup = kb->byid[i];
+	if (dup == kb->n)
+		return 0;
+	const struct kb_entry *e = &kb->e[dup];
+	sb_addf(err, "%s:%d: duplicate entry id '%s'", e->file, e->line, e->id);
+	return -1;
 }
 
 /*
@@ -118,11 +147,6 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 				sb_addf(err, "%s:%d: bad entry id '%s'", file, line, s + 1);
 				goto fail;
 			}
-			for (size_t i = 0; i < kb->n; i++)
-				if (strcmp(kb->e[i].id, s + 1) == 0) {
-					sb_addf(err, "%s:%d: duplicate entry id '%s'", file, line, s + 1);
-					goto fail;
-				}
 			kb->e = xrealloc(kb->e, (kb->n + 1) * sizeof *kb->e);
 			cur = &kb->e[kb->n++];
 			memset(cur, 0, sizeof *cur);
@@ -173,6 +197,8 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 			last_value = &multi->v[multi->n - 1];
 		}
 	}
+	if (index_ids(kb, err) < 0)
+		goto fail;
 	for (size_t i = 0; i < kb->n; i++) {
 		struct kb_entry *e = &kb->e[i];
 		if (!e->layer || !e->title) {
@@ -205,33 +231,28 @@ void kb_free(struct kb *kb)
 	free_entries(kb);
 }
 
-const struct kb *kb_builtin(void)
+const struct kb_entry *kb_find_in(const struct kb *kb, const char *id)
 {
-	static struct kb kb;
-	static int loaded;
-	if (!loaded) {
-		struct strbuf err = STRBUF_INIT;
-		/* The build checks the KB (make check runs kb tests), so a parse
-		 * error here means a broken build: fail loudly. */
-		if (kb_parse(kb_text, (size_t)kb_text_len, &kb, &err) < 0) {
-			fprintf(stderr, "wslgpu: internal knowledge base is invalid: %s\n", err.buf);
-			abort();
-		}
-		sb_release(&err);
-		loaded = 1;
+	if (!id)
+		return NULL;
+	size_t lo = 0, hi = kb->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct kb_entry *e = &kb->e[kb->byid[mid]];
+		int c = strcmp(e->id, id);
+		if (!c)
+			return e;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return &kb;
+	return NULL;
 }
 
 const struct kb_entry *kb_find(const char *id)
 {
-	const struct kb *kb = kb_builtin();
-	if (!id)
-		return NULL;
-	for (size_t i = 0; i < kb->n; i++)
-		if (strcmp(kb->e[i].id, id) == 0)
-			return &kb->e[i];
-	return NULL;
+	return kb_find_in(kb_builtin(), id);
 }
 
 static const char *const platform_words[] = {

@@ -1,10 +1,15 @@
 /*
  * kb: the knowledge base of causes and fixes, as data.
  *
- * Entries live in src/kb/<layer>.kb (format described in src/kb/README.md)
- * and are compiled into the binary as text (tools/text2c.awk), parsed once on
- * first use. Code refers to entries by id only: a check result names its
- * entry, explain matches its patterns, fix reads its commands.
+ * Entries live in src/kb/<layer>.kb (format described in src/kb/README.md).
+ * The build parses and checks them with this file's parser (tools/kbgen.c,
+ * run by make) and compiles them into the binary as C tables, so no run
+ * parses them and a broken entry fails `make` with "file:line: message".
+ * Code refers to entries by id only: a check result names its entry,
+ * explain matches its patterns, fix reads its commands. The build also
+ * writes one constant per id into the generated header kb_ids.h
+ * (KB_LIBS_LIBCUDA_DISTRO_COPY for [libs.libcuda.distro_copy]), so that
+ * code naming an entry that does not exist does not compile.
  */
 #ifndef WSLGPU_KB_H
 #define WSLGPU_KB_H
@@ -41,17 +46,23 @@ struct kb_entry {
 struct kb {
 	struct kb_entry *e;
 	size_t n;
+	size_t *byid; /* entry indices in strcmp order of their ids (kb_find_in) */
 	char *text;   /* the entries' strings point into this copy... */
 	char **owned; /* ...or, for values joined from continuation lines, here */
 	size_t nowned;
 };
 
-/* Parses KB text. Returns 0, or -1 with "file:line: message" in err. */
+/* Parses KB text. Returns 0, or -1 with "file:line: message" in err. A
+ * line "@file NAME" names the file that the next lines come from. */
 int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err);
 void kb_free(struct kb *kb);
 
-/* The knowledge base compiled into the binary. */
+/* The knowledge base compiled into the binary (defined in the tables the
+ * build generates: tools/kbgen.c). */
 const struct kb *kb_builtin(void);
+/* The entry with this id in kb (a binary search), or NULL. */
+const struct kb_entry *kb_find_in(const struct kb *kb, const char *id);
+/* The same in the built-in KB. */
 const struct kb_entry *kb_find(const char *id);
 /* Whether e can apply on a machine of platform kind (platform.kind's
  * "kind"): true where e names no platform or kind is unknown (NULL, "",
