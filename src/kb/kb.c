@@ -57,7 +57,7 @@ static int by_id(const void *a, const void *b)
 
 /* Fills kb->byid; -1 with the message at the first entry (in text order)
  * whose id an earlier one has. Sorting keeps this n log n: comparing every
- * pair cost the built-in KB 278k strcmp calls. */
+ * pair was n²/2 strcmp calls (277k for the 745 built-in entries). */
 static int index_ids(struct kb *kb, struct strbuf *err)
 {
 	kb->byid = xcalloc(kb->n ? kb->n : 1, sizeof *kb->byid);
