@@ -50,6 +50,7 @@
 #include "bench.h"
 #include "../core/interrupt.h"
 #include "stats.h"
+#include "kb_ids.h"
 
 /* Bytes each size moves in its timed copies (bounded by the rep limits). */
 #define TARGET_BYTES (256ull << 20)
@@ -264,22 +265,22 @@ static const char *copy_call(enum bench_copy c)
 static bool verify(struct gpu_run *r, unsigned char *host, size_t n, bool d2d, unsigned seed)
 {
 	bench_fill_pattern(host, n, seed);
-	if (!ok(r, r->api.cuMemcpyHtoD(r->da, host, n), "cuMemcpyHtoD", "bench.gpu.failed"))
+	if (!ok(r, r->api.cuMemcpyHtoD(r->da, host, n), "cuMemcpyHtoD", KB_BENCH_GPU_FAILED))
 		return false;
 	CUdeviceptr from = r->da;
 	if (d2d) {
-		if (!ok(r, r->api.cuMemcpyDtoD(r->db, r->da, n), "cuMemcpyDtoD", "bench.gpu.failed"))
+		if (!ok(r, r->api.cuMemcpyDtoD(r->db, r->da, n), "cuMemcpyDtoD", KB_BENCH_GPU_FAILED))
 			return false;
 		from = r->db;
 	}
 	memset(host, 0, n);
-	if (!ok(r, r->api.cuMemcpyDtoH(host, from, n), "cuMemcpyDtoH", "bench.gpu.failed"))
+	if (!ok(r, r->api.cuMemcpyDtoH(host, from, n), "cuMemcpyDtoH", KB_BENCH_GPU_FAILED))
 		return false;
 	size_t bad;
 	if (bench_check_pattern(host, n, seed, &bad) < 0) {
 		struct strbuf sz = STRBUF_INIT;
 		bench_format_size(&sz, n);
-		fail(r, "bench.gpu.verify_failed",
+		fail(r, KB_BENCH_GPU_VERIFY_FAILED,
 		     "data changed in a %s round trip of %s (host→device→%shost): first wrong "
 		     "byte at offset %zu",
 		     host == r->pinned ? "pinned" : "pageable", sz.buf, d2d ? "device→" : "", bad);
@@ -318,22 +319,22 @@ static void measure_copies(struct gpu_run *r)
 			    !verify(r, host, n, c == BENCH_D2D, (unsigned)(n * 31u + (unsigned)c)))
 				return;
 			if (!ok(r, copy_once(r, (enum bench_copy)c, n), copy_call((enum bench_copy)c),
-				"bench.gpu.failed"))
+				KB_BENCH_GPU_FAILED))
 				return;
 			g->warmup_copies++;
 			unsigned reps = reps_for(n);
-			if (!ok(r, r->api.cuEventRecord(r->ev0, NULL), "cuEventRecord", "bench.gpu.failed"))
+			if (!ok(r, r->api.cuEventRecord(r->ev0, NULL), "cuEventRecord", KB_BENCH_GPU_FAILED))
 				return;
 			for (unsigned k = 0; k < reps; k++)
 				if (!ok(r, copy_once(r, (enum bench_copy)c, n),
-					copy_call((enum bench_copy)c), "bench.gpu.failed"))
+					copy_call((enum bench_copy)c), KB_BENCH_GPU_FAILED))
 					return;
 			float ms = 0;
-			if (!ok(r, r->api.cuEventRecord(r->ev1, NULL), "cuEventRecord", "bench.gpu.failed") ||
+			if (!ok(r, r->api.cuEventRecord(r->ev1, NULL), "cuEventRecord", KB_BENCH_GPU_FAILED) ||
 			    !ok(r, r->api.cuEventSynchronize(r->ev1), "cuEventSynchronize",
-				"bench.gpu.failed") ||
+				KB_BENCH_GPU_FAILED) ||
 			    !ok(r, r->api.cuEventElapsedTime(&ms, r->ev0, r->ev1), "cuEventElapsedTime",
-				"bench.gpu.failed"))
+				KB_BENCH_GPU_FAILED))
 				return;
 			/* The device→host direction is verified after its timing,
 			 * on the buffer it just wrote into. */
@@ -361,17 +362,17 @@ static void verify_kernel(struct gpu_run *r)
 	unsigned threads = 256, blocks = (n + threads - 1) / threads;
 	step(r, "cuLaunchKernel %s", WSLGPU_KERNEL_FILL);
 	if (!ok(r, r->api.cuLaunchKernel(r->fill, blocks, 1, 1, threads, 1, 1, 0, NULL, params, NULL),
-		"cuLaunchKernel", "bench.gpu.failed") ||
-	    !ok(r, r->api.cuCtxSynchronize(), "cuCtxSynchronize", "bench.gpu.failed"))
+		"cuLaunchKernel", KB_BENCH_GPU_FAILED) ||
+	    !ok(r, r->api.cuCtxSynchronize(), "cuCtxSynchronize", KB_BENCH_GPU_FAILED))
 		return;
 	step(r, "cuMemcpyDtoH of the kernel's output");
 	if (!ok(r, r->api.cuMemcpyDtoH(r->pageable, r->da, (size_t)n * 4), "cuMemcpyDtoH",
-		"bench.gpu.failed"))
+		KB_BENCH_GPU_FAILED))
 		return;
 	const unsigned *w = (const unsigned *)r->pageable;
 	for (unsigned i = 0; i < n; i++)
 		if (w[i] != wslgpu_fill_value(i, seed)) {
-			fail(r, "bench.gpu.verify_failed",
+			fail(r, KB_BENCH_GPU_VERIFY_FAILED,
 			     "the kernel's output read back wrong: element %u is 0x%08x, expected 0x%08x",
 			     i, w[i], wslgpu_fill_value(i, seed));
 			return;
@@ -386,11 +387,11 @@ static void measure_launches(struct gpu_run *r)
 	step(r, "cuLaunchKernel %s (warm-up)", WSLGPU_KERNEL_EMPTY);
 	for (unsigned i = 0; i < WARMUP_LAUNCHES; i++) {
 		if (!ok(r, a->cuLaunchKernel(r->empty, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL),
-			"cuLaunchKernel", "bench.gpu.failed"))
+			"cuLaunchKernel", KB_BENCH_GPU_FAILED))
 			return;
 		g->warmup_launches++;
 	}
-	if (!ok(r, a->cuCtxSynchronize(), "cuCtxSynchronize", "bench.gpu.failed"))
+	if (!ok(r, a->cuCtxSynchronize(), "cuCtxSynchronize", KB_BENCH_GPU_FAILED))
 		return;
 
 	step(r, "cuLaunchKernel + cuCtxSynchronize (round trips)");
@@ -403,8 +404,8 @@ static void measure_launches(struct gpu_run *r)
 			break;
 		double t0 = now_ms();
 		if (!ok(r, a->cuLaunchKernel(r->empty, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL),
-			"cuLaunchKernel", "bench.gpu.failed") ||
-		    !ok(r, a->cuCtxSynchronize(), "cuCtxSynchronize", "bench.gpu.failed"))
+			"cuLaunchKernel", KB_BENCH_GPU_FAILED) ||
+		    !ok(r, a->cuCtxSynchronize(), "cuCtxSynchronize", KB_BENCH_GPU_FAILED))
 			break;
 		t[done] = (now_ms() - t0) * 1000.0;
 	}
@@ -419,18 +420,18 @@ static void measure_launches(struct gpu_run *r)
 
 	step(r, "cuLaunchKernel back to back");
 	unsigned m = r->p->stream_launches;
-	if (!ok(r, a->cuEventRecord(r->ev0, NULL), "cuEventRecord", "bench.gpu.failed"))
+	if (!ok(r, a->cuEventRecord(r->ev0, NULL), "cuEventRecord", KB_BENCH_GPU_FAILED))
 		return;
 	unsigned issued = 0;
 	for (; issued < m; issued++)
 		if (!ok(r, a->cuLaunchKernel(r->empty, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL),
-			"cuLaunchKernel", "bench.gpu.failed"))
+			"cuLaunchKernel", KB_BENCH_GPU_FAILED))
 			return;
 	float ms = 0;
-	if (!ok(r, a->cuEventRecord(r->ev1, NULL), "cuEventRecord", "bench.gpu.failed") ||
-	    !ok(r, a->cuEventSynchronize(r->ev1), "cuEventSynchronize", "bench.gpu.failed") ||
+	if (!ok(r, a->cuEventRecord(r->ev1, NULL), "cuEventRecord", KB_BENCH_GPU_FAILED) ||
+	    !ok(r, a->cuEventSynchronize(r->ev1), "cuEventSynchronize", KB_BENCH_GPU_FAILED) ||
 	    !ok(r, a->cuEventElapsedTime(&ms, r->ev0, r->ev1), "cuEventElapsedTime",
-		"bench.gpu.failed"))
+		KB_BENCH_GPU_FAILED))
 		return;
 	g->stream_launches = issued;
 	g->stream_us_per_launch = issued ? (double)ms * 1000.0 / issued : 0;
@@ -446,23 +447,23 @@ static bool setup(struct gpu_run *r)
 	struct cuda_api *a = &r->api;
 
 	step(r, "cuInit");
-	if (!ok(r, a->cuInit(0), "cuInit", "bench.gpu.init_failed"))
+	if (!ok(r, a->cuInit(0), "cuInit", KB_BENCH_GPU_INIT_FAILED))
 		return false;
 	r->inited = true;
 	if (a->cuDriverGetVersion)
 		a->cuDriverGetVersion(&g->driver_version);
 	int count = 0;
 	step(r, "cuDeviceGetCount");
-	if (!ok(r, a->cuDeviceGetCount(&count), "cuDeviceGetCount", "bench.gpu.init_failed"))
+	if (!ok(r, a->cuDeviceGetCount(&count), "cuDeviceGetCount", KB_BENCH_GPU_INIT_FAILED))
 		return false;
 	if (p->device < 0 || p->device >= count) {
-		fail(r, "bench.gpu.no_device", "GPU %d does not exist: the driver reports %d device%s",
+		fail(r, KB_BENCH_GPU_NO_DEVICE, "GPU %d does not exist: the driver reports %d device%s",
 		     p->device, count, count == 1 ? "" : "s");
 		return false;
 	}
 	CUdevice dev;
 	step(r, "cuDeviceGet");
-	if (!ok(r, a->cuDeviceGet(&dev, p->device), "cuDeviceGet", "bench.gpu.init_failed"))
+	if (!ok(r, a->cuDeviceGet(&dev, p->device), "cuDeviceGet", KB_BENCH_GPU_INIT_FAILED))
 		return false;
 	g->device = p->device;
 	if (a->cuDeviceGetName && a->cuDeviceGetName(g->name, (int)sizeof g->name - 1, dev) == 0)
@@ -488,21 +489,21 @@ static bool setup(struct gpu_run *r)
 
 	step(r, "cuCtxCreate");
 	if (!ok(r, a->cuCtxCreate(&r->ctx, CU_CTX_SCHED_AUTO, dev), "cuCtxCreate",
-		"bench.gpu.init_failed"))
+		KB_BENCH_GPU_INIT_FAILED))
 		return false;
 	step(r, "cuModuleLoadData");
 	if (!ok(r, a->cuModuleLoadData(&r->mod, wslgpu_kernels_ptx), "cuModuleLoadData",
-		"bench.gpu.failed"))
+		KB_BENCH_GPU_FAILED))
 		return false;
 	if (!ok(r, a->cuModuleGetFunction(&r->empty, r->mod, WSLGPU_KERNEL_EMPTY),
-		"cuModuleGetFunction", "bench.gpu.failed") ||
+		"cuModuleGetFunction", KB_BENCH_GPU_FAILED) ||
 	    !ok(r, a->cuModuleGetFunction(&r->fill, r->mod, WSLGPU_KERNEL_FILL),
-		"cuModuleGetFunction", "bench.gpu.failed"))
+		"cuModuleGetFunction", KB_BENCH_GPU_FAILED))
 		return false;
 	step(r, "cuEventCreate");
-	if (!ok(r, a->cuEventCreate(&r->ev0, CU_EVENT_DEFAULT), "cuEventCreate", "bench.gpu.failed"))
+	if (!ok(r, a->cuEventCreate(&r->ev0, CU_EVENT_DEFAULT), "cuEventCreate", KB_BENCH_GPU_FAILED))
 		return false;
-	if (!ok(r, a->cuEventCreate(&r->ev1, CU_EVENT_DEFAULT), "cuEventCreate", "bench.gpu.failed"))
+	if (!ok(r, a->cuEventCreate(&r->ev1, CU_EVENT_DEFAULT), "cuEventCreate", KB_BENCH_GPU_FAILED))
 		return false;
 
 	/* Sizes: powers of 4, no larger than a quarter of the device's memory
@@ -519,15 +520,15 @@ static bool setup(struct gpu_run *r)
 		r->max = 4u << 10; /* room for the kernel check */
 
 	step(r, "cuMemAlloc");
-	if (!ok(r, a->cuMemAlloc(&r->da, r->max), "cuMemAlloc", "bench.gpu.failed"))
+	if (!ok(r, a->cuMemAlloc(&r->da, r->max), "cuMemAlloc", KB_BENCH_GPU_FAILED))
 		return false;
 	g->allocations++;
-	if (!ok(r, a->cuMemAlloc(&r->db, r->max), "cuMemAlloc", "bench.gpu.failed"))
+	if (!ok(r, a->cuMemAlloc(&r->db, r->max), "cuMemAlloc", KB_BENCH_GPU_FAILED))
 		return false;
 	g->allocations++;
 	r->pageable = malloc(r->max);
 	if (!r->pageable) {
-		fail(r, "bench.gpu.failed", "could not allocate %zu bytes of host memory", r->max);
+		fail(r, KB_BENCH_GPU_FAILED, "could not allocate %zu bytes of host memory", r->max);
 		return false;
 	}
 	/* Pinned memory is limited on WSL (case M01): take the largest size
@@ -595,7 +596,7 @@ void bench_gpu_measure(const struct bench_gpu_params *p, struct bench_gpu *g)
 	step(&r, "loading %s", lib);
 	int rc = cuda_api_load(&r.api, lib, &err);
 	if (rc < 0) {
-		fail(&r, "bench.gpu.no_library", "could not load %s: %s", lib,
+		fail(&r, KB_BENCH_GPU_NO_LIBRARY, "could not load %s: %s", lib,
 		     rc == -ENOSYS ? "it is not a CUDA driver (no cuInit)" : sb_str(&err));
 		sb_release(&err);
 		cuda_api_close(&r.api);
@@ -606,7 +607,7 @@ void bench_gpu_measure(const struct bench_gpu_params *p, struct bench_gpu *g)
 		 r.api.loaded_path ? r.api.loaded_path : lib);
 	for (size_t i = 0; required[i]; i++)
 		if (!has(&r.api, required[i])) {
-			fail(&r, "bench.gpu.no_library", "%s exports no %s: not a usable CUDA driver",
+			fail(&r, KB_BENCH_GPU_NO_LIBRARY, "%s exports no %s: not a usable CUDA driver",
 			     g->library, required[i]);
 			cuda_api_close(&r.api);
 			return;
@@ -634,14 +635,14 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED) {
 		snprintf(g->error, sizeof g->error, "cannot map shared memory: %s", strerror(errno));
-		snprintf(g->error_kb, sizeof g->error_kb, "bench.gpu.failed");
+		snprintf(g->error_kb, sizeof g->error_kb, KB_BENCH_GPU_FAILED);
 		return -EIO;
 	}
 	memset(shared, 0, sizeof *shared);
 	int alive[2];
 	if (pipe2(alive, O_CLOEXEC) < 0) {
 		snprintf(g->error, sizeof g->error, "cannot create a pipe: %s", strerror(errno));
-		snprintf(g->error_kb, sizeof g->error_kb, "bench.gpu.failed");
+		snprintf(g->error_kb, sizeof g->error_kb, KB_BENCH_GPU_FAILED);
 		munmap(shared, sizeof *shared);
 		return -EIO;
 	}
@@ -650,7 +651,7 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(g->error, sizeof g->error, "cannot fork: %s", strerror(errno));
-		snprintf(g->error_kb, sizeof g->error_kb, "bench.gpu.failed");
+		snprintf(g->error_kb, sizeof g->error_kb, KB_BENCH_GPU_FAILED);
 		close(alive[0]);
 		close(alive[1]);
 		munmap(shared, sizeof *shared);
@@ -725,7 +726,7 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 			 "the GPU benchmark did not finish within %.0f s; it was waiting for: %s",
 			 (p->timeout_ms > 0 ? p->timeout_ms : 120000) / 1000.0,
 			 g->step[0] ? g->step : "unknown");
-		snprintf(g->error_kb, sizeof g->error_kb, "bench.gpu.timeout");
+		snprintf(g->error_kb, sizeof g->error_kb, KB_BENCH_GPU_TIMEOUT);
 		return -EIO;
 	}
 	if (WIFSIGNALED(status)) {
@@ -733,14 +734,14 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 		g->ok = 0;
 		snprintf(g->error, sizeof g->error, "the GPU benchmark crashed (%s) while: %s",
 			 signal_name(WTERMSIG(status), sb), g->step[0] ? g->step : "unknown");
-		snprintf(g->error_kb, sizeof g->error_kb, "bench.gpu.crashed");
+		snprintf(g->error_kb, sizeof g->error_kb, KB_BENCH_GPU_CRASHED);
 		return -EIO;
 	}
 	if (!g->ok && !g->error[0]) {
 		snprintf(g->error, sizeof g->error,
 			 "the GPU benchmark exited (status %d) before it finished, while: %s",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, g->step[0] ? g->step : "unknown");
-		snprintf(g->error_kb, sizeof g->error_kb, "bench.gpu.crashed");
+		snprintf(g->error_kb, sizeof g->error_kb, KB_BENCH_GPU_CRASHED);
 	}
 	return g->ok ? 0 : -EIO;
 }

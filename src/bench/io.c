@@ -46,6 +46,7 @@
 #include "../facts/wslhost.h"
 #include "mounts.h"
 #include "stats.h"
+#include "kb_ids.h"
 
 const char *const bench_op_names[BENCH_OP__COUNT] = { "create", "stat", "read", "delete" };
 
@@ -169,7 +170,7 @@ static void resolve(struct bench_io_loc *loc, const struct mountinfo *mi, const 
 		loc->mount_point = xstrdup("");
 	}
 	if (access(loc->host, W_OK) < 0)
-		loc_fail(loc, "bench.io.not_writable", "%s is not writable: %s", loc->resolved,
+		loc_fail(loc, KB_BENCH_IO_NOT_WRITABLE, "%s is not writable: %s", loc->resolved,
 			 strerror(errno));
 out:
 	sb_release(&cwd);
@@ -743,7 +744,7 @@ int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p)
 			struct strbuf f = STRBUF_INIT, nd = STRBUF_INIT;
 			bench_format_size(&f, loc->free_bytes);
 			bench_format_size(&nd, loc->need_bytes);
-			loc_fail(loc, "bench.io.no_space",
+			loc_fail(loc, KB_BENCH_IO_NO_SPACE,
 				 "not enough free space: %s free, the benchmark needs %s", f.buf,
 				 nd.buf);
 			bench_io_fit(loc->free_bytes, p, &loc->fit_size, &loc->fit_files);
@@ -759,7 +760,7 @@ int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p)
 	sb_addf(&scratch, "%s%s.wslgpu-bench-XXXXXX", loc->host,
 		loc->host[strlen(loc->host) - 1] == '/' ? "" : "/");
 	if (!mkdtemp(scratch.buf)) {
-		loc_fail(loc, "bench.io.not_writable", "cannot create a scratch directory in %s: %s",
+		loc_fail(loc, KB_BENCH_IO_NOT_WRITABLE, "cannot create a scratch directory in %s: %s",
 			 loc->resolved, strerror(errno));
 		sb_release(&scratch);
 		return 0;

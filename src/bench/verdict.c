@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "stats.h"
+#include "kb_ids.h"
 
 static struct result *add(struct bench_verdict *v, enum status st, const char *kb,
 			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -63,7 +64,7 @@ static bool in_memory(const struct bench_io_loc *l)
 
 static const char *slow_kb(const struct bench_io_loc *l)
 {
-	return l->windows_drive ? "bench.io.windows_drive" : "bench.io.slow_location";
+	return l->windows_drive ? KB_BENCH_IO_WINDOWS_DRIVE : KB_BENCH_IO_SLOW_LOCATION;
 }
 
 static void loc_ev(struct result *r, const struct bench_io_loc *l)
@@ -102,7 +103,7 @@ void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_ve
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_io_loc *l = &locs[i];
 		if (l->state == BENCH_LOC_FAILED) {
-			struct result *r = add(v, ST_FAIL, l->kb ? l->kb : "bench.io.failed", "%s: %s",
+			struct result *r = add(v, ST_FAIL, l->kb ? l->kb : KB_BENCH_IO_FAILED, "%s: %s",
 					       l->path, l->error ? l->error : "failed");
 			res_ev(r, "path", "%s", l->path);
 			res_ev(r, "error", "%s", l->error ? l->error : "failed");
@@ -166,7 +167,7 @@ void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_ve
 		for (size_t i = 0; i < n; i++) {
 			const struct bench_io_loc *l = &locs[i];
 			if (l->state == BENCH_LOC_DONE && l->windows_drive) {
-				struct result *r = add(v, ST_WARN, "bench.io.windows_drive",
+				struct result *r = add(v, ST_WARN, KB_BENCH_IO_WINDOWS_DRIVE,
 						       "%s is on a Windows drive (%s); measure a Linux "
 						       "directory too to compare (wslgpu bench io %s ~)",
 						       l->path, l->fstype, l->path);
@@ -257,7 +258,7 @@ void bench_verdict_gpu(const struct bench_gpu *g, struct bench_verdict *v)
 	memset(v, 0, sizeof *v);
 	v->status = ST_PASS;
 	if (g->error[0]) {
-		struct result *r = add(v, ST_FAIL, g->error_kb[0] ? g->error_kb : "bench.gpu.failed",
+		struct result *r = add(v, ST_FAIL, g->error_kb[0] ? g->error_kb : KB_BENCH_GPU_FAILED,
 				       "%s", g->error);
 		res_ev(r, "error", "%s", g->error);
 		res_ev(r, "call", "%s", g->failed_call[0] ? g->failed_call : "-");
@@ -267,7 +268,7 @@ void bench_verdict_gpu(const struct bench_gpu *g, struct bench_verdict *v)
 	if (g->pinned_failed_size) {
 		struct strbuf sz = STRBUF_INIT;
 		bench_format_size(&sz, g->pinned_failed_size);
-		struct result *r = add(v, ST_WARN, "bench.gpu.pinned_limit",
+		struct result *r = add(v, ST_WARN, KB_BENCH_GPU_PINNED_LIMIT,
 				       "pinned host memory: allocating %s failed (%s)", sz.buf,
 				       g->pinned_error[0] ? g->pinned_error : "error");
 		res_ev(r, "size", "%s", sz.buf);
@@ -289,7 +290,7 @@ void bench_verdict_gpu(const struct bench_gpu *g, struct bench_verdict *v)
 		double worst = h2d > 0 && d2h > 0 ? fmin(fh, fd) : fmax(fh, fd);
 		struct result *r;
 		if (worst < 0.5)
-			r = add(v, ST_WARN, "bench.gpu.pcie_low",
+			r = add(v, ST_WARN, KB_BENCH_GPU_PCIE_LOW,
 				"copies reach %.0f%% (host→device) and %.0f%% (device→host) of the "
 				"PCIe %d.0 x%d link's %.1f GB/s",
 				fh * 100, fd * 100, g->pcie_gen, g->pcie_width, theo / 1e9);
@@ -315,7 +316,7 @@ void bench_verdict_gpu(const struct bench_gpu *g, struct bench_verdict *v)
 	if (g->sync_launches || g->stream_launches) {
 		double sync = g->sync_median_us, each = g->stream_us_per_launch;
 		bool slow = each > 3 * BENCH_NATIVE_LAUNCH_US || sync > 10 * BENCH_NATIVE_LAUNCH_US;
-		struct result *r = add(v, slow ? ST_WARN : ST_PASS, slow ? "bench.gpu.launch_slow" : NULL,
+		struct result *r = add(v, slow ? ST_WARN : ST_PASS, slow ? KB_BENCH_GPU_LAUNCH_SLOW : NULL,
 				       "kernel launch: %.1f µs round trip (median), %.1f µs each "
 				       "back-to-back; native Linux is about %.0f µs",
 				       sync, each, BENCH_NATIVE_LAUNCH_US);

@@ -18,6 +18,7 @@
 #include "buildinfo.h"
 #include "interrupt.h"
 #include "proc.h"
+#include "kb_ids.h"
 
 /*
  * Records the runner adds to a child's result stream (src/core/result.h has
@@ -238,7 +239,7 @@ static bool settle_unrun(const struct check_def *defs, size_t n, struct result *
 		return true;
 	}
 	if (opts->budget_end_ms > 0 && now_ms() >= opts->budget_end_ms) {
-		res_set(&results[i], ST_SKIP, "core.budget_spent",
+		res_set(&results[i], ST_SKIP, KB_CORE_BUDGET_SPENT,
 			"skipped: the run's time budget was spent before it could start");
 		results[i].cut = CUT_NOT_STARTED;
 		results[i].ran = true;
@@ -248,7 +249,7 @@ static bool settle_unrun(const struct check_def *defs, size_t n, struct result *
 	if (static_why) {
 		/* A warning, not a quiet skip: the GPU path is unproven, and
 		 * "no problems found" would be a lie. */
-		res_set(&results[i], ST_WARN, "core.static_build", "not checked: %s", static_why);
+		res_set(&results[i], ST_WARN, KB_CORE_STATIC_BUILD, "not checked: %s", static_why);
 		results[i].ran = true;
 		return true;
 	}
@@ -663,7 +664,7 @@ static void set_timeout(struct result *r, double limit_ms, const struct run_opts
 	free(r->detail);
 	r->detail = sb_detach(&d);
 	free(r->kb);
-	r->kb = xstrdup("core.probe_timeout");
+	r->kb = xstrdup(KB_CORE_PROBE_TIMEOUT);
 	res_ev(r, "waiting_for", "%s", r->step ? r->step : "unknown");
 }
 
@@ -672,7 +673,7 @@ static void set_crash(struct result *r, int wstatus)
 	char sigbuf[16];
 	free(r->detail);
 	free(r->kb);
-	r->kb = xstrdup("core.probe_crash");
+	r->kb = xstrdup(KB_CORE_PROBE_CRASH);
 	r->status = ST_CRASH;
 	if (WIFSIGNALED(wstatus)) {
 		const char *sig = signal_name(WTERMSIG(wstatus), sigbuf);
@@ -888,7 +889,7 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	if (pipe2(cp, O_CLOEXEC) < 0)
 		cp[0] = cp[1] = -1; /* then no more work for it: it exits when done */
 	if (pipe2(wp, O_CLOEXEC) < 0) {
-		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
+		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
 			"could not start the probe: %s", strerror(errno));
 		if (cp[0] >= 0) {
 			close(cp[0]);
@@ -897,7 +898,7 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 		goto failed;
 	}
 	if (pipe2(op, O_CLOEXEC) < 0) {
-		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
+		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
 			"could not start the probe: %s", strerror(errno));
 		close(wp[0]);
 		close(wp[1]);
@@ -920,7 +921,7 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 			close(cp[0]);
 			close(cp[1]);
 		}
-		res_set(&run->results[first], ST_CRASH, "core.probe_crash",
+		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
 			"could not fork the probe: %s", strerror(e));
 		goto failed;
 	}

@@ -8,6 +8,7 @@
 
 #include "cudaapi.h"
 #include "kernels.h"
+#include "kb_ids.h"
 
 enum cuda_load_verdict cuda_judge_loaded(const char *predicted, const char *loaded, bool wsl2)
 {
@@ -58,58 +59,58 @@ const char *cuda_result_kb(enum cuda_step step, int code, bool hidden, bool wsl2
 	/* Codes that mean the same whatever the step. */
 	switch (code) {
 	case CUDA_ERROR_STUB_LIBRARY:
-		return "cuda.init.stub";
+		return KB_CUDA_INIT_STUB;
 	case CUDA_ERROR_NO_DEVICE:
 		if (hidden)
-			return "cuda.init.hidden";
-		return wsl2 ? "cuda.init.no_device" : "cuda.init.no_device_native";
+			return KB_CUDA_INIT_HIDDEN;
+		return wsl2 ? KB_CUDA_INIT_NO_DEVICE : KB_CUDA_INIT_NO_DEVICE_NATIVE;
 	case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
-		return "cuda.init.driver_mismatch";
+		return KB_CUDA_INIT_DRIVER_MISMATCH;
 	case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
-		return "cuda.init.compat_unsupported";
+		return KB_CUDA_INIT_COMPAT_UNSUPPORTED;
 	case CUDA_ERROR_OPERATING_SYSTEM:
-		return "cuda.init.os_error";
+		return KB_CUDA_INIT_OS_ERROR;
 	case CUDA_ERROR_UNKNOWN:
-		return "cuda.init.unknown";
+		return KB_CUDA_INIT_UNKNOWN;
 	case CUDA_ERROR_NOT_INITIALIZED:
-		return "cuda.init.not_initialized";
+		return KB_CUDA_INIT_NOT_INITIALIZED;
 	default:
 		break;
 	}
 	switch (step) {
 	case CUDA_STEP_INIT:
-		return "cuda.init.error";
+		return KB_CUDA_INIT_ERROR;
 	case CUDA_STEP_DEVICES:
-		return "cuda.devices.query_failed";
+		return KB_CUDA_DEVICES_QUERY_FAILED;
 	case CUDA_STEP_CONTEXT:
 		if (code == CUDA_ERROR_DEVICE_UNAVAILABLE)
-			return "cuda.kernel.device_unavailable";
+			return KB_CUDA_KERNEL_DEVICE_UNAVAILABLE;
 		if (code == CUDA_ERROR_OUT_OF_MEMORY)
-			return "cuda.kernel.out_of_memory";
-		return "cuda.kernel.context_failed";
+			return KB_CUDA_KERNEL_OUT_OF_MEMORY;
+		return KB_CUDA_KERNEL_CONTEXT_FAILED;
 	case CUDA_STEP_MODULE:
 		switch (code) {
 		case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
-			return "cuda.kernel.ptx_unsupported";
+			return KB_CUDA_KERNEL_PTX_UNSUPPORTED;
 		case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
-			return "cuda.kernel.jit_missing";
+			return KB_CUDA_KERNEL_JIT_MISSING;
 		case CUDA_ERROR_JIT_COMPILATION_DISABLED:
-			return "cuda.kernel.jit_disabled";
+			return KB_CUDA_KERNEL_JIT_DISABLED;
 		case CUDA_ERROR_OUT_OF_MEMORY:
-			return "cuda.kernel.out_of_memory";
+			return KB_CUDA_KERNEL_OUT_OF_MEMORY;
 		default:
-			return "cuda.kernel.jit_failed";
+			return KB_CUDA_KERNEL_JIT_FAILED;
 		}
 	case CUDA_STEP_MEMORY:
 		if (code == CUDA_ERROR_OUT_OF_MEMORY)
-			return "cuda.kernel.out_of_memory";
-		return "cuda.kernel.memory_failed";
+			return KB_CUDA_KERNEL_OUT_OF_MEMORY;
+		return KB_CUDA_KERNEL_MEMORY_FAILED;
 	case CUDA_STEP_LAUNCH:
 		if (code == CUDA_ERROR_DEVICE_UNAVAILABLE)
-			return "cuda.kernel.device_unavailable";
-		return "cuda.kernel.launch_failed";
+			return KB_CUDA_KERNEL_DEVICE_UNAVAILABLE;
+		return KB_CUDA_KERNEL_LAUNCH_FAILED;
 	}
-	return "cuda.init.error";
+	return KB_CUDA_INIT_ERROR;
 }
 
 void cuda_format_pci(int domain, int bus, int device, char *buf, size_t size)

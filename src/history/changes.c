@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../parse/version.h"
+#include "kb_ids.h"
 
 /* Facts compared as versions (a smaller number is a downgrade) and the KB
  * entry for each kind of change; facts not listed are compared as text. */
@@ -26,22 +27,22 @@ static const struct fact_rule {
 	const char *kb_up;   /* an upgrade */
 	const char *kb_any;  /* any other change (text, added, removed) */
 } rules[] = {
-	{ "driver.version", true, "history.driver_downgrade", "history.driver_upgrade", NULL },
+	{ "driver.version", true, KB_HISTORY_DRIVER_DOWNGRADE, KB_HISTORY_DRIVER_UPGRADE, NULL },
 	{ "driver.cuda", true, NULL, NULL, NULL },
-	{ "kernel", true, "history.kernel_changed", "history.kernel_changed", "history.kernel_changed" },
+	{ "kernel", true, KB_HISTORY_KERNEL_CHANGED, KB_HISTORY_KERNEL_CHANGED, KB_HISTORY_KERNEL_CHANGED },
 	{ "wsl.version", true, NULL, NULL, NULL },
 	{ "windows.version", true, NULL, NULL, NULL },
-	{ "libcuda", false, NULL, NULL, "history.libcuda_changed" },
+	{ "libcuda", false, NULL, NULL, KB_HISTORY_LIBCUDA_CHANGED },
 	{ "nvcc", true, NULL, NULL, NULL },
-	{ "python", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "torch", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "torch.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "tensorflow", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "tensorflow.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "jax", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "jax.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "cupy", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
-	{ "cupy.cuda", true, "history.framework_changed", "history.framework_changed", "history.framework_changed" },
+	{ "python", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "torch", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "torch.cuda", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "tensorflow", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "tensorflow.cuda", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "jax", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "jax.cuda", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "cupy", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
+	{ "cupy.cuda", true, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED, KB_HISTORY_FRAMEWORK_CHANGED },
 	{ "docker", true, NULL, NULL, NULL },
 };
 

@@ -1,5 +1,6 @@
 /* verdict.c: the rules that name a job's bottleneck. See verdict.h. */
 #include "verdict.h"
+#include "kb_ids.h"
 
 #include <math.h>
 #include <string.h>
@@ -9,15 +10,15 @@ static const struct {
 	const char *kb;
 	enum status st;
 } verdicts[WV__COUNT] = {
-	[WV_TOO_SHORT] = { "too-short", "watch.too_short", ST_SKIP },
-	[WV_GPU_BOUND] = { "gpu-bound", "watch.gpu_bound", ST_PASS },
-	[WV_GPU_IDLE] = { "gpu-idle", "watch.gpu_idle", ST_WARN },
-	[WV_MEMORY] = { "memory-pressure", "watch.memory_pressure", ST_WARN },
-	[WV_INPUT] = { "input-bound", "watch.input_bound", ST_WARN },
-	[WV_CPU] = { "cpu-bound", "watch.cpu_bound", ST_WARN },
-	[WV_CPU_OR_GPU] = { "cpu-or-gpu-bound", "watch.cpu_or_gpu_bound", ST_WARN },
-	[WV_PROBABLY_GPU] = { "probably-gpu-bound", "watch.probably_gpu_bound", ST_PASS },
-	[WV_WAITING] = { "waiting", "watch.waiting", ST_WARN },
+	[WV_TOO_SHORT] = { "too-short", KB_WATCH_TOO_SHORT, ST_SKIP },
+	[WV_GPU_BOUND] = { "gpu-bound", KB_WATCH_GPU_BOUND, ST_PASS },
+	[WV_GPU_IDLE] = { "gpu-idle", KB_WATCH_GPU_IDLE, ST_WARN },
+	[WV_MEMORY] = { "memory-pressure", KB_WATCH_MEMORY_PRESSURE, ST_WARN },
+	[WV_INPUT] = { "input-bound", KB_WATCH_INPUT_BOUND, ST_WARN },
+	[WV_CPU] = { "cpu-bound", KB_WATCH_CPU_BOUND, ST_WARN },
+	[WV_CPU_OR_GPU] = { "cpu-or-gpu-bound", KB_WATCH_CPU_OR_GPU_BOUND, ST_WARN },
+	[WV_PROBABLY_GPU] = { "probably-gpu-bound", KB_WATCH_PROBABLY_GPU_BOUND, ST_PASS },
+	[WV_WAITING] = { "waiting", KB_WATCH_WAITING, ST_WARN },
 };
 
 const char *watch_verdict_name(enum watch_verdict_id id)
@@ -287,7 +288,7 @@ void watch_judge(const struct watch_summary *s, struct watch_verdict *v)
 	v->name = verdicts[v->id].name;
 	v->kb = verdicts[v->id].kb;
 	if (v->id == WV_INPUT && s->data_kind && !strcmp(s->data_kind, "windows-drive"))
-		v->kb = "watch.input_bound.windows_drive";
+		v->kb = KB_WATCH_INPUT_BOUND_WINDOWS_DRIVE;
 	watch_verdict_headline(s, v->id, &v->headline);
 	add_evidence(s, &v->ev);
 	v->status = verdicts[v->id].st;
