@@ -16,6 +16,7 @@
 #include "bench/stats.h"
 #include "core/rootfs.h"
 #include "kb/kb.h"
+#include "kb_ids.h"
 
 /* ---- sizes ---- */
 
@@ -282,15 +283,15 @@ static void test_verdict_io(void **state)
 	bench_verdict_io(l, 2, &v);
 	assert_int_equal(v.status, ST_WARN);
 	assert_string_equal(v.fastest, "/home/you");
-	const struct result *r = find_kb(&v, "bench.io.windows_drive", 0);
+	const struct result *r = find_kb(&v, KB_BENCH_IO_WINDOWS_DRIVE, 0);
 	assert_non_null(r);
 	assert_string_equal(r->detail, "/mnt/c/data: 38× slower for small files than /home/you");
 	assert_string_equal(res_get(r, "ratio"), "38×");
 	assert_string_equal(res_get(r, "copy_from"), "/mnt/c/<your data>");
-	r = find_kb(&v, "bench.io.windows_drive", 1);
+	r = find_kb(&v, KB_BENCH_IO_WINDOWS_DRIVE, 1);
 	assert_non_null(r);
 	assert_string_equal(r->detail, "/mnt/c/data: 10× slower for sequential reads than /home/you");
-	assert_null(find_kb(&v, "bench.io.windows_drive", 2)); /* writes: only 1.1× */
+	assert_null(find_kb(&v, KB_BENCH_IO_WINDOWS_DRIVE, 2)); /* writes: only 1.1× */
 	assert_string_equal(v.summary, "/mnt/c/data: 38× slower for small files than /home/you "
 				       "(and 1 more finding)");
 	assert_string_equal(res_get(r - 1, "measured"),
@@ -308,7 +309,7 @@ static void test_verdict_io(void **state)
 	l[1].windows_drive = false;
 	l[1].named = true;
 	bench_verdict_io(l, 2, &v);
-	r = find_kb(&v, "bench.io.slow_location", 0);
+	r = find_kb(&v, KB_BENCH_IO_SLOW_LOCATION, 0);
 	assert_non_null(r);
 	assert_string_equal(res_get(r, "copy_from"), "/mnt/c/data");
 	bench_verdict_release(&v);
@@ -338,12 +339,12 @@ static void test_verdict_io(void **state)
 	loc_init(&l[2], "/full", "ext4", false, 0, 0, 0);
 	l[2].state = BENCH_LOC_FAILED;
 	l[2].error = (char *)"not enough free space: 10 MiB free, the benchmark needs 330 MiB";
-	l[2].kb = (char *)"bench.io.no_space";
+	l[2].kb = (char *)KB_BENCH_IO_NO_SPACE;
 	l[2].free_bytes = 10 << 20;
 	l[2].need_bytes = 330 << 20;
 	bench_verdict_io(l, 3, &v);
 	assert_int_equal(v.status, ST_FAIL);
-	r = find_kb(&v, "bench.io.no_space", 0);
+	r = find_kb(&v, KB_BENCH_IO_NO_SPACE, 0);
 	assert_non_null(r);
 	assert_string_equal(res_get(r, "free"), "10 MiB");
 	assert_string_equal(res_get(r, "need"), "330 MiB");
@@ -358,7 +359,7 @@ static void test_verdict_io(void **state)
 	loc_init(&l[0], "/mnt/c/Users/alice", "9p", true, 700, 1e8, 1e8);
 	bench_verdict_io(l, 1, &v);
 	assert_int_equal(v.status, ST_WARN);
-	assert_non_null(find_kb(&v, "bench.io.windows_drive", 0));
+	assert_non_null(find_kb(&v, KB_BENCH_IO_WINDOWS_DRIVE, 0));
 	bench_verdict_release(&v);
 	l[0].windows_drive = false;
 	bench_verdict_io(l, 1, &v);
@@ -473,13 +474,13 @@ static void test_verdict_gpu(void **state)
 	snprintf(g.pinned_error, sizeof g.pinned_error, "CUDA_ERROR_OUT_OF_MEMORY (2)");
 	bench_verdict_gpu(&g, &v);
 	assert_int_equal(v.status, ST_WARN);
-	const struct result *r = find_kb(&v, "bench.gpu.pcie_low", 0);
+	const struct result *r = find_kb(&v, KB_BENCH_GPU_PCIE_LOW, 0);
 	assert_non_null(r);
 	assert_string_equal(res_get(r, "link"), "PCIe 4.0 x16");
-	r = find_kb(&v, "bench.gpu.launch_slow", 0);
+	r = find_kb(&v, KB_BENCH_GPU_LAUNCH_SLOW, 0);
 	assert_non_null(r);
 	assert_string_equal(res_get(r, "each_us"), "20.0");
-	r = find_kb(&v, "bench.gpu.pinned_limit", 0);
+	r = find_kb(&v, KB_BENCH_GPU_PINNED_LIMIT, 0);
 	assert_non_null(r);
 	assert_string_equal(res_get(r, "size"), "256 MiB");
 	for (size_t i = 0; i < v.n; i++)
@@ -499,10 +500,10 @@ static void test_verdict_gpu(void **state)
 	gpu_init(&g);
 	g.ok = 0;
 	snprintf(g.error, sizeof g.error, "cuInit failed: CUDA_ERROR_NO_DEVICE (100)");
-	snprintf(g.error_kb, sizeof g.error_kb, "bench.gpu.init_failed");
+	snprintf(g.error_kb, sizeof g.error_kb, KB_BENCH_GPU_INIT_FAILED);
 	bench_verdict_gpu(&g, &v);
 	assert_int_equal(v.status, ST_FAIL);
-	assert_string_equal(v.findings[0].kb, "bench.gpu.init_failed");
+	assert_string_equal(v.findings[0].kb, KB_BENCH_GPU_INIT_FAILED);
 	assert_string_equal(v.summary, "the GPU path could not be measured to the end");
 	bench_verdict_release(&v);
 }

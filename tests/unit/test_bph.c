@@ -18,6 +18,7 @@
 #include "parse/mountinfo.h"
 #include "parse/wslconfig.h"
 #include "probes/probes.h"
+#include "kb_ids.h"
 
 /* A buffer of n bytes of c, NUL-terminated (for 10 MB lines). */
 static char *filled(size_t n, char c)
@@ -556,33 +557,33 @@ static void test_bridge_dxg(void **state)
 	/* .wslconfig gpuSupport=false with /dev/dxg present: a warning. */
 	tu_write_str(d, "mnt/c/Users/bob/.wslconfig", "[wsl2]\ngpuSupport=false\n");
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.gpu_support_off");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_GPU_SUPPORT_OFF);
 	release_run(&pr);
 
 	/* Missing: nothing on the Windows side or in wsl.conf removes /dev/dxg
 	 * (dxgkrnl creates it at module load); what is left is the kernel. */
 	rm_path(d, "dev/dxg");
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.missing");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_MISSING);
 	assert_non_null(strstr(res_get(&pr.results[1], "wslconfig"), "C:\\Users\\bob\\.wslconfig line 2"));
 	release_run(&pr);
 	rm_path(d, "mnt/c/Users/bob/.wslconfig");
 	tu_write_str(d, "etc/wsl.conf", "[gpu]\nenabled = false\n");
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.missing");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_MISSING);
 	assert_non_null(strstr(res_get(&pr.results[1], "note"), "does not remove /dev/dxg"));
 	release_run(&pr);
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "container-in-wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.container");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_CONTAINER);
 	release_run(&pr);
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", "6.6.36-custom", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.custom_kernel");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_CUSTOM_KERNEL);
 	release_run(&pr);
 	/* An old driver store: evidence, not the reason. */
 	tu_write_str(d, "usr/lib/wsl/drivers/nv_dispi.inf_amd64_aaaa/nv_dispi.inf",
 		     "DriverVer=06/01/2021,27.21.14.7212\n");
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.missing");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_MISSING);
 	assert_string_equal(res_get(&pr.results[1], "driver"), "472.12");
 	release_run(&pr);
 	tu_write_str(d, "usr/lib/wsl/drivers/nv_dispi.inf_amd64_aaaa/nv_dispi.inf",
@@ -593,12 +594,12 @@ static void test_bridge_dxg(void **state)
 	snprintf(p, sizeof p, "%s/dev/dxg", d);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.not_chardev");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_NOT_CHARDEV);
 	release_run(&pr);
 	rmdir(p);
 	tu_symlink(d, "dev/dxg", "/dev/dxg");
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.dxg.open_failed");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_OPEN_FAILED);
 	release_run(&pr);
 	drop_root(d);
 }
@@ -619,7 +620,7 @@ static void test_bridge_denied(void **state)
 			_exit(99);
 		struct probe_run pr;
 		enum status s = run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0);
-		int ok = s == ST_FAIL && !strcmp(pr.results[1].kb, "bridge.dxg.denied") &&
+		int ok = s == ST_FAIL && !strcmp(pr.results[1].kb, KB_BRIDGE_DXG_DENIED) &&
 			 strstr(res_get(&pr.results[1], "owner"), "mode 0444");
 		_exit(ok ? 0 : 1);
 	}
@@ -643,16 +644,16 @@ static void test_bridge_nvidia_dev(void **state)
 	tu_write_str(d, "dev/nvidia0", "");
 	tu_write_str(d, "dev/nvidiactl", "");
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.on_wsl");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_ON_WSL);
 	assert_string_equal(res_get(&pr.results[1], "nodes"), "/dev/nvidia0, /dev/nvidiactl");
 	release_run(&pr);
 
 	/* Native: nvidia-uvm missing is a warning, in a container a failure. */
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "native", "6.8.0", NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.no_uvm");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_NO_UVM);
 	release_run(&pr);
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "container", "6.8.0", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.no_uvm");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_NO_UVM);
 	release_run(&pr);
 	tu_write_str(d, "dev/nvidia-uvm", "");
 	tu_write_str(d, "dev/nvidia1", "");
@@ -667,21 +668,21 @@ static void test_bridge_nvidia_dev(void **state)
 	rm_path(d, "dev/nvidia1");
 	tu_write_str(d, "proc/modules", "snd 1 0 - Live 0x0\n");
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "native", "6.8.0", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.no_driver");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_NO_DRIVER);
 	assert_string_equal(res_get(&pr.results[1], "missing"), "/dev/nvidia0");
 	release_run(&pr);
 	tu_write_str(d, "proc/modules", "nvidia_uvm 1 0 - Live 0x0\nnvidia 2 1 nvidia_uvm, Live 0x0\n");
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "native", "6.8.0", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.missing");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_MISSING);
 	release_run(&pr);
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "container", "6.8.0", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.container");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_CONTAINER);
 	release_run(&pr);
 	char p[4096];
 	snprintf(p, sizeof p, "%s/dev/nvidia0", d);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(run_probe(&pr, "bridge.nvidia_dev", "native", "6.8.0", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "bridge.nvidia_dev.not_chardev");
+	assert_string_equal(pr.results[1].kb, KB_BRIDGE_NVIDIA_DEV_NOT_CHARDEV);
 	assert_string_equal(res_get(&pr.results[1], "path"), "/dev/nvidia0");
 	release_run(&pr);
 	drop_root(d);
@@ -710,7 +711,7 @@ static void test_host_driver_store(void **state)
 	assert_int_equal(system(p), 0);
 	assert_int_equal(run_probe(&pr, "host.driver_store", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
 	r = &pr.results[1];
-	assert_string_equal(r->kb, "host.driver_store.several");
+	assert_string_equal(r->kb, KB_HOST_DRIVER_STORE_SEVERAL);
 	assert_string_equal(res_get(r, "stale"), "/usr/lib/wsl/drivers/nvmdi.inf_amd64_cccc");
 	assert_string_equal(res_get(r, "version"), "551.23");
 	assert_non_null(strstr(r->detail, "older: nvmdi.inf_amd64_cccc (546.01)"));
@@ -726,7 +727,7 @@ static void test_host_driver_store(void **state)
 	/* No libcuda.so.1.1 anywhere: no NVIDIA driver with WSL support. */
 	rm_path(d, "usr/lib/wsl/drivers/nv_dispi.inf_amd64_aaaa/libcuda.so.1.1");
 	assert_int_equal(run_probe(&pr, "host.driver_store", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "host.driver_store.none");
+	assert_string_equal(pr.results[1].kb, KB_HOST_DRIVER_STORE_NONE);
 	assert_non_null(res_get(&pr.results[1], "nvidia_named"));
 	release_run(&pr);
 
@@ -749,7 +750,7 @@ static void test_host_driver_store(void **state)
 	release_run(&pr);
 	rm_path(d, "proc/driver/nvidia/version");
 	assert_int_equal(run_probe(&pr, "host.driver_store", "native", "6.8.0", NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "host.driver_store.no_kernel_driver");
+	assert_string_equal(pr.results[1].kb, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER);
 	release_run(&pr);
 	drop_root(d);
 
@@ -758,7 +759,7 @@ static void test_host_driver_store(void **state)
 	snprintf(p, sizeof p, "%s/usr/lib/wsl/drivers", d);
 	tu_rmtree(p);
 	assert_int_equal(run_probe(&pr, "host.driver_store", "wsl2", WSL_KERNEL, NULL, 0), ST_FAIL);
-	assert_string_equal(pr.results[1].kb, "host.driver_store.no_mount");
+	assert_string_equal(pr.results[1].kb, KB_HOST_DRIVER_STORE_NO_MOUNT);
 	assert_string_equal(pr.results[1].detail,
 			    "/usr/lib/wsl/drivers is missing: WSL did not mount the Windows driver store");
 	release_run(&pr);
@@ -778,20 +779,20 @@ static void test_perf_memory(void **state)
 	/* Not applied: the file asks for 6GB, Linux sees 15.5 GiB. */
 	tu_write_str(d, "mnt/c/Users/alice/.wslconfig", "[wsl2]\nmemory=6GB\n");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.wslconfig_not_applied");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_WSLCONFIG_NOT_APPLIED);
 	assert_string_equal(res_get(&pr.results[1], "asked"),
 			    "memory=6GB (C:\\Users\\alice\\.wslconfig line 2)");
 	release_run(&pr);
 	/* Swap not applied. */
 	tu_write_str(d, "mnt/c/Users/alice/.wslconfig", "[wsl2]\nswap=0\n");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.wslconfig_not_applied");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_WSLCONFIG_NOT_APPLIED);
 	release_run(&pr);
 	/* Processors not applied. */
 	tu_write_str(d, "mnt/c/Users/alice/.wslconfig", "[wsl2]\nprocessors=4\n");
 	tu_write_str(d, "sys/devices/system/cpu/online", "0-7\n");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.wslconfig_not_applied");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_WSLCONFIG_NOT_APPLIED);
 	release_run(&pr);
 	tu_write_str(d, "mnt/c/Users/alice/.wslconfig", "[wsl2]\nprocessors=8\n");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_PASS);
@@ -800,7 +801,7 @@ static void test_perf_memory(void **state)
 	/* A typo: the headline names the file and line. */
 	tu_write_str(d, "mnt/c/Users/alice/.wslconfig", "[wsl2]\nmemroy=16GB\nswap=4GB\n");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.wslconfig_invalid");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_WSLCONFIG_INVALID);
 	assert_string_equal(pr.results[1].detail,
 			    "C:\\Users\\alice\\.wslconfig:2: unknown key memroy= in [wsl2] (did you mean memory?)");
 	release_run(&pr);
@@ -811,7 +812,7 @@ static void test_perf_memory(void **state)
 					"SwapTotal: 1048576 kB\nSwapFree: 262144 kB\n");
 	tu_write_str(d, "proc/vmstat", "pswpin 123456\npswpout 234567\n");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.small");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_SMALL);
 	assert_string_equal(pr.results[1].detail,
 			    "only 1.9 GiB of memory (.wslconfig memory=2GB): too little for GPU "
 			    "training; also swap in use");
@@ -819,18 +820,18 @@ static void test_perf_memory(void **state)
 	release_run(&pr);
 	/* Native: the same thresholds, no .wslconfig. */
 	assert_int_equal(run_probe(&pr, "perf.memory", "native", "6.8.0", NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.small");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_SMALL);
 	assert_null(res_get(&pr.results[1], "wslconfig"));
 	release_run(&pr);
 
 	/* Unreadable, empty, binary, truncated /proc/meminfo. */
 	tu_write_str(d, "proc/meminfo", "");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.unreadable");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_UNREADABLE);
 	release_run(&pr);
 	tu_write(d, "proc/meminfo", "\x00\x01\xffMemTotal", 11);
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.unreadable");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_UNREADABLE);
 	release_run(&pr);
 	tu_write_str(d, "proc/meminfo", "MemTotal:       16303444 kB\nSwapTot");
 	tu_write_str(d, "proc/vmstat", "pswp");
@@ -839,7 +840,7 @@ static void test_perf_memory(void **state)
 	release_run(&pr);
 	rm_path(d, "proc/meminfo");
 	assert_int_equal(run_probe(&pr, "perf.memory", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.memory.unreadable");
+	assert_string_equal(pr.results[1].kb, KB_PERF_MEMORY_UNREADABLE);
 	release_run(&pr);
 	drop_root(d);
 }
@@ -860,7 +861,7 @@ static void test_perf_storage(void **state)
 	release_run(&pr);
 	const char *nobody[] = { "/home/nobody" };
 	assert_int_equal(run_probe(&pr, "perf.storage", "wsl2", WSL_KERNEL, nobody, 1), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.storage.bad_path");
+	assert_string_equal(pr.results[1].kb, KB_PERF_STORAGE_BAD_PATH);
 	release_run(&pr);
 	setenv("PWD", "/home/user", 1);
 
@@ -870,7 +871,7 @@ static void test_perf_storage(void **state)
 	const char *data[] = { "/home/user/.ollama/models" };
 	assert_int_equal(run_probe(&pr, "perf.storage", "wsl2", WSL_KERNEL, data, 1), ST_WARN);
 	const struct result *r = &pr.results[1];
-	assert_string_equal(r->kb, "perf.storage.windows_drive");
+	assert_string_equal(r->kb, KB_PERF_STORAGE_WINDOWS_DRIVE);
 	assert_string_equal(res_get(r, "slow_resolved"), "/mnt/c/Users/alice/.ollama/models");
 	assert_string_equal(res_get(r, "slow_source"), "C:\\");
 	assert_string_equal(res_get_nth(r, "fstype", 1), "9p");
@@ -893,7 +894,7 @@ static void test_perf_storage(void **state)
 	tu_symlink(d, "home/user/loop2", "/home/user/loop1");
 	const char *dangling[] = { "/home/user/gone" };
 	assert_int_equal(run_probe(&pr, "perf.storage", "wsl2", WSL_KERNEL, dangling, 1), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.storage.bad_path");
+	assert_string_equal(pr.results[1].kb, KB_PERF_STORAGE_BAD_PATH);
 	assert_string_equal(pr.results[1].detail,
 			    "/home/user/gone: a dangling symlink (its target does not exist)");
 	release_run(&pr);
@@ -909,11 +910,11 @@ static void test_perf_storage(void **state)
 	/* Bad /proc/self/mountinfo. */
 	tu_write_str(d, "proc/self/mountinfo", "\x01\x02 junk\n");
 	assert_int_equal(run_probe(&pr, "perf.storage", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.storage.no_mountinfo");
+	assert_string_equal(pr.results[1].kb, KB_PERF_STORAGE_NO_MOUNTINFO);
 	release_run(&pr);
 	rm_path(d, "proc/self/mountinfo");
 	assert_int_equal(run_probe(&pr, "perf.storage", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
-	assert_string_equal(pr.results[1].kb, "perf.storage.no_mountinfo");
+	assert_string_equal(pr.results[1].kb, KB_PERF_STORAGE_NO_MOUNTINFO);
 	release_run(&pr);
 	unsetenv("PWD");
 	drop_root(d);

@@ -14,6 +14,7 @@
 #include "parse/osrelease.h"
 #include "parse/version.h"
 #include "report/finding.h"
+#include "kb_ids.h"
 
 static void test_strbuf(void **state)
 {
@@ -268,7 +269,7 @@ static void test_kb_builtin(void **state)
 			fail_msg("%s:%d: [%s] has no source", kb->e[i].file, kb->e[i].line,
 				 kb->e[i].id);
 	}
-	assert_non_null(kb_find("core.probe_crash"));
+	assert_non_null(kb_find(KB_CORE_PROBE_CRASH));
 	assert_null(kb_find("no.such.entry"));
 }
 

@@ -13,6 +13,7 @@
 #include "gpu/cudafacts.h"
 #include "gpu/kernels.h"
 #include "kb/kb.h"
+#include "kb_ids.h"
 
 /* Every CUresult of cuda.h (CUDA 12.6 and 13.0) has a name and a text. */
 static void test_result_table(void **state)
@@ -170,36 +171,36 @@ static void test_visible_devices(void **state)
 static void test_result_kb(void **state)
 {
 	(void)state;
-	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 34, false, true), "cuda.init.stub");
-	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 100, false, true), "cuda.init.no_device");
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 34, false, true), KB_CUDA_INIT_STUB);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 100, false, true), KB_CUDA_INIT_NO_DEVICE);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 100, false, false),
-			    "cuda.init.no_device_native");
-	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 100, true, true), "cuda.init.hidden");
-	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 999, false, true), "cuda.init.unknown");
-	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 304, false, true), "cuda.init.os_error");
+			    KB_CUDA_INIT_NO_DEVICE_NATIVE);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 100, true, true), KB_CUDA_INIT_HIDDEN);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 999, false, true), KB_CUDA_INIT_UNKNOWN);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 304, false, true), KB_CUDA_INIT_OS_ERROR);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 3, false, true),
-			    "cuda.init.not_initialized");
+			    KB_CUDA_INIT_NOT_INITIALIZED);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 803, false, true),
-			    "cuda.init.driver_mismatch");
+			    KB_CUDA_INIT_DRIVER_MISMATCH);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 804, false, true),
-			    "cuda.init.compat_unsupported");
-	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 2, false, true), "cuda.init.error");
+			    KB_CUDA_INIT_COMPAT_UNSUPPORTED);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 2, false, true), KB_CUDA_INIT_ERROR);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_MODULE, 222, false, true),
-			    "cuda.kernel.ptx_unsupported");
+			    KB_CUDA_KERNEL_PTX_UNSUPPORTED);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_MODULE, 221, false, true),
-			    "cuda.kernel.jit_missing");
+			    KB_CUDA_KERNEL_JIT_MISSING);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_MODULE, 223, false, true),
-			    "cuda.kernel.jit_disabled");
+			    KB_CUDA_KERNEL_JIT_DISABLED);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_MODULE, 218, false, true),
-			    "cuda.kernel.jit_failed");
+			    KB_CUDA_KERNEL_JIT_FAILED);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_CONTEXT, 46, false, true),
-			    "cuda.kernel.device_unavailable");
+			    KB_CUDA_KERNEL_DEVICE_UNAVAILABLE);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_MEMORY, 2, false, true),
-			    "cuda.kernel.out_of_memory");
+			    KB_CUDA_KERNEL_OUT_OF_MEMORY);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_LAUNCH, 719, false, true),
-			    "cuda.kernel.launch_failed");
+			    KB_CUDA_KERNEL_LAUNCH_FAILED);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_DEVICES, 101, false, true),
-			    "cuda.devices.query_failed");
+			    KB_CUDA_DEVICES_QUERY_FAILED);
 	static const enum cuda_step steps[] = { CUDA_STEP_INIT, CUDA_STEP_DEVICES,
 						CUDA_STEP_CONTEXT, CUDA_STEP_MODULE,
 						CUDA_STEP_MEMORY, CUDA_STEP_LAUNCH };
@@ -214,11 +215,11 @@ static void test_result_kb(void **state)
 				}
 	/* And the ids the probes name directly. */
 	static const char *const direct[] = {
-		"cuda.load.dlopen_failed", "cuda.load.not_cuda", "cuda.load.stub",
-		"cuda.load.shadowed", "cuda.load.mismatch", "cuda.init.zero_devices",
-		"cuda.init.bad_count", "cuda.devices.old_arch", "cuda.devices.no_memory",
-		"cuda.kernel.missing_call", "cuda.kernel.wrong_data", "cuda.kernel.memory_failed",
-		"cuda.kernel.context_failed", "cuda.init.stub_copy",
+		KB_CUDA_LOAD_DLOPEN_FAILED, KB_CUDA_LOAD_NOT_CUDA, KB_CUDA_LOAD_STUB,
+		KB_CUDA_LOAD_SHADOWED, KB_CUDA_LOAD_MISMATCH, KB_CUDA_INIT_ZERO_DEVICES,
+		KB_CUDA_INIT_BAD_COUNT, KB_CUDA_DEVICES_OLD_ARCH, KB_CUDA_DEVICES_NO_MEMORY,
+		KB_CUDA_KERNEL_MISSING_CALL, KB_CUDA_KERNEL_WRONG_DATA, KB_CUDA_KERNEL_MEMORY_FAILED,
+		KB_CUDA_KERNEL_CONTEXT_FAILED, KB_CUDA_INIT_STUB_COPY,
 	};
 	for (size_t i = 0; i < sizeof direct / sizeof direct[0]; i++) {
 		const struct kb_entry *e = kb_find(direct[i]);

@@ -23,6 +23,7 @@
 #include "explain/rx.h"
 #include "kb/kb.h"
 #include "probes/registry.h"
+#include "kb_ids.h"
 
 /* ---- helpers ---- */
 
@@ -271,7 +272,7 @@ static void test_match_basic(void **state)
 	struct explain_scan s;
 	scan_text(&s, "CUDA driver initialization failed, you might not have a CUDA gpu");
 	assert_int_equal(s.nfound, 1);
-	assert_string_equal(s.db->sig[s.found[0]->sig].e->id, "explain.sig.torch_driver_init_failed");
+	assert_string_equal(s.db->sig[s.found[0]->sig].e->id, KB_EXPLAIN_SIG_TORCH_DRIVER_INIT_FAILED);
 	assert_int_equal(s.found[0]->first_line, 1);
 	assert_int_equal(s.st.lines, 1);
 	explain_scan_release(&s);
@@ -299,13 +300,13 @@ static void test_match_grouping_order(void **state)
 	scan_text(&s, sb.buf);
 	assert_int_equal(s.nfound, 2);
 	const struct explain_match *m = s.found[0];
-	assert_string_equal(s.db->sig[m->sig].e->id, "explain.sig.cuda_no_device");
+	assert_string_equal(s.db->sig[m->sig].e->id, KB_EXPLAIN_SIG_CUDA_NO_DEVICE);
 	assert_int_equal(m->count, 41);
 	assert_int_equal(m->first_line, 4);
 	assert_int_equal(m->last_line, 84);
 	assert_int_equal(m->nocc, EXPLAIN_SAMPLES);
 	assert_int_equal(m->occ[1].line, 6);
-	assert_string_equal(s.db->sig[s.found[1]->sig].e->id, "explain.sig.ldconfig_symlink");
+	assert_string_equal(s.db->sig[s.found[1]->sig].e->id, KB_EXPLAIN_SIG_LDCONFIG_SYMLINK);
 	struct explain_tally t;
 	explain_tally(&s, NULL, &t);
 	assert_int_equal(t.findings, 1);
@@ -321,7 +322,7 @@ static void test_match_wrapped(void **state)
 	struct explain_scan s;
 	/* A literal split by the wrap. */
 	scan_text(&s, "x\nRuntimeError: CUDA driver initialization failed, you\n   might not have a CUDA gpu.\ny\n");
-	const struct explain_match *m = explain_scan_get(&s, "explain.sig.torch_driver_init_failed");
+	const struct explain_match *m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_DRIVER_INIT_FAILED);
 	assert_non_null(m);
 	assert_int_equal(m->count, 1);
 	assert_int_equal(m->first_line, 2);
@@ -331,17 +332,17 @@ static void test_match_wrapped(void **state)
 	explain_scan_release(&s);
 	/* A regex whose key is on the first line and the rest on the second. */
 	scan_text(&s, "Error! Your kernel headers for kernel 5.15.90.1-microsoft-standard-WSL2\ncannot be found.\n");
-	assert_true(found(&s, "explain.sig.kernel_headers_microsoft"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_KERNEL_HEADERS_MICROSOFT));
 	explain_scan_release(&s);
 	/* Matched on the line alone: not counted again for the pair. */
 	scan_text(&s, "Torch not compiled with CUDA enabled\nTorch not compiled with CUDA enabled\n");
-	m = explain_scan_get(&s, "explain.sig.torch_not_compiled");
+	m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED);
 	assert_int_equal(m->count, 2);
 	assert_false(m->occ[0].wrapped);
 	explain_scan_release(&s);
 	/* No pair across an empty line. */
 	scan_text(&s, "CUDA driver initialization failed, you\n\nmight not have a CUDA gpu\n");
-	assert_false(found(&s, "explain.sig.torch_driver_init_failed"));
+	assert_false(found(&s, KB_EXPLAIN_SIG_TORCH_DRIVER_INIT_FAILED));
 	explain_scan_release(&s);
 }
 
@@ -353,7 +354,7 @@ static void test_match_traceback(void **state)
 		      "  File \"/x/torch/cuda/__init__.py\", line 289, in _lazy_init\n"
 		      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
 		      "AssertionError: Torch not compiled with CUDA enabled\n");
-	const struct explain_match *m = explain_scan_get(&s, "explain.sig.torch_not_compiled");
+	const struct explain_match *m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED);
 	assert_non_null(m);
 	assert_int_equal(m->count, 1); /* the echoed source line is skipped */
 	assert_int_equal(m->first_line, 4);
@@ -361,7 +362,7 @@ static void test_match_traceback(void **state)
 	/* A frame without source (python -c): the exception line still counts. */
 	scan_text(&s, "  File \"<string>\", line 1, in <module>\n"
 		      "AssertionError: Torch not compiled with CUDA enabled\n");
-	assert_true(found(&s, "explain.sig.torch_not_compiled"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED));
 	explain_scan_release(&s);
 }
 
@@ -371,18 +372,18 @@ static void test_match_refine(void **state)
 	struct explain_scan s;
 	/* The pinned-memory reading wins over the generic CUDA OOM on its line. */
 	scan_text(&s, "E tensorflow/stream_executor/cuda/cuda_driver.cc:1075] failed to alloc 374391296 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
-	assert_true(found(&s, "explain.sig.pinned_host"));
-	assert_false(found(&s, "explain.sig.cuda_oom"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_PINNED_HOST));
+	assert_false(found(&s, KB_EXPLAIN_SIG_CUDA_OOM));
 	explain_scan_release(&s);
 	/* ...but not on another line. */
 	scan_text(&s, "failed to alloc 374391296 bytes on host\nRuntimeError: CUDA error: out of memory\n");
-	assert_true(found(&s, "explain.sig.pinned_host"));
-	assert_true(found(&s, "explain.sig.cuda_oom"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_PINNED_HOST));
+	assert_true(found(&s, KB_EXPLAIN_SIG_CUDA_OOM));
 	explain_scan_release(&s);
 	/* A check finding that carries the same message is folded in. */
 	scan_text(&s, "RuntimeError: Found no NVIDIA driver on your system.\n");
 	assert_int_equal(s.nfound, 1);
-	assert_true(found(&s, "explain.sig.found_no_driver"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_FOUND_NO_DRIVER));
 	explain_scan_release(&s);
 }
 
@@ -427,8 +428,8 @@ static void test_match_long_and_binary(void **state)
 	explain_scan_finish(&s);
 	assert_int_equal(s.st.clipped, 1);
 	assert_int_equal(s.st.lines, 2);
-	assert_true(found(&s, "explain.sig.torch_not_compiled"));
-	assert_false(found(&s, "explain.sig.cuda_no_device")); /* beyond the clip */
+	assert_true(found(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED));
+	assert_false(found(&s, KB_EXPLAIN_SIG_CUDA_NO_DEVICE)); /* beyond the clip */
 	assert_true(strlen(s.found[0]->occ[0].text) <= EXPLAIN_SAMPLE_TEXT + 3);
 	explain_scan_release(&s);
 	/* Random binary: no crash; NULs counted. */
@@ -899,7 +900,7 @@ static void test_match_hard_wrap(void **state)
 	explain_scan_release(&s);
 	/* A regex wrapped over two lines, keys on both, with the builtin KB. */
 	scan_text(&s, "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a\nsymbolic link\n");
-	assert_true(found(&s, "explain.sig.ldconfig_symlink"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_LDCONFIG_SYMLINK));
 	explain_scan_release(&s);
 	sb_release(&sb);
 	test_db_free(&t);
@@ -911,14 +912,14 @@ static void test_match_cut(void **state)
 	struct explain_scan s;
 	/* The paste ends inside the message. */
 	scan_text(&s, "log\nRuntimeError: CUDA driver initialization failed, you might not ha");
-	const struct explain_match *m = explain_scan_get(&s, "explain.sig.torch_driver_init_failed");
+	const struct explain_match *m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_DRIVER_INIT_FAILED);
 	assert_non_null(m);
 	assert_true(m->occ[0].cut);
 	assert_int_equal(m->first_line, 2);
 	explain_scan_release(&s);
 	/* ...or the tool that printed it cut it with an ellipsis. */
 	scan_text(&s, "nvidia-container-cli: initialization error: WSL environment detected but no adap...\nnext\n");
-	assert_true(found(&s, "explain.sig.no_adapters"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_NO_ADAPTERS));
 	explain_scan_release(&s);
 	/* Too little of the message: nothing. */
 	scan_text(&s, "RuntimeError: CUDA driver");
@@ -926,7 +927,7 @@ static void test_match_cut(void **state)
 	explain_scan_release(&s);
 	/* A message that goes on after a blank line is not cut. */
 	scan_text(&s, "CUDA driver initialization failed, you\n\nwhatever\n");
-	assert_false(found(&s, "explain.sig.torch_driver_init_failed"));
+	assert_false(found(&s, KB_EXPLAIN_SIG_TORCH_DRIVER_INIT_FAILED));
 	explain_scan_release(&s);
 }
 
@@ -941,7 +942,7 @@ static void test_unknown_lines(void **state)
 		      "step 2: the weather is fine, no error here\n"
 		      "FluxError: CUDA flux capacitor failed to warm up\n"
 		      "libcudnn_foo.so: cannot map segment: nonsense\n");
-	assert_true(found(&s, "explain.sig.torch_not_compiled"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED));
 	/* Two GPU-looking lines, three occurrences; the known line and the
 	 * lines without a GPU word are not among them. */
 	assert_int_equal(s.st.unknown, 3);
@@ -983,22 +984,22 @@ static void test_best(void **state)
 			"shared object file: No such file or directory";
 	const struct kb_entry *e = explain_best(db, "frameworks.", t, strlen(t));
 	assert_non_null(e);
-	assert_string_equal(e->id, "frameworks.cudnn_libcuda");
+	assert_string_equal(e->id, KB_FRAMEWORKS_CUDNN_LIBCUDA);
 	e = explain_best(db, "libs.", t, strlen(t));
 	assert_non_null(e);
-	assert_string_equal(e->id, "libs.loader.unversioned_missing");
+	assert_string_equal(e->id, KB_LIBS_LOADER_UNVERSIONED_MISSING);
 	assert_null(explain_best(db, "containers.", t, strlen(t)));
 	/* A signature that refines an entry does not hide it from its prefix. */
 	t = "RuntimeError: Found no NVIDIA driver on your system.";
 	e = explain_best(db, "frameworks.", t, strlen(t));
 	assert_non_null(e);
-	assert_string_equal(e->id, "frameworks.torch.no_driver");
+	assert_string_equal(e->id, KB_FRAMEWORKS_TORCH_NO_DRIVER);
 	/* Spread over lines, ANSI colour and NULs included. */
 	const char multi[] = "\033[31mTraceback\033[0m\n\0\0junk\nnvidia-container-cli: initialization "
 			     "error: WSL environment detected but no adapters were found: unknown\n";
 	e = explain_best(db, "containers.", multi, sizeof multi - 1);
 	assert_non_null(e);
-	assert_string_equal(e->id, "containers.nvcli.no_adapters");
+	assert_string_equal(e->id, KB_CONTAINERS_NVCLI_NO_ADAPTERS);
 	assert_null(explain_best(db, "frameworks.", "", 0));
 	/* Specific before general: every literal of a probe entry, fed alone,
 	 * is classified as that entry, so no earlier entry shadows it. */
@@ -1078,7 +1079,7 @@ static void test_rank(void **state)
 	};
 	struct kb_entry a = { .id = "x.no_adapter", .layer = "host", .kind = "finding",
 			      .title = "A", .confirm = "wslgpu check --only host.driver_store" };
-	struct kb_entry b = { .id = "platform.kind.wsl1", .layer = "platform", .kind = "finding",
+	struct kb_entry b = { .id = KB_PLATFORM_KIND_WSL1, .layer = "platform", .kind = "finding",
 			      .title = "B", .confirm = "wslgpu check --only platform.kind" };
 	struct kb_entry c = { .id = "x.env", .layer = "libs", .kind = "finding",
 			      .title = "C", .confirm = "wslgpu check --only libs.env" };
@@ -1090,7 +1091,7 @@ static void test_rank(void **state)
 	struct result res[4];
 	for (int i = 0; i < 4; i++)
 		result_init(&res[i], &defs[i]);
-	res_set(&res[0], ST_FAIL, "platform.kind.wsl1", "runs under WSL1");
+	res_set(&res[0], ST_FAIL, KB_PLATFORM_KIND_WSL1, "runs under WSL1");
 	res[0].ran = true;
 	res_set(&res[1], ST_SKIP, NULL, "skipped: platform.kind failed, fix that first");
 	res[1].ran = true;
@@ -1161,7 +1162,7 @@ static void test_rank_platform(void **state)
 	res[0].ran = true;
 	res_set(&res[1], ST_SKIP, NULL, "skipped: not WSL");
 	res[1].ran = true;
-	res_set(&res[2], ST_FAIL, "host.driver_store.no_kernel_driver", "no driver");
+	res_set(&res[2], ST_FAIL, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER, "no driver");
 	res[2].ran = true;
 	struct cause_rank r[4];
 	/* Without --check: the platform alone. */
@@ -1412,7 +1413,7 @@ static void test_norm_typographic(void **state)
 	struct explain_scan s;
 	scan_text(&s, "NVIDIA-SMI has failed because it couldn\xe2\x80\x98t communicate with the NVIDIA driver.\n"
 		      "fatal error: cuda_runtime.h\xef\xbc\x9aNo such file or directory\n");
-	assert_true(found(&s, "explain.sig.smi_cannot_communicate"));
+	assert_true(found(&s, KB_EXPLAIN_SIG_SMI_CANNOT_COMMUNICATE));
 	assert_true(s.nfound >= 2);
 	explain_scan_release(&s);
 }

@@ -15,6 +15,7 @@
 #include "fix/plan.h"
 #include "fix/rcscan.h"
 #include "probes/registry.h"
+#include "kb_ids.h"
 
 static char *slurp(const char *dir, const char *rel)
 {
@@ -256,12 +257,12 @@ static void test_plan(void **state)
 	fake_run_init(&fr);
 	fake_result(&fr, "platform.kind", ST_PASS, NULL, "WSL2");
 	/* A warning comes before a failure in chain order, after it in the plan. */
-	struct result *env = fake_result(&fr, "libs.env", ST_WARN, "libs.env.system_dir_first",
+	struct result *env = fake_result(&fr, "libs.env", ST_WARN, KB_LIBS_ENV_SYSTEM_DIR_FIRST,
 					 "LD_LIBRARY_PATH puts /usr/lib/x86_64-linux-gnu first");
 	res_ev(env, "LD_LIBRARY_PATH", ":/usr/lib/x86_64-linux-gnu");
 	res_ev(env, "system_dir", "/usr/lib/x86_64-linux-gnu");
 	res_ev(env, "ldpath_fix", "unset LD_LIBRARY_PATH");
-	struct result *lc = fake_result(&fr, "libs.libcuda", ST_FAIL, "libs.loader.ldpath_package",
+	struct result *lc = fake_result(&fr, "libs.libcuda", ST_FAIL, KB_LIBS_LOADER_LDPATH_PACKAGE,
 					"the loader picks the distro's libcuda");
 	res_ev(lc, "LD_LIBRARY_PATH", ":/usr/lib/x86_64-linux-gnu");
 	res_ev(lc, "resolved", "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
@@ -374,7 +375,7 @@ static void test_plan_cvd(void **state)
 	assert_int_equal(rootfs_set(d), 0);
 	struct fake_run fr;
 	fake_run_init(&fr);
-	struct result *env = fake_result(&fr, "libs.env", ST_FAIL, "libs.env.cvd_hidden",
+	struct result *env = fake_result(&fr, "libs.env", ST_FAIL, KB_LIBS_ENV_CVD_HIDDEN,
 					 "CUDA_VISIBLE_DEVICES is set to the empty string");
 	res_ev(env, "cvd", "%s", "");
 	struct fix_plan plan;

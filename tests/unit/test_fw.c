@@ -17,6 +17,7 @@
 #include "parse/pyprobe.h"
 #include "probes/pyprobe_script.h"
 #include "explain/matcher.h"
+#include "kb_ids.h"
 
 /* ---- jsonscan ---- */
 
@@ -493,62 +494,62 @@ static void test_signatures(void **state)
 	/* Field cases, verbatim where the cases file quotes them. */
 	assert_string_equal(sig("frameworks.", "RuntimeError: Found no NVIDIA driver on your system. "
 				"Please check that you have an NVIDIA GPU and installed a driver"),
-			    "frameworks.torch.no_driver");
+			    KB_FRAMEWORKS_TORCH_NO_DRIVER);
 	assert_string_equal(sig("frameworks.", "UserWarning: CUDA initialization: Unexpected error "
 				"from cudaGetDeviceCount(). Did you run some cuda functions before "
 				"calling NumCudaDevices() that might have already set an error? "
 				"Error 2: out of memory"),
-			    "frameworks.torch.init_oom");
+			    KB_FRAMEWORKS_TORCH_INIT_OOM);
 	assert_string_equal(sig("frameworks.", "The NVIDIA driver on your system is too old "
 				"(found version 12080). Please update your GPU driver"),
-			    "frameworks.torch.driver_too_old");
+			    KB_FRAMEWORKS_TORCH_DRIVER_TOO_OLD);
 	assert_string_equal(sig("frameworks.", "Could not load library libcudnn_cnn_infer.so.8. "
 				"Error: libcuda.so: cannot open shared object file: No such file or "
 				"directory\nPlease make sure libcudnn_cnn_infer.so.8 is in your library "
 				"path!"),
-			    "frameworks.cudnn_libcuda");
+			    KB_FRAMEWORKS_CUDNN_LIBCUDA);
 	assert_string_equal(sig("frameworks.", "RuntimeError: CUDA error: no kernel image is "
 				"available for execution on the device"),
-			    "frameworks.arch_missing");
+			    KB_FRAMEWORKS_ARCH_MISSING);
 	assert_string_equal(sig("frameworks.", "ImportError: libcudart.so.12: cannot open shared "
 				"object file: No such file or directory"),
-			    "frameworks.import_libs_missing");
+			    KB_FRAMEWORKS_IMPORT_LIBS_MISSING);
 	assert_string_equal(sig("frameworks.", "W0000 gpu_device.cc:2341] Cannot dlopen some GPU "
 				"libraries. Please make sure the missing libraries"),
-			    "frameworks.tensorflow.libs_missing");
+			    KB_FRAMEWORKS_TENSORFLOW_LIBS_MISSING);
 	assert_string_equal(sig("frameworks.", "An NVIDIA GPU may be present on this machine, but a "
 				"CUDA-enabled jaxlib is not installed. Falling back to cpu."),
-			    "frameworks.jax.cpu_only");
+			    KB_FRAMEWORKS_JAX_CPU_ONLY);
 	assert_string_equal(sig("frameworks.", "everything is fine"), "(none)");
 	assert_string_equal(sig("containers.", "docker: Error response from daemon: could not select "
 				"device driver \"\" with capabilities: [[gpu]]."),
-			    "containers.docker.no_toolkit");
+			    KB_CONTAINERS_DOCKER_NO_TOOLKIT);
 	assert_string_equal(sig("containers.", "nvidia-container-cli: initialization error: WSL "
 				"environment detected but no adapters were found: unknown"),
-			    "containers.nvcli.no_adapters");
+			    KB_CONTAINERS_NVCLI_NO_ADAPTERS);
 	assert_string_equal(sig("containers.", "stderr: nvidia-container-cli: initialization error: "
 				"driver error: failed to process request: unknown."),
-			    "containers.nvcli.failed_request");
+			    KB_CONTAINERS_NVCLI_FAILED_REQUEST);
 	assert_string_equal(sig("containers.", "nvidia-container-cli: mount error: file creation "
 				"failed: /var/lib/docker/overlay2/x/merged/usr/lib/x86_64-linux-gnu/"
 				"libnvidia-ml.so.1: file exists: unknown"),
-			    "containers.image_driver_libs");
+			    KB_CONTAINERS_IMAGE_DRIVER_LIBS);
 	assert_string_equal(sig("containers.docker.", "Got permission denied while trying to connect "
 				"to the Docker daemon socket at unix:///var/run/docker.sock: Get "
 				"\"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/info\": dial unix "
 				"/var/run/docker.sock: connect: permission denied"),
-			    "containers.docker.permission");
+			    KB_CONTAINERS_DOCKER_PERMISSION);
 	assert_string_equal(sig("containers.docker.", "permission denied while trying to connect to "
 				"the docker API at unix:///var/run/docker.sock"),
-			    "containers.docker.permission");
+			    KB_CONTAINERS_DOCKER_PERMISSION);
 	assert_string_equal(sig("containers.docker.", "Cannot connect to the Docker daemon at "
 				"unix:///var/run/docker.sock. Is the docker daemon running?"),
-			    "containers.docker.daemon_down");
+			    KB_CONTAINERS_DOCKER_DAEMON_DOWN);
 	/* NULs in captured output do not hide what follows them. */
 	const char nul[] = "junk\0Cannot dlopen some GPU libraries";
 	const struct kb_entry *e = explain_best(explain_db_builtin(), "frameworks.", nul, sizeof nul - 1);
 	assert_non_null(e);
-	assert_string_equal(e->id, "frameworks.tensorflow.libs_missing");
+	assert_string_equal(e->id, KB_FRAMEWORKS_TENSORFLOW_LIBS_MISSING);
 	assert_null(explain_best(explain_db_builtin(), "frameworks.", NULL, 0));
 }
 

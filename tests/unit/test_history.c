@@ -21,6 +21,7 @@
 #include "history/sha256.h"
 #include "kb/kb.h"
 #include "probes/registry.h"
+#include "kb_ids.h"
 
 #define MACHINE_ID_A "0123456789abcdef0123456789abcdef"
 #define MACHINE_ID_B "fedcba9876543210fedcba9876543210"
@@ -92,9 +93,9 @@ static void fake_machine(struct fake *f, const char *driver, const char *kernel,
 	res_ev(r, "loaded", "/usr/lib/wsl/lib/libcuda.so.1");
 	r = fake_set(f, "cuda.devices", ST_PASS, NULL, "1 device");
 	res_ev(r, "device.0.name", "NVIDIA GeForce RTX 3080");
-	fake_set(f, "cuda.kernel", kernel_st, kernel_st == ST_PASS ? NULL : "cuda.kernel.launch_failed",
+	fake_set(f, "cuda.kernel", kernel_st, kernel_st == ST_PASS ? NULL : KB_CUDA_KERNEL_LAUNCH_FAILED,
 		 kernel_st == ST_PASS ? "a kernel ran" : "the kernel launch failed");
-	r = fake_set(f, "frameworks.torch", torch_st, torch_st == ST_PASS ? NULL : "frameworks.torch.cpu_only",
+	r = fake_set(f, "frameworks.torch", torch_st, torch_st == ST_PASS ? NULL : KB_FRAMEWORKS_TORCH_CPU_ONLY,
 		     "PyTorch in /home/alice/venv/lib/python3.10/site-packages/torch");
 	res_ev(r, "version", "%s", torch);
 	res_ev(r, "cuda_build", "12.4");
@@ -427,7 +428,7 @@ static void test_record_roundtrip(void **state)
 	const struct history_check *k = history_run_check(b, "cuda.kernel");
 	assert_non_null(k);
 	assert_string_equal(k->status, "fail");
-	assert_string_equal(k->kb, "cuda.kernel.launch_failed");
+	assert_string_equal(k->kb, KB_CUDA_KERNEL_LAUNCH_FAILED);
 	k = history_run_check(b, "frameworks.torch");
 	assert_string_equal(k->detail, "PyTorch in /home/<user-1>/venv/lib/python3.10/site-packages/torch");
 	assert_null(history_run_check(b, "nvml.smi")); /* did not run */
@@ -537,16 +538,16 @@ static void test_changes(void **state)
 	assert_string_equal(c->old, "551.23");
 	assert_string_equal(c->new, "531.79");
 	assert_string_equal(c->how, "downgrade");
-	assert_string_equal(c->kb, "history.driver_downgrade");
+	assert_string_equal(c->kb, KB_HISTORY_DRIVER_DOWNGRADE);
 	c = find_change(t, "torch");
 	assert_string_equal(c->how, "upgrade");
-	assert_string_equal(c->kb, "history.framework_changed");
+	assert_string_equal(c->kb, KB_HISTORY_FRAMEWORK_CHANGED);
 	c = find_change(t, "cuda.kernel");
 	assert_true(c->is_check);
 	assert_string_equal(c->old, "pass");
 	assert_string_equal(c->new, "fail");
 	assert_string_equal(c->how, "broke");
-	assert_string_equal(c->kb, "cuda.kernel.launch_failed");
+	assert_string_equal(c->kb, KB_CUDA_KERNEL_LAUNCH_FAILED);
 	assert_string_equal(c->detail, "the kernel launch failed");
 	assert_null(find_change(t, "cuda.devices"));
 	assert_null(find_change(t, "kernel"));
@@ -554,10 +555,10 @@ static void test_changes(void **state)
 	t = &ch.v[1];
 	c = find_change(t, "driver.version");
 	assert_string_equal(c->how, "upgrade");
-	assert_string_equal(c->kb, "history.driver_upgrade");
+	assert_string_equal(c->kb, KB_HISTORY_DRIVER_UPGRADE);
 	c = find_change(t, "cuda.kernel");
 	assert_string_equal(c->how, "fixed");
-	assert_string_equal(c->kb, "cuda.kernel.launch_failed"); /* what was fixed */
+	assert_string_equal(c->kb, KB_CUDA_KERNEL_LAUNCH_FAILED); /* what was fixed */
 	c = find_change(t, "frameworks.torch");
 	assert_string_equal(c->how, "fixed");
 	assert_null(find_change(t, "torch"));
@@ -682,9 +683,9 @@ static void test_kb_entries(void **state)
 			fail_msg("%s: a placeholder is not filled: %s", e->id, sb.buf);
 	}
 	assert_int_equal(mine, 5);
-	static const char *const used[] = { "history.driver_downgrade", "history.driver_upgrade",
-					    "history.kernel_changed", "history.libcuda_changed",
-					    "history.framework_changed" };
+	static const char *const used[] = { KB_HISTORY_DRIVER_DOWNGRADE, KB_HISTORY_DRIVER_UPGRADE,
+					    KB_HISTORY_KERNEL_CHANGED, KB_HISTORY_LIBCUDA_CHANGED,
+					    KB_HISTORY_FRAMEWORK_CHANGED };
 	for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
 		assert_non_null(kb_find(used[i]));
 	sb_release(&sb);
@@ -742,9 +743,9 @@ static void test_change_kinds(void **state)
 		{ "a.pass_warn", "warns", "k5" },
 		{ "c.warn_warn", "cause", "k6" },
 		{ "b.warn_pass", "fixed", "k1" },
-		{ "kernel", "changed", "history.kernel_changed" },
-		{ "libcuda", "changed", "history.libcuda_changed" },
-		{ "torch", "added", "history.framework_changed" },
+		{ "kernel", "changed", KB_HISTORY_KERNEL_CHANGED },
+		{ "libcuda", "changed", KB_HISTORY_LIBCUDA_CHANGED },
+		{ "torch", "added", KB_HISTORY_FRAMEWORK_CHANGED },
 		{ "nvcc", "removed", NULL },
 		{ "d.fail_skip", "skipped", "k2" },
 		{ "e.fail_timeout", "changed", NULL },

@@ -24,6 +24,7 @@
 #include "core/strbuf.h"
 #include "net/push.h"
 #include "report/outputs.h"
+#include "kb_ids.h"
 
 #define SCHEMA "tests/schemas/junit.xsd"
 #define REPLACEMENT "\xef\xbf\xbd"
@@ -65,7 +66,7 @@ static void fixture_init(struct fixture *f, const char *kernel, const char *deta
 	res_ev(&r[0], "kernel", "%s", kernel);
 	res_ev(&r[0], "distro", "Ubuntu 24.04 LTS");
 	res_set(&r[1], ST_WARN, NULL, "kernel %s is older than 5.10.16.3", "5.4.72");
-	res_set(&r[2], ST_FAIL, "libs.wsl_dir.missing_driver_libs", "%s", detail);
+	res_set(&r[2], ST_FAIL, KB_LIBS_WSL_DIR_MISSING_DRIVER_LIBS, "%s", detail);
 	res_ev(&r[2], "missing", "%s", HOSTILE);
 	res_ev(&r[2], "dir", "/usr/lib/wsl/lib");
 	res_set(&r[3], ST_SKIP, NULL, "skipped: libs.wsl_dir failed, fix that first");
@@ -434,8 +435,8 @@ static void test_prom_fleet(void **state)
 		res_ev(&res[0], "driver_version", "%s", drivers[k].version);
 		res_ev(&res[0], "wsl_version", "unknown (wsl.exe not found)");
 		res_set(&res[1], ST_CRASH, NULL, "the probe crashed");
-		res_set(&res[2], ST_FAIL, "policy.driver.too_old", "driver below the minimum");
-		res_set(&res[3], ST_FAIL, "policy.wsl.kernel_too_old", "kernel too old");
+		res_set(&res[2], ST_FAIL, KB_POLICY_DRIVER_TOO_OLD, "driver below the minimum");
+		res_set(&res[3], ST_FAIL, KB_POLICY_WSL_KERNEL_TOO_OLD, "kernel too old");
 		res_set(&res[4], ST_FAIL, NULL, "too little memory");
 		res_ev(&res[4], "tolerated", "yes");
 		res[4].tolerated_by = xstrdup("policy.ini:9: [tolerate] policy.memory");

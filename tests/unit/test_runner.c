@@ -12,6 +12,7 @@
 #include "core/proc.h"
 #include "core/runner.h"
 #include "probes/registry.h"
+#include "kb_ids.h"
 
 static void p_ok(struct probe_ctx *ctx, struct result *r)
 {
@@ -23,7 +24,7 @@ static void p_ok(struct probe_ctx *ctx, struct result *r)
 static void p_fail(struct probe_ctx *ctx, struct result *r)
 {
 	(void)ctx;
-	res_set(r, ST_FAIL, "core.probe_crash", "broken");
+	res_set(r, ST_FAIL, KB_CORE_PROBE_CRASH, "broken");
 }
 
 static void p_crash(struct probe_ctx *ctx, struct result *r)

@@ -10,6 +10,7 @@
 
 #include "kb/kb.h"
 #include "watch/verdict.h"
+#include "kb_ids.h"
 
 /* A 30-second run on an 8-CPU machine that nothing limited. */
 static struct watch_summary base(void)
@@ -88,7 +89,7 @@ static void test_too_short(void **state)
 	s.npoints = 2;
 	s.gpu_util_mean = 99; /* would be GPU-bound, but two points prove nothing */
 	struct watch_verdict v;
-	expect(&s, WV_TOO_SHORT, "watch.too_short", &v);
+	expect(&s, WV_TOO_SHORT, KB_WATCH_TOO_SHORT, &v);
 	assert_int_equal(v.status, ST_SKIP);
 	assert_int_equal(v.nalso, 0);
 	watch_verdict_release(&v);
@@ -101,7 +102,7 @@ static void test_gpu_bound(void **state)
 	s.gpu_util_mean = 91;
 	s.gpu_util_max = 99;
 	struct watch_verdict v;
-	expect(&s, WV_GPU_BOUND, "watch.gpu_bound", &v);
+	expect(&s, WV_GPU_BOUND, KB_WATCH_GPU_BOUND, &v);
 	assert_int_equal(v.status, ST_PASS);
 	assert_false(v.cpu_io_only);
 	assert_non_null(strstr(v.headline.buf, "91%"));
@@ -109,7 +110,7 @@ static void test_gpu_bound(void **state)
 
 	/* Busy GPU and swapping: GPU-bound, with the swapping as "also". */
 	s.swap_in_mean = 4;
-	expect(&s, WV_GPU_BOUND, "watch.gpu_bound", &v);
+	expect(&s, WV_GPU_BOUND, KB_WATCH_GPU_BOUND, &v);
 	assert_true(has_also(&v, WV_MEMORY));
 	watch_verdict_release(&v);
 }
@@ -122,13 +123,13 @@ static void test_gpu_idle(void **state)
 	s.gpu_util_max = 1;
 	s.gpu_mem_max = 1010; /* 10 MiB: no CUDA context */
 	struct watch_verdict v;
-	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
+	expect(&s, WV_GPU_IDLE, KB_WATCH_GPU_IDLE, &v);
 	watch_verdict_release(&v);
 
 	/* A CPU-only build training on the CPU: the idle GPU is the finding,
 	 * not the busy CPUs. */
 	s.job_cpu_mean = 7.6;
-	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
+	expect(&s, WV_GPU_IDLE, KB_WATCH_GPU_IDLE, &v);
 	assert_non_null(strstr(v.headline.buf, "ran on the CPU"));
 	assert_false(has_also(&v, WV_CPU));
 	watch_verdict_release(&v);
@@ -139,7 +140,7 @@ static void test_gpu_idle(void **state)
 	s.gpu_util_known = false;
 	s.gpu_util_mean = s.gpu_util_max = NAN;
 	s.gpu_mem_max = 1000;
-	expect(&s, WV_GPU_IDLE, "watch.gpu_idle", &v);
+	expect(&s, WV_GPU_IDLE, KB_WATCH_GPU_IDLE, &v);
 	assert_true(v.cpu_io_only);
 	assert_string_equal(ev_get(&v.ev, "gpu_util_max"), "n/a");
 	watch_verdict_release(&v);
@@ -160,7 +161,7 @@ static void test_gpu_idle(void **state)
 	s.gpu_present = s.gpu_util_known = s.gpu_mem_known = false;
 	s.gpu_util_mean = s.gpu_util_max = s.gpu_mem_min = s.gpu_mem_max = NAN;
 	s.gpu_note = "libnvidia-ml.so.1 could not be loaded";
-	expect(&s, WV_WAITING, "watch.waiting", &v);
+	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
 	assert_true(v.cpu_io_only);
 	assert_string_equal(ev_get(&v.ev, "gpu_note"), "libnvidia-ml.so.1 could not be loaded");
 	watch_verdict_release(&v);
@@ -173,13 +174,13 @@ static void test_memory(void **state)
 	s.swap_in_mean = 0.7;
 	s.swap_out_mean = 0.6;
 	struct watch_verdict v;
-	expect(&s, WV_MEMORY, "watch.memory_pressure", &v);
+	expect(&s, WV_MEMORY, KB_WATCH_MEMORY_PRESSURE, &v);
 	assert_non_null(strstr(v.headline.buf, "swapped 1.3 MB/s"));
 	watch_verdict_release(&v);
 
 	s = base();
 	s.mem_avail_min = 300; /* of 16000: under 5 % */
-	expect(&s, WV_MEMORY, "watch.memory_pressure", &v);
+	expect(&s, WV_MEMORY, KB_WATCH_MEMORY_PRESSURE, &v);
 	assert_non_null(strstr(v.headline.buf, "300 MiB"));
 	watch_verdict_release(&v);
 
@@ -187,7 +188,7 @@ static void test_memory(void **state)
 	s = base();
 	s.swap_in_mean = 0.2;
 	s.mem_avail_min = 2000;
-	expect(&s, WV_WAITING, "watch.waiting", &v);
+	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
 	watch_verdict_release(&v);
 }
 
@@ -197,7 +198,7 @@ static void test_input(void **state)
 	struct watch_summary s = base();
 	s.job_blocked_mean = 0.9;
 	struct watch_verdict v;
-	expect(&s, WV_INPUT, "watch.input_bound", &v);
+	expect(&s, WV_INPUT, KB_WATCH_INPUT_BOUND, &v);
 	assert_non_null(strstr(v.headline.buf, "0.90 processes blocked"));
 	watch_verdict_release(&v);
 
@@ -207,7 +208,7 @@ static void test_input(void **state)
 	s.data_kind = "windows-drive";
 	s.data_example = "/mnt/c/Users/alice/data/000001.jpg";
 	s.data_files = 12;
-	expect(&s, WV_INPUT, "watch.input_bound.windows_drive", &v);
+	expect(&s, WV_INPUT, KB_WATCH_INPUT_BOUND_WINDOWS_DRIVE, &v);
 	assert_non_null(strstr(v.headline.buf, "reads from /mnt/c (9p, aname=drvfs)"));
 	assert_string_equal(ev_get(&v.ev, "data_example"), "/mnt/c/Users/alice/data/000001.jpg");
 	watch_verdict_release(&v);
@@ -216,18 +217,18 @@ static void test_input(void **state)
 	s = base();
 	s.cpu_iowait_mean = 5; /* 0.4 of 8 CPUs */
 	s.job_rchar_mean = 30;
-	expect(&s, WV_INPUT, "watch.input_bound", &v);
+	expect(&s, WV_INPUT, KB_WATCH_INPUT_BOUND, &v);
 	watch_verdict_release(&v);
 	/* ...not when another program causes it. */
 	s.job_rchar_mean = 0;
-	expect(&s, WV_WAITING, "watch.waiting", &v);
+	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
 	watch_verdict_release(&v);
 
 	/* Saturated CPUs win over waiting for I/O. */
 	s = base();
 	s.job_blocked_mean = 0.5;
 	s.job_cpu_mean = 7.5;
-	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	expect(&s, WV_CPU, KB_WATCH_CPU_BOUND, &v);
 	watch_verdict_release(&v);
 }
 
@@ -237,7 +238,7 @@ static void test_cpu(void **state)
 	struct watch_summary s = base();
 	s.job_cpu_mean = 7.2; /* of 8 */
 	struct watch_verdict v;
-	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	expect(&s, WV_CPU, KB_WATCH_CPU_BOUND, &v);
 	assert_non_null(strstr(v.headline.buf, "7.2 of 8 CPUs"));
 	watch_verdict_release(&v);
 
@@ -246,7 +247,7 @@ static void test_cpu(void **state)
 	s.job_cpu_mean = 1.05;
 	s.job_top_mean = 0.98;
 	s.top_comm = "python3";
-	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	expect(&s, WV_CPU, KB_WATCH_CPU_BOUND, &v);
 	assert_non_null(strstr(v.headline.buf, "(python3) used 0.98 of one core"));
 	watch_verdict_release(&v);
 
@@ -256,7 +257,7 @@ static void test_cpu(void **state)
 	s.job_top_mean = 0.35;
 	s.job_runnable_mean = 0.95;
 	s.cpu_busy_mean = 99;
-	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	expect(&s, WV_CPU, KB_WATCH_CPU_BOUND, &v);
 	assert_non_null(strstr(v.headline.buf, "shared with other work"));
 	watch_verdict_release(&v);
 
@@ -264,7 +265,7 @@ static void test_cpu(void **state)
 	s = base();
 	s.gpu_present = s.gpu_util_known = s.gpu_mem_known = false;
 	s.job_top_mean = 0.99;
-	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	expect(&s, WV_CPU, KB_WATCH_CPU_BOUND, &v);
 	assert_true(v.cpu_io_only);
 	watch_verdict_release(&v);
 }
@@ -280,21 +281,21 @@ static void test_without_utilisation(void **state)
 	s.job_cpu_mean = 1.1;
 	s.job_top_mean = 1.0;
 	struct watch_verdict v;
-	expect(&s, WV_CPU_OR_GPU, "watch.cpu_or_gpu_bound", &v);
+	expect(&s, WV_CPU_OR_GPU, KB_WATCH_CPU_OR_GPU_BOUND, &v);
 	assert_true(v.cpu_io_only);
 	assert_int_equal(v.status, ST_WARN);
 	watch_verdict_release(&v);
 
 	/* Many busy workers besides the main process: that is CPU work. */
 	s.job_cpu_mean = 4.0;
-	expect(&s, WV_CPU, "watch.cpu_bound", &v);
+	expect(&s, WV_CPU, KB_WATCH_CPU_BOUND, &v);
 	watch_verdict_release(&v);
 
 	/* Nothing else limited it: probably the GPU. */
 	s = base();
 	s.gpu_util_known = false;
 	s.gpu_util_mean = s.gpu_util_max = NAN;
-	expect(&s, WV_PROBABLY_GPU, "watch.probably_gpu_bound", &v);
+	expect(&s, WV_PROBABLY_GPU, KB_WATCH_PROBABLY_GPU_BOUND, &v);
 	assert_int_equal(v.status, ST_PASS);
 	assert_string_equal(ev_get(&v.ev, "gpu_mem_growth"), "2000 MiB");
 	watch_verdict_release(&v);
@@ -310,7 +311,7 @@ static void test_waiting(void **state)
 	s.job_runnable_mean = 0;
 	s.job_rchar_mean = 0;
 	struct watch_verdict v;
-	expect(&s, WV_WAITING, "watch.waiting", &v);
+	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
 	assert_non_null(strstr(v.headline.buf, "20% busy"));
 	watch_verdict_release(&v);
 
@@ -321,7 +322,7 @@ static void test_waiting(void **state)
 	empty.cpu_iowait_mean = empty.job_cpu_mean = empty.job_top_mean = NAN;
 	empty.job_blocked_mean = empty.job_runnable_mean = empty.job_rchar_mean = NAN;
 	empty.job_read_mean = empty.cpu_busy_mean = empty.mem_avail_min = NAN;
-	expect(&empty, WV_WAITING, "watch.waiting", &v);
+	expect(&empty, WV_WAITING, KB_WATCH_WAITING, &v);
 	assert_string_equal(ev_get(&v.ev, "job_cpu"), "n/a");
 	watch_verdict_release(&v);
 }
@@ -341,7 +342,7 @@ static void test_kb_entries(void **state)
 			if (!kb_find(e->see.v[i]))
 				fail_msg("%s: see %s does not exist", kb, e->see.v[i]);
 	}
-	const char *extra[] = { "watch.input_bound.windows_drive", "watch.gpu_util_unavailable" };
+	const char *extra[] = { KB_WATCH_INPUT_BOUND_WINDOWS_DRIVE, KB_WATCH_GPU_UTIL_UNAVAILABLE };
 	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
 		assert_non_null(kb_find(extra[i]));
 }
