@@ -1,6 +1,7 @@
 # wslgpu — plain Makefile. Targets:
 #   make                build ./wslgpu (and build/)
-#   make check          build and run every test (unit, end-to-end, kb)
+#   make check          build and run every test (unit, end-to-end, kb) in parallel;
+#                       T='NAME NAME:CASE' runs only those (doc/testing.md)
 #   make fakes          build the fake vendor libraries the fixtures use (tools/fixture)
 #   make check SANITIZE=1   the same under AddressSanitizer + UBSan (what CI runs)
 #   make asan           build the sanitizer binary only (build-asan/)
@@ -170,8 +171,9 @@ fakes: $(FAKE_LIB)
 asan:
 	$(MAKE) SANITIZE=1 $(BUILD)/wslgpu
 
+# make check T='libs core:test_kb_parse' runs only those (tests/run-tests.sh).
 check: $(BUILD)/wslgpu $(UNIT_BIN) $(FAKE_LIB)
-	BUILD=$(BUILD) sh tests/run-tests.sh
+	BUILD=$(BUILD) sh tests/run-tests.sh $(T)
 
 bench: $(BUILD)/wslgpu
 	BUILD=$(BUILD) sh bench/run-benchmarks.sh

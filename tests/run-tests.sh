@@ -1,50 +1,150 @@
 #!/bin/sh
-# run-tests.sh: runs every test of the project and prints one closing line
-# "total: N passed, N failed". Called by `make check` with BUILD set.
-#   unit tests:  $BUILD/tests/test_* (cmocka; each prints its own summary)
+# run-tests.sh [SELECTOR...]: runs the tests of the project in parallel under
+# prove (TAP), then prints what failed and one closing line
+# "total: N passed, N failed (F files, S s)"; the exit status is 0 only when
+# nothing failed. `make check` calls it with BUILD set (T=... passes
+# selectors). doc/testing.md describes it.
+#
+#   unit tests:  $BUILD/tests/test_* (cmocka, CMOCKA_MESSAGE_OUTPUT=TAP)
 #   e2e tests:   tests/e2e/*.sh (the real binary on fixture machines)
+#
+# A SELECTOR is NAME or NAME:CASE. NAME (a shell pattern) picks the e2e
+# script tests/e2e/NAME.sh and the unit test test_NAME (or NAME itself:
+# test_libs, e2e/libs and unit/test_libs pick one); CASE (a pattern too)
+# picks, in a unit test, the cmocka functions of that name, and in an e2e
+# script the runs and assertions on that fixture (tests/e2e/lib.sh):
+#   tests/run-tests.sh libs                     both libs tests
+#   tests/run-tests.sh libs:ldpath-stubs        one fixture of libs.sh
+#   tests/run-tests.sh kbgen:test_messages      one cmocka function
+# TEST_JOBS sets how many run at once (default: twice the CPUs, as the e2e
+# tests mostly wait on the processes they start). Each test's output is
+# kept in $BUILD/test-logs/.
 set -u
 BUILD=${BUILD:-build}
 export BUILD
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 3
-passed=0
-failed=0
-failures=""
+LOGS=$BUILD/test-logs
 
-for t in "$BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
-	name=$(basename "$t")
-	out=$("$t" 2>&1)
+# ---- one test, as prove runs it: TAP on stdout ----
+# NAME is unit/test_X or e2e/X, with :CASE or not. The plan is printed
+# last, from the TAP lines the test printed (the e2e scripts print none: an
+# assertion in a subshell would make their own count wrong); an e2e script
+# that stops before its closing "e2e-result:" line fails.
+if [ "${1:-}" = --one ]; then
+	name=${2%%:*}
+	case $2 in *:*) WSLGPU_TEST_CASE=${2#*:} ;; *) WSLGPU_TEST_CASE="" ;; esac
+	export WSLGPU_TEST_CASE
+	log=$LOGS/$(echo "$2" | tr '/:*?[]' '______')
+	case $name in
+	unit/*) CMOCKA_MESSAGE_OUTPUT=TAP "$BUILD/tests/${name#unit/}" >"$log.out" 2>"$log.err" ;;
+	e2e/*) sh "tests/e2e/${name#e2e/}.sh" >"$log.out" 2>"$log.err" ;;
+	*) echo "Bail out! no test $2"; exit 2 ;;
+	esac
 	rc=$?
-	n_ok=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-	n_bad=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-	passed=$((passed + ${n_ok:-0}))
-	if [ $rc -ne 0 ]; then
-		failed=$((failed + ${n_bad:-1}))
-		failures="$failures $name"
-		printf '%s\n' "$out"
-	fi
-	echo "unit  $name: ${n_ok:-0} passed${n_bad:+, $n_bad failed}"
-done
+	cat "$log.out"
+	case $name in e2e/*)
+		n=$(grep -c -E '^(not )?ok( |$)' "$log.out")
+		if ! grep -q '^e2e-result:' "$log.out"; then
+			echo "not ok - the script stopped before its end (exit status $rc)"
+			n=$((n + 1))
+		fi
+		echo "1..$n"
+		;;
+	esac
+	echo "$rc" >"$log.rc"
+	exit "$rc"
+fi
 
+# ---- which tests ----
+all=""
 for t in tests/e2e/*.sh; do
-	[ -f "$t" ] || continue
-	case "$t" in */lib.sh) continue ;; esac
-	name=$(basename "$t" .sh)
-	out=$(sh "$t" 2>&1)
-	rc=$?
-	n_ok=$(printf '%s\n' "$out" | sed -n 's/^e2e-result: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' | tail -1)
-	n_bad=$(printf '%s\n' "$out" | sed -n 's/^e2e-result: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' | tail -1)
-	passed=$((passed + ${n_ok:-0}))
-	if [ $rc -ne 0 ] || [ "${n_bad:-1}" != 0 ]; then
-		failed=$((failed + ${n_bad:-1}))
-		failures="$failures $name"
-		printf '%s\n' "$out" | grep -v '^ok ' | tail -60
-	fi
-	echo "e2e   $name: ${n_ok:-0} passed${n_bad:+, $n_bad failed}"
+	case $t in */lib.sh) continue ;; esac
+	all="$all e2e/$(basename "$t" .sh)"
+done
+for t in "$BUILD"/tests/test_*; do
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	all="$all unit/$(basename "$t")"
 done
 
-[ -n "$failures" ] && echo "failing:$failures"
-echo "total: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+if [ $# -eq 0 ]; then
+	picked=$all
+else
+	picked=""
+	for sel in "$@"; do
+		pat=${sel%%:*}
+		case $sel in *:*) cs=:${sel#*:} ;; *) cs="" ;; esac
+		n=0
+		for t in $all; do
+			short=${t#*/}
+			# shellcheck disable=SC2254
+			case $t in
+			$pat | */$pat | unit/test_$pat) picked="$picked $t$cs"; n=$((n + 1)) ;;
+			esac
+		done
+		if [ $n -eq 0 ]; then
+			echo "run-tests.sh: no test is named '$pat' (e2e: tests/e2e/NAME.sh, unit: $BUILD/tests/test_NAME)" >&2
+			exit 2
+		fi
+	done
+fi
+
+# ---- run them ----
+if ! command -v prove >/dev/null; then
+	echo "run-tests.sh: prove (Perl's TAP harness, Debian package perl) is needed" >&2
+	exit 3
+fi
+jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 2))}
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+t0=$(date +%s)
+# The slowest first (by the last run's times, kept in the state file), so
+# that no long test starts last; the first run goes in the order above.
+state=save
+[ -s "$BUILD/prove-state" ] && state=slow,save
+# shellcheck disable=SC2086
+prove -j "$jobs" --state="$state" --statefile="$BUILD/prove-state" \
+	--exec "sh $0 --one" $picked
+prc=$?
+secs=$(($(date +%s) - t0))
+
+# ---- what failed, and the closing line ----
+passed=0 failed=0 files=0 failing=""
+for t in $picked; do
+	log=$LOGS/$(echo "$t" | tr '/:*?[]' '______')
+	files=$((files + 1))
+	ok=$(grep -c -E '^ok( |$)' "$log.out" 2>/dev/null)
+	bad=$(grep -c -E '^not ok( |$)' "$log.out" 2>/dev/null)
+	rc=$(cat "$log.rc" 2>/dev/null || echo "?")
+	passed=$((passed + ${ok:-0}))
+	if [ "${bad:-0}" -gt 0 ] || [ "$rc" != 0 ]; then
+		[ "${bad:-0}" -gt 0 ] || bad=1
+		failed=$((failed + bad))
+		failing="$failing $t"
+		# The first failed case, as a selector that runs it alone: the
+		# cmocka function, or the fixture an e2e assertion names.
+		first=$(awk '/^not ok/ { sub(/^not ok [0-9]* *(- )?/, ""); print; exit }' "$log.out")
+		case $t in unit/*) first=${first%% *} ;; *) first=${first%%:*} ;; esac
+		name=${t#*/}
+		name=${name%%:*}
+		echo
+		echo "==== $t: $bad failed, exit status $rc (all of it: $log.out, $log.err)"
+		[ -n "$first" ] && echo "run it alone: BUILD=$BUILD tests/run-tests.sh '${name#test_}:$first'"
+		# Each failed assertion with its details (its "# " lines).
+		awk '/^not ok/ { show = 1; print; next } /^ok/ { show = 0 } show && /^#/' "$log.out" |
+			head -120
+		if [ -s "$log.err" ]; then
+			echo "---- stderr (last lines)"
+			tail -n 20 "$log.err"
+		fi
+	fi
+done
+if [ "$prc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+	# prove saw what the counts above do not: TAP that is not valid.
+	failed=1
+	failing=" (prove: see its report above)"
+fi
+echo
+[ -n "$failing" ] && echo "failing:$failing"
+echo "total: $passed passed, $failed failed ($files files, $secs s)"
+[ "$failed" -eq 0 ] && [ "$prc" -eq 0 ]

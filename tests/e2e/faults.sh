@@ -29,6 +29,7 @@
 #
 #   sh tests/e2e/faults.sh            BUILD=build by default
 #   FAULT_ONLY=REGEX sh tests/e2e/faults.sh    only the matching cases
+#   tests/run-tests.sh 'faults:lib:hang-*'     the same, by a pattern of ids
 . "$(dirname "$0")/lib.sh"
 
 # --timeout for every run: short, so that the hang cases stay quick, yet
@@ -286,12 +287,10 @@ run_case() {
 	esac
 
 	if [ -z "$bad" ]; then
-		echo "ok $id: exit $rc in $secs s, peak RSS ${rss} KiB"
+		tap_line ok "$id: exit $rc in $secs s, peak RSS ${rss} KiB"
 	else
-		echo "FAIL $id:${bad#;}"
-		echo "---- stderr"
-		head -c 1500 "$case_dir/err"
-		echo
+		tap_line "not ok" "$id:${bad#;}"
+		{ echo "---- stderr"; head -c 1500 "$case_dir/err"; echo; } | sed 's/^/# /'
 	fi
 	chmod -R u+rwx "$case_dir" 2>/dev/null
 	[ -n "${FAULT_KEEP:-}" ] && cp "$J" "$FAULT_KEEP.$$.json"
@@ -506,6 +505,11 @@ else fail "nvidia-smi inherited: $(echo "$extra" | tr '\n' ';')"; fi
 
 # ---- main: the baseline, then the pool ----
 
+# tests/run-tests.sh faults:ID selects fault cases by id (a pattern:
+# 'lib:hang-*', 'file:/dev/dxg:*'), not fixtures; the baseline they are
+# compared with runs whichever is selected.
+FAULT_CASE=${WSLGPU_TEST_CASE:-*}
+WSLGPU_TEST_CASE=""
 fixture healthy-torch
 # Later cases add the scripts below; give the baseline a dpkg status so
 # that its faults have a file to break.
@@ -526,11 +530,14 @@ export BASE BASE_IDS BASE_SECS FAULT_FIXTURE BUILD TOP="$top"
 
 results=$WORK/results
 cases | { if [ -n "${FAULT_ONLY:-}" ]; then grep -E -- "$FAULT_ONLY"; else cat; fi; } |
-	tr '\n' '\0' |
+	while read -r line; do
+		# shellcheck disable=SC2254
+		case ${line%% *} in $FAULT_CASE) echo "$line" ;; esac
+	done | tr '\n' '\0' |
 	xargs -0 -P "$FAULT_JOBS" -I{} sh -c 'sh "$0" --case $1' "$0" {} >"$results" 2>&1
 cat "$results"
 n_ok=$(grep -c '^ok ' "$results")
-n_fail=$(grep -c '^FAIL ' "$results")
+n_fail=$(grep -c '^not ok ' "$results")
 n_skip=$(grep -c '^skip ' "$results")
 T_PASS=$((T_PASS + n_ok))
 T_FAIL=$((T_FAIL + n_fail))

@@ -1,11 +1,9 @@
 # history.sh: `wslgpu history` on real database files -- one built here with
 # the sqlite3 command-line tool in the documented schema (two machines, a
 # driver downgrade that broke cuda.kernel), empty, missing, foreign and
-# non-SQLite files -- and, once `wslgpu smoke` records runs, the whole path:
-# smoke --record --db on a fixture, the driver downgraded, smoke again,
-# history --changes naming the downgrade; two concurrent recorders; a
-# recorder killed with SIGKILL. While smoke still says "not implemented
-# yet" that last part prints "skip" and counts nothing.
+# non-SQLite files -- and the whole path: smoke --record --db on a fixture,
+# the driver downgraded, smoke again, history --changes naming the
+# downgrade; two concurrent recorders; a recorder killed with SIGKILL.
 . "$(dirname "$0")/lib.sh"
 FIXTURE=history
 
@@ -284,11 +282,6 @@ printf '0123456789abcdef0123456789abcdef\n' >"$ROOT/etc/machine-id"
 SDB="$WORK/smoke/history.db"
 setenv TZ=UTC
 run smoke --record --db "$SDB"
-if printf '%s\n' "$ERR" | grep -q 'not implemented yet'; then
-	echo "skip: wslgpu smoke is not implemented yet; the smoke --record part of history.sh runs once it is"
-	done_testing
-	exit $?
-fi
 [ -f "$SDB" ] && ok "smoke --db created the database" || fail "smoke --db made no database ($ERR)"
 [ "$(stat -c %a "$SDB" 2>/dev/null)" = 600 ] && ok "database is 0600" || fail "database mode $(stat -c %a "$SDB")"
 [ "$(stat -c %a "$WORK/smoke" 2>/dev/null)" = 700 ] && ok "directory is 0700" || fail "directory mode"

@@ -14,12 +14,21 @@
 #                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
 #   run_json ARGS...    run with --json; sets $JSON (a file)
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
+#   ok TEXT, fail TEXT  a passed / failed assertion (fail adds the last run's
+#                       stdout and stderr)
 #   status_of ID        prints the JSON status of a check
 #   done_testing        prints the closing "e2e-result:" line
 #   session_members SID "PID STATE COMM" of each live process of session SID
 #   free_port           a free TCP port on 127.0.0.1 (for a server a test starts)
 #   http_get URL        the body of a 200 answer on stdout; fails otherwise
 #   wait_http URL       waits (up to 20 s) until URL answers 200
+#
+# Output is TAP (testanything.org): "ok - FIXTURE: what" and "not ok -
+# FIXTURE: what", the details of a failure as "# " lines; tests/run-tests.sh
+# runs the scripts in parallel under prove and adds the plan. A case is a
+# fixture: with WSLGPU_TEST_CASE set (a shell pattern, `tests/run-tests.sh
+# libs:ldpath-stubs`), only runs and assertions on fixtures it matches
+# happen; the rest of the script runs as it is, so that it reaches them.
 set -u
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
@@ -53,8 +62,20 @@ fixture() {
 # Adds KEY=VALUE to the environment of the next runs of this fixture.
 setenv() { EXTRA_ENV="$EXTRA_ENV $*"; }
 
+# Whether the current fixture is a case WSLGPU_TEST_CASE selects.
+selected() {
+	[ -z "${WSLGPU_TEST_CASE:-}" ] && return 0
+	# shellcheck disable=SC2254
+	case $FIXTURE in $WSLGPU_TEST_CASE) return 0 ;; esac
+	return 1
+}
+
 VARS_OF=""
 run() {
+	if ! selected; then
+		OUT="" ERR="" RC=0 SECS=0
+		return 0
+	fi
 	set -- --root "$ROOT" "$@"
 	# A clean environment: the fixture's, not the developer's.
 	if [ "$VARS_OF" != "$FIXTURE" ]; then
@@ -74,42 +95,69 @@ run() {
 # --json goes after the command word (git's rule: only global options
 # before it); without a command word the arguments are check's.
 run_json() {
+	JSON="$WORK/out.json"
+	if ! selected; then
+		: >"$JSON"
+		return 0
+	fi
 	case ${1:-} in
 	-* | '') run --json "$@" ;;
 	*) c=$1; shift; run "$c" --json "$@" ;;
 	esac
-	JSON="$WORK/out.json"
 	cp "$WORK/out" "$JSON"
 	if ! jq -e . "$JSON" >/dev/null 2>&1; then
 		fail "output is not valid JSON"
 	fi
 }
 
-ok() { T_PASS=$((T_PASS + 1)); echo "ok $FIXTURE: $1"; }
+NL='
+'
+# tap_line STATUS TEXT: one TAP line; a '#' in TEXT is escaped (it would
+# start a directive such as "# TODO"), lines after its first are comments.
+tap_line() {
+	case $2 in
+	*'#'* | *"$NL"*) printf '%s\n' "$2" | sed -e '1s/#/\\#/g' -e "1s/^/$1 - /" -e '2,$s/^/# /' ;;
+	*) printf '%s - %s\n' "$1" "$2" ;;
+	esac
+}
+ok() {
+	selected || return 0
+	T_PASS=$((T_PASS + 1))
+	tap_line ok "$FIXTURE: $1"
+}
 fail() {
+	selected || return 0
 	T_FAIL=$((T_FAIL + 1))
-	echo "FAIL $FIXTURE: $1"
-	echo "---- stdout"; echo "$OUT" | head -80
-	echo "---- stderr"; echo "$ERR" | head -20
+	tap_line "not ok" "$FIXTURE: $1"
+	{
+		echo "---- stdout"; echo "$OUT" | head -80
+		echo "---- stderr"; echo "$ERR" | head -20
+	} | sed 's/^/# /'
 }
 
 expect_rc() {
+	selected || return 0
 	if [ "$RC" = "$1" ]; then ok "exit status $1"; else fail "exit status $RC, expected $1"; fi
 }
 expect_line() {
+	selected || return 0
 	if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then ok "line /$1/"; else fail "no line matches /$1/"; fi
 }
 expect_no_line() {
+	selected || return 0
 	if printf '%s\n' "$OUT" | grep -Eq -- "$1"; then fail "a line matches /$1/"; else ok "no line /$1/"; fi
 }
 expect_err() {
+	selected || return 0
 	if printf '%s\n' "$ERR" | grep -Eq -- "$1"; then ok "stderr /$1/"; else fail "stderr does not match /$1/"; fi
 }
 expect_json() {
+	selected || return 0
 	if jq -e "$1" "$JSON" >/dev/null 2>&1; then ok "json $1"; else fail "json filter false: $1"; fi
 }
 status_of() { jq -r --arg id "$1" '.checks[] | select(.id == $id) | .status' "$JSON"; }
 expect_status() {
+	selected || return 0
 	s=$(status_of "$1")
 	if [ "$s" = "$2" ]; then ok "$1 is $2"; else fail "$1 is '$s', expected $2"; fi
 }

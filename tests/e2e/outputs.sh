@@ -9,8 +9,8 @@
 #       a closed port and a gateway that never answers fail clearly.
 # The writers and the push client are also tested without smoke, on
 # hand-made results, in tests/unit/test_outputs.c.
-# Missing tools (promtool, xmllint, prometheus-pushgateway, python3) and a
-# smoke command not built yet are skips, counted and said.
+# Missing tools (promtool, xmllint, prometheus-pushgateway, python3) are
+# skips, counted and said.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -23,14 +23,6 @@ finish() {
 	exit $?
 }
 have() { command -v "$1" >/dev/null 2>&1; }
-
-# Is the smoke command there yet? (It is written by another part of the work.)
-fixture healthy-wsl2
-run smoke --prom "$WORK/probe.prom"
-if printf '%s\n' "$ERR" | grep -q 'not implemented yet'; then
-	skip_test "wslgpu smoke is not implemented yet: its --prom/--junit/--push are not tested end to end (the writers are, in test_outputs)"
-	finish
-fi
 
 check_prom() { # FILE WHAT
 	if ! have promtool; then skip_test "promtool not installed: $2 not validated"; return; fi

@@ -20,6 +20,20 @@
 
 #include <cmocka.h>
 
+/* WSLGPU_TEST_CASE (tests/run-tests.sh NAME:CASE) runs only the test
+ * functions whose names match it, a pattern with * and ?; every test's
+ * main gets it through cmocka_run_group_tests. */
+static inline void tu_select_tests(void)
+{
+	const char *c = getenv("WSLGPU_TEST_CASE");
+	if (c && *c)
+		cmocka_set_test_filter(c);
+}
+#undef cmocka_run_group_tests
+#define cmocka_run_group_tests(tests, setup, teardown)                                       \
+	(tu_select_tests(), _cmocka_run_group_tests(#tests, tests, sizeof(tests) / sizeof((tests)[0]), \
+						   setup, teardown))
+
 /* Creates a fresh directory; the caller frees the returned path. */
 static inline char *tu_mkdtemp(void)
 {
