@@ -47,7 +47,11 @@ expect_err '^wslgpu watch: sh -c exit 7 exited with status 7 after'
 w -- "$NO_NVML" -- true
 expect_rc 0
 expect_err '^verdict: too short to judge: 0 points'
-expect_fast 3
+# A command that ends at once ends watch at once, without waiting for an
+# interval (30 s: far above what a loaded machine adds to a run).
+w -- "$NO_NVML" --interval 30s -- true
+expect_rc 0
+expect_fast 15
 w -- "$NO_NVML" -- sh -c 'kill -TERM $$'
 expect_rc 143
 expect_err 'was killed by SIGTERM'
@@ -106,10 +110,16 @@ expect_rc 143
 if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then fail "the command survived SIGTERM"
 else ok "the command ended with watch"; fi
 
+# The workloads below run in a session of their own (setsid -w waits for
+# the command and exits with its status): where the kernel schedules by
+# session (autogroups), a loaded machine then gives them a share of the
+# CPUs like any other session's, not a part of the test's own.
+SETSID="setsid -w"
+
 # ---- a CPU burner: CPU-bound ----
 burn='while :; do :; done'
 w -- "$NO_NVML" --interval 250ms --json="$WORK/burn.json" --csv "$WORK/burn.csv" \
-	--svg "$WORK/burn.svg" -- timeout 3 sh -c "$burn"
+	--svg "$WORK/burn.svg" -- $SETSID timeout 3 sh -c "$burn"
 expect_rc 124
 expect_err '^verdict: CPU-bound'
 expect_err 'note +GPU utilisation was not available: this verdict rests on CPU and I/O evidence only'
@@ -121,7 +131,7 @@ expect_json '.schema == "wslgpu/watch/1"'
 expect_json '.verdict.id == "cpu-bound" and .verdict.kb == "watch.cpu_bound" and .verdict.status == "warn"'
 expect_json '.verdict.cpu_io_only == true'
 expect_json '.gpu.state == "unavailable" and .gpu.util_available == false'
-expect_json '.command == ["timeout", "3", "sh", "-c", "while :; do :; done"] and .pid == null'
+expect_json '.command == ["setsid", "-w", "timeout", "3", "sh", "-c", "while :; do :; done"] and .pid == null'
 expect_json '.end.kind == "exited" and .end.status == 124 and .end.exit_code == 124'
 expect_json '.interval_s == 0.25 and .duration_s > 2.5 and .duration_s < 6'
 expect_json '(.columns | length) == 19 and .columns[0] == "t_s"'
@@ -170,9 +180,12 @@ for dir in "$WORK" "$BUILD"; do
 	rm -f "$dir/watch-read.dat"
 done
 if [ -n "$data" ]; then
-	# Reads that bypass the page cache, again and again for 3 s.
-	w -- "$NO_NVML" --interval 250ms --json="$WORK/io.json" -- timeout 3 sh -c \
-		"while :; do dd if='$data' of=/dev/null iflag=direct bs=1M status=none; done"
+	# Reads that bypass the page cache, again and again for 3 s, 64 MiB
+	# each: every read waits for the disk far longer than a busy
+	# machine's CPUs make it wait to run again, so the reader is seen
+	# blocked on I/O, as a job starved of data is, whatever the load.
+	w -- "$NO_NVML" --interval 250ms --json="$WORK/io.json" -- $SETSID timeout 3 sh -c \
+		"while :; do dd if='$data' of=/dev/null iflag=direct bs=64M status=none; done"
 	expect_rc 124
 	expect_err '^verdict: input-bound: the job waited for its data'
 	json_file "$WORK/io.json"
