@@ -29,8 +29,10 @@ zpty -w z "print -r -- '<ready>'"
 # Wait until the shell has read everything above.
 while zpty -r z out; do [[ $out == *'<ready>'* && $out != *print* ]] && break; done
 zpty -w -n z "$line"$'\t'
-typeset -i n=0
-while (( n++ < 2000 )); do
+# Until the completion says it is done; the limit only stops a hang: a
+# fresh zsh's compinit on a loaded machine took more than 20 s.
+SECONDS=0
+while (( SECONDS < 180 )); do
   zpty -r -t z out || { sleep 0.01; continue; }
   out=${out//$'\r'/}
   out=${out//$'\e'\[[0-9;?]#[a-zA-Z]/}

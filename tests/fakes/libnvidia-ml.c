@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <signal.h>
 #include <stdint.h>
@@ -124,12 +125,33 @@ static const char *listed(const char *list, const char *fn)
 	return NULL;
 }
 
+/* FAKE_NVML_TRACE=path: "call FN" appended per entry point, before it
+ * crashes or hangs, so that a test can wait until a call is reached. */
+static void trace(const char *fn)
+{
+	const char *path = getenv("FAKE_NVML_TRACE");
+	if (!path || !*path)
+		return;
+	char buf[128];
+	int n = snprintf(buf, sizeof buf, "call %s\n", fn);
+	if (n <= 0 || (size_t)n >= sizeof buf)
+		return;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, buf, (size_t)n) < 0) {
+		/* a trace is best effort */
+	}
+	close(fd);
+}
+
 /*
  * Every entry point starts here: crash or hang when asked to, and return
  * the forced code of FAKE_NVML_FAIL (or -1 to carry on).
  */
 static int enter(const char *fn)
 {
+	trace(fn);
 	if (listed(getenv("FAKE_NVML_CRASH"), fn)) {
 		/* Die of SIGSEGV even under a sanitizer's handler. */
 		signal(SIGSEGV, SIG_DFL);
