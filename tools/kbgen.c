@@ -129,6 +129,13 @@ static size_t put_list_values(struct strbuf *o, const struct kb_list *l, size_t 
 	return start;
 }
 
+static void put_field(struct strbuf *o, const char *name, const char *v)
+{
+	sb_addf(o, "\t\t.%s = ", name);
+	put_str(o, v);
+	sb_add(o, ",\n");
+}
+
 static void put_list(struct strbuf *o, const char *name, const struct kb_list *l, size_t off)
 {
 	if (l->n)
@@ -152,29 +159,21 @@ static void put_entries(struct strbuf *o)
 	sb_addf(o, "static struct kb_entry kb_entries[%zu] = {\n", kb.n);
 	for (size_t i = 0; i < kb.n; i++) {
 		const struct kb_entry *e = &kb.e[i];
-		sb_add(o, "\t{\n\t\t.id = ");
-		put_str(o, e->id);
-		sb_add(o, ",\n\t\t.layer = ");
-		put_str(o, e->layer);
-		sb_add(o, ",\n\t\t.kind = ");
-		put_str(o, e->kind);
-		sb_add(o, ",\n\t\t.title = ");
-		put_str(o, e->title);
-		sb_add(o, ",\n\t\t.cause = ");
-		put_str(o, e->cause);
-		sb_add(o, ",\n\t\t.confirm = ");
-		put_str(o, e->confirm);
-		sb_add(o, ",\n");
+		sb_add(o, "\t{\n");
+		put_field(o, "id", e->id);
+		put_field(o, "layer", e->layer);
+		put_field(o, "kind", e->kind);
+		put_field(o, "title", e->title);
+		put_field(o, "cause", e->cause);
+		put_field(o, "confirm", e->confirm);
 		put_list(o, "fix", &e->fix, off[i][0]);
 		put_list(o, "source", &e->source, off[i][1]);
 		put_list(o, "match", &e->match, off[i][2]);
 		put_list(o, "regex", &e->regex, off[i][3]);
 		put_list(o, "see", &e->see, off[i][4]);
-		sb_add(o, "\t\t.platform = ");
-		put_str(o, e->platform);
-		sb_add(o, ",\n\t\t.file = ");
-		put_str(o, e->file);
-		sb_addf(o, ",\n\t\t.line = %d,\n\t},\n", e->line);
+		put_field(o, "platform", e->platform);
+		put_field(o, "file", e->file);
+		sb_addf(o, "\t\t.line = %d,\n\t},\n", e->line);
 	}
 	sb_add(o, "};\n\n");
 	free(off);
