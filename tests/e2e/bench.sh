@@ -126,8 +126,10 @@ for sig in INT TERM; do
 		"$WSLGPU" --root "$ROOT" bench io /tmp/intr --size 512M --files 500000 --seconds 60 \
 		>"$WORK/intr.out" 2>"$WORK/intr.err" &
 	pid=$!
+	# Until the scratch directory is there (a minute at most: a loaded
+	# machine starts slowly).
 	i=0
-	while [ $i -lt 100 ] && [ -z "$(leftovers "$ROOT/tmp/intr")" ]; do
+	while [ $i -lt 1200 ] && [ -z "$(leftovers "$ROOT/tmp/intr")" ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -303,10 +305,19 @@ trace_balanced "$WORK/trace" "a failed allocation"
 clearenv
 
 # Ctrl-C while the driver hangs: the child is killed, the exit status is 130.
+# Sent once the fake's trace shows cuInit reached: earlier, on a loaded
+# machine, it can come before bench handles SIGINT at all, which a shell
+# starts ignored in a background command.
+rm -f "$WORK/intr.trace"
 env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user FAKE_CUDA_HANG=cuInit \
+	FAKE_CUDA_TRACE="$WORK/intr.trace" \
 	"$WSLGPU" --root "$ROOT" bench gpu $GPU_SMALL >"$WORK/intr.out" 2>"$WORK/intr.err" &
 pid=$!
-sleep 0.5
+i=0
+while [ $i -lt 1200 ] && ! grep -qx 'call cuInit' "$WORK/intr.trace" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
 kill -INT $pid
 wait $pid
 RC=$?

@@ -92,16 +92,27 @@ expect_rc 0
 expect_line '^usage: wslgpu watch'
 
 # ---- signals sent to watch reach the command ----
-"$WSLGPU" watch "$NO_NVML" -q -- sh -c 'trap "exit 5" TERM; while :; do sleep 0.1; done' &
+# Each is sent once the command has started (it makes $WORK/started), not
+# after a fixed time a loaded machine may not have started it in; by then
+# watch handles the signals it passes on. A minute at most.
+wait_started() {
+	i=0
+	while [ ! -e "$WORK/started" ] && [ $i -lt 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	rm -f "$WORK/started"
+}
+"$WSLGPU" watch "$NO_NVML" -q -- sh -c "trap 'exit 5' TERM; touch '$WORK/started'; while :; do sleep 0.1; done" &
 wpid=$!
-sleep 1
+wait_started
 kill -TERM $wpid
 wait $wpid
 RC=$?
 expect_rc 5
-"$WSLGPU" watch "$NO_NVML" -q -- sleep 30 &
+"$WSLGPU" watch "$NO_NVML" -q -- sh -c "touch '$WORK/started'; exec sleep 30" &
 wpid=$!
-sleep 1
+wait_started
 child=$(ps -o pid=,comm= --ppid $wpid | awk '$2 == "sleep" { print $1 }')
 kill -TERM $wpid
 wait $wpid
@@ -179,13 +190,28 @@ for dir in "$WORK" "$BUILD"; do
 	fi
 	rm -f "$dir/watch-read.dat"
 done
+# The reader: one process reading the file again and again, bypassing the
+# page cache, 64 MiB a read into one buffer. Each read waits for the disk
+# far longer than a busy machine makes the reader wait for a CPU after it,
+# and between reads it does nothing (a dd a pass spent its time faulting
+# in a fresh buffer: 'ready to run' at load 29), so it is seen blocked on
+# I/O, as a job starved of its data is, whatever the load.
+cat >"$WORK/reader.py" <<'EOF'
+import mmap, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT)
+buf = mmap.mmap(-1, 64 << 20)
+while True:
+    off = 0
+    while True:
+        n = os.preadv(fd, [buf], off)
+        if n <= 0:
+            break
+        off += n
+EOF
+command -v python3 >/dev/null 2>&1 || data=""
 if [ -n "$data" ]; then
-	# Reads that bypass the page cache, again and again for 3 s, 64 MiB
-	# each: every read waits for the disk far longer than a busy
-	# machine's CPUs make it wait to run again, so the reader is seen
-	# blocked on I/O, as a job starved of data is, whatever the load.
-	w -- "$NO_NVML" --interval 250ms --json="$WORK/io.json" -- $SETSID timeout 3 sh -c \
-		"while :; do dd if='$data' of=/dev/null iflag=direct bs=64M status=none; done"
+	w -- "$NO_NVML" --interval 250ms --json="$WORK/io.json" -- $SETSID timeout 3 python3 \
+		"$WORK/reader.py" "$data"
 	expect_rc 124
 	expect_err '^verdict: input-bound: the job waited for its data'
 	json_file "$WORK/io.json"
@@ -198,7 +224,7 @@ if [ -n "$data" ]; then
 		 ((.summary.job_rchar_mbs.mean // 0) >= 0.1 or (.summary.job_read_mbs.mean // 0) >= 0.1))'
 	rm -f "$data"
 else
-	echo "skip: O_DIRECT reads are not supported where this test can write"
+	echo "skip: no python3, or O_DIRECT reads are not supported where this test can write"
 fi
 
 # ---- many processes, most short-lived ----
@@ -281,7 +307,7 @@ else fail "stdout is not the command's output and then JSON"; fi
 if [ -z "$ERR" ]; then ok "--quiet prints nothing"; else fail "--quiet printed: $ERR"; fi
 
 # ---- attach to a running process ----
-sleep 2 &
+sleep 4 &
 spid=$!
 w -- "$NO_NVML" --interval 200ms --json="$WORK/pid.json" --pid $spid
 expect_rc 0
@@ -291,9 +317,15 @@ expect_json ".pid == $spid and .command == null and .end.kind == \"ended\""
 wait $spid
 sleep 30 &
 spid=$!
-"$WSLGPU" watch "$NO_NVML" --pid $spid 2>"$WORK/err" &
+# Ctrl-C once watch samples (a row in its CSV): before that, a background
+# command's SIGINT is still the one the shell started it with, ignored.
+"$WSLGPU" watch "$NO_NVML" --interval 100ms --csv "$WORK/pid.csv" --pid $spid 2>"$WORK/err" &
 wpid=$!
-sleep 1
+i=0
+while [ "$(wc -l <"$WORK/pid.csv" 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 1200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 kill -INT $wpid
 wait $wpid
 RC=$?
