@@ -40,12 +40,12 @@
 #include "probes.h"
 
 /* One command with the time limit; output kept in pr. */
-static int run_cmd(struct probe_ctx *ctx, const char *const *argv, int limit_ms,
-		   struct proc_result *pr, const char *step)
+static int run_cmd(struct probe_ctx *ctx, struct result *r, const char *const *argv,
+		   int limit_ms, struct proc_result *pr, const char *step)
 {
 	probe_step(ctx, "%s", step);
-	struct proc_opts po = { limit_ms, 256u << 10, NULL };
-	return proc_run(argv, &po, pr);
+	struct proc_opts po = { limit_ms, 256u << 10, NULL, NULL };
+	return probe_run(ctx, r, argv, &po, pr);
 }
 
 static bool has(const char *cmd, struct strbuf *guest)
@@ -268,7 +268,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 	const char *info_argv[] = { h.buf, "info", "--format", "{{json .}}", NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
-	int rc = run_cmd(ctx, info_argv, info_limit, &pr, "docker info --format '{{json .}}'");
+	int rc = run_cmd(ctx, r, info_argv, info_limit, &pr, "docker info --format '{{json .}}'");
 	struct dockerinfo di;
 	dockerinfo_parse(pr.out.buf, pr.out.len, &di);
 	bool reachable = rc == 0 && pr.end != PROC_TIMEOUT && di.json && di.server_version[0] &&
@@ -398,7 +398,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 			const char *argv[] = { nch.buf, "info", NULL };
 			struct proc_result np;
 			proc_result_init(&np);
-			int nrc = run_cmd(ctx, argv, cli_limit, &np, "nvidia-container-cli info");
+			int nrc = run_cmd(ctx, r, argv, cli_limit, &np, "nvidia-container-cli info");
 			struct strbuf all = STRBUF_INIT;
 			sb_addn(&all, np.out.buf ? np.out.buf : "", np.out.len);
 			sb_addc(&all, '\n');
@@ -448,7 +448,7 @@ static void probe_docker(struct probe_ctx *ctx, struct result *r)
 			proc_result_init(&rp);
 			struct strbuf step = STRBUF_INIT;
 			sb_addf(&step, "docker run --rm --gpus all %s nvidia-smi", image);
-			int rrc = run_cmd(ctx, argv, left, &rp, step.buf);
+			int rrc = run_cmd(ctx, r, argv, left, &rp, step.buf);
 			sb_release(&step);
 			struct strbuf all = STRBUF_INIT;
 			sb_addn(&all, rp.err.buf ? rp.err.buf : "", rp.err.len);

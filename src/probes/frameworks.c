@@ -849,8 +849,8 @@ static void probe_framework(struct probe_ctx *ctx, struct result *r, const struc
 			const char *argv[] = { ips[i].host, "-c", pyprobe_script, d->name, NULL };
 			static const char *const env[] = { "PYTHONUNBUFFERED=1",
 							   "PYTHONDONTWRITEBYTECODE=1", NULL };
-			struct proc_opts po = { limit, FW_OUTPUT_CAP, env };
-			run.started = proc_run(argv, &po, &run.pr);
+			struct proc_opts po = { limit, FW_OUTPUT_CAP, env, NULL };
+			run.started = probe_run(ctx, r, argv, &po, &run.pr);
 			run.parsed = pyprobe_parse(run.pr.out.buf, run.pr.out.len, &run.snap);
 		}
 		judge_run(d, &ips[i], &run, wsl, &t[i]);

@@ -484,16 +484,16 @@ struct smi_run {
 	struct strbuf output; /* stdout then stderr */
 };
 
-static void smi_run(struct probe_ctx *ctx, const char *guest, const char *host,
-		    struct smi_run *s)
+static void smi_run(struct probe_ctx *ctx, struct result *r, const char *guest,
+		    const char *host, struct smi_run *s)
 {
 	const char *argv[] = { host, NULL };
-	struct proc_opts po = { smi_limit_ms(ctx), 0, NULL };
+	struct proc_opts po = { smi_limit_ms(ctx), 0, NULL, NULL };
 	proc_result_init(&s->pr);
 	sb_init(&s->end);
 	sb_init(&s->output);
 	probe_step(ctx, "running %s", guest);
-	proc_run(argv, &po, &s->pr);
+	probe_run(ctx, r, argv, &po, &s->pr);
 	proc_describe_end(&s->pr, &s->end);
 	sb_addn(&s->output, sb_str(&s->pr.out), s->pr.out.len);
 	if (s->pr.err.len) {
@@ -626,7 +626,7 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 	bool wsl_copy = !strcmp(guest.buf, WSL_SMI);
 
 	struct smi_run s;
-	smi_run(ctx, guest.buf, host.buf, &s);
+	smi_run(ctx, r, guest.buf, host.buf, &s);
 	smi_evidence(r, &s);
 	if (!wsl || wsl_copy || strcmp(probe_platform(ctx), "wsl2") != 0) {
 		smi_classify(ctx, r, &s, guest.buf, &v);
@@ -657,7 +657,7 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "wsl_smi", "%s", WSL_SMI);
 	if (rootfs_stat(WSL_SMI, &st) == 0 && rootfs_host_path(WSL_SMI, true, &wh) == 0) {
 		struct smi_run w;
-		smi_run(ctx, WSL_SMI, wh.buf, &w);
+		smi_run(ctx, r, WSL_SMI, wh.buf, &w);
 		res_ev(r, "wsl_smi_exit", "%s", w.end.buf);
 		if (w.info.driver_version[0])
 			res_ev(r, "wsl_smi_driver_version", "%s", w.info.driver_version);

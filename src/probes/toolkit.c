@@ -113,10 +113,10 @@ static void nvcc_version(struct probe_ctx *ctx, const char *guest, const char *h
 {
 	probe_step(ctx, "%s --version", guest);
 	const char *argv[] = { host, "--version", NULL };
-	struct proc_opts po = { limit_ms, 64 << 10, NULL };
+	struct proc_opts po = { limit_ms, 64 << 10, NULL, NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
-	if (proc_run(argv, &po, &pr) == 0) {
+	if (probe_run(ctx, r, argv, &po, &pr) == 0) {
 		if (nvccver_parse(pr.out.buf, pr.out.len, ver, n) < 0) {
 			struct strbuf d = STRBUF_INIT;
 			proc_describe_end(&pr, &d);

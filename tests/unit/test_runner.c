@@ -175,11 +175,10 @@ static void p_say_two(struct probe_ctx *ctx, struct result *r)
 /* CHECK_COMMANDS: in a shared child its command is handed over. */
 static void p_command(struct probe_ctx *ctx, struct result *r)
 {
-	(void)ctx;
 	const char *argv[] = { "/bin/sh", "-c", "echo $PPID", NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
-	int rc = proc_run(argv, NULL, &pr);
+	int rc = probe_run(ctx, r, argv, NULL, &pr);
 	if (rc < 0)
 		res_set(r, ST_FAIL, NULL, "proc_run: %d", rc);
 	else
