@@ -103,6 +103,13 @@ const char *probe_dep_get(struct probe_ctx *ctx, const char *id, const char *key
  */
 int probe_run(struct probe_ctx *ctx, struct result *r, const char *const *argv,
 	      const struct proc_opts *opts, struct proc_result *pr);
+/*
+ * For a probe about to wait on a timer (perf.memory's swap sample): true
+ * in the runner's shared child, where the wait would hold up the checks
+ * after it; the probe returns at once and runs again in a child of its
+ * own, where this is false. The same hand-over as probe_run's.
+ */
+bool probe_alone(struct probe_ctx *ctx);
 /* Announces what the probe is about to wait for; a time-out names it. */
 void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -151,6 +151,12 @@ int probe_run(struct probe_ctx *ctx, struct result *r, const char *const *argv,
 	return rc;
 }
 
+bool probe_alone(struct probe_ctx *ctx)
+{
+	const struct proc_watch *w = ctx->procs;
+	return w && w->defer && w->defer(w->arg);
+}
+
 void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1058,6 +1064,9 @@ static bool give_to_idle(struct run *run, size_t i)
 	}
 	put_i32(s->ctl_fd, REC_RUN, (int)i);
 	double now = now_ms();
+	/* A member handed back (REC_DEFER) may come here again: a child can
+	 * run more checks than the table has. */
+	s->members = xrealloc(s->members, (s->nmembers + 1) * sizeof *s->members);
 	s->members[s->nmembers++] = i;
 	s->cur = -1;
 	s->start = now;
