@@ -38,6 +38,7 @@
 #include "../gpu/cudaapi.h"
 #include "../gpu/cudafacts.h"
 #include "../gpu/kernels.h"
+#include "cuda_judge.h"
 #include "probes.h"
 
 #define WSL_LIBCUDA "/usr/lib/wsl/lib/libcuda.so.1"
@@ -46,11 +47,10 @@
 #define KERNEL_ELEMENTS (1u << 20)
 #define KERNEL_BLOCK 256u
 
-/* LD_LIBRARY_PATH without the entries that name dir (the fix for a stub
- * found through it); "" when nothing is left. */
-static void ld_path_without(const char *dir, struct strbuf *out)
+/* LD_LIBRARY_PATH (lp) without the entries that name dir (the fix for a
+ * stub found through it); "" when nothing is left. */
+static void ld_path_without(const char *dir, const char *lp, struct strbuf *out)
 {
-	const char *lp = getenv("LD_LIBRARY_PATH");
 	sb_reset(out);
 	if (!lp)
 		return;
@@ -73,14 +73,15 @@ static void ld_path_without(const char *dir, struct strbuf *out)
 	}
 }
 
-/* Stub evidence: the directory and the fixed LD_LIBRARY_PATH. */
-static void stub_evidence(struct result *r, const char *loaded_as, const char *loaded)
+/* Stub evidence: the directory and the fixed LD_LIBRARY_PATH (llp). */
+static void stub_evidence(struct result *r, const char *loaded_as, const char *loaded,
+			  const char *llp)
 {
 	struct strbuf dir = STRBUF_INIT, fixed = STRBUF_INIT;
 	if (!cuda_path_in_stubs(loaded_as, &dir) && !cuda_path_in_stubs(loaded, &dir))
 		path_dirname(loaded_as, &dir);
 	res_ev(r, "stubs_dir", "%s", dir.buf);
-	ld_path_without(dir.buf, &fixed);
+	ld_path_without(dir.buf, llp, &fixed);
 	res_ev(r, "ld_library_path_fixed", "%s", fixed.buf ? fixed.buf : "");
 	sb_release(&dir);
 	sb_release(&fixed);
@@ -88,13 +89,26 @@ static void stub_evidence(struct result *r, const char *loaded_as, const char *l
 
 /* ---- reporting a CUresult ---- */
 
-static bool visible_hides_all(struct result *r)
+static bool visible_hides_all(struct result *r, const char *v)
 {
-	const char *v = getenv("CUDA_VISIBLE_DEVICES");
 	if (!v)
 		return false;
 	res_ev(r, "cuda_visible_devices", "'%s'", v);
 	return cuda_visible_devices_hide_all(v);
+}
+
+void cuda_fail_call(struct result *r, enum cuda_step step, const char *call, int code,
+		    const char *kb_override, bool wsl2, const char *cvd)
+{
+	struct strbuf res = STRBUF_INIT;
+	cuda_result_describe(code, &res);
+	res_ev(r, "call", "%s", call);
+	res_ev(r, "result", "%s", res.buf);
+	res_ev(r, "result_text", "%s", cuda_result_text(code));
+	bool hidden = code == CUDA_ERROR_NO_DEVICE && visible_hides_all(r, cvd);
+	const char *kb = kb_override ? kb_override : cuda_result_kb(step, code, hidden, wsl2);
+	res_set(r, ST_FAIL, kb, "%s returned %s: %s", call, res.buf, cuda_result_text(code));
+	sb_release(&res);
 }
 
 /* Fails r for a call that returned code, with the KB entry of the step
@@ -102,16 +116,8 @@ static bool visible_hides_all(struct result *r)
 static void fail_call_kb(struct probe_ctx *ctx, struct result *r, enum cuda_step step,
 			 const char *call, int code, const char *kb_override)
 {
-	struct strbuf res = STRBUF_INIT;
-	cuda_result_describe(code, &res);
-	res_ev(r, "call", "%s", call);
-	res_ev(r, "result", "%s", res.buf);
-	res_ev(r, "result_text", "%s", cuda_result_text(code));
-	bool hidden = code == CUDA_ERROR_NO_DEVICE && visible_hides_all(r);
-	const char *kb = kb_override ? kb_override
-				     : cuda_result_kb(step, code, hidden, probe_is_wsl2(ctx));
-	res_set(r, ST_FAIL, kb, "%s returned %s: %s", call, res.buf, cuda_result_text(code));
-	sb_release(&res);
+	cuda_fail_call(r, step, call, code, kb_override, probe_is_wsl2(ctx),
+		       getenv("CUDA_VISIBLE_DEVICES"));
 }
 
 static void fail_call(struct probe_ctx *ctx, struct result *r, enum cuda_step step,
@@ -174,7 +180,7 @@ static bool init_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 		rootfs_guest_path(api->loaded_path, &g);
 		rootfs_guest_path(api->loaded_as ? api->loaded_as : api->loaded_path, &as);
 		if (cuda_path_in_stubs(as.buf, NULL) || cuda_path_in_stubs(g.buf, NULL))
-			stub_evidence(r, as.buf, g.buf);
+			stub_evidence(r, as.buf, g.buf, getenv("LD_LIBRARY_PATH"));
 		else
 			kb = "cuda.init.stub_copy";
 		sb_release(&g);
@@ -202,7 +208,7 @@ static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_ap
 	}
 	res_ev(r, "device_count", "%d", *count);
 	if (*count == 0) {
-		visible_hides_all(r);
+		visible_hides_all(r, getenv("CUDA_VISIBLE_DEVICES"));
 		res_set(r, ST_FAIL, "cuda.init.zero_devices",
 			"cuInit succeeded but the driver reports no CUDA device");
 		return false;
@@ -215,157 +221,204 @@ static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_ap
 	return true;
 }
 
-static void probe_load(struct probe_ctx *ctx, struct result *r)
+/* ---- cuda.load's judge: facts in, result out, no I/O ---- */
+
+/* The loaded file against the prediction, once it answered as a driver. */
+static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 {
-	bool wsl2 = probe_is_wsl2(ctx);
-	const char *predicted = probe_dep_get(ctx, "libs.libcuda", "resolved");
-	if (predicted && predicted[0] != '/')
-		predicted = NULL; /* not a path: no prediction */
-	struct strbuf file = STRBUF_INIT, pred = STRBUF_INIT, loaded = STRBUF_INIT,
-		      loaded_as = STRBUF_INIT, err = STRBUF_INIT;
-	struct cuda_api api;
-	memset(&api, 0, sizeof api);
-
-	if (rootfs_is_real()) {
-		sb_add(&file, "libcuda.so.1");
-		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
-					"LD_LIBRARY_PATH, then ld.so.cache)");
-		if (predicted)
-			rootfs_realpath(predicted, &pred, NULL);
-	} else {
-		const char *guest = predicted;
-		if (!guest && wsl2) {
-			guest = WSL_LIBCUDA;
-			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
-					  "WSL2 default %s is loaded", WSL_LIBCUDA);
-		}
-		if (!guest) {
-			res_set(r, ST_SKIP, NULL,
-				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
-				"only the predicted file can be loaded");
-			goto out;
-		}
-		res_ev(r, "requested", "%s (under the root: the file the loader would pick there)",
-		       guest);
-		int rc = rootfs_host_path(guest, true, &file);
-		if (rc < 0) {
-			res_ev(r, "file", "%s", guest);
-			res_ev(r, "error", "%s", strerror(-rc));
-			res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "%s cannot be opened: %s",
-				guest, strerror(-rc));
-			goto out;
-		}
-		rootfs_realpath(guest, &pred, NULL);
-	}
-	res_ev(r, "predicted", "%s", predicted ? predicted : "none (libs.libcuda made no prediction)");
-
-	probe_step(ctx, "dlopen libcuda.so.1");
-	int rc = cuda_api_load(&api, file.buf, &err);
-	if (api.loaded_path) {
-		rootfs_guest_path(api.loaded_path, &loaded);
-		rootfs_guest_path(api.loaded_as ? api.loaded_as : api.loaded_path, &loaded_as);
-		res_ev(r, "loaded", "%s", loaded.buf);
-		if (strcmp(loaded.buf, loaded_as.buf))
-			res_ev(r, "loaded_as", "%s", loaded_as.buf);
-	}
-	if (rc < 0) {
-		struct strbuf msg = STRBUF_INIT;
-		rootfs_guest_text(err.buf, &msg);
-		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
-		sb_release(&msg);
-	}
-	if (rc == -ENOENT) {
-		res_ev(r, "file", "%s", rootfs_is_real() ? file.buf : pred.buf);
-		res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "dlopen(libcuda.so.1) failed: %s",
-			res_get(r, "error"));
-		goto out;
-	}
-	if (!api.loaded_path) {
-		/* dlinfo gave no name: nothing to compare, but it loaded. */
-		rootfs_guest_path(file.buf, &loaded);
-		res_ev(r, "loaded", "%s", loaded.buf);
-	}
-	if (rc == -ENOSYS) {
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
-			"%s loaded, but it is not a CUDA driver (no cuInit)", loaded.buf);
-		goto out;
-	}
-	if (!api.cuDeviceGetCount || !api.cuDeviceGet) {
-		res_ev(r, "error", "missing %s", api.missing);
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
-			"%s lacks the basic CUDA calls (%s)", loaded.buf, api.missing);
-		goto out;
-	}
-	if (api.missing)
-		res_ev(r, "not_supported", "%s", api.missing);
-
-	/* What the libs layer predicted, and what the file answers: both are
-	 * shown, and the answer wins (a stub copied anywhere answers 34). */
-	const struct result *lr = probe_dep(ctx, "libs.libcuda");
-	if (lr && lr->ran)
-		res_ev(r, "prediction", "libs.libcuda %s%s%s", status_name(lr->status),
-		       lr->detail ? ": " : "", lr->detail ? lr->detail : "");
-	/* When the libs layer predicts trouble, this probe observes: it asks
-	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
-	 * runs only after a load that passed). */
-	int init_rc = -1;
-	if (api.cuInit && lr && lr->ran && lr->status != ST_PASS) {
-		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
-		init_rc = api.cuInit(0);
-		struct strbuf res = STRBUF_INIT;
-		cuda_result_describe(init_rc, &res);
-		res_ev(r, "cuinit", "%s", res.buf);
-		sb_release(&res);
-	}
-	enum cuda_load_verdict verdict = cuda_judge_loaded(pred.len ? pred.buf : NULL, loaded.buf, wsl2);
-	if (init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
+	const char *loaded = f->loaded, *loaded_as = f->loaded_as;
+	enum cuda_load_verdict verdict = cuda_judge_loaded(f->pred_real, loaded, f->wsl2);
+	if (f->init_asked && f->init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
 		res_ev(r, "stub_place", "%s",
-		       !strncmp(loaded_as.buf, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
+		       !strncmp(loaded_as, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
 		res_set(r, ST_FAIL, "cuda.init.stub_copy",
 			"loaded %s, but its cuInit answers CUDA_ERROR_STUB_LIBRARY (34): it is a copy "
-			"of the CUDA toolkit's stub", loaded_as.buf);
-		goto out;
+			"of the CUDA toolkit's stub", loaded_as);
+		return;
 	}
 	switch (verdict) {
 	case CUDA_LOAD_STUB:
-		stub_evidence(r, loaded_as.buf, loaded.buf);
+		stub_evidence(r, loaded_as, loaded, f->ld_library_path);
 		res_set(r, ST_FAIL, "cuda.load.stub",
 			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
-			loaded_as.buf);
+			loaded_as);
 		break;
 	case CUDA_LOAD_SHADOWED: {
 		/* The package the libs layer found for this file, for the fix. */
-		const char *lp = probe_dep_get(ctx, "libs.libcuda", "package");
-		const char *lres = probe_dep_get(ctx, "libs.libcuda", "resolved");
-		const char *ltgt = probe_dep_get(ctx, "libs.libcuda", "target");
-		if (lp && ((lres && !strcmp(lres, loaded_as.buf)) || (ltgt && !strcmp(ltgt, loaded.buf)) ||
-			   (lres && !strcmp(lres, loaded.buf))))
+		const char *lp = f->libs ? res_get(f->libs, "package") : NULL;
+		const char *lres = f->libs ? res_get(f->libs, "resolved") : NULL;
+		const char *ltgt = f->libs ? res_get(f->libs, "target") : NULL;
+		if (lp && ((lres && !strcmp(lres, loaded_as)) || (ltgt && !strcmp(ltgt, loaded)) ||
+			   (lres && !strcmp(lres, loaded))))
 			res_ev(r, "package", "%s", lp);
 	}
 		/* fall through */
 		res_set(r, ST_FAIL, "cuda.load.shadowed",
 			"the loader picked %s, not WSL's %s: a Linux driver's libcuda shadows "
-			"the Windows driver's", loaded.buf, WSL_LIBCUDA);
+			"the Windows driver's", loaded, WSL_LIBCUDA);
 		break;
 	case CUDA_LOAD_MISMATCH:
 		res_set(r, ST_WARN, "cuda.load.mismatch",
-			"the loader picked %s, but libs.libcuda predicted %s", loaded.buf, pred.buf);
+			"the loader picked %s, but libs.libcuda predicted %s", loaded, f->pred_real);
 		break;
 	case CUDA_LOAD_NO_PREDICTION:
 		res_set(r, ST_PASS, NULL, "loaded %s (libs.libcuda made no prediction to compare)",
-			loaded.buf);
+			loaded);
 		break;
 	case CUDA_LOAD_OK:
-		res_set(r, ST_PASS, NULL, "loaded %s, the file libs.libcuda predicted", loaded.buf);
+		res_set(r, ST_PASS, NULL, "loaded %s, the file libs.libcuda predicted", loaded);
 		break;
 	}
-out:
+}
+
+void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
+{
+	if (f->real) {
+		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
+					"LD_LIBRARY_PATH, then ld.so.cache)");
+	} else {
+		if (!f->predicted && f->guest)
+			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
+					  "WSL2 default %s is loaded", WSL_LIBCUDA);
+		if (!f->guest) {
+			res_set(r, ST_SKIP, NULL,
+				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
+				"only the predicted file can be loaded");
+			return;
+		}
+		res_ev(r, "requested", "%s (under the root: the file the loader would pick there)",
+		       f->guest);
+		if (f->host_rc < 0) {
+			res_ev(r, "file", "%s", f->guest);
+			res_ev(r, "error", "%s", strerror(-f->host_rc));
+			res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "%s cannot be opened: %s",
+				f->guest, strerror(-f->host_rc));
+			return;
+		}
+	}
+	res_ev(r, "predicted", "%s",
+	       f->predicted ? f->predicted : "none (libs.libcuda made no prediction)");
+	if (f->dlinfo) {
+		res_ev(r, "loaded", "%s", f->loaded);
+		if (strcmp(f->loaded, f->loaded_as))
+			res_ev(r, "loaded_as", "%s", f->loaded_as);
+	}
+	if (f->load_rc < 0)
+		res_ev(r, "error", "%s", f->error ? f->error : "");
+	if (f->load_rc == -ENOENT) {
+		res_ev(r, "file", "%s", f->real ? f->file : f->pred_real ? f->pred_real : "");
+		res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "dlopen(libcuda.so.1) failed: %s",
+			res_get(r, "error"));
+		return;
+	}
+	if (!f->dlinfo) /* dlinfo gave no name: nothing to compare, but it loaded */
+		res_ev(r, "loaded", "%s", f->loaded);
+	if (f->load_rc == -ENOSYS) {
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"%s loaded, but it is not a CUDA driver (no cuInit)", f->loaded);
+		return;
+	}
+	if (!f->basic_calls) {
+		res_ev(r, "error", "missing %s", f->missing);
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"%s lacks the basic CUDA calls (%s)", f->loaded, f->missing);
+		return;
+	}
+	if (f->missing)
+		res_ev(r, "not_supported", "%s", f->missing);
+	/* What the libs layer predicted, and what the file answers: both are
+	 * shown, and the answer wins (a stub copied anywhere answers 34). */
+	const struct result *lr = f->libs;
+	if (lr && lr->ran)
+		res_ev(r, "prediction", "libs.libcuda %s%s%s", status_name(lr->status),
+		       lr->detail ? ": " : "", lr->detail ? lr->detail : "");
+	if (f->init_asked) {
+		struct strbuf res = STRBUF_INIT;
+		cuda_result_describe(f->init_rc, &res);
+		res_ev(r, "cuinit", "%s", res.buf);
+		sb_release(&res);
+	}
+	load_verdict(f, r);
+}
+
+/* ---- cuda.load's collector: dlopen, and cuInit when libs.libcuda warned ---- */
+
+/* What cuda.load found, and the facts that point into it. */
+struct load_collect {
+	struct cuda_load_facts f;
+	struct strbuf file, pred, loaded, loaded_as, err, msg;
+};
+
+static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct load_collect *c)
+{
+	struct cuda_load_facts *f = &c->f;
+	f->wsl2 = probe_is_wsl2(ctx);
+	f->real = rootfs_is_real();
+	f->ld_library_path = getenv("LD_LIBRARY_PATH");
+	f->libs = probe_dep(ctx, "libs.libcuda");
+	f->predicted = probe_dep_get(ctx, "libs.libcuda", "resolved");
+	if (f->predicted && f->predicted[0] != '/')
+		f->predicted = NULL; /* not a path: no prediction */
+	if (f->real) {
+		sb_add(&c->file, "libcuda.so.1");
+		if (f->predicted)
+			rootfs_realpath(f->predicted, &c->pred, NULL);
+	} else {
+		f->guest = f->predicted ? f->predicted : f->wsl2 ? WSL_LIBCUDA : NULL;
+		if (!f->guest)
+			return;
+		f->host_rc = rootfs_host_path(f->guest, true, &c->file);
+		if (f->host_rc < 0)
+			return;
+		rootfs_realpath(f->guest, &c->pred, NULL);
+	}
+	f->pred_real = c->pred.len ? c->pred.buf : NULL;
+	f->file = c->file.buf;
+
+	probe_step(ctx, "dlopen libcuda.so.1");
+	f->load_rc = cuda_api_load(api, c->file.buf, &c->err);
+	f->dlinfo = api->loaded_path != NULL;
+	if (f->dlinfo) {
+		rootfs_guest_path(api->loaded_path, &c->loaded);
+		rootfs_guest_path(api->loaded_as ? api->loaded_as : api->loaded_path, &c->loaded_as);
+	} else {
+		rootfs_guest_path(c->file.buf, &c->loaded);
+		sb_add(&c->loaded_as, c->loaded.buf);
+	}
+	f->loaded = c->loaded.buf;
+	f->loaded_as = c->loaded_as.buf;
+	if (f->load_rc < 0) {
+		rootfs_guest_text(c->err.buf, &c->msg);
+		f->error = sb_str(&c->msg);
+	}
+	f->basic_calls = api->cuDeviceGetCount && api->cuDeviceGet;
+	f->missing = api->missing;
+	/* When the libs layer predicts trouble, this probe observes: it asks
+	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
+	 * runs only after a load that passed). */
+	const struct result *lr = f->libs;
+	if (f->basic_calls && api->cuInit && lr && lr->ran && lr->status != ST_PASS) {
+		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
+		f->init_asked = true;
+		f->init_rc = api->cuInit(0);
+	}
+}
+
+static void probe_load(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	struct load_collect c;
+	memset(&api, 0, sizeof api);
+	memset(&c, 0, sizeof c);
+	collect_load(ctx, &api, &c);
+	judge_cuda_load(&c.f, r);
 	cuda_api_close(&api);
-	sb_release(&file);
-	sb_release(&pred);
-	sb_release(&loaded);
-	sb_release(&loaded_as);
-	sb_release(&err);
+	sb_release(&c.file);
+	sb_release(&c.pred);
+	sb_release(&c.loaded);
+	sb_release(&c.loaded_as);
+	sb_release(&c.err);
+	sb_release(&c.msg);
 }
 
 static void probe_init(struct probe_ctx *ctx, struct result *r)
@@ -415,129 +468,178 @@ static int attribute(struct cuda_api *api, CUdevice dev, int id, int *value)
 	return 0;
 }
 
-static void probe_devices(struct probe_ctx *ctx, struct result *r)
+/* ---- cuda.devices' judge: facts in, result out, no I/O ---- */
+
+/* "8.6", or "unknown". */
+static void cc_text(const struct cuda_dev *d, char *cc, size_t n)
 {
-	struct cuda_api api;
-	memset(&api, 0, sizeof api);
-	struct strbuf name = STRBUF_INIT, detail = STRBUF_INIT, key = STRBUF_INIT;
-	enum status st = ST_PASS;
-	const char *kb = NULL;
-	int count;
-	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api) ||
-	    !device_count(ctx, r, &api, &count))
-		goto out;
-	int shown = count < CUDA_MAX_REPORTED_DEVICES ? count : CUDA_MAX_REPORTED_DEVICES;
-	bool wsl2 = probe_is_wsl2(ctx);
-	if (count > 1)
-		sb_addf(&detail, "%d devices: ", count);
-	for (int i = 0; i < shown; i++) {
-		CUdevice dev = 0;
-		probe_step(ctx, "cuDeviceGet(%d)", i);
-		int rc = api.cuDeviceGet(&dev, i);
-		if (rc != CUDA_SUCCESS) {
-			res_ev(r, "device", "%d", i);
-			fail_call(ctx, r, CUDA_STEP_DEVICES, "cuDeviceGet", rc);
-			goto out;
-		}
+	if (d->major >= 0 && d->minor >= 0)
+		snprintf(cc, n, "%d.%d", d->major, d->minor);
+	else
+		snprintf(cc, n, "unknown");
+}
+
+/* One device's evidence (device.I.*); its line for the detail. */
+static void device_evidence(const struct cuda_devices_facts *f, int i, struct result *r,
+			    struct strbuf *line)
+{
+	const struct cuda_dev *d = &f->dev[i];
+	struct strbuf key = STRBUF_INIT;
 #define DEV_EV(field, ...)                                  \
 	do {                                                \
 		sb_reset(&key);                             \
 		sb_addf(&key, "device.%d." field, i);       \
 		res_ev(r, key.buf, __VA_ARGS__);            \
 	} while (0)
-
-		/* One more byte than we offer: the driver may not terminate. */
-		char raw[257];
-		memset(raw, 0, sizeof raw);
-		probe_step(ctx, "cuDeviceGetName(%d)", i);
-		rc = api.cuDeviceGetName ? api.cuDeviceGetName(raw, 256, dev) : -1;
-		if (rc == CUDA_SUCCESS)
-			cuda_clean_name(raw, 256, &name);
-		else {
-			sb_reset(&name);
-			sb_add(&name, "(name unavailable)");
-		}
-		DEV_EV("name", "%s", name.buf);
-
-		int major, minor;
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major);
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor);
-		char cc[24] = "unknown";
-		if (major >= 0 && minor >= 0)
-			snprintf(cc, sizeof cc, "%d.%d", major, minor);
-		DEV_EV("cc", "%s", cc);
-
-		size_t bytes = 0;
-		char mem[48] = "unknown";
-		probe_step(ctx, "cuDeviceTotalMem(%d)", i);
-		if (api.cuDeviceTotalMem && api.cuDeviceTotalMem(&bytes, dev) == CUDA_SUCCESS)
-			snprintf(mem, sizeof mem, "%llu",
-				 cuda_bytes_to_mib((unsigned long long)bytes));
-		DEV_EV("memory_mib", "%s", mem);
-
-		int dom, bus, pdev;
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &dom);
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &bus);
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &pdev);
-		char pci[32];
-		cuda_format_pci(dom, bus, pdev, pci, sizeof pci);
-		DEV_EV("pci", "%s", pci);
-
-		char uuid[64] = "not supported by this driver";
-		if (api.cuDeviceGetUuid) {
-			CUuuid u;
-			memset(&u, 0, sizeof u);
-			if (api.cuDeviceGetUuid(&u, dev) == CUDA_SUCCESS)
-				cuda_format_uuid((const unsigned char *)u.bytes, uuid, sizeof uuid);
-			else
-				snprintf(uuid, sizeof uuid, "unavailable");
-		}
-		DEV_EV("uuid", "%s", uuid);
-
-		int tcc, managed;
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_TCC_DRIVER, &tcc);
-		DEV_EV("tcc", "%s", tcc < 0 ? "unknown" : tcc ? "1 (TCC driver model)" : "0");
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &managed);
-		if (managed == 0 && wsl2)
-			DEV_EV("concurrent_managed_access",
-			       "0 (expected on WSL 2: concurrent CPU/GPU access to managed "
-			       "memory is not supported)");
-		else
-			DEV_EV("concurrent_managed_access", "%s",
-			       managed < 0 ? "unknown" : managed ? "1" : "0");
+	const char *name = d->name ? d->name : "(name unavailable)";
+	DEV_EV("name", "%s", name);
+	char cc[24];
+	cc_text(d, cc, sizeof cc);
+	DEV_EV("cc", "%s", cc);
+	char mem[48] = "unknown";
+	if (d->have_memory)
+		snprintf(mem, sizeof mem, "%llu", cuda_bytes_to_mib(d->bytes));
+	DEV_EV("memory_mib", "%s", mem);
+	char pci[32];
+	cuda_format_pci(d->pci_domain, d->pci_bus, d->pci_device, pci, sizeof pci);
+	DEV_EV("pci", "%s", pci);
+	char uuid[64] = "not supported by this driver";
+	if (d->uuid_rc == CUDA_SUCCESS)
+		cuda_format_uuid(d->uuid, uuid, sizeof uuid);
+	else if (d->uuid_rc != -1)
+		snprintf(uuid, sizeof uuid, "unavailable");
+	DEV_EV("uuid", "%s", uuid);
+	DEV_EV("tcc", "%s", d->tcc < 0 ? "unknown" : d->tcc ? "1 (TCC driver model)" : "0");
+	if (d->managed == 0 && f->wsl2)
+		DEV_EV("concurrent_managed_access",
+		       "0 (expected on WSL 2: concurrent CPU/GPU access to managed "
+		       "memory is not supported)");
+	else
+		DEV_EV("concurrent_managed_access", "%s",
+		       d->managed < 0 ? "unknown" : d->managed ? "1" : "0");
 #undef DEV_EV
+	sb_addf(line, "%s (compute capability %s, %s MiB, PCI %s)", name, cc, mem, pci);
+	sb_release(&key);
+}
 
+void judge_cuda_devices(const struct cuda_devices_facts *f, struct result *r)
+{
+	struct strbuf detail = STRBUF_INIT;
+	enum status st = ST_PASS;
+	const char *kb = NULL;
+	int shown = f->count < CUDA_MAX_REPORTED_DEVICES ? f->count : CUDA_MAX_REPORTED_DEVICES;
+	if (f->count > 1)
+		sb_addf(&detail, "%d devices: ", f->count);
+	for (int i = 0; i < shown; i++) {
+		const struct cuda_dev *d = &f->dev[i];
+		if (d->get_rc != CUDA_SUCCESS) {
+			res_ev(r, "device", "%d", i);
+			cuda_fail_call(r, CUDA_STEP_DEVICES, "cuDeviceGet", d->get_rc, NULL, f->wsl2,
+				       f->cuda_visible_devices);
+			sb_release(&detail);
+			return;
+		}
 		if (i)
 			sb_add(&detail, "; ");
-		sb_addf(&detail, "%s (compute capability %s, %s MiB, PCI %s)", name.buf, cc, mem, pci);
-
+		device_evidence(f, i, r, &detail);
 		/* Findings, worst first; the detail names the device. */
-		if (major >= 0 && (major < 5 || (wsl2 && major < 6)) && st == ST_PASS) {
+		const char *name = d->name ? d->name : "(name unavailable)";
+		if (d->major >= 0 && (d->major < 5 || (f->wsl2 && d->major < 6)) && st == ST_PASS) {
 			st = ST_WARN;
 			kb = "cuda.devices.old_arch";
+			char cc[24];
+			cc_text(d, cc, sizeof cc);
 			res_ev(r, "cc", "%s", cc);
-			res_ev(r, "device", "%s", name.buf);
-		} else if (bytes == 0 && strcmp(mem, "unknown") && st == ST_PASS) {
+			res_ev(r, "device", "%s", name);
+		} else if (d->have_memory && d->bytes == 0 && st == ST_PASS) {
 			st = ST_WARN;
 			kb = "cuda.devices.no_memory";
-			res_ev(r, "device", "%s", name.buf);
+			res_ev(r, "device", "%s", name);
 		}
 	}
-	if (count > shown)
-		sb_addf(&detail, "; and %d more", count - shown);
+	if (f->count > shown)
+		sb_addf(&detail, "; and %d more", f->count - shown);
 	if (st == ST_WARN && !strcmp(kb, "cuda.devices.old_arch"))
 		res_set(r, st, kb, "%s: compute capability %s is older than %s supports",
 			res_get(r, "device"), res_get(r, "cc"),
-			wsl2 ? "CUDA on WSL 2 (Pascal, 6.0)" : "the probe kernel (5.0)");
+			f->wsl2 ? "CUDA on WSL 2 (Pascal, 6.0)" : "the probe kernel (5.0)");
 	else if (st == ST_WARN)
 		res_set(r, st, kb, "%s reports 0 bytes of memory", res_get(r, "device"));
 	else
 		res_set(r, ST_PASS, NULL, "%s", detail.buf);
+	sb_release(&detail);
+}
+
+/* ---- cuda.devices' collector: the calls into libcuda ---- */
+
+static void collect_device(struct probe_ctx *ctx, struct cuda_api *api, int i, struct cuda_dev *d,
+			   struct strbuf *name)
+{
+	CUdevice dev = 0;
+	probe_step(ctx, "cuDeviceGet(%d)", i);
+	d->get_rc = api->cuDeviceGet(&dev, i);
+	if (d->get_rc != CUDA_SUCCESS)
+		return;
+	/* One more byte than we offer: the driver may not terminate. */
+	char raw[257];
+	memset(raw, 0, sizeof raw);
+	probe_step(ctx, "cuDeviceGetName(%d)", i);
+	if ((api->cuDeviceGetName ? api->cuDeviceGetName(raw, 256, dev) : -1) == CUDA_SUCCESS) {
+		cuda_clean_name(raw, 256, name);
+		d->name = sb_str(name);
+	}
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->major);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &d->minor);
+	size_t bytes = 0;
+	probe_step(ctx, "cuDeviceTotalMem(%d)", i);
+	d->have_memory = api->cuDeviceTotalMem && api->cuDeviceTotalMem(&bytes, dev) == CUDA_SUCCESS;
+	d->bytes = bytes;
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &d->pci_domain);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &d->pci_bus);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &d->pci_device);
+	d->uuid_rc = -1;
+	if (api->cuDeviceGetUuid) {
+		CUuuid u;
+		memset(&u, 0, sizeof u);
+		d->uuid_rc = api->cuDeviceGetUuid(&u, dev);
+		if (d->uuid_rc == -1)
+			d->uuid_rc = CUDA_ERROR_UNKNOWN; /* -1 means "no such call" here */
+		memcpy(d->uuid, u.bytes, sizeof d->uuid);
+	}
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_TCC_DRIVER, &d->tcc);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &d->managed);
+}
+
+static void probe_devices(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	memset(&api, 0, sizeof api);
+	struct cuda_devices_facts f;
+	memset(&f, 0, sizeof f);
+	struct cuda_dev *dev = NULL;
+	struct strbuf *names = NULL;
+	int shown = 0;
+	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api) ||
+	    !device_count(ctx, r, &api, &f.count))
+		goto out;
+	f.wsl2 = probe_is_wsl2(ctx);
+	f.cuda_visible_devices = getenv("CUDA_VISIBLE_DEVICES");
+	shown = f.count < CUDA_MAX_REPORTED_DEVICES ? f.count : CUDA_MAX_REPORTED_DEVICES;
+	dev = xcalloc((size_t)shown, sizeof *dev);
+	names = xcalloc((size_t)shown, sizeof *names);
+	for (int i = 0; i < shown; i++) {
+		collect_device(ctx, &api, i, &dev[i], &names[i]);
+		if (dev[i].get_rc != CUDA_SUCCESS)
+			break;
+	}
+	f.dev = dev;
+	judge_cuda_devices(&f, r);
 out:
 	cuda_api_close(&api);
-	sb_release(&name);
-	sb_release(&detail);
-	sb_release(&key);
+	for (int i = 0; i < shown; i++)
+		sb_release(&names[i]);
+	free(names);
+	free(dev);
 }
 
 /* ---- the kernel ---- */
