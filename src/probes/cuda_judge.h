@@ -59,6 +59,14 @@ struct cuda_devices_facts {
 	const char *cuda_visible_devices;
 };
 
+/* cuda.kernel: what wslgpu_check left for one launch, copied back:
+ * result[0] the wrong elements, result[1] the lowest wrong index (~0 when
+ * none). KERNEL_NO_ROUND_TRIP: words no check can leave, so the copies
+ * to the device and back did not carry them. */
+#define KERNEL_CHECK_WORDS 2
+enum kernel_check { KERNEL_OK, KERNEL_WRONG, KERNEL_NO_ROUND_TRIP };
+enum kernel_check cuda_kernel_check(const unsigned result[KERNEL_CHECK_WORDS], unsigned n);
+
 /* A failed driver call: r fails with the call's KB entry (kb, when the
  * caller knows better). */
 void cuda_fail_call(struct result *r, enum cuda_step step, const char *call, int code,

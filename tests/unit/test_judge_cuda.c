@@ -213,12 +213,34 @@ static void test_fail_call(void **state)
 	result_release(&r);
 }
 
+/* What wslgpu_check's counters say once copied back. */
+static void test_kernel_check(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned words[KERNEL_CHECK_WORDS];
+		enum kernel_check want;
+	} t[] = {
+		{ { 0, ~0u }, KERNEL_OK },
+		{ { 256, 4095 }, KERNEL_WRONG },
+		{ { 1048576, 0 }, KERNEL_WRONG },              /* nothing written */
+		{ { ~0u, 0 }, KERNEL_NO_ROUND_TRIP },          /* DtoH moved nothing */
+		{ { 0xa5a5a5a5u, 0xa5a5a5a5u }, KERNEL_NO_ROUND_TRIP }, /* HtoD moved nothing */
+		{ { 0, 0 }, KERNEL_NO_ROUND_TRIP },
+		{ { 3, 1048576 }, KERNEL_NO_ROUND_TRIP },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (cuda_kernel_check(t[i].words, 1048576) != t[i].want)
+			fail_msg("row %zu: %d", i, (int)cuda_kernel_check(t[i].words, 1048576));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_fail_call),
+		cmocka_unit_test(test_kernel_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
