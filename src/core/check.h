@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "proc.h"
 #include "result.h"
 
 #define CHECK_MAX_DEPS 6
@@ -40,7 +41,7 @@ typedef void (*probe_fn)(struct probe_ctx *ctx, struct result *r);
  * checks; no vendor library, no command. Such probes (fuzzed parsers)
  * share one child and run one after another. */
 #define CHECK_FILES 1u
-/* Like CHECK_FILES until it runs a command (proc_run): it looks for the
+/* Like CHECK_FILES until it runs a command (probe_run): it looks for the
  * program in the shared child, and when it finds one to run, it is run
  * again in a child of its own (python3, docker, nvcc, nvidia-smi). */
 #define CHECK_COMMANDS 2u
@@ -83,12 +84,32 @@ struct probe_ctx {
 	size_t n;
 	const struct run_opts *opts;
 	int wire_fd;            /* -1 when run in-process */
+	/* The runner's watch on the commands the probe runs (probe_run);
+	 * NULL in-process (--no-fork, tests). */
+	const struct proc_watch *procs;
 };
 
 /* Result of an earlier check this probe depends on (NULL if not run). */
 const struct result *probe_dep(struct probe_ctx *ctx, const char *id);
 /* Evidence value of an earlier check, or NULL. */
 const char *probe_dep_get(struct probe_ctx *ctx, const char *id, const char *key);
+/*
+ * Runs a command for the probe: proc_run (src/core/proc.h) under the
+ * runner's watch (ctx->procs), which may hand the probe over to a child of
+ * its own first (-EAGAIN) and kills what it started if the probe is
+ * killed. Under that watch each command that ran is "ran" evidence of r:
+ * the path it executed as the described machine names it, its arguments
+ * and how it ended, so that `check -v` shows exactly which program ran.
+ */
+int probe_run(struct probe_ctx *ctx, struct result *r, const char *const *argv,
+	      const struct proc_opts *opts, struct proc_result *pr);
+/*
+ * For a probe about to wait on a timer (perf.memory's swap sample): true
+ * in the runner's shared child, where the wait would hold up the checks
+ * after it; the probe returns at once and runs again in a child of its
+ * own, where this is false. The same hand-over as probe_run's.
+ */
+bool probe_alone(struct probe_ctx *ctx);
 /* Announces what the probe is about to wait for; a time-out names it. */
 void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -1,9 +1,6 @@
 /* proc.c: run one external command, bounded in time and output. See proc.h. */
 #include "proc.h"
 
-#include "result.h"
-#include "rootfs.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,10 +16,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-void (*proc_spawn_hook)(pid_t pgid);
-bool (*proc_gate)(void);
-struct result *proc_evidence;
 
 double now_ms(void)
 {
@@ -275,42 +268,12 @@ static bool drain(int fd, struct strbuf *sb, size_t cap, bool *truncated)
 	return true;
 }
 
-/* "ran" evidence: the guest path of argv[0] (the root's prefix taken off),
- * each argument (an inline script or a long one shown by its size only),
- * and the end. */
-static void record_run(const char *const *argv, const struct proc_result *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	rootfs_guest_path(argv[0], &sb); /* argv[0] as it is when not inside the root */
-	for (size_t i = 1; argv[i]; i++) {
-		if (strlen(argv[i]) > 64 || strchr(argv[i], '\n'))
-			sb_addf(&sb, " <%zu bytes>", strlen(argv[i]));
-		else
-			sb_addf(&sb, " %s", argv[i]);
-	}
-	sb_add(&sb, " (");
-	proc_describe_end(r, &sb);
-	sb_addf(&sb, ", %.0f ms)", r->ms);
-	res_ev(proc_evidence, "ran", "%s", sb.buf);
-	sb_release(&sb);
-}
-
-static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
-			struct proc_result *r);
-
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r)
 {
-	if (proc_gate && proc_gate())
+	const struct proc_watch *watch = opts ? opts->watch : NULL;
+	if (watch && watch->defer && watch->defer(watch->arg))
 		return -EAGAIN;
-	int rc = proc_run_raw(argv, opts, r);
-	if (rc == 0 && proc_evidence)
-		record_run(argv, r);
-	return rc;
-}
 
-static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
-			struct proc_result *r)
-{
 	int timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : 10000;
 	size_t cap = opts && opts->cap ? opts->cap : PROC_OUTPUT_CAP;
 	int out[2], err[2], ex[2];
@@ -367,8 +330,8 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		_exit(127);
 	}
 	setpgid(pid, pid); /* also here: no race with the child's own call */
-	if (proc_spawn_hook)
-		proc_spawn_hook(pid);
+	if (watch && watch->started)
+		watch->started(watch->arg, pid);
 	close(out[1]);
 	close(err[1]);
 	close(ex[1]);

@@ -37,16 +37,36 @@ struct proc_result {
 	double ms;
 };
 
+/*
+ * Who watches the commands a run starts: the probe runner gives one to
+ * each probe's context (struct probe_ctx, src/core/check.h), and
+ * probe_run puts it in the options of every command the probe runs. As
+ * git's run-command.c keeps such callbacks in struct child_process, they
+ * travel with the command, never in a global. Either may be NULL.
+ */
+struct proc_watch {
+	/* Returns true to run nothing: proc_run returns -EAGAIN (the runner's
+	 * shared child hands a probe that wants to run a command over to a
+	 * child of its own, CHECK_COMMANDS). */
+	bool (*defer)(void *arg);
+	/* Called in the forking process with the command's process group id,
+	 * so that the runner can kill it if the probe itself is killed. */
+	void (*started)(void *arg, pid_t pgid);
+	void *arg;
+};
+
 struct proc_opts {
 	int timeout_ms;        /* <= 0: 10 s */
 	size_t cap;            /* 0: PROC_OUTPUT_CAP */
 	const char *const *env_set; /* extra "NAME=value" entries, NULL-terminated */
+	const struct proc_watch *watch; /* NULL: nobody watches */
 };
 
 void proc_result_init(struct proc_result *r);
 void proc_result_release(struct proc_result *r);
 /* Runs argv (argv[0] an absolute path). Returns 0 when the command was
- * started (whatever its end), -errno when it could not even be forked. */
+ * started (whatever its end), -EAGAIN when the watch deferred it, -errno
+ * when it could not even be forked. */
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r);
 /*
  * Replaces the process with argv (argv[0] an absolute path), keeping the
@@ -74,22 +94,6 @@ void proc_close_fds(const int *keep, size_t nkeep);
  * Returns how many it ended.
  */
 size_t proc_end_children(const pid_t *keep, size_t nkeep);
-
-/* When set and it returns true, proc_run runs nothing and returns -EAGAIN:
- * the probe runner's shared child uses it to hand a probe that wants to
- * run a command over to a child of its own (CHECK_COMMANDS). */
-extern bool (*proc_gate)(void);
-
-/* Called in the forking process with each command's process group id, so
- * that the probe runner can kill it if the probe itself is killed. */
-extern void (*proc_spawn_hook)(pid_t pgid);
-
-/* When set (the probe runner sets it to the running probe's result), every
- * proc_run adds "ran" evidence to it: the absolute path it executed, as the
- * described machine names it (the guest path under --root), its arguments
- * and how it ended, so `check -v` shows exactly which program ran. */
-struct result;
-extern struct result *proc_evidence;
 
 /* "SIGSEGV" for 11; "signal 77" for unknown numbers. */
 const char *signal_name(int sig, char buf[16]);

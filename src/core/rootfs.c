@@ -378,10 +378,18 @@ const char *rootfs_strerror(int rc)
 	return strerror(rc < 0 ? -rc : rc);
 }
 
+/* The running probe's evidence, while the runner has it set. */
+static struct evidence *notes;
+
+void rootfs_notes_to(struct evidence *ev)
+{
+	notes = ev;
+}
+
 void rootfs_note_cut(const char *guest, const char *what)
 {
-	if (proc_evidence) {
-		res_ev(proc_evidence, "input_cut", "%s: %s", guest, what);
+	if (notes) {
+		ev_add(notes, "input_cut", "%s: %s", guest, what);
 		return;
 	}
 	/* Once per file: a sampler (watch) reads the same file again and again. */
@@ -428,9 +436,9 @@ static int open_regular(const char *guest, struct stat *st)
 	if (!S_ISREG(st->st_mode)) {
 		/* FIFOs, sockets and devices: refuse rather than block (a FIFO
 		 * with no writer, a hung tty) or read forever (/dev/zero). */
-		if (proc_evidence)
-			res_ev(proc_evidence, "not_regular", "%s: %s, not a regular file: not read",
-			       guest, rootfs_mode_name(st->st_mode));
+		if (notes)
+			ev_add(notes, "not_regular", "%s: %s, not a regular file: not read", guest,
+			       rootfs_mode_name(st->st_mode));
 		close(fd);
 		return -EINVAL;
 	}

@@ -118,10 +118,19 @@ const char *rootfs_strerror(int rc);
 const char *rootfs_mode_name(mode_t mode);
 /*
  * Says that input was cut: "what" (e.g. "read only its first 1 MiB")
- * about the guest file. In a probe (proc_evidence set) as evidence
- * "input_cut"; in the main process as a warning on stderr.
+ * about the guest file. In a probe as evidence "input_cut"; in the main
+ * process as a warning on stderr.
  */
 void rootfs_note_cut(const char *guest, const char *what);
+/*
+ * Where the notes above (input_cut, not_regular) go: the probe runner
+ * points them at the running probe's evidence while it runs, and back at
+ * NULL (a warning on stderr) after. A registration, not an argument: the
+ * notes come from parsers far below the probe (dpkg, mountinfo, meminfo),
+ * which take no probe context.
+ */
+struct evidence;
+void rootfs_notes_to(struct evidence *ev);
 
 /*
  * A file line by line, read in 64 KiB pieces: memory holds one line,

@@ -19,6 +19,7 @@
 #include "interrupt.h"
 #include "proc.h"
 #include "kb_ids.h"
+#include "rootfs.h"
 
 /*
  * Records the runner adds to a child's result stream (src/core/result.h has
@@ -85,7 +86,7 @@ struct slot {
 	int wire_fd;   /* result records */
 	int out_fd;    /* captured stdout/stderr */
 	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
-	bool shared;   /* it runs shareable probes (proc_gate hands commands over) */
+	bool shared;   /* it runs shareable probes (which hand commands over) */
 	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
 	struct strbuf wire;
@@ -116,6 +117,45 @@ const char *probe_dep_get(struct probe_ctx *ctx, const char *id, const char *key
 {
 	const struct result *r = probe_dep(ctx, id);
 	return r ? res_get(r, key) : NULL;
+}
+
+/* "ran" evidence: the guest path of argv[0] (the root's prefix taken off),
+ * each argument (an inline script or a long one shown by its size only),
+ * and the end. */
+static void record_run(struct result *r, const char *const *argv, const struct proc_result *pr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	rootfs_guest_path(argv[0], &sb); /* argv[0] as it is when not inside the root */
+	for (size_t i = 1; argv[i]; i++) {
+		if (strlen(argv[i]) > 64 || strchr(argv[i], '\n'))
+			sb_addf(&sb, " <%zu bytes>", strlen(argv[i]));
+		else
+			sb_addf(&sb, " %s", argv[i]);
+	}
+	sb_add(&sb, " (");
+	proc_describe_end(pr, &sb);
+	sb_addf(&sb, ", %.0f ms)", pr->ms);
+	res_ev(r, "ran", "%s", sb.buf);
+	sb_release(&sb);
+}
+
+int probe_run(struct probe_ctx *ctx, struct result *r, const char *const *argv,
+	      const struct proc_opts *opts, struct proc_result *pr)
+{
+	struct proc_opts o = { 0 };
+	if (opts)
+		o = *opts;
+	o.watch = ctx->procs;
+	int rc = proc_run(argv, &o, pr);
+	if (rc == 0 && ctx->procs)
+		record_run(r, argv, pr);
+	return rc;
+}
+
+bool probe_alone(struct probe_ctx *ctx)
+{
+	const struct proc_watch *w = ctx->procs;
+	return w && w->defer && w->defer(w->arg);
 }
 
 void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
@@ -260,8 +300,9 @@ static bool settle_unrun(const struct check_def *defs, size_t n, struct result *
 
 static int child_wire_fd = -1;
 
-static void report_pgid(pid_t pgid)
+static void report_pgid(void *arg, pid_t pgid)
 {
+	(void)arg;
 	if (child_wire_fd >= 0) {
 		int32_t v = (int32_t)pgid;
 		wire_put(child_wire_fd, REC_PGID, &v, sizeof v);
@@ -304,8 +345,9 @@ static void put_i32(int fd, char type, int v)
 /* In a shared child no command runs: the probe is handed over. */
 static bool child_deferred;
 
-static bool defer_command(void)
+static bool defer_command(void *arg)
 {
+	(void)arg;
 	if (!child_deferred)
 		wire_put(child_wire_fd, REC_DEFER, "c", 1);
 	child_deferred = true;
@@ -355,9 +397,10 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 	(void)w;
 	result_init(r, &ctx->defs[i]);
 	child_deferred = false;
-	proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
+	rootfs_notes_to(&r->ev); /* what rootfs did not read shows as its evidence */
 	double t0 = now_ms();
 	ctx->defs[i].run(ctx, r);
+	rootfs_notes_to(NULL);
 	/* What the probe started and left running ends with it. (In a shared
 	 * child nothing is started: commands are handed over.) */
 	if (!shared)
@@ -455,9 +498,12 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	proc_close_fds(keep, 2);
 	ctx->wire_fd = wire_fd;
 	child_wire_fd = wire_fd;
-	proc_spawn_hook = report_pgid;
-	if (shared)
-		proc_gate = defer_command;
+	/* The commands its probes run: their groups go to the parent, which
+	 * kills them with the probe; a shared child runs none. */
+	static struct proc_watch watch;
+	watch.started = report_pgid;
+	watch.defer = shared ? defer_command : NULL;
+	ctx->procs = &watch;
 
 	for (size_t m = 0; m < nmembers; m++)
 		child_member(ctx, members[m], m > 0, shared, wire_fd);
@@ -908,7 +954,7 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 		}
 		goto failed;
 	}
-	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1 };
+	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1, NULL };
 	fflush(stdout);
 	fflush(stderr);
 	pid_t runner = getpid();
@@ -1019,6 +1065,9 @@ static bool give_to_idle(struct run *run, size_t i)
 	}
 	put_i32(s->ctl_fd, REC_RUN, (int)i);
 	double now = now_ms();
+	/* A member handed back (REC_DEFER) may come here again: a child can
+	 * run more checks than the table has. */
+	s->members = xrealloc(s->members, (s->nmembers + 1) * sizeof *s->members);
 	s->members[s->nmembers++] = i;
 	s->cur = -1;
 	s->start = now;
@@ -1041,7 +1090,7 @@ static size_t busy_slots(const struct run *run)
 
 static void run_in_process(struct run *run, size_t i)
 {
-	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1 };
+	struct probe_ctx ctx = { run->defs, run->results, run->n, run->opts, -1, NULL };
 	double t0 = now_ms();
 	result_init(&run->results[i], &run->defs[i]);
 	run->defs[i].run(&ctx, &run->results[i]);

@@ -25,9 +25,10 @@
  * CUDA 13's nvcc no longer accepts compute_50 and writes ".version 9.0",
  * so the ISA version and target are lowered by the sed step; that is
  * sound only while the kernels use instructions that PTX ISA 7.0 and
- * sm_50 have (plain integer arithmetic, loads and stores, as here), which
- * ptxas confirms. An older nvcc (11.x, 12.x) may use -arch=compute_50
- * directly; the sed step is still needed for the ".version" line.
+ * sm_50 have (plain integer arithmetic, loads, stores and 32-bit global
+ * atomics, as here), which ptxas confirms. An older nvcc (11.x, 12.x)
+ * may use -arch=compute_50 directly; the sed step is still needed for the
+ * ".version" line.
  *
  * The kernels are extern "C" so that their PTX names are not mangled.
  */
@@ -35,12 +36,26 @@
 /* Writes out[i] = i * 2654435761 ^ seed (mod 2^32) for every i < n: a
  * pattern that differs at every index and for every seed, so a launch that
  * did nothing, ran twice or wrote the wrong elements is caught by checking
- * every element on the host (src/probes/cuda.c, cuda_fill_expected). */
+ * every element (wslgpu_check, on the device). */
 extern "C" __global__ void wslgpu_fill(unsigned *out, unsigned n, unsigned seed)
 {
 	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n)
 		out[i] = (i * 2654435761u) ^ seed;
+}
+
+/* Checks every element wslgpu_fill(buf, n, seed) should have written, on
+ * the device: result[0] counts the wrong ones (from the 0 the host put
+ * there), result[1] keeps the lowest wrong index (from ~0). The host then
+ * reads 8 bytes back instead of the whole buffer (src/probes/cuda.c). */
+extern "C" __global__ void wslgpu_check(const unsigned *buf, unsigned n, unsigned seed,
+					unsigned *result)
+{
+	unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n && buf[i] != ((i * 2654435761u) ^ seed)) {
+		atomicAdd(&result[0], 1u);
+		atomicMin(&result[1], i);
+	}
 }
 
 /* Does nothing: `wslgpu bench gpu` times its launches (launch latency). */

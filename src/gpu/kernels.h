@@ -14,8 +14,12 @@ extern const unsigned long wslgpu_kernels_ptx_len;
 /* Kernel names in the PTX (extern "C", so unmangled). */
 #define WSLGPU_KERNEL_FILL "wslgpu_fill"   /* (unsigned *out, unsigned n, unsigned seed) */
 #define WSLGPU_KERNEL_EMPTY "wslgpu_empty" /* () */
+/* (const unsigned *buf, unsigned n, unsigned seed, unsigned result[2]):
+ * result[0] += wrong elements, result[1] = min(result[1], lowest wrong index) */
+#define WSLGPU_KERNEL_CHECK "wslgpu_check"
 
-/* What wslgpu_fill writes at index i; the host check uses the same formula. */
+/* What wslgpu_fill writes at index i; wslgpu_check and the host's checks
+ * use the same formula. */
 static inline unsigned wslgpu_fill_value(unsigned i, unsigned seed)
 {
 	return (i * 2654435761u) ^ seed;

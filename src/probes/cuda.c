@@ -38,19 +38,19 @@
 #include "../gpu/cudaapi.h"
 #include "../gpu/cudafacts.h"
 #include "../gpu/kernels.h"
+#include "cuda_judge.h"
 #include "probes.h"
 
 #define WSL_LIBCUDA "/usr/lib/wsl/lib/libcuda.so.1"
-/* Elements the probe kernel writes: 4 MiB, large enough for a real grid
- * (4096 blocks), small enough to check on the host in a millisecond. */
+/* Elements the probe kernel writes: 4 MiB, a real grid (4096 blocks);
+ * wslgpu_check checks them all on the device. */
 #define KERNEL_ELEMENTS (1u << 20)
 #define KERNEL_BLOCK 256u
 
-/* LD_LIBRARY_PATH without the entries that name dir (the fix for a stub
- * found through it); "" when nothing is left. */
-static void ld_path_without(const char *dir, struct strbuf *out)
+/* LD_LIBRARY_PATH (lp) without the entries that name dir (the fix for a
+ * stub found through it); "" when nothing is left. */
+static void ld_path_without(const char *dir, const char *lp, struct strbuf *out)
 {
-	const char *lp = getenv("LD_LIBRARY_PATH");
 	sb_reset(out);
 	if (!lp)
 		return;
@@ -73,14 +73,15 @@ static void ld_path_without(const char *dir, struct strbuf *out)
 	}
 }
 
-/* Stub evidence: the directory and the fixed LD_LIBRARY_PATH. */
-static void stub_evidence(struct result *r, const char *loaded_as, const char *loaded)
+/* Stub evidence: the directory and the fixed LD_LIBRARY_PATH (llp). */
+static void stub_evidence(struct result *r, const char *loaded_as, const char *loaded,
+			  const char *llp)
 {
 	struct strbuf dir = STRBUF_INIT, fixed = STRBUF_INIT;
 	if (!cuda_path_in_stubs(loaded_as, &dir) && !cuda_path_in_stubs(loaded, &dir))
 		path_dirname(loaded_as, &dir);
 	res_ev(r, "stubs_dir", "%s", dir.buf);
-	ld_path_without(dir.buf, &fixed);
+	ld_path_without(dir.buf, llp, &fixed);
 	res_ev(r, "ld_library_path_fixed", "%s", fixed.buf ? fixed.buf : "");
 	sb_release(&dir);
 	sb_release(&fixed);
@@ -88,13 +89,26 @@ static void stub_evidence(struct result *r, const char *loaded_as, const char *l
 
 /* ---- reporting a CUresult ---- */
 
-static bool visible_hides_all(struct result *r)
+static bool visible_hides_all(struct result *r, const char *v)
 {
-	const char *v = getenv("CUDA_VISIBLE_DEVICES");
 	if (!v)
 		return false;
 	res_ev(r, "cuda_visible_devices", "'%s'", v);
 	return cuda_visible_devices_hide_all(v);
+}
+
+void cuda_fail_call(struct result *r, enum cuda_step step, const char *call, int code,
+		    const char *kb_override, bool wsl2, const char *cvd)
+{
+	struct strbuf res = STRBUF_INIT;
+	cuda_result_describe(code, &res);
+	res_ev(r, "call", "%s", call);
+	res_ev(r, "result", "%s", res.buf);
+	res_ev(r, "result_text", "%s", cuda_result_text(code));
+	bool hidden = code == CUDA_ERROR_NO_DEVICE && visible_hides_all(r, cvd);
+	const char *kb = kb_override ? kb_override : cuda_result_kb(step, code, hidden, wsl2);
+	res_set(r, ST_FAIL, kb, "%s returned %s: %s", call, res.buf, cuda_result_text(code));
+	sb_release(&res);
 }
 
 /* Fails r for a call that returned code, with the KB entry of the step
@@ -102,16 +116,8 @@ static bool visible_hides_all(struct result *r)
 static void fail_call_kb(struct probe_ctx *ctx, struct result *r, enum cuda_step step,
 			 const char *call, int code, const char *kb_override)
 {
-	struct strbuf res = STRBUF_INIT;
-	cuda_result_describe(code, &res);
-	res_ev(r, "call", "%s", call);
-	res_ev(r, "result", "%s", res.buf);
-	res_ev(r, "result_text", "%s", cuda_result_text(code));
-	bool hidden = code == CUDA_ERROR_NO_DEVICE && visible_hides_all(r);
-	const char *kb = kb_override ? kb_override
-				     : cuda_result_kb(step, code, hidden, probe_is_wsl2(ctx));
-	res_set(r, ST_FAIL, kb, "%s returned %s: %s", call, res.buf, cuda_result_text(code));
-	sb_release(&res);
+	cuda_fail_call(r, step, call, code, kb_override, probe_is_wsl2(ctx),
+		       getenv("CUDA_VISIBLE_DEVICES"));
 }
 
 static void fail_call(struct probe_ctx *ctx, struct result *r, enum cuda_step step,
@@ -174,7 +180,7 @@ static bool init_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 		rootfs_guest_path(api->loaded_path, &g);
 		rootfs_guest_path(api->loaded_as ? api->loaded_as : api->loaded_path, &as);
 		if (cuda_path_in_stubs(as.buf, NULL) || cuda_path_in_stubs(g.buf, NULL))
-			stub_evidence(r, as.buf, g.buf);
+			stub_evidence(r, as.buf, g.buf, getenv("LD_LIBRARY_PATH"));
 		else
 			kb = "cuda.init.stub_copy";
 		sb_release(&g);
@@ -202,7 +208,7 @@ static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_ap
 	}
 	res_ev(r, "device_count", "%d", *count);
 	if (*count == 0) {
-		visible_hides_all(r);
+		visible_hides_all(r, getenv("CUDA_VISIBLE_DEVICES"));
 		res_set(r, ST_FAIL, "cuda.init.zero_devices",
 			"cuInit succeeded but the driver reports no CUDA device");
 		return false;
@@ -215,157 +221,204 @@ static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_ap
 	return true;
 }
 
-static void probe_load(struct probe_ctx *ctx, struct result *r)
+/* ---- cuda.load's judge: facts in, result out, no I/O ---- */
+
+/* The loaded file against the prediction, once it answered as a driver. */
+static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 {
-	bool wsl2 = probe_is_wsl2(ctx);
-	const char *predicted = probe_dep_get(ctx, "libs.libcuda", "resolved");
-	if (predicted && predicted[0] != '/')
-		predicted = NULL; /* not a path: no prediction */
-	struct strbuf file = STRBUF_INIT, pred = STRBUF_INIT, loaded = STRBUF_INIT,
-		      loaded_as = STRBUF_INIT, err = STRBUF_INIT;
-	struct cuda_api api;
-	memset(&api, 0, sizeof api);
-
-	if (rootfs_is_real()) {
-		sb_add(&file, "libcuda.so.1");
-		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
-					"LD_LIBRARY_PATH, then ld.so.cache)");
-		if (predicted)
-			rootfs_realpath(predicted, &pred, NULL);
-	} else {
-		const char *guest = predicted;
-		if (!guest && wsl2) {
-			guest = WSL_LIBCUDA;
-			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
-					  "WSL2 default %s is loaded", WSL_LIBCUDA);
-		}
-		if (!guest) {
-			res_set(r, ST_SKIP, NULL,
-				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
-				"only the predicted file can be loaded");
-			goto out;
-		}
-		res_ev(r, "requested", "%s (under the root: the file the loader would pick there)",
-		       guest);
-		int rc = rootfs_host_path(guest, true, &file);
-		if (rc < 0) {
-			res_ev(r, "file", "%s", guest);
-			res_ev(r, "error", "%s", strerror(-rc));
-			res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "%s cannot be opened: %s",
-				guest, strerror(-rc));
-			goto out;
-		}
-		rootfs_realpath(guest, &pred, NULL);
-	}
-	res_ev(r, "predicted", "%s", predicted ? predicted : "none (libs.libcuda made no prediction)");
-
-	probe_step(ctx, "dlopen libcuda.so.1");
-	int rc = cuda_api_load(&api, file.buf, &err);
-	if (api.loaded_path) {
-		rootfs_guest_path(api.loaded_path, &loaded);
-		rootfs_guest_path(api.loaded_as ? api.loaded_as : api.loaded_path, &loaded_as);
-		res_ev(r, "loaded", "%s", loaded.buf);
-		if (strcmp(loaded.buf, loaded_as.buf))
-			res_ev(r, "loaded_as", "%s", loaded_as.buf);
-	}
-	if (rc < 0) {
-		struct strbuf msg = STRBUF_INIT;
-		rootfs_guest_text(err.buf, &msg);
-		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
-		sb_release(&msg);
-	}
-	if (rc == -ENOENT) {
-		res_ev(r, "file", "%s", rootfs_is_real() ? file.buf : pred.buf);
-		res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "dlopen(libcuda.so.1) failed: %s",
-			res_get(r, "error"));
-		goto out;
-	}
-	if (!api.loaded_path) {
-		/* dlinfo gave no name: nothing to compare, but it loaded. */
-		rootfs_guest_path(file.buf, &loaded);
-		res_ev(r, "loaded", "%s", loaded.buf);
-	}
-	if (rc == -ENOSYS) {
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
-			"%s loaded, but it is not a CUDA driver (no cuInit)", loaded.buf);
-		goto out;
-	}
-	if (!api.cuDeviceGetCount || !api.cuDeviceGet) {
-		res_ev(r, "error", "missing %s", api.missing);
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
-			"%s lacks the basic CUDA calls (%s)", loaded.buf, api.missing);
-		goto out;
-	}
-	if (api.missing)
-		res_ev(r, "not_supported", "%s", api.missing);
-
-	/* What the libs layer predicted, and what the file answers: both are
-	 * shown, and the answer wins (a stub copied anywhere answers 34). */
-	const struct result *lr = probe_dep(ctx, "libs.libcuda");
-	if (lr && lr->ran)
-		res_ev(r, "prediction", "libs.libcuda %s%s%s", status_name(lr->status),
-		       lr->detail ? ": " : "", lr->detail ? lr->detail : "");
-	/* When the libs layer predicts trouble, this probe observes: it asks
-	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
-	 * runs only after a load that passed). */
-	int init_rc = -1;
-	if (api.cuInit && lr && lr->ran && lr->status != ST_PASS) {
-		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
-		init_rc = api.cuInit(0);
-		struct strbuf res = STRBUF_INIT;
-		cuda_result_describe(init_rc, &res);
-		res_ev(r, "cuinit", "%s", res.buf);
-		sb_release(&res);
-	}
-	enum cuda_load_verdict verdict = cuda_judge_loaded(pred.len ? pred.buf : NULL, loaded.buf, wsl2);
-	if (init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
+	const char *loaded = f->loaded, *loaded_as = f->loaded_as;
+	enum cuda_load_verdict verdict = cuda_judge_loaded(f->pred_real, loaded, f->wsl2);
+	if (f->init_asked && f->init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
 		res_ev(r, "stub_place", "%s",
-		       !strncmp(loaded_as.buf, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
+		       !strncmp(loaded_as, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
 		res_set(r, ST_FAIL, "cuda.init.stub_copy",
 			"loaded %s, but its cuInit answers CUDA_ERROR_STUB_LIBRARY (34): it is a copy "
-			"of the CUDA toolkit's stub", loaded_as.buf);
-		goto out;
+			"of the CUDA toolkit's stub", loaded_as);
+		return;
 	}
 	switch (verdict) {
 	case CUDA_LOAD_STUB:
-		stub_evidence(r, loaded_as.buf, loaded.buf);
+		stub_evidence(r, loaded_as, loaded, f->ld_library_path);
 		res_set(r, ST_FAIL, "cuda.load.stub",
 			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
-			loaded_as.buf);
+			loaded_as);
 		break;
 	case CUDA_LOAD_SHADOWED: {
 		/* The package the libs layer found for this file, for the fix. */
-		const char *lp = probe_dep_get(ctx, "libs.libcuda", "package");
-		const char *lres = probe_dep_get(ctx, "libs.libcuda", "resolved");
-		const char *ltgt = probe_dep_get(ctx, "libs.libcuda", "target");
-		if (lp && ((lres && !strcmp(lres, loaded_as.buf)) || (ltgt && !strcmp(ltgt, loaded.buf)) ||
-			   (lres && !strcmp(lres, loaded.buf))))
+		const char *lp = f->libs ? res_get(f->libs, "package") : NULL;
+		const char *lres = f->libs ? res_get(f->libs, "resolved") : NULL;
+		const char *ltgt = f->libs ? res_get(f->libs, "target") : NULL;
+		if (lp && ((lres && !strcmp(lres, loaded_as)) || (ltgt && !strcmp(ltgt, loaded)) ||
+			   (lres && !strcmp(lres, loaded))))
 			res_ev(r, "package", "%s", lp);
 	}
 		/* fall through */
 		res_set(r, ST_FAIL, "cuda.load.shadowed",
 			"the loader picked %s, not WSL's %s: a Linux driver's libcuda shadows "
-			"the Windows driver's", loaded.buf, WSL_LIBCUDA);
+			"the Windows driver's", loaded, WSL_LIBCUDA);
 		break;
 	case CUDA_LOAD_MISMATCH:
 		res_set(r, ST_WARN, "cuda.load.mismatch",
-			"the loader picked %s, but libs.libcuda predicted %s", loaded.buf, pred.buf);
+			"the loader picked %s, but libs.libcuda predicted %s", loaded, f->pred_real);
 		break;
 	case CUDA_LOAD_NO_PREDICTION:
 		res_set(r, ST_PASS, NULL, "loaded %s (libs.libcuda made no prediction to compare)",
-			loaded.buf);
+			loaded);
 		break;
 	case CUDA_LOAD_OK:
-		res_set(r, ST_PASS, NULL, "loaded %s, the file libs.libcuda predicted", loaded.buf);
+		res_set(r, ST_PASS, NULL, "loaded %s, the file libs.libcuda predicted", loaded);
 		break;
 	}
-out:
+}
+
+void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
+{
+	if (f->real) {
+		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
+					"LD_LIBRARY_PATH, then ld.so.cache)");
+	} else {
+		if (!f->predicted && f->guest)
+			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
+					  "WSL2 default %s is loaded", WSL_LIBCUDA);
+		if (!f->guest) {
+			res_set(r, ST_SKIP, NULL,
+				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
+				"only the predicted file can be loaded");
+			return;
+		}
+		res_ev(r, "requested", "%s (under the root: the file the loader would pick there)",
+		       f->guest);
+		if (f->host_rc < 0) {
+			res_ev(r, "file", "%s", f->guest);
+			res_ev(r, "error", "%s", strerror(-f->host_rc));
+			res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "%s cannot be opened: %s",
+				f->guest, strerror(-f->host_rc));
+			return;
+		}
+	}
+	res_ev(r, "predicted", "%s",
+	       f->predicted ? f->predicted : "none (libs.libcuda made no prediction)");
+	if (f->dlinfo) {
+		res_ev(r, "loaded", "%s", f->loaded);
+		if (strcmp(f->loaded, f->loaded_as))
+			res_ev(r, "loaded_as", "%s", f->loaded_as);
+	}
+	if (f->load_rc < 0)
+		res_ev(r, "error", "%s", f->error ? f->error : "");
+	if (f->load_rc == -ENOENT) {
+		res_ev(r, "file", "%s", f->real ? f->file : f->pred_real ? f->pred_real : "");
+		res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "dlopen(libcuda.so.1) failed: %s",
+			res_get(r, "error"));
+		return;
+	}
+	if (!f->dlinfo) /* dlinfo gave no name: nothing to compare, but it loaded */
+		res_ev(r, "loaded", "%s", f->loaded);
+	if (f->load_rc == -ENOSYS) {
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"%s loaded, but it is not a CUDA driver (no cuInit)", f->loaded);
+		return;
+	}
+	if (!f->basic_calls) {
+		res_ev(r, "error", "missing %s", f->missing);
+		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+			"%s lacks the basic CUDA calls (%s)", f->loaded, f->missing);
+		return;
+	}
+	if (f->missing)
+		res_ev(r, "not_supported", "%s", f->missing);
+	/* What the libs layer predicted, and what the file answers: both are
+	 * shown, and the answer wins (a stub copied anywhere answers 34). */
+	const struct result *lr = f->libs;
+	if (lr && lr->ran)
+		res_ev(r, "prediction", "libs.libcuda %s%s%s", status_name(lr->status),
+		       lr->detail ? ": " : "", lr->detail ? lr->detail : "");
+	if (f->init_asked) {
+		struct strbuf res = STRBUF_INIT;
+		cuda_result_describe(f->init_rc, &res);
+		res_ev(r, "cuinit", "%s", res.buf);
+		sb_release(&res);
+	}
+	load_verdict(f, r);
+}
+
+/* ---- cuda.load's collector: dlopen, and cuInit when libs.libcuda warned ---- */
+
+/* What cuda.load found, and the facts that point into it. */
+struct load_collect {
+	struct cuda_load_facts f;
+	struct strbuf file, pred, loaded, loaded_as, err, msg;
+};
+
+static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct load_collect *c)
+{
+	struct cuda_load_facts *f = &c->f;
+	f->wsl2 = probe_is_wsl2(ctx);
+	f->real = rootfs_is_real();
+	f->ld_library_path = getenv("LD_LIBRARY_PATH");
+	f->libs = probe_dep(ctx, "libs.libcuda");
+	f->predicted = probe_dep_get(ctx, "libs.libcuda", "resolved");
+	if (f->predicted && f->predicted[0] != '/')
+		f->predicted = NULL; /* not a path: no prediction */
+	if (f->real) {
+		sb_add(&c->file, "libcuda.so.1");
+		if (f->predicted)
+			rootfs_realpath(f->predicted, &c->pred, NULL);
+	} else {
+		f->guest = f->predicted ? f->predicted : f->wsl2 ? WSL_LIBCUDA : NULL;
+		if (!f->guest)
+			return;
+		f->host_rc = rootfs_host_path(f->guest, true, &c->file);
+		if (f->host_rc < 0)
+			return;
+		rootfs_realpath(f->guest, &c->pred, NULL);
+	}
+	f->pred_real = c->pred.len ? c->pred.buf : NULL;
+	f->file = c->file.buf;
+
+	probe_step(ctx, "dlopen libcuda.so.1");
+	f->load_rc = cuda_api_load(api, c->file.buf, &c->err);
+	f->dlinfo = api->loaded_path != NULL;
+	if (f->dlinfo) {
+		rootfs_guest_path(api->loaded_path, &c->loaded);
+		rootfs_guest_path(api->loaded_as ? api->loaded_as : api->loaded_path, &c->loaded_as);
+	} else {
+		rootfs_guest_path(c->file.buf, &c->loaded);
+		sb_add(&c->loaded_as, c->loaded.buf);
+	}
+	f->loaded = c->loaded.buf;
+	f->loaded_as = c->loaded_as.buf;
+	if (f->load_rc < 0) {
+		rootfs_guest_text(c->err.buf, &c->msg);
+		f->error = sb_str(&c->msg);
+	}
+	f->basic_calls = api->cuDeviceGetCount && api->cuDeviceGet;
+	f->missing = api->missing;
+	/* When the libs layer predicts trouble, this probe observes: it asks
+	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
+	 * runs only after a load that passed). */
+	const struct result *lr = f->libs;
+	if (f->basic_calls && api->cuInit && lr && lr->ran && lr->status != ST_PASS) {
+		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
+		f->init_asked = true;
+		f->init_rc = api->cuInit(0);
+	}
+}
+
+static void probe_load(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	struct load_collect c;
+	memset(&api, 0, sizeof api);
+	memset(&c, 0, sizeof c);
+	collect_load(ctx, &api, &c);
+	judge_cuda_load(&c.f, r);
 	cuda_api_close(&api);
-	sb_release(&file);
-	sb_release(&pred);
-	sb_release(&loaded);
-	sb_release(&loaded_as);
-	sb_release(&err);
+	sb_release(&c.file);
+	sb_release(&c.pred);
+	sb_release(&c.loaded);
+	sb_release(&c.loaded_as);
+	sb_release(&c.err);
+	sb_release(&c.msg);
 }
 
 static void probe_init(struct probe_ctx *ctx, struct result *r)
@@ -415,196 +468,368 @@ static int attribute(struct cuda_api *api, CUdevice dev, int id, int *value)
 	return 0;
 }
 
-static void probe_devices(struct probe_ctx *ctx, struct result *r)
+/* ---- cuda.devices' judge: facts in, result out, no I/O ---- */
+
+/* "8.6", or "unknown". */
+static void cc_text(const struct cuda_dev *d, char *cc, size_t n)
 {
-	struct cuda_api api;
-	memset(&api, 0, sizeof api);
-	struct strbuf name = STRBUF_INIT, detail = STRBUF_INIT, key = STRBUF_INIT;
-	enum status st = ST_PASS;
-	const char *kb = NULL;
-	int count;
-	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api) ||
-	    !device_count(ctx, r, &api, &count))
-		goto out;
-	int shown = count < CUDA_MAX_REPORTED_DEVICES ? count : CUDA_MAX_REPORTED_DEVICES;
-	bool wsl2 = probe_is_wsl2(ctx);
-	if (count > 1)
-		sb_addf(&detail, "%d devices: ", count);
-	for (int i = 0; i < shown; i++) {
-		CUdevice dev = 0;
-		probe_step(ctx, "cuDeviceGet(%d)", i);
-		int rc = api.cuDeviceGet(&dev, i);
-		if (rc != CUDA_SUCCESS) {
-			res_ev(r, "device", "%d", i);
-			fail_call(ctx, r, CUDA_STEP_DEVICES, "cuDeviceGet", rc);
-			goto out;
-		}
+	if (d->major >= 0 && d->minor >= 0)
+		snprintf(cc, n, "%d.%d", d->major, d->minor);
+	else
+		snprintf(cc, n, "unknown");
+}
+
+/* One device's evidence (device.I.*); its line for the detail. */
+static void device_evidence(const struct cuda_devices_facts *f, int i, struct result *r,
+			    struct strbuf *line)
+{
+	const struct cuda_dev *d = &f->dev[i];
+	struct strbuf key = STRBUF_INIT;
 #define DEV_EV(field, ...)                                  \
 	do {                                                \
 		sb_reset(&key);                             \
 		sb_addf(&key, "device.%d." field, i);       \
 		res_ev(r, key.buf, __VA_ARGS__);            \
 	} while (0)
-
-		/* One more byte than we offer: the driver may not terminate. */
-		char raw[257];
-		memset(raw, 0, sizeof raw);
-		probe_step(ctx, "cuDeviceGetName(%d)", i);
-		rc = api.cuDeviceGetName ? api.cuDeviceGetName(raw, 256, dev) : -1;
-		if (rc == CUDA_SUCCESS)
-			cuda_clean_name(raw, 256, &name);
-		else {
-			sb_reset(&name);
-			sb_add(&name, "(name unavailable)");
-		}
-		DEV_EV("name", "%s", name.buf);
-
-		int major, minor;
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major);
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor);
-		char cc[24] = "unknown";
-		if (major >= 0 && minor >= 0)
-			snprintf(cc, sizeof cc, "%d.%d", major, minor);
-		DEV_EV("cc", "%s", cc);
-
-		size_t bytes = 0;
-		char mem[48] = "unknown";
-		probe_step(ctx, "cuDeviceTotalMem(%d)", i);
-		if (api.cuDeviceTotalMem && api.cuDeviceTotalMem(&bytes, dev) == CUDA_SUCCESS)
-			snprintf(mem, sizeof mem, "%llu",
-				 cuda_bytes_to_mib((unsigned long long)bytes));
-		DEV_EV("memory_mib", "%s", mem);
-
-		int dom, bus, pdev;
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &dom);
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &bus);
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &pdev);
-		char pci[32];
-		cuda_format_pci(dom, bus, pdev, pci, sizeof pci);
-		DEV_EV("pci", "%s", pci);
-
-		char uuid[64] = "not supported by this driver";
-		if (api.cuDeviceGetUuid) {
-			CUuuid u;
-			memset(&u, 0, sizeof u);
-			if (api.cuDeviceGetUuid(&u, dev) == CUDA_SUCCESS)
-				cuda_format_uuid((const unsigned char *)u.bytes, uuid, sizeof uuid);
-			else
-				snprintf(uuid, sizeof uuid, "unavailable");
-		}
-		DEV_EV("uuid", "%s", uuid);
-
-		int tcc, managed;
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_TCC_DRIVER, &tcc);
-		DEV_EV("tcc", "%s", tcc < 0 ? "unknown" : tcc ? "1 (TCC driver model)" : "0");
-		attribute(&api, dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &managed);
-		if (managed == 0 && wsl2)
-			DEV_EV("concurrent_managed_access",
-			       "0 (expected on WSL 2: concurrent CPU/GPU access to managed "
-			       "memory is not supported)");
-		else
-			DEV_EV("concurrent_managed_access", "%s",
-			       managed < 0 ? "unknown" : managed ? "1" : "0");
+	const char *name = d->name ? d->name : "(name unavailable)";
+	DEV_EV("name", "%s", name);
+	char cc[24];
+	cc_text(d, cc, sizeof cc);
+	DEV_EV("cc", "%s", cc);
+	char mem[48] = "unknown";
+	if (d->have_memory)
+		snprintf(mem, sizeof mem, "%llu", cuda_bytes_to_mib(d->bytes));
+	DEV_EV("memory_mib", "%s", mem);
+	char pci[32];
+	cuda_format_pci(d->pci_domain, d->pci_bus, d->pci_device, pci, sizeof pci);
+	DEV_EV("pci", "%s", pci);
+	char uuid[64] = "not supported by this driver";
+	if (d->uuid_rc == CUDA_SUCCESS)
+		cuda_format_uuid(d->uuid, uuid, sizeof uuid);
+	else if (d->uuid_rc != -1)
+		snprintf(uuid, sizeof uuid, "unavailable");
+	DEV_EV("uuid", "%s", uuid);
+	DEV_EV("tcc", "%s", d->tcc < 0 ? "unknown" : d->tcc ? "1 (TCC driver model)" : "0");
+	if (d->managed == 0 && f->wsl2)
+		DEV_EV("concurrent_managed_access",
+		       "0 (expected on WSL 2: concurrent CPU/GPU access to managed "
+		       "memory is not supported)");
+	else
+		DEV_EV("concurrent_managed_access", "%s",
+		       d->managed < 0 ? "unknown" : d->managed ? "1" : "0");
 #undef DEV_EV
+	sb_addf(line, "%s (compute capability %s, %s MiB, PCI %s)", name, cc, mem, pci);
+	sb_release(&key);
+}
 
+void judge_cuda_devices(const struct cuda_devices_facts *f, struct result *r)
+{
+	struct strbuf detail = STRBUF_INIT;
+	enum status st = ST_PASS;
+	const char *kb = NULL;
+	int shown = f->count < CUDA_MAX_REPORTED_DEVICES ? f->count : CUDA_MAX_REPORTED_DEVICES;
+	if (f->count > 1)
+		sb_addf(&detail, "%d devices: ", f->count);
+	for (int i = 0; i < shown; i++) {
+		const struct cuda_dev *d = &f->dev[i];
+		if (d->get_rc != CUDA_SUCCESS) {
+			res_ev(r, "device", "%d", i);
+			cuda_fail_call(r, CUDA_STEP_DEVICES, "cuDeviceGet", d->get_rc, NULL, f->wsl2,
+				       f->cuda_visible_devices);
+			sb_release(&detail);
+			return;
+		}
 		if (i)
 			sb_add(&detail, "; ");
-		sb_addf(&detail, "%s (compute capability %s, %s MiB, PCI %s)", name.buf, cc, mem, pci);
-
+		device_evidence(f, i, r, &detail);
 		/* Findings, worst first; the detail names the device. */
-		if (major >= 0 && (major < 5 || (wsl2 && major < 6)) && st == ST_PASS) {
+		const char *name = d->name ? d->name : "(name unavailable)";
+		if (d->major >= 0 && (d->major < 5 || (f->wsl2 && d->major < 6)) && st == ST_PASS) {
 			st = ST_WARN;
 			kb = "cuda.devices.old_arch";
+			char cc[24];
+			cc_text(d, cc, sizeof cc);
 			res_ev(r, "cc", "%s", cc);
-			res_ev(r, "device", "%s", name.buf);
-		} else if (bytes == 0 && strcmp(mem, "unknown") && st == ST_PASS) {
+			res_ev(r, "device", "%s", name);
+		} else if (d->have_memory && d->bytes == 0 && st == ST_PASS) {
 			st = ST_WARN;
 			kb = "cuda.devices.no_memory";
-			res_ev(r, "device", "%s", name.buf);
+			res_ev(r, "device", "%s", name);
 		}
 	}
-	if (count > shown)
-		sb_addf(&detail, "; and %d more", count - shown);
+	if (f->count > shown)
+		sb_addf(&detail, "; and %d more", f->count - shown);
 	if (st == ST_WARN && !strcmp(kb, "cuda.devices.old_arch"))
 		res_set(r, st, kb, "%s: compute capability %s is older than %s supports",
 			res_get(r, "device"), res_get(r, "cc"),
-			wsl2 ? "CUDA on WSL 2 (Pascal, 6.0)" : "the probe kernel (5.0)");
+			f->wsl2 ? "CUDA on WSL 2 (Pascal, 6.0)" : "the probe kernel (5.0)");
 	else if (st == ST_WARN)
 		res_set(r, st, kb, "%s reports 0 bytes of memory", res_get(r, "device"));
 	else
 		res_set(r, ST_PASS, NULL, "%s", detail.buf);
+	sb_release(&detail);
+}
+
+/* ---- cuda.devices' collector: the calls into libcuda ---- */
+
+static void collect_device(struct probe_ctx *ctx, struct cuda_api *api, int i, struct cuda_dev *d,
+			   struct strbuf *name)
+{
+	CUdevice dev = 0;
+	probe_step(ctx, "cuDeviceGet(%d)", i);
+	d->get_rc = api->cuDeviceGet(&dev, i);
+	if (d->get_rc != CUDA_SUCCESS)
+		return;
+	/* One more byte than we offer: the driver may not terminate. */
+	char raw[257];
+	memset(raw, 0, sizeof raw);
+	probe_step(ctx, "cuDeviceGetName(%d)", i);
+	if ((api->cuDeviceGetName ? api->cuDeviceGetName(raw, 256, dev) : -1) == CUDA_SUCCESS) {
+		cuda_clean_name(raw, 256, name);
+		d->name = sb_str(name);
+	}
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->major);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &d->minor);
+	size_t bytes = 0;
+	probe_step(ctx, "cuDeviceTotalMem(%d)", i);
+	d->have_memory = api->cuDeviceTotalMem && api->cuDeviceTotalMem(&bytes, dev) == CUDA_SUCCESS;
+	d->bytes = bytes;
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &d->pci_domain);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &d->pci_bus);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &d->pci_device);
+	d->uuid_rc = -1;
+	if (api->cuDeviceGetUuid) {
+		CUuuid u;
+		memset(&u, 0, sizeof u);
+		d->uuid_rc = api->cuDeviceGetUuid(&u, dev);
+		if (d->uuid_rc == -1)
+			d->uuid_rc = CUDA_ERROR_UNKNOWN; /* -1 means "no such call" here */
+		memcpy(d->uuid, u.bytes, sizeof d->uuid);
+	}
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_TCC_DRIVER, &d->tcc);
+	attribute(api, dev, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, &d->managed);
+}
+
+static void probe_devices(struct probe_ctx *ctx, struct result *r)
+{
+	struct cuda_api api;
+	memset(&api, 0, sizeof api);
+	struct cuda_devices_facts f;
+	memset(&f, 0, sizeof f);
+	struct cuda_dev *dev = NULL;
+	struct strbuf *names = NULL;
+	int shown = 0;
+	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api) ||
+	    !device_count(ctx, r, &api, &f.count))
+		goto out;
+	f.wsl2 = probe_is_wsl2(ctx);
+	f.cuda_visible_devices = getenv("CUDA_VISIBLE_DEVICES");
+	shown = f.count < CUDA_MAX_REPORTED_DEVICES ? f.count : CUDA_MAX_REPORTED_DEVICES;
+	dev = xcalloc((size_t)shown, sizeof *dev);
+	names = xcalloc((size_t)shown, sizeof *names);
+	for (int i = 0; i < shown; i++) {
+		collect_device(ctx, &api, i, &dev[i], &names[i]);
+		if (dev[i].get_rc != CUDA_SUCCESS)
+			break;
+	}
+	f.dev = dev;
+	judge_cuda_devices(&f, r);
 out:
 	cuda_api_close(&api);
-	sb_release(&name);
-	sb_release(&detail);
-	sb_release(&key);
+	for (int i = 0; i < shown; i++)
+		sb_release(&names[i]);
+	free(names);
+	free(dev);
 }
 
 /* ---- the kernel ---- */
 
-static void fill_poison(unsigned *buf, size_t n, unsigned seed)
+/* What the device buffer holds before each launch: no wslgpu_fill pattern
+ * has this value at more than one index (i * 2654435761 is a bijection of
+ * 32-bit words), so a launch that does nothing cannot pass. */
+#define KERNEL_POISON 0xa5a5a5a5u
+
+enum kernel_check cuda_kernel_check(const unsigned result[KERNEL_CHECK_WORDS], unsigned n)
 {
-	/* The complement of what the kernel must write: a launch that does
-	 * nothing cannot pass the check. */
-	for (size_t i = 0; i < n; i++)
-		buf[i] = ~wslgpu_fill_value((unsigned)i, seed);
+	if (result[0] > n || (result[0] && result[1] >= n) || (!result[0] && result[1] != ~0u))
+		return KERNEL_NO_ROUND_TRIP;
+	return result[0] ? KERNEL_WRONG : KERNEL_OK;
 }
 
 struct launch {
 	struct cuda_api *api;
-	CUfunction fn;
-	CUdeviceptr dptr;
-	unsigned *host;
+	CUfunction fill, check;
+	CUdeviceptr dptr;   /* n elements, then wslgpu_check's KERNEL_CHECK_WORDS */
 	unsigned n;
 };
 
-/* Poisons the buffer, launches wslgpu_fill with seed, waits, copies back
- * and checks every element. Returns 0, or fails r and returns -1. */
-static int launch_and_verify(struct probe_ctx *ctx, struct result *r, struct launch *l,
-			     unsigned seed, const char *which)
+/* Launches kernel name (fn) over n threads with params; what says which
+ * launch it is. Fails r and returns -1 on error. */
+static int launch(struct probe_ctx *ctx, struct result *r, struct launch *l, CUfunction fn,
+		  const char *name, void **params, const char *what)
 {
-	struct cuda_api *api = l->api;
-	size_t bytes = (size_t)l->n * sizeof *l->host;
-	fill_poison(l->host, l->n, seed);
-	probe_step(ctx, "cuMemcpyHtoD (%zu bytes, before the %s launch)", bytes, which);
-	int rc = api->cuMemcpyHtoD(l->dptr, l->host, bytes);
-	if (rc != CUDA_SUCCESS) {
-		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemcpyHtoD", rc);
-		return -1;
-	}
-	unsigned n = l->n;
-	CUdeviceptr out = l->dptr;
-	void *params[] = { &out, &n, &seed };
-	unsigned grid = (n + KERNEL_BLOCK - 1) / KERNEL_BLOCK;
-	probe_step(ctx, "cuLaunchKernel wslgpu_fill (%s launch, %u blocks of %u threads)", which,
-		   grid, KERNEL_BLOCK);
-	rc = api->cuLaunchKernel(l->fn, grid, 1, 1, KERNEL_BLOCK, 1, 1, 0, NULL, params, NULL);
+	unsigned grid = (l->n + KERNEL_BLOCK - 1) / KERNEL_BLOCK;
+	probe_step(ctx, "cuLaunchKernel %s (%s, %u blocks of %u threads)", name, what, grid,
+		   KERNEL_BLOCK);
+	int rc = l->api->cuLaunchKernel(fn, grid, 1, 1, KERNEL_BLOCK, 1, 1, 0, NULL, params, NULL);
 	if (rc != CUDA_SUCCESS) {
 		fail_call(ctx, r, CUDA_STEP_LAUNCH, "cuLaunchKernel", rc);
 		return -1;
 	}
-	probe_step(ctx, "cuCtxSynchronize (waiting for the %s launch to finish)", which);
+	return 0;
+}
+
+/*
+ * One launch of wslgpu_fill with seed, checked on the device by
+ * wslgpu_check: the buffer is poisoned on the device (cuMemsetD32), the
+ * check's two counters go to the device (cuMemcpyHtoD) and come back
+ * (cuMemcpyDtoH), so both copies and both kernels are proven without a
+ * pass of the host over the buffer. Returns 0, or fails r and returns -1.
+ */
+static int launch_and_verify(struct probe_ctx *ctx, struct result *r, struct launch *l,
+			     unsigned seed, const char *which)
+{
+	struct cuda_api *api = l->api;
+	unsigned n = l->n;
+	CUdeviceptr out = l->dptr, res = l->dptr + (CUdeviceptr)n * sizeof(unsigned);
+	probe_step(ctx, "cuMemsetD32 (%u words, before the %s launch)", n + KERNEL_CHECK_WORDS,
+		   which);
+	int rc = api->cuMemsetD32(out, KERNEL_POISON, (size_t)n + KERNEL_CHECK_WORDS);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemsetD32", rc);
+		return -1;
+	}
+	unsigned counters[KERNEL_CHECK_WORDS] = { 0, ~0u };
+	probe_step(ctx, "cuMemcpyHtoD (%zu bytes, before the %s launch)", sizeof counters, which);
+	rc = api->cuMemcpyHtoD(res, counters, sizeof counters);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemcpyHtoD", rc);
+		return -1;
+	}
+	char what[64];
+	void *fill_params[] = { &out, &n, &seed };
+	snprintf(what, sizeof what, "%s launch", which);
+	if (launch(ctx, r, l, l->fill, WSLGPU_KERNEL_FILL, fill_params, what) < 0)
+		return -1;
+	void *check_params[] = { &out, &n, &seed, &res };
+	snprintf(what, sizeof what, "checking the %s launch", which);
+	if (launch(ctx, r, l, l->check, WSLGPU_KERNEL_CHECK, check_params, what) < 0)
+		return -1;
+	probe_step(ctx, "cuCtxSynchronize (waiting for the %s launch and its check to finish)",
+		   which);
 	rc = api->cuCtxSynchronize();
 	if (rc != CUDA_SUCCESS) {
 		fail_call(ctx, r, CUDA_STEP_LAUNCH, "cuCtxSynchronize", rc);
 		return -1;
 	}
-	probe_step(ctx, "cuMemcpyDtoH (%zu bytes, after the %s launch)", bytes, which);
-	memset(l->host, 0, bytes);
-	rc = api->cuMemcpyDtoH(l->host, l->dptr, bytes);
+	/* What a copy that moved nothing leaves: a count no check can give. */
+	counters[0] = ~0u;
+	counters[1] = 0;
+	probe_step(ctx, "cuMemcpyDtoH (%zu bytes, after the %s launch)", sizeof counters, which);
+	rc = api->cuMemcpyDtoH(counters, res, sizeof counters);
 	if (rc != CUDA_SUCCESS) {
 		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemcpyDtoH", rc);
 		return -1;
 	}
-	size_t first;
-	size_t bad = cuda_verify_fill(l->host, l->n, seed, &first);
-	if (bad) {
-		res_ev(r, "wrong_elements", "%zu of %u", bad, l->n);
-		res_ev(r, "first_wrong", "index %zu: expected 0x%08x, got 0x%08x", first,
-		       wslgpu_fill_value((unsigned)first, seed), l->host[first]);
-		res_set(r, ST_FAIL, "cuda.kernel.wrong_data",
-			"the %s launch of wslgpu_fill wrote %zu of %u elements wrong (first at "
-			"index %zu)", which, bad, l->n, first);
+	switch (cuda_kernel_check(counters, n)) {
+	case KERNEL_OK:
+		return 0;
+	case KERNEL_NO_ROUND_TRIP:
+		res_ev(r, "call", "cuMemcpyHtoD and cuMemcpyDtoH");
+		res_ev(r, "result", "CUDA_SUCCESS (0)");
+		res_ev(r, "result_text", "but the %zu bytes sent to the device came back as "
+		       "0x%08x 0x%08x", sizeof counters, counters[0], counters[1]);
+		res_set(r, ST_FAIL, "cuda.kernel.memory_failed",
+			"after the %s launch, the %zu bytes copied to the device and back came back "
+			"as 0x%08x 0x%08x: the copies moved no data", which, sizeof counters,
+			counters[0], counters[1]);
+		return -1;
+	case KERNEL_WRONG:
+		break;
+	}
+	unsigned first = counters[1], got = 0;
+	probe_step(ctx, "cuMemcpyDtoH (element %u, after the %s launch)", first, which);
+	rc = api->cuMemcpyDtoH(&got, out + (CUdeviceptr)first * sizeof got, sizeof got);
+	if (rc != CUDA_SUCCESS) {
+		fail_call(ctx, r, CUDA_STEP_MEMORY, "cuMemcpyDtoH", rc);
+		return -1;
+	}
+	res_ev(r, "wrong_elements", "%u of %u", counters[0], n);
+	res_ev(r, "first_wrong", "index %u: expected 0x%08x, got 0x%08x", first,
+	       wslgpu_fill_value(first, seed), got);
+	res_set(r, ST_FAIL, "cuda.kernel.wrong_data",
+		"the %s launch of wslgpu_fill wrote %u of %u elements wrong (first at index %u)",
+		which, counters[0], n, first);
+	return -1;
+}
+
+/* The calls a kernel launch needs that the driver lacks, comma-separated. */
+static void kernel_calls_missing(const struct cuda_api *api, struct strbuf *missing)
+{
+	const struct { const char *name; bool have; } need[] = {
+		{ "cuDeviceGet", api->cuDeviceGet != NULL },
+		{ "cuDevicePrimaryCtxRetain", api->cuDevicePrimaryCtxRetain != NULL },
+		{ "cuCtxSetCurrent", api->cuCtxSetCurrent != NULL },
+		{ "cuCtxSynchronize", api->cuCtxSynchronize != NULL },
+		{ "cuModuleLoadData", api->cuModuleLoadDataEx || api->cuModuleLoadData },
+		{ "cuModuleGetFunction", api->cuModuleGetFunction != NULL },
+		{ "cuLaunchKernel", api->cuLaunchKernel != NULL },
+		{ "cuMemAlloc", api->cuMemAlloc != NULL },
+		{ "cuMemsetD32", api->cuMemsetD32 != NULL },
+		{ "cuMemcpyHtoD", api->cuMemcpyHtoD != NULL },
+		{ "cuMemcpyDtoH", api->cuMemcpyDtoH != NULL },
+	};
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!need[i].have) {
+			if (missing->len)
+				sb_add(missing, ", ");
+			sb_add(missing, need[i].name);
+		}
+}
+
+/* Loads (JIT-compiles) the embedded PTX into *mod and finds both kernels;
+ * returns 0, or fails r and returns -1. */
+static int load_kernels(struct probe_ctx *ctx, struct result *r, struct cuda_api *api,
+			CUmodule *mod, struct launch *l)
+{
+	res_ev(r, "ptx", "embedded, PTX ISA 7.0, target sm_50, %lu bytes",
+	       wslgpu_kernels_ptx_len);
+	double t0 = now_ms();
+	char log[8192];
+	memset(log, 0, sizeof log);
+	int rc;
+	if (api->cuModuleLoadDataEx) {
+		CUjit_option opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+		void *vals[] = { log, (void *)(uintptr_t)(sizeof log - 1) };
+		probe_step(ctx, "cuModuleLoadDataEx (PTX JIT)");
+		rc = api->cuModuleLoadDataEx(mod, wslgpu_kernels_ptx, 2, opts, vals);
+	} else {
+		probe_step(ctx, "cuModuleLoadData (PTX JIT)");
+		rc = api->cuModuleLoadData(mod, wslgpu_kernels_ptx);
+	}
+	log[sizeof log - 1] = '\0';
+	double t_jit = now_ms();
+	if (rc != CUDA_SUCCESS) {
+		*mod = NULL;
+		if (log[0])
+			res_ev_text(r, "jit_log", log, 2000);
+		else
+			res_ev(r, "jit_log", "(the driver wrote no JIT log)");
+		fail_call(ctx, r, CUDA_STEP_MODULE,
+			  api->cuModuleLoadDataEx ? "cuModuleLoadDataEx" : "cuModuleLoadData", rc);
+		return -1;
+	}
+	res_ev(r, "jit_ms", "%.2f", t_jit - t0);
+	probe_step(ctx, "cuModuleGetFunction(" WSLGPU_KERNEL_FILL ")");
+	rc = api->cuModuleGetFunction(&l->fill, *mod, WSLGPU_KERNEL_FILL);
+	if (rc == CUDA_SUCCESS) {
+		probe_step(ctx, "cuModuleGetFunction(" WSLGPU_KERNEL_CHECK ")");
+		rc = api->cuModuleGetFunction(&l->check, *mod, WSLGPU_KERNEL_CHECK);
+	}
+	if (rc != CUDA_SUCCESS) {
+		res_ev(r, "jit_log", "(none: the module loaded, but %s could not be found in it)",
+		       l->fill ? WSLGPU_KERNEL_CHECK : WSLGPU_KERNEL_FILL);
+		fail_call(ctx, r, CUDA_STEP_MODULE, "cuModuleGetFunction", rc);
 		return -1;
 	}
 	return 0;
@@ -617,31 +842,14 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 	CUdevice dev = 0;
 	CUcontext cu_ctx = NULL;
 	CUmodule mod = NULL;
-	struct launch l = { &api, NULL, 0, NULL, KERNEL_ELEMENTS };
+	struct launch l = { &api, NULL, NULL, 0, KERNEL_ELEMENTS };
 	bool retained = false;
 	int rc;
 
 	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api))
 		goto out;
 	struct strbuf missing = STRBUF_INIT;
-	const struct { const char *name; bool have; } need[] = {
-		{ "cuDeviceGet", api.cuDeviceGet != NULL },
-		{ "cuDevicePrimaryCtxRetain", api.cuDevicePrimaryCtxRetain != NULL },
-		{ "cuCtxSetCurrent", api.cuCtxSetCurrent != NULL },
-		{ "cuCtxSynchronize", api.cuCtxSynchronize != NULL },
-		{ "cuModuleLoadData", api.cuModuleLoadDataEx || api.cuModuleLoadData },
-		{ "cuModuleGetFunction", api.cuModuleGetFunction != NULL },
-		{ "cuLaunchKernel", api.cuLaunchKernel != NULL },
-		{ "cuMemAlloc", api.cuMemAlloc != NULL },
-		{ "cuMemcpyHtoD", api.cuMemcpyHtoD != NULL },
-		{ "cuMemcpyDtoH", api.cuMemcpyDtoH != NULL },
-	};
-	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-		if (!need[i].have) {
-			if (missing.len)
-				sb_add(&missing, ", ");
-			sb_add(&missing, need[i].name);
-		}
+	kernel_calls_missing(&api, &missing);
 	if (missing.len) {
 		res_ev(r, "missing", "%s", missing.buf);
 		res_set(r, ST_FAIL, "cuda.kernel.missing_call",
@@ -674,8 +882,7 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 		goto out;
 	}
 
-	size_t bytes = (size_t)l.n * sizeof *l.host;
-	l.host = xmalloc(bytes);
+	size_t bytes = ((size_t)l.n + KERNEL_CHECK_WORDS) * sizeof(unsigned);
 	probe_step(ctx, "cuMemAlloc (%zu bytes)", bytes);
 	rc = api.cuMemAlloc(&l.dptr, bytes);
 	if (rc != CUDA_SUCCESS) {
@@ -686,41 +893,9 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 
 	/* The first launch's time includes loading (JIT-compiling) the PTX,
 	 * which is what an application's first kernel costs. */
-	res_ev(r, "ptx", "embedded, PTX ISA 7.0, target sm_50, %lu bytes",
-	       wslgpu_kernels_ptx_len);
 	double t0 = now_ms();
-	char log[8192];
-	memset(log, 0, sizeof log);
-	if (api.cuModuleLoadDataEx) {
-		CUjit_option opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
-		void *vals[] = { log, (void *)(uintptr_t)(sizeof log - 1) };
-		probe_step(ctx, "cuModuleLoadDataEx (PTX JIT)");
-		rc = api.cuModuleLoadDataEx(&mod, wslgpu_kernels_ptx, 2, opts, vals);
-	} else {
-		probe_step(ctx, "cuModuleLoadData (PTX JIT)");
-		rc = api.cuModuleLoadData(&mod, wslgpu_kernels_ptx);
-	}
-	log[sizeof log - 1] = '\0';
-	double t_jit = now_ms();
-	if (rc != CUDA_SUCCESS) {
-		mod = NULL;
-		if (log[0])
-			res_ev_text(r, "jit_log", log, 2000);
-		else
-			res_ev(r, "jit_log", "(the driver wrote no JIT log)");
-		fail_call(ctx, r, CUDA_STEP_MODULE,
-			  api.cuModuleLoadDataEx ? "cuModuleLoadDataEx" : "cuModuleLoadData", rc);
+	if (load_kernels(ctx, r, &api, &mod, &l) < 0)
 		goto out;
-	}
-	res_ev(r, "jit_ms", "%.2f", t_jit - t0);
-	probe_step(ctx, "cuModuleGetFunction(" WSLGPU_KERNEL_FILL ")");
-	rc = api.cuModuleGetFunction(&l.fn, mod, WSLGPU_KERNEL_FILL);
-	if (rc != CUDA_SUCCESS) {
-		res_ev(r, "jit_log", "(none: the module loaded, but " WSLGPU_KERNEL_FILL
-			  " could not be found in it)");
-		fail_call(ctx, r, CUDA_STEP_MODULE, "cuModuleGetFunction", rc);
-		goto out;
-	}
 	if (launch_and_verify(ctx, r, &l, 0x5eed0001u, "first") < 0)
 		goto out;
 	double t1 = now_ms();
@@ -747,7 +922,6 @@ out:
 		probe_step(ctx, "cuDevicePrimaryCtxRelease");
 		api.cuDevicePrimaryCtxRelease(dev);
 	}
-	free(l.host);
 	cuda_api_close(&api);
 }
 

@@ -41,18 +41,12 @@
 #include "../parse/cudaarch.h"
 #include "../parse/dpkg.h"
 #include "../parse/pyprobe.h"
+#include "frameworks_judge.h"
 #include "fwadvice.h"
 #include "probes.h"
 #include "pyprobe_script.h"
 
 #define MAX_INTERPRETERS 8
-/* What we keep of a run's output; the probe's own stdout is a few KiB. */
-#define FW_OUTPUT_CAP (128u << 10)
-
-struct fwdesc {
-	const char *name;    /* module and argument: "torch" */
-	const char *label;   /* "PyTorch" */
-};
 
 struct interp {
 	char *guest;         /* as the user would name it */
@@ -152,14 +146,6 @@ static void torch_index(const struct pyprobe *s, const char *driver_cuda, const 
 
 /* ---- one run of the probe script ---- */
 
-struct run {
-	struct proc_result pr;
-	int started;          /* proc_run's return */
-	struct pyprobe snap;
-	int parsed;           /* pyprobe_parse's return */
-	int limit_ms;
-};
-
 static const char *stage_words(const char *stage, const struct fwdesc *d, char *buf, size_t n)
 {
 	if (!stage || !strcmp(stage, "start"))
@@ -181,7 +167,7 @@ static const char *stage_words(const char *stage, const struct fwdesc *d, char *
 
 /* The texts a failure is explained by: the script's error fields and
  * warnings, then the interpreter's stderr. */
-static void signature_text(const struct run *run, struct strbuf *out)
+static void signature_text(const struct fw_run *run, struct strbuf *out)
 {
 	static const char *const keys[] = { "import_error", "cuda_error", "compute_error",
 					    "conv_error", "build_error", "build_info_error",
@@ -221,7 +207,7 @@ static void stderr_tail(const struct proc_result *pr, struct result *t)
 	sb_release(&sb);
 }
 
-static void snap_ev(struct result *t, const struct run *run, const char *key, const char *as)
+static void snap_ev(struct result *t, const struct fw_run *run, const char *key, const char *as)
 {
 	const char *v = pyprobe_get(&run->snap, key);
 	if (v && *v)
@@ -319,15 +305,14 @@ static void arch_fix_ev(const struct fwdesc *d, const struct fw_origin *o, const
  * (repair_fix) and check it (check_cmd): every fix of frameworks.kb that
  * installs something uses these, so none is a plain pip into an
  * interpreter that refuses it. */
-static void origin_evidence(const struct fwdesc *d, const struct run *run, struct result *t,
+static void origin_evidence(const struct fwdesc *d, const struct fw_run *run, struct result *t,
 			    const char *idx)
 {
 	const struct pyprobe *s = &run->snap;
-	struct strbuf owner = STRBUF_INIT, words = STRBUF_INIT, pkgs = STRBUF_INIT;
+	struct strbuf words = STRBUF_INIT, pkgs = STRBUF_INIT;
 	struct strbuf args = STRBUF_INIT, cmd = STRBUF_INIT;
-	dpkg_owner(d, s, &owner);
 	struct fw_origin o;
-	fw_origin_judge(s, owner.len ? owner.buf : NULL, &o);
+	fw_origin_judge(s, run->dpkg_package, &o);
 	const char *site = pyprobe_get(s, "site_dir");
 	fw_install_words(&o, pyprobe_get(s, "user_site"), site, &words);
 	res_ev(t, "install_kind", "%s", fw_install_name(o.kind));
@@ -360,8 +345,7 @@ static void origin_evidence(const struct fwdesc *d, const struct run *run, struc
 	const char *py = res_get(t, "python");
 	struct fw_want w = { d->name, py ? py : "python3", NULL, NULL, true, NULL,
 			     false };
-	struct stat st;
-	w.apt = rootfs_stat("/var/lib/dpkg/status", &st) == 0;
+	w.apt = run->apt;
 	const char *drv = res_get(t, "driver_cuda");
 	int dmaj = drv && strcmp(drv, "unknown") ? major_of(drv) : 0;
 	if (!strcmp(d->name, "torch")) {
@@ -403,7 +387,6 @@ static void origin_evidence(const struct fwdesc *d, const struct run *run, struc
 	sb_reset(&cmd);
 	fw_check_cmd(&o, &w, &cmd);
 	res_ev(t, "check_cmd", "%s", cmd.buf);
-	sb_release(&owner);
 	sb_release(&words);
 	sb_release(&pkgs);
 	sb_release(&args);
@@ -413,10 +396,9 @@ static void origin_evidence(const struct fwdesc *d, const struct run *run, struc
 /* ---- the decisions ---- */
 
 /* The failure when CUDA is unavailable to the framework. */
-static void judge_unavailable(const struct fwdesc *d, const struct run *run, bool wsl,
-			      const char *sigtext, size_t siglen, struct result *t)
+static void judge_unavailable(const struct fwdesc *d, const struct fw_run *run, bool wsl,
+			      const char *cvd, const char *sigtext, size_t siglen, struct result *t)
 {
-	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	const char *lib = pyprobe_get(&run->snap, "libcuda.0");
 	const char *ver = pyprobe_get(&run->snap, "version");
 	if (cvd && (!*cvd || !strcmp(cvd, "-1") || !strcasecmp(cvd, "none") ||
@@ -444,7 +426,7 @@ static void judge_unavailable(const struct fwdesc *d, const struct run *run, boo
 
 /* Arch coverage of every device; returns the worst verdict's status and
  * names that device in the evidence (device, cc, newest_arch). */
-static enum status judge_arch(const struct run *run, bool compute_ok, struct result *t)
+static enum status judge_arch(const struct fw_run *run, bool compute_ok, struct result *t)
 {
 	const char *list = pyprobe_get(&run->snap, "arch_list");
 	if (!list || !*list)
@@ -493,16 +475,10 @@ static enum status judge_arch(const struct run *run, bool compute_ok, struct res
 	return worst;
 }
 
-static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool wsl,
-			   struct result *t)
+/* What the snapshot says: versions, devices, the libcuda it mapped. */
+static void snapshot_evidence(const struct fw_run *run, const char *driver_cuda, struct result *t)
 {
 	const struct pyprobe *s = &run->snap;
-	const char *ver = pyprobe_get(s, "version");
-	const char *build = pyprobe_get(s, "cuda_build");
-	const char *drv = pyprobe_get(s, "driver_cuda");
-	char drvbuf[16];
-	const char *driver_cuda = cuda_from_int(drv, drvbuf, sizeof drvbuf);
-	const char *cc0 = pyprobe_get(s, "device.0.cc");
 	snap_ev(t, run, "version", NULL);
 	snap_ev(t, run, "cuda_build", NULL);
 	snap_ev(t, run, "cudnn", NULL);
@@ -550,6 +526,63 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 			res_ev(t, keys[i], "%s", "unknown");
 	snap_ev(t, run, "t_import", NULL);
 	snap_ev(t, run, "elapsed", NULL);
+}
+
+/* It works: say on what, and what is merely risky. */
+static void judge_working(const struct fwdesc *d, const struct fw_run *run, enum status arch,
+			  const char *driver_cuda, struct result *t)
+{
+	const struct pyprobe *s = &run->snap;
+	const char *ver = pyprobe_get(s, "version");
+	const char *build = pyprobe_get(s, "cuda_build");
+	const char *cc0 = pyprobe_get(s, "device.0.cc");
+	const char *compute = pyprobe_get(s, "compute");
+	const char *conv = pyprobe_get(s, "conv");
+	struct strbuf detail = STRBUF_INIT;
+	sb_addf(&detail, "%s %s", d->name, ver ? ver : "");
+	if (build)
+		sb_addf(&detail, " (CUDA %s)", build);
+	const char *n0 = pyprobe_get(s, "device.0.name");
+	const char *count = pyprobe_get(s, "device_count");
+	if (n0)
+		sb_addf(&detail, ": %s%s%s", n0, cc0 ? ", compute " : "", cc0 ? cc0 : "");
+	if (count && strcmp(count, "1") != 0)
+		sb_addf(&detail, " (%s GPUs)", count);
+	if (compute && !strcmp(compute, "ok"))
+		sb_add(&detail, ", matmul OK");
+	const char *cudnn = pyprobe_get(s, "cudnn");
+	if (cudnn && conv)
+		sb_addf(&detail, ", cuDNN %s", cudnn);
+	if (arch == ST_WARN && !res_get(t, "ptx_entry")) {
+		/* The list covers nothing, yet the test kernel ran: other kernels
+		 * of this build will still fail. */
+		res_set(t, ST_WARN, "frameworks.arch_missing", "%s; but its arch list has nothing for "
+			"%s (%s)", detail.buf, res_get(t, "device"), res_get(t, "cc"));
+	} else if (arch == ST_WARN) {
+		res_set(t, ST_WARN, "frameworks.arch_ptx_only", "%s; but no native kernels for %s (%s)",
+			detail.buf, res_get(t, "device") ? res_get(t, "device") : "the GPU",
+			res_get(t, "cc") ? res_get(t, "cc") : "?");
+	} else if (build && driver_cuda && major_of(build) == major_of(driver_cuda) &&
+		   (minor_of(build) > minor_of(driver_cuda))) {
+		/* Minor-version compatibility: runs, with limited features. */
+		res_set(t, ST_PASS, "frameworks.minor_compat", "%s; built for CUDA %s, the driver "
+			"supports %s: runs by minor-version compatibility", detail.buf, build,
+			driver_cuda);
+	} else {
+		res_set(t, ST_PASS, NULL, "%s", detail.buf);
+	}
+	sb_release(&detail);
+}
+
+static void judge_snapshot(const struct fwdesc *d, const struct fw_run *run, bool wsl,
+			   const char *cvd, struct result *t)
+{
+	const struct pyprobe *s = &run->snap;
+	const char *ver = pyprobe_get(s, "version");
+	char drvbuf[16];
+	const char *driver_cuda = cuda_from_int(pyprobe_get(s, "driver_cuda"), drvbuf,
+						sizeof drvbuf);
+	snapshot_evidence(run, driver_cuda, t);
 
 	struct strbuf sig = STRBUF_INIT;
 	signature_text(run, &sig);
@@ -564,7 +597,7 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 		goto out;
 	}
 	if (!pyprobe_true(s, "available")) {
-		judge_unavailable(d, run, wsl, sig.buf, sig.len, t);
+		judge_unavailable(d, run, wsl, cvd, sig.buf, sig.len, t);
 		goto out;
 	}
 	const char *compute = pyprobe_get(s, "compute");
@@ -609,61 +642,68 @@ static void judge_snapshot(const struct fwdesc *d, const struct run *run, bool w
 				"torch works on the GPU but its cuDNN convolution failed");
 		goto out;
 	}
-	/* It works. Say on what, and what is merely risky. */
-	struct strbuf detail = STRBUF_INIT;
-	sb_addf(&detail, "%s %s", d->name, ver ? ver : "");
-	if (build)
-		sb_addf(&detail, " (CUDA %s)", build);
-	const char *n0 = pyprobe_get(s, "device.0.name");
-	const char *count = pyprobe_get(s, "device_count");
-	if (n0)
-		sb_addf(&detail, ": %s%s%s", n0, cc0 ? ", compute " : "", cc0 ? cc0 : "");
-	if (count && strcmp(count, "1") != 0)
-		sb_addf(&detail, " (%s GPUs)", count);
-	if (compute_ok)
-		sb_add(&detail, ", matmul OK");
-	const char *cudnn = pyprobe_get(s, "cudnn");
-	if (cudnn && conv)
-		sb_addf(&detail, ", cuDNN %s", cudnn);
-	if (arch == ST_WARN && !res_get(t, "ptx_entry")) {
-		/* The list covers nothing, yet the test kernel ran: other kernels
-		 * of this build will still fail. */
-		res_set(t, ST_WARN, "frameworks.arch_missing", "%s; but its arch list has nothing for "
-			"%s (%s)", detail.buf, res_get(t, "device"), res_get(t, "cc"));
-	} else if (arch == ST_WARN) {
-		res_set(t, ST_WARN, "frameworks.arch_ptx_only", "%s; but no native kernels for %s (%s)",
-			detail.buf, res_get(t, "device") ? res_get(t, "device") : "the GPU",
-			res_get(t, "cc") ? res_get(t, "cc") : "?");
-	} else if (build && driver_cuda && major_of(build) == major_of(driver_cuda) &&
-		   (minor_of(build) > minor_of(driver_cuda))) {
-		/* Minor-version compatibility: runs, with limited features. */
-		res_set(t, ST_PASS, "frameworks.minor_compat", "%s; built for CUDA %s, the driver "
-			"supports %s: runs by minor-version compatibility", detail.buf, build,
-			driver_cuda);
-	} else {
-		res_set(t, ST_PASS, NULL, "%s", detail.buf);
-	}
-	sb_release(&detail);
+	judge_working(d, run, arch, driver_cuda, t);
 out:
 	sb_release(&sig);
 }
 
+/* No snapshot: the interpreter never ran our script as Python would. */
+static void judge_no_snapshot(const struct fw_run *run, struct result *t)
+{
+	const struct proc_result *pr = &run->pr;
+	const char *python = run->python;
+	char pbuf[64];
+	stderr_tail(pr, t);
+	if (pr->out_truncated) {
+		res_set(t, ST_WARN, "frameworks.probe_garbled",
+			"%s printed more than %u KiB that is not the probe's output%s",
+			python, FW_OUTPUT_CAP >> 10,
+			pr->end == PROC_TIMEOUT ? " (and was stopped at the time limit)" : "");
+	} else if (pr->end == PROC_TIMEOUT) {
+		res_set(t, ST_FAIL, "frameworks.probe_hang",
+			"%s did not start the probe within %.1f s", python,
+			run->limit_ms / 1000.0);
+		res_ev(t, "stage", "starting Python");
+	} else if (pr->end == PROC_SIGNALED) {
+		res_ev(t, "signal", "%s", signal_name(pr->sig, pbuf));
+		res_set(t, ST_FAIL, "frameworks.probe_crash", "%s was killed by %s before the "
+			"probe started", python, signal_name(pr->sig, pbuf));
+		res_ev(t, "stage", "starting Python");
+	} else if (pr->end == PROC_EXITED && (pr->code == 126 || pr->code == 127)) {
+		/* The shell's "cannot execute" / "not found" statuses. */
+		if (pr->out.len)
+			res_ev_text(t, "stdout", pr->out.buf, 300);
+		res_set(t, ST_WARN, "frameworks.python_unusable",
+			"%s %s and printed no probe result: is it Python 3?", python,
+			res_get(t, "exit"));
+	} else if (run->parsed == -EINVAL || pr->out.len) {
+		res_ev_text(t, "stdout", pr->out.buf ? pr->out.buf : "", 300);
+		res_set(t, ST_WARN, "frameworks.probe_garbled",
+			"%s printed output the probe cannot read", python);
+	} else {
+		res_set(t, ST_WARN, "frameworks.python_unusable",
+			"%s %s and printed no probe result: is it Python 3?", python,
+			res_get(t, "exit"));
+	}
+}
+
 /* Judges one interpreter's run into t. */
-static void judge_run_status(const struct fwdesc *d, const struct interp *ip, struct run *run,
-			     bool wsl, struct result *t)
+static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, bool wsl,
+			     const char *cvd, struct result *t)
 {
 	char sbuf[128], pbuf[64];
-	res_ev(t, "python", "%s", ip->guest);
-	if (ip->missing) {
-		res_ev(t, "exit", "%s", ip->missing == -ENOENT ? "does not exist"
-								: strerror(-ip->missing));
-		res_set(t, ST_WARN, "frameworks.python_unusable", "%s (from --python) %s", ip->guest,
+	const char *python = run->python;
+	res_ev(t, "python", "%s", python);
+	if (run->missing) {
+		res_ev(t, "exit", "%s", run->missing == -ENOENT ? "does not exist"
+								 : strerror(-run->missing));
+		res_set(t, ST_WARN, "frameworks.python_unusable", "%s (from --python) %s", python,
 			res_get(t, "exit"));
 		return;
 	}
 	res_ev(t, "limit", "%.1f s", run->limit_ms / 1000.0);
 	if (run->started < 0) {
-		res_set(t, ST_WARN, "frameworks.python_unusable", "could not start %s: %s", ip->guest,
+		res_set(t, ST_WARN, "frameworks.python_unusable", "could not start %s: %s", python,
 			strerror(-run->started));
 		return;
 	}
@@ -673,7 +713,7 @@ static void judge_run_status(const struct fwdesc *d, const struct interp *ip, st
 	res_ev(t, "exit", "%s", end.buf);
 	sb_release(&end);
 	if (pr->end == PROC_EXEC_FAILED) {
-		res_set(t, ST_WARN, "frameworks.python_unusable", "cannot execute %s: %s", ip->guest,
+		res_set(t, ST_WARN, "frameworks.python_unusable", "cannot execute %s: %s", python,
 			strerror(pr->code));
 		return;
 	}
@@ -684,45 +724,13 @@ static void judge_run_status(const struct fwdesc *d, const struct interp *ip, st
 	if (stage)
 		res_ev(t, "stage", "%s", stage_words(stage, d, sbuf, sizeof sbuf));
 
-	/* No snapshot: the interpreter never ran our script as Python would. */
 	if (run->parsed != 0) {
-		stderr_tail(pr, t);
-		if (pr->out_truncated) {
-			res_set(t, ST_WARN, "frameworks.probe_garbled",
-				"%s printed more than %u KiB that is not the probe's output%s",
-				ip->guest, FW_OUTPUT_CAP >> 10,
-				pr->end == PROC_TIMEOUT ? " (and was stopped at the time limit)" : "");
-		} else if (pr->end == PROC_TIMEOUT) {
-			res_set(t, ST_FAIL, "frameworks.probe_hang",
-				"%s did not start the probe within %.1f s", ip->guest,
-				run->limit_ms / 1000.0);
-			res_ev(t, "stage", "starting Python");
-		} else if (pr->end == PROC_SIGNALED) {
-			res_ev(t, "signal", "%s", signal_name(pr->sig, pbuf));
-			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s was killed by %s before the "
-				"probe started", ip->guest, signal_name(pr->sig, pbuf));
-			res_ev(t, "stage", "starting Python");
-		} else if (pr->end == PROC_EXITED && (pr->code == 126 || pr->code == 127)) {
-			/* The shell's "cannot execute" / "not found" statuses. */
-			if (pr->out.len)
-				res_ev_text(t, "stdout", pr->out.buf, 300);
-			res_set(t, ST_WARN, "frameworks.python_unusable",
-				"%s %s and printed no probe result: is it Python 3?", ip->guest,
-				res_get(t, "exit"));
-		} else if (run->parsed == -EINVAL || pr->out.len) {
-			res_ev_text(t, "stdout", pr->out.buf ? pr->out.buf : "", 300);
-			res_set(t, ST_WARN, "frameworks.probe_garbled",
-				"%s printed output the probe cannot read", ip->guest);
-		} else {
-			res_set(t, ST_WARN, "frameworks.python_unusable",
-				"%s %s and printed no probe result: is it Python 3?", ip->guest,
-				res_get(t, "exit"));
-		}
+		judge_no_snapshot(run, t);
 		return;
 	}
 	const char *installed = pyprobe_get(&run->snap, "installed");
 	if (installed && !strcmp(installed, "false")) {
-		res_set(t, ST_SKIP, NULL, "%s is not installed for %s", d->name, ip->guest);
+		res_set(t, ST_SKIP, NULL, "%s is not installed for %s", d->name, python);
 		return;
 	}
 	struct strbuf sig = STRBUF_INIT;
@@ -746,11 +754,11 @@ static void judge_run_status(const struct fwdesc *d, const struct interp *ip, st
 			set_from_signature(t, e, what);
 		} else if (pr->end == PROC_SIGNALED) {
 			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s crashed (%s) during %s",
-				ip->guest, signal_name(pr->sig, pbuf),
+				python, signal_name(pr->sig, pbuf),
 				stage_words(stage, d, sbuf, sizeof sbuf));
 		} else {
 			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s exited with status %d during %s",
-				ip->guest, pr->code, stage_words(stage, d, sbuf, sizeof sbuf));
+				python, pr->code, stage_words(stage, d, sbuf, sizeof sbuf));
 		}
 		goto out;
 	}
@@ -766,11 +774,11 @@ static void judge_run_status(const struct fwdesc *d, const struct interp *ip, st
 			set_from_signature(t, e, what);
 		} else {
 			res_set(t, ST_FAIL, "frameworks.import_failed", "import %s failed in %s: %.160s",
-				d->name, ip->guest, ierr);
+				d->name, python, ierr);
 		}
 		goto out;
 	}
-	judge_snapshot(d, run, wsl, t);
+	judge_snapshot(d, run, wsl, cvd, t);
 	if (t->status != ST_PASS)
 		stderr_tail(pr, t);
 out:
@@ -799,18 +807,24 @@ static void guest_paths(struct pyprobe *s)
 		}
 }
 
+/* Whether the run reported a framework that is there (then it has a
+ * verdict, an origin and fixes). */
+static bool framework_there(const struct fw_run *run)
+{
+	if (run->missing || run->started < 0 || run->parsed != 0)
+		return false;
+	const char *installed = pyprobe_get(&run->snap, "installed");
+	return !(installed && !strcmp(installed, "false"));
+}
+
 /* The verdict, then, for a framework that is there, where it came from and
  * the commands that fix it there. */
-static void judge_run(const struct fwdesc *d, const struct interp *ip, struct run *run, bool wsl,
-		      struct result *t)
+void judge_framework_run(const struct fwdesc *d, const struct fw_run *run, bool wsl,
+			 const char *cvd, struct result *t)
 {
-	judge_run_status(d, ip, run, wsl, t);
-	if (ip->missing || run->started < 0 || run->parsed != 0)
+	judge_run_status(d, run, wsl, cvd, t);
+	if (!framework_there(run))
 		return;
-	const char *installed = pyprobe_get(&run->snap, "installed");
-	if (installed && !strcmp(installed, "false"))
-		return;
-	guest_paths(&run->snap);
 	char drvbuf[16], idx[96];
 	const char *driver_cuda = cuda_from_int(pyprobe_get(&run->snap, "driver_cuda"), drvbuf,
 						sizeof drvbuf);
@@ -818,6 +832,37 @@ static void judge_run(const struct fwdesc *d, const struct interp *ip, struct ru
 	if (!strcmp(d->name, "torch"))
 		res_ev(t, "wheel_index", "%s", idx);
 	origin_evidence(d, run, t, idx);
+}
+
+/* ---- the collector: the probe script in one interpreter ---- */
+
+/* Runs the probe script in ip, reads what it reported and, for a
+ * framework that is there, how it was installed (owner receives the
+ * Debian package's name). */
+static void collect_run(struct probe_ctx *ctx, struct result *r, const struct fwdesc *d,
+			const struct interp *ip, int limit, struct fw_run *run, struct strbuf *owner)
+{
+	memset(run, 0, sizeof *run);
+	proc_result_init(&run->pr);
+	run->python = ip->guest;
+	run->missing = ip->missing;
+	run->limit_ms = limit;
+	if (!ip->missing) {
+		probe_step(ctx, "%s running the %s probe (import %s)", ip->guest, d->label, d->name);
+		const char *argv[] = { ip->host, "-c", pyprobe_script, d->name, NULL };
+		static const char *const env[] = { "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1",
+						   NULL };
+		struct proc_opts po = { limit, FW_OUTPUT_CAP, env, NULL };
+		run->started = probe_run(ctx, r, argv, &po, &run->pr);
+		run->parsed = pyprobe_parse(run->pr.out.buf, run->pr.out.len, &run->snap);
+	}
+	if (!framework_there(run))
+		return;
+	guest_paths(&run->snap);
+	dpkg_owner(d, &run->snap, owner);
+	run->dpkg_package = owner->len ? owner->buf : NULL;
+	struct stat st;
+	run->apt = rootfs_stat("/var/lib/dpkg/status", &st) == 0;
 }
 
 static void probe_framework(struct probe_ctx *ctx, struct result *r, const struct fwdesc *d)
@@ -835,28 +880,19 @@ static void probe_framework(struct probe_ctx *ctx, struct result *r, const struc
 	int limit = budget / (int)n;
 	if (limit < 200)
 		limit = 200;
+	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	struct result *t = xcalloc(n, sizeof *t);
 	size_t best = 0;
 	for (size_t i = 0; i < n; i++) {
 		result_init(&t[i], r->def);
-		struct run run;
-		memset(&run, 0, sizeof run);
-		proc_result_init(&run.pr);
-		run.limit_ms = limit;
-		if (!ips[i].missing) {
-			probe_step(ctx, "%s running the %s probe (import %s)", ips[i].guest, d->label,
-				   d->name);
-			const char *argv[] = { ips[i].host, "-c", pyprobe_script, d->name, NULL };
-			static const char *const env[] = { "PYTHONUNBUFFERED=1",
-							   "PYTHONDONTWRITEBYTECODE=1", NULL };
-			struct proc_opts po = { limit, FW_OUTPUT_CAP, env };
-			run.started = proc_run(argv, &po, &run.pr);
-			run.parsed = pyprobe_parse(run.pr.out.buf, run.pr.out.len, &run.snap);
-		}
-		judge_run(d, &ips[i], &run, wsl, &t[i]);
+		struct fw_run run;
+		struct strbuf owner = STRBUF_INIT;
+		collect_run(ctx, r, d, &ips[i], limit, &run, &owner);
+		judge_framework_run(d, &run, wsl, cvd, &t[i]);
 		res_ev(&t[i], "found_by", "%s", ips[i].origin);
 		pyprobe_free(&run.snap);
 		proc_result_release(&run.pr);
+		sb_release(&owner);
 		if (i && status_severity(t[i].status, false) > status_severity(t[best].status, false))
 			best = i;
 	}

@@ -170,11 +170,11 @@ static void wsl_version(struct probe_ctx *ctx, struct result *r)
 	sb_addf(&wslenv, "WSLENV=%s%sWSL_UTF8", old && *old ? old : "", old && *old ? ":" : "");
 	const char *env[] = { "WSL_UTF8=1", wslenv.buf, NULL };
 	const char *argv[] = { host.buf, "--version", NULL };
-	struct proc_opts po = { cmd_limit_ms(ctx), 0, env };
+	struct proc_opts po = { cmd_limit_ms(ctx), 0, env, NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
 	probe_step(ctx, "running %s --version", guest.buf);
-	proc_run(argv, &po, &pr);
+	probe_run(ctx, r, argv, &po, &pr);
 	proc_describe_end(&pr, &end);
 	plain_text(&pr.out, &text);
 	res_ev(r, "wsl_exe", "%s (%s)", guest.buf, end.buf);
@@ -232,11 +232,11 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 		goto wsl;
 	}
 	const char *argv[] = { host.buf, NULL };
-	struct proc_opts po = { cmd_limit_ms(ctx), 0, NULL };
+	struct proc_opts po = { cmd_limit_ms(ctx), 0, NULL, NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
 	probe_step(ctx, "running %s", guest.buf);
-	proc_run(argv, &po, &pr);
+	probe_run(ctx, r, argv, &po, &pr);
 	proc_describe_end(&pr, &end);
 	plain_text(&pr.out, &out);
 	plain_text(&pr.err, &out);

@@ -44,6 +44,7 @@
 #include "../parse/kmodules.h"
 #include "../parse/ldcache.h"
 #include "../parse/ldpredict.h"
+#include "libs_judge.h"
 #include "probes.h"
 
 #define WSL_LIB "/usr/lib/wsl/lib"
@@ -160,13 +161,6 @@ static bool drop_same_dir(const char *dir, void *arg)
 /* ------------------------------------------------------------------ */
 /* dpkg's database: which package installed a path                     */
 /* ------------------------------------------------------------------ */
-
-struct dpkg_db {
-	bool scanned;
-	bool present;
-	size_t lists, unreadable;
-	bool capped;
-};
 
 typedef int (*dpkg_line_fn)(const char *pkg, const char *line, size_t n, void *arg);
 
@@ -734,29 +728,21 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 /* libs.libcuda, libs.libnvml: the loader's choice                      */
 /* ------------------------------------------------------------------ */
 
-struct libspec {
-	const char *soname;      /* libcuda.so.1 */
-	const char *unversioned; /* libcuda.so */
-	const char *entry;       /* the entry point drvlib's stub test reads */
-};
-
-enum cache_state { CACHE_OK, CACHE_MISSING, CACHE_CORRUPT };
-
 struct cache_load {
 	enum cache_state st;
 	struct strbuf buf;
 	struct strbuf why;
+	struct strbuf text; /* CACHE_OK: what it is, for the evidence */
 	struct ldcache c;
 };
 
-static void cache_load(struct cache_load *cl, struct result *r)
+static void cache_load(struct cache_load *cl)
 {
 	memset(cl, 0, sizeof *cl);
 	bool trunc = false;
 	int rc = rootfs_read(LD_SO_CACHE, CACHE_CAP, &cl->buf, &trunc);
 	if (rc == -ENOENT) {
 		cl->st = CACHE_MISSING;
-		res_ev(r, "ld.so.cache", "missing");
 		return;
 	}
 	if (rc < 0) {
@@ -771,14 +757,11 @@ static void cache_load(struct cache_load *cl, struct result *r)
 		cl->st = CACHE_CORRUPT;
 	} else {
 		cl->st = CACHE_OK;
-		res_ev(r, "ld.so.cache", "%s, %zu entries, %zu bytes%s%s%s",
-		       ldcache_format_name(cl->c.format), cl->c.n, cl->buf.len,
-		       cl->c.generator ? " (" : "", cl->c.generator ? cl->c.generator : "",
-		       cl->c.generator ? ")" : "");
-		return;
+		sb_addf(&cl->text, "%s, %zu entries, %zu bytes%s%s%s",
+			ldcache_format_name(cl->c.format), cl->c.n, cl->buf.len,
+			cl->c.generator ? " (" : "", cl->c.generator ? cl->c.generator : "",
+			cl->c.generator ? ")" : "");
 	}
-	res_ev(r, "ld.so.cache", "corrupt: %s", cl->why.buf);
-	res_ev(r, "why", "%s", cl->why.buf);
 }
 
 static void cache_release(struct cache_load *cl)
@@ -786,6 +769,7 @@ static void cache_release(struct cache_load *cl)
 	ldcache_free(&cl->c);
 	sb_release(&cl->buf);
 	sb_release(&cl->why);
+	sb_release(&cl->text);
 }
 
 /* The loader's built-in directories (glibc's trusted-dirs: slibdir and
@@ -869,11 +853,6 @@ static void guest_stat(const char *path, struct ld_file *f, void *arg)
 	f->kind = ld_classify(hdr, got, ld_abi_host(), &f->why);
 }
 
-/* Where a resolved file comes from, as far as it decides the finding. */
-/* ORIGIN_OK: the right library for this platform (WSL's copy on WSL2, any
- * non-stub copy on native Linux). */
-enum origin { ORIGIN_OK, ORIGIN_STUB, ORIGIN_CONDA, ORIGIN_PACKAGE, ORIGIN_FOREIGN };
-
 static bool is_stub_dir(const char *dir)
 {
 	return !strcmp(path_basename(dir), "stubs");
@@ -896,14 +875,6 @@ static bool wsl_location(const char *dir, bool container)
 	       (container && path_within(dir, WSL_DRIVERS));
 }
 
-struct classified {
-	enum origin origin;
-	struct strbuf dir;       /* of the path as the loader opens it */
-	struct strbuf canon;     /* with symlinks followed */
-	struct strbuf canon_dir;
-	struct strbuf conda;     /* conda prefix */
-};
-
 /* What the file's bytes say it is (drvlib.h); unreadable counts as unknown. */
 static void content_of(const char *path, const struct libspec *ls, struct drvlib *d)
 {
@@ -920,42 +891,59 @@ static void content_of(const char *path, const struct libspec *ls, struct drvlib
 	sb_release(&b);
 }
 
-/* The file's content decides first: the toolkit's stub is a stub wherever
- * it was copied, a Linux driver's library is one even in WSL's directory;
- * only a file whose content names no origin is judged by its place. */
-static void classify(const char *path, bool wsl, bool container, const char *package,
-		     const struct drvlib *d, struct classified *c)
+enum origin lib_origin(const struct lib_file *f, bool wsl, bool container)
 {
-	memset(c, 0, sizeof *c);
-	path_dirname(path, &c->dir);
-	rootfs_realpath(path, &c->canon, NULL);
-	path_dirname(c->canon.buf, &c->canon_dir);
-	bool known = d && (d->kind == DRVLIB_WSL || d->kind == DRVLIB_LINUX);
-	if ((d && d->kind == DRVLIB_STUB) ||
-	    (!known && (is_stub_dir(c->dir.buf) || is_stub_dir(c->canon_dir.buf))))
-		c->origin = ORIGIN_STUB;
-	else if (wsl && d && d->kind == DRVLIB_WSL)
-		c->origin = ORIGIN_OK;
-	else if (wsl && !(d && d->kind == DRVLIB_LINUX) &&
-		 (wsl_location(c->dir.buf, container) || wsl_location(c->canon_dir.buf, container)))
-		c->origin = ORIGIN_OK;
-	else if (conda_prefix_of(c->dir.buf, &c->conda) ||
-		 conda_prefix_of(c->canon_dir.buf, &c->conda))
-		c->origin = ORIGIN_CONDA;
-	else if (package)
-		c->origin = ORIGIN_PACKAGE;
+	const struct drvlib *d = &f->content;
+	bool known = d->kind == DRVLIB_WSL || d->kind == DRVLIB_LINUX;
+	enum origin o;
+	if (d->kind == DRVLIB_STUB || (!known && (is_stub_dir(f->dir) || is_stub_dir(f->canon_dir))))
+		o = ORIGIN_STUB;
+	else if (wsl && d->kind == DRVLIB_WSL)
+		o = ORIGIN_OK;
+	else if (wsl && d->kind != DRVLIB_LINUX &&
+		 (wsl_location(f->dir, container) || wsl_location(f->canon_dir, container)))
+		o = ORIGIN_OK;
+	else if (f->conda)
+		o = ORIGIN_CONDA;
+	else if (f->owner)
+		o = ORIGIN_PACKAGE;
 	else
-		c->origin = ORIGIN_FOREIGN;
-	if (!wsl && c->origin != ORIGIN_STUB)
-		c->origin = ORIGIN_OK; /* native: the distro's driver is the right one */
+		o = ORIGIN_FOREIGN;
+	if (!wsl && o != ORIGIN_STUB)
+		o = ORIGIN_OK; /* native: the distro's driver is the right one */
+	return o;
 }
 
-static void classified_release(struct classified *c)
+/* The strings a struct lib_file points to. */
+struct lib_file_store {
+	struct strbuf dir, canon, canon_dir, conda;
+};
+
+/* Reads what the judge needs to know of one file the loader would open. */
+static void collect_file(const char *path, const char *owner, const struct libspec *ls,
+			 struct lib_file *f, struct lib_file_store *st)
 {
-	sb_release(&c->dir);
-	sb_release(&c->canon);
-	sb_release(&c->canon_dir);
-	sb_release(&c->conda);
+	memset(st, 0, sizeof *st);
+	path_dirname(path, &st->dir);
+	rootfs_realpath(path, &st->canon, NULL);
+	path_dirname(st->canon.buf, &st->canon_dir);
+	bool conda = conda_prefix_of(st->dir.buf, &st->conda) ||
+		     conda_prefix_of(st->canon_dir.buf, &st->conda);
+	content_of(path, ls, &f->content);
+	f->path = path;
+	f->owner = owner;
+	f->dir = st->dir.buf;
+	f->canon = st->canon.buf;
+	f->canon_dir = st->canon_dir.buf;
+	f->conda = conda ? st->conda.buf : NULL;
+}
+
+static void lib_file_store_release(struct lib_file_store *st)
+{
+	sb_release(&st->dir);
+	sb_release(&st->canon);
+	sb_release(&st->canon_dir);
+	sb_release(&st->conda);
 }
 
 /* The conda package (conda-meta/NAME-VERSION-BUILD.json) listing a file. */
@@ -991,299 +979,406 @@ static void conda_owner(const char *prefix, const char *path, struct strbuf *out
 	sb_release(&needle);
 }
 
-static void probe_library(struct probe_ctx *ctx, struct result *r, const struct libspec *ls)
+/* ---- the judge: facts in, result out, no I/O ---- */
+
+static void cache_evidence(const struct lib_facts *f, struct result *r)
 {
-	bool wsl = probe_is_wsl2(ctx);
-	bool container = !strcmp(probe_platform(ctx), "container-in-wsl2");
-	const struct ld_abi *abi = ld_abi_host();
-	struct strbuf cwdbuf = STRBUF_INIT;
-	if (rootfs_cwd(&cwdbuf) < 0)
-		sb_add(&cwdbuf, "/");
-	const char *cwd = cwdbuf.buf;
-	const char *llp = getenv("LD_LIBRARY_PATH");
-	res_ev(r, "soname", "%s", ls->soname);
-
-	probe_step(ctx, "reading %s", LD_SO_CACHE);
-	struct cache_load cl;
-	cache_load(&cl, r);
-	char *store[4];
-	const char *dirs[5];
-	default_dirs(abi, store, dirs);
-	struct strbuf dl = STRBUF_INIT;
-	for (int i = 0; dirs[i]; i++)
-		sb_addf(&dl, "%s%s", i ? ":" : "", dirs[i]);
-	res_ev(r, "default_dirs", "%s", dl.buf);
-	if (llp)
-		res_ev(r, "LD_LIBRARY_PATH", "%s", llp);
-
-	/* glibc ignores a cache it cannot use, and so does the prediction. */
-	struct ld_search s = { llp, cwd, cl.st == CACHE_OK ? &cl.c : NULL, dirs, abi, guest_stat,
-			       NULL };
-	struct ld_prediction p, u;
-	probe_step(ctx, "replaying the loader's search for %s", ls->soname);
-	ld_predict(ls->soname, &s, &p);
-	ld_predict(ls->unversioned, &s, &u);
-
-	/* Owners of the resolved file, every copy, and the unversioned pick. */
-	probe_step(ctx, "searching dpkg's database for the owners of %s", ls->soname);
-	struct owners o = { 0 };
-	size_t q_resolved = p.resolved ? owners_add(&o, p.resolved) : SIZE_MAX;
-	size_t *q_seen = xcalloc(p.nseen + 1, sizeof *q_seen);
-	for (size_t i = 0; i < p.nseen; i++)
-		q_seen[i] = owners_add(&o, p.seen[i].path);
-	size_t q_unv = u.resolved ? owners_add(&o, u.resolved) : SIZE_MAX;
-	struct dpkg_db db;
-	owners_resolve(&o, &db);
-	dpkg_note(r, &db);
-	const char *pkg = q_resolved != SIZE_MAX ? o.owner[q_resolved] : NULL;
-
-	struct findings v = FINDINGS_INIT;
-	struct classified rc;
-	memset(&rc, 0, sizeof rc);
-
-	struct drvlib lib;
-	memset(&lib, 0, sizeof lib);
-	struct strbuf desc = STRBUF_INIT; /* ", a Linux driver's library (535.104.05)" */
-	if (p.resolved) {
-		probe_step(ctx, "reading %s to tell which library it is", p.resolved);
-		content_of(p.resolved, ls, &lib);
-		classify(p.resolved, wsl, container, pkg, &lib, &rc);
-		if (!lib.version[0])
-			drvlib_version_from_name(path_basename(rc.canon.buf), ls->soname, lib.version,
-						 sizeof lib.version);
-		/* NVIDIA's forward-compatibility libcuda (cuda-compat: conda's
-		 * cuda-compat, pip wheels, .../compat/) is a Linux driver's. */
-		bool compat = lib.kind == DRVLIB_LINUX &&
-			      (rc.origin == ORIGIN_CONDA || strstr(rc.canon.buf, "/site-packages/") ||
-			       strstr(rc.canon.buf, "/compat/") ||
-			       !strcmp(path_basename(rc.dir.buf), "compat"));
-		res_ev(r, "library", "%s",
-		       compat ? "a CUDA compatibility package's library (a Linux driver's libcuda)"
-			      : drvlib_kind_text(lib.kind));
-		res_ev(r, "library_kind", "%s", drvlib_kind_name(lib.kind));
-		res_ev(r, "library_marker", "%s", lib.marker ? lib.marker : "");
-		if (lib.version[0])
-			res_ev(r, "library_version", "%s", lib.version);
-		if (lib.kind == DRVLIB_LINUX)
-			sb_addf(&desc, ", %s%s%s%s", res_get(r, "library"),
-				lib.version[0] ? " (" : "", lib.version, lib.version[0] ? ")" : "");
-		res_ev(r, "resolved", "%s", p.resolved);
-		res_ev(r, "via", "%s", ld_via_name(p.via));
-		if (pkg)
-			res_ev(r, "package", "%s", pkg);
-		if (strcmp(rc.canon.buf, p.resolved) != 0)
-			res_ev(r, "target", "%s", rc.canon.buf);
-		res_ev(r, "dir", "%s", rc.dir.buf);
-		if (p.via == LD_VIA_LD_LIBRARY_PATH) {
-			ldpath_fix_ev(r, llp, cwd, drop_same_dir, rc.dir.buf);
-		}
+	if (f->cache == CACHE_MISSING) {
+		res_ev(r, "ld.so.cache", "missing");
+	} else if (f->cache == CACHE_CORRUPT) {
+		res_ev(r, "ld.so.cache", "corrupt: %s", f->cache_why);
+		res_ev(r, "why", "%s", f->cache_why);
+	} else {
+		res_ev(r, "ld.so.cache", "%s", f->cache_text);
 	}
-	/* Every other copy, with its owner (the contract other layers read). */
+}
+
+/* The file the loader picks: what it is, where it is and who owns it.
+ * desc receives ", a Linux driver's library (535.104.05)" for a Linux
+ * driver's, for the details. */
+static void resolved_evidence(const struct lib_facts *f, enum origin origin, struct result *r,
+			      struct strbuf *desc)
+{
+	const struct ld_prediction *p = f->p;
+	const struct lib_file *rf = &f->resolved;
+	struct drvlib lib = rf->content;
+	if (!lib.version[0])
+		drvlib_version_from_name(path_basename(rf->canon), f->ls->soname, lib.version,
+					 sizeof lib.version);
+	/* NVIDIA's forward-compatibility libcuda (cuda-compat: conda's
+	 * cuda-compat, pip wheels, .../compat/) is a Linux driver's. */
+	bool compat = lib.kind == DRVLIB_LINUX &&
+		      (origin == ORIGIN_CONDA || strstr(rf->canon, "/site-packages/") ||
+		       strstr(rf->canon, "/compat/") || !strcmp(path_basename(rf->dir), "compat"));
+	res_ev(r, "library", "%s",
+	       compat ? "a CUDA compatibility package's library (a Linux driver's libcuda)"
+		      : drvlib_kind_text(lib.kind));
+	res_ev(r, "library_kind", "%s", drvlib_kind_name(lib.kind));
+	res_ev(r, "library_marker", "%s", lib.marker ? lib.marker : "");
+	if (lib.version[0])
+		res_ev(r, "library_version", "%s", lib.version);
+	if (lib.kind == DRVLIB_LINUX)
+		sb_addf(desc, ", %s%s%s%s", res_get(r, "library"), lib.version[0] ? " (" : "",
+			lib.version, lib.version[0] ? ")" : "");
+	res_ev(r, "resolved", "%s", p->resolved);
+	res_ev(r, "via", "%s", ld_via_name(p->via));
+	if (rf->owner)
+		res_ev(r, "package", "%s", rf->owner);
+	if (strcmp(rf->canon, p->resolved) != 0)
+		res_ev(r, "target", "%s", rf->canon);
+	res_ev(r, "dir", "%s", rf->dir);
+	if (p->via == LD_VIA_LD_LIBRARY_PATH)
+		ldpath_fix_ev(r, f->llp, f->cwd, drop_same_dir, (void *)rf->dir);
+}
+
+/* Every other copy, with its owner (the contract other layers read), and
+ * what the search passed over. Returns how many copies are not right for
+ * WSL; *first is the first of them. */
+static size_t copies_evidence(const struct lib_facts *f, struct result *r,
+			      const struct lib_file **first)
+{
+	const struct ld_prediction *p = f->p;
 	size_t others = 0;
-	const char *other_path = NULL, *other_pkg = NULL;
-	for (size_t i = 0; i < p.nseen; i++) {
-		const struct ld_seen *e = &p.seen[i];
+	*first = NULL;
+	for (size_t i = 0; i < p->nseen; i++) {
+		const struct ld_seen *e = &p->seen[i];
 		if (e->chosen)
 			continue;
-		const char *op = o.owner[q_seen[i]];
-		res_ev(r, "copy", "%s (%s)", e->path, op ? op : "no package");
+		const struct lib_file *c = &f->copies[i];
+		res_ev(r, "copy", "%s (%s)", e->path, c->owner ? c->owner : "no package");
 		if (e->kind != LD_LOADABLE)
 			res_ev(r, "copy_note", "%s: %s", e->path, e->why ? e->why : "not loadable");
-		struct classified oc;
-		struct drvlib od;
-		content_of(e->path, ls, &od);
-		classify(e->path, wsl, container, op, &od, &oc);
+		enum origin o = lib_origin(c, f->wsl, f->container);
 		/* A stub behind the chosen file is libs.env's finding (the stubs
 		 * directory on LD_LIBRARY_PATH); removing its package would only
 		 * break linking, so it is evidence here, not a warning. */
-		if (wsl && oc.origin == ORIGIN_STUB) {
+		if (f->wsl && o == ORIGIN_STUB) {
 			res_ev(r, "stub_copy", "%s", e->path);
-		} else if (wsl && oc.origin != ORIGIN_OK) {
-			if (!other_path) {
-				other_path = e->path;
-				other_pkg = op;
-			}
+		} else if (f->wsl && o != ORIGIN_OK) {
+			if (!*first)
+				*first = c;
 			others++;
 		}
-		classified_release(&oc);
 	}
-	for (size_t i = 0; i < p.nskipped; i++)
+	for (size_t i = 0; i < p->nskipped; i++)
 		res_ev(r, "skipped", "LD_LIBRARY_PATH entry %s: $ tokens are not expanded here",
-		       p.skipped[i]);
-	if (p.other_abi)
+		       p->skipped[i]);
+	if (p->other_abi)
 		res_ev(r, "note", "a %s of another class or machine (32-bit?) was passed over",
-		       ls->soname);
-	if (p.llp_abandoned)
+		       f->ls->soname);
+	if (p->llp_abandoned)
 		res_ev(r, "note", "an entry of LD_LIBRARY_PATH could not be opened, so the loader "
 				  "stopped searching LD_LIBRARY_PATH there");
-	if (p.stale) {
-		res_ev(r, "stale", "%s", p.stale);
-		res_ev(r, "stale_why", "%s", p.stale_why ? p.stale_why : "");
+	if (p->stale) {
+		res_ev(r, "stale", "%s", p->stale);
+		res_ev(r, "stale_why", "%s", p->stale_why ? p->stale_why : "");
 	}
+	return others;
+}
 
-	/* The unversioned name, which some programs dlopen (cuDNN 8: R01). */
-	const char *unv_pkg = q_unv != SIZE_MAX ? o.owner[q_unv] : NULL;
-	struct classified uc;
-	memset(&uc, 0, sizeof uc);
+/* The unversioned name, which some programs dlopen (cuDNN 8: R01). */
+static void unversioned_evidence(const struct lib_facts *f, struct result *r)
+{
+	const struct libspec *ls = f->ls;
+	const struct ld_prediction *u = f->u;
+	const char *pkg = f->unv.owner;
 	res_ev(r, "unversioned_name", "%s", ls->unversioned);
-	if (u.resolved) {
-		struct drvlib ud;
-		content_of(u.resolved, ls, &ud);
-		classify(u.resolved, wsl, container, unv_pkg, &ud, &uc);
-		res_ev(r, "unversioned", "%s -> %s (%s)%s%s", ls->unversioned, u.resolved,
-		       ld_via_name(u.via), unv_pkg ? ", from " : "", unv_pkg ? unv_pkg : "");
-		res_ev(r, "unversioned_path", "%s", u.resolved);
-		if (unv_pkg)
-			res_ev(r, "unversioned_package", "%s", unv_pkg);
+	if (u->resolved) {
+		res_ev(r, "unversioned", "%s -> %s (%s)%s%s", ls->unversioned, u->resolved,
+		       ld_via_name(u->via), pkg ? ", from " : "", pkg ? pkg : "");
+		res_ev(r, "unversioned_path", "%s", u->resolved);
+		if (pkg)
+			res_ev(r, "unversioned_package", "%s", pkg);
 	} else {
 		res_ev(r, "unversioned", "%s: not found%s", ls->unversioned,
-		       cl.st == CACHE_OK ? " (no ld.so.cache entry)" : "");
+		       f->cache == CACHE_OK ? " (no ld.so.cache entry)" : "");
 	}
+}
 
-	const char *via = ld_via_name(p.via);
-	if (p.broken) {
-		res_ev(r, "broken", "%s", p.broken);
-		res_ev(r, "error", "%s", p.broken_why ? p.broken_why : "");
-		findings_add(&v, ST_FAIL, "libs.loader.not_elf",
+/* dlopen of the soname would fail: a broken file, or none found. */
+static void verdict_unresolved(const struct lib_facts *f, struct result *r, struct findings *v)
+{
+	const struct libspec *ls = f->ls;
+	const struct ld_prediction *p = f->p;
+	if (p->broken) {
+		res_ev(r, "broken", "%s", p->broken);
+		res_ev(r, "error", "%s", p->broken_why ? p->broken_why : "");
+		findings_add(v, ST_FAIL, "libs.loader.not_elf",
 			    "dlopen(\"%s\") would fail: %s (%s) is not a loadable library: %s",
-			    ls->soname, p.broken, ld_via_name(p.broken_via),
-			    p.broken_why ? p.broken_why : "");
-	} else if (!p.resolved) {
-		struct strbuf wslfile = STRBUF_INIT;
-		sb_addf(&wslfile, "%s/%s", WSL_LIB, ls->soname);
-		if (cl.st == CACHE_CORRUPT)
-			findings_add(&v, ST_FAIL, "libs.ldcache.corrupt",
-				    "ld.so.cache is corrupt: %s — run sudo ldconfig", cl.why.buf);
-		else if (cl.st == CACHE_MISSING)
-			findings_add(&v, ST_FAIL, "libs.ldcache.missing",
-				    "%s is missing, so the loader finds no %s — run sudo ldconfig",
-				    LD_SO_CACHE, ls->soname);
-		else if (p.stale)
-			findings_add(&v, ST_FAIL, "libs.ldcache.stale",
-				    "ld.so.cache names %s for %s, but that file is not there — run "
-				    "sudo ldconfig", p.stale, ls->soname);
-		else if (wsl && exists(wslfile.buf))
-			findings_add(&v, ST_FAIL, "libs.ldcache.no_entry",
-				    "ld.so.cache has no entry for %s although %s exists — run sudo "
-				    "ldconfig", ls->soname, wslfile.buf);
-		else if (wsl)
-			findings_add(&v, ST_FAIL, "libs.loader.not_found",
-				    "the loader finds no %s (not in LD_LIBRARY_PATH, ld.so.cache or "
-				    "the default directories)", ls->soname);
-		else
-			findings_add(&v, ST_FAIL, "libs.loader.not_found_native",
-				    "the loader finds no %s: the NVIDIA driver's libraries are not "
-				    "installed", ls->soname);
-		sb_release(&wslfile);
+			    ls->soname, p->broken, ld_via_name(p->broken_via),
+			    p->broken_why ? p->broken_why : "");
+	} else if (f->cache == CACHE_CORRUPT) {
+		findings_add(v, ST_FAIL, "libs.ldcache.corrupt",
+			    "ld.so.cache is corrupt: %s — run sudo ldconfig", f->cache_why);
+	} else if (f->cache == CACHE_MISSING) {
+		findings_add(v, ST_FAIL, "libs.ldcache.missing",
+			    "%s is missing, so the loader finds no %s — run sudo ldconfig",
+			    LD_SO_CACHE, ls->soname);
+	} else if (p->stale) {
+		findings_add(v, ST_FAIL, "libs.ldcache.stale",
+			    "ld.so.cache names %s for %s, but that file is not there — run "
+			    "sudo ldconfig", p->stale, ls->soname);
+	} else if (f->wsl && f->wsl_copy_exists) {
+		findings_add(v, ST_FAIL, "libs.ldcache.no_entry",
+			    "ld.so.cache has no entry for %s although %s/%s exists — run sudo "
+			    "ldconfig", ls->soname, WSL_LIB, ls->soname);
+	} else if (f->wsl) {
+		findings_add(v, ST_FAIL, "libs.loader.not_found",
+			    "the loader finds no %s (not in LD_LIBRARY_PATH, ld.so.cache or "
+			    "the default directories)", ls->soname);
 	} else {
-		bool by_llp = p.via == LD_VIA_LD_LIBRARY_PATH;
-		switch (rc.origin) {
-		case ORIGIN_STUB: {
-			/* A stub outside a stubs/ directory was copied there: the
-			 * fix is that file, not the toolkit's directory. */
-			bool copied = !is_stub_dir(rc.dir.buf) && !is_stub_dir(rc.canon_dir.buf);
-			if (copied)
-				res_ev(r, "stub_place", "%s",
-				       wsl_location(rc.dir.buf, container) ? "wsl" : "elsewhere");
-			findings_add(&v, ST_FAIL,
-				    copied ? "libs.loader.stub_copy"
-				    : by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
-				    "the loader picks the CUDA toolkit's stub %s (via %s)%s: every call "
-				    "fails with CUDA_ERROR_STUB_LIBRARY", p.resolved, via,
-				    copied ? ", a copy outside the toolkit's stubs directory" : "");
-			break;
-		}
-		case ORIGIN_CONDA: {
-			struct strbuf cpkg = STRBUF_INIT;
-			conda_owner(rc.conda.buf, p.resolved, &cpkg);
-			res_ev(r, "conda_prefix", "%s", rc.conda.buf);
-			if (cpkg.len)
-				res_ev(r, "conda_package", "%s", cpkg.buf);
-			findings_add(&v, ST_FAIL, "libs.loader.conda",
-				    "the loader picks a conda environment's %s (%s, via %s%s), not WSL's "
-				    "%s/%s", ls->soname, p.resolved, via, desc.buf ? desc.buf : "", WSL_LIB,
-				    ls->soname);
-			sb_release(&cpkg);
-			break;
-		}
-		case ORIGIN_PACKAGE:
-			findings_add(&v, ST_FAIL,
-				    by_llp ? "libs.loader.ldpath_package" : "libs.loader.distro_package",
-				    "the loader picks %s from %s (via %s%s), not WSL's %s/%s",
-				    p.resolved, pkg, via, desc.buf ? desc.buf : "", WSL_LIB, ls->soname);
-			break;
-		case ORIGIN_FOREIGN:
-			findings_add(&v, ST_FAIL,
-				    by_llp ? "libs.loader.ldpath_foreign" : "libs.loader.foreign",
-				    "the loader picks %s (via %s%s), which no package owns, not WSL's "
-				    "%s/%s", p.resolved, via, desc.buf ? desc.buf : "", WSL_LIB,
-				    ls->soname);
-			break;
-		case ORIGIN_OK:
-			if (wsl)
-				findings_add(&v, ST_PASS, NULL, "%s -> %s (WSL's copy, via %s)",
-					    ls->soname, p.resolved, via);
-			else
-				findings_add(&v, ST_PASS, NULL, "%s -> %s (via %s%s%s)", ls->soname,
-					    p.resolved, via, pkg ? ", from " : "", pkg ? pkg : "");
-			break;
-		}
-		/* Works, but: a cache the loader cannot use. */
-		if (cl.st == CACHE_CORRUPT)
-			findings_add(&v, ST_WARN, "libs.ldcache.corrupt",
-				    "ld.so.cache is corrupt: %s — run sudo ldconfig (only %s keeps "
-				    "%s reachable)", cl.why.buf, via, ls->soname);
-		else if (cl.st == CACHE_MISSING)
-			findings_add(&v, ST_WARN, "libs.ldcache.missing",
-				    "%s is missing — run sudo ldconfig (only %s keeps %s reachable)",
-				    LD_SO_CACHE, via, ls->soname);
-		else if (p.stale)
-			findings_add(&v, ST_WARN, "libs.ldcache.stale",
-				    "ld.so.cache names %s for %s, but that file is not there — run "
-				    "sudo ldconfig", p.stale, ls->soname);
+		findings_add(v, ST_FAIL, "libs.loader.not_found_native",
+			    "the loader finds no %s: the NVIDIA driver's libraries are not "
+			    "installed", ls->soname);
 	}
-	if (wsl && findings_status(&v) != ST_FAIL) {
-		if (u.resolved && uc.origin == ORIGIN_STUB) {
-			if (u.via == LD_VIA_LD_LIBRARY_PATH)
-				ldpath_fix_ev(r, llp, cwd, drop_same_dir, uc.dir.buf);
-			findings_add(&v, ST_WARN, "libs.loader.unversioned_stub",
-				    "%s is WSL's, but %s (which some programs open) -> the CUDA "
-				    "toolkit's stub %s", ls->soname, ls->unversioned, u.resolved);
-		} else if (u.resolved && uc.origin != ORIGIN_OK)
-			findings_add(&v, ST_WARN, "libs.loader.unversioned_shadow",
-				    "%s is WSL's, but %s (which some programs open) -> %s%s%s",
-				    ls->soname, ls->unversioned, u.resolved,
-				    unv_pkg ? " from " : "", unv_pkg ? unv_pkg : "");
-		else if (others)
-			findings_add(&v, ST_WARN,
-				    other_pkg ? "libs.loader.other_copies" : "libs.loader.other_copies_unowned",
-				    "%s is WSL's, but %zu other %s %s on the loader path (first: %s%s%s)",
-				    ls->soname, others, others == 1 ? "copy" : "copies",
-				    others == 1 ? "is" : "are", other_path, other_pkg ? " from " : "",
-				    other_pkg ? other_pkg : "");
-		else if (!u.resolved && p.resolved)
-			findings_add(&v, ST_PASS, "libs.loader.unversioned_missing",
-				    "%s -> %s (WSL's copy, via %s)", ls->soname, p.resolved, via);
-		if (other_path) {
-			res_ev(r, "other_path", "%s", other_path);
-			if (other_pkg)
-				res_ev(r, "other_package", "%s", other_pkg);
-		}
-	}
-	findings_settle(r, &v);
+}
 
-	classified_release(&rc);
-	classified_release(&uc);
+/* The loader picks a file: is it the right one, and can the loader keep
+ * finding it? desc: resolved_evidence's. */
+static void verdict_resolved(const struct lib_facts *f, enum origin origin, const char *desc,
+			     struct result *r, struct findings *v)
+{
+	const struct libspec *ls = f->ls;
+	const struct ld_prediction *p = f->p;
+	const struct lib_file *rf = &f->resolved;
+	const char *via = ld_via_name(p->via);
+	bool by_llp = p->via == LD_VIA_LD_LIBRARY_PATH;
+	switch (origin) {
+	case ORIGIN_STUB: {
+		/* A stub outside a stubs/ directory was copied there: the
+		 * fix is that file, not the toolkit's directory. */
+		bool copied = !is_stub_dir(rf->dir) && !is_stub_dir(rf->canon_dir);
+		if (copied)
+			res_ev(r, "stub_place", "%s",
+			       wsl_location(rf->dir, f->container) ? "wsl" : "elsewhere");
+		findings_add(v, ST_FAIL,
+			    copied ? "libs.loader.stub_copy"
+			    : by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
+			    "the loader picks the CUDA toolkit's stub %s (via %s)%s: every call "
+			    "fails with CUDA_ERROR_STUB_LIBRARY", p->resolved, via,
+			    copied ? ", a copy outside the toolkit's stubs directory" : "");
+		break;
+	}
+	case ORIGIN_CONDA:
+		res_ev(r, "conda_prefix", "%s", rf->conda);
+		if (f->conda_package)
+			res_ev(r, "conda_package", "%s", f->conda_package);
+		findings_add(v, ST_FAIL, "libs.loader.conda",
+			    "the loader picks a conda environment's %s (%s, via %s%s), not WSL's "
+			    "%s/%s", ls->soname, p->resolved, via, desc, WSL_LIB, ls->soname);
+		break;
+	case ORIGIN_PACKAGE:
+		findings_add(v, ST_FAIL,
+			    by_llp ? "libs.loader.ldpath_package" : "libs.loader.distro_package",
+			    "the loader picks %s from %s (via %s%s), not WSL's %s/%s",
+			    p->resolved, rf->owner, via, desc, WSL_LIB, ls->soname);
+		break;
+	case ORIGIN_FOREIGN:
+		findings_add(v, ST_FAIL,
+			    by_llp ? "libs.loader.ldpath_foreign" : "libs.loader.foreign",
+			    "the loader picks %s (via %s%s), which no package owns, not WSL's "
+			    "%s/%s", p->resolved, via, desc, WSL_LIB, ls->soname);
+		break;
+	case ORIGIN_OK:
+		if (f->wsl)
+			findings_add(v, ST_PASS, NULL, "%s -> %s (WSL's copy, via %s)",
+				    ls->soname, p->resolved, via);
+		else
+			findings_add(v, ST_PASS, NULL, "%s -> %s (via %s%s%s)", ls->soname,
+				    p->resolved, via, rf->owner ? ", from " : "",
+				    rf->owner ? rf->owner : "");
+		break;
+	}
+	/* Works, but: a cache the loader cannot use. */
+	if (f->cache == CACHE_CORRUPT)
+		findings_add(v, ST_WARN, "libs.ldcache.corrupt",
+			    "ld.so.cache is corrupt: %s — run sudo ldconfig (only %s keeps "
+			    "%s reachable)", f->cache_why, via, ls->soname);
+	else if (f->cache == CACHE_MISSING)
+		findings_add(v, ST_WARN, "libs.ldcache.missing",
+			    "%s is missing — run sudo ldconfig (only %s keeps %s reachable)",
+			    LD_SO_CACHE, via, ls->soname);
+	else if (p->stale)
+		findings_add(v, ST_WARN, "libs.ldcache.stale",
+			    "ld.so.cache names %s for %s, but that file is not there — run "
+			    "sudo ldconfig", p->stale, ls->soname);
+}
+
+/* On WSL, with the soname right: what else a program could open instead
+ * (the unversioned name, other copies on the loader path). */
+static void verdict_shadows(const struct lib_facts *f, size_t others,
+			    const struct lib_file *other, struct result *r, struct findings *v)
+{
+	const struct libspec *ls = f->ls;
+	const struct ld_prediction *p = f->p, *u = f->u;
+	const char *unv_pkg = f->unv.owner;
+	enum origin uorigin = u->resolved ? lib_origin(&f->unv, f->wsl, f->container) : ORIGIN_OK;
+	if (u->resolved && uorigin == ORIGIN_STUB) {
+		if (u->via == LD_VIA_LD_LIBRARY_PATH)
+			ldpath_fix_ev(r, f->llp, f->cwd, drop_same_dir, (void *)f->unv.dir);
+		findings_add(v, ST_WARN, "libs.loader.unversioned_stub",
+			    "%s is WSL's, but %s (which some programs open) -> the CUDA "
+			    "toolkit's stub %s", ls->soname, ls->unversioned, u->resolved);
+	} else if (u->resolved && uorigin != ORIGIN_OK) {
+		findings_add(v, ST_WARN, "libs.loader.unversioned_shadow",
+			    "%s is WSL's, but %s (which some programs open) -> %s%s%s",
+			    ls->soname, ls->unversioned, u->resolved,
+			    unv_pkg ? " from " : "", unv_pkg ? unv_pkg : "");
+	} else if (others) {
+		findings_add(v, ST_WARN,
+			    other->owner ? "libs.loader.other_copies" : "libs.loader.other_copies_unowned",
+			    "%s is WSL's, but %zu other %s %s on the loader path (first: %s%s%s)",
+			    ls->soname, others, others == 1 ? "copy" : "copies",
+			    others == 1 ? "is" : "are", other->path, other->owner ? " from " : "",
+			    other->owner ? other->owner : "");
+	} else if (!u->resolved && p->resolved) {
+		findings_add(v, ST_PASS, "libs.loader.unversioned_missing",
+			    "%s -> %s (WSL's copy, via %s)", ls->soname, p->resolved,
+			    ld_via_name(p->via));
+	}
+	if (other) {
+		res_ev(r, "other_path", "%s", other->path);
+		if (other->owner)
+			res_ev(r, "other_package", "%s", other->owner);
+	}
+}
+
+void judge_library(const struct lib_facts *f, struct result *r)
+{
+	const struct ld_prediction *p = f->p;
+	res_ev(r, "soname", "%s", f->ls->soname);
+	cache_evidence(f, r);
+	res_ev(r, "default_dirs", "%s", f->default_dirs);
+	if (f->llp)
+		res_ev(r, "LD_LIBRARY_PATH", "%s", f->llp);
+	dpkg_note(r, &f->dpkg);
+
+	struct strbuf desc = STRBUF_INIT; /* ", a Linux driver's library (535.104.05)" */
+	enum origin origin = ORIGIN_OK;
+	if (p->resolved) {
+		origin = lib_origin(&f->resolved, f->wsl, f->container);
+		resolved_evidence(f, origin, r, &desc);
+	}
+	const struct lib_file *other;
+	size_t others = copies_evidence(f, r, &other);
+	unversioned_evidence(f, r);
+
+	struct findings v = FINDINGS_INIT;
+	if (p->broken || !p->resolved)
+		verdict_unresolved(f, r, &v);
+	else
+		verdict_resolved(f, origin, desc.buf ? desc.buf : "", r, &v);
+	if (f->wsl && findings_status(&v) != ST_FAIL)
+		verdict_shadows(f, others, other, r, &v);
+	findings_settle(r, &v);
 	sb_release(&desc);
-	owners_free(&o);
+}
+
+/* ---- the collector: everything read through rootfs and dpkg ---- */
+
+/* What libs.libcuda and libs.libnvml read, and the facts that point into it. */
+struct lib_collect {
+	struct lib_facts f;
+	struct strbuf cwd, dirs, conda_package;
+	struct cache_load cl;
+	char *store[4];
+	struct ld_prediction p, u;
+	struct owners o;
+	struct lib_file *copies;
+	struct lib_file_store resolved, unv, *copy_store;
+};
+
+static void collect_library(struct probe_ctx *ctx, const struct libspec *ls, struct lib_collect *c)
+{
+	memset(c, 0, sizeof *c);
+	struct lib_facts *f = &c->f;
+	f->ls = ls;
+	f->wsl = probe_is_wsl2(ctx);
+	f->container = !strcmp(probe_platform(ctx), "container-in-wsl2");
+	const struct ld_abi *abi = ld_abi_host();
+	if (rootfs_cwd(&c->cwd) < 0)
+		sb_add(&c->cwd, "/");
+	f->cwd = c->cwd.buf;
+	f->llp = getenv("LD_LIBRARY_PATH");
+
+	probe_step(ctx, "reading %s", LD_SO_CACHE);
+	cache_load(&c->cl);
+	f->cache = c->cl.st;
+	f->cache_text = sb_str(&c->cl.text);
+	f->cache_why = sb_str(&c->cl.why);
+	const char *dirs[5];
+	default_dirs(abi, c->store, dirs);
+	for (int i = 0; dirs[i]; i++)
+		sb_addf(&c->dirs, "%s%s", i ? ":" : "", dirs[i]);
+	f->default_dirs = c->dirs.buf;
+
+	/* glibc ignores a cache it cannot use, and so does the prediction. */
+	struct ld_search s = { f->llp, f->cwd, c->cl.st == CACHE_OK ? &c->cl.c : NULL, dirs, abi,
+			       guest_stat, NULL };
+	probe_step(ctx, "replaying the loader's search for %s", ls->soname);
+	ld_predict(ls->soname, &s, &c->p);
+	ld_predict(ls->unversioned, &s, &c->u);
+	f->p = &c->p;
+	f->u = &c->u;
+
+	/* Owners of the resolved file, every copy, and the unversioned pick. */
+	probe_step(ctx, "searching dpkg's database for the owners of %s", ls->soname);
+	size_t q_resolved = c->p.resolved ? owners_add(&c->o, c->p.resolved) : SIZE_MAX;
+	size_t *q_seen = xcalloc(c->p.nseen + 1, sizeof *q_seen);
+	for (size_t i = 0; i < c->p.nseen; i++)
+		q_seen[i] = owners_add(&c->o, c->p.seen[i].path);
+	size_t q_unv = c->u.resolved ? owners_add(&c->o, c->u.resolved) : SIZE_MAX;
+	owners_resolve(&c->o, &f->dpkg);
+
+	if (c->p.resolved) {
+		probe_step(ctx, "reading %s to tell which library it is", c->p.resolved);
+		collect_file(c->p.resolved, c->o.owner[q_resolved], ls, &f->resolved, &c->resolved);
+		if (lib_origin(&f->resolved, f->wsl, f->container) == ORIGIN_CONDA) {
+			conda_owner(f->resolved.conda, c->p.resolved, &c->conda_package);
+			f->conda_package = c->conda_package.len ? c->conda_package.buf : NULL;
+		}
+	}
+	c->copies = xcalloc(c->p.nseen + 1, sizeof *c->copies);
+	c->copy_store = xcalloc(c->p.nseen + 1, sizeof *c->copy_store);
+	for (size_t i = 0; i < c->p.nseen; i++)
+		if (!c->p.seen[i].chosen)
+			collect_file(c->p.seen[i].path, c->o.owner[q_seen[i]], ls, &c->copies[i],
+				     &c->copy_store[i]);
+	f->copies = c->copies;
+	if (c->u.resolved)
+		collect_file(c->u.resolved, c->o.owner[q_unv], ls, &f->unv, &c->unv);
+	struct strbuf wslfile = STRBUF_INIT;
+	sb_addf(&wslfile, "%s/%s", WSL_LIB, ls->soname);
+	f->wsl_copy_exists = exists(wslfile.buf);
+	sb_release(&wslfile);
 	free(q_seen);
-	ld_prediction_free(&p);
-	ld_prediction_free(&u);
+}
+
+static void lib_collect_release(struct lib_collect *c)
+{
+	for (size_t i = 0; i < c->p.nseen; i++)
+		lib_file_store_release(&c->copy_store[i]);
+	free(c->copy_store);
+	free(c->copies);
+	lib_file_store_release(&c->resolved);
+	lib_file_store_release(&c->unv);
+	owners_free(&c->o);
+	ld_prediction_free(&c->p);
+	ld_prediction_free(&c->u);
 	for (int i = 0; i < 4; i++)
-		free(store[i]);
-	cache_release(&cl);
-	sb_release(&dl);
-	sb_release(&cwdbuf);
+		free(c->store[i]);
+	cache_release(&c->cl);
+	sb_release(&c->dirs);
+	sb_release(&c->cwd);
+	sb_release(&c->conda_package);
+}
+
+static void probe_library(struct probe_ctx *ctx, struct result *r, const struct libspec *ls)
+{
+	struct lib_collect c;
+	collect_library(ctx, ls, &c);
+	judge_library(&c.f, r);
+	lib_collect_release(&c);
 }
 
 static void probe_libcuda(struct probe_ctx *ctx, struct result *r)

@@ -33,12 +33,12 @@
 #include "../parse/cudaver.h"
 #include "../parse/nvsmi.h"
 #include "../parse/version.h"
+#include "nvml_judge.h"
 #include "probes.h"
 
 #define WSL_LIB_DIR "/usr/lib/wsl/lib/"
 #define WSL_NVML WSL_LIB_DIR "libnvidia-ml.so.1"
 #define WSL_SMI WSL_LIB_DIR "nvidia-smi"
-#define MAX_DEVICES 16
 
 /* ---- helpers ---- */
 
@@ -231,13 +231,19 @@ static long to_mib(unsigned long long bytes)
 	return (long)(bytes / (1024ull * 1024ull));
 }
 
-/* Cross-layer checks: NVML against cuda.init, nvml.smi and the driver store. */
-static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings *v,
-			unsigned int count, const char *driver)
+/* The driver version NVML gave, or NULL. */
+static const char *nvml_driver(const struct nvml_facts *f)
 {
-	const struct result *cuda = probe_dep(ctx, "cuda.init");
-	const struct result *smi = probe_dep(ctx, "nvml.smi");
-	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+	return f->driver_rc == NVML_SUCCESS && f->driver && *f->driver ? f->driver : NULL;
+}
+
+/* Cross-layer checks: NVML against cuda.init, nvml.smi and the driver store. */
+static void cross_check(const struct nvml_facts *f, struct result *r, struct findings *v)
+{
+	const struct result *cuda = f->cuda_init;
+	const struct result *smi = f->smi;
+	const char *cvd = f->cuda_visible_devices;
+	unsigned count = f->count;
 	if (cuda && status_is_failure(cuda->status) && cvd && (!*cvd || !strcmp(cvd, "-1"))) {
 		/* FACTS.md: set to "" or -1 it hides every GPU, from CUDA only. */
 		res_ev(r, "cuda_visible_devices", "%s", cvd);
@@ -250,7 +256,7 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings
 		res_ev(r, "cuda_detail", "%s", cuda->detail ? cuda->detail : "");
 		/* What the other layers saw, so that the cause names the one that
 		 * fits: a libcuda other than WSL's only when libs says so. */
-		const struct result *lc = probe_dep(ctx, "libs.libcuda");
+		const struct result *lc = f->libcuda;
 		bool lc_ok = lc && lc->ran && lc->status == ST_PASS;
 		bool lc_bad = lc && lc->ran && status_is_failure(lc->status);
 		if (lc_ok)
@@ -284,8 +290,9 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings
 			}
 		}
 	}
-	const char *store = probe_dep_get(ctx, "host.driver_store", "version");
-	if (store && driver && probe_is_wsl2(ctx)) {
+	const char *store = f->driver_store;
+	const char *driver = nvml_driver(f);
+	if (store && driver && f->wsl) {
 		struct version a, b;
 		res_ev(r, "driver_store_version", "%s", store);
 		if (version_parse(store, &a) == 0 && version_parse(driver, &b) == 0 &&
@@ -296,173 +303,241 @@ static void cross_check(struct probe_ctx *ctx, struct result *r, struct findings
 	}
 }
 
-static void probe_devices(struct probe_ctx *ctx, struct result *r)
+/* The symbol NVML resolved, or the name it usually has. */
+static const char *sym(const char *resolved, const char *usual)
 {
-	struct nvmlapi n;
-	struct strbuf loaded = STRBUF_INIT, sb = STRBUF_INIT, names = STRBUF_INIT;
-	struct unsupported u = { 0, r };
-	struct findings v = FINDINGS_INIT;
-	char *driver = NULL;
-	if (load(ctx, r, &n, &loaded) < 0)
-		goto out;
-	probe_step(ctx, "calling %s", n.sym_init ? n.sym_init : "nvmlInit");
-	int rc = nvmlapi_init(&n);
-	if (rc != NVML_SUCCESS) {
-		res_ev(r, "failed_call", "%s", n.sym_init ? n.sym_init : "nvmlInit_v2");
-		res_ev(r, "code_name", "%s", nvml_return_name(rc));
-		res_set(r, ST_FAIL, "nvml.devices.query_failed",
-			"NVML did not initialise this time: %s (%d)", nvml_return_name(rc), rc);
-		goto out;
-	}
+	return resolved ? resolved : usual;
+}
 
-	probe_step(ctx, "calling nvmlSystemGetDriverVersion");
-	rc = nvmlapi_driver_version(&n, &sb);
-	if (rc == NVML_SUCCESS && sb.len) {
-		driver = xstrdup(sb.buf);
+/* One GPU's answers as evidence; returns false when a query failed for
+ * real (not merely "not available here"). names collects the names. */
+static bool gpu_evidence(const struct nvml_facts *f, unsigned i, struct unsupported *u,
+			 struct strbuf *names)
+{
+	const struct nvml_gpu *g = &f->gpu[i];
+	struct result *r = u->r;
+	char key[48];
+	bool ok = true;
+	if (g->handle_rc != NVML_SUCCESS) {
+		res_ev(r, "query_error", "GPU %u: %s: %s (%d)", i,
+		       sym(f->sym_handle, "nvmlDeviceGetHandleByIndex_v2"),
+		       nvml_return_name(g->handle_rc), g->handle_rc);
+		return false;
+	}
+	if (g->name_rc == NVML_SUCCESS) {
+		snprintf(key, sizeof key, "device.%u.name", i);
+		res_ev(r, key, "%s", g->name ? g->name : "");
+		if (names->len)
+			sb_add(names, ", ");
+		sb_add(names, g->name ? g->name : "");
+	} else {
+		ok &= note_answer(u, Q_NAME, "nvmlDeviceGetName", g->name_rc, (int)i);
+	}
+	if (g->memory_rc == NVML_SUCCESS) {
+		snprintf(key, sizeof key, "device.%u.memory_total_mib", i);
+		res_ev(r, key, "%ld", to_mib(g->memory_total));
+		snprintf(key, sizeof key, "device.%u.memory_used_mib", i);
+		res_ev(r, key, "%ld", to_mib(g->memory_used));
+		if (i == 0)
+			sb_addf(names, " (%ld MiB)", to_mib(g->memory_total));
+	} else {
+		ok &= note_answer(u, Q_MEMORY, "nvmlDeviceGetMemoryInfo", g->memory_rc, (int)i);
+	}
+	if (g->pci_rc == NVML_SUCCESS) {
+		snprintf(key, sizeof key, "device.%u.pci_bus_id", i);
+		res_ev(r, key, "%s", g->pci_bus_id);
+	} else {
+		ok &= note_answer(u, Q_PCI, "nvmlDeviceGetPciInfo_v3", g->pci_rc, (int)i);
+	}
+	if (g->model_rc == NVML_SUCCESS) {
+		snprintf(key, sizeof key, "device.%u.driver_model", i);
+		res_ev(r, key, "%s", nvml_driver_model_name(g->model));
+	} else {
+		ok &= note_answer(u, Q_MODEL, sym(f->sym_model, "nvmlDeviceGetDriverModel_v2"),
+				  g->model_rc, (int)i);
+	}
+	if (g->util_rc == NVML_SUCCESS) {
+		snprintf(key, sizeof key, "device.%u.utilization_gpu", i);
+		res_ev(r, key, "%u", g->util_gpu);
+	} else {
+		ok &= note_answer(u, Q_UTIL, "nvmlDeviceGetUtilizationRates", g->util_rc, (int)i);
+	}
+	if (g->procs_rc == NVML_SUCCESS) {
+		snprintf(key, sizeof key, "device.%u.processes", i);
+		res_ev(r, key, "%u", g->procs);
+	} else {
+		ok &= note_answer(u, Q_PROCS,
+				  sym(f->sym_procs, "nvmlDeviceGetComputeRunningProcesses_v3"),
+				  g->procs_rc, (int)i);
+	}
+	return ok;
+}
+
+/* A call that ended the queries: NVML cannot go on. */
+static void query_failed(struct result *r, const char *call, int rc, const char *what)
+{
+	res_ev(r, "failed_call", "%s", call);
+	res_ev(r, "code_name", "%s", nvml_return_name(rc));
+	res_set(r, ST_FAIL, "nvml.devices.query_failed", "%s: %s (%d)", what, nvml_return_name(rc),
+		rc);
+}
+
+void judge_nvml_devices(const struct nvml_facts *f, struct result *r)
+{
+	struct unsupported u = { 0, r };
+	if (f->init_rc != NVML_SUCCESS) {
+		query_failed(r, sym(f->sym_init, "nvmlInit_v2"), f->init_rc,
+			     "NVML did not initialise this time");
+		return;
+	}
+	const char *driver = nvml_driver(f);
+	if (driver) {
 		res_ev(r, "driver_version", "%s", driver);
 		struct version dv;
-		if (probe_is_wsl2(ctx) && version_parse(driver, &dv) == 0 && dv.n >= 3)
+		if (f->wsl && version_parse(driver, &dv) == 0 && dv.n >= 3)
 			res_ev(r, "note", "on WSL the driver version is the Windows one, with two "
 					  "parts; %s has three, like a Linux driver's", driver);
 	} else {
-		note_answer(&u, Q_DRIVER, "nvmlSystemGetDriverVersion", rc, -1);
+		note_answer(&u, Q_DRIVER, "nvmlSystemGetDriverVersion", f->driver_rc, -1);
 	}
-
-	probe_step(ctx, "calling %s", n.sym_cuda ? n.sym_cuda : "nvmlSystemGetCudaDriverVersion");
-	int cv;
-	rc = nvmlapi_cuda_driver_version(&n, &cv);
-	if (rc == NVML_SUCCESS && cv > 0) {
+	if (f->cuda_rc == NVML_SUCCESS && f->cuda > 0) {
 		char buf[16];
-		cudaver_format(cv, buf, sizeof buf);
+		cudaver_format(f->cuda, buf, sizeof buf);
 		res_ev(r, "cuda_version", "%s", buf);
-		res_ev(r, "cuda_version_raw", "%d", cv);
+		res_ev(r, "cuda_version_raw", "%d", f->cuda);
 	} else {
-		note_answer(&u, Q_CUDA, n.sym_cuda ? n.sym_cuda : "nvmlSystemGetCudaDriverVersion_v2",
-			    rc, -1);
+		note_answer(&u, Q_CUDA, sym(f->sym_cuda, "nvmlSystemGetCudaDriverVersion_v2"),
+			    f->cuda_rc, -1);
 	}
-
-	probe_step(ctx, "calling %s", n.sym_count ? n.sym_count : "nvmlDeviceGetCount_v2");
-	unsigned int count;
-	rc = nvmlapi_device_count(&n, &count);
-	if (rc != NVML_SUCCESS) {
-		res_ev(r, "failed_call", "%s", n.sym_count ? n.sym_count : "nvmlDeviceGetCount_v2");
-		res_ev(r, "code_name", "%s", nvml_return_name(rc));
-		res_set(r, ST_FAIL, "nvml.devices.query_failed",
-			"NVML could not count the GPUs: %s (%d)", nvml_return_name(rc), rc);
-		goto out;
+	if (f->count_rc != NVML_SUCCESS) {
+		query_failed(r, sym(f->sym_count, "nvmlDeviceGetCount_v2"), f->count_rc,
+			     "NVML could not count the GPUs");
+		return;
 	}
-	res_ev(r, "device_count", "%u", count);
-	if (count == 0) {
+	res_ev(r, "device_count", "%u", f->count);
+	if (f->count == 0) {
 		res_set(r, ST_FAIL, "nvml.devices.none", "NVML works but sees no GPU");
-		goto out;
+		return;
 	}
-
+	struct strbuf names = STRBUF_INIT;
+	struct findings v = FINDINGS_INIT;
 	bool errors = false;
-	for (unsigned int i = 0; i < count && i < MAX_DEVICES; i++) {
-		nvmlapi_device dev;
-		char key[48];
-		probe_step(ctx, "calling %s(%u)",
-			   n.sym_handle ? n.sym_handle : "nvmlDeviceGetHandleByIndex_v2", i);
-		rc = nvmlapi_device_handle(&n, i, &dev);
-		if (rc != NVML_SUCCESS) {
-			res_ev(r, "query_error", "GPU %u: %s: %s (%d)", i,
-			       n.sym_handle ? n.sym_handle : "nvmlDeviceGetHandleByIndex_v2",
-			       nvml_return_name(rc), rc);
-			errors = true;
-			continue;
-		}
-		probe_step(ctx, "calling nvmlDeviceGetName(GPU %u)", i);
-		rc = nvmlapi_device_name(&n, dev, &sb);
-		if (rc == NVML_SUCCESS) {
-			snprintf(key, sizeof key, "device.%u.name", i);
-			res_ev(r, key, "%s", sb.buf ? sb.buf : "");
-			if (names.len)
-				sb_add(&names, ", ");
-			sb_add(&names, sb_str(&sb));
-		} else {
-			errors |= !note_answer(&u, Q_NAME, "nvmlDeviceGetName", rc, (int)i);
-		}
-		struct nvmlapi_memory m;
-		probe_step(ctx, "calling nvmlDeviceGetMemoryInfo(GPU %u)", i);
-		rc = nvmlapi_device_memory(&n, dev, &m);
-		if (rc == NVML_SUCCESS) {
-			snprintf(key, sizeof key, "device.%u.memory_total_mib", i);
-			res_ev(r, key, "%ld", to_mib(m.total));
-			snprintf(key, sizeof key, "device.%u.memory_used_mib", i);
-			res_ev(r, key, "%ld", to_mib(m.used));
-			if (i == 0)
-				sb_addf(&names, " (%ld MiB)", to_mib(m.total));
-		} else {
-			errors |= !note_answer(&u, Q_MEMORY, "nvmlDeviceGetMemoryInfo", rc, (int)i);
-		}
-		struct nvmlapi_pci pci;
-		probe_step(ctx, "calling nvmlDeviceGetPciInfo_v3(GPU %u)", i);
-		rc = nvmlapi_device_pci(&n, dev, &pci);
-		if (rc == NVML_SUCCESS) {
-			snprintf(key, sizeof key, "device.%u.pci_bus_id", i);
-			res_ev(r, key, "%s", pci.bus_id);
-		} else {
-			errors |= !note_answer(&u, Q_PCI, "nvmlDeviceGetPciInfo_v3", rc, (int)i);
-		}
-		int cur, pend;
-		probe_step(ctx, "calling %s(GPU %u)",
-			   n.sym_model ? n.sym_model : "nvmlDeviceGetDriverModel_v2", i);
-		rc = nvmlapi_device_driver_model(&n, dev, &cur, &pend);
-		if (rc == NVML_SUCCESS) {
-			snprintf(key, sizeof key, "device.%u.driver_model", i);
-			res_ev(r, key, "%s", nvml_driver_model_name(cur));
-		} else {
-			errors |= !note_answer(&u, Q_MODEL,
-					       n.sym_model ? n.sym_model
-							   : "nvmlDeviceGetDriverModel_v2",
-					       rc, (int)i);
-		}
-		struct nvmlapi_utilization ut;
-		probe_step(ctx, "calling nvmlDeviceGetUtilizationRates(GPU %u)", i);
-		rc = nvmlapi_device_utilization(&n, dev, &ut);
-		if (rc == NVML_SUCCESS) {
-			snprintf(key, sizeof key, "device.%u.utilization_gpu", i);
-			res_ev(r, key, "%u", ut.gpu);
-		} else {
-			errors |= !note_answer(&u, Q_UTIL, "nvmlDeviceGetUtilizationRates", rc,
-					       (int)i);
-		}
-		unsigned int procs;
-		probe_step(ctx, "calling %s(GPU %u)",
-			   n.sym_procs ? n.sym_procs : "nvmlDeviceGetComputeRunningProcesses_v3", i);
-		rc = nvmlapi_device_process_count(&n, dev, &procs);
-		if (rc == NVML_SUCCESS) {
-			snprintf(key, sizeof key, "device.%u.processes", i);
-			res_ev(r, key, "%u", procs);
-		} else {
-			errors |= !note_answer(&u, Q_PROCS,
-					       n.sym_procs ? n.sym_procs
-							   : "nvmlDeviceGetComputeRunningProcesses_v3",
-					       rc, (int)i);
-		}
-	}
-
+	for (unsigned i = 0; i < f->count && i < NVML_MAX_DEVICES; i++)
+		errors |= !gpu_evidence(f, i, &u, &names);
 	const char *cuda = res_get(r, "cuda_version");
-	findings_add(&v, ST_PASS, u.seen && probe_is_wsl2(ctx) ? "nvml.devices.wsl_partial" : NULL,
-		 "%u GPU%s: %s; driver %s, CUDA %s", count, count == 1 ? "" : "s",
+	findings_add(&v, ST_PASS, u.seen && f->wsl ? "nvml.devices.wsl_partial" : NULL,
+		 "%u GPU%s: %s; driver %s, CUDA %s", f->count, f->count == 1 ? "" : "s",
 		 names.len ? names.buf : "(no names)", driver ? driver : "unknown",
 		 cuda ? cuda : "unknown");
-	if (u.seen && probe_is_wsl2(ctx))
+	if (u.seen && f->wsl)
 		res_ev(r, "note", "not supported on WSL: NVML on WSL implements only part of its "
 				  "queries (NVIDIA's CUDA on WSL guide, 5.2); this is expected");
 	if (errors)
 		findings_add(&v, ST_WARN, "nvml.devices.query_error",
-			 "NVML sees %u GPU%s, but some queries failed", count,
-			 count == 1 ? "" : "s");
-	cross_check(ctx, r, &v, count, driver);
+			 "NVML sees %u GPU%s, but some queries failed", f->count,
+			 f->count == 1 ? "" : "s");
+	cross_check(f, r, &v);
 	findings_settle(r, &v);
-out:
-	nvmlapi_close(&n);
-	free(driver);
-	sb_release(&loaded);
-	sb_release(&sb);
 	sb_release(&names);
-	findings_release(&v);
+}
+
+/* ---- nvml.devices' collector: the calls into NVML ---- */
+
+/* What nvml.devices asked, and the facts that point into it. */
+struct nvml_collect {
+	struct nvml_facts f;
+	struct nvml_gpu gpu[NVML_MAX_DEVICES];
+	struct strbuf driver, names[NVML_MAX_DEVICES];
+	struct nvmlapi_pci pci[NVML_MAX_DEVICES];
+};
+
+static void collect_gpu(struct probe_ctx *ctx, struct nvmlapi *n, unsigned i,
+			struct nvml_collect *c)
+{
+	struct nvml_gpu *g = &c->gpu[i];
+	nvmlapi_device dev;
+	probe_step(ctx, "calling %s(%u)",
+		   n->sym_handle ? n->sym_handle : "nvmlDeviceGetHandleByIndex_v2", i);
+	g->handle_rc = nvmlapi_device_handle(n, i, &dev);
+	if (g->handle_rc != NVML_SUCCESS)
+		return;
+	probe_step(ctx, "calling nvmlDeviceGetName(GPU %u)", i);
+	g->name_rc = nvmlapi_device_name(n, dev, &c->names[i]);
+	g->name = sb_str(&c->names[i]);
+	struct nvmlapi_memory m;
+	probe_step(ctx, "calling nvmlDeviceGetMemoryInfo(GPU %u)", i);
+	g->memory_rc = nvmlapi_device_memory(n, dev, &m);
+	if (g->memory_rc == NVML_SUCCESS) {
+		g->memory_total = m.total;
+		g->memory_used = m.used;
+	}
+	probe_step(ctx, "calling nvmlDeviceGetPciInfo_v3(GPU %u)", i);
+	g->pci_rc = nvmlapi_device_pci(n, dev, &c->pci[i]);
+	g->pci_bus_id = c->pci[i].bus_id;
+	int pend;
+	probe_step(ctx, "calling %s(GPU %u)",
+		   n->sym_model ? n->sym_model : "nvmlDeviceGetDriverModel_v2", i);
+	g->model_rc = nvmlapi_device_driver_model(n, dev, &g->model, &pend);
+	struct nvmlapi_utilization ut;
+	probe_step(ctx, "calling nvmlDeviceGetUtilizationRates(GPU %u)", i);
+	g->util_rc = nvmlapi_device_utilization(n, dev, &ut);
+	if (g->util_rc == NVML_SUCCESS)
+		g->util_gpu = ut.gpu;
+	probe_step(ctx, "calling %s(GPU %u)",
+		   n->sym_procs ? n->sym_procs : "nvmlDeviceGetComputeRunningProcesses_v3", i);
+	g->procs_rc = nvmlapi_device_process_count(n, dev, &g->procs);
+}
+
+/* The calls, in order, each announced; the first that fails for good
+ * ends them (as the judge then ends). */
+static void collect_nvml(struct probe_ctx *ctx, struct nvmlapi *n, struct nvml_collect *c)
+{
+	struct nvml_facts *f = &c->f;
+	f->wsl = probe_is_wsl2(ctx);
+	f->sym_init = n->sym_init;
+	f->sym_cuda = n->sym_cuda;
+	f->sym_count = n->sym_count;
+	f->sym_handle = n->sym_handle;
+	f->sym_model = n->sym_model;
+	f->sym_procs = n->sym_procs;
+	f->gpu = c->gpu;
+	f->cuda_init = probe_dep(ctx, "cuda.init");
+	f->smi = probe_dep(ctx, "nvml.smi");
+	f->libcuda = probe_dep(ctx, "libs.libcuda");
+	f->driver_store = probe_dep_get(ctx, "host.driver_store", "version");
+	f->cuda_visible_devices = getenv("CUDA_VISIBLE_DEVICES");
+	probe_step(ctx, "calling %s", n->sym_init ? n->sym_init : "nvmlInit");
+	f->init_rc = nvmlapi_init(n);
+	if (f->init_rc != NVML_SUCCESS)
+		return;
+	probe_step(ctx, "calling nvmlSystemGetDriverVersion");
+	f->driver_rc = nvmlapi_driver_version(n, &c->driver);
+	f->driver = sb_str(&c->driver);
+	probe_step(ctx, "calling %s", n->sym_cuda ? n->sym_cuda : "nvmlSystemGetCudaDriverVersion");
+	f->cuda_rc = nvmlapi_cuda_driver_version(n, &f->cuda);
+	probe_step(ctx, "calling %s", n->sym_count ? n->sym_count : "nvmlDeviceGetCount_v2");
+	f->count_rc = nvmlapi_device_count(n, &f->count);
+	if (f->count_rc != NVML_SUCCESS)
+		return;
+	for (unsigned i = 0; i < f->count && i < NVML_MAX_DEVICES; i++)
+		collect_gpu(ctx, n, i, c);
+}
+
+static void probe_devices(struct probe_ctx *ctx, struct result *r)
+{
+	struct nvmlapi n;
+	struct strbuf loaded = STRBUF_INIT;
+	if (load(ctx, r, &n, &loaded) == 0) {
+		struct nvml_collect c;
+		memset(&c, 0, sizeof c);
+		collect_nvml(ctx, &n, &c);
+		judge_nvml_devices(&c.f, r);
+		sb_release(&c.driver);
+		for (size_t i = 0; i < NVML_MAX_DEVICES; i++)
+			sb_release(&c.names[i]);
+	}
+	nvmlapi_close(&n);
+	sb_release(&loaded);
 }
 
 /* ---- nvml.smi ---- */
@@ -484,16 +559,16 @@ struct smi_run {
 	struct strbuf output; /* stdout then stderr */
 };
 
-static void smi_run(struct probe_ctx *ctx, const char *guest, const char *host,
-		    struct smi_run *s)
+static void smi_run(struct probe_ctx *ctx, struct result *r, const char *guest,
+		    const char *host, struct smi_run *s)
 {
 	const char *argv[] = { host, NULL };
-	struct proc_opts po = { smi_limit_ms(ctx), 0, NULL };
+	struct proc_opts po = { smi_limit_ms(ctx), 0, NULL, NULL };
 	proc_result_init(&s->pr);
 	sb_init(&s->end);
 	sb_init(&s->output);
 	probe_step(ctx, "running %s", guest);
-	proc_run(argv, &po, &s->pr);
+	probe_run(ctx, r, argv, &po, &s->pr);
 	proc_describe_end(&s->pr, &s->end);
 	sb_addn(&s->output, sb_str(&s->pr.out), s->pr.out.len);
 	if (s->pr.err.len) {
@@ -626,7 +701,7 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 	bool wsl_copy = !strcmp(guest.buf, WSL_SMI);
 
 	struct smi_run s;
-	smi_run(ctx, guest.buf, host.buf, &s);
+	smi_run(ctx, r, guest.buf, host.buf, &s);
 	smi_evidence(r, &s);
 	if (!wsl || wsl_copy || strcmp(probe_platform(ctx), "wsl2") != 0) {
 		smi_classify(ctx, r, &s, guest.buf, &v);
@@ -657,7 +732,7 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "wsl_smi", "%s", WSL_SMI);
 	if (rootfs_stat(WSL_SMI, &st) == 0 && rootfs_host_path(WSL_SMI, true, &wh) == 0) {
 		struct smi_run w;
-		smi_run(ctx, WSL_SMI, wh.buf, &w);
+		smi_run(ctx, r, WSL_SMI, wh.buf, &w);
 		res_ev(r, "wsl_smi_exit", "%s", w.end.buf);
 		if (w.info.driver_version[0])
 			res_ev(r, "wsl_smi_driver_version", "%s", w.info.driver_version);

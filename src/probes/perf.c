@@ -18,8 +18,8 @@
  *    RSS after one tiny convolution), so under 4 GB a training job with a
  *    DataLoader has little room before it swaps or is killed.
  *  - swap: 256 MiB or more in use (a few MiB are normal housekeeping), or,
- *    on the real machine, pages moving in or out during a half-second
- *    sample.
+ *    on the real machine with swap in use, pages moving in or out during
+ *    a half-second sample (none is taken without swap in use).
  *  - not applied: configured and seen differ by more than 10 % (the kernel
  *    keeps a few per cent of the VM's memory for itself).
  *
@@ -42,6 +42,7 @@
 #include "../parse/meminfo.h"
 #include "../parse/mountinfo.h"
 #include "../parse/wslconfig.h"
+#include "perf_judge.h"
 #include "probes.h"
 
 #define GIB (1024.0 * 1024 * 1024)
@@ -103,15 +104,6 @@ static bool differs(unsigned long long want, unsigned long long seen)
 		return seen != 0;
 	return s < w * (1 - MISMATCH) || s > w * (1 + MISMATCH);
 }
-
-/* The .wslconfig files, checked. */
-struct config_file {
-	char *guest;
-	char *windows;
-	struct wslconfig wc;
-	int read_error;  /* -errno, 0 when read */
-	bool truncated;
-};
 
 static void load_configs(struct config_file **out, size_t *n)
 {
@@ -177,219 +169,199 @@ static void describe_config(const struct config_file *c, struct strbuf *out)
 		sb_add(out, "; longer than 1 MiB, only the start was read");
 }
 
-static void probe_memory(struct probe_ctx *ctx, struct result *r)
+/* ---- perf.memory's judge: facts in, result out, no I/O ---- */
+
+bool memory_swap_sample_useful(const struct meminfo *mi)
 {
-	struct strbuf t = STRBUF_INIT, line = STRBUF_INIT;
-	struct findings f = FINDINGS_INIT;
-	struct config_file *cfg = NULL;
-	size_t ncfg = 0;
-	char a[32], b[32];
+	return (mi->have & MI_SWAP_TOTAL) && mi->swap_total && meminfo_swap_used(mi) > 0;
+}
 
-	probe_step(ctx, "reading /proc/meminfo");
-	struct meminfo mi;
-	int rc = meminfo_read("/proc/meminfo", &mi);
-	if (rc < 0) {
-		const char *why = rc == -ENODATA ? "no MemTotal line" : rootfs_strerror(rc);
-		res_ev(r, "file", "/proc/meminfo");
-		res_ev(r, "error", "%s", why);
-		res_set(r, ST_WARN, "perf.memory.unreadable",
-			"cannot read the memory size: /proc/meminfo: %s", why);
-		goto out;
-	}
-	unsigned long long swap_used = meminfo_swap_used(&mi);
-	fmt_bytes(mi.mem_total, a, sizeof a);
-	res_ev(r, "mem_total", "%s (%llu kB)", a, mi.mem_total / 1024);
-	if (mi.have & MI_MEM_AVAILABLE) {
-		fmt_bytes(mi.mem_available, b, sizeof b);
-		res_ev(r, "mem_available", "%s", b);
-	}
-	if (mi.have & MI_SWAP_TOTAL)
-		fmt_bytes(mi.swap_total, b, sizeof b);
-	res_ev(r, "swap_total", "%s", mi.have & MI_SWAP_TOTAL ? b : "unknown");
-	fmt_bytes(swap_used, b, sizeof b);
-	res_ev(r, "swap_used", "%s", b);
+/* What the .wslconfig files ask for, and what is wrong with them. */
+struct config_verdict {
+	bool any_memory, memory_applied;
+	const struct config_file *memory_file;   /* memory= not what Linux sees */
+	const struct config_file *encoding_file; /* WSL may read none of it */
+	const struct config_file *invalid_file;  /* a mistake WSL skips */
+};
 
-	struct vmstat vs;
-	bool have_vm = vmstat_read("/proc/vmstat", &vs) == 0;
-	unsigned long long rate = 0;
-	if (have_vm) {
-		res_ev(r, "pswpin", "%llu", vs.pswpin);
-		res_ev(r, "pswpout", "%llu", vs.pswpout);
-		/* Counters since boot say little about now: sample on a real
-		 * machine (a fixture's files do not move). */
-		if (rootfs_is_real()) {
-			probe_step(ctx, "sampling /proc/vmstat for half a second");
-			struct timespec ts = { 0, 500 * 1000 * 1000 };
-			nanosleep(&ts, NULL);
-			struct vmstat vs2;
-			if (vmstat_read("/proc/vmstat", &vs2) == 0 && vs2.pswpin >= vs.pswpin &&
-			    vs2.pswpout >= vs.pswpout) {
-				rate = (vs2.pswpin - vs.pswpin + vs2.pswpout - vs.pswpout) * 2;
-				res_ev(r, "swapping_now", "%llu pages/s", rate);
-			}
-		}
-	}
-
-	/* .wslconfig: what the user asked for. */
-	if (probe_is_wsl2(ctx)) {
-		probe_step(ctx, "reading .wslconfig files");
-		load_configs(&cfg, &ncfg);
-	}
-	if (ncfg)
-		res_ev(r, "config_file", "%s", cfg[0].windows);
-	else if (probe_is_wsl2(ctx))
-		res_ev(r, "config_file", "%%UserProfile%%\\.wslconfig");
-	unsigned cpus = online_cpus();
-	if (cpus)
-		res_ev(r, "cpus", "%u online", cpus);
-	bool any_memory = false, memory_applied = false;
-	const struct config_file *memory_file = NULL, *encoding_file = NULL, *invalid_file = NULL;
-	for (size_t i = 0; i < ncfg; i++) {
-		const struct config_file *c = &cfg[i];
+static void config_evidence(const struct memory_facts *f, struct result *r,
+			    struct config_verdict *cv)
+{
+	struct strbuf line = STRBUF_INIT;
+	memset(cv, 0, sizeof *cv);
+	for (size_t i = 0; i < f->ncfg; i++) {
+		const struct config_file *c = &f->cfg[i];
 		describe_config(c, &line);
 		res_ev(r, "wslconfig", "%s", line.buf);
 		if (c->read_error) {
 			res_ev(r, "problem", "%s: cannot be read: %s", c->windows,
 			       strerror(-c->read_error));
-			if (!invalid_file)
-				invalid_file = c;
+			if (!cv->invalid_file)
+				cv->invalid_file = c;
 			continue;
 		}
 		for (size_t k = 0; k < c->wc.nissues; k++) {
 			const struct wslconfig_issue *is = &c->wc.issues[k];
 			if (is->kind == WC_UTF16 || is->kind == WC_BINARY) {
-				if (!encoding_file)
-					encoding_file = c;
+				if (!cv->encoding_file)
+					cv->encoding_file = c;
 				continue;
 			}
 			if (is->line)
 				res_ev(r, "problem", "%s:%d: %s", c->windows, is->line, is->msg);
 			else
 				res_ev(r, "problem", "%s: %s", c->windows, is->msg);
-			if (!invalid_file)
-				invalid_file = c;
+			if (!cv->invalid_file)
+				cv->invalid_file = c;
 		}
 		if (c->wc.more_issues)
 			res_ev(r, "problem", "%s: %zu more problems not listed", c->windows,
 			       c->wc.more_issues);
 		if (c->wc.memory.set) {
-			any_memory = true;
-			if (!differs(c->wc.memory.val, mi.mem_total))
-				memory_applied = true;
-			else if (!memory_file)
-				memory_file = c;
+			cv->any_memory = true;
+			if (!differs(c->wc.memory.val, f->mi.mem_total))
+				cv->memory_applied = true;
+			else if (!cv->memory_file)
+				cv->memory_file = c;
 		}
 	}
+	sb_release(&line);
+}
 
-	/* Encoding: WSL may read none of the file. */
-	if (encoding_file) {
-		const struct wslconfig *wc = &encoding_file->wc;
-		struct strbuf d = STRBUF_INIT;
-		if (wc->binary)
-			sb_addf(&d, "%s is not a text file (it holds NUL bytes): WSL cannot read it",
-				encoding_file->windows);
-		else
-			sb_addf(&d, "%s is saved as UTF-16%s %s: WSL may ignore it",
-				encoding_file->windows, wc->utf16_be ? "BE" : "LE",
-				wc->utf16_bom ? "with a byte-order mark" : "without a byte-order mark");
-		if (wc->memory.set) {
-			fmt_bytes(wc->memory.val, b, sizeof b);
-			sb_addf(&d, " (it asks for memory=%s; Linux sees %s%s)", wc->memory.text, a,
-				differs(wc->memory.val, mi.mem_total) ? ": it was ignored"
-								      : ": this WSL read it");
-			res_ev(r, "applied", "%s", differs(wc->memory.val, mi.mem_total)
-				? "no: the memory Linux sees is not what the file asks for"
-				: "yes: the memory Linux sees matches the file");
+/* Encoding: WSL may read none of the file. */
+static void judge_encoding(const struct memory_facts *f, const struct config_file *c,
+			   struct result *r, struct findings *fs)
+{
+	const struct wslconfig *wc = &c->wc;
+	char total[32];
+	fmt_bytes(f->mi.mem_total, total, sizeof total);
+	struct strbuf d = STRBUF_INIT;
+	if (wc->binary)
+		sb_addf(&d, "%s is not a text file (it holds NUL bytes): WSL cannot read it",
+			c->windows);
+	else
+		sb_addf(&d, "%s is saved as UTF-16%s %s: WSL may ignore it", c->windows,
+			wc->utf16_be ? "BE" : "LE",
+			wc->utf16_bom ? "with a byte-order mark" : "without a byte-order mark");
+	if (wc->memory.set) {
+		bool ignored = differs(wc->memory.val, f->mi.mem_total);
+		sb_addf(&d, " (it asks for memory=%s; Linux sees %s%s)", wc->memory.text, total,
+			ignored ? ": it was ignored" : ": this WSL read it");
+		res_ev(r, "applied", "%s", ignored
+			? "no: the memory Linux sees is not what the file asks for"
+			: "yes: the memory Linux sees matches the file");
+	}
+	res_ev(r, "encoding_file", "%s", c->guest);
+	add_finding(fs, 0, "perf.memory.wslconfig_encoding", "the .wslconfig encoding",
+		    sb_detach(&d));
+}
+
+/* A mistake in a file: the first problem the evidence names. */
+static void judge_invalid(const struct config_file *c, struct result *r, struct findings *fs)
+{
+	const char *first = NULL;
+	size_t count = 0;
+	for (size_t i = 0; i < r->ev.n; i++)
+		if (!strcmp(r->ev.v[i].key, "problem")) {
+			if (!first)
+				first = r->ev.v[i].val;
+			count++;
 		}
-		res_ev(r, "encoding_file", "%s", encoding_file->guest);
-		add_finding(&f, 0, "perf.memory.wslconfig_encoding", "the .wslconfig encoding",
-			    sb_detach(&d));
-	}
-	if (invalid_file) {
-		const char *first = NULL;
-		size_t count = 0;
-		for (size_t i = 0; i < r->ev.n; i++)
-			if (!strcmp(r->ev.v[i].key, "problem")) {
-				if (!first)
-					first = r->ev.v[i].val;
-				count++;
-			}
-		struct strbuf d = STRBUF_INIT;
-		sb_add(&d, first ? first : invalid_file->windows);
-		if (count > 1)
-			sb_addf(&d, " (and %zu more)", count - 1);
-		add_finding(&f, 1, "perf.memory.wslconfig_invalid", "a .wslconfig mistake",
-			    sb_detach(&d));
-	}
-	/* Configured but not what Linux sees: not applied (or clamped). */
-	if (any_memory && !memory_applied && memory_file && memory_file != encoding_file) {
-		fmt_bytes(mi.mem_total, a, sizeof a);
-		add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+	struct strbuf d = STRBUF_INIT;
+	sb_add(&d, first ? first : c->windows);
+	if (count > 1)
+		sb_addf(&d, " (and %zu more)", count - 1);
+	add_finding(fs, 1, "perf.memory.wslconfig_invalid", "a .wslconfig mistake", sb_detach(&d));
+}
+
+/* Configured but not what Linux sees: not applied (or clamped). */
+static void judge_not_applied(const struct memory_facts *f, const struct config_verdict *cv,
+			      struct result *r, struct findings *fs)
+{
+	char b[32];
+	if (cv->any_memory && !cv->memory_applied && cv->memory_file &&
+	    cv->memory_file != cv->encoding_file) {
+		const struct config_file *m = cv->memory_file;
+		fmt_bytes(f->mi.mem_total, b, sizeof b);
+		add_finding(fs, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
 			    xasprintf("%s asks for memory=%s, but Linux sees %s: not applied",
-				      memory_file->windows, memory_file->wc.memory.text, a));
-		res_ev(r, "asked", "memory=%s (%s line %d)", memory_file->wc.memory.text,
-		       memory_file->windows, memory_file->wc.memory.line);
+				      m->windows, m->wc.memory.text, b));
+		res_ev(r, "asked", "memory=%s (%s line %d)", m->wc.memory.text, m->windows,
+		       m->wc.memory.line);
 	}
-	for (size_t i = 0; i < ncfg && !memory_file; i++) {
-		const struct config_file *c = &cfg[i];
-		if (c == encoding_file)
+	for (size_t i = 0; i < f->ncfg && !cv->memory_file; i++) {
+		const struct config_file *c = &f->cfg[i];
+		if (c == cv->encoding_file)
 			continue;
-		if (c->wc.swap.set && (mi.have & MI_SWAP_TOTAL) && differs(c->wc.swap.val, mi.swap_total)) {
-			fmt_bytes(mi.swap_total, b, sizeof b);
+		if (c->wc.swap.set && (f->mi.have & MI_SWAP_TOTAL) &&
+		    differs(c->wc.swap.val, f->mi.swap_total)) {
+			fmt_bytes(f->mi.swap_total, b, sizeof b);
 			res_ev(r, "asked", "swap=%s (%s line %d)", c->wc.swap.text, c->windows,
 			       c->wc.swap.line);
-			add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+			add_finding(fs, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
 				    xasprintf("%s asks for swap=%s, but Linux sees %s of swap: not "
 					      "applied", c->windows, c->wc.swap.text, b));
 			break;
 		}
-		if (c->wc.processors.set && cpus && cpus > c->wc.processors.val) {
+		if (c->wc.processors.set && f->cpus && f->cpus > c->wc.processors.val) {
 			res_ev(r, "asked", "processors=%s (%s line %d)", c->wc.processors.text,
 			       c->windows, c->wc.processors.line);
-			add_finding(&f, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+			add_finding(fs, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
 				    xasprintf("%s asks for processors=%s, but Linux has %u CPU%s: not "
-					      "applied", c->windows, c->wc.processors.text, cpus,
-					      cpus == 1 ? "" : "s"));
+					      "applied", c->windows, c->wc.processors.text, f->cpus,
+					      f->cpus == 1 ? "" : "s"));
 			break;
 		}
 	}
+}
 
-	if ((double)mi.mem_total < SMALL_MEMORY) {
+/* " (.wslconfig memory=16GB)" for the first file that sets it. */
+static void add_memory_setting(const struct memory_facts *f, struct strbuf *d)
+{
+	for (size_t i = 0; i < f->ncfg; i++)
+		if (f->cfg[i].wc.memory.set) {
+			sb_addf(d, " (.wslconfig memory=%s)", f->cfg[i].wc.memory.text);
+			break;
+		}
+}
+
+/* Too little memory, or swapping. */
+static void judge_pressure(const struct memory_facts *f, struct result *r, struct findings *fs)
+{
+	char b[32];
+	unsigned long long swap_used = meminfo_swap_used(&f->mi);
+	if ((double)f->mi.mem_total < SMALL_MEMORY) {
 		struct strbuf d = STRBUF_INIT;
-		sb_addf(&d, "only %s of memory", a);
-		for (size_t i = 0; i < ncfg; i++)
-			if (cfg[i].wc.memory.set) {
-				sb_addf(&d, " (.wslconfig memory=%s)", cfg[i].wc.memory.text);
-				break;
-			}
+		fmt_bytes(f->mi.mem_total, b, sizeof b);
+		sb_addf(&d, "only %s of memory", b);
+		add_memory_setting(f, &d);
 		sb_add(&d, ": too little for GPU training");
 		res_ev(r, "threshold", "3.5 GiB");
-		add_finding(&f, 3, "perf.memory.small", "small memory", sb_detach(&d));
+		add_finding(fs, 3, "perf.memory.small", "small memory", sb_detach(&d));
 	}
-	if (swap_used >= SWAP_IN_USE || rate > 0) {
+	if (swap_used >= SWAP_IN_USE || f->rate > 0) {
 		fmt_bytes(swap_used, b, sizeof b);
 		struct strbuf d = STRBUF_INIT;
 		sb_addf(&d, "%s of swap in use", b);
-		if (rate)
-			sb_addf(&d, ", %llu pages/s moving now", rate);
-		else if (have_vm && (vs.pswpin || vs.pswpout))
-			sb_addf(&d, " (%llu pages swapped in since boot)", vs.pswpin);
-		add_finding(&f, 4, "perf.memory.swapping", "swap in use", sb_detach(&d));
+		if (f->rate)
+			sb_addf(&d, ", %llu pages/s moving now", f->rate);
+		else if (f->have_vmstat && (f->vs.pswpin || f->vs.pswpout))
+			sb_addf(&d, " (%llu pages swapped in since boot)", f->vs.pswpin);
+		add_finding(fs, 4, "perf.memory.swapping", "swap in use", sb_detach(&d));
 	}
+}
 
-	if (f.n) {
-		findings_settle(r, &f);
-		goto out;
-	}
+/* No finding: the memory and swap, in words. */
+static void memory_pass(const struct memory_facts *f, struct result *r)
+{
+	char b[32];
+	unsigned long long swap_used = meminfo_swap_used(&f->mi);
 	struct strbuf d = STRBUF_INIT;
-	sb_addf(&d, "%s of memory", a);
-	for (size_t i = 0; i < ncfg; i++)
-		if (cfg[i].wc.memory.set) {
-			sb_addf(&d, " (.wslconfig memory=%s)", cfg[i].wc.memory.text);
-			break;
-		}
-	if ((mi.have & MI_SWAP_TOTAL) && mi.swap_total) {
-		fmt_bytes(mi.swap_total, b, sizeof b);
+	fmt_bytes(f->mi.mem_total, b, sizeof b);
+	sb_addf(&d, "%s of memory", b);
+	add_memory_setting(f, &d);
+	if ((f->mi.have & MI_SWAP_TOTAL) && f->mi.swap_total) {
+		fmt_bytes(f->mi.swap_total, b, sizeof b);
 		sb_addf(&d, ", %s of swap", b);
 		if (swap_used) {
 			fmt_bytes(swap_used, b, sizeof b);
@@ -402,10 +374,109 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	}
 	res_set(r, ST_PASS, NULL, "%s", d.buf);
 	sb_release(&d);
-out:
-	free_configs(cfg, ncfg);
-	sb_release(&t);
-	sb_release(&line);
+}
+
+void judge_memory(const struct memory_facts *f, struct result *r)
+{
+	const struct meminfo *mi = &f->mi;
+	char b[32];
+	if (f->meminfo_rc < 0) {
+		const char *why = f->meminfo_rc == -ENODATA ? "no MemTotal line"
+							    : rootfs_strerror(f->meminfo_rc);
+		res_ev(r, "file", "/proc/meminfo");
+		res_ev(r, "error", "%s", why);
+		res_set(r, ST_WARN, "perf.memory.unreadable",
+			"cannot read the memory size: /proc/meminfo: %s", why);
+		return;
+	}
+	fmt_bytes(mi->mem_total, b, sizeof b);
+	res_ev(r, "mem_total", "%s (%llu kB)", b, mi->mem_total / 1024);
+	if (mi->have & MI_MEM_AVAILABLE) {
+		fmt_bytes(mi->mem_available, b, sizeof b);
+		res_ev(r, "mem_available", "%s", b);
+	}
+	if (mi->have & MI_SWAP_TOTAL)
+		fmt_bytes(mi->swap_total, b, sizeof b);
+	res_ev(r, "swap_total", "%s", mi->have & MI_SWAP_TOTAL ? b : "unknown");
+	fmt_bytes(meminfo_swap_used(mi), b, sizeof b);
+	res_ev(r, "swap_used", "%s", b);
+	if (f->have_vmstat) {
+		res_ev(r, "pswpin", "%llu", f->vs.pswpin);
+		res_ev(r, "pswpout", "%llu", f->vs.pswpout);
+		if (f->sampled)
+			res_ev(r, "swapping_now", "%llu pages/s", f->rate);
+	}
+	if (f->ncfg)
+		res_ev(r, "config_file", "%s", f->cfg[0].windows);
+	else if (f->wsl)
+		res_ev(r, "config_file", "%%UserProfile%%\\.wslconfig");
+	if (f->cpus)
+		res_ev(r, "cpus", "%u online", f->cpus);
+
+	struct config_verdict cv;
+	struct findings fs = FINDINGS_INIT;
+	config_evidence(f, r, &cv);
+	if (cv.encoding_file)
+		judge_encoding(f, cv.encoding_file, r, &fs);
+	if (cv.invalid_file)
+		judge_invalid(cv.invalid_file, r, &fs);
+	judge_not_applied(f, &cv, r, &fs);
+	judge_pressure(f, r, &fs);
+	if (fs.n)
+		findings_settle(r, &fs);
+	else
+		memory_pass(f, r);
+}
+
+/* ---- perf.memory's collector ---- */
+
+/* Counters since boot say little about now: on the real machine, with
+ * swap in use, /proc/vmstat is read again half a second later (a
+ * fixture's files do not move). With no swap, or none in use, nothing
+ * is swapping now (memory pressure would have put some there), and no
+ * timer runs. The sample runs in a child of its own (probe_alone), so
+ * that it holds up no other check of the shared child. Returns false
+ * when the probe must return at once to run again alone. */
+static bool sample_swap(struct probe_ctx *ctx, struct memory_facts *f)
+{
+	if (!rootfs_is_real() || !memory_swap_sample_useful(&f->mi))
+		return true;
+	if (probe_alone(ctx))
+		return false;
+	probe_step(ctx, "sampling /proc/vmstat for half a second");
+	struct timespec ts = { 0, 500 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	struct vmstat vs2;
+	if (vmstat_read("/proc/vmstat", &vs2) == 0 && vs2.pswpin >= f->vs.pswpin &&
+	    vs2.pswpout >= f->vs.pswpout) {
+		f->rate = (vs2.pswpin - f->vs.pswpin + vs2.pswpout - f->vs.pswpout) * 2;
+		f->sampled = true;
+	}
+	return true;
+}
+
+static void probe_memory(struct probe_ctx *ctx, struct result *r)
+{
+	struct memory_facts f;
+	struct config_file *cfg = NULL;
+	memset(&f, 0, sizeof f);
+	f.wsl = probe_is_wsl2(ctx);
+	probe_step(ctx, "reading /proc/meminfo");
+	f.meminfo_rc = meminfo_read("/proc/meminfo", &f.mi);
+	if (f.meminfo_rc == 0) {
+		f.have_vmstat = vmstat_read("/proc/vmstat", &f.vs) == 0;
+		if (f.have_vmstat && !sample_swap(ctx, &f))
+			return;
+		/* .wslconfig: what the user asked for. */
+		if (f.wsl) {
+			probe_step(ctx, "reading .wslconfig files");
+			load_configs(&cfg, &f.ncfg);
+			f.cfg = cfg;
+		}
+		f.cpus = online_cpus();
+	}
+	judge_memory(&f, r);
+	free_configs(cfg, f.ncfg);
 }
 
 /* ---- perf.storage ---- */

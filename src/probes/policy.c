@@ -24,6 +24,7 @@
 #include "../parse/meminfo.h"
 #include "../parse/policy.h"
 #include "../parse/version.h"
+#include "policy_judge.h"
 #include "probes.h"
 
 static const struct policy *policy_of(struct probe_ctx *ctx, struct result *r)
@@ -482,6 +483,61 @@ static void gib(unsigned long long b, char *out, size_t n)
 	snprintf(out, n, "%.1f GiB", (double)b / (1024.0 * 1024 * 1024));
 }
 
+void judge_policy_memory(const struct policy *p, int meminfo_rc, const struct meminfo *mi,
+			 struct result *r)
+{
+	if (meminfo_rc < 0) {
+		res_ev(r, "file", "/proc/meminfo");
+		res_set(r, ST_WARN, "policy.memory.unreadable",
+			"/proc/meminfo cannot be read (%s), so the policy's memory minimum cannot be "
+			"checked", meminfo_rc == -ENODATA ? "no MemTotal line"
+							   : rootfs_strerror(meminfo_rc));
+		return;
+	}
+	char have[32], want[32];
+	struct findings w = FINDINGS_INIT;
+	gib(mi->mem_total, have, sizeof have);
+	res_ev(r, "mem_total", "%s", have);
+	if (mi->have & MI_MEM_AVAILABLE) {
+		gib(mi->mem_available, have, sizeof have);
+		res_ev(r, "mem_available", "%s", have);
+	}
+	if (p->mem_min_total.set) {
+		ev_rule(r, p, "[memory] min_total", p->mem_min_total.text, p->mem_min_total.line);
+		gib(mi->mem_total, have, sizeof have);
+		gib(p->mem_min_total.bytes, want, sizeof want);
+		if (mi->mem_total < p->mem_min_total.bytes)
+			findings_add(&w, ST_FAIL, "policy.memory.low",
+				     "%s of memory in all, less than the policy minimum %s (%s)", have,
+				     p->mem_min_total.text, want);
+		else
+			findings_add(&w, ST_PASS, NULL, "%s of memory (minimum %s)", have,
+				     p->mem_min_total.text);
+	}
+	if (p->mem_min_available.set) {
+		ev_rule(r, p, "[memory] min_available", p->mem_min_available.text,
+			p->mem_min_available.line);
+		if (!(mi->have & MI_MEM_AVAILABLE)) {
+			findings_add(&w, ST_WARN, "policy.memory.unreadable",
+				     "/proc/meminfo has no MemAvailable line, so [memory] "
+				     "min_available cannot be checked");
+		} else {
+			gib(mi->mem_available, have, sizeof have);
+			gib(p->mem_min_available.bytes, want, sizeof want);
+			if (mi->mem_available < p->mem_min_available.bytes)
+				findings_add(&w, ST_FAIL, "policy.memory.low",
+					     "%s of memory available, less than the policy minimum %s "
+					     "(%s)", have, p->mem_min_available.text, want);
+			else
+				findings_add(&w, ST_PASS, NULL, "%s available (minimum %s)", have,
+					     p->mem_min_available.text);
+		}
+	}
+	res_ev(r, "policy_minimum", "%s", p->mem_min_available.set ? p->mem_min_available.text
+								 : p->mem_min_total.text);
+	findings_settle(r, &w);
+}
+
 static void probe_memory(struct probe_ctx *ctx, struct result *r)
 {
 	const struct policy *p = policy_of(ctx, r);
@@ -494,55 +550,7 @@ static void probe_memory(struct probe_ctx *ctx, struct result *r)
 	struct meminfo mi;
 	probe_step(ctx, "reading /proc/meminfo");
 	int rc = meminfo_read("/proc/meminfo", &mi);
-	if (rc < 0) {
-		res_ev(r, "file", "/proc/meminfo");
-		res_set(r, ST_WARN, "policy.memory.unreadable",
-			"/proc/meminfo cannot be read (%s), so the policy's memory minimum cannot be "
-			"checked", rc == -ENODATA ? "no MemTotal line" : rootfs_strerror(rc));
-		return;
-	}
-	char have[32], want[32];
-	struct findings w = FINDINGS_INIT;
-	gib(mi.mem_total, have, sizeof have);
-	res_ev(r, "mem_total", "%s", have);
-	if (mi.have & MI_MEM_AVAILABLE) {
-		gib(mi.mem_available, have, sizeof have);
-		res_ev(r, "mem_available", "%s", have);
-	}
-	if (p->mem_min_total.set) {
-		ev_rule(r, p, "[memory] min_total", p->mem_min_total.text, p->mem_min_total.line);
-		gib(mi.mem_total, have, sizeof have);
-		gib(p->mem_min_total.bytes, want, sizeof want);
-		if (mi.mem_total < p->mem_min_total.bytes)
-			findings_add(&w, ST_FAIL, "policy.memory.low",
-				     "%s of memory in all, less than the policy minimum %s (%s)", have,
-				     p->mem_min_total.text, want);
-		else
-			findings_add(&w, ST_PASS, NULL, "%s of memory (minimum %s)", have,
-				     p->mem_min_total.text);
-	}
-	if (p->mem_min_available.set) {
-		ev_rule(r, p, "[memory] min_available", p->mem_min_available.text,
-			p->mem_min_available.line);
-		if (!(mi.have & MI_MEM_AVAILABLE)) {
-			findings_add(&w, ST_WARN, "policy.memory.unreadable",
-				     "/proc/meminfo has no MemAvailable line, so [memory] "
-				     "min_available cannot be checked");
-		} else {
-			gib(mi.mem_available, have, sizeof have);
-			gib(p->mem_min_available.bytes, want, sizeof want);
-			if (mi.mem_available < p->mem_min_available.bytes)
-				findings_add(&w, ST_FAIL, "policy.memory.low",
-					     "%s of memory available, less than the policy minimum %s "
-					     "(%s)", have, p->mem_min_available.text, want);
-			else
-				findings_add(&w, ST_PASS, NULL, "%s available (minimum %s)", have,
-					     p->mem_min_available.text);
-		}
-	}
-	res_ev(r, "policy_minimum", "%s", p->mem_min_available.set ? p->mem_min_available.text
-								 : p->mem_min_total.text);
-	findings_settle(r, &w);
+	judge_policy_memory(p, rc, &mi, r);
 }
 
 /* ---- policy.data ---- */

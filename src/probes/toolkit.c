@@ -40,17 +40,7 @@
 #include "../parse/nvccver.h"
 #include "../kb/driver_table.h"
 #include "probes.h"
-
-#define MAX_TOOLKITS 12
-
-struct toolkit {
-	char *dir;       /* as found: /usr/local/cuda */
-	char *real;      /* symlinks resolved: /usr/local/cuda-12.4 */
-	char *version;   /* "12.4.1", or NULL */
-	char *how;       /* where the version came from */
-	bool has_nvcc;
-	bool on_path;    /* PATH's nvcc is this toolkit's */
-};
+#include "toolkit_judge.h"
 
 static bool is_dir(const char *guest)
 {
@@ -107,20 +97,20 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Runs nvcc --version; fills ver on success. */
+/* Runs nvcc --version; fills ver on success, error (how it failed) else. */
 static void nvcc_version(struct probe_ctx *ctx, const char *guest, const char *host, int limit_ms,
-			 char *ver, size_t n, struct result *r)
+			 char *ver, size_t n, struct result *r, struct strbuf *error)
 {
 	probe_step(ctx, "%s --version", guest);
 	const char *argv[] = { host, "--version", NULL };
-	struct proc_opts po = { limit_ms, 64 << 10, NULL };
+	struct proc_opts po = { limit_ms, 64 << 10, NULL, NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
-	if (proc_run(argv, &po, &pr) == 0) {
+	if (probe_run(ctx, r, argv, &po, &pr) == 0) {
 		if (nvccver_parse(pr.out.buf, pr.out.len, ver, n) < 0) {
 			struct strbuf d = STRBUF_INIT;
 			proc_describe_end(&pr, &d);
-			res_ev(r, "nvcc_error", "%s --version %s and printed no version", guest, d.buf);
+			sb_addf(error, "%s --version %s and printed no version", guest, d.buf);
 			sb_release(&d);
 		}
 	}
@@ -146,160 +136,78 @@ static const char *driver_cuda(struct probe_ctx *ctx, const char **from)
 	return NULL;
 }
 
-/* The myth of a special WSL toolkit path (FACTS.md, "Myths"). */
-static const char *cuda_wsl_myth(struct result *r)
+/* The myth of a special WSL toolkit path (FACTS.md, "Myths"): where it
+ * is named ("$PATH", "/usr/local/cuda-wsl"), or NULL. */
+static const char *cuda_wsl_myth(void)
 {
-	static const char *const vars[] = { "PATH", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH" };
+	static const char *const vars[] = { "$PATH", "$CUDA_HOME", "$CUDA_PATH",
+					    "$LD_LIBRARY_PATH" };
 	for (size_t i = 0; i < 4; i++) {
-		const char *v = getenv(vars[i]);
-		if (v && strstr(v, "cuda-wsl")) {
-			res_ev(r, "myth_in", "$%s", vars[i]);
+		const char *v = getenv(vars[i] + 1);
+		if (v && strstr(v, "cuda-wsl"))
 			return vars[i];
-		}
 	}
-	if (is_dir("/usr/local/cuda-wsl") || is_dir("/opt/cuda-wsl")) {
-		res_ev(r, "myth_in", "%s", is_dir("/usr/local/cuda-wsl") ? "/usr/local/cuda-wsl"
-									   : "/opt/cuda-wsl");
-		return "directory";
-	}
+	if (is_dir("/usr/local/cuda-wsl"))
+		return "/usr/local/cuda-wsl";
+	if (is_dir("/opt/cuda-wsl"))
+		return "/opt/cuda-wsl";
 	return NULL;
 }
 
-static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
+/* ---- toolkit.nvcc's judge: facts in, result out, no I/O ---- */
+
+/* The toolkit in use: PATH's nvcc, else CUDA_HOME's, else the newest. */
+static const struct toolkit *toolkit_in_use(const struct nvcc_facts *f)
 {
-	struct toolkit tk[MAX_TOOLKITS];
-	size_t n = 0;
-	struct strbuf g = STRBUF_INIT, h = STRBUF_INIT, d = STRBUF_INIT;
-	bool on_path = false;
-	bool have_which = rootfs_which("nvcc", &g, &h, &on_path) == 0;
-	char path_real[PATH_MAX] = "";
-	if (have_which) {
-		res_ev(r, "nvcc", "%s%s", g.buf, on_path ? "" : " (not on PATH)");
-		struct strbuf rr = STRBUF_INIT;
-		rootfs_realpath(g.buf, &rr, NULL);
-		snprintf(path_real, sizeof path_real, "%s", rr.buf);
-		sb_release(&rr);
-		/* .../bin/nvcc -> the toolkit directory. */
-		struct strbuf bin = STRBUF_INIT, top = STRBUF_INIT;
-		path_dirname(path_real, &bin);
-		if (!strcmp(path_basename(bin.buf), "bin")) {
-			path_dirname(bin.buf, &top);
-			add_toolkit(tk, &n, top.buf);
-		}
-		sb_release(&bin);
-		sb_release(&top);
-	}
+	const struct toolkit *use = f->picked;
+	for (size_t i = 0; i < f->n && !use; i++)
+		if (f->env[0] && !strcmp(f->tk[i].dir, f->env[0]))
+			use = &f->tk[i];
+	if (use)
+		return use;
+	for (size_t i = 0; i < f->n; i++)
+		if (!use || (f->tk[i].version &&
+			     (!use->version || cudaver_from_string(f->tk[i].version) >
+						       cudaver_from_string(use->version))))
+			use = &f->tk[i];
+	return use;
+}
+
+static void nvcc_evidence(const struct nvcc_facts *f, struct result *r)
+{
 	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
-	for (size_t i = 0; i < 3; i++) {
-		const char *v = getenv(vars[i]);
-		if (v && *v) {
-			res_ev(r, vars[i], "%s", v);
-			add_toolkit(tk, &n, v);
-		}
+	if (f->nvcc)
+		res_ev(r, "nvcc", "%s%s", f->nvcc, f->nvcc_on_path ? "" : " (not on PATH)");
+	for (size_t i = 0; i < 3; i++)
+		if (f->env[i])
+			res_ev(r, vars[i], "%s", f->env[i]);
+	if (f->nvcc_error)
+		res_ev(r, "nvcc_error", "%s", f->nvcc_error);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct toolkit *t = &f->tk[i];
+		bool link = strcmp(t->dir, t->real) != 0;
+		res_ev(r, "toolkit", "%s%s%s: CUDA %s%s%s%s%s", t->dir, link ? " -> " : "",
+		       link ? t->real : "", t->version ? t->version : "(version unknown)",
+		       t->how ? " (" : "", t->how ? t->how : "", t->how ? ")" : "",
+		       t->has_nvcc ? "" : ", no bin/nvcc");
 	}
-	add_toolkit(tk, &n, "/usr/local/cuda");
-	DIR *dh = rootfs_opendir("/usr/local");
-	if (dh) {
-		char *names[64];
-		size_t nn = 0;
-		struct dirent *de;
-		while ((de = readdir(dh)) && nn < 64)
-			if (!strncmp(de->d_name, "cuda-", 5))
-				names[nn++] = xstrdup(de->d_name);
-		closedir(dh);
-		qsort(names, nn, sizeof *names, cmp_names);
-		for (size_t i = 0; i < nn; i++) {
-			sb_reset(&d);
-			sb_addf(&d, "/usr/local/%s", names[i]);
-			add_toolkit(tk, &n, d.buf);
-			free(names[i]);
-		}
+	if (f->n)
+		res_ev(r, "toolkits", "%zu", f->n);
+	if (f->driver_cuda) {
+		res_ev(r, "driver_cuda", "%s", f->driver_cuda);
+		res_ev(r, "driver_cuda_from", "%s", f->driver_cuda_from);
 	}
-	add_toolkit(tk, &n, "/opt/cuda");
+	if (f->myth_in)
+		res_ev(r, "myth_in", "%s", f->myth_in);
+}
 
-	int timeout = ctx->opts && ctx->opts->timeout_ms > 0 ? ctx->opts->timeout_ms : 10000;
-	int limit = timeout / 3;
-	struct toolkit *picked = NULL;
-	for (size_t i = 0; i < n; i++) {
-		sb_reset(&d);
-		sb_addf(&d, "%s/bin/nvcc", tk[i].real);
-		if (have_which && !strcmp(d.buf, path_real)) {
-			tk[i].on_path = on_path;
-			picked = &tk[i];
-		}
-	}
-	if (picked && picked->has_nvcc) {
-		char ver[32] = "";
-		nvcc_version(ctx, g.buf, h.buf, limit, ver, sizeof ver, r);
-		if (ver[0] && (!picked->version || strncmp(picked->version, ver, strlen(ver)))) {
-			free(picked->version);
-			picked->version = xstrdup(ver);
-			free(picked->how);
-			picked->how = xstrdup("nvcc --version");
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		res_ev(r, "toolkit", "%s%s%s: CUDA %s%s%s%s%s", tk[i].dir,
-		       strcmp(tk[i].dir, tk[i].real) ? " -> " : "",
-		       strcmp(tk[i].dir, tk[i].real) ? tk[i].real : "",
-		       tk[i].version ? tk[i].version : "(version unknown)",
-		       tk[i].how ? " (" : "", tk[i].how ? tk[i].how : "", tk[i].how ? ")" : "",
-		       tk[i].has_nvcc ? "" : ", no bin/nvcc");
-	if (n)
-		res_ev(r, "toolkits", "%zu", n);
-
-	const char *from = NULL;
-	const char *drv = driver_cuda(ctx, &from);
-	if (drv) {
-		res_ev(r, "driver_cuda", "%s", drv);
-		res_ev(r, "driver_cuda_from", "%s", from);
-	}
-	const char *myth = cuda_wsl_myth(r);
-
-	if (!n) {
-		if (myth)
-			res_set(r, ST_WARN, "toolkit.nvcc.cuda_wsl_myth",
-				"no CUDA toolkit; %s names /usr/local/cuda-wsl, which NVIDIA never shipped",
-				res_get(r, "myth_in"));
-		else
-			res_set(r, ST_PASS, "toolkit.nvcc.none",
-				"no CUDA toolkit (not needed to run PyTorch or TensorFlow: their wheels "
-				"bring the CUDA runtime; install one only to compile CUDA code)");
-		goto out;
-	}
-	/* The toolkit in use: PATH's nvcc, else CUDA_HOME's, else the newest. */
-	struct toolkit *use = picked;
-	if (!use)
-		for (size_t i = 0; i < n && !use; i++)
-			if (getenv("CUDA_HOME") && !strcmp(tk[i].dir, getenv("CUDA_HOME")))
-				use = &tk[i];
-	if (!use)
-		for (size_t i = 0; i < n; i++)
-			if (!use || (tk[i].version && (!use->version ||
-						      cudaver_from_string(tk[i].version) >
-							      cudaver_from_string(use->version))))
-				use = &tk[i];
-	res_ev(r, "toolkit_dir", "%s", use->real);
-	if (use->version)
-		res_ev(r, "toolkit_version", "%s", use->version);
+/* The toolkit against the driver; also: the other toolkits installed. */
+static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, const char *also,
+			 struct result *r)
+{
 	int tv = use->version ? cudaver_from_string(use->version) : -1;
-	int dv = drv ? cudaver_from_string(drv) : -1;
-	struct strbuf others = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		if (&tk[i] != use)
-			sb_addf(&others, "%s%s %s%s", others.len ? ", " : "",
-				tk[i].version ? tk[i].version : "?", tk[i].real,
-				tk[i].has_nvcc ? "" : " (no nvcc)");
-	char also[512] = "";
-	if (others.len)
-		snprintf(also, sizeof also, "; also installed: %s", others.buf);
-	sb_release(&others);
-	const char *cuda_home = getenv("CUDA_HOME");
-	bool home_mismatch = false;
-	if (cuda_home && *cuda_home && is_dir(cuda_home)) {
-		rootfs_realpath(cuda_home, &d, NULL);
-		home_mismatch = strcmp(d.buf, use->real) != 0;
-	}
+	int dv = f->driver_cuda ? cudaver_from_string(f->driver_cuda) : -1;
+	bool home_mismatch = f->cuda_home_real && strcmp(f->cuda_home_real, use->real) != 0;
 	char tvs[16], dvs[16];
 	cudaver_format(tv, tvs, sizeof tvs);
 	cudaver_format(dv, dvs, sizeof dvs);
@@ -322,11 +230,11 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 			"CUDA %s toolkit at %s on a driver for CUDA %s: its programs run by minor-"
 			"version compatibility, but PTX it builds cannot be JIT-compiled%s", tvs,
 			use->real, dvs, also);
-	} else if (myth) {
+	} else if (f->myth_in) {
 		res_set(r, ST_WARN, "toolkit.nvcc.cuda_wsl_myth",
 			"%s names /usr/local/cuda-wsl, which NVIDIA never shipped (the toolkit is at %s)",
-			res_get(r, "myth_in"), use->real);
-	} else if (!picked || !picked->on_path) {
+			f->myth_in, use->real);
+	} else if (!f->picked || !f->picked->on_path) {
 		res_ev(r, "bin", "%s/bin", use->dir);
 		res_set(r, ST_WARN, "toolkit.nvcc.not_on_path",
 			"CUDA %s toolkit at %s, but nvcc is not on PATH%s",
@@ -334,28 +242,174 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 	} else if (home_mismatch) {
 		res_set(r, ST_WARN, "toolkit.nvcc.cuda_home_mismatch",
 			"nvcc on PATH is CUDA %s (%s) but CUDA_HOME is %s: builds mix two toolkits",
-			use->version ? use->version : "?", use->real, cuda_home);
+			use->version ? use->version : "?", use->real, f->env[0]);
 	} else if (tv > 0 && dv > 0) {
 		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s); the driver supports CUDA %s%s",
-			use->version, g.buf, dvs, also);
-	} else if (!use->version && res_get(r, "nvcc_error")) {
+			use->version, f->nvcc, dvs, also);
+	} else if (!use->version && f->nvcc_error) {
 		/* An nvcc that hangs, crashes or prints junk is no working toolkit. */
-		res_set(r, ST_WARN, "toolkit.nvcc.broken", "%s", res_get(r, "nvcc_error"));
+		res_set(r, ST_WARN, "toolkit.nvcc.broken", "%s", f->nvcc_error);
 	} else {
 		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s)%s%s", use->version ? use->version : "",
-			have_which ? g.buf : use->dir, drv ? "" : "; the driver's CUDA version is unknown",
-			also);
+			f->nvcc ? f->nvcc : use->dir,
+			f->driver_cuda ? "" : "; the driver's CUDA version is unknown", also);
 	}
-out:
-	for (size_t i = 0; i < n; i++) {
-		free(tk[i].dir);
-		free(tk[i].real);
-		free(tk[i].version);
-		free(tk[i].how);
+}
+
+void judge_nvcc(const struct nvcc_facts *f, struct result *r)
+{
+	nvcc_evidence(f, r);
+	if (!f->n) {
+		if (f->myth_in)
+			res_set(r, ST_WARN, "toolkit.nvcc.cuda_wsl_myth",
+				"no CUDA toolkit; %s names /usr/local/cuda-wsl, which NVIDIA never shipped",
+				f->myth_in);
+		else
+			res_set(r, ST_PASS, "toolkit.nvcc.none",
+				"no CUDA toolkit (not needed to run PyTorch or TensorFlow: their wheels "
+				"bring the CUDA runtime; install one only to compile CUDA code)");
+		return;
 	}
-	sb_release(&g);
-	sb_release(&h);
+	const struct toolkit *use = toolkit_in_use(f);
+	res_ev(r, "toolkit_dir", "%s", use->real);
+	if (use->version)
+		res_ev(r, "toolkit_version", "%s", use->version);
+	struct strbuf others = STRBUF_INIT;
+	for (size_t i = 0; i < f->n; i++)
+		if (&f->tk[i] != use)
+			sb_addf(&others, "%s%s %s%s", others.len ? ", " : "",
+				f->tk[i].version ? f->tk[i].version : "?", f->tk[i].real,
+				f->tk[i].has_nvcc ? "" : " (no nvcc)");
+	char also[512] = "";
+	if (others.len)
+		snprintf(also, sizeof also, "; also installed: %s", others.buf);
+	sb_release(&others);
+	nvcc_verdict(f, use, also, r);
+}
+
+/* ---- toolkit.nvcc's collector ---- */
+
+/* What toolkit.nvcc read, and the facts that point into it. */
+struct nvcc_collect {
+	struct nvcc_facts f;
+	struct toolkit tk[MAX_TOOLKITS];
+	struct strbuf guest, host, nvcc_error, home_real;
+};
+
+/* Every toolkit: PATH's nvcc's, $CUDA_HOME and its kin, /usr/local/cuda,
+ * /usr/local/cuda-*, /opt/cuda. Returns nvcc's realpath in path_real. */
+static void find_toolkits(struct nvcc_collect *c, char *path_real, size_t path_real_size)
+{
+	struct nvcc_facts *f = &c->f;
+	struct strbuf d = STRBUF_INIT;
+	if (f->nvcc) {
+		struct strbuf rr = STRBUF_INIT;
+		rootfs_realpath(f->nvcc, &rr, NULL);
+		snprintf(path_real, path_real_size, "%s", rr.buf);
+		sb_release(&rr);
+		/* .../bin/nvcc -> the toolkit directory. */
+		struct strbuf bin = STRBUF_INIT, top = STRBUF_INIT;
+		path_dirname(path_real, &bin);
+		if (!strcmp(path_basename(bin.buf), "bin")) {
+			path_dirname(bin.buf, &top);
+			add_toolkit(c->tk, &f->n, top.buf);
+		}
+		sb_release(&bin);
+		sb_release(&top);
+	}
+	static const char *const vars[] = { "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT" };
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v) {
+			f->env[i] = v;
+			add_toolkit(c->tk, &f->n, v);
+		}
+	}
+	add_toolkit(c->tk, &f->n, "/usr/local/cuda");
+	DIR *dh = rootfs_opendir("/usr/local");
+	if (dh) {
+		char *names[64];
+		size_t nn = 0;
+		struct dirent *de;
+		while ((de = readdir(dh)) && nn < 64)
+			if (!strncmp(de->d_name, "cuda-", 5))
+				names[nn++] = xstrdup(de->d_name);
+		closedir(dh);
+		qsort(names, nn, sizeof *names, cmp_names);
+		for (size_t i = 0; i < nn; i++) {
+			sb_reset(&d);
+			sb_addf(&d, "/usr/local/%s", names[i]);
+			add_toolkit(c->tk, &f->n, d.buf);
+			free(names[i]);
+		}
+	}
+	add_toolkit(c->tk, &f->n, "/opt/cuda");
 	sb_release(&d);
+}
+
+static void collect_nvcc(struct probe_ctx *ctx, struct result *r, struct nvcc_collect *c)
+{
+	memset(c, 0, sizeof *c);
+	struct nvcc_facts *f = &c->f;
+	char path_real[PATH_MAX] = "";
+	if (rootfs_which("nvcc", &c->guest, &c->host, &f->nvcc_on_path) == 0)
+		f->nvcc = c->guest.buf;
+	find_toolkits(c, path_real, sizeof path_real);
+	f->tk = c->tk;
+
+	int timeout = ctx->opts && ctx->opts->timeout_ms > 0 ? ctx->opts->timeout_ms : 10000;
+	struct toolkit *picked = NULL;
+	struct strbuf d = STRBUF_INIT;
+	for (size_t i = 0; i < f->n; i++) {
+		sb_reset(&d);
+		sb_addf(&d, "%s/bin/nvcc", c->tk[i].real);
+		if (f->nvcc && !strcmp(d.buf, path_real)) {
+			c->tk[i].on_path = f->nvcc_on_path;
+			picked = &c->tk[i];
+		}
+	}
+	sb_release(&d);
+	if (picked && picked->has_nvcc) {
+		char ver[32] = "";
+		nvcc_version(ctx, c->guest.buf, c->host.buf, timeout / 3, ver, sizeof ver, r,
+			     &c->nvcc_error);
+		if (ver[0] && (!picked->version || strncmp(picked->version, ver, strlen(ver)))) {
+			free(picked->version);
+			picked->version = xstrdup(ver);
+			free(picked->how);
+			picked->how = xstrdup("nvcc --version");
+		}
+	}
+	f->picked = picked;
+	f->nvcc_error = c->nvcc_error.len ? c->nvcc_error.buf : NULL;
+	f->driver_cuda = driver_cuda(ctx, &f->driver_cuda_from);
+	f->myth_in = cuda_wsl_myth();
+	if (f->env[0] && is_dir(f->env[0])) {
+		rootfs_realpath(f->env[0], &c->home_real, NULL);
+		f->cuda_home_real = c->home_real.buf;
+	}
+}
+
+static void nvcc_collect_release(struct nvcc_collect *c)
+{
+	for (size_t i = 0; i < c->f.n; i++) {
+		free(c->tk[i].dir);
+		free(c->tk[i].real);
+		free(c->tk[i].version);
+		free(c->tk[i].how);
+	}
+	sb_release(&c->guest);
+	sb_release(&c->host);
+	sb_release(&c->nvcc_error);
+	sb_release(&c->home_real);
+}
+
+static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
+{
+	struct nvcc_collect c;
+	collect_nvcc(ctx, r, &c);
+	judge_nvcc(&c.f, r);
+	nvcc_collect_release(&c);
 }
 
 /* ---- toolkit.packages ---- */

@@ -8,7 +8,8 @@
  * ABI of NVIDIA's cuda.h, and "runs" the kernels of src/gpu/kernels.ptx on
  * the CPU: device memory is host memory (cuMemAlloc returns a malloc'd
  * pointer as a CUdeviceptr), copies are memcpy, a launch of wslgpu_fill
- * computes the pattern into the buffer, events record a monotonic clock.
+ * computes the pattern into the buffer and one of wslgpu_check counts the
+ * elements that differ from it, events record a monotonic clock.
  * It keeps the rules a real driver enforces where our code could break
  * them: cuInit first (else CUDA_ERROR_NOT_INITIALIZED), a current context
  * for memory, modules and launches (else CUDA_ERROR_INVALID_CONTEXT),
@@ -479,7 +480,7 @@ static struct fake_ctx primaries[64];
 			return E_INVALID_CONTEXT;                   \
 	} while (0)
 
-enum { K_OTHER, K_FILL, K_EMPTY };
+enum { K_OTHER, K_FILL, K_EMPTY, K_CHECK };
 /* Modules and functions stay allocated after cuModuleUnload (marked dead,
  * so that a use after unload is an error, not a crash), on these lists, so
  * that a leak checker in the caller's process does not count them. */
@@ -879,8 +880,10 @@ EXPORT CUresult cuModuleGetFunction(CUfunction *pfn, CUmodule mod, const char *n
 	f->mod = m;
 	f->next_all = all_functions;
 	all_functions = f;
-	f->kind = !strcmp(name, "wslgpu_fill") ? K_FILL : !strcmp(name, "wslgpu_empty") ? K_EMPTY
-											   : K_OTHER;
+	f->kind = !strcmp(name, "wslgpu_fill")    ? K_FILL
+		  : !strcmp(name, "wslgpu_empty") ? K_EMPTY
+		  : !strcmp(name, "wslgpu_check") ? K_CHECK
+						  : K_OTHER;
 	*pfn = &f->o;
 	return OK;
 }
@@ -896,6 +899,78 @@ EXPORT CUresult cuModuleUnload(CUmodule mod)
 	free(m->image);
 	m->image = NULL;
 	return OK;
+}
+
+/*
+ * The device work the probes ask for, four words at a time (GCC's and
+ * clang's vector extensions, plain SSE2 on x86-64): cuda.kernel poisons,
+ * fills and checks a 4 MiB buffer twice, which a GPU does in microseconds;
+ * word by word it was most of a whole check's instructions on a fixture.
+ */
+typedef unsigned v4u __attribute__((vector_size(16)));
+#define FILL_K 2654435761u
+
+static v4u v4_splat(unsigned x)
+{
+	v4u v = { x, x, x, x };
+	return v;
+}
+
+/* wslgpu_fill: p[i] = i * FILL_K ^ seed. */
+static void fill_words(unsigned *p, size_t count, unsigned seed)
+{
+	v4u idx = { 0u, FILL_K, 2u * FILL_K, 3u * FILL_K };
+	const v4u step = v4_splat(4u * FILL_K), s = v4_splat(seed);
+	size_t i = 0;
+	for (; i + 4 <= count; i += 4) {
+		v4u v = idx ^ s;
+		memcpy(p + i, &v, sizeof v);
+		idx += step;
+	}
+	for (; i < count; i++)
+		p[i] = ((unsigned)i * FILL_K) ^ seed;
+}
+
+/* wslgpu_check: res[0] += the words that differ from the fill, res[1] =
+ * the lowest of them (atomicAdd, atomicMin on a GPU). */
+static void check_words(const unsigned *p, size_t count, unsigned seed, unsigned *res)
+{
+	v4u idx = { 0u, FILL_K, 2u * FILL_K, 3u * FILL_K };
+	const v4u step = v4_splat(4u * FILL_K), s = v4_splat(seed);
+	size_t i = 0;
+	for (; i + 4 <= count; i += 4) {
+		v4u v;
+		memcpy(&v, p + i, sizeof v);
+		v ^= idx ^ s;
+		idx += step;
+		unsigned long long half[2];
+		memcpy(half, &v, sizeof half);
+		if (!(half[0] | half[1]))
+			continue;
+		for (size_t k = i; k < i + 4; k++)
+			if (p[k] != (((unsigned)k * FILL_K) ^ seed)) {
+				res[0]++;
+				if ((unsigned)k < res[1])
+					res[1] = (unsigned)k;
+			}
+	}
+	for (; i < count; i++)
+		if (p[i] != (((unsigned)i * FILL_K) ^ seed)) {
+			res[0]++;
+			if ((unsigned)i < res[1])
+				res[1] = (unsigned)i;
+		}
+}
+
+/* cuMemsetD32. */
+static void set_words(unsigned *p, size_t count, unsigned value)
+{
+	const v4u v = v4_splat(value);
+	size_t i = 0;
+	for (; i + 4 <= count; i += 4)
+		memcpy(p + i, &v, sizeof v);
+	for (; i < count; i++)
+		p[i] = value;
 }
 
 EXPORT CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -915,9 +990,10 @@ EXPORT CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned
 	if (!gx || !gy || !gz || !bx || !by || !bz ||
 	    (unsigned long long)bx * by * bz > 1024)
 		return E_INVALID_VALUE;
-	if (f->kind != K_FILL)
+	if (f->kind != K_FILL && f->kind != K_CHECK)
 		return OK;
-	if (!params || !params[0] || !params[1] || !params[2])
+	if (!params || !params[0] || !params[1] || !params[2] ||
+	    (f->kind == K_CHECK && !params[3]))
 		return E_INVALID_VALUE;
 	CUdeviceptr out = *(CUdeviceptr *)params[0];
 	unsigned n = *(unsigned *)params[1];
@@ -927,8 +1003,15 @@ EXPORT CUresult cuLaunchKernel(CUfunction fn, unsigned gx, unsigned gy, unsigned
 	unsigned *p = count ? dev_ptr(out, count * sizeof(unsigned)) : NULL;
 	if (count && !p)
 		return E_ILLEGAL_ADDRESS;
-	for (size_t i = 0; i < count; i++)
-		p[i] = ((unsigned)i * 2654435761u) ^ seed;
+	if (f->kind == K_CHECK) {
+		/* wslgpu_check: count the wrong elements, keep the lowest. */
+		unsigned *res = dev_ptr(*(CUdeviceptr *)params[3], 2 * sizeof(unsigned));
+		if (!res)
+			return E_ILLEGAL_ADDRESS;
+		check_words(p, count, seed, res);
+		return OK;
+	}
+	fill_words(p, count, seed);
 	if (cfg.wrong_data)
 		for (size_t i = 4095; i < count; i += 4096)
 			p[i] ^= 0x00010000u;
@@ -955,7 +1038,8 @@ static CUresult alloc_mem(void **p, size_t bytes, int pinned)
 		return E_OUT_OF_MEMORY;
 	}
 	/* Device memory starts as garbage, as it would on a GPU. */
-	memset(mem, 0xa5, bytes);
+	set_words((unsigned *)(void *)mem, bytes / 4, 0xa5a5a5a5u);
+	memset(mem + bytes / 4 * 4, 0xa5, bytes % 4);
 	a->base = mem;
 	a->size = bytes;
 	a->pinned = pinned;
@@ -1105,8 +1189,7 @@ EXPORT CUresult V2(cuMemsetD32)(CUdeviceptr dst, unsigned value, size_t count)
 	unsigned *d = dev_ptr(dst, count * 4);
 	if (count && !d)
 		return E_INVALID_VALUE;
-	for (size_t i = 0; i < count; i++)
-		d[i] = value;
+	set_words(d, count, value);
 	return OK;
 }
 

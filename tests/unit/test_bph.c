@@ -479,7 +479,7 @@ static enum status run_probe(struct probe_run *pr, const char *id, const char *k
 		res_ev(&pr->results[0], "kernel", "%s", kernel);
 	pr->results[0].ran = true;
 	result_init(&pr->results[1], &pr->defs[1]);
-	struct probe_ctx ctx = { pr->defs, pr->results, 2, &pr->opts, -1 };
+	struct probe_ctx ctx = { pr->defs, pr->results, 2, &pr->opts, -1, NULL };
 	pr->defs[1].run(&ctx, &pr->results[1]);
 	/* Every non-pass names a KB entry that exists. */
 	const struct result *r = &pr->results[1];

@@ -219,11 +219,10 @@ static void p_say_two(struct probe_ctx *ctx, struct result *r)
 /* CHECK_COMMANDS: in a shared child its command is handed over. */
 static void p_command(struct probe_ctx *ctx, struct result *r)
 {
-	(void)ctx;
 	const char *argv[] = { "/bin/sh", "-c", "echo $PPID", NULL };
 	struct proc_result pr;
 	proc_result_init(&pr);
-	int rc = proc_run(argv, NULL, &pr);
+	int rc = probe_run(ctx, r, argv, NULL, &pr);
 	if (rc < 0)
 		res_set(r, ST_FAIL, NULL, "proc_run: %d", rc);
 	else
@@ -452,6 +451,44 @@ static void test_runner_shared(void **state)
 		result_release(&res[i]);
 }
 
+/* A file probe about to wait on a timer asks to run alone. */
+static void p_alone(struct probe_ctx *ctx, struct result *r)
+{
+	if (probe_alone(ctx)) {
+		res_set(r, ST_FAIL, NULL, "still in the shared child");
+		return;
+	}
+	res_set(r, ST_PASS, NULL, "in %ld", (long)getpid());
+}
+
+/* probe_alone hands a shared child's probe over to a child of its own; the
+ * other members stay where they were; in-process it is false. */
+static void test_runner_alone(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "s.a", "s", "a", "", { NULL }, p_pid, CHECK_FILES },
+		{ "s.alone", "s", "alone", "", { "s.a" }, p_alone, CHECK_FILES },
+		{ "s.b", "s", "b", "", { "s.alone" }, p_pid, CHECK_FILES },
+	};
+	enum { NS = sizeof defs / sizeof defs[0] };
+	for (int no_fork = 0; no_fork < 2; no_fork++) {
+		bool want[NS] = { true, true, true };
+		struct result res[NS];
+		struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16,
+					 .no_fork = no_fork != 0 };
+		assert_int_equal(runner_run_table(defs, NS, &opts, want, res), 0);
+		for (size_t i = 0; i < NS; i++)
+			assert_int_equal(res[i].status, ST_PASS);
+		if (no_fork)
+			assert_string_equal(res[0].detail, res[1].detail);
+		else
+			assert_string_not_equal(res[0].detail, res[1].detail);
+		for (size_t i = 0; i < NS; i++)
+			result_release(&res[i]);
+	}
+}
+
 /* A child that finished its checks waits for more: a shareable probe that
  * becomes ready later runs in the shared child, a vendor probe in the
  * child of its chain. */
@@ -615,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_runner_leftovers),
 		cmocka_unit_test(test_runner_interrupt),
 		cmocka_unit_test(test_runner_shared),
+		cmocka_unit_test(test_runner_alone),
 		cmocka_unit_test(test_runner_reuse),
 		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_runner_isolation),
