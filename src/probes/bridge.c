@@ -37,6 +37,7 @@
 #include "../parse/version.h"
 #include "../parse/wslconfig.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 #define MISC_MAJOR 10    /* include/uapi/linux/major.h */
 #define NVIDIA_MAJOR 195 /* /dev/nvidiactl is c 195 255, /dev/nvidia<N> c 195 N */
@@ -222,7 +223,7 @@ static void dxg_missing(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "type", "missing");
 
 	if (!strcmp(kind, "container-in-wsl2")) {
-		res_set(r, ST_FAIL, "bridge.dxg.container",
+		res_set(r, ST_FAIL, KB_BRIDGE_DXG_CONTAINER,
 			"/dev/dxg is missing: this container was started without the GPU "
 			"(docker run --gpus all)");
 		return;
@@ -272,13 +273,13 @@ static void dxg_missing(struct probe_ctx *ctx, struct result *r)
 				  "on current kernels: it shows as no CUDA device");
 	if (custom) {
 		res_ev(r, "kernel", "%s", kernel ? kernel : "unknown");
-		res_set(r, ST_FAIL, "bridge.dxg.custom_kernel",
+		res_set(r, ST_FAIL, KB_BRIDGE_DXG_CUSTOM_KERNEL,
 			"/dev/dxg is missing: a custom WSL kernel (%s) may lack the dxgkrnl driver",
 			g.kernel ? g.kernel : kernel);
 	} else {
 		if (kernel)
 			res_ev(r, "kernel", "%s", kernel);
-		res_set(r, ST_FAIL, "bridge.dxg.missing",
+		res_set(r, ST_FAIL, KB_BRIDGE_DXG_MISSING,
 			"/dev/dxg is missing: this WSL kernel did not create it (no dxgkrnl, or an old "
 			"one)");
 	}
@@ -346,16 +347,16 @@ static bool dxg_driver(struct result *r, const struct node *n)
 		res_ev(r, "registered", "%s", rc == 1 ? name.buf : rc == 0 ? "nothing" : "unknown");
 		res_ev(r, "list", "%s", misc ? "/proc/misc" : "/proc/devices");
 		if (rc == 1)
-			res_set(r, ST_FAIL, "bridge.dxg.not_dxg",
+			res_set(r, ST_FAIL, KB_BRIDGE_DXG_NOT_DXG,
 				"/dev/dxg is character device %u:%u, which the kernel registers as "
 				"\"%s\" (%s), not the dxg driver", maj, min, name.buf,
 				misc ? "/proc/misc" : "/proc/devices");
 		else if (rc == 0)
-			res_set(r, ST_FAIL, "bridge.dxg.not_dxg",
+			res_set(r, ST_FAIL, KB_BRIDGE_DXG_NOT_DXG,
 				"/dev/dxg is character device %u:%u, which no driver of %s registers: "
 				"not the dxg driver", maj, min, misc ? "/proc/misc" : "/proc/devices");
 		else
-			res_set(r, ST_WARN, "bridge.dxg.not_dxg",
+			res_set(r, ST_WARN, KB_BRIDGE_DXG_NOT_DXG,
 				"/dev/dxg is character device %u:%u, not a misc device (major 10) as "
 				"dxgkrnl makes it, and /proc/devices cannot be read to tell whose it is",
 				maj, min);
@@ -388,19 +389,19 @@ static void probe_dxg(struct probe_ctx *ctx, struct result *r)
 		break;
 	case NODE_NOT_CHAR:
 		res_ev(r, "type", "%s", d.buf);
-		res_set(r, ST_FAIL, "bridge.dxg.not_chardev",
+		res_set(r, ST_FAIL, KB_BRIDGE_DXG_NOT_CHARDEV,
 			"/dev/dxg is a %s, not a character device", file_type(n.st.st_mode));
 		break;
 	case NODE_DENIED:
 		res_ev(r, "type", "%s", d.buf);
 		denied_evidence(r, "/dev/dxg", &n);
-		res_set(r, ST_FAIL, "bridge.dxg.denied", "/dev/dxg cannot be opened: %s",
+		res_set(r, ST_FAIL, KB_BRIDGE_DXG_DENIED, "/dev/dxg cannot be opened: %s",
 			strerror(n.err));
 		break;
 	case NODE_BROKEN:
 		res_ev(r, "type", "%s", d.buf);
 		res_ev(r, "error", "%s", strerror(n.err));
-		res_set(r, ST_FAIL, "bridge.dxg.open_failed", "/dev/dxg cannot be opened: %s",
+		res_set(r, ST_FAIL, KB_BRIDGE_DXG_OPEN_FAILED, "/dev/dxg cannot be opened: %s",
 			strerror(n.err));
 		break;
 	case NODE_OK: {
@@ -413,7 +414,7 @@ static void probe_dxg(struct probe_ctx *ctx, struct result *r)
 		read_gpu_config(&g);
 		if (g.gpu_off) {
 			res_ev(r, "wslconfig", "%s", g.gpu_off);
-			res_set(r, ST_WARN, "bridge.dxg.gpu_support_off",
+			res_set(r, ST_WARN, KB_BRIDGE_DXG_GPU_SUPPORT_OFF,
 				"/dev/dxg is present, but .wslconfig turns GPU support off (%s)",
 				g.gpu_off);
 		} else if (n.stand_in) {
@@ -514,7 +515,7 @@ static void probe_nvidia_dev(struct probe_ctx *ctx, struct result *r)
 						  "device is /dev/dxg)");
 		} else {
 			res_ev(r, "nodes", "%s", names.buf);
-			res_set(r, ST_WARN, "bridge.nvidia_dev.on_wsl",
+			res_set(r, ST_WARN, KB_BRIDGE_NVIDIA_DEV_ON_WSL,
 				"%s exist%s, but WSL2 has no /dev/nvidia* nodes: someone created them",
 				names.buf, n == 1 ? "s" : "");
 		}
@@ -574,28 +575,28 @@ static void probe_nvidia_dev(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "missing", "%s", missing.buf);
 		bool loaded = nvidia_module_loaded(r);
 		if (!strcmp(kind, "container"))
-			res_set(r, ST_FAIL, "bridge.nvidia_dev.container",
+			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_CONTAINER,
 				"%s missing: this container was started without the GPU "
 				"(docker run --gpus all)", missing.buf);
 		else if (!loaded) {
 			distro_id(r);
-			res_set(r, ST_FAIL, "bridge.nvidia_dev.no_driver",
+			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_NO_DRIVER,
 				"%s missing: no NVIDIA kernel module is loaded", missing.buf);
 		} else
-			res_set(r, ST_FAIL, "bridge.nvidia_dev.missing",
+			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_MISSING,
 				"%s missing although the nvidia module is loaded", missing.buf);
 	} else if (bad_path) {
 		res_ev(r, "path", "%s", bad_path);
 		if (bad.state == NODE_NOT_CHAR) {
-			res_set(r, ST_FAIL, "bridge.nvidia_dev.not_chardev",
+			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_NOT_CHARDEV,
 				"%s is a %s, not a character device", bad_path, file_type(bad.st.st_mode));
 		} else if (bad.state == NODE_DENIED) {
 			denied_evidence(r, bad_path, &bad);
-			res_set(r, ST_FAIL, "bridge.nvidia_dev.denied", "%s cannot be opened: %s",
+			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_DENIED, "%s cannot be opened: %s",
 				bad_path, strerror(bad.err));
 		} else {
 			res_ev(r, "error", "%s", strerror(bad.err));
-			res_set(r, ST_FAIL, "bridge.nvidia_dev.open_failed", "%s cannot be opened: %s",
+			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_OPEN_FAILED, "%s cannot be opened: %s",
 				bad_path, strerror(bad.err));
 		}
 	} else if (uvm_missing) {
@@ -603,7 +604,7 @@ static void probe_nvidia_dev(struct probe_ctx *ctx, struct result *r)
 		 * Linux; inside a container nothing can. */
 		bool container = !strcmp(kind, "container");
 		res_ev(r, "missing", "/dev/nvidia-uvm");
-		res_set(r, container ? ST_FAIL : ST_WARN, "bridge.nvidia_dev.no_uvm",
+		res_set(r, container ? ST_FAIL : ST_WARN, KB_BRIDGE_NVIDIA_DEV_NO_UVM,
 			"/dev/nvidia-uvm is missing: CUDA needs it (nvidia_uvm module)");
 	} else {
 		res_set(r, ST_PASS, NULL, "/dev/nvidiactl, %zu GPU node%s and /dev/nvidia-uvm open "

@@ -39,6 +39,7 @@
 #include "../parse/jsonscan.h"
 #include "containers_judge.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 /* One command with the time limit; output kept in pr. */
 static int run_cmd(struct probe_ctx *ctx, struct result *r, const char *const *argv,
@@ -129,7 +130,7 @@ static void judge_no_docker(const struct docker_facts *f, struct result *r)
 {
 	if (f->wsl && f->desktop_link) {
 		res_ev(r, "docker_link", "%s", f->desktop_link);
-		res_set(r, ST_WARN, "containers.docker.desktop_stopped",
+		res_set(r, ST_WARN, KB_CONTAINERS_DOCKER_DESKTOP_STOPPED,
 			"docker is Docker Desktop's CLI (%s), which is gone: Docker Desktop is "
 			"not running", f->desktop_link);
 	} else {
@@ -160,18 +161,18 @@ static void judge_info_failure(const struct docker_facts *f, struct result *r,
 		ft.len ? explain_best(explain_db_builtin(), "containers.docker.", ft.buf, ft.len)
 		       : NULL;
 	if (c->rc < 0 || c->pr->end == PROC_EXEC_FAILED) {
-		findings_add(fs, ST_WARN, "containers.docker.info_failed", "cannot run %s: %s",
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_INFO_FAILED, "cannot run %s: %s",
 			    f->docker, strerror(c->rc < 0 ? -c->rc : c->pr->code));
 	} else if (c->pr->end == PROC_TIMEOUT) {
 		res_ev(r, "limit", "%.1f s", c->limit_ms / 1000.0);
-		findings_add(fs, ST_WARN, "containers.docker.hang",
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_HANG,
 			    "docker info did not answer within %.1f s", c->limit_ms / 1000.0);
 	} else if (e) {
 		findings_add(fs, ST_WARN, e->id, "%s", line[0] ? line : e->title);
 	} else {
 		struct strbuf d = STRBUF_INIT;
 		proc_describe_end(c->pr, &d);
-		findings_add(fs, ST_WARN, "containers.docker.info_failed", "docker info %s%s%s",
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_INFO_FAILED, "docker info %s%s%s",
 			    d.buf, line[0] ? ": " : "", line);
 		sb_release(&d);
 	}
@@ -251,20 +252,20 @@ static void judge_engine(const struct docker_facts *f, bool nvidia_runtime, bool
 			findings_add(fs, ST_PASS, NULL, "Docker Desktop (engine %s) with the nvidia "
 				    "runtime: GPU containers work with --gpus all", di->server_version);
 		else
-			findings_add(fs, ST_PASS, "containers.docker.desktop_unverified",
+			findings_add(fs, ST_PASS, KB_CONTAINERS_DOCKER_DESKTOP_UNVERIFIED,
 				    "Docker Desktop (engine %s): GPU support is built into its WSL2 "
 				    "backend; it cannot be confirmed without starting a container "
 				    "(--docker-image)", di->server_version);
 	} else if (!hook && !nvidia_runtime && !nvidia_cdi) {
-		findings_add(fs, ST_WARN, "containers.docker.no_toolkit",
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_NO_TOOLKIT,
 			    "docker %s runs in this distribution without the NVIDIA Container "
 			    "Toolkit: docker run --gpus all will fail", di->server_version);
 	} else if (nvidia_runtime && !hook && !f->toolkit[NCT_RUNTIME]) {
-		findings_add(fs, ST_WARN, "containers.docker.runtime_missing",
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_RUNTIME_MISSING,
 			    "the nvidia runtime is registered but nvidia-container-runtime is "
 			    "not installed");
 	} else if (!hook) {
-		findings_add(fs, ST_WARN, "containers.docker.no_toolkit",
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_NO_TOOLKIT,
 			    "docker %s: no nvidia-container-runtime-hook or nvidia-cdi-hook on "
 			    "PATH, so --gpus cannot select the NVIDIA device driver",
 			    di->server_version);
@@ -288,7 +289,7 @@ static void judge_nvcli(const struct docker_facts *f, struct result *r, struct f
 	nvcli_info_parse(all.buf, all.len, &ni);
 	if (c->rc == 0 && np->end == PROC_TIMEOUT) {
 		res_ev(r, "nvcli_limit", "%.1f s", c->limit_ms / 1000.0);
-		findings_add(fs, ST_FAIL, "containers.nvcli.hang",
+		findings_add(fs, ST_FAIL, KB_CONTAINERS_NVCLI_HANG,
 			    "nvidia-container-cli info did not finish within %.1f s",
 			    c->limit_ms / 1000.0);
 	} else if (c->rc == 0 && np->end == PROC_EXITED && np->code == 0 && ni.nvrm[0]) {
@@ -304,7 +305,7 @@ static void judge_nvcli(const struct docker_facts *f, struct result *r, struct f
 		else
 			first_line(all.buf, all.len, line, sizeof line);
 		res_ev(r, "nvcli_error", "%s", line);
-		findings_add(fs, ST_FAIL, e ? e->id : "containers.nvcli.failed",
+		findings_add(fs, ST_FAIL, e ? e->id : KB_CONTAINERS_NVCLI_FAILED,
 			    "nvidia-container-cli info: %s", line[0] ? line : "failed");
 	}
 	sb_release(&all);
@@ -333,7 +334,7 @@ static void judge_gpu_run(const struct docker_facts *f, struct result *r, struct
 			    image);
 	} else if (f->run.rc == 0 && rp->end == PROC_TIMEOUT) {
 		res_ev(r, "run_limit", "%.1f s", f->run.limit_ms / 1000.0);
-		findings_add(fs, ST_FAIL, "containers.docker.run_timeout",
+		findings_add(fs, ST_FAIL, KB_CONTAINERS_DOCKER_RUN_TIMEOUT,
 			    "docker run --gpus all %s did not finish within %.1f s", image,
 			    f->run.limit_ms / 1000.0);
 	} else {
@@ -346,7 +347,7 @@ static void judge_gpu_run(const struct docker_facts *f, struct result *r, struct
 		proc_describe_end(rp, &d);
 		res_ev(r, "gpu_run", "docker run %s", d.buf);
 		sb_release(&d);
-		findings_add(fs, ST_FAIL, e ? e->id : "containers.docker.gpu_run_failed",
+		findings_add(fs, ST_FAIL, e ? e->id : KB_CONTAINERS_DOCKER_GPU_RUN_FAILED,
 			    "docker run --gpus all %s failed: %s", image,
 			    line[0] ? line : "(no output)");
 	}
@@ -390,7 +391,7 @@ void judge_docker(const struct docker_facts *f, struct result *r)
 	if (f->stale_path) {
 		res_ev(r, "stale_path", "%s", f->stale_path);
 		res_ev(r, "cdi_file", "%s", f->stale_file);
-		findings_add(&fs, ST_WARN, "containers.cdi.stale",
+		findings_add(&fs, ST_WARN, KB_CONTAINERS_CDI_STALE,
 			    "the CDI spec %s names %s, which no longer exists (the Windows driver was "
 			    "updated)", f->stale_file, f->stale_path);
 	}

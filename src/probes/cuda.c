@@ -40,6 +40,7 @@
 #include "../gpu/kernels.h"
 #include "cuda_judge.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 #define WSL_LIBCUDA "/usr/lib/wsl/lib/libcuda.so.1"
 /* Elements the probe kernel writes: 4 MiB, a real grid (4096 blocks);
@@ -152,7 +153,7 @@ static bool open_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 		rootfs_guest_text(err.buf, &msg);
 		res_ev(r, "file", "%s", loaded ? loaded : file.buf);
 		res_ev(r, "error", "%s", msg.buf ? msg.buf : "");
-		res_set(r, ST_FAIL, rc == -ENOSYS ? "cuda.load.not_cuda" : "cuda.load.dlopen_failed",
+		res_set(r, ST_FAIL, rc == -ENOSYS ? KB_CUDA_LOAD_NOT_CUDA : KB_CUDA_LOAD_DLOPEN_FAILED,
 			"could not load libcuda.so.1: %s", msg.buf ? msg.buf : "");
 		sb_release(&msg);
 		goto out;
@@ -182,7 +183,7 @@ static bool init_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 		if (cuda_path_in_stubs(as.buf, NULL) || cuda_path_in_stubs(g.buf, NULL))
 			stub_evidence(r, as.buf, g.buf, getenv("LD_LIBRARY_PATH"));
 		else
-			kb = "cuda.init.stub_copy";
+			kb = KB_CUDA_INIT_STUB_COPY;
 		sb_release(&g);
 		sb_release(&as);
 	}
@@ -196,7 +197,7 @@ static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_ap
 	*count = 0;
 	if (!api->cuDeviceGetCount) {
 		res_ev(r, "error", "no cuDeviceGetCount");
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+		res_set(r, ST_FAIL, KB_CUDA_LOAD_NOT_CUDA,
 			"the loaded libcuda.so.1 exports no cuDeviceGetCount");
 		return false;
 	}
@@ -209,12 +210,12 @@ static bool device_count(struct probe_ctx *ctx, struct result *r, struct cuda_ap
 	res_ev(r, "device_count", "%d", *count);
 	if (*count == 0) {
 		visible_hides_all(r, getenv("CUDA_VISIBLE_DEVICES"));
-		res_set(r, ST_FAIL, "cuda.init.zero_devices",
+		res_set(r, ST_FAIL, KB_CUDA_INIT_ZERO_DEVICES,
 			"cuInit succeeded but the driver reports no CUDA device");
 		return false;
 	}
 	if (*count < 0 || *count > CUDA_MAX_PLAUSIBLE_DEVICES) {
-		res_set(r, ST_FAIL, "cuda.init.bad_count",
+		res_set(r, ST_FAIL, KB_CUDA_INIT_BAD_COUNT,
 			"the driver reports an impossible device count (%d)", *count);
 		return false;
 	}
@@ -231,7 +232,7 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 	if (f->init_asked && f->init_rc == CUDA_ERROR_STUB_LIBRARY && verdict != CUDA_LOAD_STUB) {
 		res_ev(r, "stub_place", "%s",
 		       !strncmp(loaded_as, "/usr/lib/wsl/", 13) ? "wsl" : "elsewhere");
-		res_set(r, ST_FAIL, "cuda.init.stub_copy",
+		res_set(r, ST_FAIL, KB_CUDA_INIT_STUB_COPY,
 			"loaded %s, but its cuInit answers CUDA_ERROR_STUB_LIBRARY (34): it is a copy "
 			"of the CUDA toolkit's stub", loaded_as);
 		return;
@@ -239,7 +240,7 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 	switch (verdict) {
 	case CUDA_LOAD_STUB:
 		stub_evidence(r, loaded_as, loaded, f->ld_library_path);
-		res_set(r, ST_FAIL, "cuda.load.stub",
+		res_set(r, ST_FAIL, KB_CUDA_LOAD_STUB,
 			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
 			loaded_as);
 		break;
@@ -253,12 +254,12 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 			res_ev(r, "package", "%s", lp);
 	}
 		/* fall through */
-		res_set(r, ST_FAIL, "cuda.load.shadowed",
+		res_set(r, ST_FAIL, KB_CUDA_LOAD_SHADOWED,
 			"the loader picked %s, not WSL's %s: a Linux driver's libcuda shadows "
 			"the Windows driver's", loaded, WSL_LIBCUDA);
 		break;
 	case CUDA_LOAD_MISMATCH:
-		res_set(r, ST_WARN, "cuda.load.mismatch",
+		res_set(r, ST_WARN, KB_CUDA_LOAD_MISMATCH,
 			"the loader picked %s, but libs.libcuda predicted %s", loaded, f->pred_real);
 		break;
 	case CUDA_LOAD_NO_PREDICTION:
@@ -291,7 +292,7 @@ void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
 		if (f->host_rc < 0) {
 			res_ev(r, "file", "%s", f->guest);
 			res_ev(r, "error", "%s", strerror(-f->host_rc));
-			res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "%s cannot be opened: %s",
+			res_set(r, ST_FAIL, KB_CUDA_LOAD_DLOPEN_FAILED, "%s cannot be opened: %s",
 				f->guest, strerror(-f->host_rc));
 			return;
 		}
@@ -307,20 +308,20 @@ void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
 		res_ev(r, "error", "%s", f->error ? f->error : "");
 	if (f->load_rc == -ENOENT) {
 		res_ev(r, "file", "%s", f->real ? f->file : f->pred_real ? f->pred_real : "");
-		res_set(r, ST_FAIL, "cuda.load.dlopen_failed", "dlopen(libcuda.so.1) failed: %s",
+		res_set(r, ST_FAIL, KB_CUDA_LOAD_DLOPEN_FAILED, "dlopen(libcuda.so.1) failed: %s",
 			res_get(r, "error"));
 		return;
 	}
 	if (!f->dlinfo) /* dlinfo gave no name: nothing to compare, but it loaded */
 		res_ev(r, "loaded", "%s", f->loaded);
 	if (f->load_rc == -ENOSYS) {
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+		res_set(r, ST_FAIL, KB_CUDA_LOAD_NOT_CUDA,
 			"%s loaded, but it is not a CUDA driver (no cuInit)", f->loaded);
 		return;
 	}
 	if (!f->basic_calls) {
 		res_ev(r, "error", "missing %s", f->missing);
-		res_set(r, ST_FAIL, "cuda.load.not_cuda",
+		res_set(r, ST_FAIL, KB_CUDA_LOAD_NOT_CUDA,
 			"%s lacks the basic CUDA calls (%s)", f->loaded, f->missing);
 		return;
 	}
@@ -546,20 +547,20 @@ void judge_cuda_devices(const struct cuda_devices_facts *f, struct result *r)
 		const char *name = d->name ? d->name : "(name unavailable)";
 		if (d->major >= 0 && (d->major < 5 || (f->wsl2 && d->major < 6)) && st == ST_PASS) {
 			st = ST_WARN;
-			kb = "cuda.devices.old_arch";
+			kb = KB_CUDA_DEVICES_OLD_ARCH;
 			char cc[24];
 			cc_text(d, cc, sizeof cc);
 			res_ev(r, "cc", "%s", cc);
 			res_ev(r, "device", "%s", name);
 		} else if (d->have_memory && d->bytes == 0 && st == ST_PASS) {
 			st = ST_WARN;
-			kb = "cuda.devices.no_memory";
+			kb = KB_CUDA_DEVICES_NO_MEMORY;
 			res_ev(r, "device", "%s", name);
 		}
 	}
 	if (f->count > shown)
 		sb_addf(&detail, "; and %d more", f->count - shown);
-	if (st == ST_WARN && !strcmp(kb, "cuda.devices.old_arch"))
+	if (st == ST_WARN && !strcmp(kb, KB_CUDA_DEVICES_OLD_ARCH))
 		res_set(r, st, kb, "%s: compute capability %s is older than %s supports",
 			res_get(r, "device"), res_get(r, "cc"),
 			f->wsl2 ? "CUDA on WSL 2 (Pascal, 6.0)" : "the probe kernel (5.0)");
@@ -739,7 +740,7 @@ static int launch_and_verify(struct probe_ctx *ctx, struct result *r, struct lau
 		res_ev(r, "result", "CUDA_SUCCESS (0)");
 		res_ev(r, "result_text", "but the %zu bytes sent to the device came back as "
 		       "0x%08x 0x%08x", sizeof counters, counters[0], counters[1]);
-		res_set(r, ST_FAIL, "cuda.kernel.memory_failed",
+		res_set(r, ST_FAIL, KB_CUDA_KERNEL_MEMORY_FAILED,
 			"after the %s launch, the %zu bytes copied to the device and back came back "
 			"as 0x%08x 0x%08x: the copies moved no data", which, sizeof counters,
 			counters[0], counters[1]);
@@ -757,7 +758,7 @@ static int launch_and_verify(struct probe_ctx *ctx, struct result *r, struct lau
 	res_ev(r, "wrong_elements", "%u of %u", counters[0], n);
 	res_ev(r, "first_wrong", "index %u: expected 0x%08x, got 0x%08x", first,
 	       wslgpu_fill_value(first, seed), got);
-	res_set(r, ST_FAIL, "cuda.kernel.wrong_data",
+	res_set(r, ST_FAIL, KB_CUDA_KERNEL_WRONG_DATA,
 		"the %s launch of wslgpu_fill wrote %u of %u elements wrong (first at index %u)",
 		which, counters[0], n, first);
 	return -1;
@@ -852,7 +853,7 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 	kernel_calls_missing(&api, &missing);
 	if (missing.len) {
 		res_ev(r, "missing", "%s", missing.buf);
-		res_set(r, ST_FAIL, "cuda.kernel.missing_call",
+		res_set(r, ST_FAIL, KB_CUDA_KERNEL_MISSING_CALL,
 			"the driver lacks calls needed to run a kernel: %s", missing.buf);
 		sb_release(&missing);
 		goto out;

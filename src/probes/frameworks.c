@@ -45,6 +45,7 @@
 #include "fwadvice.h"
 #include "probes.h"
 #include "pyprobe_script.h"
+#include "kb_ids.h"
 
 #define MAX_INTERPRETERS 8
 
@@ -404,13 +405,13 @@ static void judge_unavailable(const struct fwdesc *d, const struct fw_run *run, 
 	if (cvd && (!*cvd || !strcmp(cvd, "-1") || !strcasecmp(cvd, "none") ||
 		    !strcasecmp(cvd, "NoDevFiles"))) {
 		res_ev(t, "CUDA_VISIBLE_DEVICES", "%s", cvd);
-		res_set(t, ST_FAIL, "frameworks.cuda_visible_devices",
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_CUDA_VISIBLE_DEVICES,
 			"%s %s sees no GPU: CUDA_VISIBLE_DEVICES=\"%s\" hides every device",
 			d->name, ver ? ver : "", cvd);
 		return;
 	}
 	if (lib && wsl && strncmp(lib, "/usr/lib/wsl/", 13) != 0) {
-		res_set(t, ST_FAIL, "frameworks.wrong_libcuda",
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_WRONG_LIBCUDA,
 			"%s loaded %s, not WSL's /usr/lib/wsl/lib/libcuda.so.1", d->name, lib);
 		return;
 	}
@@ -421,7 +422,7 @@ static void judge_unavailable(const struct fwdesc *d, const struct fw_run *run, 
 		set_from_signature(t, e, what);
 		return;
 	}
-	res_set(t, ST_FAIL, "frameworks.no_gpu", "%s %s sees no GPU", d->name, ver ? ver : "");
+	res_set(t, ST_FAIL, KB_FRAMEWORKS_NO_GPU, "%s %s sees no GPU", d->name, ver ? ver : "");
 }
 
 /* Arch coverage of every device; returns the worst verdict's status and
@@ -556,16 +557,16 @@ static void judge_working(const struct fwdesc *d, const struct fw_run *run, enum
 	if (arch == ST_WARN && !res_get(t, "ptx_entry")) {
 		/* The list covers nothing, yet the test kernel ran: other kernels
 		 * of this build will still fail. */
-		res_set(t, ST_WARN, "frameworks.arch_missing", "%s; but its arch list has nothing for "
+		res_set(t, ST_WARN, KB_FRAMEWORKS_ARCH_MISSING, "%s; but its arch list has nothing for "
 			"%s (%s)", detail.buf, res_get(t, "device"), res_get(t, "cc"));
 	} else if (arch == ST_WARN) {
-		res_set(t, ST_WARN, "frameworks.arch_ptx_only", "%s; but no native kernels for %s (%s)",
+		res_set(t, ST_WARN, KB_FRAMEWORKS_ARCH_PTX_ONLY, "%s; but no native kernels for %s (%s)",
 			detail.buf, res_get(t, "device") ? res_get(t, "device") : "the GPU",
 			res_get(t, "cc") ? res_get(t, "cc") : "?");
 	} else if (build && driver_cuda && major_of(build) == major_of(driver_cuda) &&
 		   (minor_of(build) > minor_of(driver_cuda))) {
 		/* Minor-version compatibility: runs, with limited features. */
-		res_set(t, ST_PASS, "frameworks.minor_compat", "%s; built for CUDA %s, the driver "
+		res_set(t, ST_PASS, KB_FRAMEWORKS_MINOR_COMPAT, "%s; built for CUDA %s, the driver "
 			"supports %s: runs by minor-version compatibility", detail.buf, build,
 			driver_cuda);
 	} else {
@@ -589,10 +590,10 @@ static void judge_snapshot(const struct fwdesc *d, const struct fw_run *run, boo
 	const char *err;
 
 	if (pyprobe_true(s, "cpu_only")) {
-		res_set(t, ST_FAIL, strcmp(d->name, "torch") == 0 ? "frameworks.torch.cpu_only"
-				    : strcmp(d->name, "tensorflow") == 0 ? "frameworks.tensorflow.cpu_only"
-				    : strcmp(d->name, "jax") == 0 ? "frameworks.jax.cpu_only"
-				    : "frameworks.no_gpu",
+		res_set(t, ST_FAIL, strcmp(d->name, "torch") == 0 ? KB_FRAMEWORKS_TORCH_CPU_ONLY
+				    : strcmp(d->name, "tensorflow") == 0 ? KB_FRAMEWORKS_TENSORFLOW_CPU_ONLY
+				    : strcmp(d->name, "jax") == 0 ? KB_FRAMEWORKS_JAX_CPU_ONLY
+				    : KB_FRAMEWORKS_NO_GPU,
 			"%s %s is a CPU-only build: it cannot use the GPU", d->name, ver ? ver : "");
 		goto out;
 	}
@@ -604,7 +605,7 @@ static void judge_snapshot(const struct fwdesc *d, const struct fw_run *run, boo
 	bool compute_ok = compute && !strcmp(compute, "ok");
 	enum status arch = judge_arch(run, compute_ok, t);
 	if (arch == ST_FAIL) {
-		res_set(t, ST_FAIL, "frameworks.arch_missing",
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_ARCH_MISSING,
 			"%s %s has no kernels for %s (%s): \"no kernel image is available\"", d->name,
 			ver ? ver : "", res_get(t, "device"), res_get(t, "cc"));
 		goto out;
@@ -619,13 +620,13 @@ static void judge_snapshot(const struct fwdesc *d, const struct fw_run *run, boo
 			snprintf(what, sizeof what, "the %s test matmul failed", d->name);
 			set_from_signature(t, e, what);
 		} else {
-			res_set(t, ST_FAIL, "frameworks.compute_failed",
+			res_set(t, ST_FAIL, KB_FRAMEWORKS_COMPUTE_FAILED,
 				"%s sees the GPU but a small matmul on it failed", d->name);
 		}
 		goto out;
 	}
 	if (compute && !strcmp(compute, "mismatch")) {
-		res_set(t, ST_FAIL, "frameworks.compute_wrong",
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_COMPUTE_WRONG,
 			"%s's GPU matmul gave a different result than the CPU", d->name);
 		goto out;
 	}
@@ -635,10 +636,10 @@ static void judge_snapshot(const struct fwdesc *d, const struct fw_run *run, boo
 		res_ev(t, "error", "%s", err ? err : "");
 		const struct kb_entry *e =
 			explain_best(explain_db_builtin(), "frameworks.", sig.buf, sig.len);
-		if (e && strcmp(e->id, "frameworks.cudnn_libcuda") == 0)
+		if (e && strcmp(e->id, KB_FRAMEWORKS_CUDNN_LIBCUDA) == 0)
 			set_from_signature(t, e, "the cuDNN convolution failed");
 		else
-			res_set(t, ST_FAIL, "frameworks.torch.cudnn_failed",
+			res_set(t, ST_FAIL, KB_FRAMEWORKS_TORCH_CUDNN_FAILED,
 				"torch works on the GPU but its cuDNN convolution failed");
 		goto out;
 	}
@@ -655,33 +656,33 @@ static void judge_no_snapshot(const struct fw_run *run, struct result *t)
 	char pbuf[64];
 	stderr_tail(pr, t);
 	if (pr->out_truncated) {
-		res_set(t, ST_WARN, "frameworks.probe_garbled",
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PROBE_GARBLED,
 			"%s printed more than %u KiB that is not the probe's output%s",
 			python, FW_OUTPUT_CAP >> 10,
 			pr->end == PROC_TIMEOUT ? " (and was stopped at the time limit)" : "");
 	} else if (pr->end == PROC_TIMEOUT) {
-		res_set(t, ST_FAIL, "frameworks.probe_hang",
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_HANG,
 			"%s did not start the probe within %.1f s", python,
 			run->limit_ms / 1000.0);
 		res_ev(t, "stage", "starting Python");
 	} else if (pr->end == PROC_SIGNALED) {
 		res_ev(t, "signal", "%s", signal_name(pr->sig, pbuf));
-		res_set(t, ST_FAIL, "frameworks.probe_crash", "%s was killed by %s before the "
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_CRASH, "%s was killed by %s before the "
 			"probe started", python, signal_name(pr->sig, pbuf));
 		res_ev(t, "stage", "starting Python");
 	} else if (pr->end == PROC_EXITED && (pr->code == 126 || pr->code == 127)) {
 		/* The shell's "cannot execute" / "not found" statuses. */
 		if (pr->out.len)
 			res_ev_text(t, "stdout", pr->out.buf, 300);
-		res_set(t, ST_WARN, "frameworks.python_unusable",
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PYTHON_UNUSABLE,
 			"%s %s and printed no probe result: is it Python 3?", python,
 			res_get(t, "exit"));
 	} else if (run->parsed == -EINVAL || pr->out.len) {
 		res_ev_text(t, "stdout", pr->out.buf ? pr->out.buf : "", 300);
-		res_set(t, ST_WARN, "frameworks.probe_garbled",
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PROBE_GARBLED,
 			"%s printed output the probe cannot read", python);
 	} else {
-		res_set(t, ST_WARN, "frameworks.python_unusable",
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PYTHON_UNUSABLE,
 			"%s %s and printed no probe result: is it Python 3?", python,
 			res_get(t, "exit"));
 	}
@@ -697,13 +698,13 @@ static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, b
 	if (run->missing) {
 		res_ev(t, "exit", "%s", run->missing == -ENOENT ? "does not exist"
 								 : strerror(-run->missing));
-		res_set(t, ST_WARN, "frameworks.python_unusable", "%s (from --python) %s", python,
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PYTHON_UNUSABLE, "%s (from --python) %s", python,
 			res_get(t, "exit"));
 		return;
 	}
 	res_ev(t, "limit", "%.1f s", run->limit_ms / 1000.0);
 	if (run->started < 0) {
-		res_set(t, ST_WARN, "frameworks.python_unusable", "could not start %s: %s", python,
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PYTHON_UNUSABLE, "could not start %s: %s", python,
 			strerror(-run->started));
 		return;
 	}
@@ -713,7 +714,7 @@ static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, b
 	res_ev(t, "exit", "%s", end.buf);
 	sb_release(&end);
 	if (pr->end == PROC_EXEC_FAILED) {
-		res_set(t, ST_WARN, "frameworks.python_unusable", "cannot execute %s: %s", python,
+		res_set(t, ST_WARN, KB_FRAMEWORKS_PYTHON_UNUSABLE, "cannot execute %s: %s", python,
 			strerror(pr->code));
 		return;
 	}
@@ -737,7 +738,7 @@ static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, b
 	signature_text(run, &sig);
 	if (pr->end == PROC_TIMEOUT) {
 		stderr_tail(pr, t);
-		res_set(t, ST_FAIL, "frameworks.probe_hang", "%s did not finish within %.1f s: stuck at %s",
+		res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_HANG, "%s did not finish within %.1f s: stuck at %s",
 			d->name, run->limit_ms / 1000.0, stage_words(stage, d, sbuf, sizeof sbuf));
 		goto out;
 	}
@@ -753,11 +754,11 @@ static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, b
 				 stage_words(stage, d, sbuf, sizeof sbuf));
 			set_from_signature(t, e, what);
 		} else if (pr->end == PROC_SIGNALED) {
-			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s crashed (%s) during %s",
+			res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_CRASH, "%s crashed (%s) during %s",
 				python, signal_name(pr->sig, pbuf),
 				stage_words(stage, d, sbuf, sizeof sbuf));
 		} else {
-			res_set(t, ST_FAIL, "frameworks.probe_crash", "%s exited with status %d during %s",
+			res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_CRASH, "%s exited with status %d during %s",
 				python, pr->code, stage_words(stage, d, sbuf, sizeof sbuf));
 		}
 		goto out;
@@ -773,7 +774,7 @@ static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, b
 			snprintf(what, sizeof what, "import %s failed", d->name);
 			set_from_signature(t, e, what);
 		} else {
-			res_set(t, ST_FAIL, "frameworks.import_failed", "import %s failed in %s: %.160s",
+			res_set(t, ST_FAIL, KB_FRAMEWORKS_IMPORT_FAILED, "import %s failed in %s: %.160s",
 				d->name, python, ierr);
 		}
 		goto out;

@@ -29,6 +29,7 @@
 #include "../facts/osrelease.h"
 #include "../facts/wslhost.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 static void fmt_time(time_t t, char *buf, size_t n)
 {
@@ -62,7 +63,7 @@ static void wsl_store(struct probe_ctx *ctx, struct result *r)
 	if (rc < 0) {
 		res_ev(r, "path", "%s", WSLHOST_DRIVERS);
 		res_ev(r, "error", "%s", strerror(-rc));
-		res_set(r, ST_FAIL, "host.driver_store.no_mount", "%s %s", WSLHOST_DRIVERS,
+		res_set(r, ST_FAIL, KB_HOST_DRIVER_STORE_NO_MOUNT, "%s %s", WSLHOST_DRIVERS,
 			rc == -ENOENT ? "is missing: WSL did not mount the Windows driver store"
 				      : "cannot be read");
 		goto out;
@@ -72,7 +73,7 @@ static void wsl_store(struct probe_ctx *ctx, struct result *r)
 		for (size_t i = 0; i < s.nnamed; i++)
 			res_ev(r, "nvidia_named", "%s/%s has no libcuda.so.1.1", WSLHOST_DRIVERS,
 			       s.nv_named[i]);
-		res_set(r, ST_FAIL, "host.driver_store.none",
+		res_set(r, ST_FAIL, KB_HOST_DRIVER_STORE_NONE,
 			"no NVIDIA driver store in %s (%zu folder%s): no NVIDIA Windows driver with "
 			"WSL support", WSLHOST_DRIVERS, s.entries, s.entries == 1 ? "" : "s");
 		goto out;
@@ -113,7 +114,7 @@ static void wsl_store(struct probe_ctx *ctx, struct result *r)
 		sb_addf(&stale, "%s%s%s%s%s", stale.len ? ", " : "", s.v[i].name,
 			s.v[i].version[0] ? " (" : "", s.v[i].version, s.v[i].version[0] ? ")" : "");
 	}
-	res_set(r, ST_WARN, "host.driver_store.several",
+	res_set(r, ST_WARN, KB_HOST_DRIVER_STORE_SEVERAL,
 		"%zu NVIDIA driver stores: the newest is %s%s%s%s; older: %s", s.n, n->name,
 		ver ? " (" : "", ver ? ver : "", ver ? ")" : "", stale.buf);
 	sb_release(&stale);
@@ -182,7 +183,7 @@ static void native_driver(struct probe_ctx *ctx, struct result *r)
 						       : "no nvidia module in /proc/modules");
 		}
 		sb_release(&mods);
-		res_set(r, ST_FAIL, "host.driver_store.no_kernel_driver",
+		res_set(r, ST_FAIL, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER,
 			"no NVIDIA kernel driver loaded (%s: %s)", file, strerror(-rc));
 		goto out;
 	}

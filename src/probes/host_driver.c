@@ -31,6 +31,7 @@
 #include "../parse/nvsmi.h"
 #include "../parse/version.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 /* A value of a check's evidence, if that check passed or warned. */
 static const char *usable(struct probe_ctx *ctx, const char *id, const char *key)
@@ -54,7 +55,7 @@ static const char *smi_value(struct probe_ctx *ctx, const char *key)
 	if (!d)
 		return NULL;
 	const char *v;
-	if (d->kb && !strcmp(d->kb, "nvml.smi.linux_shadow"))
+	if (d->kb && !strcmp(d->kb, KB_NVML_SMI_LINUX_SHADOW))
 		v = strcmp(key, "driver_version") ? NULL : res_get(d, "wsl_smi_driver_version");
 	else
 		v = res_get(d, key);
@@ -91,7 +92,7 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 		const char *fam = cuda_family_min_driver(tk / 1000, false);
 		if (fam)
 			res_ev(r, "toolkit_family_min_linux", "%s", fam);
-		findings_add(v, ST_FAIL, "host.driver.toolkit_too_new",
+		findings_add(v, ST_FAIL, KB_HOST_DRIVER_TOOLKIT_TOO_NEW,
 			 "CUDA toolkit %s needs a driver for CUDA %d.x; this driver supports CUDA %s",
 			 toolkit, tk / 1000, dcs);
 	} else if (tk > dc) {
@@ -108,11 +109,11 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 				res_ev(r, "toolkit_driver_windows", "%s", row->windows_min);
 		}
 		if (estimated)
-			findings_add(v, ST_WARN, "host.driver.toolkit_minor_newer",
+			findings_add(v, ST_WARN, KB_HOST_DRIVER_TOOLKIT_MINOR_NEWER,
 				 "CUDA toolkit %s may need a newer driver: this one supports CUDA %s "
 				 "or newer (estimated)", toolkit, dcs);
 		else
-			findings_add(v, ST_WARN, "host.driver.toolkit_minor_newer",
+			findings_add(v, ST_WARN, KB_HOST_DRIVER_TOOLKIT_MINOR_NEWER,
 				 "CUDA toolkit %s is newer than CUDA %s, the newest this driver "
 				 "supports", toolkit, dcs);
 	}
@@ -216,7 +217,7 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 		return;
 	}
 	const struct result *interop = probe_dep(ctx, "platform.interop");
-	if (interop && interop->kb && !strcmp(interop->kb, "platform.interop.disabled")) {
+	if (interop && interop->kb && !strcmp(interop->kb, KB_PLATFORM_INTEROP_DISABLED)) {
 		res_ev(r, "windows", "Windows interop is not available, so --windows cannot ask");
 		return;
 	}
@@ -269,7 +270,7 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 		}
 	}
 	if (tcc)
-		findings_add(v, ST_WARN, "host.driver.tcc",
+		findings_add(v, ST_WARN, KB_HOST_DRIVER_TCC,
 			 "Windows has %zu GPU%s in TCC mode, which WSL cannot see", tcc,
 			 tcc == 1 ? "" : "s");
 	const char *wsl_count = usable(ctx, "nvml.devices", "device_count");
@@ -278,11 +279,11 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 	struct version a, b;
 	if (driver && in.driver_version[0] && version_parse(driver, &a) == 0 &&
 	    version_parse(in.driver_version, &b) == 0 && version_cmp(&a, &b) != 0)
-		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
+		findings_add(v, ST_WARN, KB_HOST_DRIVER_WINDOWS_MISMATCH,
 			 "Windows' nvidia-smi.exe reports driver %s, WSL sees %s", in.driver_version,
 			 driver);
 	else if (wsl_count && !tcc && (size_t)atol(wsl_count) < in.ngpus)
-		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
+		findings_add(v, ST_WARN, KB_HOST_DRIVER_WINDOWS_MISMATCH,
 			 "Windows lists %zu GPU%s, WSL's NVML %s", in.ngpus, in.ngpus == 1 ? "" : "s",
 			 wsl_count);
 wsl:
@@ -323,7 +324,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 			cuda = s; /* not "ERR!" (case N03) */
 	}
 	if (!source) {
-		res_set(r, ST_WARN, "host.driver.unknown",
+		res_set(r, ST_WARN, KB_HOST_DRIVER_UNKNOWN,
 			"the driver version could not be read from NVML, nvidia-smi or the driver "
 			"store");
 		goto windows_only;
@@ -347,7 +348,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	if (wsl) {
 		res_ev(r, "wsl_minimum", "R%s", WSL_MIN_WINDOWS_DRIVER);
 		if (version_cmp(&dv, &min) < 0)
-			findings_add(&v, ST_FAIL, "host.driver.too_old_wsl",
+			findings_add(&v, ST_FAIL, KB_HOST_DRIVER_TOO_OLD_WSL,
 				 "Windows driver %s is older than R%s, the first with CUDA on WSL",
 				 driver, WSL_MIN_WINDOWS_DRIVER);
 	}
@@ -362,7 +363,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		const char *fam = tk > 0 ? cuda_family_min_driver(tk / 1000, wsl) : NULL;
 		struct version fv;
 		if (!wsl && fam && version_parse(fam, &fv) == 0 && version_cmp(&dv, &fv) < 0)
-			findings_add(&v, ST_FAIL, "host.driver.toolkit_too_new",
+			findings_add(&v, ST_FAIL, KB_HOST_DRIVER_TOOLKIT_TOO_NEW,
 				 "CUDA toolkit %s needs driver %s or newer; this one is %s", toolkit,
 				 fam, driver);
 	}
@@ -384,7 +385,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 windows_only:
 	if (ctx->opts && ctx->opts->windows) {
 		struct findings w = FINDINGS_INIT;
-		findings_add(&w, ST_WARN, "host.driver.unknown", "%s", r->detail);
+		findings_add(&w, ST_WARN, KB_HOST_DRIVER_UNKNOWN, "%s", r->detail);
 		windows_view(ctx, r, &w, NULL);
 		findings_settle(r, &w);
 	}

@@ -46,6 +46,7 @@
 #include "../parse/ldpredict.h"
 #include "libs_judge.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 #define WSL_LIB "/usr/lib/wsl/lib"
 #define WSL_DRIVERS "/usr/lib/wsl/drivers"
@@ -432,11 +433,11 @@ static void check_ld_conf(struct result *r, struct findings *v)
 		res_ev(r, "ld.wsl.conf", "%s: %s", LD_WSL_CONF, strerror(-rc));
 		if (it && inifile_bool(it->value) == 0) {
 			res_ev(r, "wsl.conf", "[automount] ldconfig=%s (line %d)", it->value, it->line);
-			findings_add(v, ST_FAIL, "libs.wsl_dir.ldconfig_disabled",
+			findings_add(v, ST_FAIL, KB_LIBS_WSL_DIR_LDCONFIG_DISABLED,
 				    "%s is missing: /etc/wsl.conf sets [automount] ldconfig=false, so "
 				    "WSL no longer puts %s on the loader path", LD_WSL_CONF, WSL_LIB);
 		} else {
-			findings_add(v, ST_FAIL, "libs.wsl_dir.no_ld_conf",
+			findings_add(v, ST_FAIL, KB_LIBS_WSL_DIR_NO_LD_CONF,
 				    "%s is missing, so ldconfig does not index %s", LD_WSL_CONF,
 				    WSL_LIB);
 		}
@@ -446,7 +447,7 @@ static void check_ld_conf(struct result *r, struct findings *v)
 	}
 	if (!conf_names_dir(t.buf ? t.buf : "", t.len, WSL_LIB)) {
 		res_ev_text(r, "ld.wsl.conf", sb_str(&t), 512);
-		findings_add(v, ST_FAIL, "libs.wsl_dir.ld_conf_edited",
+		findings_add(v, ST_FAIL, KB_LIBS_WSL_DIR_LD_CONF_EDITED,
 			    "%s does not name %s", LD_WSL_CONF, WSL_LIB);
 		goto out;
 	}
@@ -454,11 +455,11 @@ static void check_ld_conf(struct result *r, struct findings *v)
 	rc = rootfs_read(LD_SO_CONF, 1 << 20, &t, NULL);
 	if (rc < 0) {
 		res_ev(r, "ld.so.conf", "%s: %s", LD_SO_CONF, strerror(-rc));
-		findings_add(v, ST_FAIL, "libs.wsl_dir.conf_not_included",
+		findings_add(v, ST_FAIL, KB_LIBS_WSL_DIR_CONF_NOT_INCLUDED,
 			    "%s is missing, so ldconfig never reads %s", LD_SO_CONF, LD_WSL_CONF);
 	} else if (!ld_so_conf_reaches_wsl(t.buf ? t.buf : "", t.len)) {
 		res_ev_text(r, "ld.so.conf", sb_str(&t), 512);
-		findings_add(v, ST_FAIL, "libs.wsl_dir.conf_not_included",
+		findings_add(v, ST_FAIL, KB_LIBS_WSL_DIR_CONF_NOT_INCLUDED,
 			    "%s does not include /etc/ld.so.conf.d/*.conf, so ldconfig never "
 			    "reads %s", LD_SO_CONF, LD_WSL_CONF);
 	}
@@ -482,7 +483,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 
 	if (!is_dir(WSL_LIB)) {
 		if (container) {
-			res_set(r, ST_FAIL, "libs.wsl_dir.container_no_gpu",
+			res_set(r, ST_FAIL, KB_LIBS_WSL_DIR_CONTAINER_NO_GPU,
 				"this container has no %s: it was started without the GPU "
 				"(docker run --gpus all)", WSL_LIB);
 		} else {
@@ -494,11 +495,11 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 			/* WSL's parser takes true/false/1/0 (wslconfig_bool). */
 			bool off = g && (!strcasecmp(g->value, "false") || !strcmp(g->value, "0"));
 			if (off)
-				res_set(r, ST_FAIL, "libs.wsl_dir.gpu_disabled",
+				res_set(r, ST_FAIL, KB_LIBS_WSL_DIR_GPU_DISABLED,
 					"%s does not exist: /etc/wsl.conf turns WSL's GPU libraries off "
 					"([gpu] enabled=%s)", WSL_LIB, g->value);
 			else
-				res_set(r, ST_FAIL, "libs.wsl_dir.no_dir",
+				res_set(r, ST_FAIL, KB_LIBS_WSL_DIR_NO_DIR,
 					"%s does not exist: WSL did not mount the Windows driver's "
 					"libraries", WSL_LIB);
 			if (have)
@@ -523,7 +524,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 		if (!has_cuda && !have_store) {
 			res_ev(r, "missing", "libcuda.so.1 (neither in %s nor in a driver store folder)",
 			       WSL_LIB);
-			findings_add(&v, ST_FAIL, "libs.wsl_dir.container_no_gpu",
+			findings_add(&v, ST_FAIL, KB_LIBS_WSL_DIR_CONTAINER_NO_GPU,
 				    "this container has no WSL libcuda (neither %s/libcuda.so.1 nor "
 				    "%s/*/libcuda.so.1.1): it was started without the GPU", WSL_LIB,
 				    WSL_DRIVERS);
@@ -537,20 +538,20 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 			sb_addf(&missing, "%slibnvidia-ml.so.1", missing.len ? ", " : "");
 		if (missing.len) {
 			res_ev(r, "missing", "%s", missing.buf);
-			findings_add(&v, ST_FAIL, "libs.wsl_dir.missing_driver_libs",
+			findings_add(&v, ST_FAIL, KB_LIBS_WSL_DIR_MISSING_DRIVER_LIBS,
 				    "%s lacks the NVIDIA driver's %s", WSL_LIB, missing.buf);
 		}
 		check_ld_conf(r, &v);
 	}
 	if (!has_dxcore) {
 		res_ev(r, "missing", "libdxcore.so");
-		findings_add(&v, ST_WARN, "libs.wsl_dir.no_dxcore",
+		findings_add(&v, ST_WARN, KB_LIBS_WSL_DIR_NO_DXCORE,
 			    "%s has no libdxcore.so: this Windows build may lack GPU "
 			    "paravirtualisation for WSL", WSL_LIB);
 	}
 	if (!has_smi && !container) {
 		res_ev(r, "missing", "nvidia-smi");
-		findings_add(&v, ST_WARN, "libs.wsl_dir.no_smi", "%s has no nvidia-smi", WSL_LIB);
+		findings_add(&v, ST_WARN, KB_LIBS_WSL_DIR_NO_SMI, "%s has no nvidia-smi", WSL_LIB);
 	}
 	/* The three libcuda names are identical copies as the driver ships
 	 * them (microsoft/WSL#5663, #7314); a size that differs means one was
@@ -559,7 +560,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 	    cuda.st_size != cuda11.st_size) {
 		res_ev(r, "sizes", "libcuda.so.1 %lld bytes, libcuda.so.1.1 %lld bytes",
 		       (long long)cuda.st_size, (long long)cuda11.st_size);
-		findings_add(&v, ST_WARN, "libs.wsl_dir.copies_differ",
+		findings_add(&v, ST_WARN, KB_LIBS_WSL_DIR_COPIES_DIFFER,
 			    "%s/libcuda.so.1 and libcuda.so.1.1 differ in size: one of WSL's "
 			    "copies was overwritten", WSL_LIB);
 	}
@@ -574,7 +575,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 			findings_add(&v, ST_PASS, NULL, "WSL's driver libraries reach this container (%s)",
 				    has_cuda ? WSL_LIB : store.buf);
 		else if (copies)
-			findings_add(&v, ST_PASS, "libs.wsl_dir.not_a_symlink",
+			findings_add(&v, ST_PASS, KB_LIBS_WSL_DIR_NOT_A_SYMLINK,
 				    "WSL's driver libraries are in %s and on the loader path", WSL_LIB);
 		else
 			findings_add(&v, ST_PASS, NULL,
@@ -643,7 +644,7 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 	int rc = rootfs_read("/proc/modules", 4u << 20, &t, &trunc);
 	if (rc < 0) {
 		res_ev(r, "error", "/proc/modules: %s", strerror(-rc));
-		res_set(r, ST_WARN, "libs.kernel_modules.unreadable",
+		res_set(r, ST_WARN, KB_LIBS_KERNEL_MODULES_UNREADABLE,
 			"/proc/modules cannot be read (%s): loaded kernel modules unknown",
 			strerror(-rc));
 		sb_release(&t);
@@ -690,12 +691,12 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 		if (pkg)
 			res_ev(r, "package", "%s", pkg);
 		if (nv)
-			res_set(r, ST_FAIL, "libs.kernel_modules.nvidia_in_wsl",
+			res_set(r, ST_FAIL, KB_LIBS_KERNEL_MODULES_NVIDIA_IN_WSL,
 				"a Linux NVIDIA kernel module is loaded inside WSL2 (%s)%s%s%s",
 				nvnames.buf, pkg ? ", installed by " : "", pkg ? pkg : "",
 				"; WSL's kernel needs none");
 		else
-			res_set(r, ST_FAIL, "libs.kernel_modules.nouveau_in_wsl",
+			res_set(r, ST_FAIL, KB_LIBS_KERNEL_MODULES_NOUVEAU_IN_WSL,
 				"the nouveau kernel module is loaded inside WSL2%s%s; WSL's GPU "
 				"path needs no GPU kernel driver", pkg ? ", installed by " : "",
 				pkg ? pkg : "");
@@ -711,12 +712,12 @@ static void probe_kernel_modules(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "sysfs", "/sys/module/nvidia exists");
 		res_set(r, ST_PASS, NULL, "NVIDIA kernel module present (/sys/module/nvidia)");
 	} else if (nouveau) {
-		res_set(r, ST_WARN, "libs.kernel_modules.nouveau_native",
+		res_set(r, ST_WARN, KB_LIBS_KERNEL_MODULES_NOUVEAU_NATIVE,
 			"nouveau drives the GPU, not NVIDIA's driver: nouveau has no CUDA");
 	} else {
 		if (!strcmp(probe_platform(ctx), "container"))
 			res_ev(r, "in_container", "yes"); /* the module is the host's */
-		res_set(r, ST_WARN, "libs.kernel_modules.no_driver_native",
+		res_set(r, ST_WARN, KB_LIBS_KERNEL_MODULES_NO_DRIVER_NATIVE,
 			"no NVIDIA kernel module is loaded (yet)");
 	}
 	free(mods);
@@ -1103,31 +1104,31 @@ static void verdict_unresolved(const struct lib_facts *f, struct result *r, stru
 	if (p->broken) {
 		res_ev(r, "broken", "%s", p->broken);
 		res_ev(r, "error", "%s", p->broken_why ? p->broken_why : "");
-		findings_add(v, ST_FAIL, "libs.loader.not_elf",
+		findings_add(v, ST_FAIL, KB_LIBS_LOADER_NOT_ELF,
 			    "dlopen(\"%s\") would fail: %s (%s) is not a loadable library: %s",
 			    ls->soname, p->broken, ld_via_name(p->broken_via),
 			    p->broken_why ? p->broken_why : "");
 	} else if (f->cache == CACHE_CORRUPT) {
-		findings_add(v, ST_FAIL, "libs.ldcache.corrupt",
+		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_CORRUPT,
 			    "ld.so.cache is corrupt: %s — run sudo ldconfig", f->cache_why);
 	} else if (f->cache == CACHE_MISSING) {
-		findings_add(v, ST_FAIL, "libs.ldcache.missing",
+		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_MISSING,
 			    "%s is missing, so the loader finds no %s — run sudo ldconfig",
 			    LD_SO_CACHE, ls->soname);
 	} else if (p->stale) {
-		findings_add(v, ST_FAIL, "libs.ldcache.stale",
+		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_STALE,
 			    "ld.so.cache names %s for %s, but that file is not there — run "
 			    "sudo ldconfig", p->stale, ls->soname);
 	} else if (f->wsl && f->wsl_copy_exists) {
-		findings_add(v, ST_FAIL, "libs.ldcache.no_entry",
+		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_NO_ENTRY,
 			    "ld.so.cache has no entry for %s although %s/%s exists — run sudo "
 			    "ldconfig", ls->soname, WSL_LIB, ls->soname);
 	} else if (f->wsl) {
-		findings_add(v, ST_FAIL, "libs.loader.not_found",
+		findings_add(v, ST_FAIL, KB_LIBS_LOADER_NOT_FOUND,
 			    "the loader finds no %s (not in LD_LIBRARY_PATH, ld.so.cache or "
 			    "the default directories)", ls->soname);
 	} else {
-		findings_add(v, ST_FAIL, "libs.loader.not_found_native",
+		findings_add(v, ST_FAIL, KB_LIBS_LOADER_NOT_FOUND_NATIVE,
 			    "the loader finds no %s: the NVIDIA driver's libraries are not "
 			    "installed", ls->soname);
 	}
@@ -1152,8 +1153,8 @@ static void verdict_resolved(const struct lib_facts *f, enum origin origin, cons
 			res_ev(r, "stub_place", "%s",
 			       wsl_location(rf->dir, f->container) ? "wsl" : "elsewhere");
 		findings_add(v, ST_FAIL,
-			    copied ? "libs.loader.stub_copy"
-			    : by_llp ? "libs.loader.stub" : "libs.loader.stub_cached",
+			    copied ? KB_LIBS_LOADER_STUB_COPY
+			    : by_llp ? KB_LIBS_LOADER_STUB : KB_LIBS_LOADER_STUB_CACHED,
 			    "the loader picks the CUDA toolkit's stub %s (via %s)%s: every call "
 			    "fails with CUDA_ERROR_STUB_LIBRARY", p->resolved, via,
 			    copied ? ", a copy outside the toolkit's stubs directory" : "");
@@ -1163,19 +1164,19 @@ static void verdict_resolved(const struct lib_facts *f, enum origin origin, cons
 		res_ev(r, "conda_prefix", "%s", rf->conda);
 		if (f->conda_package)
 			res_ev(r, "conda_package", "%s", f->conda_package);
-		findings_add(v, ST_FAIL, "libs.loader.conda",
+		findings_add(v, ST_FAIL, KB_LIBS_LOADER_CONDA,
 			    "the loader picks a conda environment's %s (%s, via %s%s), not WSL's "
 			    "%s/%s", ls->soname, p->resolved, via, desc, WSL_LIB, ls->soname);
 		break;
 	case ORIGIN_PACKAGE:
 		findings_add(v, ST_FAIL,
-			    by_llp ? "libs.loader.ldpath_package" : "libs.loader.distro_package",
+			    by_llp ? KB_LIBS_LOADER_LDPATH_PACKAGE : KB_LIBS_LOADER_DISTRO_PACKAGE,
 			    "the loader picks %s from %s (via %s%s), not WSL's %s/%s",
 			    p->resolved, rf->owner, via, desc, WSL_LIB, ls->soname);
 		break;
 	case ORIGIN_FOREIGN:
 		findings_add(v, ST_FAIL,
-			    by_llp ? "libs.loader.ldpath_foreign" : "libs.loader.foreign",
+			    by_llp ? KB_LIBS_LOADER_LDPATH_FOREIGN : KB_LIBS_LOADER_FOREIGN,
 			    "the loader picks %s (via %s%s), which no package owns, not WSL's "
 			    "%s/%s", p->resolved, via, desc, WSL_LIB, ls->soname);
 		break;
@@ -1191,15 +1192,15 @@ static void verdict_resolved(const struct lib_facts *f, enum origin origin, cons
 	}
 	/* Works, but: a cache the loader cannot use. */
 	if (f->cache == CACHE_CORRUPT)
-		findings_add(v, ST_WARN, "libs.ldcache.corrupt",
+		findings_add(v, ST_WARN, KB_LIBS_LDCACHE_CORRUPT,
 			    "ld.so.cache is corrupt: %s — run sudo ldconfig (only %s keeps "
 			    "%s reachable)", f->cache_why, via, ls->soname);
 	else if (f->cache == CACHE_MISSING)
-		findings_add(v, ST_WARN, "libs.ldcache.missing",
+		findings_add(v, ST_WARN, KB_LIBS_LDCACHE_MISSING,
 			    "%s is missing — run sudo ldconfig (only %s keeps %s reachable)",
 			    LD_SO_CACHE, via, ls->soname);
 	else if (p->stale)
-		findings_add(v, ST_WARN, "libs.ldcache.stale",
+		findings_add(v, ST_WARN, KB_LIBS_LDCACHE_STALE,
 			    "ld.so.cache names %s for %s, but that file is not there — run "
 			    "sudo ldconfig", p->stale, ls->soname);
 }
@@ -1216,23 +1217,23 @@ static void verdict_shadows(const struct lib_facts *f, size_t others,
 	if (u->resolved && uorigin == ORIGIN_STUB) {
 		if (u->via == LD_VIA_LD_LIBRARY_PATH)
 			ldpath_fix_ev(r, f->llp, f->cwd, drop_same_dir, (void *)f->unv.dir);
-		findings_add(v, ST_WARN, "libs.loader.unversioned_stub",
+		findings_add(v, ST_WARN, KB_LIBS_LOADER_UNVERSIONED_STUB,
 			    "%s is WSL's, but %s (which some programs open) -> the CUDA "
 			    "toolkit's stub %s", ls->soname, ls->unversioned, u->resolved);
 	} else if (u->resolved && uorigin != ORIGIN_OK) {
-		findings_add(v, ST_WARN, "libs.loader.unversioned_shadow",
+		findings_add(v, ST_WARN, KB_LIBS_LOADER_UNVERSIONED_SHADOW,
 			    "%s is WSL's, but %s (which some programs open) -> %s%s%s",
 			    ls->soname, ls->unversioned, u->resolved,
 			    unv_pkg ? " from " : "", unv_pkg ? unv_pkg : "");
 	} else if (others) {
 		findings_add(v, ST_WARN,
-			    other->owner ? "libs.loader.other_copies" : "libs.loader.other_copies_unowned",
+			    other->owner ? KB_LIBS_LOADER_OTHER_COPIES : KB_LIBS_LOADER_OTHER_COPIES_UNOWNED,
 			    "%s is WSL's, but %zu other %s %s on the loader path (first: %s%s%s)",
 			    ls->soname, others, others == 1 ? "copy" : "copies",
 			    others == 1 ? "is" : "are", other->path, other->owner ? " from " : "",
 			    other->owner ? other->owner : "");
 	} else if (!u->resolved && p->resolved) {
-		findings_add(v, ST_PASS, "libs.loader.unversioned_missing",
+		findings_add(v, ST_PASS, KB_LIBS_LOADER_UNVERSIONED_MISSING,
 			    "%s -> %s (WSL's copy, via %s)", ls->soname, p->resolved,
 			    ld_via_name(p->via));
 	}
@@ -1459,7 +1460,7 @@ static void check_cvd(struct result *r, struct findings *v, bool wsl)
 	res_ev(r, "CUDA_VISIBLE_DEVICES", "\"%s\"", cvd);
 	res_ev(r, "cvd", "%s", cvd);
 	if (!*cvd) {
-		findings_add(v, ST_FAIL, "libs.env.cvd_hidden",
+		findings_add(v, ST_FAIL, KB_LIBS_ENV_CVD_HIDDEN,
 			    "CUDA_VISIBLE_DEVICES is set to the empty string: CUDA sees no GPU");
 		return;
 	}
@@ -1471,11 +1472,11 @@ static void check_cvd(struct result *r, struct findings *v, bool wsl)
 		if (!cvd_token_ok(p, n)) {
 			res_ev(r, "invalid", "%.*s", (int)n, p);
 			if (idx == 0)
-				findings_add(v, ST_FAIL, "libs.env.cvd_hidden",
+				findings_add(v, ST_FAIL, KB_LIBS_ENV_CVD_HIDDEN,
 					    "CUDA_VISIBLE_DEVICES=%s hides every GPU (its first entry "
 					    "is not a device)", cvd);
 			else
-				findings_add(v, ST_WARN, "libs.env.cvd_partial",
+				findings_add(v, ST_WARN, KB_LIBS_ENV_CVD_PARTIAL,
 					    "CUDA_VISIBLE_DEVICES=%s hides every GPU listed after "
 					    "\"%.*s\"", cvd, (int)n, p);
 			return;
@@ -1485,7 +1486,7 @@ static void check_cvd(struct result *r, struct findings *v, bool wsl)
 		p += n + 1;
 	}
 	if (wsl && !strcmp(cvd, "0"))
-		findings_add(v, ST_PASS, "libs.env.cvd_zero",
+		findings_add(v, ST_PASS, KB_LIBS_ENV_CVD_ZERO,
 			    "CUDA_VISIBLE_DEVICES=0: only the first GPU is visible (WSL does not "
 			    "need it set)");
 	else
@@ -1500,7 +1501,7 @@ static void check_dir_var(struct result *r, struct findings *v, const char *name
 	res_ev(r, name, "%s", val);
 	if (strstr(val, "cuda-wsl")) {
 		res_ev(r, "myth_var", "%s=%s", name, val);
-		findings_add(v, ST_WARN, "libs.env.cuda_wsl_myth",
+		findings_add(v, ST_WARN, KB_LIBS_ENV_CUDA_WSL_MYTH,
 			    "%s=%s: there is no cuda-wsl toolkit (a myth); use /usr/local/cuda",
 			    name, val);
 		return;
@@ -1508,7 +1509,7 @@ static void check_dir_var(struct result *r, struct findings *v, const char *name
 	if (!*val || val[0] != '/' || !is_dir(val)) {
 		res_ev(r, "var", "%s", name);
 		res_ev(r, "value", "%s", val);
-		findings_add(v, ST_WARN, "libs.env.cuda_home_missing",
+		findings_add(v, ST_WARN, KB_LIBS_ENV_CUDA_HOME_MISSING,
 			    "%s=%s does not exist", name, val);
 	}
 }
@@ -1560,21 +1561,21 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 		}
 		if (stubs) {
 			ldpath_fix_ev(r, llp, cwd, drop_stub, NULL);
-			findings_add(&v, ST_WARN, "libs.env.stubs_on_path",
+			findings_add(&v, ST_WARN, KB_LIBS_ENV_STUBS_ON_PATH,
 				    "LD_LIBRARY_PATH holds the CUDA toolkit's stubs directory (%s): "
 				    "programs can load its stub libcuda instead of the driver",
 				    res_get(r, "stubs"));
 		}
 		if (wsl && first_sys >= 0 && (first_wsl < 0 || first_sys < first_wsl)) {
 			ldpath_fix_ev(r, llp, cwd, drop_system, NULL);
-			findings_add(&v, ST_WARN, "libs.env.system_dir_first",
+			findings_add(&v, ST_WARN, KB_LIBS_ENV_SYSTEM_DIR_FIRST,
 				    "LD_LIBRARY_PATH puts %s ahead of %s: Linux-driver libraries "
 				    "there win over WSL's", res_get(r, "system_dir"), WSL_LIB);
 		}
 		if (myth) {
 			ldpath_fix_ev(r, llp, cwd, drop_cuda_wsl, NULL);
 			res_ev(r, "myth_var", "LD_LIBRARY_PATH=%s", llp);
-			findings_add(&v, ST_WARN, "libs.env.cuda_wsl_myth",
+			findings_add(&v, ST_WARN, KB_LIBS_ENV_CUDA_WSL_MYTH,
 				    "LD_LIBRARY_PATH names a cuda-wsl directory: there is no such "
 				    "toolkit (a myth)");
 		} else if (missing) {
@@ -1582,7 +1583,7 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 				sb_addf(&list, ", ... (%zu in all)", missing);
 			ldpath_fix_ev(r, llp, cwd, drop_missing, NULL);
 			res_ev(r, "missing", "%s", list.buf);
-			findings_add(&v, ST_WARN, "libs.env.ldpath_missing",
+			findings_add(&v, ST_WARN, KB_LIBS_ENV_LDPATH_MISSING,
 				    "LD_LIBRARY_PATH names %zu director%s that do%s not exist: %s",
 				    missing, missing == 1 ? "y" : "ies", missing == 1 ? "es" : "",
 				    list.buf);

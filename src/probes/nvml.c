@@ -35,6 +35,7 @@
 #include "../parse/version.h"
 #include "nvml_judge.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 #define WSL_LIB_DIR "/usr/lib/wsl/lib/"
 #define WSL_NVML WSL_LIB_DIR "libnvidia-ml.so.1"
@@ -96,7 +97,7 @@ static int load(struct probe_ctx *ctx, struct result *r, struct nvmlapi *n,
 		memset(n, 0, sizeof *n);
 		res_ev(r, "library_error", "%s", strerror(-rc));
 		res_ev(r, "error", "%s: %s", guest.buf, strerror(-rc));
-		res_set(r, ST_FAIL, "nvml.init.load_failed", "cannot load %s: %s", guest.buf,
+		res_set(r, ST_FAIL, KB_NVML_INIT_LOAD_FAILED, "cannot load %s: %s", guest.buf,
 			strerror(-rc));
 		goto out;
 	}
@@ -107,7 +108,7 @@ static int load(struct probe_ctx *ctx, struct result *r, struct nvmlapi *n,
 		struct strbuf msg = STRBUF_INIT;
 		rootfs_guest_text(err.buf, &msg);
 		res_ev(r, "error", "%s", msg.buf);
-		res_set(r, ST_FAIL, "nvml.init.load_failed", "cannot load %s: %s", guest.buf,
+		res_set(r, ST_FAIL, KB_NVML_INIT_LOAD_FAILED, "cannot load %s: %s", guest.buf,
 			msg.buf);
 		sb_release(&msg);
 		rc = -1;
@@ -138,7 +139,7 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 	if (load(ctx, r, &n, &loaded) < 0)
 		goto out;
 	if (!n.fn_init) {
-		res_set(r, ST_FAIL, "nvml.init.not_nvml",
+		res_set(r, ST_FAIL, KB_NVML_INIT_NOT_NVML,
 			"%s exports neither nvmlInit_v2 nor nvmlInit: it is not NVML", loaded.buf);
 		goto out;
 	}
@@ -157,34 +158,34 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 	}
 	const char *what = nvml_return_name(rc);
 	if (foreign) {
-		res_set(r, ST_FAIL, "nvml.init.linux_nvml",
+		res_set(r, ST_FAIL, KB_NVML_INIT_LINUX_NVML,
 			"%s returned %s (%d): a Linux driver's NVML, not WSL's, was loaded",
 			n.sym_init, what, rc);
 	} else if (rc == NVML_ERROR_DRIVER_NOT_LOADED) {
-		res_set(r, ST_FAIL, probe_is_wsl2(ctx) ? "nvml.init.driver_not_loaded"
-						       : "nvml.init.native_driver_not_loaded",
+		res_set(r, ST_FAIL, probe_is_wsl2(ctx) ? KB_NVML_INIT_DRIVER_NOT_LOADED
+						       : KB_NVML_INIT_NATIVE_DRIVER_NOT_LOADED,
 			"%s returned %s (9): NVML cannot reach the NVIDIA driver", n.sym_init,
 			what);
 	} else if (rc == NVML_ERROR_OPERATING_SYSTEM) {
-		res_set(r, ST_FAIL, "nvml.init.os_blocked",
+		res_set(r, ST_FAIL, KB_NVML_INIT_OS_BLOCKED,
 			"%s returned %s (17): GPU access blocked by the operating system",
 			n.sym_init, what);
 	} else if (rc == NVML_ERROR_LIBRARY_NOT_FOUND) {
-		res_set(r, ST_FAIL, "nvml.init.library_not_found",
+		res_set(r, ST_FAIL, KB_NVML_INIT_LIBRARY_NOT_FOUND,
 			"%s returned %s (12): NVML could not load a library it needs",
 			n.sym_init, what);
 	} else if (rc == NVML_ERROR_NO_PERMISSION) {
-		res_set(r, ST_FAIL, "nvml.init.no_permission",
+		res_set(r, ST_FAIL, KB_NVML_INIT_NO_PERMISSION,
 			"%s returned %s (4): no permission to open the GPU", n.sym_init, what);
 	} else if (rc == NVML_ERROR_LIB_RM_VERSION_MISMATCH) {
-		res_set(r, ST_FAIL, "nvml.init.version_mismatch",
+		res_set(r, ST_FAIL, KB_NVML_INIT_VERSION_MISMATCH,
 			"%s returned %s (18): the driver library and the kernel driver differ",
 			n.sym_init, what);
 	} else if (rc == NVML_ERROR_UNKNOWN) {
-		res_set(r, ST_FAIL, "nvml.init.unknown",
+		res_set(r, ST_FAIL, KB_NVML_INIT_UNKNOWN,
 			"%s returned %s (999): an internal driver error", n.sym_init, what);
 	} else {
-		res_set(r, ST_FAIL, "nvml.init.failed", "%s returned %s (%d): %s", n.sym_init,
+		res_set(r, ST_FAIL, KB_NVML_INIT_FAILED, "%s returned %s (%d): %s", n.sym_init,
 			what, rc, nvmlapi_error_string(&n, rc));
 	}
 out:
@@ -248,7 +249,7 @@ static void cross_check(const struct nvml_facts *f, struct result *r, struct fin
 		/* FACTS.md: set to "" or -1 it hides every GPU, from CUDA only. */
 		res_ev(r, "cuda_visible_devices", "%s", cvd);
 		res_ev(r, "cuda_device_count", "0 (cuda.init failed)");
-		findings_add(v, ST_WARN, "nvml.devices.count_mismatch",
+		findings_add(v, ST_WARN, KB_NVML_DEVICES_COUNT_MISMATCH,
 			 "NVML sees %u GPU%s; CUDA none, because CUDA_VISIBLE_DEVICES=\"%s\" hides them",
 			 count, count == 1 ? "" : "s", cvd);
 	} else if (cuda && status_is_failure(cuda->status)) {
@@ -272,7 +273,7 @@ static void cross_check(const struct nvml_facts *f, struct result *r, struct fin
 			res_ev(r, "smi_status", "nvidia-smi works");
 		/* Which library CUDA loads is libs.libcuda's to say: never
 		 * "a different one" under its pass. */
-		findings_add(v, ST_WARN, "nvml.devices.cuda_conflict",
+		findings_add(v, ST_WARN, KB_NVML_DEVICES_CUDA_CONFLICT,
 			 "NVML sees %u GPU%s but cuda.init failed%s", count, count == 1 ? "" : "s",
 			 lc_bad ? ": CUDA loads a different driver library (see libs.libcuda)"
 			 : lc_ok ? ", although the expected libcuda.so.1 loads" : "");
@@ -284,7 +285,7 @@ static void cross_check(const struct nvml_facts *f, struct result *r, struct fin
 			res_ev(r, "cuda_device_count", "%s", cc);
 			if (end != cc && c != (long)count) {
 				res_ev(r, "cuda_visible_devices", "%s", cvd ? cvd : "not set");
-				findings_add(v, ST_WARN, "nvml.devices.count_mismatch",
+				findings_add(v, ST_WARN, KB_NVML_DEVICES_COUNT_MISMATCH,
 					 "NVML sees %u GPU%s, CUDA %ld", count,
 					 count == 1 ? "" : "s", c);
 			}
@@ -297,7 +298,7 @@ static void cross_check(const struct nvml_facts *f, struct result *r, struct fin
 		res_ev(r, "driver_store_version", "%s", store);
 		if (version_parse(store, &a) == 0 && version_parse(driver, &b) == 0 &&
 		    version_cmp(&a, &b) != 0)
-			findings_add(v, ST_WARN, "nvml.devices.driver_store_mismatch",
+			findings_add(v, ST_WARN, KB_NVML_DEVICES_DRIVER_STORE_MISMATCH,
 				 "NVML reports driver %s, the driver store's files say %s", driver,
 				 store);
 	}
@@ -378,7 +379,7 @@ static void query_failed(struct result *r, const char *call, int rc, const char 
 {
 	res_ev(r, "failed_call", "%s", call);
 	res_ev(r, "code_name", "%s", nvml_return_name(rc));
-	res_set(r, ST_FAIL, "nvml.devices.query_failed", "%s: %s (%d)", what, nvml_return_name(rc),
+	res_set(r, ST_FAIL, KB_NVML_DEVICES_QUERY_FAILED, "%s: %s (%d)", what, nvml_return_name(rc),
 		rc);
 }
 
@@ -416,7 +417,7 @@ void judge_nvml_devices(const struct nvml_facts *f, struct result *r)
 	}
 	res_ev(r, "device_count", "%u", f->count);
 	if (f->count == 0) {
-		res_set(r, ST_FAIL, "nvml.devices.none", "NVML works but sees no GPU");
+		res_set(r, ST_FAIL, KB_NVML_DEVICES_NONE, "NVML works but sees no GPU");
 		return;
 	}
 	struct strbuf names = STRBUF_INIT;
@@ -425,7 +426,7 @@ void judge_nvml_devices(const struct nvml_facts *f, struct result *r)
 	for (unsigned i = 0; i < f->count && i < NVML_MAX_DEVICES; i++)
 		errors |= !gpu_evidence(f, i, &u, &names);
 	const char *cuda = res_get(r, "cuda_version");
-	findings_add(&v, ST_PASS, u.seen && f->wsl ? "nvml.devices.wsl_partial" : NULL,
+	findings_add(&v, ST_PASS, u.seen && f->wsl ? KB_NVML_DEVICES_WSL_PARTIAL : NULL,
 		 "%u GPU%s: %s; driver %s, CUDA %s", f->count, f->count == 1 ? "" : "s",
 		 names.len ? names.buf : "(no names)", driver ? driver : "unknown",
 		 cuda ? cuda : "unknown");
@@ -433,7 +434,7 @@ void judge_nvml_devices(const struct nvml_facts *f, struct result *r)
 		res_ev(r, "note", "not supported on WSL: NVML on WSL implements only part of its "
 				  "queries (NVIDIA's CUDA on WSL guide, 5.2); this is expected");
 	if (errors)
-		findings_add(&v, ST_WARN, "nvml.devices.query_error",
+		findings_add(&v, ST_WARN, KB_NVML_DEVICES_QUERY_ERROR,
 			 "NVML sees %u GPU%s, but some queries failed", f->count,
 			 f->count == 1 ? "" : "s");
 	cross_check(f, r, &v);
@@ -620,17 +621,17 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 	switch (s->pr.end) {
 	case PROC_EXEC_FAILED:
 		res_ev(r, "error", "%s", strerror(s->pr.code));
-		findings_add(v, ST_FAIL, "nvml.smi.exec_failed", "%s could not be started: %s", guest,
+		findings_add(v, ST_FAIL, KB_NVML_SMI_EXEC_FAILED, "%s could not be started: %s", guest,
 			 strerror(s->pr.code));
 		return;
 	case PROC_TIMEOUT:
-		findings_add(v, ST_FAIL, "nvml.smi.hang",
+		findings_add(v, ST_FAIL, KB_NVML_SMI_HANG,
 			 "%s did not finish within %.1f s and was killed", guest, secs);
 		return;
 	case PROC_SIGNALED: {
 		char sig[16];
 		res_ev(r, "signal", "%s", signal_name(s->pr.sig, sig));
-		findings_add(v, ST_FAIL, "nvml.smi.crash", "%s crashed (%s)%s", guest,
+		findings_add(v, ST_FAIL, KB_NVML_SMI_CRASH, "%s crashed (%s)%s", guest,
 			 signal_name(s->pr.sig, sig),
 			 in->have_header ? " after printing its header" : "");
 		return;
@@ -640,38 +641,38 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 	}
 	switch (in->failure) {
 	case NVSMI_FAIL_OS_BLOCKED:
-		findings_add(v, ST_FAIL, "nvml.smi.os_blocked",
+		findings_add(v, ST_FAIL, KB_NVML_SMI_OS_BLOCKED,
 			 "nvidia-smi: GPU access blocked by the operating system");
 		return;
 	case NVSMI_FAIL_NO_LIBNVML:
-		findings_add(v, ST_FAIL, "nvml.smi.no_libnvml",
+		findings_add(v, ST_FAIL, KB_NVML_SMI_NO_LIBNVML,
 			 "nvidia-smi could not find libnvidia-ml.so");
 		return;
 	case NVSMI_FAIL_NO_DRIVER:
 		findings_add(v, ST_FAIL,
-			 probe_is_wsl2(ctx) ? "nvml.smi.no_driver" : "nvml.smi.native_no_driver",
+			 probe_is_wsl2(ctx) ? KB_NVML_SMI_NO_DRIVER : KB_NVML_SMI_NATIVE_NO_DRIVER,
 			 "nvidia-smi couldn't communicate with the NVIDIA driver");
 		return;
 	case NVSMI_FAIL_NO_DEVICES:
-		findings_add(v, ST_FAIL, "nvml.smi.no_devices", "nvidia-smi: No devices were found");
+		findings_add(v, ST_FAIL, KB_NVML_SMI_NO_DEVICES, "nvidia-smi: No devices were found");
 		return;
 	case NVSMI_FAIL_NVML_INIT:
-		findings_add(v, ST_FAIL, "nvml.smi.nvml_failed", "nvidia-smi: %s", in->reason);
+		findings_add(v, ST_FAIL, KB_NVML_SMI_NVML_FAILED, "nvidia-smi: %s", in->reason);
 		return;
 	case NVSMI_FAIL_NONE:
 		break;
 	}
 	if (s->pr.code != 0) {
-		findings_add(v, ST_FAIL, "nvml.smi.failed", "%s %s", guest, s->end.buf);
+		findings_add(v, ST_FAIL, KB_NVML_SMI_FAILED, "%s %s", guest, s->end.buf);
 		return;
 	}
 	if (!in->have_header) {
-		findings_add(v, ST_WARN, "nvml.smi.unparsed",
+		findings_add(v, ST_WARN, KB_NVML_SMI_UNPARSED,
 			 "%s exited 0 but printed no version header", guest);
 		return;
 	}
 	if (in->cuda_err) {
-		findings_add(v, ST_WARN, "nvml.smi.cuda_err",
+		findings_add(v, ST_WARN, KB_NVML_SMI_CUDA_ERR,
 			 "nvidia-smi works but shows \"CUDA Version: ERR!\" (driver %s)",
 			 in->driver_version[0] ? in->driver_version : "unknown");
 		return;
@@ -689,10 +690,10 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 	int rc = rootfs_which("nvidia-smi", &guest, &host, &on_path);
 	if (rc < 0) {
 		if (wsl)
-			res_set(r, ST_FAIL, "nvml.smi.missing",
+			res_set(r, ST_FAIL, KB_NVML_SMI_MISSING,
 				"nvidia-smi not found, not even WSL's %s", WSL_SMI);
 		else
-			res_set(r, ST_WARN, "nvml.smi.not_installed",
+			res_set(r, ST_WARN, KB_NVML_SMI_NOT_INSTALLED,
 				"nvidia-smi is not installed (NVML itself is checked by nvml.init)");
 		goto out;
 	}
@@ -708,7 +709,7 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 		/* Found only in the fixed directories: works here, but "command
 		 * not found" for the user under sudo, ssh or a service. */
 		if (!on_path && wsl_copy)
-			findings_add(&v, ST_WARN, "nvml.smi.not_on_path",
+			findings_add(&v, ST_WARN, KB_NVML_SMI_NOT_ON_PATH,
 				 "%s works but is not on PATH (sudo, ssh and services do not get "
 				 "WSL's PATH)", guest.buf);
 		smi_release(&s);
@@ -743,7 +744,7 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "wsl_smi_result", "WSL's own %s is missing", WSL_SMI);
 	}
 	sb_release(&wh);
-	findings_add(&v, first_ok ? ST_WARN : ST_FAIL, "nvml.smi.linux_shadow",
+	findings_add(&v, first_ok ? ST_WARN : ST_FAIL, KB_NVML_SMI_LINUX_SHADOW,
 		 "%s comes before WSL's %s on PATH%s", guest.buf, WSL_SMI,
 		 first_ok ? "" : ", and fails");
 	findings_settle(r, &v);

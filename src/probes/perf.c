@@ -44,6 +44,7 @@
 #include "../parse/wslconfig.h"
 #include "perf_judge.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 #define GIB (1024.0 * 1024 * 1024)
 #define MIB (1024.0 * 1024)
@@ -252,7 +253,7 @@ static void judge_encoding(const struct memory_facts *f, const struct config_fil
 			: "yes: the memory Linux sees matches the file");
 	}
 	res_ev(r, "encoding_file", "%s", c->guest);
-	add_finding(fs, 0, "perf.memory.wslconfig_encoding", "the .wslconfig encoding",
+	add_finding(fs, 0, KB_PERF_MEMORY_WSLCONFIG_ENCODING, "the .wslconfig encoding",
 		    sb_detach(&d));
 }
 
@@ -271,7 +272,7 @@ static void judge_invalid(const struct config_file *c, struct result *r, struct 
 	sb_add(&d, first ? first : c->windows);
 	if (count > 1)
 		sb_addf(&d, " (and %zu more)", count - 1);
-	add_finding(fs, 1, "perf.memory.wslconfig_invalid", "a .wslconfig mistake", sb_detach(&d));
+	add_finding(fs, 1, KB_PERF_MEMORY_WSLCONFIG_INVALID, "a .wslconfig mistake", sb_detach(&d));
 }
 
 /* Configured but not what Linux sees: not applied (or clamped). */
@@ -283,7 +284,7 @@ static void judge_not_applied(const struct memory_facts *f, const struct config_
 	    cv->memory_file != cv->encoding_file) {
 		const struct config_file *m = cv->memory_file;
 		fmt_bytes(f->mi.mem_total, b, sizeof b);
-		add_finding(fs, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+		add_finding(fs, 2, KB_PERF_MEMORY_WSLCONFIG_NOT_APPLIED, "the .wslconfig not applied",
 			    xasprintf("%s asks for memory=%s, but Linux sees %s: not applied",
 				      m->windows, m->wc.memory.text, b));
 		res_ev(r, "asked", "memory=%s (%s line %d)", m->wc.memory.text, m->windows,
@@ -298,7 +299,7 @@ static void judge_not_applied(const struct memory_facts *f, const struct config_
 			fmt_bytes(f->mi.swap_total, b, sizeof b);
 			res_ev(r, "asked", "swap=%s (%s line %d)", c->wc.swap.text, c->windows,
 			       c->wc.swap.line);
-			add_finding(fs, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+			add_finding(fs, 2, KB_PERF_MEMORY_WSLCONFIG_NOT_APPLIED, "the .wslconfig not applied",
 				    xasprintf("%s asks for swap=%s, but Linux sees %s of swap: not "
 					      "applied", c->windows, c->wc.swap.text, b));
 			break;
@@ -306,7 +307,7 @@ static void judge_not_applied(const struct memory_facts *f, const struct config_
 		if (c->wc.processors.set && f->cpus && f->cpus > c->wc.processors.val) {
 			res_ev(r, "asked", "processors=%s (%s line %d)", c->wc.processors.text,
 			       c->windows, c->wc.processors.line);
-			add_finding(fs, 2, "perf.memory.wslconfig_not_applied", "the .wslconfig not applied",
+			add_finding(fs, 2, KB_PERF_MEMORY_WSLCONFIG_NOT_APPLIED, "the .wslconfig not applied",
 				    xasprintf("%s asks for processors=%s, but Linux has %u CPU%s: not "
 					      "applied", c->windows, c->wc.processors.text, f->cpus,
 					      f->cpus == 1 ? "" : "s"));
@@ -337,7 +338,7 @@ static void judge_pressure(const struct memory_facts *f, struct result *r, struc
 		add_memory_setting(f, &d);
 		sb_add(&d, ": too little for GPU training");
 		res_ev(r, "threshold", "3.5 GiB");
-		add_finding(fs, 3, "perf.memory.small", "small memory", sb_detach(&d));
+		add_finding(fs, 3, KB_PERF_MEMORY_SMALL, "small memory", sb_detach(&d));
 	}
 	if (swap_used >= SWAP_IN_USE || f->rate > 0) {
 		fmt_bytes(swap_used, b, sizeof b);
@@ -347,7 +348,7 @@ static void judge_pressure(const struct memory_facts *f, struct result *r, struc
 			sb_addf(&d, ", %llu pages/s moving now", f->rate);
 		else if (f->have_vmstat && (f->vs.pswpin || f->vs.pswpout))
 			sb_addf(&d, " (%llu pages swapped in since boot)", f->vs.pswpin);
-		add_finding(fs, 4, "perf.memory.swapping", "swap in use", sb_detach(&d));
+		add_finding(fs, 4, KB_PERF_MEMORY_SWAPPING, "swap in use", sb_detach(&d));
 	}
 }
 
@@ -385,7 +386,7 @@ void judge_memory(const struct memory_facts *f, struct result *r)
 							    : rootfs_strerror(f->meminfo_rc);
 		res_ev(r, "file", "/proc/meminfo");
 		res_ev(r, "error", "%s", why);
-		res_set(r, ST_WARN, "perf.memory.unreadable",
+		res_set(r, ST_WARN, KB_PERF_MEMORY_UNREADABLE,
 			"cannot read the memory size: /proc/meminfo: %s", why);
 		return;
 	}
@@ -514,7 +515,7 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 	if (rc <= 0) {
 		res_ev(r, "file", "/proc/self/mountinfo");
 		res_ev(r, "error", "%s", rc < 0 ? rootfs_strerror(rc) : "no mount entries");
-		res_set(r, ST_WARN, "perf.storage.no_mountinfo",
+		res_set(r, ST_WARN, KB_PERF_STORAGE_NO_MOUNTINFO,
 			"cannot tell where the data lives: /proc/self/mountinfo: %s",
 			rc < 0 ? rootfs_strerror(rc) : "no mount entries");
 		goto out;
@@ -606,10 +607,10 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 			res_get(r, "slow_fstype"), res_get(r, "slow_mount"));
 		if (slow > 1)
 			sb_addf(&d, "; %zu of %zu paths are on Windows drives", slow, npaths);
-		res_set(r, ST_WARN, "perf.storage.windows_drive", "%s", d.buf);
+		res_set(r, ST_WARN, KB_PERF_STORAGE_WINDOWS_DRIVE, "%s", d.buf);
 		sb_release(&d);
 	} else if (bad) {
-		res_set(r, ST_WARN, "perf.storage.bad_path", "%s", res_get(r, "bad"));
+		res_set(r, ST_WARN, KB_PERF_STORAGE_BAD_PATH, "%s", res_get(r, "bad"));
 	} else if (!npaths) {
 		res_set(r, ST_PASS, NULL, "no path to check (no current directory, no --data)");
 	} else {

@@ -23,6 +23,7 @@
 #include "../parse/osrelease.h"
 #include "../parse/version.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 static bool exists(const char *path)
 {
@@ -152,11 +153,11 @@ static void probe_kind(struct probe_ctx *ctx, struct result *r)
 	const char *kind;
 	if (!have_rel && !exists("/proc/self") && !exists("/proc/version")) {
 		kind = "unknown";
-		res_set(r, ST_WARN, "platform.kind.unknown",
+		res_set(r, ST_WARN, KB_PLATFORM_KIND_UNKNOWN,
 			"cannot tell what this machine is: /proc is not readable");
 	} else if (k_wsl1) {
 		kind = "wsl1";
-		res_set(r, ST_FAIL, "platform.kind.wsl1",
+		res_set(r, ST_FAIL, KB_PLATFORM_KIND_WSL1,
 			"this distribution runs under WSL1, which has no GPU support");
 	} else if (k_wsl2 || (wsl_markers >= 2 && (binfmt_f || (wi && *wi))) ||
 		   (exists("/dev/dxg") && exists("/usr/lib/wsl"))) {
@@ -194,7 +195,7 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 {
 	const char *rel = probe_dep_get(ctx, "platform.kind", "kernel");
 	if (!rel) {
-		res_set(r, ST_WARN, "platform.kernel.unreadable",
+		res_set(r, ST_WARN, KB_PLATFORM_KERNEL_UNREADABLE,
 			"the kernel release could not be read");
 		return;
 	}
@@ -205,7 +206,7 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 	}
 	struct version v;
 	if (version_parse(rel, &v) < 0) {
-		res_set(r, ST_WARN, "platform.kernel.unparsed",
+		res_set(r, ST_WARN, KB_PLATFORM_KERNEL_UNPARSED,
 			"cannot read a version number in the kernel release '%s'", rel);
 		return;
 	}
@@ -215,10 +216,10 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "minimum", "4.19.121");
 	res_ev(r, "recommended", "5.10.16.3");
 	if (version_cmp(&v, &minimum) < 0)
-		res_set(r, ST_FAIL, "platform.kernel.too_old",
+		res_set(r, ST_FAIL, KB_PLATFORM_KERNEL_TOO_OLD,
 			"WSL kernel %s is older than 4.19.121, the minimum for GPU compute", rel);
 	else if (version_cmp(&v, &recommended) < 0)
-		res_set(r, ST_WARN, "platform.kernel.old",
+		res_set(r, ST_WARN, KB_PLATFORM_KERNEL_OLD,
 			"WSL kernel %s is older than the recommended 5.10.16.3", rel);
 	else
 		res_set(r, ST_PASS, NULL, "WSL kernel %s", rel);
@@ -232,7 +233,7 @@ static void probe_distro(struct probe_ctx *ctx, struct result *r)
 	int rc = os_release_read(&osr, &path);
 	if (rc < 0) {
 		res_ev(r, "error", "%s", strerror(-rc));
-		res_set(r, ST_WARN, "platform.distro.unknown",
+		res_set(r, ST_WARN, KB_PLATFORM_DISTRO_UNKNOWN,
 			"no readable os-release: the distribution is unknown");
 		goto out;
 	}
@@ -243,14 +244,14 @@ static void probe_distro(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, keys[i], "%s", v.buf ? v.buf : "");
 	const char *id = res_get(r, "ID"), *pretty = res_get(r, "PRETTY_NAME");
 	if (!id && !pretty) {
-		res_set(r, ST_WARN, "platform.distro.unknown",
+		res_set(r, ST_WARN, KB_PLATFORM_DISTRO_UNKNOWN,
 			"%s names no distribution (no ID or PRETTY_NAME)", path);
 		goto out;
 	}
 	/* NixOS is not FHS: WSL's /usr/lib/wsl/lib binaries need nix-ld
 	 * (field case L03, nix-community/NixOS-WSL#246, #578). */
 	if (id && !strcmp(id, "nixos") && probe_is_wsl2(ctx)) {
-		res_set(r, ST_WARN, "platform.distro.nixos",
+		res_set(r, ST_WARN, KB_PLATFORM_DISTRO_NIXOS,
 			"NixOS: WSL's GPU libraries and nvidia-smi need nix-ld to run");
 		goto out;
 	}
@@ -295,13 +296,13 @@ static void probe_interop(struct probe_ctx *ctx, struct result *r)
 		if (strncmp(bf.buf, "enabled", 7) == 0)
 			res_set(r, ST_PASS, NULL, "Windows programs can be run from Linux");
 		else
-			res_set(r, ST_PASS, "platform.interop.disabled",
+			res_set(r, ST_PASS, KB_PLATFORM_INTEROP_DISABLED,
 				"Windows interop is registered but disabled: --windows checks cannot run");
 	} else if (en && inifile_bool(en->value) == 0) {
-		res_set(r, ST_PASS, "platform.interop.disabled",
+		res_set(r, ST_PASS, KB_PLATFORM_INTEROP_DISABLED,
 			"Windows interop is turned off in /etc/wsl.conf: --windows checks cannot run");
 	} else {
-		res_set(r, ST_PASS, "platform.interop.disabled",
+		res_set(r, ST_PASS, KB_PLATFORM_INTEROP_DISABLED,
 			"Windows interop is not available: --windows checks cannot run");
 	}
 	sb_release(&bf);
@@ -327,7 +328,7 @@ static void probe_systemd(struct probe_ctx *ctx, struct result *r)
 	if (sd)
 		res_ev(r, "wsl.conf", "[boot] systemd=%s (line %d)", sd->value, sd->line);
 	if (want == 1 && !pid1_systemd)
-		res_set(r, ST_WARN, "platform.systemd.pending",
+		res_set(r, ST_WARN, KB_PLATFORM_SYSTEMD_PENDING,
 			"/etc/wsl.conf enables systemd but it is not running: WSL was not restarted");
 	else if (pid1_systemd)
 		res_set(r, ST_PASS, NULL, "systemd is running (PID 1)");

@@ -26,6 +26,7 @@
 #include "../parse/version.h"
 #include "policy_judge.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 static const struct policy *policy_of(struct probe_ctx *ctx, struct result *r)
 {
@@ -66,7 +67,7 @@ static bool skip_if_blocked(struct probe_ctx *ctx, struct result *r, const char 
 		return true;
 	}
 	if (d->cut == CUT_NOT_STARTED) {
-		res_set(r, ST_SKIP, "core.budget_spent", "skipped: %s is unknown: %s did not start "
+		res_set(r, ST_SKIP, KB_CORE_BUDGET_SPENT, "skipped: %s is unknown: %s did not start "
 			"within the run's time budget", what, dep);
 		return true;
 	}
@@ -107,7 +108,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		if (skip_if_blocked(ctx, r, "host.driver", "the driver version"))
 			return;
 		const struct result *d = probe_dep(ctx, "host.driver");
-		res_set(r, ST_WARN, "policy.driver.unknown",
+		res_set(r, ST_WARN, KB_POLICY_DRIVER_UNKNOWN,
 			"the driver version could not be read (host.driver: %s), so the policy's "
 			"range cannot be checked", d && d->detail ? d->detail : "no answer");
 		return;
@@ -121,10 +122,10 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "policy_min", "%s", p->driver_min.set ? p->driver_min.text : "none");
 	res_ev(r, "policy_max", "%s", p->driver_max.set ? p->driver_max.text : "none");
 	if (p->driver_min.set && version_cmp(&v, &p->driver_min.v) < 0)
-		res_set(r, ST_FAIL, "policy.driver.too_old", "%s %s is below the policy minimum %s",
+		res_set(r, ST_FAIL, KB_POLICY_DRIVER_TOO_OLD, "%s %s is below the policy minimum %s",
 			who, ver, p->driver_min.text);
 	else if (p->driver_max.set && version_cmp(&v, &p->driver_max.v) > 0)
-		res_set(r, ST_FAIL, "policy.driver.too_new", "%s %s is above the policy maximum %s",
+		res_set(r, ST_FAIL, KB_POLICY_DRIVER_TOO_NEW, "%s %s is above the policy maximum %s",
 			who, ver, p->driver_max.text);
 	else if (p->driver_min.set && p->driver_max.set)
 		res_set(r, ST_PASS, NULL, "%s %s is within the policy range %s to %s", who, ver,
@@ -159,13 +160,13 @@ static void probe_wsl(struct probe_ctx *ctx, struct result *r)
 				findings_release(&w);
 				return;
 			}
-			findings_add(&w, ST_WARN, "policy.wsl.unknown",
+			findings_add(&w, ST_WARN, KB_POLICY_WSL_UNKNOWN,
 				     "the kernel release could not be read, so [wsl] min_kernel %s "
 				     "cannot be checked", p->min_kernel.text);
 		} else {
 			res_ev(r, "kernel", "%s", k);
 			if (version_cmp(&v, &p->min_kernel.v) < 0)
-				findings_add(&w, ST_FAIL, "policy.wsl.kernel_too_old",
+				findings_add(&w, ST_FAIL, KB_POLICY_WSL_KERNEL_TOO_OLD,
 					     "kernel %s is older than the policy minimum %s", k,
 					     p->min_kernel.text);
 			else
@@ -182,14 +183,14 @@ static void probe_wsl(struct probe_ctx *ctx, struct result *r)
 				     "apply");
 		} else if (!wv || version_parse(wv, &v) < 0) {
 			res_ev(r, "wsl_version", "%s", wv ? wv : "unknown");
-			findings_add(&w, ST_WARN, "policy.wsl.unknown",
+			findings_add(&w, ST_WARN, KB_POLICY_WSL_UNKNOWN,
 				     "the WSL version could not be read (%s), so [wsl] min_version "
 				     "%s cannot be checked", wv ? wv : "host.driver asked no wsl.exe",
 				     p->min_wsl.text);
 		} else {
 			res_ev(r, "wsl_version", "%s", wv);
 			if (version_cmp(&v, &p->min_wsl.v) < 0)
-				findings_add(&w, ST_FAIL, "policy.wsl.too_old",
+				findings_add(&w, ST_FAIL, KB_POLICY_WSL_TOO_OLD,
 					     "WSL %s is older than the policy minimum %s", wv,
 					     p->min_wsl.text);
 			else
@@ -220,7 +221,7 @@ static void probe_distro(struct probe_ctx *ctx, struct result *r)
 	const char *pretty = probe_dep_get(ctx, "platform.distro", "PRETTY_NAME");
 	if (!id || !*id) {
 		if (!skip_if_blocked(ctx, r, "platform.distro", "the distribution"))
-			res_set(r, ST_FAIL, "policy.distro.unknown",
+			res_set(r, ST_FAIL, KB_POLICY_DISTRO_UNKNOWN,
 				"os-release names no distribution ID, and the policy allows only %s",
 				list.buf);
 		sb_release(&list);
@@ -243,7 +244,7 @@ static void probe_distro(struct probe_ctx *ctx, struct result *r)
 		res_set(r, ST_PASS, NULL, "%s (%s:%s) is allowed by the policy (%s)", name, id,
 			ver ? ver : "", hit);
 	else
-		res_set(r, ST_FAIL, "policy.distro.not_allowed",
+		res_set(r, ST_FAIL, KB_POLICY_DISTRO_NOT_ALLOWED,
 			"%s (%s:%s) is not an allowed distribution: the policy allows %s", name, id,
 			ver ? ver : "", list.buf);
 	sb_release(&list);
@@ -310,7 +311,7 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 	if (rc < 0) {
 		res_ev(r, "dpkg_status", "/var/lib/dpkg/status: %s", strerror(-rc));
 		if (p->pkg_required.n)
-			res_set(r, ST_FAIL, "policy.packages.no_dpkg",
+			res_set(r, ST_FAIL, KB_POLICY_PACKAGES_NO_DPKG,
 				"no dpkg database (/var/lib/dpkg/status: %s), and the policy requires "
 				"packages", strerror(-rc));
 		else
@@ -330,14 +331,14 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 	struct findings w = FINDINGS_INIT;
 	if (s.nforbidden) {
 		res_ev(r, "forbidden_names", "%s", s.names.buf);
-		findings_add(&w, ST_FAIL, "policy.packages.forbidden",
+		findings_add(&w, ST_FAIL, KB_POLICY_PACKAGES_FORBIDDEN,
 			     "%zu package%s the policy forbids %s installed: %s%s", s.nforbidden,
 			     s.nforbidden == 1 ? "" : "s", s.nforbidden == 1 ? "is" : "are", s.hits.buf,
 			     s.nforbidden > 20 ? ", ..." : "");
 	}
 	if (nmissing) {
 		res_ev(r, "missing_names", "%s", missing.buf);
-		findings_add(&w, ST_FAIL, "policy.packages.missing",
+		findings_add(&w, ST_FAIL, KB_POLICY_PACKAGES_MISSING,
 			     "%zu package%s the policy requires %s not installed: %s", nmissing,
 			     nmissing == 1 ? "" : "s", nmissing == 1 ? "is" : "are", missing.buf);
 	}
@@ -372,7 +373,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct find
 		   d->cut != CUT_NOT_STARTED)) {
 		/* Not installed, or no Python at all. */
 		res_ev(r, "missing", "%s", f->name);
-		findings_add(w, ST_FAIL, "policy.frameworks.missing",
+		findings_add(w, ST_FAIL, KB_POLICY_FRAMEWORKS_MISSING,
 			     "the policy pins %s %s, but %s", f->name,
 			     f->pin && f->pin->text ? f->pin->text : "(matmul = yes)",
 			     d && d->detail ? d->detail : "the frameworks layer did not run");
@@ -385,7 +386,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct find
 		snprintf(what, sizeof what, "%s's version", f->name);
 		if (skip_if_blocked(ctx, &tmp, f->check, what)) {
 			findings_add(w, ST_SKIP,
-				     tmp.kb && !strcmp(tmp.kb, "core.budget_spent") ? "core.budget_spent"
+				     tmp.kb && !strcmp(tmp.kb, KB_CORE_BUDGET_SPENT) ? KB_CORE_BUDGET_SPENT
 										   : NULL,
 				     "%s", tmp.detail);
 			const char *b = res_get(&tmp, "blocked_by");
@@ -393,7 +394,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct find
 				res_ev(r, "blocked_by", "%s", b);
 			*blocked = true;
 		} else {
-			findings_add(w, ST_WARN, "policy.frameworks.unknown",
+			findings_add(w, ST_WARN, KB_POLICY_FRAMEWORKS_UNKNOWN,
 				     "%s's version could not be read (%s: %s)", f->name, f->check,
 				     d->detail ? d->detail : "");
 		}
@@ -403,7 +404,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct find
 	res_ev(r, f->name, "%s", ver);
 	if (f->pin && f->pin->text) {
 		if (!policy_pin_match(f->pin->text, ver)) {
-			findings_add(w, ST_FAIL, "policy.frameworks.version",
+			findings_add(w, ST_FAIL, KB_POLICY_FRAMEWORKS_VERSION,
 				     "%s %s does not match the policy pin %s (line %d)", f->name, ver,
 				     f->pin->text, f->pin->line);
 			res_ev(r, "pin", "%s==%s", f->name, f->pin->text);
@@ -416,7 +417,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct find
 		if (!cb || !strcmp(cb, "unknown") || !strcmp(cb, "None") || !*cb)
 			cb = "none (a CPU-only build)";
 		if (!policy_pin_match(f->cuda_pin->text, cb))
-			findings_add(w, ST_FAIL, "policy.frameworks.cuda",
+			findings_add(w, ST_FAIL, KB_POLICY_FRAMEWORKS_CUDA,
 				     "%s %s is built for CUDA %s; the policy pins CUDA %s (line %d)",
 				     f->name, ver, cb, f->cuda_pin->text, f->cuda_pin->line);
 		else
@@ -435,7 +436,7 @@ static void judge_framework(struct probe_ctx *ctx, struct result *r, struct find
 			res_ev(r, "blocked_by", "%s", f->check);
 			*blocked = true;
 		} else
-			findings_add(w, ST_FAIL, "policy.frameworks.matmul",
+			findings_add(w, ST_FAIL, KB_POLICY_FRAMEWORKS_MATMUL,
 				     "the policy wants a GPU matmul from %s, but %s says: %s", f->name,
 				     f->check, d->detail ? d->detail : "");
 	}
@@ -488,7 +489,7 @@ void judge_policy_memory(const struct policy *p, int meminfo_rc, const struct me
 {
 	if (meminfo_rc < 0) {
 		res_ev(r, "file", "/proc/meminfo");
-		res_set(r, ST_WARN, "policy.memory.unreadable",
+		res_set(r, ST_WARN, KB_POLICY_MEMORY_UNREADABLE,
 			"/proc/meminfo cannot be read (%s), so the policy's memory minimum cannot be "
 			"checked", meminfo_rc == -ENODATA ? "no MemTotal line"
 							   : rootfs_strerror(meminfo_rc));
@@ -507,7 +508,7 @@ void judge_policy_memory(const struct policy *p, int meminfo_rc, const struct me
 		gib(mi->mem_total, have, sizeof have);
 		gib(p->mem_min_total.bytes, want, sizeof want);
 		if (mi->mem_total < p->mem_min_total.bytes)
-			findings_add(&w, ST_FAIL, "policy.memory.low",
+			findings_add(&w, ST_FAIL, KB_POLICY_MEMORY_LOW,
 				     "%s of memory in all, less than the policy minimum %s (%s)", have,
 				     p->mem_min_total.text, want);
 		else
@@ -518,14 +519,14 @@ void judge_policy_memory(const struct policy *p, int meminfo_rc, const struct me
 		ev_rule(r, p, "[memory] min_available", p->mem_min_available.text,
 			p->mem_min_available.line);
 		if (!(mi->have & MI_MEM_AVAILABLE)) {
-			findings_add(&w, ST_WARN, "policy.memory.unreadable",
+			findings_add(&w, ST_WARN, KB_POLICY_MEMORY_UNREADABLE,
 				     "/proc/meminfo has no MemAvailable line, so [memory] "
 				     "min_available cannot be checked");
 		} else {
 			gib(mi->mem_available, have, sizeof have);
 			gib(p->mem_min_available.bytes, want, sizeof want);
 			if (mi->mem_available < p->mem_min_available.bytes)
-				findings_add(&w, ST_FAIL, "policy.memory.low",
+				findings_add(&w, ST_FAIL, KB_POLICY_MEMORY_LOW,
 					     "%s of memory available, less than the policy minimum %s "
 					     "(%s)", have, p->mem_min_available.text, want);
 			else
@@ -568,7 +569,7 @@ static void probe_data(struct probe_ctx *ctx, struct result *r)
 	const struct result *d = probe_dep(ctx, "perf.storage");
 	if (!d || !res_get(d, "path")) {
 		if (!skip_if_blocked(ctx, r, "perf.storage", "where the data lives"))
-			res_set(r, ST_WARN, "policy.data.unknown",
+			res_set(r, ST_WARN, KB_POLICY_DATA_UNKNOWN,
 				"perf.storage resolved no path (%s), so [data] forbidden cannot be "
 				"checked", d && d->detail ? d->detail : "it did not run");
 		return;
@@ -592,12 +593,12 @@ static void probe_data(struct probe_ctx *ctx, struct result *r)
 			if (!bad++) {
 				res_ev(r, "forbidden_path", "%s", path);
 				if (resolved && strcmp(resolved, path))
-					res_set(r, ST_FAIL, "policy.data.forbidden",
+					res_set(r, ST_FAIL, KB_POLICY_DATA_FORBIDDEN,
 						"%s %s (really %s) is in a location the policy forbids: %s "
 						"(line %d)", role ? role : "path", path, resolved, g,
 						p->data_forbidden.v[k].line);
 				else
-					res_set(r, ST_FAIL, "policy.data.forbidden",
+					res_set(r, ST_FAIL, KB_POLICY_DATA_FORBIDDEN,
 						"%s %s is in a location the policy forbids: %s (line %d)",
 						role ? role : "path", path, g, p->data_forbidden.v[k].line);
 			}

@@ -41,6 +41,7 @@
 #include "../kb/driver_table.h"
 #include "probes.h"
 #include "toolkit_judge.h"
+#include "kb_ids.h"
 
 static bool is_dir(const char *guest)
 {
@@ -222,25 +223,25 @@ static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, 
 				*dot = '-';
 			res_ev(r, "driver_toolkit_pkg", "cuda-toolkit-%s", rel);
 		}
-		res_set(r, ST_FAIL, "toolkit.nvcc.driver_too_old",
+		res_set(r, ST_FAIL, KB_TOOLKIT_NVCC_DRIVER_TOO_OLD,
 			"CUDA %s toolkit at %s, but the driver supports only CUDA %s: programs it "
 			"builds cannot run%s", tvs, use->real, dvs, also);
 	} else if (tv > 0 && dv > 0 && tv > dv) {
-		res_set(r, ST_WARN, "toolkit.nvcc.minor_compat",
+		res_set(r, ST_WARN, KB_TOOLKIT_NVCC_MINOR_COMPAT,
 			"CUDA %s toolkit at %s on a driver for CUDA %s: its programs run by minor-"
 			"version compatibility, but PTX it builds cannot be JIT-compiled%s", tvs,
 			use->real, dvs, also);
 	} else if (f->myth_in) {
-		res_set(r, ST_WARN, "toolkit.nvcc.cuda_wsl_myth",
+		res_set(r, ST_WARN, KB_TOOLKIT_NVCC_CUDA_WSL_MYTH,
 			"%s names /usr/local/cuda-wsl, which NVIDIA never shipped (the toolkit is at %s)",
 			f->myth_in, use->real);
 	} else if (!f->picked || !f->picked->on_path) {
 		res_ev(r, "bin", "%s/bin", use->dir);
-		res_set(r, ST_WARN, "toolkit.nvcc.not_on_path",
+		res_set(r, ST_WARN, KB_TOOLKIT_NVCC_NOT_ON_PATH,
 			"CUDA %s toolkit at %s, but nvcc is not on PATH%s",
 			use->version ? use->version : "", use->real, also);
 	} else if (home_mismatch) {
-		res_set(r, ST_WARN, "toolkit.nvcc.cuda_home_mismatch",
+		res_set(r, ST_WARN, KB_TOOLKIT_NVCC_CUDA_HOME_MISMATCH,
 			"nvcc on PATH is CUDA %s (%s) but CUDA_HOME is %s: builds mix two toolkits",
 			use->version ? use->version : "?", use->real, f->env[0]);
 	} else if (tv > 0 && dv > 0) {
@@ -248,7 +249,7 @@ static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, 
 			use->version, f->nvcc, dvs, also);
 	} else if (!use->version && f->nvcc_error) {
 		/* An nvcc that hangs, crashes or prints junk is no working toolkit. */
-		res_set(r, ST_WARN, "toolkit.nvcc.broken", "%s", f->nvcc_error);
+		res_set(r, ST_WARN, KB_TOOLKIT_NVCC_BROKEN, "%s", f->nvcc_error);
 	} else {
 		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s)%s%s", use->version ? use->version : "",
 			f->nvcc ? f->nvcc : use->dir,
@@ -261,11 +262,11 @@ void judge_nvcc(const struct nvcc_facts *f, struct result *r)
 	nvcc_evidence(f, r);
 	if (!f->n) {
 		if (f->myth_in)
-			res_set(r, ST_WARN, "toolkit.nvcc.cuda_wsl_myth",
+			res_set(r, ST_WARN, KB_TOOLKIT_NVCC_CUDA_WSL_MYTH,
 				"no CUDA toolkit; %s names /usr/local/cuda-wsl, which NVIDIA never shipped",
 				f->myth_in);
 		else
-			res_set(r, ST_PASS, "toolkit.nvcc.none",
+			res_set(r, ST_PASS, KB_TOOLKIT_NVCC_NONE,
 				"no CUDA toolkit (not needed to run PyTorch or TensorFlow: their wheels "
 				"bring the CUDA runtime; install one only to compile CUDA code)");
 		return;
@@ -671,25 +672,25 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 	if (ps.meta.len) {
 		res_ev(r, "meta", "%s", ps.meta.buf);
 		res_ev(r, "toolkit_pkg", "%s", ps.toolkit.len ? ps.toolkit.buf : "cuda-toolkit-12-x");
-		res_set(r, ST_FAIL, "toolkit.packages.cuda_meta",
+		res_set(r, ST_FAIL, KB_TOOLKIT_PACKAGES_CUDA_META,
 			"the %s meta-package%s installed: %s pull%s in the Linux NVIDIA driver, which "
 			"must not be in WSL (%d harmful package%s)", ps.meta.buf,
 			strchr(ps.meta.buf, ' ') ? "s are" : " is", strchr(ps.meta.buf, ' ') ? "they" : "it",
 			strchr(ps.meta.buf, ' ') ? "" : "s", ps.nflagged, ps.nflagged == 1 ? "" : "s");
 	} else if (ps.nflagged) {
-		res_set(r, ST_FAIL, "toolkit.packages.linux_driver",
+		res_set(r, ST_FAIL, KB_TOOLKIT_PACKAGES_LINUX_DRIVER,
 			"Linux NVIDIA driver packages are installed inside WSL: %s", ps.flagged.buf);
 	} else if (rs.linux_repos && !rs.wsl_repos) {
 		res_ev(r, "flavour", "%s", rs.linux_flavour);
 		res_ev(r, "repo_file", "%s", rs.linux_file);
-		res_set(r, ST_WARN, "toolkit.packages.linux_repo",
+		res_set(r, ST_WARN, KB_TOOLKIT_PACKAGES_LINUX_REPO,
 			"NVIDIA's %s CUDA repository is configured (%s): its cuda and cuda-drivers "
 			"packages install the Linux driver; WSL should use the wsl-ubuntu repository",
 			rs.linux_flavour, rs.linux_file);
 	} else if (rs.linux_repos) {
 		res_ev(r, "flavour", "%s", rs.linux_flavour);
 		res_ev(r, "repo_file", "%s", rs.linux_file);
-		res_set(r, ST_WARN, "toolkit.packages.linux_repo",
+		res_set(r, ST_WARN, KB_TOOLKIT_PACKAGES_LINUX_REPO,
 			"both NVIDIA's wsl-ubuntu and %s CUDA repositories are configured (%s): apt "
 			"may take the driver from the latter", rs.linux_flavour, rs.linux_file);
 	} else if (rc < 0) {
