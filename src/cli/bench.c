@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../bench/bench.h"
+#include "../core/error.h"
 #include "../core/interrupt.h"
 #include "../bench/stats.h"
 #include "../core/json.h"
@@ -203,7 +204,7 @@ static bool unknown_subcommand(const char *w)
 static int interrupted_exit(const char *what)
 {
 	char buf[16];
-	fprintf(stderr, "wslgpu bench: interrupted by %s during %s; its files were removed\n",
+	errorf("interrupted by %s during %s; its files were removed",
 		signal_name(interrupt_signal(), buf), what);
 	return interrupt_status();
 }

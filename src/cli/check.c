@@ -154,7 +154,7 @@ int cmd_check(int argc, char **argv)
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
 	fflush(stdout);
-	checkrun_interrupt_note("check", cr.interrupted, cr.results, cr.n);
+	checkrun_interrupt_note(cr.interrupted, cr.results, cr.n);
 	rc = checkrun_exit_status(&cr, strict);
 out:
 	checkrun_release(&cr);

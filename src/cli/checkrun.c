@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
@@ -176,8 +177,7 @@ static void warn_missing_pythons(const struct checkrun *cr)
 		const char *p = cr->pythons[i];
 		rootfs_absolute(p, &g);
 		if (rootfs_host_path(g.buf, true, &h) < 0 || access(h.buf, X_OK) < 0)
-			fprintf(stderr, "wslgpu %s: warning: --python %s: %s is not an executable "
-				"file%s\n", cr->cmd, p, g.buf,
+			warningf("--python %s: %s is not an executable file%s", p, g.buf,
 				rootfs_is_real() ? "" : " on the described machine");
 	}
 	sb_release(&g);
@@ -233,7 +233,7 @@ void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose
 	rep->strict = false; /* check sets it after; left unset it was read uninitialised (UBSan) */
 }
 
-int checkrun_interrupt_note(const char *cmd, int sig, const struct result *results, size_t n)
+int checkrun_interrupt_note(int sig, const struct result *results, size_t n)
 {
 	if (!sig)
 		return 0;
@@ -245,8 +245,8 @@ int checkrun_interrupt_note(const char *cmd, int sig, const struct result *resul
 		cut += results[i].cut == CUT_INTERRUPTED;
 	}
 	char buf[16];
-	fprintf(stderr, "wslgpu %s: interrupted by %s: %zu of %zu checks did not finish\n", cmd,
-		signal_name(sig, buf), cut, ran);
+	errorf("interrupted by %s: %zu of %zu checks did not finish", signal_name(sig, buf), cut,
+	       ran);
 	return 128 + sig;
 }
 

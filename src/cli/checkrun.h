@@ -105,7 +105,7 @@ int checkrun_exit_status(const struct checkrun *cr, bool strict);
  * sig. Returns 0 and says nothing when sig is 0. For commands that run
  * checks themselves too (explain --check).
  */
-int checkrun_interrupt_note(const char *cmd, int sig, const struct result *results, size_t n);
+int checkrun_interrupt_note(int sig, const struct result *results, size_t n);
 /* "critical path: a → b → c (412 ms of 430 ms)\n": the chain of dependent
  * checks that took longest, against the run's wall time (check -v). */
 void checkrun_critical_path(const struct checkrun *cr, struct strbuf *out);

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
@@ -109,7 +110,7 @@ static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", path, strerror(errno));
+		errorf("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
@@ -117,15 +118,15 @@ static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
 	int rc = sb_read_fd(&text, fd, 64u << 20, NULL);
 	close(fd);
 	if (rc < 0) {
-		fprintf(stderr, "wslgpu explain: reading %s: %s\n", path, strerror(-rc));
+		errorf("reading %s: %s", path, strerror(-rc));
 	} else if (kb_parse(text.buf, text.len, extra, &err) < 0) {
-		fprintf(stderr, "wslgpu explain: %s\n", err.buf);
+		errorf("%s", err.buf);
 		rc = -1;
 	} else {
 		const struct kb *kbs[] = { kb_builtin(), extra };
 		rc = explain_db_build(db, kbs, 2, &err);
 		if (rc < 0) {
-			fprintf(stderr, "wslgpu explain: %s: %s\n", path, err.buf);
+			errorf("%s: %s", path, err.buf);
 			kb_free(extra);
 		}
 	}
@@ -233,7 +234,7 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 		/* O_NONBLOCK: a FIFO without a writer must not hang the open. */
 		fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0) {
-			fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
+			errorf("cannot open %s: %s", file,
 				strerror(errno));
 			return EXIT_USAGE;
 		}
@@ -241,8 +242,8 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 		 * standard input, where the user chose to wait. */
 		struct stat st;
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-			fprintf(stderr, "wslgpu explain: %s is not a regular file; give a "
-				"pipe or a device on standard input (-f -)\n", file);
+			errorf("%s is not a regular file; give a "
+				"pipe or a device on standard input (-f -)", file);
 			close(fd);
 			return EXIT_USAGE;
 		}
@@ -255,7 +256,7 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 	if (fd > 0)
 		close(fd);
 	if (err < 0) {
-		fprintf(stderr, "wslgpu explain: reading %s: %s\n", *source, strerror(-err));
+		errorf("reading %s: %s", *source, strerror(-err));
 		return EXIT_INTERNAL;
 	}
 	return -1;
@@ -307,7 +308,7 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	explain_tally(scan, ranks, &t);
 	int rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
 	if (interrupted)
-		rc = checkrun_interrupt_note("explain", interrupted, results, n);
+		rc = checkrun_interrupt_note(interrupted, results, n);
 
 	for (size_t i = 0; i < scan->nfound; i++)
 		free(ranks[i]);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/buildinfo.h"
 #include "../core/json.h"
 #include "../core/rootfs.h"
@@ -176,9 +177,9 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 		if (!tty) {
 			if (fd >= 0)
 				close(fd);
-			fprintf(stderr, "wslgpu fix: --apply asks before each edit, and there is no "
-					"terminal to ask on; nothing was changed. Run 'wslgpu fix' to "
-					"see the plan, and add --yes to apply it without asking.\n");
+			errorf("--apply asks before each edit, and there is no terminal to ask "
+			       "on; nothing was changed. Run 'wslgpu fix' to see the plan, and "
+			       "add --yes to apply it without asking.");
 			return EXIT_USAGE;
 		}
 	}
@@ -311,7 +312,7 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 	fputs(sb_str(&text), stdout);
 	sb_release(&text);
 	fflush(stdout);
-	checkrun_interrupt_note("fix", again.interrupted, again.results, again.n);
+	checkrun_interrupt_note(again.interrupted, again.results, again.n);
 	int status = checkrun_exit_status(&again, false);
 	bool again_interrupted = again.interrupted != 0;
 	checkrun_release(&again);
@@ -368,7 +369,7 @@ int cmd_fix(int argc, char **argv)
 	fix_plan_build(&plan, cr.results, cr.shown, cr.n, home);
 	if (do_apply && cr.interrupted) {
 		/* Never edit files on half the findings: show the plan instead. */
-		fprintf(stderr, "wslgpu fix: nothing was applied\n");
+		errorf("nothing was applied");
 		do_apply = false;
 	}
 	if (do_apply) {
@@ -388,7 +389,7 @@ int cmd_fix(int argc, char **argv)
 		rc = plan.n ? EXIT_FAILED : EXIT_OK;
 	}
 	if (cr.interrupted)
-		rc = checkrun_interrupt_note("fix", cr.interrupted, cr.results, cr.n);
+		rc = checkrun_interrupt_note(cr.interrupted, cr.results, cr.n);
 	fix_plan_release(&plan);
 out:
 	checkrun_release(&cr);

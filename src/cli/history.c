@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/error.h"
 #include "../history/history.h"
 #include "cli.h"
 
@@ -185,14 +186,14 @@ int cmd_history(int argc, char **argv)
 		else
 			history_print_runs(stdout, path.buf, &(struct history_runs){ 0 }, json);
 	} else if (rc == -ENOENT) {
-		fprintf(stderr, "wslgpu history: %s: no such database (record into it with: wslgpu smoke --db %s)\n",
+		errorf("%s: no such database (record into it with: wslgpu smoke --db %s)",
 			path.buf, path.buf);
 		status = EXIT_FAILED;
 	} else if (rc < 0 ||
 		   (changes ? history_stream_changes(stdout, path.buf, reader, &q, json, &err)
 			    : history_stream_runs(stdout, path.buf, reader, &q, json, &err)) < 0) {
 		fflush(stdout);
-		fprintf(stderr, "wslgpu history: %s\n", err.buf);
+		errorf("%s", err.buf);
 		status = EXIT_FAILED;
 	}
 	history_close(reader);

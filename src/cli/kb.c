@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/error.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
 #include "../kb/kb.h"
@@ -179,11 +180,12 @@ static void no_entry(const struct kb *kb, const char *id)
 	for (size_t i = 0; i < kb->n; i++)
 		ids[i] = kb->e[i].id;
 	size_t k = cli_similar(id, ids, kb->n, near, 4);
-	fprintf(stderr, "wslgpu kb: no entry '%s'", id);
+	struct strbuf m = STRBUF_INIT;
 	for (size_t i = 0; i < k; i++)
-		fprintf(stderr, "%s%s", i ? ", " : k == 1 ? "; did you mean " : "; did you mean one of: ",
+		sb_addf(&m, "%s%s", i ? ", " : k == 1 ? "; did you mean " : "; did you mean one of: ",
 			near[i]);
-	fprintf(stderr, "%s (list them all: wslgpu kb)\n", k ? "?" : "");
+	errorf("no entry '%s'%s%s (list them all: wslgpu kb)", id, sb_str(&m), k ? "?" : "");
+	sb_release(&m);
 	free(ids);
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../core/buildinfo.h"
+#include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
@@ -626,6 +627,7 @@ static int run(int argc, char **argv)
 		for (int k = word < 0 ? i : word + 1; k < argc; k++)
 			rest[nrest++] = argv[k];
 		rest[nrest] = NULL;
+		error_set_command(cmd->name);
 		rc = cmd->fn(nrest, rest);
 	}
 	free(rest);

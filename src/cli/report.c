@@ -16,6 +16,7 @@
 
 #include "../bundle/bundle.h"
 #include "../bundle/redact.h"
+#include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/text.h"
 #include "../report/markdown.h"
@@ -54,7 +55,7 @@ static int check_output_dir(const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "wslgpu report: %s is a directory; give a file name (-o %s/bundle.tar.gz)\n",
+		errorf("%s is a directory; give a file name (-o %s/bundle.tar.gz)",
 			path, path);
 		return -1;
 	}
@@ -62,11 +63,11 @@ static int check_output_dir(const char *path)
 	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
 	int rc = 0;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "wslgpu report: cannot write %s: the directory %s %s\n", path, dir,
+		errorf("cannot write %s: the directory %s %s", path, dir,
 			errno == ENOENT || !S_ISDIR(st.st_mode) ? "does not exist" : strerror(errno));
 		rc = -1;
 	} else if (access(dir, W_OK | X_OK) < 0) {
-		fprintf(stderr, "wslgpu report: cannot write %s: %s: %s\n", path, dir, strerror(errno));
+		errorf("cannot write %s: %s: %s", path, dir, strerror(errno));
 		rc = -1;
 	}
 	free(dir);
@@ -130,13 +131,13 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 	if (output) {
 		struct strbuf err = STRBUF_INIT;
 		if (atomic_write_file(output, md.buf, md.len, 0600, &err) < 0) {
-			fprintf(stderr, "wslgpu report: %s\n", err.buf);
+			errorf("%s", err.buf);
 			rc = EXIT_FAILED;
 		} else {
 			/* As for the bundle: say where it went, and how it was made. */
 			struct summary sum;
 			report_summarize(&rep, &sum);
-			fprintf(stderr, "wslgpu report: wrote %s (%s)%s\n", output,
+			infof("wrote %s (%s)%s", output,
 				red ? "redacted: see its last line" : "NOT REDACTED",
 				sum.first_failure ? "; a check failed, the report says which" : "");
 		}
@@ -233,8 +234,8 @@ int cmd_report(int argc, char **argv)
 		report_text(&text, &rep);
 		fputs(sb_str(&text), stderr);
 		sb_release(&text);
-		fprintf(stderr, "wslgpu report: no bundle was written\n");
-		rc = checkrun_interrupt_note("report", cr.interrupted, cr.results, cr.n);
+		errorf("no bundle was written");
+		rc = checkrun_interrupt_note(cr.interrupted, cr.results, cr.n);
 		goto out;
 	}
 	if (redact) {
@@ -244,7 +245,7 @@ int cmd_report(int argc, char **argv)
 	if (markdown) {
 		rc = write_markdown(&cr, red, output);
 		if (cr.interrupted)
-			rc = checkrun_interrupt_note("report", cr.interrupted, cr.results, cr.n);
+			rc = checkrun_interrupt_note(cr.interrupted, cr.results, cr.n);
 		goto out;
 	}
 
@@ -262,7 +263,7 @@ int cmd_report(int argc, char **argv)
 	/* The bundle's text is a file to read anywhere: 80 columns. */
 	text_set_terminal(80, text_utf8());
 	if (bundle_write(&rep, &bo, &members, &err) < 0) {
-		fprintf(stderr, "wslgpu report: %s\n", err.buf);
+		errorf("%s", err.buf);
 		rc = EXIT_FAILED;
 	} else {
 		struct summary sum;
@@ -270,7 +271,7 @@ int cmd_report(int argc, char **argv)
 		size_t n = 0;
 		for (const char *p = members.buf; p && *p; p++)
 			n += *p == '\n';
-		fprintf(stderr, "wslgpu report: wrote %s (%zu files, %s)%s\n",
+		infof("wrote %s (%zu files, %s)%s",
 			strcmp(output, "-") == 0 ? "the bundle to standard output" : output, n,
 			red ? "redacted: see README.txt" : "NOT REDACTED",
 			sum.first_failure ? "; a check failed, README.txt says which" : "");

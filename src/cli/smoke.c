@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/rootfs.h"
 #include "../core/json.h"
@@ -283,7 +284,7 @@ static void delivery_failed(struct delivery *d, const char *msg)
 	d->error = xstrdup(msg);
 	struct strbuf m = STRBUF_INIT;
 	text_sanitize(&m, msg);
-	fprintf(stderr, "wslgpu smoke: %s %s: %s\n", d->option, d->target, sb_str(&m));
+	errorf("%s %s: %s", d->option, d->target, sb_str(&m));
 	sb_release(&m);
 }
 
@@ -320,8 +321,8 @@ static void default_instance(struct smoke *s)
 		snprintf(s->hostname, sizeof s->hostname, "unknown");
 		struct strbuf m = STRBUF_INIT;
 		text_sanitize(&m, rootfs_root());
-		fprintf(stderr, "wslgpu smoke: --root %s names no host (no /etc/hostname): the "
-			"Pushgateway instance is \"unknown\"; give it with --instance NAME\n", m.buf);
+		errorf("--root %s names no host (no /etc/hostname): the "
+			"Pushgateway instance is \"unknown\"; give it with --instance NAME", m.buf);
 		sb_release(&m);
 	}
 }
@@ -639,7 +640,7 @@ static int smoke_load_policy(struct smoke *s)
 	check_policy_names(&s->pol);
 	if (s->pol.nerrors || s->pol.more_errors) {
 		policy_print_errors(&s->pol, stderr);
-		fprintf(stderr, "wslgpu smoke: the policy file has errors; nothing was run\n");
+		errorf("the policy file has errors; nothing was run");
 		return EXIT_USAGE;
 	}
 	s->cr.opts.policy = &s->pol;
@@ -699,7 +700,7 @@ static int smoke_run(struct smoke *s)
 	fflush(stdout);
 	int rc = final_status(s);
 	if (s->cr.interrupted)
-		checkrun_interrupt_note("smoke", s->cr.interrupted, s->cr.results, s->cr.n);
+		checkrun_interrupt_note(s->cr.interrupted, s->cr.results, s->cr.n);
 	return rc;
 }
 

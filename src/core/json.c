@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
+
 /* The characters JSON must escape (RFC 8259, section 7); invalid UTF-8
  * becomes U+FFFD rather than being passed on. */
 static void json_put(struct strbuf *sb, const unsigned char *p, int n, const void *ctx)
@@ -41,8 +43,7 @@ void json_quote(struct strbuf *sb, const char *s)
 
 static void jw_bug(const char *what)
 {
-	fprintf(stderr, "wslgpu: internal error: JSON writer: %s\n", what);
-	abort();
+	bugf("JSON writer: %s", what);
 }
 
 void jw_init(struct json_writer *jw, struct strbuf *out)

@@ -49,6 +49,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
@@ -245,13 +246,13 @@ static int start_child(struct engine *e, const char *path)
 {
 	int ex[2];
 	if (pipe2(ex, O_CLOEXEC) < 0) {
-		fprintf(stderr, "wslgpu watch: pipe: %s\n", strerror(errno));
+		errorf("pipe: %s", strerror(errno));
 		return 126;
 	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "wslgpu watch: fork: %s\n", strerror(errno));
+		errorf("fork: %s", strerror(errno));
 		close(ex[0]);
 		close(ex[1]);
 		return 126;
@@ -275,7 +276,7 @@ static int start_child(struct engine *e, const char *path)
 	close(ex[0]);
 	if (got == (ssize_t)sizeof err) {
 		waitpid(pid, NULL, 0);
-		fprintf(stderr, "wslgpu watch: %s: %s\n", e->o->argv[0], strerror(err));
+		errorf("%s: %s", e->o->argv[0], strerror(err));
 		return err == ENOENT ? 127 : 126;
 	}
 	e->child = pid;
@@ -491,7 +492,7 @@ static int write_output(const char *path, void (*fn)(struct strbuf *, const stru
 	fn(&data, r);
 	int rc = atomic_write_file(path, data.buf, data.len, 0644, &err);
 	if (rc)
-		fprintf(stderr, "wslgpu watch: %s\n", sb_str(&err));
+		errorf("%s", sb_str(&err));
 	sb_release(&data);
 	sb_release(&err);
 	return rc;
@@ -554,19 +555,19 @@ int watch_run(const struct watch_opts *o)
 
 	if (o->pid > 0) {
 		if (o->pid == getpid() || !pid_exists(o->pid)) {
-			fprintf(stderr, "wslgpu watch: --pid %d: no such process\n", o->pid);
+			errorf("--pid %d: no such process", o->pid);
 			rc = 2;
 			goto out;
 		}
 	} else if (resolve_command(o->argv[0], &path) < 0) {
-		fprintf(stderr, "wslgpu watch: %s: command not found\n", o->argv[0]);
+		errorf("%s: command not found", o->argv[0]);
 		rc = 127;
 		goto out;
 	}
 	if (o->csv) {
 		e.csv = fopen(o->csv, "we"); /* e: O_CLOEXEC, the command must not inherit it */
 		if (!e.csv) {
-			fprintf(stderr, "wslgpu watch: --csv %s: %s\n", o->csv, strerror(errno));
+			errorf("--csv %s: %s", o->csv, strerror(errno));
 			rc = 2;
 			goto out;
 		}
@@ -574,7 +575,7 @@ int watch_run(const struct watch_opts *o)
 	}
 	int err = setup_signals(&e);
 	if (err < 0) {
-		fprintf(stderr, "wslgpu watch: signalfd: %s\n", strerror(-err));
+		errorf("signalfd: %s", strerror(-err));
 		rc = 3;
 		goto out;
 	}
@@ -599,7 +600,7 @@ int watch_run(const struct watch_opts *o)
 		struct signalfd_siginfo si;
 		while (read(e.sfd, &si, sizeof si) == (ssize_t)sizeof si)
 			; /* consumed: it must not kill us when the mask is restored */
-		fprintf(stderr, "wslgpu watch: interrupted by %s before %s\n", signal_name(early, buf),
+		errorf("interrupted by %s before %s", signal_name(early, buf),
 			o->pid > 0 ? "watching began" : "the command started");
 		rc = 128 + early;
 		goto out;
