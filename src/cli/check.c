@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../core/proc.h"
 #include "../core/runner.h"
 #include "../core/text.h"
@@ -41,7 +42,7 @@ static void check_help(FILE *f)
 static void list_checks(bool json)
 {
 	size_t nl, n;
-	const struct layer_def *layers = registry_layers(&nl);
+	const struct layer *layers = layers_in_order(&nl);
 	const struct check_def *defs = registry_checks(&n);
 	struct strbuf sb = STRBUF_INIT;
 	struct json_writer jw;

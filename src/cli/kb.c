@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../core/layers.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
 #include "../kb/kb.h"
@@ -41,17 +42,9 @@ static void list_entry(struct strbuf *out, const struct kb_entry *e, size_t idw)
  * policy), in the order their entries first appear. */
 static size_t kb_layers(const struct kb *kb, const char **out, size_t max)
 {
-	size_t nl, k = 0;
-	const struct layer_def *layers = registry_layers(&nl);
-	for (size_t i = 0; i < nl && k < max; i++)
-		out[k++] = layers[i].name;
-	for (size_t i = 0; i < kb->n && k < max; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = !strcmp(out[j], kb->e[i].layer);
-		if (!seen)
-			out[k++] = kb->e[i].layer;
-	}
+	size_t k = layer_list_begin(out, max);
+	for (size_t i = 0; i < kb->n; i++)
+		k = layer_list_add(out, k, max, kb->e[i].layer);
 	return k;
 }
 

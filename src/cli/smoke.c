@@ -31,6 +31,7 @@
 #include "../core/atomicfile.h"
 #include "../core/rootfs.h"
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../core/proc.h"
 #include "../core/text.h"
 #include "../history/history.h"
@@ -129,7 +130,7 @@ static bool names_something(const char *pattern)
 {
 	size_t n, nl;
 	const struct check_def *defs = registry_checks(&n);
-	const struct layer_def *layers = registry_layers(&nl);
+	const struct layer *layers = layers_in_order(&nl);
 	for (size_t i = 0; i < n; i++)
 		if (policy_glob_match(pattern, defs[i].id))
 			return true;

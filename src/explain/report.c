@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../core/text.h"
-#include "../probes/registry.h"
 #include "../report/finding.h"
 #include "../version.h"
 #include "codes.h"
@@ -406,20 +406,12 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 
 /* ---- list ---- */
 
-/* Layers in chain order, then the ones the registry does not know. */
+/* Layers in chain order, then the ones the chain does not know. */
 static size_t layer_order(const struct explain_db *db, const char **out, size_t max)
 {
-	size_t nl, k = 0;
-	const struct layer_def *layers = registry_layers(&nl);
-	for (size_t i = 0; i < nl && k < max; i++)
-		out[k++] = layers[i].name;
-	for (size_t i = 0; i < db->n && k < max; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < k; j++)
-			seen |= !strcmp(out[j], db->sig[i].e->layer);
-		if (!seen)
-			out[k++] = db->sig[i].e->layer;
-	}
+	size_t k = layer_list_begin(out, max);
+	for (size_t i = 0; i < db->n; i++)
+		k = layer_list_add(out, k, max, db->sig[i].e->layer);
 	return k;
 }
 
