@@ -4,8 +4,7 @@
  * the versions they report at run time) and what a static build lacks.
  * The static build (make static) defines WSLGPU_STATIC and WSLGPU_NO_CURL;
  * this is the one place that says what that costs. The dynamic build links
- * neither libcurl nor libarchive: it opens them at use (dynlib.h), and
- * --version says where the loader would find them.
+ * neither libcurl nor libarchive: it opens them at use (dynlib.h).
  */
 #ifndef WSLGPU_BUILDINFO_H
 #define WSLGPU_BUILDINFO_H
@@ -29,7 +28,9 @@ const char *buildinfo_no_vendor_libs(void);
  * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
-/* The --version text: three lines (static) or four, each ending in a newline. */
+/* The first three lines of the --version text, each ending in a newline
+ * (the dynamic build's fourth, where the libraries opened at use are,
+ * is the command line's: src/cli/version.c reads ld.so.cache). */
 void buildinfo_describe(struct strbuf *out);
 
 #endif
