@@ -42,10 +42,6 @@ int cli_want_color(int fd);
  * max: 0, or -1 after a usage error naming opt and the range. */
 int cli_parse_seconds(const char *cmd, const char *opt, const char *v, double min, double max,
 		      double *out);
-/* The --version text (buildinfo's, and where the libraries opened at use
- * are). */
-struct strbuf;
-void cli_version(struct strbuf *out);
 /* "Did you mean": the candidates closest to word (a typo, git's rule), at
  * most max of them into out; returns how many. */
 size_t cli_similar(const char *word, const char *const *cands, size_t n, const char **out,

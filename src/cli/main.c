@@ -595,7 +595,7 @@ static int run(int argc, char **argv)
 	}
 	if (version) {
 		struct strbuf sb = STRBUF_INIT;
-		cli_version(&sb);
+		buildinfo_describe(&sb);
 		fputs(sb.buf, stdout);
 		sb_release(&sb);
 		free(rest);

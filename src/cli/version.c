@@ -13,7 +13,6 @@
 #include "../core/buildinfo.h"
 #include "../core/strbuf.h"
 #include "../parse/ldcache.h"
-#include "cli.h"
 
 /* The file ld.so.cache names for soname (followed to its real name, so
  * that the version shows: ".../libcurl.so.4.8.0"), or "". */
@@ -62,9 +61,9 @@ static void describe_at_use(struct strbuf *out, const char *soname, const char *
 	sb_release(&where);
 }
 
-void cli_version(struct strbuf *out)
+void buildinfo_describe(struct strbuf *out)
 {
-	buildinfo_describe(out);
+	buildinfo_build_lines(out);
 	if (buildinfo_is_static())
 		return;
 	sb_add(out, "dlopen at use: ");

@@ -51,7 +51,7 @@ const char *buildinfo_static_skip(const char *check_id)
 	return NULL;
 }
 
-void buildinfo_describe(struct strbuf *out)
+void buildinfo_build_lines(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");

@@ -28,9 +28,14 @@ const char *buildinfo_no_vendor_libs(void);
  * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
-/* The first three lines of the --version text, each ending in a newline
- * (the dynamic build's fourth, where the libraries opened at use are,
- * is the command line's: src/cli/version.c reads ld.so.cache). */
+/* The lines of the --version text that the build decides (three), each
+ * ending in a newline. */
+void buildinfo_build_lines(struct strbuf *out);
+/* The whole --version text: those lines, and in the dynamic build a fourth
+ * saying where the loader would find the libraries opened at use. Defined
+ * by the command line (src/cli/version.c), which reads this machine's
+ * ld.so.cache with src/parse/ldcache.h: core/ includes no parser, and
+ * nothing in core/ calls this. */
 void buildinfo_describe(struct strbuf *out);
 
 #endif
