@@ -26,7 +26,7 @@
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
-#include "../explain/report.h"
+#include "../report/explain.h"
 #include "../probes/registry.h"
 #include "checkrun.h"
 #include "cli.h"
@@ -298,10 +298,13 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
 				     cmd->verbose, platform };
+	struct strbuf out = STRBUF_INIT;
 	if (cmd->json)
-		explain_report_json(stdout, &view);
+		explain_report_json(&out, &view);
 	else
-		explain_report_text(stdout, &view);
+		explain_report_text(&out, &view);
+	fwrite(out.buf, 1, out.len, stdout);
+	sb_release(&out);
 	fflush(stdout);
 
 	struct explain_tally t;
@@ -325,14 +328,17 @@ static int explain_run(struct checkrun *cr, const struct explain_cmd *cmd,
 		       const struct explain_db *db, int argc, char **argv)
 {
 	if (cmd->list || cmd->dump || cmd->dump_keys) {
+		struct strbuf out = STRBUF_INIT;
 		if (cmd->dump_keys)
-			explain_dump_keys(stdout, db);
+			explain_dump_keys(&out, db);
 		else if (cmd->dump)
-			explain_dump_patterns(stdout, db);
+			explain_dump_patterns(&out, db);
 		else if (cmd->json)
-			explain_list_json(stdout, db);
+			explain_list_json(&out, db);
 		else
-			explain_list_text(stdout, db);
+			explain_list_text(&out, db);
+		fwrite(out.buf, 1, out.len, stdout);
+		sb_release(&out);
 		return EXIT_OK;
 	}
 	struct explain_scan scan;
