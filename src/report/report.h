@@ -46,8 +46,11 @@ const char *report_platform(const struct report *rep, const char *key);
 void report_text(struct strbuf *out, const struct report *rep);
 void report_json(struct strbuf *out, const struct report *rep);
 /* The members of the check report, for a command that adds its own to the
- * same object (smoke's "smoke"). */
+ * same object (smoke's "smoke"): report_json_with calls members (when not
+ * NULL) after them. */
 struct json_writer;
 void report_json_members(struct json_writer *jw, const struct report *rep);
+void report_json_with(struct strbuf *out, const struct report *rep,
+		      void (*members)(struct json_writer *jw, const void *ctx), const void *ctx);
 
 #endif
