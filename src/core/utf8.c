@@ -113,3 +113,34 @@ void text_sanitize_line(struct strbuf *sb, const char *s)
 {
 	sanitize(sb, s, true);
 }
+
+/* ---- escaping ---- */
+
+static void escape_put(struct strbuf *sb, const unsigned char *p, int n, const void *ctx)
+{
+	(void)ctx;
+	if (n == 0) {
+		sb_addf(sb, "\\x%02x", p[0]);
+	} else if (n == 1) {
+		if (p[0] == '\n')
+			sb_add(sb, "\\n");
+		else if (p[0] == '\t')
+			sb_add(sb, "\\t");
+		else if (p[0] == '\r')
+			sb_add(sb, "\\r");
+		else
+			sb_addf(sb, "\\x%02x", p[0]);
+	} else if ((n == 2 && p[0] == 0xc2 && p[1] < 0xa0) || unicode_trap(p, n)) {
+		unsigned cp = n == 2 ? ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu)
+				     : ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+		sb_addf(sb, "\\u%04x", cp);
+	} else {
+		sb_addn(sb, p, (size_t)n);
+	}
+}
+
+void text_escape(struct strbuf *sb, const char *s)
+{
+	static const struct utf8_escape e = { "", escape_put, NULL, 0 };
+	utf8_escape(sb, s, strlen(s), &e);
+}

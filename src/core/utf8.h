@@ -52,5 +52,12 @@ void utf8_escape(struct strbuf *out, const char *s, size_t len, const struct utf
 #define TEXT_LINE_BREAK "\xe2\x8f\x8e" /* U+23CE RETURN SYMBOL */
 void text_sanitize(struct strbuf *sb, const char *s);
 void text_sanitize_line(struct strbuf *sb, const char *s);
+/*
+ * What the user typed, shown in a message: C0 controls, DEL and C1
+ * controls as C escapes (\n, \t, \x1b, \u0085), bytes that are not UTF-8
+ * as \xNN, bidirectional overrides and line separators as \uNNNN, so that
+ * the message stays one line, moves no cursor and shows what was typed.
+ */
+void text_escape(struct strbuf *sb, const char *s);
 
 #endif
