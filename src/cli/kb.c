@@ -182,39 +182,57 @@ static void no_entry(const struct kb *kb, const char *id)
 	free(ids);
 }
 
+struct kb_args {
+	int unused;
+};
+
+static const struct cli_option kb_options[] = {
+	OPT_END(),
+};
+
+static const char *const kb_usage[] = { "wslgpu kb [WORD...]", NULL };
+
+const struct cli_command kb_command = {
+	.name = "kb",
+	.run = cmd_kb,
+	.summary = "show knowledge-base entries (causes and fixes)",
+	.root = ROOT_IGNORED,
+	.usage = kb_usage,
+	.about = "Without words, lists every knowledge-base entry, layer by layer. A word\n"
+		 "that is an entry's id shows it in full; a layer (libs) lists its entries;\n"
+		 "a check id (bridge.dxg) or the start of ids (libs.loader) lists the\n"
+		 "entries under it.\n",
+	.options = kb_options,
+	.epilog = "Exit status: 0 shown, 2 a word names no entry (or another usage error),\n"
+		  "3 the output could not be written.\n",
+};
+
 int cmd_kb(int argc, char **argv)
 {
 	const struct kb *kb = kb_builtin();
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs("usage: wslgpu kb [WORD...]\n"
-		      "\n"
-		      "Without words, lists every knowledge-base entry, layer by layer. A word\n"
-		      "that is an entry's id shows it in full; a layer (libs) lists its entries;\n"
-		      "a check id (bridge.dxg) or the start of ids (libs.loader) lists the\n"
-		      "entries under it.\n"
-		      "\n"
-		      "  -h, --help   show this help\n",
-		      stdout);
-		return EXIT_OK;
-	}
+	struct kb_args args = { 0 };
+	int n = parse_options(&kb_command, argc, argv, &args);
+	if (n < 0)
+		return parse_exit(n);
 	struct strbuf out = STRBUF_INIT;
 	int rc = EXIT_OK;
-	if (argc <= 1) {
+	if (n == 0) {
 		const char *layers[64];
 		size_t nl = kb_layers(kb, layers, 64);
 		for (size_t l = 0; l < nl; l++)
 			list_layer(&out, kb, layers[l]);
 	}
-	for (int a = 1; a < argc; a++) {
-		const struct kb_entry *e = kb_find(argv[a]);
+	for (int i = 0; i < n; i++) {
+		const char *word = argv[i];
+		const struct kb_entry *e = kb_find(word);
 		if (e)
 			show_entry(&out, e);
-		else if (*argv[a] && layer_count(kb, argv[a]))
-			list_layer(&out, kb, argv[a]);
-		else if (!*argv[a] || !list_under(&out, kb, argv[a])) {
+		else if (*word && layer_count(kb, word))
+			list_layer(&out, kb, word);
+		else if (!*word || !list_under(&out, kb, word)) {
 			fputs(sb_str(&out), stdout);
 			sb_reset(&out);
-			no_entry(kb, argv[a]);
+			no_entry(kb, word);
 			rc = EXIT_USAGE;
 		}
 	}
