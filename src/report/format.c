@@ -55,9 +55,12 @@ static void fix_json(struct strbuf *out, const struct format_input *in)
 	fix_plan_json(in->plan, in->fix_meta, out);
 }
 
+format_writer check_brief; /* brief.c */
+
 static const struct format table[] = {
 	{ "text", "check smoke", check_text, NULL, NULL },
 	{ "json", "check", check_json, NULL, "print the report as JSON (schema wslgpu/check/1)" },
+	{ "brief", "check", check_brief, NULL, "one line per problem and its first fix, then the verdict" },
 	{ "json", "smoke", check_json, NULL, "print the report as JSON (wslgpu/check/1 plus \"smoke\")" },
 	{ "junit", "smoke", junit, "FILE", "also write JUnit XML (atomically)" },
 	{ "prom", "smoke", prom, "FILE", "also write Prometheus text (node_exporter textfile)" },

@@ -1,0 +1,42 @@
+#!/bin/sh
+# options.sh: what comes of declaring each command's options and formats
+# once (src/cli/parse-options.h, src/report/format.c): check --brief, the
+# did-you-mean of a mistyped option or check id, two outputs naming one
+# file, write errors (exit 3), usage errors that echo what was typed, the
+# completion data, and --help and the man pages agreeing with the
+# declarations.
+. "$(dirname "$0")/lib.sh"
+
+# ---- check --brief: a format added as one file and one row
+fixture no-dxg
+run check --brief
+expect_rc 1
+expect_line '^✗ bridge\.dxg /dev/dxg is missing'
+expect_line '^  fix        uname -r'
+expect_line '^✗ Broken at the bridge layer'
+[ "$(printf '%s\n' "$OUT" | grep -c '^[✗!] [a-z]*\.')" = 1 ] && ok "one line per problem" ||
+	fail "problem lines: $OUT"
+setenv COLUMNS=80
+run check --brief
+# awk counts bytes: the marks and the ellipsis are 3 bytes, one column
+wide=$(printf '%s\n' "$OUT" | LC_ALL=C.UTF-8 awk 'length($0) > 80' | grep -v '^  fix ')
+[ -z "$wide" ] && ok "--brief fits 80 columns (commands aside)" || fail "wider than 80: $wide"
+fixture ldpath-stubs
+run check --brief
+expect_rc 1
+expect_line '^✗ libs\.libcuda +the loader picks'
+expect_line '^  fix        export LD_LIBRARY_PATH='
+# every fix line --brief shows runs as printed
+printf '%s\n' "$OUT" | sed -n 's/^  fix        //p' >"$WORK/fixes.sh"
+if bash -n "$WORK/fixes.sh" 2>"$WORK/bash-n"; then ok "--brief's fix lines pass bash -n"; else
+	fail "bash -n: $(cat "$WORK/bash-n")"; fi
+fixture healthy-wsl2
+run check --brief
+expect_rc 0
+expect_line '^✓ No problems found in [0-9]+ checks\.$'
+[ "$(printf '%s\n' "$OUT" | wc -l)" = 1 ] && ok "a healthy machine: the verdict alone" || fail "$OUT"
+run check --brief --json
+expect_rc 2
+expect_err "^wslgpu check: --brief and --json exclude each other$"
+
+done_testing
