@@ -13,6 +13,7 @@
 #include "../core/layers.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
+#include "../core/utf8.h"
 #include "../kb/kb.h"
 #include "../probes/registry.h"
 #include "../report/finding.h"
@@ -182,15 +183,60 @@ static void no_entry(const struct kb *kb, const char *id)
 	free(ids);
 }
 
+/* Whether the entry mentions word (any case): in its id, title, cause,
+ * fixes or the text it matches in a log. */
+static bool mentions(const struct kb_entry *e, const char *word)
+{
+	if (strcasestr(e->id, word) || (e->title && strcasestr(e->title, word)) ||
+	    (e->cause && strcasestr(e->cause, word)))
+		return true;
+	for (size_t i = 0; i < e->fix.n; i++)
+		if (strcasestr(e->fix.v[i], word))
+			return true;
+	for (size_t i = 0; i < e->match.n; i++)
+		if (strcasestr(e->match.v[i], word))
+			return true;
+	return false;
+}
+
+/* --search WORD: the entries that mention it, listed; how many. */
+static size_t search(struct strbuf *out, const struct kb *kb, const char *word)
+{
+	size_t k = 0, idw = 0;
+	for (size_t i = 0; i < kb->n; i++)
+		if (mentions(&kb->e[i], word)) {
+			k++;
+			idw = strlen(kb->e[i].id) > idw ? strlen(kb->e[i].id) : idw;
+		}
+	if (!k)
+		return 0;
+	struct strbuf w = STRBUF_INIT;
+	text_sanitize_line(&w, word);
+	sb_addf(out, "%zu entr%s mention%s '%s' (wslgpu kb ID shows one in full)\n", k,
+		k == 1 ? "y" : "ies", k == 1 ? "s" : "", w.buf);
+	sb_release(&w);
+	if (idw > TITLE_COLUMN_MAX - 2)
+		idw = TITLE_COLUMN_MAX - 2;
+	for (size_t i = 0; i < kb->n; i++)
+		if (mentions(&kb->e[i], word))
+			list_entry(out, &kb->e[i], idw);
+	return k;
+}
+
 struct kb_args {
-	int unused;
+	const char *search;
 };
 
+#define ARGS struct kb_args
 static const struct cli_option kb_options[] = {
+	OPT_STRING(0, "search", ARGS, search, "WORD",
+		   "list the entries whose id, title, cause, fixes or log text mention WORD (any "
+		   "case)"),
 	OPT_END(),
 };
+#undef ARGS
 
-static const char *const kb_usage[] = { "wslgpu kb [WORD...]", NULL };
+static const char *const kb_usage[] = { "wslgpu kb [WORD...]", "wslgpu kb --search WORD", NULL };
 
 const struct cli_command kb_command = {
 	.name = "kb",
@@ -203,8 +249,8 @@ const struct cli_command kb_command = {
 		 "a check id (bridge.dxg) or the start of ids (libs.loader) lists the\n"
 		 "entries under it.\n",
 	.options = kb_options,
-	.epilog = "Exit status: 0 shown, 2 a word names no entry (or another usage error),\n"
-		  "3 the output could not be written.\n",
+	.epilog = "Exit status: 0 shown, 1 --search found nothing, 2 a word names no entry (or\n"
+		  "another usage error), 3 the output could not be written.\n",
 };
 
 int cmd_kb(int argc, char **argv)
@@ -216,7 +262,21 @@ int cmd_kb(int argc, char **argv)
 		return parse_exit(n);
 	struct strbuf out = STRBUF_INIT;
 	int rc = EXIT_OK;
-	if (n == 0) {
+	if (args.search) {
+		if (n > 0) {
+			cli_usage_error("kb", "--search takes one word, not words as well ('%s')",
+					argv[0]);
+			sb_release(&out);
+			return EXIT_USAGE;
+		}
+		if (!search(&out, kb, args.search)) {
+			struct strbuf w = STRBUF_INIT;
+			text_escape(&w, args.search);
+			errorf("no entry mentions '%s' (list them all: wslgpu kb)", w.buf);
+			sb_release(&w);
+			rc = EXIT_FAILED;
+		}
+	} else if (n == 0) {
 		const char *layers[64];
 		size_t nl = kb_layers(kb, layers, 64);
 		for (size_t l = 0; l < nl; l++)

@@ -39,4 +39,21 @@ run check --brief --json
 expect_rc 2
 expect_err "^wslgpu check: --brief and --json exclude each other$"
 
+# ---- kb --search: an option added as one row of kb's declaration
+FIXTURE=kb-search
+bare() { "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"; RC=$?; OUT=$(cat "$WORK/out"); ERR=$(cat "$WORK/err"); }
+bare kb --search STUB_library
+expect_rc 0
+expect_line "^[0-9]+ entries mention 'STUB_library'"
+expect_line '^cuda\.init\.stub +cuInit returns CUDA_ERROR_STUB_LIBRARY'
+bare kb --search zzzq-nothing
+expect_rc 1
+expect_err "^wslgpu kb: no entry mentions 'zzzq-nothing'"
+bare kb --search stub libs
+expect_rc 2
+bare kb --help
+expect_line '^      --search WORD    list the entries'
+bare __complete options kb
+expect_line "^-	--search	WORD	nothing	"
+
 done_testing
