@@ -78,6 +78,7 @@ struct engine {
 	struct machine_reader mach;
 	struct proc_tree tree;
 	FILE *csv;
+	bool output_failed; /* --csv, --json=FILE or --svg could not be written */
 	int child;          /* run mode: the command's pid */
 	int root;           /* the tree's root: child or --pid */
 	bool live;          /* draw the status line */
@@ -176,6 +177,20 @@ static void data_scan(struct engine *e, bool maps)
 }
 
 /* One point from the previous reading to now. */
+
+/* After a CSV row: a row that did not reach the file (a full disk,
+ * /dev/full) is said once, and no more are written; watch then exits 3
+ * (the file is incomplete) after the command ends as usual. err is errno
+ * after the write. */
+static void csv_written(struct engine *e, int err)
+{
+	if (!ferror(e->csv))
+		return;
+	errorf("--csv %s: %s; no more rows are written", e->o->csv, strerror(err ? err : EIO));
+	fclose(e->csv);
+	e->csv = NULL;
+	e->output_failed = true;
+}
 static void take_point(struct engine *e, bool last)
 {
 	struct watch_raw cur;
@@ -192,8 +207,10 @@ static void take_point(struct engine *e, bool last)
 		}
 		series_add(&e->r->series, &p);
 		note_top(e, &p, &cur.tree);
-		if (e->csv)
+		if (e->csv) {
 			watch_csv_row(e->csv, &p);
+			csv_written(e, errno);
+		}
 		if (!last)
 			draw_live(e, &p);
 	}
@@ -485,14 +502,15 @@ static void summarize(struct engine *e)
 
 /* Written as a whole by atomicfile: a reader never sees half a file, and
  * "-", /dev/stdout or a FIFO are written through, as everywhere else. */
-static int write_output(const char *path, void (*fn)(struct strbuf *, const struct watch_report *),
+static int write_output(const char *option, const char *path,
+			void (*fn)(struct strbuf *, const struct watch_report *),
 			const struct watch_report *r)
 {
 	struct strbuf data = STRBUF_INIT, err = STRBUF_INIT;
 	fn(&data, r);
 	int rc = atomic_write_file(path, data.buf, data.len, 0644, &err);
 	if (rc)
-		errorf("%s", sb_str(&err));
+		errorf("%s %s", option, sb_str(&err));
 	sb_release(&data);
 	sb_release(&err);
 	return rc;
@@ -509,10 +527,10 @@ static void finish(struct engine *e)
 	r->sampler_cpu_s = e->gpu.sampler_cpu_s;
 	if (!o->quiet)
 		watch_print_summary(stderr, r);
-	if (o->json)
-		write_output(o->json, watch_json, r);
-	if (o->svg)
-		write_output(o->svg, watch_svg, r);
+	if (o->json && write_output("--json", o->json, watch_json, r))
+		e->output_failed = true;
+	if (o->svg && write_output("--svg", o->svg, watch_svg, r))
+		e->output_failed = true;
 	if (o->self_stats)
 		fprintf(stderr, "watch-self-stats: watch_cpu_s=%.3f sampler_cpu_s=%.3f "
 				"job_cpu_s=%.3f wall_s=%.3f points=%zu\n",
@@ -568,10 +586,11 @@ int watch_run(const struct watch_opts *o)
 		e.csv = fopen(o->csv, "we"); /* e: O_CLOEXEC, the command must not inherit it */
 		if (!e.csv) {
 			errorf("--csv %s: %s", o->csv, strerror(errno));
-			rc = 2;
+			rc = 3; /* an output that cannot be written, as below */
 			goto out;
 		}
 		watch_csv_header(e.csv);
+		csv_written(&e, errno);
 	}
 	int err = setup_signals(&e);
 	if (err < 0) {
@@ -680,8 +699,20 @@ int watch_run(const struct watch_opts *o)
 			e.gpu_after.valid = false; /* nothing new came */
 	}
 	gpumon_stop(&e.gpu);
+	if (e.csv && fclose(e.csv) != 0) {
+		errorf("--csv %s: %s", o->csv, strerror(errno));
+		e.output_failed = true;
+	}
+	e.csv = NULL;
 	finish(&e);
 	rc = rep.exit_code;
+	if (e.output_failed) {
+		/* Every write error exits 3, as for standard output; the job's
+		 * own status is said, not lost. */
+		errorf("exit status 3: an output was not written (the command %s)",
+		       rep.end.len ? rep.end.buf : "ended");
+		rc = 3;
+	}
 
 out:
 	if (e.sfd >= 0)

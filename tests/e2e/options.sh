@@ -56,4 +56,47 @@ expect_line '^      --search WORD    list the entries'
 bare __complete options kb
 expect_line "^-	--search	WORD	nothing	"
 
+# ---- every write error exits 3
+FIXTURE=write-errors
+NO_NVML=--nvml-lib=/nonexistent/libnvidia-ml.so.1
+bare watch -q "$NO_NVML" --csv /dev/full -- sh -c 'sleep 1.2'
+expect_rc 3
+expect_err '^wslgpu watch: --csv /dev/full: No space left on device'
+expect_err '^wslgpu watch: exit status 3: an output was not written \(the command exited with status 0\)$'
+bare watch -q "$NO_NVML" --json=/dev/full -- sh -c 'exit 4'
+expect_rc 3
+expect_err '^wslgpu watch: --json /dev/full: No space left on device'
+expect_err 'the command exited with status 4'
+mkdir -p "$WORK/a-dir"
+bare watch -q "$NO_NVML" --svg "$WORK/a-dir" -- true
+expect_rc 3
+expect_err '^wslgpu watch: --svg .*a-dir: is a directory'
+bare watch -q "$NO_NVML" --csv "$WORK/no-such-dir/w.csv" -- true
+expect_rc 3
+bare watch -q "$NO_NVML" --csv "$WORK/w.csv" --json="$WORK/w.json" -- true
+expect_rc 0
+# A closed standard output: what a command printed went nowhere.
+fixture healthy-wsl2
+closed() { # ARGS...: wslgpu with standard output closed
+	# shellcheck disable=SC2046
+	env -i $(fixture_tool --env "$FIXTURE" | tr "\n" " ") "$WSLGPU" "$@" >&- 2>"$WORK/err"
+	RC=$?
+	ERR=$(cat "$WORK/err")
+}
+for c in "check --only platform" "kb" "kb bridge.dxg.missing" "smoke --only platform" "check --list" "fix --only platform"; do
+	# shellcheck disable=SC2086
+	closed --root "$ROOT" $c
+	if [ "$RC" = 3 ] && printf '%s\n' "$ERR" | grep -qx 'wslgpu: standard output is closed: what the command printed was lost'; then
+		ok "$c >&-: exit 3 and why"; else fail "$c >&-: rc $RC, $ERR"; fi
+done
+# and nothing it writes lands in a file it opened on descriptor 1
+closed --root "$ROOT" smoke --only platform --junit "$WORK/closed.xml"
+expect_rc 3
+if head -c 5 "$WORK/closed.xml" | grep -q '<?xml'; then ok "the JUnit file holds only JUnit"; else fail "closed.xml: $(head -c 100 "$WORK/closed.xml")"; fi
+# --version and --help are not a command's output: git's answer (0)
+closed --version
+expect_rc 0
+closed --help
+expect_rc 0
+
 done_testing
