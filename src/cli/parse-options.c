@@ -214,8 +214,16 @@ static void record_output(struct given_output *outs, size_t *n, const struct cli
 	outs[k].path = path;
 }
 
+/* Whether path is a device that takes any number of writers (/dev/null). */
+static bool is_device(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
 /* Two outputs naming one file would each replace the other: a usage error,
- * before anything runs. "-" (standard output) counts as a file too. */
+ * before anything runs. "-" (standard output) counts as a file too; a
+ * device such as /dev/null does not. */
 static int check_outputs(struct parse_state *ps, const struct given_output *g, size_t n)
 {
 	int rc = 0;
@@ -226,7 +234,7 @@ static int check_outputs(struct parse_state *ps, const struct given_output *g, s
 		struct strbuf shown = STRBUF_INIT;
 		text_sanitize_line(&shown, g[i].path);
 		for (size_t j = i + 1; j < n && !rc; j++)
-			if (!strcmp(real[i], real[j]))
+			if (!strcmp(real[i], real[j]) && !is_device(real[i]))
 				rc = parse_error(ps, "%s and %s name the same file (%s): give each "
 						 "output its own", g[i].option, g[j].option, shown.buf);
 		if (!rc && strcmp(g[i].path, "-") && is_stdout(g[i].path))

@@ -99,4 +99,123 @@ expect_rc 0
 closed --help
 expect_rc 0
 
+# ---- did you mean
+fixture healthy-wsl2
+run check --jsn
+expect_rc 2
+expect_err "^wslgpu check: unknown option '--jsn'; did you mean '--json'\?$"
+run --jsn check
+expect_rc 2
+expect_err "^wslgpu: unknown option '--jsn'; did you mean '--json'\?$"
+run smoke --polcy x.ini
+expect_rc 2
+expect_err "did you mean '--policy'"
+run check --only cuda.kernl
+expect_rc 2
+expect_err "^wslgpu check: --only: 'cuda.kernl' is neither a layer nor a check id; did you mean 'cuda.kernel'\? "
+run check --only platform,lbs
+expect_rc 2
+expect_err "did you mean 'libs'"
+run check --only zzzzzzzz
+expect_rc 2
+if printf '%s\n' "$ERR" | grep -q 'did you mean'; then fail "a suggestion for zzzzzzzz"; else ok "no suggestion for zzzzzzzz"; fi
+# an option abbreviated to a unique prefix still works (as getopt_long), an
+# ambiguous one is named
+run check --stri --only platform.kind
+expect_rc 0
+run fix --ap --y --only platform.kind
+expect_rc 0
+expect_line '^wslgpu fix --apply: nothing to apply automatically\.$'
+run smoke --pu x
+expect_rc 2
+expect_err "option '--pu' is ambiguous: --push, --push-delete"
+
+# ---- two outputs naming one file
+mkdir -p "$WORK/o"
+run smoke --only platform --junit "$WORK/o/x" --prom "$WORK/o/x"
+expect_rc 2
+expect_err "^wslgpu smoke: --junit and --prom name the same file \(.*/o/x\): give each output its own$"
+[ ! -e "$WORK/o/x" ] && ok "nothing written" || fail "$WORK/o/x written"
+run smoke --only platform --junit "$WORK/o/y" --db "$WORK/o/../o/y"
+expect_rc 2
+expect_err "--junit and --db name the same file"
+run smoke --only platform --junit "$WORK/o/a" --junit "$WORK/o/b" --prom "$WORK/o/a"
+expect_rc 0
+[ -s "$WORK/o/a" ] && [ -s "$WORK/o/b" ] && ok "a repeated option's last value is the output" ||
+	fail "$(ls "$WORK/o")"
+run smoke --only platform --junit /dev/null --prom /dev/null
+expect_rc 0
+bare watch -q "$NO_NVML" --csv "$WORK/o/w" --svg "$WORK/o/w" -- true
+expect_rc 2
+expect_err "--csv and --svg name the same file"
+bare watch -q "$NO_NVML" --json="$WORK/o/w" --csv "$WORK/o/w" -- true
+expect_rc 2
+# an output where standard output goes would replace what is printed
+# shellcheck disable=SC2046
+env -i $(fixture_tool --env "$FIXTURE" | tr "\n" " ") "$WSLGPU" --root "$ROOT" smoke --only platform \
+	--junit "$WORK/o/same" >"$WORK/o/same" 2>"$WORK/err"
+RC=$?
+ERR=$(cat "$WORK/err")
+expect_rc 2
+expect_err "standard output goes to that file too"
+
+# ---- usage errors show what was typed, escaped: no raw control character
+bare --root "$(printf '/nonexistent/a\nb\033[31m')" check
+expect_rc 2
+expect_err '^wslgpu: --root /nonexistent/a\\nb\\x1b\[31m: No such file or directory$'
+if grep -q "$(printf '\033')" "$WORK/err"; then fail "an escape character on stderr"; else ok "no escape character"; fi
+[ "$(wc -l <"$WORK/err")" = 2 ] && ok "the message and the hint, two lines" || fail "$(cat "$WORK/err")"
+run check --only "$(printf 'x\ny')"
+expect_rc 2
+if grep -qF "'x\\ny' is neither a layer nor a check id" "$WORK/err"; then ok "--only x<newline>y escaped"; else
+	fail "not escaped: $(cat "$WORK/err")"; fi
+run check "$(printf -- '--x\033]0;title\007')"
+expect_rc 2
+if grep -q "$(printf '\033')" "$WORK/err"; then fail "an escape character on stderr"; else ok "an unknown option escaped"; fi
+
+# ---- the completion data comes from the declarations
+bare __complete checks
+expect_line '^libs\.libcuda$'
+expect_line '^cuda$'
+expect_no_line '^policy'
+bare __complete options smoke
+expect_line "^-	--junit	FILE	file	also write JUnit XML"
+expect_line "^-	--only	LIST	checks	"
+expect_line "^-	--color	WHEN	words:auto,always,never	"
+expect_no_line 'no-fork'
+bare __complete options watch
+expect_line "^-	--json	=FILE	file	"
+bare __complete commands
+expect_line "^check	prove the GPU compute chain"
+expect_no_line '^__complete'
+bare __complete nonsense
+expect_rc 2
+BC=/usr/share/bash-completion/bash_completion
+complete_bash() { # WORDS... (the last one is being completed)
+	env -i PATH="$BUILD:/usr/bin:/bin" HOME="$WORK" bash --norc --noprofile -c '
+		[ -f "$1" ] && . "$1"; shift
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_wslgpu wslgpu "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' complete "$BC" "$top/completions/wslgpu.bash" "$@" 2>&1
+}
+OUT=$(complete_bash wslgpu check --only pol)
+[ -z "$OUT" ] && ok "bash: no policy.* after check --only" || fail "bash offers: $OUT"
+OUT=$(complete_bash wslgpu smoke --only p)
+if printf '%s\n' "$OUT" | grep -q '^policy'; then fail "bash: smoke --only offers $OUT"; else
+	ok "bash: no policy.* after smoke --only"; fi
+printf '%s\n' "$OUT" | grep -qx perf && ok "bash: smoke --only p offers perf" || fail "$OUT"
+OUT=$(complete_bash wslgpu check --br)
+[ "$OUT" = --brief ] && ok "bash: check --br offers --brief" || fail "$OUT"
+OUT=$(complete_bash wslgpu kb --se)
+[ "$OUT" = --search ] && ok "bash: kb --se offers --search" || fail "$OUT"
+OUT=$(complete_bash wslgpu watch --json=)
+[ -n "$OUT" ] && ok "bash: watch --json= offers files" || fail "nothing after --json="
+if command -v zsh >/dev/null 2>&1 && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then
+	OUT=$(env -i PATH="$BUILD:/usr/bin:/bin" HOME="$WORK" TERM=xterm zsh -f "$top/tests/e2e/complete.zsh" "$top/completions" "wslgpu check --only " 2>&1)
+	if printf '%s\n' "$OUT" | grep -q 'policy'; then fail "zsh: check --only offers policy: $OUT"; else
+		printf '%s\n' "$OUT" | grep -qx libs && ok "zsh: check --only offers no policy.*" || fail "zsh: $OUT"; fi
+fi
+
 done_testing
