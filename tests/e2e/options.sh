@@ -218,4 +218,37 @@ if command -v zsh >/dev/null 2>&1 && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; th
 		printf '%s\n' "$OUT" | grep -qx libs && ok "zsh: check --only offers no policy.*" || fail "zsh: $OUT"; fi
 fi
 
+# ---- the man pages say what the declarations say: each page's OPTIONS
+# tags are options the command declares, and take a value exactly when
+# the declaration does (install.sh checks the other way: every option of
+# --help is in the page)
+FIXTURE=man-pages
+if command -v mandoc >/dev/null 2>&1; then
+	for c in $("$WSLGPU" __complete commands | cut -f1); do
+		[ "$c" = help ] && continue
+		"$WSLGPU" __complete options "$c" >"$WORK/decl"
+		mandoc -Tascii "$top/doc/wslgpu-$c.1" | col -bx |
+			awk '/^[A-Z][A-Z ]*$/ { on = ($0 == "OPTIONS"); next } on' |
+			sed -n 's/^ \{3,8\}\(-.*\)$/\1/p' | sed 's/  .*//' >"$WORK/tags"
+		bad=""
+		while IFS= read -r tag; do
+			# "-v, --verbose", "--only list", "--json[=file]", "-f file, --file file"
+			printf '%s\n' "$tag" | tr ',' '\n' | sed 's/^ *//' >"$WORK/words"
+			while read -r opt val; do
+				name=${opt%%[[=]*}
+				case $opt in *\[=*) val="=" ;; esac
+				line=$(awk -F'\t' -v o="$name" '$1 == o || $2 == o' "$WORK/decl")
+				if [ -z "$line" ]; then bad="$bad $name(undeclared)"; continue; fi
+				arg=$(printf '%s\n' "$line" | cut -f3)
+				if [ -n "$val" ] && [ "$arg" = - ]; then bad="$bad $name(a value in the page only)"; fi
+				if [ -z "$val" ] && [ "$arg" != - ] && [ "${arg#=}" = "$arg" ]; then
+					bad="$bad $name(no value in the page)"; fi
+			done <"$WORK/words"
+		done <"$WORK/tags"
+		[ -z "$bad" ] && ok "wslgpu-$c.1 documents only what $c declares" || fail "wslgpu-$c.1:$bad"
+	done
+else
+	echo "# mandoc not installed: the man pages were not compared"
+fi
+
 done_testing
