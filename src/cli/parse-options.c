@@ -181,15 +181,6 @@ static char *output_path(const char *path)
 	return out;
 }
 
-/* Whether standard output goes to path (a regular file): what the command
- * prints would be replaced by the output, or the other way round. */
-static bool is_stdout(const char *path)
-{
-	struct stat a, b;
-	return fstat(STDOUT_FILENO, &a) == 0 && S_ISREG(a.st_mode) && stat(path, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 struct given_output {
 	const struct cli_option *o;
 	char option[48]; /* as typed: "--junit", "-o" */
@@ -214,32 +205,39 @@ static void record_output(struct given_output *outs, size_t *n, const struct cli
 	outs[k].path = path;
 }
 
-/* Whether path is a device that takes any number of writers (/dev/null). */
-static bool is_device(const char *path)
+/* Whether writing path replaces a file (core/atomicfile.h): a regular file
+ * or a new one. Standard output ("-", or the file it goes to), a device
+ * such as /dev/null and a FIFO are written through, and take any number
+ * of writers. */
+static bool is_replaced(const char *path)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+	struct stat st, out, err;
+	if (!strcmp(path, "-"))
+		return false;
+	if (stat(path, &st) < 0)
+		return true;
+	bool std = (fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st.st_dev &&
+		    out.st_ino == st.st_ino) ||
+		   (fstat(STDERR_FILENO, &err) == 0 && err.st_dev == st.st_dev &&
+		    err.st_ino == st.st_ino);
+	return S_ISREG(st.st_mode) && !std;
 }
 
-/* Two outputs naming one file would each replace the other: a usage error,
- * before anything runs. "-" (standard output) counts as a file too; a
- * device such as /dev/null does not. */
+/* Two outputs naming one file would each replace the other, and all but
+ * the last be lost: a usage error, before anything runs. */
 static int check_outputs(struct parse_state *ps, const struct given_output *g, size_t n)
 {
 	int rc = 0;
 	char **real = xcalloc(n ? n : 1, sizeof *real);
 	for (size_t i = 0; i < n; i++)
-		real[i] = strcmp(g[i].path, "-") ? output_path(g[i].path) : xstrdup("-");
+		real[i] = output_path(g[i].path);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct strbuf shown = STRBUF_INIT;
 		text_sanitize_line(&shown, g[i].path);
 		for (size_t j = i + 1; j < n && !rc; j++)
-			if (!strcmp(real[i], real[j]) && !is_device(real[i]))
+			if (!strcmp(real[i], real[j]) && is_replaced(g[i].path))
 				rc = parse_error(ps, "%s and %s name the same file (%s): give each "
 						 "output its own", g[i].option, g[j].option, shown.buf);
-		if (!rc && strcmp(g[i].path, "-") && is_stdout(g[i].path))
-			rc = parse_error(ps, "%s %s: standard output goes to that file too: give the "
-					 "output another name", g[i].option, shown.buf);
 		sb_release(&shown);
 	}
 	for (size_t i = 0; i < n; i++)
