@@ -56,6 +56,7 @@ static void fix_json(struct strbuf *out, const struct format_input *in)
 }
 
 format_writer check_brief; /* brief.c */
+format_writer fix_commands; /* fixcommands.c */
 
 static const struct format table[] = {
 	{ "text", "check smoke", check_text, NULL, NULL },
@@ -69,6 +70,8 @@ static const struct format table[] = {
 	{ "json", "explain", explain_json, NULL, "print JSON (schema wslgpu/explain/1)" },
 	{ "script", "fix", fix_script, NULL, NULL },
 	{ "json", "fix", fix_json, NULL, "print the plan as JSON (schema wslgpu/fix/1)" },
+	{ "commands", "fix", fix_commands, NULL,
+	  "print only the plan's commands for this shell, as a script (bash -n clean)" },
 };
 #define NFORMATS (sizeof table / sizeof table[0])
 _Static_assert(NFORMATS <= FORMAT_MAX, "raise FORMAT_MAX");

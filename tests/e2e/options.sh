@@ -39,6 +39,30 @@ run check --brief --json
 expect_rc 2
 expect_err "^wslgpu check: --brief and --json exclude each other$"
 
+# ---- fix --commands: a second format of fix, one file and one row
+for f in ldpath-stubs no-dxg toolkit-too-new conda-libcuda healthy-wsl2; do
+	fixture $f
+	run fix --commands
+	printf '%s\n' "$OUT" >"$WORK/commands.sh"
+	if bash -n "$WORK/commands.sh" 2>"$WORK/bash-n"; then ok "$f: fix --commands passes bash -n"; else
+		fail "$f: bash -n: $(cat "$WORK/bash-n")"; fi
+	if grep -v '^#' "$WORK/commands.sh" | grep -q -e 'PS>' -e '<[a-z]' -e 'wsl\.exe' -e '\.exe '; then
+		fail "$f: a Windows-side line or a template: $(grep -v '^#' "$WORK/commands.sh")"; else
+		ok "$f: only commands for this shell"; fi
+done
+fixture ldpath-stubs
+run fix --commands
+expect_rc 1
+expect_line '^#!/bin/sh$'
+expect_line '^# \[1\] libs\.libcuda$'
+expect_line '^export LD_LIBRARY_PATH=/usr/local/cuda/lib64   # for this shell'
+expect_line "^# [0-9]+ more lines? of the plan .*: see 'wslgpu fix'$"
+run fix --commands --json
+expect_rc 2
+run fix --commands --apply
+expect_rc 2
+expect_err "^wslgpu fix: --commands prints the plan; it does not go with --apply$"
+
 # ---- kb --search: an option added as one row of kb's declaration
 FIXTURE=kb-search
 bare() { "$WSLGPU" "$@" >"$WORK/out" 2>"$WORK/err"; RC=$?; OUT=$(cat "$WORK/out"); ERR=$(cat "$WORK/err"); }
