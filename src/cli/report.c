@@ -172,8 +172,9 @@ const struct cli_command report_command = {
 		 "looking variables are replaced by placeholders such as <user-1>.\n",
 	.options = report_options,
 	.epilog = "Exit status: 0 the bundle (or report) was written, whatever the checks found;\n"
-		  "1 it could not be written; 2 usage error; 3 the tool itself could not run;\n"
-		  "130/143 the checks were interrupted by SIGINT/SIGTERM (no bundle is written).\n",
+		  "1 it could not be written; 2 usage error; 3 the tool itself could not run, or\n"
+		  "standard output was lost; 130/143 the checks were interrupted by SIGINT/SIGTERM\n"
+		  "(no bundle is written).\n",
 };
 
 int cmd_report(int argc, char **argv)

@@ -21,14 +21,9 @@ static void json_put(struct strbuf *sb, const unsigned char *p, int n, const voi
 	else if (p[0] == '"' || p[0] == '\\') {
 		sb_addc(sb, '\\');
 		sb_addc(sb, (char)p[0]);
-	} else if (p[0] == '\n')
-		sb_add(sb, "\\n");
-	else if (p[0] == '\t')
-		sb_add(sb, "\\t");
-	else if (p[0] == '\r')
-		sb_add(sb, "\\r");
-	else
+	} else if (!utf8_c_escape(sb, p[0])) {
 		sb_addf(sb, "\\u%04x", p[0]);
+	}
 }
 
 void json_quote(struct strbuf *sb, const char *s)

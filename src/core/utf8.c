@@ -59,6 +59,14 @@ void utf8_escape(struct strbuf *out, const char *s, size_t len, const struct utf
 	}
 }
 
+bool utf8_c_escape(struct strbuf *out, unsigned char c)
+{
+	const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+	if (e)
+		sb_add(out, e);
+	return e != NULL;
+}
+
 /* ---- the sanitiser ---- */
 
 /* Unicode characters that start a line or reorder what a terminal shows
@@ -122,13 +130,7 @@ static void escape_put(struct strbuf *sb, const unsigned char *p, int n, const v
 	if (n == 0) {
 		sb_addf(sb, "\\x%02x", p[0]);
 	} else if (n == 1) {
-		if (p[0] == '\n')
-			sb_add(sb, "\\n");
-		else if (p[0] == '\t')
-			sb_add(sb, "\\t");
-		else if (p[0] == '\r')
-			sb_add(sb, "\\r");
-		else
+		if (!utf8_c_escape(sb, p[0]))
 			sb_addf(sb, "\\x%02x", p[0]);
 	} else if ((n == 2 && p[0] == 0xc2 && p[1] < 0xa0) || unicode_trap(p, n)) {
 		unsigned cp = n == 2 ? ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu)

@@ -33,6 +33,9 @@ struct utf8_escape {
 };
 /* Appends the first len bytes of s to out, escaped as e says. */
 void utf8_escape(struct strbuf *out, const char *s, size_t len, const struct utf8_escape *e);
+/* The C escape of a newline, tab or carriage return ("\\n") appended to
+ * out, as JSON and text_escape write them; false for any other byte. */
+bool utf8_c_escape(struct strbuf *out, unsigned char c);
 
 /*
  * Terminal- and text-file-safe copies of machine text: the one sanitiser
