@@ -153,15 +153,14 @@ static void did_you_mean(const struct cli_option *opts, size_t n, const char *na
 static int unknown(struct parse_state *ps, const struct cli_option *opts, size_t n,
 		   const char *word, bool long_opt)
 {
-	struct strbuf hint = STRBUF_INIT, shown = STRBUF_INIT;
+	struct strbuf hint = STRBUF_INIT;
 	if (long_opt)
 		did_you_mean(opts, n, word + 2, strcspn(word + 2, "="), &hint);
 	if (ps->cmd->unknown_hint)
 		sb_addf(&hint, " (%s)", ps->cmd->unknown_hint);
-	text_sanitize_line(&shown, word);
-	parse_error(ps, "unknown option '%s'%s", shown.buf, sb_str(&hint));
+	/* what was typed is shown escaped (cli_usage_error) */
+	parse_error(ps, "unknown option '%s'%s", word, sb_str(&hint));
 	sb_release(&hint);
-	sb_release(&shown);
 	return PARSE_ERROR;
 }
 
@@ -231,15 +230,11 @@ static int check_outputs(struct parse_state *ps, const struct given_output *g, s
 	char **real = xcalloc(n ? n : 1, sizeof *real);
 	for (size_t i = 0; i < n; i++)
 		real[i] = output_path(g[i].path);
-	for (size_t i = 0; i < n && !rc; i++) {
-		struct strbuf shown = STRBUF_INIT;
-		text_sanitize_line(&shown, g[i].path);
+	for (size_t i = 0; i < n && !rc; i++)
 		for (size_t j = i + 1; j < n && !rc; j++)
 			if (!strcmp(real[i], real[j]) && is_replaced(g[i].path))
 				rc = parse_error(ps, "%s and %s name the same file (%s): give each "
-						 "output its own", g[i].option, g[j].option, shown.buf);
-		sb_release(&shown);
-	}
+						 "output its own", g[i].option, g[j].option, g[i].path);
 	for (size_t i = 0; i < n; i++)
 		free(real[i]);
 	free(real);
@@ -325,10 +320,7 @@ int parse_options(const struct cli_command *c, int argc, char **argv, void *base
 					    !strncmp(opts[k].long_name, name, len))
 						sb_addf(&which, "%s--%s", which.len ? ", " : "",
 							opts[k].long_name);
-				sb_reset(&given);
-				text_sanitize_line(&given, a);
-				rc = parse_error(&ps, "option '%s' is ambiguous: %s", given.buf,
-						 which.buf);
+				rc = parse_error(&ps, "option '%s' is ambiguous: %s", a, which.buf);
 				sb_release(&which);
 				rc = PARSE_ERROR;
 				break;
