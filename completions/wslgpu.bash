@@ -1,47 +1,66 @@
 # bash completion for wslgpu                               -*- shell-script -*-
 # Installed as share/bash-completion/completions/wslgpu (make install).
 #
-# The commands, the global options and each command's options (and which of
-# them take a value) are read from 'wslgpu --help' and 'wslgpu CMD --help',
-# the check ids from 'wslgpu check --list' and the knowledge-base ids from
-# 'wslgpu kb', the first time they are needed, so that this file never goes
-# out of date with the binary it completes for. As in git, only global
-# options go before the command word.
+# What to offer comes from the binary being completed, which prints its own
+# declarations (src/cli/parse-options.h): 'wslgpu __complete commands', the
+# options of each command with what their values are ('wslgpu __complete
+# options [CMD]': SHORT LONG ARG COMPLETE HELP, tab-separated), the layers
+# and check ids --only takes ('wslgpu __complete checks'), and the
+# knowledge-base ids ('wslgpu kb'), each read once and cached, so that this
+# file never goes out of date with the binary it completes for. As in git,
+# only global options go before the command word.
 
-# The options of one command ("" for the global ones), from its --help
-# (cached): lines "NAME" for a flag, "NAME=" for an option with a value.
+# The option lines of one command ("" for the global ones), cached.
 _wslgpu_options()
 {
 	local bin=$1 cmd=$2 var
 	var="_wslgpu_opts_${cmd:-global}"
 	if [[ -z ${!var+set} ]]; then
-		printf -v "$var" '%s' "$("$bin" ${cmd:+"$cmd"} --help 2>/dev/null |
-			sed -n 's/^ \{1,\}\(-[a-zA-Z]\), \(--[a-z][a-z-]*\) [A-Z].*/\1= \2=/p
-				t
-				s/^ \{1,\}\(-[a-zA-Z]\), \(--[a-z][a-z-]*\).*/\1 \2/p
-				t
-				s/^ \{1,\}\(--[a-z][a-z-]*\) [A-Z].*/\1=/p
-				t
-				s/^ \{1,\}\(--[a-z][a-z-]*\).*/\1/p')"
+		printf -v "$var" '%s' "$("$bin" __complete options ${cmd:+"$cmd"} 2>/dev/null)"
 	fi
-	printf '%s\n' ${!var}
+	printf '%s\n' "${!var}"
 }
 
-# The commands, from wslgpu --help (cached).
+# The option words of one command: -v and --verbose.
+_wslgpu_option_words()
+{
+	local s l rest
+	while IFS=$'\t' read -r s l rest; do
+		[[ $s != - ]] && printf '%s\n' "$s"
+		[[ $l != - ]] && printf '%s\n' "$l"
+	done < <(_wslgpu_options "$1" "$2")
+}
+
+# What the value of option $3 of command $2 ("" global) is: file, dir,
+# checks, pid, url, words:A,B, nothing; "" for a flag. $4 "next": only an
+# option that takes the next word (not one given only as --name=VALUE).
+_wslgpu_value_kind()
+{
+	local s l a c rest
+	while IFS=$'\t' read -r s l a c rest; do
+		[[ $s == "$3" || $l == "$3" ]] || continue
+		[[ $a == - ]] && return 1
+		[[ $4 == next && $a == =* ]] && return 1
+		printf '%s\n' "$c"
+		return 0
+	done < <(_wslgpu_options "$1" "$2")
+	return 1
+}
+
+# The commands (cached).
 _wslgpu_commands()
 {
 	if [[ -z ${_wslgpu_cmd_list+set} ]]; then
-		_wslgpu_cmd_list=$("$1" --help 2>/dev/null | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+		_wslgpu_cmd_list=$("$1" __complete commands 2>/dev/null | cut -f1)
 	fi
 	printf '%s\n' $_wslgpu_cmd_list
 }
 
-# Layers and check ids for --only, from check --list (cached): the first word
-# of a layer's line and of each check's (a summary continued is indented more).
+# Layers and check ids for --only (cached).
 _wslgpu_ids()
 {
 	if [[ -z ${_wslgpu_id_list+set} ]]; then
-		_wslgpu_id_list=$("$1" check --list 2>/dev/null | awk '/^(  )?[a-z]/ { print $1 }')
+		_wslgpu_id_list=$("$1" __complete checks 2>/dev/null)
 	fi
 	printf '%s\n' $_wslgpu_id_list
 }
@@ -56,22 +75,16 @@ _wslgpu_kb_ids()
 	printf '%s\n' $_wslgpu_kb_list
 }
 
-# Whether option $3 of command $2 ("" global) takes a value.
-_wslgpu_valued()
-{
-	_wslgpu_options "$1" "$2" | grep -qx -- "$3="
-}
-
-# The words for an option's value; returns 1 for an option that takes none.
+# The words for a value of kind $2.
 _wslgpu_value()
 {
-	local bin=$1 opt=$2 cur=$3
-	case $opt in
-	--root)
+	local bin=$1 kind=$2 cur=$3
+	case $kind in
+	dir)
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
-	--color)
-		mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur") ;;
-	--only)
+	file)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+	checks)
 		# a comma-separated list: complete its last element
 		local head="" last=$cur
 		if [[ $cur == *,* ]]; then
@@ -80,11 +93,11 @@ _wslgpu_value()
 		fi
 		mapfile -t COMPREPLY < <(compgen -P "$head" -W "$(_wslgpu_ids "$bin")" -- "$last")
 		compopt -o nospace 2>/dev/null ;;
-	--pid)
+	pid)
 		mapfile -t COMPREPLY < <(compgen -W "$(ps -e -o pid= 2>/dev/null)" -- "$cur") ;;
-	--policy | --db | --junit | --prom | -o | --output | -f | --file | --csv | --svg | \
-		--lib | --python | --data)
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+	words:*)
+		local words=${kind#words:}
+		mapfile -t COMPREPLY < <(compgen -W "${words//,/ }" -- "$cur") ;;
 	*)
 		COMPREPLY=() ;;  # a number, a name, a URL: nothing to offer
 	esac
@@ -101,7 +114,7 @@ _wslgpu()
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	fi
-	local bin=${words[0]} cmd="" at=0 i
+	local bin=${words[0]} cmd="" at=0 i kind
 	command -v "$bin" >/dev/null 2>&1 || bin=wslgpu
 
 	# The command word: the first word that is not a global option or its value.
@@ -109,7 +122,7 @@ _wslgpu()
 		case ${words[i]} in
 		--) break ;;
 		--*=*) ;;
-		-*) _wslgpu_valued "$bin" "" "${words[i]}" && ((i++)) ;;
+		-*) _wslgpu_value_kind "$bin" "" "${words[i]}" next >/dev/null && ((i++)) ;;
 		*) cmd=${words[i]}; at=$i; break ;;
 		esac
 	done
@@ -128,28 +141,29 @@ _wslgpu()
 		done
 	fi
 
-	# The value of an option (--only X, --root DIR; --color=WHEN too).
-	local opt=$prev
-	[[ $prev == = ]] && opt=${words[cword - 2]}  # COMP_WORDS split at '='
+	# The value of an option (--only X, --root DIR; --color=WHEN, --json=FILE too).
+	local opt=$prev how=next
+	[[ $prev == = ]] && { opt=${words[cword - 2]}; how=any; }  # COMP_WORDS split at '='
 	if [[ $cur == --*=* ]]; then
 		opt=${cur%%=*}
 		cur=${cur#*=}
+		how=any
 	fi
-	if [[ $opt == -* ]] && _wslgpu_valued "$bin" "$cmd" "$opt"; then
-		_wslgpu_value "$bin" "$opt" "$cur"
+	if [[ $opt == -* ]] && kind=$(_wslgpu_value_kind "$bin" "$cmd" "$opt" $how); then
+		_wslgpu_value "$bin" "$kind" "$cur"
 		return
 	fi
 
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "$(_wslgpu_options "$bin" "" | tr -d =)" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "$(_wslgpu_option_words "$bin" "")" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -W "$(_wslgpu_commands "$bin")" -- "$cur")
 		fi
 		return
 	fi
 	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_wslgpu_options "$bin" "$cmd" | tr -d =)" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "$(_wslgpu_option_words "$bin" "$cmd")" -- "$cur")
 		return
 	fi
 	case $cmd in
@@ -164,7 +178,7 @@ _wslgpu()
 			w=${words[i]}
 			if [[ $w == io || $w == gpu ]]; then
 				sub=$w
-			elif [[ $w == -* ]] && _wslgpu_valued "$bin" bench "$w"; then
+			elif [[ $w == -* ]] && _wslgpu_value_kind "$bin" bench "$w" next >/dev/null; then
 				((i++))
 			elif [[ $w != -* ]]; then
 				sub=io # a path: bench measures it with io

@@ -12,7 +12,6 @@
  *   130 / 143  interrupted by SIGINT / SIGTERM (after removing its files)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <unistd.h>
 
 #include "../bench/bench.h"
+#include "../core/error.h"
 #include "../core/interrupt.h"
 #include "../bench/stats.h"
 #include "../core/json.h"
@@ -30,46 +30,6 @@
 #include "../core/text.h"
 #include "../probes/registry.h"
 #include "cli.h"
-
-static void bench_help(FILE *f)
-{
-	fputs("usage: wslgpu bench [io|gpu] [OPTIONS] [PATH...]\n"
-	      "\n"
-	      "  io    sequential throughput and the small-file workload in each PATH\n"
-	      "        (default: the current directory, $HOME and, on WSL, the Windows\n"
-	      "        profile directory /mnt/c/Users/<name> or /mnt/c/tmp), compared\n"
-	      "  gpu   host<->device copy bandwidth (pageable and pinned) by size,\n"
-	      "        device<->device copies and kernel-launch latency\n"
-	      "  (none) both, io first\n"
-	      "\n"
-	      "io options:\n"
-	      "      --size SIZE        sequential file size (default 256M; K, M, G suffixes)\n"
-	      "      --block SIZE       bytes per read/write call (default 1M)\n"
-	      "      --files N          small files to create, stat, read and delete (2000)\n"
-	      "      --file-size SIZE   bytes per small file (default 4K)\n"
-	      "gpu options:\n"
-	      "      --device N         GPU ordinal (default 0)\n"
-	      "      --min-size SIZE    smallest copy (default 4K); sizes grow by 4x\n"
-	      "      --max-size SIZE    largest copy (default 256M)\n"
-	      "      --launches N       timed synchronous launches (default 5000)\n"
-	      "      --batch N          launches issued back to back (default 20000)\n"
-	      "      --lib PATH         the libcuda to load (default libcuda.so.1, found as an\n"
-	      "                         application would; with --root, the fixture's copy)\n"
-	      "      --timeout SEC      time limit for the whole GPU run (default 120)\n"
-	      "common options:\n"
-	      "      --seconds SEC      time bound per phase (default 10)\n"
-	      "      --json             JSON (schema wslgpu/bench/1)\n"
-	      "      --csv              CSV, one row per number\n"
-	      "      --root DIR         describe the machine whose root file system is DIR\n"
-	      "      --color WHEN       auto, always or never; NO_COLOR makes never the default\n"
-	      "  -v, --verbose          also show the sources behind each finding\n"
-	      "  -h, --help             show this help\n"
-	      "\n"
-	      "Exit status: 0 measured (findings may warn), 1 something could not be\n"
-	      "measured (a location failed, the GPU run failed or crashed), 2 usage error,\n"
-	      "3 the tool could not run, 130/143 interrupted (scratch files removed).\n",
-	      f);
-}
 
 static int parse_size_opt(const char *opt, const char *v, uint64_t *out, uint64_t max)
 {
@@ -203,7 +163,7 @@ static bool unknown_subcommand(const char *w)
 static int interrupted_exit(const char *what)
 {
 	char buf[16];
-	fprintf(stderr, "wslgpu bench: interrupted by %s during %s; its files were removed\n",
+	errorf("interrupted by %s during %s; its files were removed",
 		signal_name(interrupt_signal(), buf), what);
 	return interrupt_status();
 }
@@ -227,125 +187,143 @@ struct bench_results {
 	bool have_io, have_gpu;
 };
 
+/* The option callbacks: each value checked where it is parsed. */
+#define BENCH_SIZE_OPT(fn, max, nonzero)                                                    \
+	static int fn(struct parse_state *ps, const struct cli_option *o, const char *arg,   \
+		      void *value)                                                           \
+	{                                                                                    \
+		(void)ps;                                                                    \
+		char name[32];                                                               \
+		snprintf(name, sizeof name, "--%s", o->long_name);                           \
+		if (parse_size_opt(name, arg, value, (max)) < 0)                             \
+			return -1;                                                           \
+		if ((nonzero) && !*(uint64_t *)value)                                        \
+			return parse_error(ps, "%s: must not be 0", name);                   \
+		return 0;                                                                    \
+	}
+BENCH_SIZE_OPT(opt_io_size, 1ull << 40, false)
+BENCH_SIZE_OPT(opt_block, 1ull << 30, true)
+BENCH_SIZE_OPT(opt_file_size, 64ull << 20, false)
+BENCH_SIZE_OPT(opt_copy_size, 1ull << 34, false)
+
+static int opt_count(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		     void *value)
+{
+	(void)ps;
+	char name[32];
+	snprintf(name, sizeof name, "--%s", o->long_name);
+	unsigned long max = !strcmp(o->long_name, "device") ? 1024 : 10000000;
+	return parse_count(name, arg, max, value);
+}
+
+static int opt_seconds(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		       void *value)
+{
+	(void)ps, (void)o;
+	double secs;
+	if (parse_seconds("--seconds", arg, &secs) < 0)
+		return -1;
+	struct bench_cmd *cmd = value;
+	cmd->io.seconds = cmd->gp.seconds = secs;
+	return 0;
+}
+
+static int opt_gpu_timeout(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			   void *value)
+{
+	(void)ps, (void)o;
+	double secs;
+	if (parse_seconds("--timeout", arg, &secs) < 0)
+		return -1;
+	*(int *)value = (int)(secs * 1000);
+	return 0;
+}
+
+static int bench_check(struct parse_state *ps, void *base)
+{
+	const struct bench_cmd *cmd = base;
+	if (cmd->json && cmd->csv)
+		return parse_error(ps, "--json and --csv exclude each other");
+	return 0;
+}
+
+#define ARGS struct bench_cmd
+static const struct cli_option bench_options[] = {
+	OPT_GROUP("io options:"),
+	OPT_CALLBACK(0, "size", ARGS, io.size, "SIZE",
+		     "sequential file size (default 256M; K, M, G suffixes)", opt_io_size),
+	OPT_CALLBACK(0, "block", ARGS, io.block, "SIZE", "bytes per read/write call (default 1M)",
+		     opt_block),
+	OPT_CALLBACK(0, "files", ARGS, io.files, "N",
+		     "small files to create, stat, read and delete (2000)", opt_count),
+	OPT_CALLBACK(0, "file-size", ARGS, io.file_size, "SIZE",
+		     "bytes per small file (default 4K)", opt_file_size),
+	OPT_GROUP("gpu options:"),
+	OPT_CALLBACK(0, "device", ARGS, gp.device, "N", "GPU ordinal (default 0)", opt_count),
+	OPT_CALLBACK(0, "min-size", ARGS, gp.min_size, "SIZE",
+		     "smallest copy (default 4K); sizes grow by 4x", opt_copy_size),
+	OPT_CALLBACK(0, "max-size", ARGS, gp.max_size, "SIZE", "largest copy (default 256M)",
+		     opt_copy_size),
+	OPT_CALLBACK(0, "launches", ARGS, gp.launches, "N",
+		     "timed synchronous launches (default 5000)", opt_count),
+	OPT_CALLBACK(0, "batch", ARGS, gp.stream_launches, "N",
+		     "launches issued back to back (default 20000)", opt_count),
+	OPT_FILE(0, "lib", ARGS, lib_opt, "PATH",
+		 "the libcuda to load (default libcuda.so.1, found as an application would; with "
+		 "--root, the fixture's copy)"),
+	OPT_CALLBACK(0, "timeout", ARGS, gp.timeout_ms, "SEC",
+		     "time limit for the whole GPU run (default 120)", opt_gpu_timeout),
+	OPT_GROUP("common options:"),
+	{ .type = OPTION_CALLBACK, .long_name = "seconds", .offset = 0, .argh = "SEC",
+	  .help = "time bound per phase (default 10)", .callback = opt_seconds },
+	OPT_BOOL(0, "json", ARGS, json, "JSON (schema wslgpu/bench/1)"),
+	OPT_BOOL(0, "csv", ARGS, csv, "CSV, one row per number"),
+	{ .type = OPTION_CALLBACK, .long_name = "root", .argh = "DIR",
+	  .help = "describe the machine whose root file system is DIR", .callback = cli_opt_root,
+	  .complete = COMPLETE_DIR },
+	{ .type = OPTION_CALLBACK, .long_name = "color", .argh = "WHEN",
+	  .help = "auto, always or never; NO_COLOR makes never the default",
+	  .callback = cli_opt_color, .complete = COMPLETE_WORDS, .words = "auto always never" },
+	{ .type = OPTION_CALLBACK, .long_name = "no-color", .help = "the same as --color never",
+	  .callback = cli_opt_no_color, .flags = OPT_HIDDEN },
+	OPT_BOOL('v', "verbose", ARGS, verbose, "also show the sources behind each finding"),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const bench_usage[] = { "wslgpu bench [io|gpu] [OPTIONS] [PATH...]", NULL };
+
+const struct cli_command bench_command = {
+	.name = "bench",
+	.run = cmd_bench,
+	.summary = "measure disk I/O where the data lives, and the GPU path",
+	.root = ROOT_USED,
+	.usage = bench_usage,
+	.about = "  io    sequential throughput and the small-file workload in each PATH\n"
+		 "        (default: the current directory, $HOME and, on WSL, the Windows\n"
+		 "        profile directory /mnt/c/Users/<name> or /mnt/c/tmp), compared\n"
+		 "  gpu   host<->device copy bandwidth (pageable and pinned) by size,\n"
+		 "        device<->device copies and kernel-launch latency\n"
+		 "  (none) both, io first\n",
+	.options = bench_options,
+	.epilog = "Exit status: 0 measured (findings may warn), 1 something could not be\n"
+		  "measured (a location failed, the GPU run failed or crashed), 2 usage error,\n"
+		  "3 the tool could not run or could not write its output, 130/143 interrupted\n"
+		  "(scratch files removed).\n",
+	.check = bench_check,
+};
+
 /* Parses the options into cmd; returns -1 to go on, else the exit status. */
 static int bench_parse(int argc, char **argv, struct bench_cmd *cmd)
 {
-	enum { OPT_SIZE = 256, OPT_BLOCK, OPT_FILES, OPT_FILE_SIZE, OPT_SECONDS, OPT_DEVICE,
-	       OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_LAUNCHES, OPT_BATCH, OPT_LIB, OPT_TIMEOUT,
-	       OPT_JSON, OPT_CSV, OPT_ROOT, OPT_COLOR, OPT_NO_COLOR };
-	static const struct option longopts[] = {
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "block", required_argument, NULL, OPT_BLOCK },
-		{ "files", required_argument, NULL, OPT_FILES },
-		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
-		{ "seconds", required_argument, NULL, OPT_SECONDS },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
-		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-		{ "launches", required_argument, NULL, OPT_LAUNCHES },
-		{ "batch", required_argument, NULL, OPT_BATCH },
-		{ "lib", required_argument, NULL, OPT_LIB },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bench_io_params *io = &cmd->io;
 	struct bench_gpu_params *gp = &cmd->gp;
-	unsigned u;
-	double secs;
-
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SIZE:
-			if (parse_size_opt("--size", optarg, &io->size, 1ull << 40) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_BLOCK:
-			if (parse_size_opt("--block", optarg, &io->block, 1ull << 30) < 0)
-				return EXIT_USAGE;
-			if (io->block == 0) {
-				cli_usage_error("bench", "--block: must not be 0");
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_FILES:
-			if (parse_count("--files", optarg, 10000000, &io->files) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_FILE_SIZE:
-			if (parse_size_opt("--file-size", optarg, &io->file_size, 64ull << 20) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_SECONDS:
-			if (parse_seconds("--seconds", optarg, &secs) < 0)
-				return EXIT_USAGE;
-			io->seconds = gp->seconds = secs;
-			break;
-		case OPT_DEVICE:
-			if (parse_count("--device", optarg, 1024, &u) < 0)
-				return EXIT_USAGE;
-			gp->device = (int)u;
-			break;
-		case OPT_MIN_SIZE:
-			if (parse_size_opt("--min-size", optarg, &gp->min_size, 1ull << 34) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_MAX_SIZE:
-			if (parse_size_opt("--max-size", optarg, &gp->max_size, 1ull << 34) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_LAUNCHES:
-			if (parse_count("--launches", optarg, 10000000, &gp->launches) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_BATCH:
-			if (parse_count("--batch", optarg, 10000000, &gp->stream_launches) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_LIB: cmd->lib_opt = optarg; break;
-		case OPT_TIMEOUT:
-			if (parse_seconds("--timeout", optarg, &secs) < 0)
-				return EXIT_USAGE;
-			gp->timeout_ms = (int)(secs * 1000);
-			break;
-		case OPT_JSON: cmd->json = true; break;
-		case OPT_CSV: cmd->csv = true; break;
-		case OPT_ROOT: {
-			int rc = cli_set_root(optarg);
-			if (rc)
-				return rc;
-			break;
-		}
-		case OPT_COLOR:
-		case OPT_NO_COLOR:
-			if (cli_color_option("bench", c == OPT_COLOR ? optarg : "never") < 0)
-				return EXIT_USAGE;
-			break;
-		case 'v': cmd->verbose = true; break;
-		case 'h': bench_help(stdout); return EXIT_OK;
-		case ':':
-			cli_usage_error("bench", "%s needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (cmd->json && cmd->csv) {
-		cli_usage_error("bench", "--json and --csv exclude each other");
-		return EXIT_USAGE;
-	}
+	int nops = parse_options(&bench_command, argc, argv, cmd);
+	if (nops < 0)
+		return parse_exit(nops);
+	argc = nops;
 	cmd->do_io = cmd->do_gpu = true;
-	int first = optind;
+	int first = 0;
 	if (first < argc && !strcmp(argv[first], "io")) {
 		cmd->do_gpu = false;
 		first++;

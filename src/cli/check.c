@@ -1,7 +1,6 @@
 /*
  * check.c: `wslgpu check` — run the chain of checks and report.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,39 +8,20 @@
 #include <unistd.h>
 
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../core/proc.h"
 #include "../core/runner.h"
 #include "../core/text.h"
 #include "../probes/registry.h"
+#include "../report/format.h"
 #include "../report/report.h"
 #include "checkrun.h"
 #include "cli.h"
 
-static void check_help(FILE *f)
-{
-	fputs("usage: wslgpu check [OPTIONS]\n"
-	      "\n"
-	      "Proves the GPU compute chain in order (platform, bridge, host, libs, cuda,\n"
-	      "nvml, toolkit, frameworks, containers, perf) and says which layer is broken,\n"
-	      "why, and what to type to fix it.\n"
-	      "\n"
-	      "  -v, --verbose        show the evidence behind each decision and its time\n"
-	      "      --json           print the report as JSON (schema wslgpu/check/1)\n"
-	      "      --list           list every check id with a one-line description\n"
-	      "      --strict         exit 1 on warnings too\n"
-	      CHECKRUN_HELP
-	      "  -h, --help           show this help\n"
-	      "\n"
-	      "Exit status: 0 no failures, 1 a check failed, crashed or timed out,\n"
-	      "2 usage error, 3 the tool itself could not run, 130/143 interrupted by\n"
-	      "SIGINT/SIGTERM (what finished is reported).\n",
-	      f);
-}
-
 static void list_checks(bool json)
 {
 	size_t nl, n;
-	const struct layer_def *layers = registry_layers(&nl);
+	const struct layer *layers = layers_in_order(&nl);
 	const struct check_def *defs = registry_checks(&n);
 	struct strbuf sb = STRBUF_INIT;
 	struct json_writer jw;
@@ -90,73 +70,83 @@ static void list_checks(bool json)
 	sb_release(&sb);
 }
 
+struct check_args {
+	bool verbose, list, strict;
+	struct format_choice format;
+	struct checkrun cr;
+};
+
+#define ARGS struct check_args
+static const struct cli_option check_options[] = {
+	OPT_BOOL('v', "verbose", ARGS, verbose, "show the evidence behind each decision and its time"),
+	OPT_FORMATS(ARGS, format),
+	OPT_BOOL(0, "list", ARGS, list, "list every check id with a one-line description"),
+	OPT_BOOL(0, "strict", ARGS, strict, "exit 1 on warnings too"),
+	OPT_RUN_OPTIONS(ARGS, cr),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const check_usage[] = { "wslgpu check [OPTIONS]", NULL };
+
+const struct cli_command check_command = {
+	.name = "check",
+	.run = cmd_check,
+	.summary = "prove the GPU compute chain, layer by layer (default)",
+	.root = ROOT_USED,
+	.usage = check_usage,
+	.about = "Proves the GPU compute chain in order (platform, bridge, host, libs, cuda,\n"
+		 "nvml, toolkit, frameworks, containers, perf) and says which layer is broken,\n"
+		 "why, and what to type to fix it.\n",
+	.options = check_options,
+	.epilog = "Exit status: 0 no failures, 1 a check failed, crashed or timed out,\n"
+		  "2 usage error, 3 the tool itself could not run or could not write its\n"
+		  "output, 130/143 interrupted by SIGINT/SIGTERM (what finished is reported).\n",
+};
+
 int cmd_check(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_LIST, OPT_STRICT };
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "help", no_argument, NULL, 'h' },
-		CHECKRUN_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct checkrun cr;
-	checkrun_init(&cr, "check");
-	bool verbose = false, json = false, list = false, strict = false;
-	int rc = EXIT_OK;
-
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'v': verbose = true; break;
-		case OPT_JSON: json = true; break;
-		case OPT_LIST: list = true; break;
-		case OPT_STRICT: strict = true; break;
-		case 'h':
-			check_help(stdout);
-			goto out;
-		default:
-			if ((rc = checkrun_other_option(&cr, c, optarg, argv)))
-				goto out;
-			break;
-		}
-	}
-	if ((rc = checkrun_no_operands(&cr, argc, argv)))
+	struct check_args a = { 0 };
+	checkrun_init(&a.cr, "check");
+	struct checkrun *cr = &a.cr;
+	int rc = parse_options(&check_command, argc, argv, &a);
+	if (rc < 0) {
+		rc = parse_exit(rc);
 		goto out;
-	if (list) {
+	}
+	if (rc > 0) {
+		cli_usage_error("check", "unexpected argument '%s'", argv[0]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	bool json = a.format.out && !strcmp(a.format.out->name, "json");
+	if (a.list) {
 		list_checks(json);
 		goto out;
 	}
-	for (size_t i = 0; i < cr.n; i++)
-		if (cr.want[i] && !strcmp(registry_checks(&cr.n)[i].layer, "policy")) {
+	for (size_t i = 0; i < cr->n; i++)
+		if (cr->want[i] && !strcmp(registry_checks(&cr->n)[i].layer, "policy")) {
 			cli_usage_error("check", "--only: the policy checks compare the machine with a "
 				       "policy file: run 'wslgpu smoke --policy FILE --only %s'",
-				       registry_checks(&cr.n)[i].id);
+				       registry_checks(&cr->n)[i].id);
 			rc = EXIT_USAGE;
 			goto out;
 		}
-	checkrun_execute(&cr);
+	checkrun_execute(cr);
 	struct report rep;
-	checkrun_report(&cr, &rep, verbose, 1);
-	rep.strict = strict;
+	checkrun_report(cr, &rep, a.verbose, 1);
+	rep.strict = a.strict;
 	struct strbuf out = STRBUF_INIT;
-	if (json) {
-		report_json(&out, &rep);
-	} else {
-		report_text(&out, &rep);
-		if (verbose)
-			checkrun_critical_path(&cr, &out);
-	}
+	struct format_input in = { .rep = &rep };
+	format_write("check", a.format.out ? a.format.out->name : NULL, &out, &in);
+	if (!a.format.out && a.verbose)
+		checkrun_critical_path(cr, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
 	fflush(stdout);
-	checkrun_interrupt_note("check", cr.interrupted, cr.results, cr.n);
-	rc = checkrun_exit_status(&cr, strict);
+	checkrun_interrupt_note(cr->interrupted, cr->results, cr->n);
+	rc = checkrun_exit_status(cr, a.strict);
 out:
-	checkrun_release(&cr);
+	checkrun_release(cr);
 	return rc;
 }

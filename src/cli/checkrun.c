@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/error.h"
+#include "../core/layers.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
@@ -23,6 +25,27 @@ void checkrun_init(struct checkrun *cr, const char *cmd)
 	registry_checks(&cr->n);
 	cr->want = xcalloc(cr->n, sizeof *cr->want);
 	cr->shown = xcalloc(cr->n, sizeof *cr->shown);
+}
+
+/* "; did you mean 'cuda.kernel'?" for a name that is neither a layer nor
+ * a check id, from both. */
+static void near_names(const char *tok, struct strbuf *out)
+{
+	size_t n, nl;
+	const struct check_def *defs = registry_checks(&n);
+	const struct layer *layers = layers_in_order(&nl);
+	const char **names = xcalloc(n + nl, sizeof *names), *near[4];
+	for (size_t i = 0; i < nl; i++)
+		names[i] = layers[i].name;
+	for (size_t i = 0; i < n; i++)
+		names[nl + i] = defs[i].id;
+	size_t k = cli_similar(tok, names, n + nl, near, 4);
+	for (size_t i = 0; i < k; i++)
+		sb_addf(out, "%s'%s'", i ? ", " : k == 1 ? "; did you mean " : "; did you mean one of ",
+			near[i]);
+	if (k)
+		sb_addc(out, '?');
+	free(names);
 }
 
 int checkrun_select(struct checkrun *cr, const char *list)
@@ -47,8 +70,11 @@ int checkrun_select(struct checkrun *cr, const char *list)
 				hit = true;
 			}
 		if (!hit) {
-			cli_usage_error(cr->cmd, "--only: '%s' is neither a layer nor a check id "
-				       "(see 'wslgpu check --list')", tok);
+			struct strbuf near = STRBUF_INIT;
+			near_names(tok, &near);
+			cli_usage_error(cr->cmd, "--only: '%s' is neither a layer nor a check id%s "
+				       "(see 'wslgpu check --list')", tok, sb_str(&near));
+			sb_release(&near);
 			rc = -1;
 			break;
 		}
@@ -65,72 +91,66 @@ static const char **push(const char **v, size_t *n, const char *s)
 	return v;
 }
 
-int checkrun_option(struct checkrun *cr, int c, const char *arg)
+/* ---- the run options (checkrun.h: OPT_RUN_OPTIONS) ---- */
+
+int checkrun_opt_only(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		      void *value)
 {
-	switch (c) {
-	case CR_OPT_ONLY:
-		return checkrun_select(cr, arg) < 0 ? -1 : 1;
-	case CR_OPT_ROOT:
-		return cli_set_root(arg) ? -1 : 1;
-	case CR_OPT_DATA:
-		cr->data = push(cr->data, &cr->ndata, arg);
-		return 1;
-	case CR_OPT_PYTHON:
-		if (!*arg) {
-			cli_usage_error(cr->cmd, "--python: the interpreter's path is empty");
-			return -1;
-		}
-		cr->pythons = push(cr->pythons, &cr->npythons, arg);
-		return 1;
-	case CR_OPT_WINDOWS:
-		cr->opts.windows = true;
-		return 1;
-	case CR_OPT_NO_FORK:
-		cr->opts.no_fork = true;
-		return 1;
-	case CR_OPT_NO_COLOR:
-		return cli_color_option(cr->cmd, "never") < 0 ? -1 : 1;
-	case CR_OPT_DOCKER_IMAGE:
-		if (!*arg) {
-			cli_usage_error(cr->cmd, "--docker-image: the image name is empty");
-			return -1;
-		}
-		cr->opts.docker_image = arg;
-		return 1;
-	case CR_OPT_TIMEOUT: {
-		double s;
-		if (cli_parse_seconds(cr->cmd, "--timeout", arg, 0.1, 3600, &s) < 0)
-			return -1;
-		cr->opts.timeout_ms = (int)(s * 1000 + 0.5);
-		return 1;
-	}
-	case CR_OPT_COLOR:
-		return cli_color_option(cr->cmd, arg) < 0 ? -1 : 1;
-	default:
-		return 0;
-	}
+	(void)ps, (void)o;
+	return checkrun_select(value, arg);
 }
 
-int checkrun_other_option(struct checkrun *cr, int c, const char *arg, char **argv)
+int checkrun_opt_data(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		      void *value)
 {
-	if (c == ':') {
-		cli_usage_error(cr->cmd, "option '%s' needs a value", argv[optind - 1]);
-		return EXIT_USAGE;
-	}
-	int h = checkrun_option(cr, c, arg);
-	if (h > 0)
-		return 0;
-	if (h == 0)
-		cli_usage_error(cr->cmd, "unknown option '%s'", argv[optind - 1]);
-	return EXIT_USAGE;
+	(void)ps, (void)o;
+	struct checkrun *cr = value;
+	cr->data = push(cr->data, &cr->ndata, arg);
+	return 0;
 }
 
-int checkrun_no_operands(struct checkrun *cr, int argc, char **argv)
+int checkrun_opt_python(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			void *value)
 {
-	if (optind >= argc)
-		return 0;
-	cli_usage_error(cr->cmd, "unexpected argument '%s'", argv[optind]);
-	return EXIT_USAGE;
+	(void)ps, (void)o;
+	struct checkrun *cr = value;
+	cr->pythons = push(cr->pythons, &cr->npythons, arg);
+	return 0;
+}
+
+int checkrun_opt_windows(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			 void *value)
+{
+	(void)ps, (void)o, (void)arg;
+	((struct checkrun *)value)->opts.windows = true;
+	return 0;
+}
+
+int checkrun_opt_no_fork(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			 void *value)
+{
+	(void)ps, (void)o, (void)arg;
+	((struct checkrun *)value)->opts.no_fork = true;
+	return 0;
+}
+
+int checkrun_opt_docker_image(struct parse_state *ps, const struct cli_option *o,
+			      const char *arg, void *value)
+{
+	(void)ps, (void)o;
+	((struct checkrun *)value)->opts.docker_image = arg;
+	return 0;
+}
+
+int checkrun_opt_timeout(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			 void *value)
+{
+	(void)o;
+	double s;
+	if (cli_parse_seconds(ps->cmd->name, "--timeout", arg, 0.1, 3600, &s) < 0)
+		return -1;
+	((struct checkrun *)value)->opts.timeout_ms = (int)(s * 1000 + 0.5);
+	return 0;
 }
 
 /* The live progress line on a terminal's stderr; nothing on a pipe. */
@@ -176,8 +196,7 @@ static void warn_missing_pythons(const struct checkrun *cr)
 		const char *p = cr->pythons[i];
 		rootfs_absolute(p, &g);
 		if (rootfs_host_path(g.buf, true, &h) < 0 || access(h.buf, X_OK) < 0)
-			fprintf(stderr, "wslgpu %s: warning: --python %s: %s is not an executable "
-				"file%s\n", cr->cmd, p, g.buf,
+			warningf("--python %s: %s is not an executable file%s", p, g.buf,
 				rootfs_is_real() ? "" : " on the described machine");
 	}
 	sb_release(&g);
@@ -233,7 +252,7 @@ void checkrun_report(const struct checkrun *cr, struct report *rep, bool verbose
 	rep->strict = false; /* check sets it after; left unset it was read uninitialised (UBSan) */
 }
 
-int checkrun_interrupt_note(const char *cmd, int sig, const struct result *results, size_t n)
+int checkrun_interrupt_note(int sig, const struct result *results, size_t n)
 {
 	if (!sig)
 		return 0;
@@ -245,8 +264,8 @@ int checkrun_interrupt_note(const char *cmd, int sig, const struct result *resul
 		cut += results[i].cut == CUT_INTERRUPTED;
 	}
 	char buf[16];
-	fprintf(stderr, "wslgpu %s: interrupted by %s: %zu of %zu checks did not finish\n", cmd,
-		signal_name(sig, buf), cut, ran);
+	errorf("interrupted by %s: %zu of %zu checks did not finish", signal_name(sig, buf), cut,
+	       ran);
 	return 128 + sig;
 }
 

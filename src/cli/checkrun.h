@@ -1,58 +1,60 @@
 /*
  * checkrun: the options and the run of checks that check, smoke, report and
  * fix share, so that --root, --only, --timeout... mean the same everywhere
- * and are parsed in one place.
+ * and are declared and parsed in one place.
  *
- * A command puts CHECKRUN_LONGOPTS into its getopt_long table, hands every
- * option it does not know itself to checkrun_option(), then calls
- * checkrun_execute() and reads cr.results / cr.shown (or checkrun_report()).
+ * A command puts OPT_RUN_OPTIONS(its struct, its struct checkrun member)
+ * into its options (parse-options.h), then calls checkrun_execute() and
+ * reads cr.results / cr.shown (or checkrun_report()).
  */
 #ifndef WSLGPU_CHECKRUN_H
 #define WSLGPU_CHECKRUN_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "../core/check.h"
 #include "../report/report.h"
+#include "cli.h"
 
-enum {
-	CR_OPT_ONLY = 1000,
-	CR_OPT_ROOT,
-	CR_OPT_DATA,
-	CR_OPT_TIMEOUT,
-	CR_OPT_WINDOWS,
-	CR_OPT_PYTHON,
-	CR_OPT_DOCKER_IMAGE,
-	CR_OPT_COLOR,
-	CR_OPT_NO_COLOR,
-	CR_OPT_NO_FORK,
-};
+/* The run options' callbacks; value is the struct checkrun. */
+parse_opt_cb checkrun_opt_only, checkrun_opt_data, checkrun_opt_timeout, checkrun_opt_windows,
+	checkrun_opt_python, checkrun_opt_docker_image, checkrun_opt_no_fork;
 
-#define CHECKRUN_LONGOPTS                                                        \
-	{ "only", required_argument, NULL, CR_OPT_ONLY },                        \
-	{ "root", required_argument, NULL, CR_OPT_ROOT },                        \
-	{ "data", required_argument, NULL, CR_OPT_DATA },                        \
-	{ "timeout", required_argument, NULL, CR_OPT_TIMEOUT },                  \
-	{ "windows", no_argument, NULL, CR_OPT_WINDOWS },                        \
-	{ "python", required_argument, NULL, CR_OPT_PYTHON },                    \
-	{ "docker-image", required_argument, NULL, CR_OPT_DOCKER_IMAGE },        \
-	{ "color", required_argument, NULL, CR_OPT_COLOR },                      \
-	{ "no-color", no_argument, NULL, CR_OPT_NO_COLOR },                      \
-	{ "no-fork", no_argument, NULL, CR_OPT_NO_FORK }
-
-/* The lines of --help for the options above (the command prints them). */
-#define CHECKRUN_HELP                                                                    \
-	"      --only LIST      run only these layers or check ids (comma-separated)\n"    \
-	"      --root DIR       describe the machine whose root file system is DIR\n"      \
-	"      --data PATH      also check where this dataset lives (repeatable)\n"        \
-	"      --timeout SEC    time limit per probe, 0.1 to 3600 (default 10)\n"         \
-	"      --windows        also ask the Windows side (needs interop)\n"               \
-	"      --python PATH    also probe the frameworks of this Python (repeatable)\n" \
-	"      --docker-image IMAGE\n"                                                     \
-	"                       also run 'docker run --rm --gpus all IMAGE nvidia-smi'\n"  \
-	"      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
+#define CHECKRUN_OPT(l, T, f, a, h, cb, ...) \
+	{ .type = OPTION_CALLBACK, .long_name = (l), .offset = offsetof(T, f), .argh = (a), \
+	  .help = (h), .callback = (cb), __VA_ARGS__ }
+/* --root and --color, as every command that describes a machine takes them. */
+#define OPT_ROOT(T, f, h) \
+	CHECKRUN_OPT("root", T, f, "DIR", (h), cli_opt_root, .complete = COMPLETE_DIR)
+#define OPT_COLOR(T, f) \
+	CHECKRUN_OPT("color", T, f, "WHEN", "auto, always or never; NO_COLOR makes never the default", \
+		     cli_opt_color, .complete = COMPLETE_WORDS, .words = "auto always never"), \
+	CHECKRUN_OPT("no-color", T, f, NULL, "the same as --color never", cli_opt_no_color, \
+		     .flags = OPT_HIDDEN)
+#define OPT_RUN_TIMEOUT(T, f, h) CHECKRUN_OPT("timeout", T, f, "SEC", (h), checkrun_opt_timeout)
+#define OPT_RUN_WINDOWS(T, f, h) CHECKRUN_OPT("windows", T, f, NULL, (h), checkrun_opt_windows)
+/* Debugging only: the probes run in wslgpu's own process. */
+#define OPT_RUN_NO_FORK(T, f) \
+	CHECKRUN_OPT("no-fork", T, f, NULL, "run the probes in this process (debugging)", \
+		     checkrun_opt_no_fork, .flags = OPT_HIDDEN)
+/* The run options of check, smoke, report and fix: T's member f is their
+ * struct checkrun. */
+#define OPT_RUN_OPTIONS(T, f) \
+	CHECKRUN_OPT("only", T, f, "LIST", "run only these layers or check ids (comma-separated)", \
+		     checkrun_opt_only, .complete = COMPLETE_CHECKS), \
+	OPT_ROOT(T, f, "describe the machine whose root file system is DIR"), \
+	CHECKRUN_OPT("data", T, f, "PATH", "also check where this dataset lives (repeatable)", \
+		     checkrun_opt_data, .complete = COMPLETE_FILE, .flags = OPT_NONEMPTY), \
+	OPT_RUN_TIMEOUT(T, f, "time limit per probe, 0.1 to 3600 (default 10)"), \
+	OPT_RUN_WINDOWS(T, f, "also ask the Windows side (needs interop)"), \
+	CHECKRUN_OPT("python", T, f, "PATH", "also probe the frameworks of this Python (repeatable)", \
+		     checkrun_opt_python, .complete = COMPLETE_FILE, .flags = OPT_NONEMPTY), \
+	CHECKRUN_OPT("docker-image", T, f, "IMAGE", \
+		     "also run 'docker run --rm --gpus all IMAGE nvidia-smi'", \
+		     checkrun_opt_docker_image, .flags = OPT_NONEMPTY), \
+	OPT_COLOR(T, f), \
+	OPT_RUN_NO_FORK(T, f)
 
 struct checkrun {
 	const char *cmd;         /* for error messages: "check", "smoke"... */
@@ -71,21 +73,9 @@ struct checkrun {
 };
 
 void checkrun_init(struct checkrun *cr, const char *cmd);
-/*
- * Handles one option returned by getopt_long. Returns 1 if it was a run
- * option and was fine, 0 if it is not a run option, or -1 after printing a
- * usage error (the command then exits EXIT_USAGE) -- also for --root errors.
- */
-int checkrun_option(struct checkrun *cr, int c, const char *arg);
-/*
- * The end of every command's getopt switch: a run option, an option that
- * lacks its value (':') or an unknown one. Returns 0 when c was a run option
- * and was fine, else EXIT_USAGE after printing the error.
- */
-int checkrun_other_option(struct checkrun *cr, int c, const char *arg, char **argv);
-/* EXIT_USAGE with a message when operands are left after the options. */
-int checkrun_no_operands(struct checkrun *cr, int argc, char **argv);
-/* Marks the checks named by a comma-separated list ("libs,cuda.init"). */
+/* Marks the checks named by a comma-separated list ("libs,cuda.init");
+ * 0, or -1 after a usage error (a name that is neither a layer nor a check
+ * id, with the closest ones). */
 int checkrun_select(struct checkrun *cr, const char *list);
 /*
  * Runs the selected checks (everything when nothing was selected; the
@@ -105,7 +95,7 @@ int checkrun_exit_status(const struct checkrun *cr, bool strict);
  * sig. Returns 0 and says nothing when sig is 0. For commands that run
  * checks themselves too (explain --check).
  */
-int checkrun_interrupt_note(const char *cmd, int sig, const struct result *results, size_t n);
+int checkrun_interrupt_note(int sig, const struct result *results, size_t n);
 /* "critical path: a → b → c (412 ms of 430 ms)\n": the chain of dependent
  * checks that took longest, against the run's wall time (check -v). */
 void checkrun_critical_path(const struct checkrun *cr, struct strbuf *out);

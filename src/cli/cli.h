@@ -1,13 +1,16 @@
 /*
- * cli: one entry point per command, cmd_<name>(argc, argv), dispatched from
+ * cli: one entry point per command, cmd_<name>(argc, argv), declared with
+ * its options in a struct cli_command (parse-options.h) and dispatched from
  * the table in main.c (after git.c). Commands return the process exit
  * status; only they and main decide it. The statuses are documented in the
- * README and are stable:
+ * README, doc/wslgpu.1 and every command's --help, and are stable:
  */
 #ifndef WSLGPU_CLI_H
 #define WSLGPU_CLI_H
 
 #include <stddef.h>
+
+#include "parse-options.h"
 
 #define EXIT_OK 0       /* no failures (warnings allowed, unless --strict) */
 #define EXIT_FAILED 1   /* at least one fail, crash or timeout */
@@ -25,10 +28,15 @@ int cmd_history(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_fix(int argc, char **argv);
 
+/* The commands, each declared once in its file (parse-options.h): the
+ * entry point, its summary, its options and its help. */
+extern const struct cli_command check_command, explain_command, bench_command, watch_command,
+	smoke_command, history_command, report_command, fix_command, kb_command;
+
 /*
  * Shared option handling, so that an option means the same everywhere.
- * The table of every option (value, global or not, which commands) is in
- * main.c; global options are applied there before the command runs.
+ * Each command declares its options (parse-options.h); the global ones
+ * are main.c's, applied there before the command runs.
  */
 /* --root DIR: 0, or EXIT_USAGE after printing why (also for "", and for a
  * directory that holds its machine in DIR/root, as a fixture does). */
@@ -36,6 +44,8 @@ int cli_set_root(const char *dir);
 /* --color WHEN (and --no-color: "never"), global or after a command word:
  * 0, or -1 after a usage error for cmd (NULL: before the command word). */
 int cli_color_option(const char *cmd, const char *when);
+/* The same as option callbacks, for every command that takes them. */
+parse_opt_cb cli_opt_color, cli_opt_no_color, cli_opt_root;
 /* Whether to colour what goes to fd: --color, else NO_COLOR, TERM=dumb, a tty. */
 int cli_want_color(int fd);
 /* A number of seconds given as a plain decimal ("10", "2.5") from min to
@@ -46,7 +56,9 @@ int cli_parse_seconds(const char *cmd, const char *opt, const char *v, double mi
  * most max of them into out; returns how many. */
 size_t cli_similar(const char *word, const char *const *cands, size_t n, const char **out,
 		   size_t max);
-/* "wslgpu CMD: MESSAGE" and where to find help (cmd NULL: before a command). */
+/* "wslgpu CMD: MESSAGE" and where to find help (cmd NULL: before a
+ * command). What the user typed is in the message, so control characters
+ * are shown escaped (text_escape): a usage error stays one line. */
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,48 +21,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
-#include "../explain/report.h"
+#include "../report/explain.h"
+#include "../report/format.h"
 #include "../probes/registry.h"
 #include "checkrun.h"
 #include "cli.h"
-
-static void explain_help(FILE *f)
-{
-	fputs("usage: wslgpu explain [OPTIONS] [TEXT...]\n"
-	      "       some-command 2>&1 | wslgpu explain [OPTIONS]\n"
-	      "\n"
-	      "Recognises known GPU error messages in TEXT, a file or standard input and\n"
-	      "says, for each: the layer it comes from, the likely causes (most likely\n"
-	      "first), the commands that fix each, and the check that tells them apart.\n"
-	      "Harmless messages and popular myths are labelled as such. Causes that apply\n"
-	      "only to another platform than this machine's (platform.kind, read from\n"
-	      "files even without --check) are shown last.\n"
-	      "\n"
-	      "  -f, --file FILE      read FILE ('-' for standard input)\n"
-	      "      --check          also run the checks that tell the causes apart, and\n"
-	      "                       put the cause this machine shows first\n"
-	      "      --json           print JSON (schema wslgpu/explain/1)\n"
-	      "      --list           list every known signature, by layer\n"
-
-	      "  -v, --verbose        every kept occurrence, each cause's sources, ids\n"
-	      "      --root DIR       describe the machine whose root is DIR (its platform;\n"
-	      "                       with --check, what the checks find)\n"
-	      "      --timeout SEC    with --check: time limit per probe (default 10)\n"
-	      "      --windows        with --check: also ask the Windows side (TCC mode...)\n"
-	      "      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
-	      "  -h, --help           show this help\n"
-	      "\n"
-	      "Without TEXT or --file, standard input is read. A TEXT that starts with\n"
-	      "'-' goes after --:  wslgpu explain -- \"-bash: nvcc: command not found\"\n"
-	      "\n"
-	      "Exit status: 0 nothing recognised or only harmless messages, 1 a problem\n"
-	      "was recognised, 2 usage error (or FILE cannot be opened), 3 read error,\n"
-	      "130/143 --check interrupted by SIGINT/SIGTERM (what finished is used).\n",
-	      f);
-}
 
 static int read_fd(struct explain_scan *s, int fd)
 {
@@ -109,7 +75,7 @@ static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", path, strerror(errno));
+		errorf("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
@@ -117,15 +83,15 @@ static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
 	int rc = sb_read_fd(&text, fd, 64u << 20, NULL);
 	close(fd);
 	if (rc < 0) {
-		fprintf(stderr, "wslgpu explain: reading %s: %s\n", path, strerror(-rc));
+		errorf("reading %s: %s", path, strerror(-rc));
 	} else if (kb_parse(text.buf, text.len, extra, &err) < 0) {
-		fprintf(stderr, "wslgpu explain: %s\n", err.buf);
+		errorf("%s", err.buf);
 		rc = -1;
 	} else {
 		const struct kb *kbs[] = { kb_builtin(), extra };
 		rc = explain_db_build(db, kbs, 2, &err);
 		if (rc < 0) {
-			fprintf(stderr, "wslgpu explain: %s: %s\n", path, err.buf);
+			errorf("%s: %s", path, err.buf);
 			kb_free(extra);
 		}
 	}
@@ -136,74 +102,79 @@ static int load_extra(const char *path, struct kb *extra, struct explain_db *db)
 
 /* What the command line asked for. */
 struct explain_cmd {
-	bool json, check, list, verbose, dump, dump_keys;
+	bool check, list, verbose, dump, dump_keys;
+	struct format_choice format;
 	const char *file, *kbfile;
-	int first; /* the first word of the text in argv (argc when none) */
+	struct checkrun cr;
+	int ntext; /* the words of the text: argv[0..ntext) after parsing */
+};
+
+#define ARGS struct explain_cmd
+static const struct cli_option explain_options[] = {
+	OPT_FILE('f', "file", ARGS, file, "FILE", "read FILE ('-' for standard input)"),
+	OPT_BOOL(0, "check", ARGS, check,
+		 "also run the checks that tell the causes apart, and put the cause this machine "
+		 "shows first"),
+	OPT_FORMATS(ARGS, format),
+	OPT_BOOL(0, "list", ARGS, list, "list every known signature, by layer"),
+	OPT_FILE(0, "kb", ARGS, kbfile, "FILE",
+		 "also match with the signatures of FILE, a knowledge-base entry file (for "
+		 "trying a new entry out)"),
+	OPT_BOOL('v', "verbose", ARGS, verbose, "every kept occurrence, each cause's sources, ids"),
+	OPT_ROOT(ARGS, cr,
+		 "describe the machine whose root is DIR (its platform; with --check, what the "
+		 "checks find)"),
+	OPT_RUN_TIMEOUT(ARGS, cr, "with --check: time limit per probe (default 10)"),
+	OPT_RUN_WINDOWS(ARGS, cr, "with --check: also ask the Windows side (TCC mode...)"),
+	OPT_COLOR(ARGS, cr),
+	/* for bench/explain.sh */
+	{ .type = OPTION_BOOL, .long_name = "dump-patterns", .offset = offsetof(ARGS, dump),
+	  .help = "one POSIX ERE per line (the benchmark's grep baseline)", .flags = OPT_HIDDEN },
+	{ .type = OPTION_BOOL, .long_name = "dump-keys", .offset = offsetof(ARGS, dump_keys),
+	  .help = "the automaton's keys, one per line", .flags = OPT_HIDDEN },
+	OPT_RUN_NO_FORK(ARGS, cr),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const explain_usage[] = {
+	"wslgpu explain [OPTIONS] [TEXT...]",
+	"some-command 2>&1 | wslgpu explain [OPTIONS]",
+	NULL,
+};
+
+const struct cli_command explain_command = {
+	.name = "explain",
+	.run = cmd_explain,
+	.summary = "paste an error or a log: get the layer, cause and fix",
+	.root = ROOT_USED,
+	.usage = explain_usage,
+	.about = "Recognises known GPU error messages in TEXT, a file or standard input and\n"
+		 "says, for each: the layer it comes from, the likely causes (most likely\n"
+		 "first), the commands that fix each, and the check that tells them apart.\n"
+		 "Harmless messages and popular myths are labelled as such. Causes that apply\n"
+		 "only to another platform than this machine's (platform.kind, read from\n"
+		 "files even without --check) are shown last.\n",
+	.options = explain_options,
+	.epilog = "Without TEXT or --file, standard input is read. A TEXT that starts with\n"
+		  "'-' goes after --:  wslgpu explain -- \"-bash: nvcc: command not found\"\n"
+		  "\n"
+		  "Exit status: 0 nothing recognised or only harmless messages, 1 a problem\n"
+		  "was recognised, 2 usage error (or FILE cannot be opened), 3 read error or\n"
+		  "the output could not be written, 130/143 --check interrupted by\n"
+		  "SIGINT/SIGTERM (what finished is used).\n",
+	/* Pasted messages can start with '-' ("-bash: nvcc: command not found"). */
+	.unknown_hint = "to explain a text that starts with '-', put -- before it",
 };
 
 /* Parses the options into cmd; returns -1 to go on, else the exit status. */
-static int explain_parse(struct checkrun *cr, int argc, char **argv, struct explain_cmd *cmd)
+static int explain_parse(int argc, char **argv, struct explain_cmd *cmd)
 {
-	enum { OPT_JSON = 256, OPT_CHECK, OPT_LIST, OPT_DUMP, OPT_DUMP_KEYS, OPT_KB };
-	/* The run options that make sense for --check; parsed by checkrun. */
-	static const struct option longopts[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "root", required_argument, NULL, CR_OPT_ROOT },
-		{ "timeout", required_argument, NULL, CR_OPT_TIMEOUT },
-		{ "windows", no_argument, NULL, CR_OPT_WINDOWS },
-		{ "color", required_argument, NULL, CR_OPT_COLOR },
-		{ "no-color", no_argument, NULL, CR_OPT_NO_COLOR },
-		{ "kb", required_argument, NULL, OPT_KB }, /* for KB authors: src/kb/README.md */
-		{ "dump-patterns", no_argument, NULL, OPT_DUMP }, /* for bench/explain.sh */
-		{ "dump-keys", no_argument, NULL, OPT_DUMP_KEYS }, /* for bench/explain.sh */
-		{ "no-fork", no_argument, NULL, CR_OPT_NO_FORK }, /* debugging only */
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":f:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': cmd->file = optarg; break;
-		case 'v': cmd->verbose = true; break;
-		case OPT_JSON: cmd->json = true; break;
-		case OPT_CHECK: cmd->check = true; break;
-		case OPT_LIST: cmd->list = true; break;
-		case OPT_DUMP: cmd->dump = true; break;
-		case OPT_DUMP_KEYS: cmd->dump_keys = true; break;
-		case OPT_KB: cmd->kbfile = optarg; break;
-		case 'h':
-			explain_help(stdout);
-			return EXIT_OK;
-		case ':':
-			cli_usage_error("explain", "option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
-		default: {
-			int h = checkrun_option(cr, c, optarg);
-			if (h > 0)
-				break;
-			if (h < 0)
-				return EXIT_USAGE;
-			/* Pasted messages can start with '-' ("-bash: nvcc: command
-			 * not found"); say how to pass them. optopt names a bad short
-			 * option; argv[optind - 1] is then not always the word. */
-			if (optopt)
-				cli_usage_error("explain", "unknown option '-%c' (to explain a text "
-					       "that starts with '-', put -- before it)", optopt);
-			else
-				cli_usage_error("explain", "unknown option '%s' (to explain a text "
-					       "that starts with '-', put -- before it)", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-		}
-	}
-	cmd->first = optind;
-	if (optind < argc && cmd->file) {
+	int n = parse_options(&explain_command, argc, argv, cmd);
+	if (n < 0)
+		return parse_exit(n);
+	cmd->ntext = n;
+	if (n > 0 && cmd->file) {
 		cli_usage_error("explain", "give the text as arguments or with --file, not both");
 		return EXIT_USAGE;
 	}
@@ -212,13 +183,13 @@ static int explain_parse(struct checkrun *cr, int argc, char **argv, struct expl
 
 /* Feeds the text (the words, --file or standard input) to scan; returns
  * -1 to go on, else the exit status. */
-static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
+static int explain_read(const struct explain_cmd *cmd, char **argv,
 			struct explain_scan *scan, const char **source)
 {
-	if (cmd->first < argc) {
+	if (cmd->ntext > 0) {
 		*source = "argv";
-		for (int i = cmd->first; i < argc; i++) {
-			if (i > cmd->first)
+		for (int i = 0; i < cmd->ntext; i++) {
+			if (i > 0)
 				explain_scan_feed(scan, " ", 1);
 			explain_scan_feed(scan, argv[i], strlen(argv[i]));
 		}
@@ -233,7 +204,7 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 		/* O_NONBLOCK: a FIFO without a writer must not hang the open. */
 		fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0) {
-			fprintf(stderr, "wslgpu explain: cannot open %s: %s\n", file,
+			errorf("cannot open %s: %s", file,
 				strerror(errno));
 			return EXIT_USAGE;
 		}
@@ -241,8 +212,8 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 		 * standard input, where the user chose to wait. */
 		struct stat st;
 		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-			fprintf(stderr, "wslgpu explain: %s is not a regular file; give a "
-				"pipe or a device on standard input (-f -)\n", file);
+			errorf("%s is not a regular file; give a "
+				"pipe or a device on standard input (-f -)", file);
 			close(fd);
 			return EXIT_USAGE;
 		}
@@ -255,7 +226,7 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 	if (fd > 0)
 		close(fd);
 	if (err < 0) {
-		fprintf(stderr, "wslgpu explain: reading %s: %s\n", *source, strerror(-err));
+		errorf("reading %s: %s", *source, strerror(-err));
 		return EXIT_INTERNAL;
 	}
 	return -1;
@@ -263,10 +234,10 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 
 /* Runs the checks that confirm what was found (--check), ranks each
  * signature's causes by them, prints the answer; the exit status. */
-static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
-			  const struct explain_db *db, const struct explain_scan *scan,
-			  const char *source)
+static int explain_answer(const struct explain_cmd *cmd, const struct explain_db *db,
+			  const struct explain_scan *scan, const char *source)
 {
+	const struct checkrun *cr = &cmd->cr;
 	size_t n;
 	const struct check_def *defs = registry_checks(&n);
 	struct result *results = NULL;
@@ -297,17 +268,18 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
 				     cmd->verbose, platform };
-	if (cmd->json)
-		explain_report_json(stdout, &view);
-	else
-		explain_report_text(stdout, &view);
+	struct strbuf out = STRBUF_INIT;
+	struct format_input in = { .explain = &view };
+	format_write("explain", cmd->format.out ? cmd->format.out->name : NULL, &out, &in);
+	fwrite(out.buf, 1, out.len, stdout);
+	sb_release(&out);
 	fflush(stdout);
 
 	struct explain_tally t;
 	explain_tally(scan, ranks, &t);
 	int rc = t.findings + t.myths ? EXIT_FAILED : EXIT_OK;
 	if (interrupted)
-		rc = checkrun_interrupt_note("explain", interrupted, results, n);
+		rc = checkrun_interrupt_note(interrupted, results, n);
 
 	for (size_t i = 0; i < scan->nfound; i++)
 		free(ranks[i]);
@@ -320,45 +292,47 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 	return rc;
 }
 
-static int explain_run(struct checkrun *cr, const struct explain_cmd *cmd,
-		       const struct explain_db *db, int argc, char **argv)
+static int explain_run(const struct explain_cmd *cmd, const struct explain_db *db,
+		       char **argv)
 {
 	if (cmd->list || cmd->dump || cmd->dump_keys) {
+		struct strbuf out = STRBUF_INIT;
 		if (cmd->dump_keys)
-			explain_dump_keys(stdout, db);
+			explain_dump_keys(&out, db);
 		else if (cmd->dump)
-			explain_dump_patterns(stdout, db);
-		else if (cmd->json)
-			explain_list_json(stdout, db);
+			explain_dump_patterns(&out, db);
+		else if (cmd->format.out)
+			explain_list_json(&out, db);
 		else
-			explain_list_text(stdout, db);
+			explain_list_text(&out, db);
+		fwrite(out.buf, 1, out.len, stdout);
+		sb_release(&out);
 		return EXIT_OK;
 	}
 	struct explain_scan scan;
 	explain_scan_init(&scan, db);
 	const char *source = NULL;
-	int rc = explain_read(cmd, argc, argv, &scan, &source);
+	int rc = explain_read(cmd, argv, &scan, &source);
 	if (rc < 0) {
 		explain_scan_finish(&scan);
-		rc = explain_answer(cr, cmd, db, &scan, source);
+		rc = explain_answer(cmd, db, &scan, source);
 	}
 	explain_scan_release(&scan);
 	return rc;
 }
 
-static int explain_main(struct checkrun *cr, int argc, char **argv)
+static int explain_main(struct explain_cmd *cmd, int argc, char **argv)
 {
-	struct explain_cmd cmd = { 0 };
-	int rc = explain_parse(cr, argc, argv, &cmd);
+	int rc = explain_parse(argc, argv, cmd);
 	if (rc >= 0)
 		return rc;
-	if (!cmd.kbfile)
-		return explain_run(cr, &cmd, explain_db_builtin(), argc, argv);
+	if (!cmd->kbfile)
+		return explain_run(cmd, explain_db_builtin(), argv);
 	struct kb extra;
 	struct explain_db own;
-	if (load_extra(cmd.kbfile, &extra, &own) < 0)
+	if (load_extra(cmd->kbfile, &extra, &own) < 0)
 		return EXIT_USAGE;
-	rc = explain_run(cr, &cmd, &own, argc, argv);
+	rc = explain_run(cmd, &own, argv);
 	explain_db_free(&own);
 	kb_free(&extra);
 	return rc;
@@ -366,9 +340,9 @@ static int explain_main(struct checkrun *cr, int argc, char **argv)
 
 int cmd_explain(int argc, char **argv)
 {
-	struct checkrun cr;
-	checkrun_init(&cr, "explain");
-	int rc = explain_main(&cr, argc, argv);
-	checkrun_release(&cr);
+	struct explain_cmd cmd = { 0 };
+	checkrun_init(&cmd.cr, "explain");
+	int rc = explain_main(&cmd, argc, argv);
+	checkrun_release(&cmd.cr);
 	return rc;
 }

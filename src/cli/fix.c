@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/buildinfo.h"
 #include "../core/json.h"
 #include "../core/rootfs.h"
@@ -24,36 +24,11 @@
 #include "../fix/edit.h"
 #include "../fix/plan.h"
 #include "../fix/rcscan.h"
+#include "../report/format.h"
 #include "../report/report.h"
 #include "../version.h"
 #include "checkrun.h"
 #include "cli.h"
-
-static void fix_help(FILE *f)
-{
-	fputs("usage: wslgpu fix [OPTIONS]\n"
-	      "\n"
-	      "Runs the checks and prints the remediation plan for what they found, as a\n"
-	      "commented shell script: per step what, why, the risk, whether it needs root,\n"
-	      "and the commands (Windows-side ones marked PS>, to run in PowerShell). It\n"
-	      "changes nothing.\n"
-	      "\n"
-	      "      --json           print the plan as JSON (schema wslgpu/fix/1)\n"
-	      "      --apply          make the plan's automatic edits: comment out (with a\n"
-	      "                       backup) the line of your own startup file that sets\n"
-	      "                       a variable the findings blame; asks first, on the\n"
-	      "                       terminal\n"
-	      "      --yes            with --apply: do not ask (needed without a terminal)\n"
-	      CHECKRUN_HELP
-	      "  -h, --help           show this help\n"
-	      "\n"
-	      "Exit status: 0 nothing to fix, 1 the plan has steps (with --apply: findings\n"
-	      "remain, or an edit failed), 2 usage error or --apply without a terminal and\n"
-	      "without --yes, 3 the tool itself could not run, 130/143 the checks were\n"
-	      "interrupted by SIGINT/SIGTERM (the plan covers what finished; nothing is\n"
-	      "applied).\n",
-	      f);
-}
 
 /* "2026-12-02 16:04 UTC"; SOURCE_DATE_EPOCH, when set, for reproducible output. */
 static void now_text(char *buf, size_t len, char *stamp, size_t slen)
@@ -176,9 +151,9 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 		if (!tty) {
 			if (fd >= 0)
 				close(fd);
-			fprintf(stderr, "wslgpu fix: --apply asks before each edit, and there is no "
-					"terminal to ask on; nothing was changed. Run 'wslgpu fix' to "
-					"see the plan, and add --yes to apply it without asking.\n");
+			errorf("--apply asks before each edit, and there is no terminal to ask "
+			       "on; nothing was changed. Run 'wslgpu fix' to see the plan, and "
+			       "add --yes to apply it without asking.");
 			return EXIT_USAGE;
 		}
 	}
@@ -311,86 +286,109 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 	fputs(sb_str(&text), stdout);
 	sb_release(&text);
 	fflush(stdout);
-	checkrun_interrupt_note("fix", again.interrupted, again.results, again.n);
+	checkrun_interrupt_note(again.interrupted, again.results, again.n);
 	int status = checkrun_exit_status(&again, false);
 	bool again_interrupted = again.interrupted != 0;
 	checkrun_release(&again);
 	return again_interrupted ? status : rc != EXIT_OK ? rc : status;
 }
 
+struct fix_args {
+	bool apply, yes;
+	struct format_choice format;
+	struct checkrun cr;
+};
+
+/* --yes goes with --apply, and --apply prints no plan to format. */
+static int fix_check(struct parse_state *ps, void *base)
+{
+	const struct fix_args *a = base;
+	if (a->yes && !a->apply)
+		return parse_error(ps, "--yes goes with --apply");
+	if (a->format.out && a->apply)
+		return parse_error(ps, "--%s prints the plan; it does not go with --apply",
+				   a->format.out->name);
+	return 0;
+}
+
+#define ARGS struct fix_args
+static const struct cli_option fix_options[] = {
+	OPT_FORMATS(ARGS, format),
+	OPT_BOOL(0, "apply", ARGS, apply,
+		 "make the plan's automatic edits: comment out (with a backup) the line of your "
+		 "own startup file that sets a variable the findings blame; asks first, on the "
+		 "terminal"),
+	OPT_BOOL(0, "yes", ARGS, yes, "with --apply: do not ask (needed without a terminal)"),
+	OPT_RUN_OPTIONS(ARGS, cr),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const fix_usage[] = { "wslgpu fix [OPTIONS]", NULL };
+
+const struct cli_command fix_command = {
+	.name = "fix",
+	.run = cmd_fix,
+	.summary = "the remediation plan for the findings (--apply makes its safe edits)",
+	.root = ROOT_USED,
+	.usage = fix_usage,
+	.about = "Runs the checks and prints the remediation plan for what they found, as a\n"
+		 "commented shell script: per step what, why, the risk, whether it needs root,\n"
+		 "and the commands (Windows-side ones marked PS>, to run in PowerShell). It\n"
+		 "changes nothing.\n",
+	.options = fix_options,
+	.epilog = "Exit status: 0 nothing to fix, 1 the plan has steps (with --apply: findings\n"
+		  "remain, or an edit failed), 2 usage error or --apply without a terminal and\n"
+		  "without --yes, 3 the tool itself could not run or could not write its output,\n"
+		  "130/143 the checks were interrupted by SIGINT/SIGTERM (the plan covers what\n"
+		  "finished; nothing is applied).\n",
+	.check = fix_check,
+};
+
 int cmd_fix(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_APPLY, OPT_YES };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "apply", no_argument, NULL, OPT_APPLY },
-		{ "yes", no_argument, NULL, OPT_YES },
-		{ "help", no_argument, NULL, 'h' },
-		CHECKRUN_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct checkrun cr;
-	checkrun_init(&cr, "fix");
-	bool json = false, do_apply = false, yes = false;
-	int rc = EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON: json = true; break;
-		case OPT_APPLY: do_apply = true; break;
-		case OPT_YES: yes = true; break;
-		case 'h':
-			fix_help(stdout);
-			goto out;
-		default:
-			if ((rc = checkrun_other_option(&cr, c, optarg, argv)))
-				goto out;
-			break;
-		}
-	}
-	if ((rc = checkrun_no_operands(&cr, argc, argv)))
+	struct fix_args a = { 0 };
+	checkrun_init(&a.cr, "fix");
+	struct checkrun *cr = &a.cr;
+	bool do_apply;
+	int rc = parse_options(&fix_command, argc, argv, &a);
+	if (rc < 0) {
+		rc = parse_exit(rc);
 		goto out;
-	if (yes && !do_apply) {
-		cli_usage_error("fix", "--yes goes with --apply");
+	}
+	if (rc > 0) {
+		cli_usage_error("fix", "unexpected argument '%s'", argv[0]);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (json && do_apply) {
-		cli_usage_error("fix", "--json prints the plan; it does not go with --apply");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	checkrun_execute(&cr);
+	do_apply = a.apply;
+	checkrun_execute(cr);
 	const char *home = getenv("HOME");
 	struct fix_plan plan;
-	fix_plan_build(&plan, cr.results, cr.shown, cr.n, home);
-	if (do_apply && cr.interrupted) {
+	fix_plan_build(&plan, cr->results, cr->shown, cr->n, home);
+	if (do_apply && cr->interrupted) {
 		/* Never edit files on half the findings: show the plan instead. */
-		fprintf(stderr, "wslgpu fix: nothing was applied\n");
+		errorf("nothing was applied");
 		do_apply = false;
 	}
 	if (do_apply) {
-		rc = apply(&cr, &plan, yes, home);
+		rc = apply(cr, &plan, a.yes, home);
 	} else {
 		char date[64], stamp[32];
 		now_text(date, sizeof date, stamp, sizeof stamp);
 		struct fix_meta meta = { WSLGPU_VERSION, buildinfo_commit(), date, rootfs_root() };
 		struct strbuf sb = STRBUF_INIT;
-		if (json)
-			fix_plan_json(&plan, &meta, &sb);
-		else
-			fix_plan_script(&plan, &meta, &sb);
+		struct format_input in = { .plan = &plan, .fix_meta = &meta };
+		format_write("fix", a.format.out ? a.format.out->name : NULL, &sb, &in);
 		fputs(sb.buf, stdout);
 		fflush(stdout);
 		sb_release(&sb);
 		rc = plan.n ? EXIT_FAILED : EXIT_OK;
 	}
-	if (cr.interrupted)
-		rc = checkrun_interrupt_note("fix", cr.interrupted, cr.results, cr.n);
+	if (cr->interrupted)
+		rc = checkrun_interrupt_note(cr->interrupted, cr->results, cr->n);
 	fix_plan_release(&plan);
 out:
-	checkrun_release(&cr);
+	checkrun_release(cr);
 	return rc;
 }

@@ -6,40 +6,15 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/error.h"
 #include "../history/history.h"
 #include "cli.h"
 
 #define DEFAULT_LIMIT 20
-
-static const char usage_text[] =
-	"usage: wslgpu history [--changes] [--db PATH] [--limit N] [--since WHEN]\n"
-	"                      [--machine HASH] [--json]\n"
-	"\n"
-	"Lists the runs recorded by 'wslgpu smoke --record' (oldest first), or with\n"
-	"--changes what changed between consecutive runs of each machine: facts such\n"
-	"as the driver or kernel version (with what a downgrade means) and checks\n"
-	"whose status flipped.\n"
-	"\n"
-	"      --changes        what changed between runs, instead of the list\n"
-	"      --db PATH        the database (default $XDG_STATE_HOME/wslgpu/history.db,\n"
-	"                       else ~/.local/state/wslgpu/history.db)\n"
-	"      --limit N        the most recent N runs (default 20; 0: all)\n"
-	"      --since WHEN     runs since a date (2025-11-03, local time) or an age\n"
-	"                       (12h, 7d, 4w)\n"
-	"      --machine HASH   only this machine (a prefix of its 16-digit hash)\n"
-	"      --json           JSON (schemas wslgpu/history/1, wslgpu/history-changes/1)\n"
-	"      --root DIR       accepted and ignored: the history is the user's own\n"
-	"\n"
-	"Exit status: 0 shown (also when no run is recorded yet), 1 the database\n"
-	"could not be read (missing --db file, not a wslgpu history, damaged),\n"
-	"2 usage error.\n";
-
-enum { OPT_DB = 1, OPT_LIMIT, OPT_SINCE, OPT_MACHINE, OPT_JSON, OPT_CHANGES, OPT_ROOT };
 
 /* "2025-11-03" (local midnight) or an age "12h", "7d", "4w". 0 on success. */
 static int parse_since(const char *s, time_t now, time_t *out)
@@ -80,94 +55,108 @@ static bool is_hex(const char *s)
 	return true;
 }
 
+struct history_args {
+	const char *db;
+	bool json, changes;
+	const char *root; /* accepted, ignored */
+	struct history_query q;
+	char machine[17];
+};
+
+static int opt_limit(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		     void *value)
+{
+	(void)o;
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || n > 1000000000ULL)
+		return parse_error(ps, "--limit needs a number of runs, not '%s'", arg);
+	*(size_t *)value = (size_t)n;
+	return 0;
+}
+
+static int opt_since(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		     void *value)
+{
+	(void)o;
+	if (parse_since(arg, time(NULL), value) < 0)
+		return parse_error(ps, "--since needs a date (2025-11-03) or an age (7d), not '%s'",
+				   arg);
+	return 0;
+}
+
+static int opt_machine(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		       void *value)
+{
+	(void)o;
+	struct history_args *a = value;
+	if (!is_hex(arg) || strlen(arg) > 16)
+		return parse_error(ps, "--machine needs a machine hash (hex digits), not '%s'", arg);
+	size_t i = 0;
+	for (; arg[i]; i++)
+		a->machine[i] = (char)tolower((unsigned char)arg[i]);
+	a->machine[i] = '\0';
+	a->q.machine = a->machine;
+	return 0;
+}
+
+#define ARGS struct history_args
+static const struct cli_option history_options[] = {
+	OPT_BOOL(0, "changes", ARGS, changes, "what changed between runs, instead of the list"),
+	OPT_FILE(0, "db", ARGS, db, "PATH",
+		 "the database (default $XDG_STATE_HOME/wslgpu/history.db, else "
+		 "~/.local/state/wslgpu/history.db)"),
+	OPT_CALLBACK(0, "limit", ARGS, q.limit, "N", "the most recent N runs (default 20; 0: all)",
+		     opt_limit),
+	OPT_CALLBACK(0, "since", ARGS, q.since, "WHEN",
+		     "runs since a date (2025-11-03, local time) or an age (12h, 7d, 4w)", opt_since),
+	{ .type = OPTION_CALLBACK, .long_name = "machine", .argh = "HASH",
+	  .help = "only this machine (a prefix of its 16-digit hash)", .callback = opt_machine },
+	OPT_BOOL(0, "json", ARGS, json, "JSON (schemas wslgpu/history/1, wslgpu/history-changes/1)"),
+	/* So that `wslgpu --root DIR history` works: the history belongs to
+	 * the user running the tool, not to the machine a root describes. */
+	{ .type = OPTION_STRING, .long_name = "root", .offset = offsetof(ARGS, root), .argh = "DIR",
+	  .help = "accepted and ignored: the history is the user's own", .complete = COMPLETE_DIR },
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const history_usage[] = {
+	"wslgpu history [--changes] [--db PATH] [--limit N] [--since WHEN]",
+	"               [--machine HASH] [--json]",
+	NULL,
+};
+
+const struct cli_command history_command = {
+	.name = "history",
+	.run = cmd_history,
+	.summary = "list recorded smoke runs and what changed between them",
+	.root = ROOT_IGNORED,
+	.usage = history_usage,
+	.about = "Lists the runs recorded by 'wslgpu smoke --record' (oldest first), or with\n"
+		 "--changes what changed between consecutive runs of each machine: facts such\n"
+		 "as the driver or kernel version (with what a downgrade means) and checks\n"
+		 "whose status flipped.\n",
+	.options = history_options,
+	.epilog = "Exit status: 0 shown (also when no run is recorded yet), 1 the database\n"
+		  "could not be read (missing --db file, not a wslgpu history, damaged),\n"
+		  "2 usage error, 3 the output could not be written.\n",
+};
+
 int cmd_history(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "machine", required_argument, NULL, OPT_MACHINE },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "changes", no_argument, NULL, OPT_CHANGES },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db_opt = NULL;
-	bool json = false, changes = false;
-	struct history_query q = { DEFAULT_LIMIT, NULL, 0 };
-	char *machine = NULL;
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage_text, stdout);
-			free(machine);
-			return EXIT_OK;
-		case OPT_DB:
-			db_opt = optarg;
-			break;
-		case OPT_LIMIT: {
-			char *end;
-			errno = 0;
-			unsigned long long n = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || n > 1000000000ULL) {
-				cli_usage_error("history", "--limit needs a number of runs, not '%s'", optarg);
-				free(machine);
-				return EXIT_USAGE;
-			}
-			q.limit = (size_t)n;
-			break;
-		}
-		case OPT_SINCE:
-			if (parse_since(optarg, time(NULL), &q.since) < 0) {
-				cli_usage_error("history", "--since needs a date (2025-11-03) or an age (7d), not '%s'",
-						optarg);
-				free(machine);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_MACHINE:
-			if (!is_hex(optarg) || strlen(optarg) > 16) {
-				cli_usage_error("history", "--machine needs a machine hash (hex digits), not '%s'",
-						optarg);
-				free(machine);
-				return EXIT_USAGE;
-			}
-			free(machine);
-			machine = xstrdup(optarg);
-			for (char *p = machine; *p; p++)
-				*p = (char)tolower((unsigned char)*p);
-			q.machine = machine;
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_ROOT:
-			/* Accepted so that `wslgpu --root DIR history` works, and
-			 * ignored: the history belongs to the user running the tool,
-			 * not to the machine a root describes. */
-			break;
-		case OPT_CHANGES:
-			changes = true;
-			break;
-		case ':':
-			cli_usage_error("history", "%s needs a value", argv[optind - 1]);
-			free(machine);
-			return EXIT_USAGE;
-		default:
-			cli_usage_error("history", "unknown option '%s'", argv[optind - 1]);
-			free(machine);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
-		free(machine);
+	struct history_args a = { .q = { DEFAULT_LIMIT, NULL, 0 } };
+	int n = parse_options(&history_command, argc, argv, &a);
+	if (n < 0)
+		return parse_exit(n);
+	if (n > 0) {
+		cli_usage_error("history", "unexpected argument '%s'", argv[0]);
 		return EXIT_USAGE;
 	}
+	const char *db_opt = a.db;
+	bool json = a.json, changes = a.changes;
+	struct history_query q = a.q;
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	if (db_opt)
 		sb_add(&path, db_opt);
@@ -185,19 +174,18 @@ int cmd_history(int argc, char **argv)
 		else
 			history_print_runs(stdout, path.buf, &(struct history_runs){ 0 }, json);
 	} else if (rc == -ENOENT) {
-		fprintf(stderr, "wslgpu history: %s: no such database (record into it with: wslgpu smoke --db %s)\n",
+		errorf("%s: no such database (record into it with: wslgpu smoke --db %s)",
 			path.buf, path.buf);
 		status = EXIT_FAILED;
 	} else if (rc < 0 ||
 		   (changes ? history_stream_changes(stdout, path.buf, reader, &q, json, &err)
 			    : history_stream_runs(stdout, path.buf, reader, &q, json, &err)) < 0) {
 		fflush(stdout);
-		fprintf(stderr, "wslgpu history: %s\n", err.buf);
+		errorf("%s", err.buf);
 		status = EXIT_FAILED;
 	}
 	history_close(reader);
 	sb_release(&path);
 	sb_release(&err);
-	free(machine);
 	return status;
 }

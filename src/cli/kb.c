@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/error.h"
+#include "../core/layers.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
+#include "../core/utf8.h"
 #include "../kb/kb.h"
 #include "../probes/registry.h"
 #include "../report/finding.h"
@@ -40,17 +43,9 @@ static void list_entry(struct strbuf *out, const struct kb_entry *e, size_t idw)
  * policy), in the order their entries first appear. */
 static size_t kb_layers(const struct kb *kb, const char **out, size_t max)
 {
-	size_t nl, k = 0;
-	const struct layer_def *layers = registry_layers(&nl);
-	for (size_t i = 0; i < nl && k < max; i++)
-		out[k++] = layers[i].name;
-	for (size_t i = 0; i < kb->n && k < max; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = !strcmp(out[j], kb->e[i].layer);
-		if (!seen)
-			out[k++] = kb->e[i].layer;
-	}
+	size_t k = layer_list_begin(out, max);
+	for (size_t i = 0; i < kb->n; i++)
+		k = layer_list_add(out, k, max, kb->e[i].layer);
 	return k;
 }
 
@@ -179,47 +174,125 @@ static void no_entry(const struct kb *kb, const char *id)
 	for (size_t i = 0; i < kb->n; i++)
 		ids[i] = kb->e[i].id;
 	size_t k = cli_similar(id, ids, kb->n, near, 4);
-	fprintf(stderr, "wslgpu kb: no entry '%s'", id);
+	struct strbuf m = STRBUF_INIT;
 	for (size_t i = 0; i < k; i++)
-		fprintf(stderr, "%s%s", i ? ", " : k == 1 ? "; did you mean " : "; did you mean one of: ",
+		sb_addf(&m, "%s%s", i ? ", " : k == 1 ? "; did you mean " : "; did you mean one of: ",
 			near[i]);
-	fprintf(stderr, "%s (list them all: wslgpu kb)\n", k ? "?" : "");
+	errorf("no entry '%s'%s%s (list them all: wslgpu kb)", id, sb_str(&m), k ? "?" : "");
+	sb_release(&m);
 	free(ids);
 }
+
+/* Whether the entry mentions word (any case): in its id, title, cause,
+ * fixes or the text it matches in a log. */
+static bool mentions(const struct kb_entry *e, const char *word)
+{
+	if (strcasestr(e->id, word) || (e->title && strcasestr(e->title, word)) ||
+	    (e->cause && strcasestr(e->cause, word)))
+		return true;
+	for (size_t i = 0; i < e->fix.n; i++)
+		if (strcasestr(e->fix.v[i], word))
+			return true;
+	for (size_t i = 0; i < e->match.n; i++)
+		if (strcasestr(e->match.v[i], word))
+			return true;
+	return false;
+}
+
+/* --search WORD: the entries that mention it, listed; how many. */
+static size_t search(struct strbuf *out, const struct kb *kb, const char *word)
+{
+	size_t k = 0, idw = 0;
+	for (size_t i = 0; i < kb->n; i++)
+		if (mentions(&kb->e[i], word)) {
+			k++;
+			idw = strlen(kb->e[i].id) > idw ? strlen(kb->e[i].id) : idw;
+		}
+	if (!k)
+		return 0;
+	struct strbuf w = STRBUF_INIT;
+	text_sanitize_line(&w, word);
+	sb_addf(out, "%zu entr%s mention%s '%s' (wslgpu kb ID shows one in full)\n", k,
+		k == 1 ? "y" : "ies", k == 1 ? "s" : "", w.buf);
+	sb_release(&w);
+	if (idw > TITLE_COLUMN_MAX - 2)
+		idw = TITLE_COLUMN_MAX - 2;
+	for (size_t i = 0; i < kb->n; i++)
+		if (mentions(&kb->e[i], word))
+			list_entry(out, &kb->e[i], idw);
+	return k;
+}
+
+struct kb_args {
+	const char *search;
+};
+
+#define ARGS struct kb_args
+static const struct cli_option kb_options[] = {
+	OPT_STRING(0, "search", ARGS, search, "WORD",
+		   "list the entries whose id, title, cause, fixes or log text mention WORD (any "
+		   "case)"),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const kb_usage[] = { "wslgpu kb [WORD...]", "wslgpu kb --search WORD", NULL };
+
+const struct cli_command kb_command = {
+	.name = "kb",
+	.run = cmd_kb,
+	.summary = "show knowledge-base entries (causes and fixes)",
+	.root = ROOT_IGNORED,
+	.usage = kb_usage,
+	.about = "Without words, lists every knowledge-base entry, layer by layer. A word\n"
+		 "that is an entry's id shows it in full; a layer (libs) lists its entries;\n"
+		 "a check id (bridge.dxg) or the start of ids (libs.loader) lists the\n"
+		 "entries under it.\n",
+	.options = kb_options,
+	.epilog = "Exit status: 0 shown, 1 --search found nothing, 2 a word names no entry (or\n"
+		  "another usage error), 3 the output could not be written.\n",
+};
 
 int cmd_kb(int argc, char **argv)
 {
 	const struct kb *kb = kb_builtin();
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs("usage: wslgpu kb [WORD...]\n"
-		      "\n"
-		      "Without words, lists every knowledge-base entry, layer by layer. A word\n"
-		      "that is an entry's id shows it in full; a layer (libs) lists its entries;\n"
-		      "a check id (bridge.dxg) or the start of ids (libs.loader) lists the\n"
-		      "entries under it.\n"
-		      "\n"
-		      "  -h, --help   show this help\n",
-		      stdout);
-		return EXIT_OK;
-	}
+	struct kb_args args = { 0 };
+	int n = parse_options(&kb_command, argc, argv, &args);
+	if (n < 0)
+		return parse_exit(n);
 	struct strbuf out = STRBUF_INIT;
 	int rc = EXIT_OK;
-	if (argc <= 1) {
+	if (args.search) {
+		if (n > 0) {
+			cli_usage_error("kb", "--search takes one word, not words as well ('%s')",
+					argv[0]);
+			sb_release(&out);
+			return EXIT_USAGE;
+		}
+		if (!search(&out, kb, args.search)) {
+			struct strbuf w = STRBUF_INIT;
+			text_escape(&w, args.search);
+			errorf("no entry mentions '%s' (list them all: wslgpu kb)", w.buf);
+			sb_release(&w);
+			rc = EXIT_FAILED;
+		}
+	} else if (n == 0) {
 		const char *layers[64];
 		size_t nl = kb_layers(kb, layers, 64);
 		for (size_t l = 0; l < nl; l++)
 			list_layer(&out, kb, layers[l]);
 	}
-	for (int a = 1; a < argc; a++) {
-		const struct kb_entry *e = kb_find(argv[a]);
+	for (int i = 0; i < n; i++) {
+		const char *word = argv[i];
+		const struct kb_entry *e = kb_find(word);
 		if (e)
 			show_entry(&out, e);
-		else if (*argv[a] && layer_count(kb, argv[a]))
-			list_layer(&out, kb, argv[a]);
-		else if (!*argv[a] || !list_under(&out, kb, argv[a])) {
+		else if (*word && layer_count(kb, word))
+			list_layer(&out, kb, word);
+		else if (!*word || !list_under(&out, kb, word)) {
 			fputs(sb_str(&out), stdout);
 			sb_reset(&out);
-			no_entry(kb, argv[a]);
+			no_entry(kb, word);
 			rc = EXIT_USAGE;
 		}
 	}

@@ -4,16 +4,16 @@
  *   wslgpu [GLOBAL OPTIONS] COMMAND [OPTIONS]
  *   wslgpu [GLOBAL OPTIONS] [CHECK OPTIONS]      the same as wslgpu check ...
  *
- * Only global options go before the command word, as in git; every option
- * the tool knows is in one table below, which says whether it takes a
- * value, whether it is global and which commands take it after their word,
- * so that main can find the command word and say where a misplaced option
- * belongs. Without a command word the arguments are check's (`wslgpu`
- * alone is `wslgpu check`). At exit a failed write to standard output is
- * an error, as in git: output a script relies on must not vanish silently.
+ * Only global options go before the command word, as in git. Each command
+ * declares its options once (parse-options.h); main reads those
+ * declarations to find the command word (whether an option takes a value)
+ * and to say where a misplaced option belongs. Without a command word the
+ * arguments are check's (`wslgpu` alone is `wslgpu check`). At exit a
+ * failed write to standard output is an error, as in git: output a script
+ * relies on must not vanish silently.
  */
 #include <errno.h>
-#include <stdarg.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,293 +22,120 @@
 #include <unistd.h>
 
 #include "../core/buildinfo.h"
+#include "../core/error.h"
+#include "../core/layers.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
 #include "../core/text.h"
+#include "../core/utf8.h"
+#include "../probes/registry.h"
 #include "../version.h"
 #include "cli.h"
 
 static int cmd_help(int argc, char **argv);
+static int cmd_complete(int argc, char **argv);
 
-/* What a global --root means to a command. */
-enum root_use {
-	ROOT_USED,    /* the machine it describes */
-	ROOT_IGNORED, /* nothing: the user's own history, the built-in KB, help */
-	ROOT_REFUSED, /* a mistake: watch samples this machine's live /proc */
+static const char *const help_usage[] = { "wslgpu help [COMMAND]", NULL };
+static const struct cli_command help_command = {
+	.name = "help",
+	.run = cmd_help,
+	.summary = "show a command's manual page, or its help (wslgpu help check)",
+	.root = ROOT_IGNORED,
+	.usage = help_usage,
+	.about = "Shows the manual page wslgpu-COMMAND with man(1) when man finds it (installed\n"
+		 "by 'make install', or on MANPATH), else what 'wslgpu COMMAND --help' prints.\n"
+		 "Without COMMAND, lists the commands and the global options.\n",
 };
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-	enum root_use root;
+/* For completions/: what the command line is, from the declarations. */
+static const char *const complete_usage[] = {
+	"wslgpu __complete commands | options [COMMAND] | checks", NULL,
+};
+static const struct cli_command complete_command = {
+	.name = "__complete",
+	.run = cmd_complete,
+	.root = ROOT_IGNORED,
+	.usage = complete_usage,
+	.flags = PARSE_HIDDEN_COMMAND,
 };
 
-static const struct command commands[] = {
-	{ "check", cmd_check, "prove the GPU compute chain, layer by layer (default)", ROOT_USED },
-	{ "explain", cmd_explain, "paste an error or a log: get the layer, cause and fix", ROOT_USED },
-	{ "bench", cmd_bench, "measure disk I/O where the data lives, and the GPU path", ROOT_USED },
-	{ "watch", cmd_watch, "run or attach to a job: is it GPU-, input-, CPU- or memory-bound?", ROOT_REFUSED },
-	{ "smoke", cmd_smoke, "scheduled smoke test: checks + policy, history, JUnit/Prometheus", ROOT_USED },
-	{ "history", cmd_history, "list recorded smoke runs and what changed between them", ROOT_IGNORED },
-	{ "report", cmd_report, "write a support bundle (redacted) or a Markdown report", ROOT_USED },
-	{ "fix", cmd_fix, "the remediation plan for the findings (--apply makes its safe edits)", ROOT_USED },
-	{ "kb", cmd_kb, "show knowledge-base entries (causes and fixes)", ROOT_IGNORED },
-	{ "help", cmd_help, "show a command's manual page, or its help (wslgpu help check)", ROOT_IGNORED },
+static const struct cli_command *const commands[] = {
+	&check_command, &explain_command, &bench_command, &watch_command, &smoke_command,
+	&history_command, &report_command, &fix_command, &kb_command, &help_command,
+	&complete_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-/*
- * Every option: whether it takes a value (OPTIONAL: only as --name=VALUE),
- * whether it is global (it may go before the command word), and the
- * commands that take it after their word (NULL: every command). An option
- * whose value-ness differs between commands has a row per kind (--csv).
- */
-enum opt_arg { NOARG, VALUE, OPTIONAL };
-struct option_row {
-	const char *name;
-	enum opt_arg arg;
-	bool global;
-	const char *commands;
+/* The global options: only these go before the command word. Their
+ * values are main's (struct globals). */
+struct globals {
+	const char *root;
+	bool help, version;
 };
 
-#define RUN_CMDS "check smoke report fix"
-static const struct option_row options[] = {
-	/* global */
-	{ "--root", VALUE, true, RUN_CMDS " explain bench history" },
-	{ "--color", VALUE, true, RUN_CMDS " explain bench" },
-	{ "--no-color", NOARG, true, RUN_CMDS " explain bench" },
-	{ "-h", NOARG, true, NULL },
-	{ "--help", NOARG, true, NULL },
-	{ "-V", NOARG, true, "" },
-	{ "--version", NOARG, true, "" },
-	/* the run options (src/cli/checkrun.h) */
-	{ "--only", VALUE, false, RUN_CMDS },
-	{ "--data", VALUE, false, RUN_CMDS },
-	{ "--timeout", VALUE, false, RUN_CMDS " explain bench" },
-	{ "--windows", NOARG, false, RUN_CMDS " explain" },
-	{ "--python", VALUE, false, RUN_CMDS },
-	{ "--docker-image", VALUE, false, RUN_CMDS },
-	{ "--no-fork", NOARG, false, RUN_CMDS " explain" },
-	/* shared by several commands */
-	{ "-v", NOARG, false, "check explain bench smoke" },
-	{ "--verbose", NOARG, false, "check explain bench smoke" },
-	{ "--json", NOARG, false, "check explain bench smoke history fix" },
-	{ "--json", OPTIONAL, false, "watch" },
-	{ "--list", NOARG, false, "check explain" },
-	{ "--strict", NOARG, false, "check smoke" },
-	{ "--db", VALUE, false, "smoke history" },
-	/* explain */
-	{ "-f", VALUE, false, "explain" },
-	{ "--file", VALUE, false, "explain" },
-	{ "--check", NOARG, false, "explain" },
-	{ "--dump-patterns", NOARG, false, "explain" },
-	/* bench */
-	{ "--size", VALUE, false, "bench" },
-	{ "--block", VALUE, false, "bench" },
-	{ "--files", VALUE, false, "bench" },
-	{ "--file-size", VALUE, false, "bench" },
-	{ "--seconds", VALUE, false, "bench" },
-	{ "--device", VALUE, false, "bench" },
-	{ "--min-size", VALUE, false, "bench" },
-	{ "--max-size", VALUE, false, "bench" },
-	{ "--launches", VALUE, false, "bench" },
-	{ "--batch", VALUE, false, "bench" },
-	{ "--lib", VALUE, false, "bench" },
-	{ "--csv", NOARG, false, "bench" },
-	/* watch */
-	{ "--csv", VALUE, false, "watch" },
-	{ "--svg", VALUE, false, "watch" },
-	{ "--interval", VALUE, false, "watch" },
-	{ "--pid", VALUE, false, "watch" },
-	{ "-q", NOARG, false, "watch" },
-	{ "--quiet", NOARG, false, "watch" },
-	{ "--self-stats", NOARG, false, "watch" },
-	{ "--nvml-lib", OPTIONAL, false, "watch" },
-	/* smoke */
-	{ "--policy", VALUE, false, "smoke" },
-	{ "--budget", VALUE, false, "smoke" },
-	{ "--junit", VALUE, false, "smoke" },
-	{ "--prom", VALUE, false, "smoke" },
-	{ "--push", VALUE, false, "smoke" },
-	{ "--push-delete", VALUE, false, "smoke" },
-	{ "--job", VALUE, false, "smoke" },
-	{ "--instance", VALUE, false, "smoke" },
-	{ "--record", NOARG, false, "smoke" },
-	/* history */
-	{ "--limit", VALUE, false, "history" },
-	{ "--since", VALUE, false, "history" },
-	{ "--machine", VALUE, false, "history" },
-	{ "--changes", NOARG, false, "history" },
-	/* report */
-	{ "-o", VALUE, false, "report" },
-	{ "--output", VALUE, false, "report" },
-	{ "--markdown", NOARG, false, "report" },
-	{ "--no-redact", NOARG, false, "report" },
-	/* fix */
-	{ "--apply", NOARG, false, "fix" },
-	{ "--yes", NOARG, false, "fix" },
+static int global_color(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			void *value)
+{
+	(void)ps, (void)o, (void)value;
+	return cli_color_option(NULL, arg ? arg : "never");
+}
+
+static const struct cli_option global_options[] = {
+	{ .type = OPTION_STRING, .long_name = "root", .offset = offsetof(struct globals, root),
+	  .argh = "DIR", .help = "describe the machine whose root file system is DIR",
+	  .complete = COMPLETE_DIR },
+	{ .type = OPTION_CALLBACK, .long_name = "color", .argh = "WHEN",
+	  .help = "auto, always or never; NO_COLOR makes never the default",
+	  .callback = global_color, .complete = COMPLETE_WORDS, .words = "auto always never" },
+	{ .type = OPTION_CALLBACK, .long_name = "no-color", .help = "the same as --color never",
+	  .callback = global_color },
+	OPT_BOOL('V', "version", struct globals, version,
+		 "show the version, the commit and the libraries"),
+	{ .type = OPTION_HELP, .short_name = 'h', .long_name = "help",
+	  .offset = offsetof(struct globals, help),
+	  .help = "show this help (wslgpu --help COMMAND: the command's)" },
+	OPT_END(),
 };
-#define NOPTIONS (sizeof options / sizeof options[0])
+static const char *const global_usage[] = {
+	"wslgpu [--root DIR] [--color WHEN] COMMAND [OPTIONS]",
+	"wslgpu [--root DIR] [--color WHEN] [CHECK OPTIONS]   (wslgpu check)",
+	"wslgpu --version | --help",
+	NULL,
+};
+static const struct cli_command global_command = {
+	.name = "wslgpu",
+	.usage = global_usage,
+	.options = global_options,
+};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: wslgpu [--root DIR] [--color WHEN] COMMAND [OPTIONS]\n"
-		   "       wslgpu [--root DIR] [--color WHEN] [CHECK OPTIONS]   (wslgpu check)\n"
-		   "       wslgpu --version | --help\n\ncommands:\n");
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; global_usage[i]; i++)
+		sb_addf(&sb, "%s%s\n", i ? "       " : "usage: ", global_usage[i]);
+	sb_add(&sb, "\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fputs("\nglobal options (before the command word):\n"
-	      "      --root DIR       describe the machine whose root file system is DIR\n"
-	      "      --color WHEN     auto, always or never; NO_COLOR makes never the default\n"
-	      "      --no-color       the same as --color never\n"
-	      "  -V, --version        show the version, the commit and the libraries\n"
-	      "  -h, --help           show this help (wslgpu --help COMMAND: the command's)\n"
-	      "\nRun 'wslgpu COMMAND --help' for a command's options, 'wslgpu help COMMAND'\n"
-	      "for its manual page.\n"
-	      "\nExit status: 0 fine, 1 something failed (each command says what), 2 usage\n"
-	      "error, 3 the tool itself could not run or could not write its output,\n"
-	      "130/143 interrupted by SIGINT/SIGTERM.\n",
-	      f);
-}
-
-/* ---- shared option handling (cli.h) ---- */
-
-static int color_forced = -1; /* -1 auto, 0 never, 1 always */
-
-int cli_set_root(const char *dir)
-{
-	if (!*dir) {
-		cli_usage_error(NULL, "--root: the directory name is empty (to describe this "
-				      "machine, leave --root out)");
-		return EXIT_USAGE;
-	}
-	int rc = rootfs_set(dir);
-	if (rc < 0) {
-		fprintf(stderr, "wslgpu: --root %s: %s\n", dir, strerror(-rc));
-		return EXIT_USAGE;
-	}
-	/* A directory with neither proc/ nor etc/ describes no machine; a
-	 * fixture's directory holds its machine in root/ (tests/fixtures). */
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	bool machine = false;
-	sb_addf(&p, "%s/proc", dir);
-	machine |= stat(p.buf, &st) == 0 && S_ISDIR(st.st_mode);
-	sb_reset(&p);
-	sb_addf(&p, "%s/etc", dir);
-	machine |= stat(p.buf, &st) == 0 && S_ISDIR(st.st_mode);
-	sb_reset(&p);
-	sb_addf(&p, "%s%sroot", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
-	if (!machine && stat(p.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-		cli_usage_error(NULL, "--root %s: no proc/ or etc/ in it, so it is not a root file "
-				      "system; did you mean %s?", dir, p.buf);
-		sb_release(&p);
-		return EXIT_USAGE;
-	}
-	sb_release(&p);
-	return 0;
-}
-
-int cli_color_option(const char *cmd, const char *when)
-{
-	if (!strcmp(when, "auto"))
-		color_forced = -1;
-	else if (!strcmp(when, "always"))
-		color_forced = 1;
-	else if (!strcmp(when, "never"))
-		color_forced = 0;
-	else {
-		cli_usage_error(cmd, "--color: '%s' is not auto, always or never", when);
-		return -1;
-	}
-	return 0;
-}
-
-int cli_want_color(int fd)
-{
-	if (color_forced >= 0)
-		return color_forced;
-	const char *nc = getenv("NO_COLOR");
-	if (nc && *nc)
-		return 0;
-	const char *term = getenv("TERM");
-	if (term && strcmp(term, "dumb") == 0)
-		return 0;
-	return isatty(fd);
-}
-
-int cli_parse_seconds(const char *cmd, const char *opt, const char *v, double min, double max,
-		      double *out)
-{
-	/* Digits with at most one decimal point, nothing else: strtod would
-	 * also take "0x10", "1e3", " 5" and "inf", which nobody means. */
-	const char *p = v;
-	size_t digits = 0;
-	while (*p >= '0' && *p <= '9')
-		p++, digits++;
-	if (digits && *p == '.') {
-		p++;
-		size_t frac = 0;
-		while (*p >= '0' && *p <= '9')
-			p++, frac++;
-		if (!frac)
-			digits = 0;
-	}
-	double s = digits && !*p && strlen(v) < 32 ? strtod(v, NULL) : -1;
-	if (!(s >= min && s <= max)) {
-		cli_usage_error(cmd, "%s: '%s' is not a number of seconds from %g to %g "
-				     "(a plain decimal such as 10 or 2.5)", opt, v, min, max);
-		return -1;
-	}
-	*out = s;
-	return 0;
-}
-
-size_t cli_similar(const char *word, const char *const *cands, size_t n, const char **out,
-		   size_t max)
-{
-	/* As git's help.c: the closest by edit distance, if it is close
-	 * (at most 2 edits, and fewer than the word's length), and any
-	 * candidate the word begins. */
-	size_t len = strlen(word);
-	int best = 99;
-	for (size_t i = 0; i < n; i++) {
-		int d = text_distance(word, cands[i]);
-		if (d < best)
-			best = d;
-	}
-	bool close = best <= 2 && (size_t)best < len;
-	size_t k = 0;
-	for (size_t i = 0; i < n && k < max; i++) {
-		bool prefix = len >= 2 && !strncmp(cands[i], word, len);
-		if ((close && text_distance(word, cands[i]) == best) || prefix)
-			out[k++] = cands[i];
-	}
-	return k;
-}
-
-void cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, cmd ? "wslgpu %s: " : "wslgpu: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (cmd)
-		fprintf(stderr, "\nTry 'wslgpu %s --help'.\n", cmd);
-	else
-		fprintf(stderr, "\nSee 'wslgpu --help'.\n");
+		if (!(commands[i]->flags & PARSE_HIDDEN_COMMAND))
+			sb_addf(&sb, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	sb_add(&sb, "\nglobal options (before the command word):\n");
+	parse_options_lines(&global_command, &sb);
+	sb_add(&sb, "\nRun 'wslgpu COMMAND --help' for a command's options, 'wslgpu help COMMAND'\n"
+		   "for its manual page.\n"
+		   "\nExit status: 0 fine, 1 something failed (each command says what), 2 usage\n"
+		   "error, 3 the tool itself could not run or could not write its output,\n"
+		   "130/143 interrupted by SIGINT/SIGTERM.\n");
+	fputs(sb.buf, f);
+	sb_release(&sb);
 }
 
 /* ---- the command word ---- */
 
-static const struct command *find_command(const char *name)
+static const struct cli_command *find_command(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
 	return NULL;
 }
 
@@ -319,85 +146,102 @@ static size_t opt_name_len(const char *a)
 	return eq ? (size_t)(eq - a) : strlen(a);
 }
 
-static bool row_is(const struct option_row *o, const char *a)
+/* Whether option o takes the next word as its value. */
+static bool valued(const struct cli_option *o)
 {
-	size_t n = opt_name_len(a);
-	return strlen(o->name) == n && !strncmp(o->name, a, n);
-}
-
-static bool row_for(const struct option_row *o, const char *cmd)
-{
-	if (!o->commands)
-		return true;
-	size_t n = strlen(cmd);
-	for (const char *p = strstr(o->commands, cmd); p; p = strstr(p + 1, cmd))
-		if ((p == o->commands || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return true;
-	return false;
-}
-
-static const struct option_row *global_option(const char *a)
-{
-	for (size_t i = 0; i < NOPTIONS; i++)
-		if (options[i].global && row_is(&options[i], a))
-			return &options[i];
-	return NULL;
+	return o->argh && !(o->flags & OPT_OPTARG);
 }
 
 /* Whether the non-global option a, with no "=VALUE", takes the next word
- * as its value: check's kind decides (the arguments are check's when no
- * command word follows), else any command's, unless the next word is a
- * command. */
+ * as its value: check's declaration decides (the arguments are check's
+ * when no command word follows), else any command's, unless the next word
+ * is a command. */
 static bool takes_next(const char *a, const char *next)
 {
-	bool valued = false;
-	for (size_t i = 0; i < NOPTIONS; i++)
-		if (row_is(&options[i], a)) {
-			if (row_for(&options[i], "check"))
-				return options[i].arg == VALUE;
-			valued |= options[i].arg == VALUE;
+	struct cli_option tmp;
+	const struct cli_option *o = parse_options_find(&check_command, a, &tmp);
+	if (o)
+		return valued(o);
+	bool any = false;
+	for (size_t c = 0; c < NCOMMANDS; c++) {
+		o = parse_options_find(commands[c], a, &tmp);
+		any |= o && valued(o);
+	}
+	return any && next && !find_command(next);
+}
+
+/* "; did you mean '--json'?" for a mistyped option word a ("--jsn"), from
+ * every option of every command and the global ones; into sb. */
+static const char *did_you_mean(const char *a, struct strbuf *sb)
+{
+	const char *names[NCOMMANDS * PARSE_MAX_OPTIONS], *near[4];
+	struct cli_option opts[PARSE_MAX_OPTIONS]; /* their names are static strings */
+	size_t k = 0;
+	sb_reset(sb);
+	if (a[0] != '-' || a[1] != '-')
+		return "";
+	for (size_t c = 0; c <= NCOMMANDS; c++) {
+		const struct cli_command *cmd = c < NCOMMANDS ? commands[c] : &global_command;
+		size_t n = parse_options_list(cmd, opts, PARSE_MAX_OPTIONS);
+		for (size_t i = 0; i < n; i++) {
+			const char *l = opts[i].long_name;
+			bool seen = !l || (opts[i].flags & OPT_HIDDEN);
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = !strcmp(names[j], l);
+			if (!seen && k < sizeof names / sizeof names[0])
+				names[k++] = l;
 		}
-	return valued && next && !find_command(next);
+	}
+	size_t m = cli_similar(a + 2, names, k, near, 4);
+	for (size_t i = 0; i < m; i++)
+		sb_addf(sb, "%s'--%s'", i ? ", " : m == 1 ? "; did you mean " : "; did you mean one of ",
+			near[i]);
+	if (m)
+		sb_addc(sb, '?');
+	return sb_str(sb);
 }
 
 /* A non-global option before the command word: say where it belongs. */
 static int misplaced(const char *a, const char *value, const char *cmd)
 {
 	size_t n = opt_name_len(a);
+	char *name = xstrndup(a, n);
 	struct strbuf owners = STRBUF_INIT;
-	bool known = false, mine = false;
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		if (!row_is(&options[i], a))
+	struct cli_option tmp;
+	bool mine = false;
+	for (size_t c = 0; c < NCOMMANDS; c++) {
+		if (!parse_options_find(commands[c], name, &tmp))
 			continue;
-		known = true;
-		mine |= row_for(&options[i], cmd);
-		for (size_t c = 0; c < NCOMMANDS; c++)
-			if (row_for(&options[i], commands[c].name) &&
-			    !strstr(owners.buf ? owners.buf : "", commands[c].name)) {
-				sb_add(&owners, owners.len ? ", " : "");
-				sb_add(&owners, commands[c].name);
-			}
+		mine |= !strcmp(commands[c]->name, cmd);
+		sb_addf(&owners, "%s%s", owners.len ? ", " : "", commands[c]->name);
 	}
 	if (mine)
-		cli_usage_error(NULL, "'%.*s' is an option of '%s', not a global one: put it after "
-				      "the command word (wslgpu %s %s%s%s)", (int)n, a, cmd, cmd, a,
+		cli_usage_error(NULL, "'%s' is an option of '%s', not a global one: put it after "
+				      "the command word (wslgpu %s %s%s%s)", name, cmd, cmd, a,
 				value ? " " : "", value ? value : "");
-	else if (known)
-		cli_usage_error(NULL, "'%.*s' is not a global option, nor an option of '%s' (it "
-				      "is one of: %s)", (int)n, a, cmd, sb_str(&owners));
+	else if (owners.len)
+		cli_usage_error(NULL, "'%s' is not a global option, nor an option of '%s' (it "
+				      "is one of: %s)", name, cmd, owners.buf);
 	else
-		cli_usage_error(NULL, "unknown option '%s'", a);
+		cli_usage_error(NULL, "unknown option '%s'%s", a, did_you_mean(name, &owners));
 	sb_release(&owners);
+	free(name);
 	return EXIT_USAGE;
 }
 
 static int not_a_command(const char *who, const char *name)
 {
 	const char *names[NCOMMANDS], *near[NCOMMANDS];
+	size_t n = 0;
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		names[i] = commands[i].name;
-	size_t k = cli_similar(name, names, NCOMMANDS, near, NCOMMANDS);
-	fprintf(stderr, "%s: '%s' is not a wslgpu command. See 'wslgpu --help'.\n", who, name);
+		if (!(commands[i]->flags & PARSE_HIDDEN_COMMAND))
+			names[n++] = commands[i]->name;
+	size_t k = cli_similar(name, names, n, near, n);
+	struct strbuf shown = STRBUF_INIT;
+	text_escape(&shown, name);
+	fprintf(stderr, "%s: '%s' is not a wslgpu command. See 'wslgpu --help'.\n", who,
+		shown.buf);
+	sb_release(&shown);
 	if (k) {
 		fprintf(stderr, "\nThe most similar command%s\n", k == 1 ? " is" : "s are");
 		for (size_t i = 0; i < k; i++)
@@ -407,13 +251,6 @@ static int not_a_command(const char *who, const char *name)
 }
 
 /* ---- help ---- */
-
-static const char help_usage[] =
-	"usage: wslgpu help [COMMAND]\n"
-	"\n"
-	"Shows the manual page wslgpu-COMMAND with man(1) when man finds it (installed\n"
-	"by 'make install', or on MANPATH), else what 'wslgpu COMMAND --help' prints.\n"
-	"Without COMMAND, lists the commands and the global options.\n";
 
 /* Replaces the process with `man PAGE` when man knows PAGE; returns if not. */
 static void show_man_page(const char *page)
@@ -437,50 +274,98 @@ static void show_man_page(const char *page)
 
 static int cmd_help(int argc, char **argv)
 {
-	if (argc < 2) {
+	struct { int unused; } none;
+	int n = parse_options(&help_command, argc, argv, &none);
+	if (n < 0)
+		return parse_exit(n);
+	if (n == 0) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(help_usage, stdout);
-		return EXIT_OK;
-	}
-	if (argv[1][0] == '-') {
-		cli_usage_error("help", "unknown option '%s'", argv[1]);
+	if (n > 1) {
+		cli_usage_error("help", "one command at a time ('%s' is extra)", argv[1]);
 		return EXIT_USAGE;
 	}
-	if (argc > 2) {
-		cli_usage_error("help", "one command at a time ('%s' is extra)", argv[2]);
-		return EXIT_USAGE;
-	}
-	const struct command *c = find_command(argv[1]);
-	if (!c)
-		return not_a_command("wslgpu help", argv[1]);
-	if (c->fn == cmd_help) {
-		fputs(help_usage, stdout);
+	const struct cli_command *c = find_command(argv[0]);
+	if (!c || (c->flags & PARSE_HIDDEN_COMMAND))
+		return not_a_command("wslgpu help", argv[0]);
+	if (c == &help_command) {
+		struct strbuf sb = STRBUF_INIT;
+		parse_options_help(c, &sb);
+		fputs(sb.buf, stdout);
+		sb_release(&sb);
 		return EXIT_OK;
 	}
 	char *page = xasprintf("wslgpu-%s", c->name);
 	show_man_page(page);
 	free(page);
 	char *args[] = { (char *)c->name, "--help", NULL };
-	return c->fn(2, args);
+	error_set_command(c->name);
+	return c->run(2, args);
+}
+
+/* ---- completions ---- */
+
+/* `wslgpu __complete WHAT`: the command line as completions/ need it,
+ * from the declarations, so that the scripts never go out of date. */
+static int cmd_complete(int argc, char **argv)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = EXIT_OK;
+	if (argc == 2 && !strcmp(argv[1], "commands")) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			if (!(commands[i]->flags & PARSE_HIDDEN_COMMAND))
+				sb_addf(&out, "%s\t%s\n", commands[i]->name, commands[i]->summary);
+	} else if (argc == 2 && !strcmp(argv[1], "options")) {
+		parse_options_complete(&global_command, &out);
+	} else if (argc == 3 && !strcmp(argv[1], "options") && find_command(argv[2])) {
+		parse_options_complete(find_command(argv[2]), &out);
+	} else if (argc == 2 && !strcmp(argv[1], "checks")) {
+		/* What --only takes: layers and check ids, but not the policy
+		 * layer: smoke --policy FILE selects its checks from the rules
+		 * the file sets, and check refuses them. */
+		size_t n, nl;
+		const struct layer *layers = layers_in_order(&nl);
+		const struct check_def *defs = registry_checks(&n);
+		for (size_t l = 0; l < nl; l++) {
+			if (!strcmp(layers[l].name, "policy"))
+				continue;
+			sb_addf(&out, "%s\n", layers[l].name);
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(defs[i].layer, layers[l].name))
+					sb_addf(&out, "%s\n", defs[i].id);
+		}
+	} else {
+		cli_usage_error("__complete", "usage: %s", complete_usage[0]);
+		rc = EXIT_USAGE;
+	}
+	fputs(sb_str(&out), stdout);
+	sb_release(&out);
+	return rc;
 }
 
 /* ---- standard output ---- */
 
 /*
  * As git's run_builtin: output that did not reach its file (a full disk,
- * an I/O error) is an error, EXIT_INTERNAL. A terminal, pipes and a closed
- * standard output are left alone: a reader that stops early (wslgpu kb |
- * head) is not a failure of wslgpu.
+ * an I/O error) is an error, EXIT_INTERNAL. A terminal and pipes are left
+ * alone: a reader that stops early (wslgpu kb | head) is not a failure of
+ * wslgpu.
  *
  * To a file or a device, stdout goes through a writer that keeps the errno
  * of the first failed write: stdio forgets it (a failed fflush drops the
  * buffer, and a large fputs writes past it), and the message should say
  * why, e.g. "No space left on device".
+ *
+ * A closed standard output (>&-) is opened on /dev/null first, as git's
+ * sanitize_stdfds does, so that no file wslgpu opens becomes descriptor 1
+ * and receives its output; a command whose output then went nowhere exits
+ * EXIT_INTERNAL too. wslgpu --version and --help, which are not a
+ * command's result, keep git's answer: nothing to report.
  */
 static int stdout_errno;
+static size_t stdout_bytes;
+static bool stdout_closed, command_ran;
 
 static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
 {
@@ -497,6 +382,7 @@ static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
 		}
 		done += (size_t)w;
 	}
+	stdout_bytes += done;
 	return (ssize_t)done;
 }
 
@@ -504,6 +390,19 @@ static bool stdout_checked(void)
 {
 	struct stat st;
 	return fstat(1, &st) == 0 && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) && !isatty(1);
+}
+
+/* Descriptors 0, 1 and 2 open, on /dev/null where they were closed. */
+static void open_std_fds(void)
+{
+	stdout_closed = fcntl(1, F_GETFD) < 0 && errno == EBADF;
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	while (fd >= 0 && fd <= 2) {
+		fcntl(fd, F_SETFD, 0); /* a standard descriptor: inherited */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	}
+	if (fd > 2)
+		close(fd);
 }
 
 static void watch_stdout(void)
@@ -520,6 +419,7 @@ static int finish_stdout(int rc)
 {
 	if (!stdout_checked())
 		return rc;
+	error_set_command(NULL); /* what main says is main's: "wslgpu: ..." */
 	errno = 0;
 	bool bad = fflush(stdout) != 0 || ferror(stdout);
 	int err = stdout_errno ? stdout_errno : errno;
@@ -527,19 +427,22 @@ static int finish_stdout(int rc)
 		bad = true;
 		err = stdout_errno ? stdout_errno : errno;
 	}
+	if (stdout_closed && command_ran && stdout_bytes) {
+		errorf("standard output is closed: what the command printed was lost");
+		return EXIT_INTERNAL;
+	}
 	if (!bad)
 		return rc;
 	if (err)
-		fprintf(stderr, "wslgpu: write error on standard output: %s\n", strerror(err));
+		errorf("write error on standard output: %s", strerror(err));
 	else
-		fprintf(stderr, "wslgpu: write error on standard output\n");
+		errorf("write error on standard output");
 	return EXIT_INTERNAL;
 }
 
 static int run(int argc, char **argv)
 {
-	const char *root = NULL;
-	bool help = false, version = false;
+	struct globals g = { 0 };
 	int word = -1, stray = -1;
 	const char *stray_value = NULL;
 	char **rest = xcalloc((size_t)argc + 2, sizeof *rest);
@@ -553,22 +456,23 @@ static int run(int argc, char **argv)
 			word = i;
 			break;
 		}
-		const struct option_row *o = global_option(a);
+		struct cli_option tmp;
+		const struct cli_option *o = parse_options_find(&global_command, a, &tmp);
 		if (!o) {
 			/* check's, when no command word follows */
-			bool valued = !strchr(a, '=') && i + 1 < argc && takes_next(a, argv[i + 1]);
+			bool next = !strchr(a, '=') && i + 1 < argc && takes_next(a, argv[i + 1]);
 			if (stray < 0) {
 				stray = i;
-				stray_value = valued ? argv[i + 1] : NULL;
+				stray_value = next ? argv[i + 1] : NULL;
 			}
 			rest[nrest++] = argv[i];
-			if (valued)
+			if (next)
 				rest[nrest++] = argv[++i];
 			continue;
 		}
 		const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
 		const char *val = NULL;
-		if (o->arg == VALUE) {
+		if (o->argh) {
 			val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
 			if (!val) {
 				cli_usage_error(NULL, "option '%s' needs a value", a);
@@ -576,23 +480,22 @@ static int run(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 		} else if (eq) {
-			cli_usage_error(NULL, "option '%s' takes no value", o->name);
+			cli_usage_error(NULL, "option '--%s' takes no value", o->long_name);
 			free(rest);
 			return EXIT_USAGE;
 		}
-		if (!strcmp(o->name, "--root"))
-			root = val;
-		else if (!strcmp(o->name, "--color") && cli_color_option(NULL, val) < 0) {
+		if (o->type == OPTION_HELP)
+			g.help = true;
+		else if (o->type == OPTION_BOOL)
+			*(bool *)((char *)&g + o->offset) = true;
+		else if (o->type == OPTION_STRING)
+			*(const char **)((char *)&g + o->offset) = val;
+		else if (o->callback(NULL, o, val, NULL) < 0) {
 			free(rest);
 			return EXIT_USAGE;
-		} else if (!strcmp(o->name, "--no-color"))
-			cli_color_option(NULL, "never");
-		else if (!strcmp(o->name, "-h") || !strcmp(o->name, "--help"))
-			help = true;
-		else if (!strcmp(o->name, "-V") || !strcmp(o->name, "--version"))
-			version = true;
+		}
 	}
-	if (version) {
+	if (g.version) {
 		struct strbuf sb = STRBUF_INIT;
 		buildinfo_describe(&sb);
 		fputs(sb.buf, stdout);
@@ -601,32 +504,34 @@ static int run(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const char *name = word < 0 ? "check" : argv[word];
-	const struct command *cmd = find_command(name);
+	const struct cli_command *cmd = find_command(name);
 	int rc;
 	if (!cmd) {
 		rc = not_a_command("wslgpu", name);
 	} else if (word >= 0 && stray >= 0) {
 		rc = misplaced(argv[stray], stray_value, name);
-	} else if (help && word < 0) {
+	} else if (g.help && word < 0) {
 		usage(stdout);
 		rc = EXIT_OK;
-	} else if (root && cmd->root == ROOT_REFUSED) {
+	} else if (g.root && cmd->root == ROOT_REFUSED) {
 		cli_usage_error(name, "--root does not apply: %s samples the live /proc of this "
 				      "machine", name);
 		rc = EXIT_USAGE;
-	} else if (root && cmd->root == ROOT_USED && (rc = cli_set_root(root))) {
+	} else if (g.root && cmd->root == ROOT_USED && (rc = cli_set_root(g.root))) {
 		/* cli_set_root said why */
 	} else {
 		/* `wslgpu --help COMMAND` is `wslgpu help COMMAND`. */
-		if (help) {
+		if (g.help) {
 			rest[nrest++] = (char *)name;
-			cmd = find_command("help");
+			cmd = &help_command;
 		}
 		rest[0] = (char *)cmd->name;
 		for (int k = word < 0 ? i : word + 1; k < argc; k++)
 			rest[nrest++] = argv[k];
 		rest[nrest] = NULL;
-		rc = cmd->fn(nrest, rest);
+		error_set_command(cmd->name);
+		command_ran = true;
+		rc = cmd->run(nrest, rest);
 	}
 	free(rest);
 	return rc;
@@ -634,6 +539,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	open_std_fds();
 	watch_stdout();
 	/* Human output is wrapped to the width of where it goes, with marks
 	 * the locale can show (src/core/text.h). */

@@ -5,7 +5,6 @@
  * unless --no-redact is given.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,45 +15,21 @@
 
 #include "../bundle/bundle.h"
 #include "../bundle/redact.h"
+#include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/text.h"
-#include "../report/markdown.h"
+#include "../report/format.h"
 #include "checkrun.h"
 #include "cli.h"
 
 extern char **environ;
-
-static void report_help(FILE *f)
-{
-	fputs("usage: wslgpu report [-o FILE.tar.gz | -o -] [--no-redact] [OPTIONS]\n"
-	      "       wslgpu report --markdown [-o FILE.md] [--no-redact] [OPTIONS]\n"
-	      "\n"
-	      "Runs the checks and writes a support bundle: README.txt (verdict, cause, fix,\n"
-	      "what was redacted), check.json (wslgpu check -v --json) and the raw evidence\n"
-	      "(os-release, mountinfo, modules, ld.so.cache, nvidia-smi -q, GPU packages,\n"
-	      "docker info, frameworks, .wslconfig, wsl.conf, environment). User and host\n"
-	      "names, home paths, addresses, machine ids, GPU UUIDs and serials and secret-\n"
-	      "looking variables are replaced by placeholders such as <user-1>.\n"
-	      "\n"
-	      "  -o, --output FILE    the archive; '-' writes it to standard output (not a\n"
-	      "                       terminal). Default: wslgpu-report-YYYYmmddTHHMMSSZ.tar.gz\n"
-	      "      --markdown       a compact Markdown report for a GitHub issue instead\n"
-	      "      --no-redact      keep every value as it is (the README warns in capitals)\n"
-	      CHECKRUN_HELP
-	      "  -h, --help           show this help\n"
-	      "\n"
-	      "Exit status: 0 the bundle (or report) was written, whatever the checks found;\n"
-	      "1 it could not be written; 2 usage error; 3 the tool itself could not run;\n"
-	      "130/143 the checks were interrupted by SIGINT/SIGTERM (no bundle is written).\n",
-	      f);
-}
 
 /* Fails early, before minutes of checks, when FILE cannot be created. */
 static int check_output_dir(const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "wslgpu report: %s is a directory; give a file name (-o %s/bundle.tar.gz)\n",
+		errorf("%s is a directory; give a file name (-o %s/bundle.tar.gz)",
 			path, path);
 		return -1;
 	}
@@ -62,11 +37,11 @@ static int check_output_dir(const char *path)
 	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
 	int rc = 0;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "wslgpu report: cannot write %s: the directory %s %s\n", path, dir,
+		errorf("cannot write %s: the directory %s %s", path, dir,
 			errno == ENOENT || !S_ISDIR(st.st_mode) ? "does not exist" : strerror(errno));
 		rc = -1;
 	} else if (access(dir, W_OK | X_OK) < 0) {
-		fprintf(stderr, "wslgpu report: cannot write %s: %s: %s\n", path, dir, strerror(errno));
+		errorf("cannot write %s: %s: %s", path, dir, strerror(errno));
 		rc = -1;
 	}
 	free(dir);
@@ -122,21 +97,23 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 	text_set_terminal(text_columns(), true);
 	/* Rendered twice: the note counts what the report itself used. */
 	struct strbuf md = STRBUF_INIT, note = STRBUF_INIT;
-	report_markdown(&md, &rep, NULL);
+	struct format_input in = { .rep = &rep };
+	format_write("report", "markdown", &md, &in);
 	sb_reset(&md);
 	redaction_note(red, &note);
-	report_markdown(&md, &rep, note.buf);
+	in.note = note.buf;
+	format_write("report", "markdown", &md, &in);
 	sb_release(&note);
 	if (output) {
 		struct strbuf err = STRBUF_INIT;
 		if (atomic_write_file(output, md.buf, md.len, 0600, &err) < 0) {
-			fprintf(stderr, "wslgpu report: %s\n", err.buf);
+			errorf("%s", err.buf);
 			rc = EXIT_FAILED;
 		} else {
 			/* As for the bundle: say where it went, and how it was made. */
 			struct summary sum;
 			report_summarize(&rep, &sum);
-			fprintf(stderr, "wslgpu report: wrote %s (%s)%s\n", output,
+			infof("wrote %s (%s)%s", output,
 				red ? "redacted: see its last line" : "NOT REDACTED",
 				sum.first_failure ? "; a check failed, the report says which" : "");
 		}
@@ -155,51 +132,75 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 	return rc;
 }
 
+struct report_args {
+	const char *output;
+	bool no_redact;
+	struct format_choice format;
+	struct checkrun cr;
+};
+
+#define ARGS struct report_args
+static const struct cli_option report_options[] = {
+	OPT_OUTPUT_FILE('o', "output", ARGS, output, "FILE",
+			"the archive; '-' writes it to standard output (not a terminal). Default: "
+			"wslgpu-report-YYYYmmddTHHMMSSZ.tar.gz"),
+	OPT_FORMATS(ARGS, format),
+	OPT_BOOL(0, "no-redact", ARGS, no_redact,
+		 "keep every value as it is (the README warns in capitals)"),
+	OPT_RUN_OPTIONS(ARGS, cr),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const report_usage[] = {
+	"wslgpu report [-o FILE.tar.gz | -o -] [--no-redact] [OPTIONS]",
+	"wslgpu report --markdown [-o FILE.md] [--no-redact] [OPTIONS]",
+	NULL,
+};
+
+const struct cli_command report_command = {
+	.name = "report",
+	.run = cmd_report,
+	.summary = "write a support bundle (redacted) or a Markdown report",
+	.root = ROOT_USED,
+	.usage = report_usage,
+	.about = "Runs the checks and writes a support bundle: README.txt (verdict, cause, fix,\n"
+		 "what was redacted), check.json (wslgpu check -v --json) and the raw evidence\n"
+		 "(os-release, mountinfo, modules, ld.so.cache, nvidia-smi -q, GPU packages,\n"
+		 "docker info, frameworks, .wslconfig, wsl.conf, environment). User and host\n"
+		 "names, home paths, addresses, machine ids, GPU UUIDs and serials and secret-\n"
+		 "looking variables are replaced by placeholders such as <user-1>.\n",
+	.options = report_options,
+	.epilog = "Exit status: 0 the bundle (or report) was written, whatever the checks found;\n"
+		  "1 it could not be written; 2 usage error; 3 the tool itself could not run, or\n"
+		  "standard output was lost; 130/143 the checks were interrupted by SIGINT/SIGTERM\n"
+		  "(no bundle is written).\n",
+};
+
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_MARKDOWN = 256, OPT_NO_REDACT };
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-		{ "no-redact", no_argument, NULL, OPT_NO_REDACT },
-		{ "help", no_argument, NULL, 'h' },
-		CHECKRUN_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct checkrun cr;
-	checkrun_init(&cr, "report");
-	const char *output = NULL;
-	bool markdown = false, redact = true;
+	struct report_args a = { 0 };
+	checkrun_init(&a.cr, "report");
 	int rc = EXIT_OK;
 	char *default_out = NULL, *cmdline = NULL;
 	struct redactor *red = NULL;
-
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg) {
-				cli_usage_error("report", "-o: the file name is empty");
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			output = optarg;
-			break;
-		case OPT_MARKDOWN: markdown = true; break;
-		case OPT_NO_REDACT: redact = false; break;
-		case 'h':
-			report_help(stdout);
-			goto out;
-		default:
-			if ((rc = checkrun_other_option(&cr, c, optarg, argv)))
-				goto out;
-			break;
-		}
-	}
-	if ((rc = checkrun_no_operands(&cr, argc, argv)))
+	struct checkrun *cr = &a.cr;
+	/* The command line as given, for the bundle's README (parsing
+	 * reorders argv). */
+	cmdline = join_args(argc, argv);
+	rc = parse_options(&report_command, argc, argv, &a);
+	if (rc < 0) {
+		rc = parse_exit(rc);
 		goto out;
+	}
+	if (rc > 0) {
+		cli_usage_error("report", "unexpected argument '%s'", argv[0]);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = EXIT_OK;
+	const char *output = a.output;
+	bool markdown = a.format.out != NULL, redact = !a.no_redact;
 	time_t now = time(NULL);
 	if (markdown && output && strcmp(output, "-") == 0)
 		output = NULL;
@@ -223,18 +224,18 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 
-	checkrun_execute(&cr);
-	if (cr.interrupted && !markdown) {
+	checkrun_execute(cr);
+	if (cr->interrupted && !markdown) {
 		/* A bundle of half the findings, collected after being told to
 		 * stop, helps nobody: show what was found. */
 		struct report rep;
-		checkrun_report(&cr, &rep, false, 2);
+		checkrun_report(cr, &rep, false, 2);
 		struct strbuf text = STRBUF_INIT;
 		report_text(&text, &rep);
 		fputs(sb_str(&text), stderr);
 		sb_release(&text);
-		fprintf(stderr, "wslgpu report: no bundle was written\n");
-		rc = checkrun_interrupt_note("report", cr.interrupted, cr.results, cr.n);
+		errorf("no bundle was written");
+		rc = checkrun_interrupt_note(cr->interrupted, cr->results, cr->n);
 		goto out;
 	}
 	if (redact) {
@@ -242,19 +243,18 @@ int cmd_report(int argc, char **argv)
 		redact_learn_machine(red, environ);
 	}
 	if (markdown) {
-		rc = write_markdown(&cr, red, output);
-		if (cr.interrupted)
-			rc = checkrun_interrupt_note("report", cr.interrupted, cr.results, cr.n);
+		rc = write_markdown(cr, red, output);
+		if (cr->interrupted)
+			rc = checkrun_interrupt_note(cr->interrupted, cr->results, cr->n);
 		goto out;
 	}
 
 	struct report rep;
-	checkrun_report(&cr, &rep, true, 2);
-	cmdline = join_args(argc, argv);
+	checkrun_report(cr, &rep, true, 2);
 	struct bundle_opts bo = {
 		.path = output,
 		.redactor = red,
-		.timeout_ms = cr.opts.timeout_ms,
+		.timeout_ms = cr->opts.timeout_ms,
 		.now = now,
 		.command_line = cmdline,
 	};
@@ -262,7 +262,7 @@ int cmd_report(int argc, char **argv)
 	/* The bundle's text is a file to read anywhere: 80 columns. */
 	text_set_terminal(80, text_utf8());
 	if (bundle_write(&rep, &bo, &members, &err) < 0) {
-		fprintf(stderr, "wslgpu report: %s\n", err.buf);
+		errorf("%s", err.buf);
 		rc = EXIT_FAILED;
 	} else {
 		struct summary sum;
@@ -270,7 +270,7 @@ int cmd_report(int argc, char **argv)
 		size_t n = 0;
 		for (const char *p = members.buf; p && *p; p++)
 			n += *p == '\n';
-		fprintf(stderr, "wslgpu report: wrote %s (%zu files, %s)%s\n",
+		infof("wrote %s (%zu files, %s)%s",
 			strcmp(output, "-") == 0 ? "the bundle to standard output" : output, n,
 			red ? "redacted: see README.txt" : "NOT REDACTED",
 			sum.first_failure ? "; a check failed, README.txt says which" : "");
@@ -281,6 +281,6 @@ out:
 	redactor_free(red);
 	free(default_out);
 	free(cmdline);
-	checkrun_release(&cr);
+	checkrun_release(cr);
 	return rc;
 }

@@ -18,7 +18,6 @@
  *
  * Never needs root, starts no daemon, writes only the files it is asked to.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,9 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/rootfs.h"
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../core/proc.h"
 #include "../core/text.h"
 #include "../history/history.h"
@@ -37,6 +38,7 @@
 #include "../net/push.h"
 #include "../parse/policy.h"
 #include "../probes/registry.h"
+#include "../report/format.h"
 #include "../report/outputs.h"
 #include "../report/report.h"
 #include "checkrun.h"
@@ -51,40 +53,8 @@
  * containers (docker) only on request. */
 static const char *const default_layers = "platform,bridge,host,libs,cuda,nvml,toolkit,perf";
 
-static void smoke_help(FILE *f)
-{
-	fputs("usage: wslgpu smoke [--policy FILE] [OPTIONS]\n"
-	      "\n"
-	      "The scheduled smoke test: runs the GPU checks (with a real kernel launch) in\n"
-	      "bounded time, compares the machine with a policy file, and exits 0 or 1.\n"
-	      "\n"
-	      "      --policy FILE    the fleet policy (INI; see the README)\n"
-	      "      --budget SEC     time for the whole run (default: the policy's, else 60)\n"
-	      "      --strict         warnings fail the run too\n"
-	      "  -v, --verbose        show the evidence behind each decision and its time\n"
-	      "      --json           print the report as JSON (wslgpu/check/1 plus \"smoke\")\n"
-	      "      --junit FILE     also write JUnit XML (atomically)\n"
-	      "      --prom FILE      also write Prometheus text (node_exporter textfile)\n"
-	      "      --push URL       also push the metrics to a Pushgateway\n"
-	      "      --job NAME       Pushgateway job (default wslgpu)\n"
-	      "      --instance NAME  Pushgateway instance (default: this host's name; under\n"
-	      "                       --root, the described machine's /etc/hostname)\n"
-	      "      --push-delete URL\n"
-	      "                       run nothing: delete the group of --job and --instance\n"
-	      "                       (a retired machine's metrics) from a Pushgateway\n"
-	      "      --record         record the run in the history database\n"
-	      "      --db PATH        the history database (implies --record)\n"
-	      CHECKRUN_HELP
-	      "  -h, --help           show this help\n"
-	      "\n"
-	      "Exit status: 0 passed (warnings allowed), 1 a check failed or the budget ran\n"
-	      "out, or a result could not be written, 2 usage or policy error, 3 internal,\n"
-	      "130/143 interrupted by SIGINT/SIGTERM (reported; nothing delivered).\n",
-	      f);
-}
-
 struct delivery {
-	const char *option; /* "--junit" */
+	char option[32];    /* "--junit" */
 	const char *target;
 	bool ok;
 	char *error;
@@ -98,8 +68,9 @@ struct smoke {
 	int budget_ms;
 	double t0;
 	time_t when;
-	bool verbose, json, strict;
-	const char *junit, *prom, *push, *job, *instance, *db, *push_delete;
+	bool verbose, strict;
+	struct format_choice format; /* --json, and the files: --junit, --prom */
+	const char *push, *job, *instance, *db, *push_delete;
 	char *push_shown; /* --push without its user:password, for messages */
 	/* The most a push or a delete may take: --timeout (or the policy's)
 	 * when given, as for any one step of the run, else PUSH_MAX_MS; a
@@ -109,11 +80,10 @@ struct smoke {
 	/* from the command line, for the steps after parsing */
 	int budget_opt;      /* --budget, 0 when not given */
 	bool timeout_given;  /* --timeout was given: it beats the policy's */
-	char other[64];      /* an option that --push-delete, which runs nothing, rejects */
 	char hostname[HOST_NAME_MAX + 1];
 	char **owned; /* strings kept alive for cr.data */
 	size_t nowned;
-	struct delivery deliveries[4];
+	struct delivery deliveries[FORMAT_MAX + 2]; /* the files, --push, the history */
 	size_t ndeliveries;
 	/* the verdict */
 	int checks_rc;
@@ -128,7 +98,7 @@ static bool names_something(const char *pattern)
 {
 	size_t n, nl;
 	const struct check_def *defs = registry_checks(&n);
-	const struct layer_def *layers = registry_layers(&nl);
+	const struct layer *layers = layers_in_order(&nl);
 	for (size_t i = 0; i < n; i++)
 		if (policy_glob_match(pattern, defs[i].id))
 			return true;
@@ -270,7 +240,7 @@ static void judge(struct smoke *s)
 static struct delivery *delivery(struct smoke *s, const char *option, const char *target)
 {
 	struct delivery *d = &s->deliveries[s->ndeliveries++];
-	d->option = option;
+	snprintf(d->option, sizeof d->option, "%s", option);
 	d->target = target;
 	d->ok = true;
 	d->error = NULL;
@@ -283,7 +253,7 @@ static void delivery_failed(struct delivery *d, const char *msg)
 	d->error = xstrdup(msg);
 	struct strbuf m = STRBUF_INIT;
 	text_sanitize(&m, msg);
-	fprintf(stderr, "wslgpu smoke: %s %s: %s\n", d->option, d->target, sb_str(&m));
+	errorf("%s %s: %s", d->option, d->target, sb_str(&m));
 	sb_release(&m);
 }
 
@@ -320,8 +290,8 @@ static void default_instance(struct smoke *s)
 		snprintf(s->hostname, sizeof s->hostname, "unknown");
 		struct strbuf m = STRBUF_INIT;
 		text_sanitize(&m, rootfs_root());
-		fprintf(stderr, "wslgpu smoke: --root %s names no host (no /etc/hostname): the "
-			"Pushgateway instance is \"unknown\"; give it with --instance NAME\n", m.buf);
+		errorf("--root %s names no host (no /etc/hostname): the "
+			"Pushgateway instance is \"unknown\"; give it with --instance NAME", m.buf);
 		sb_release(&m);
 	}
 }
@@ -334,23 +304,26 @@ static void deliver(struct smoke *s)
 				    s->have_policy ? s->policy_path : NULL, s->budget_ms,
 				    s->sum.cut_short || s->sum.not_started };
 	struct strbuf body = STRBUF_INIT, err = STRBUF_INIT;
-	if (s->junit) {
-		struct delivery *d = delivery(s, "--junit", s->junit);
-		report_junit(&body, &rep, &meta);
-		if (atomic_write_file(s->junit, body.buf ? body.buf : "", body.len, 0644, &err) < 0)
+	struct format_input in = { .rep = &rep, .meta = &meta };
+	/* The files of the format options (--junit FILE, --prom FILE), in
+	 * the table's order. */
+	size_t nf;
+	const struct format *f = formats(&nf);
+	for (size_t i = 0; i < nf; i++) {
+		const char *path = s->format.file[i];
+		if (!path)
+			continue;
+		char option[32];
+		snprintf(option, sizeof option, "--%s", f[i].name);
+		struct delivery *d = delivery(s, option, path);
+		f[i].write(&body, &in);
+		if (atomic_write_file(path, body.buf ? body.buf : "", body.len, 0644, &err) < 0)
 			delivery_failed(d, sb_str(&err));
 		sb_reset(&body);
 		sb_reset(&err);
 	}
-	if (s->prom || s->push)
-		report_prom(&body, &rep, &meta);
-	if (s->prom) {
-		struct delivery *d = delivery(s, "--prom", s->prom);
-		if (atomic_write_file(s->prom, body.buf ? body.buf : "", body.len, 0644, &err) < 0)
-			delivery_failed(d, sb_str(&err));
-		sb_reset(&err);
-	}
 	if (s->push) {
+		format_write("smoke", "prom", &body, &in);
 		s->push_shown = prom_url_shown(s->push);
 		struct delivery *d = delivery(s, "--push", s->push_shown);
 		double left = s->t0 + s->budget_ms - now_ms();
@@ -491,42 +464,34 @@ static void put_ids(struct json_writer *jw, const char *key, const struct smoke 
 	jw_end(jw);
 }
 
-/* The check report (wslgpu/check/1) with a "smoke" member added. */
-static void print_json(const struct smoke *s, const struct report *rep)
+/* The "smoke" member smoke adds to the check report (wslgpu/check/1). */
+static void smoke_json(struct json_writer *jw, const void *ctx)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct json_writer jw;
-	jw_init(&jw, &sb);
-	jw_object_begin(&jw);
-	report_json_members(&jw, rep);
+	const struct smoke *s = ctx;
 	int rc = final_status(s);
-	jw_kv_object(&jw, "smoke");
-	jw_kv_str(&jw, "verdict", s->cr.interrupted ? "interrupted" : rc ? "fail" : "pass");
-	jw_kv_int(&jw, "exit_status", rc);
-	jw_kv_fixed(&jw, "elapsed_ms", 1, now_ms() - s->t0);
-	jw_kv_int(&jw, "budget_ms", s->budget_ms);
-	jw_kv_bool(&jw, "budget_spent", s->sum.cut_short || s->sum.not_started || s->over_budget);
-	jw_kv_uint(&jw, "cut_short", s->sum.cut_short);
-	jw_kv_uint(&jw, "not_started", s->sum.not_started);
-	jw_kv_str(&jw, "policy", s->have_policy ? s->policy_path : NULL);
-	put_ids(&jw, "failed", s, false);
-	put_ids(&jw, "tolerated", s, true);
-	jw_kv_array(&jw, "outputs");
+	jw_kv_object(jw, "smoke");
+	jw_kv_str(jw, "verdict", s->cr.interrupted ? "interrupted" : rc ? "fail" : "pass");
+	jw_kv_int(jw, "exit_status", rc);
+	jw_kv_fixed(jw, "elapsed_ms", 1, now_ms() - s->t0);
+	jw_kv_int(jw, "budget_ms", s->budget_ms);
+	jw_kv_bool(jw, "budget_spent", s->sum.cut_short || s->sum.not_started || s->over_budget);
+	jw_kv_uint(jw, "cut_short", s->sum.cut_short);
+	jw_kv_uint(jw, "not_started", s->sum.not_started);
+	jw_kv_str(jw, "policy", s->have_policy ? s->policy_path : NULL);
+	put_ids(jw, "failed", s, false);
+	put_ids(jw, "tolerated", s, true);
+	jw_kv_array(jw, "outputs");
 	for (size_t i = 0; i < s->ndeliveries; i++) {
 		const struct delivery *d = &s->deliveries[i];
-		jw_object_begin(&jw);
-		jw_kv_str(&jw, "option", d->option);
-		jw_kv_str(&jw, "target", d->target);
-		jw_kv_bool(&jw, "ok", d->ok);
-		jw_kv_str(&jw, "error", d->error);
-		jw_end(&jw);
+		jw_object_begin(jw);
+		jw_kv_str(jw, "option", d->option);
+		jw_kv_str(jw, "target", d->target);
+		jw_kv_bool(jw, "ok", d->ok);
+		jw_kv_str(jw, "error", d->error);
+		jw_end(jw);
 	}
-	jw_end(&jw);
-	jw_end(&jw);
-	jw_end(&jw);
-	sb_addc(&sb, '\n');
-	fputs(sb.buf, stdout);
-	sb_release(&sb);
+	jw_end(jw);
+	jw_end(jw);
 }
 
 /* ---- options ---- */
@@ -539,90 +504,96 @@ static char *expand_home(const char *p)
 	return xstrdup(p);
 }
 
-static int parse_budget(const char *arg)
+static int smoke_opt_budget(struct parse_state *ps, const struct cli_option *o,
+			    const char *arg, void *value)
 {
+	(void)o;
 	int ms = policy_parse_duration(arg);
-	if (ms < 1000) {
-		cli_usage_error("smoke", "--budget: '%s' is not a number of seconds between 1 and "
-			       "3600", arg);
-		return -1;
-	}
-	return ms;
+	if (ms < 1000)
+		return parse_error(ps, "--budget: '%s' is not a number of seconds between 1 and "
+				   "3600", arg);
+	*(int *)value = ms;
+	return 0;
 }
+
+/* What the options mean together: --db records; --push-delete runs
+ * nothing, so it takes only the options of a delete. */
+static int smoke_check(struct parse_state *ps, void *base)
+{
+	static const char *const delete_takes[] = { "push-delete", "job", "instance", "timeout",
+						    "root", "help", NULL };
+	struct smoke *s = base;
+	for (size_t i = 0; i < ps->nseen; i++)
+		s->timeout_given |= ps->seen[i]->long_name && !strcmp(ps->seen[i]->long_name, "timeout");
+	if (s->db)
+		s->record = true;
+	if (!s->push_delete)
+		return 0;
+	for (size_t i = 0; i < ps->nseen; i++) {
+		const char *l = ps->seen[i]->long_name;
+		size_t k = 0;
+		while (delete_takes[k] && strcmp(delete_takes[k], l))
+			k++;
+		if (!delete_takes[k])
+			return parse_error(ps, "--push-delete runs no checks, it only deletes a group "
+					   "from the Pushgateway: it takes --job and --instance, not "
+					   "--%s", l);
+	}
+	return 0;
+}
+
+#define ARGS struct smoke
+static const struct cli_option smoke_options[] = {
+	OPT_FILE(0, "policy", ARGS, policy_path, "FILE", "the fleet policy (INI; see the README)"),
+	OPT_CALLBACK(0, "budget", ARGS, budget_opt, "SEC",
+		     "time for the whole run (default: the policy's, else 60)", smoke_opt_budget),
+	OPT_BOOL(0, "strict", ARGS, strict, "warnings fail the run too"),
+	OPT_BOOL('v', "verbose", ARGS, verbose, "show the evidence behind each decision and its time"),
+	OPT_FORMATS(ARGS, format),
+	{ .type = OPTION_STRING, .long_name = "push", .offset = offsetof(ARGS, push), .argh = "URL",
+	  .help = "also push the metrics to a Pushgateway", .flags = OPT_NONEMPTY,
+	  .complete = COMPLETE_URL },
+	OPT_STRING(0, "job", ARGS, job, "NAME", "Pushgateway job (default wslgpu)"),
+	OPT_STRING(0, "instance", ARGS, instance, "NAME",
+		   "Pushgateway instance (default: this host's name; under --root, the described "
+		   "machine's /etc/hostname)"),
+	{ .type = OPTION_STRING, .long_name = "push-delete", .offset = offsetof(ARGS, push_delete),
+	  .argh = "URL", .flags = OPT_NONEMPTY, .complete = COMPLETE_URL,
+	  .help = "run nothing: delete the group of --job and --instance (a retired machine's "
+		  "metrics) from a Pushgateway" },
+	OPT_BOOL(0, "record", ARGS, record, "record the run in the history database"),
+	OPT_OUTPUT_FILE(0, "db", ARGS, db, "PATH", "the history database (implies --record)"),
+	OPT_RUN_OPTIONS(ARGS, cr),
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const smoke_usage[] = { "wslgpu smoke [--policy FILE] [OPTIONS]", NULL };
+
+const struct cli_command smoke_command = {
+	.name = "smoke",
+	.run = cmd_smoke,
+	.summary = "scheduled smoke test: checks + policy, history, JUnit/Prometheus",
+	.root = ROOT_USED,
+	.usage = smoke_usage,
+	.about = "The scheduled smoke test: runs the GPU checks (with a real kernel launch) in\n"
+		 "bounded time, compares the machine with a policy file, and exits 0 or 1.\n",
+	.options = smoke_options,
+	.epilog = "Exit status: 0 passed (warnings allowed), 1 a check failed or the budget ran\n"
+		  "out, or a result could not be written, 2 usage or policy error, 3 internal or\n"
+		  "its output could not be written, 130/143 interrupted by SIGINT/SIGTERM\n"
+		  "(reported; nothing delivered).\n",
+	.check = smoke_check,
+};
 
 /* Parses the options into s; returns -1 to go on, else the exit status. */
 static int smoke_parse(struct smoke *s, int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_POLICY, OPT_BUDGET, OPT_STRICT, OPT_JUNIT, OPT_PROM, OPT_PUSH,
-	       OPT_JOB, OPT_INSTANCE, OPT_RECORD, OPT_DB, OPT_PUSH_DELETE };
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "budget", required_argument, NULL, OPT_BUDGET },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "junit", required_argument, NULL, OPT_JUNIT },
-		{ "prom", required_argument, NULL, OPT_PROM },
-		{ "push", required_argument, NULL, OPT_PUSH },
-		{ "job", required_argument, NULL, OPT_JOB },
-		{ "instance", required_argument, NULL, OPT_INSTANCE },
-		{ "push-delete", required_argument, NULL, OPT_PUSH_DELETE },
-		{ "record", no_argument, NULL, OPT_RECORD },
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "help", no_argument, NULL, 'h' },
-		CHECKRUN_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int rc;
-	optind = 1;
-	opterr = 0;
-	int c, li = -1;
-	while ((c = getopt_long(argc, argv, ":vh", longopts, &li)) != -1) {
-		if (!s->other[0] && c != OPT_JOB && c != OPT_INSTANCE && c != OPT_PUSH_DELETE &&
-		    c != CR_OPT_TIMEOUT && c != CR_OPT_ROOT && c != 'h' && c != '?' && c != ':')
-			snprintf(s->other, sizeof s->other, "%s%s", li >= 0 ? "--" : "-",
-				 li >= 0 ? longopts[li].name : "v");
-		li = -1;
-		switch (c) {
-		case 'v': s->verbose = true; break;
-		case OPT_JSON: s->json = true; break;
-		case OPT_POLICY: s->policy_path = optarg; break;
-		case OPT_STRICT: s->strict = true; break;
-		case OPT_JUNIT: s->junit = optarg; break;
-		case OPT_PROM: s->prom = optarg; break;
-		case OPT_PUSH: s->push = optarg; break;
-		case OPT_JOB: s->job = optarg; break;
-		case OPT_INSTANCE: s->instance = optarg; break;
-		case OPT_PUSH_DELETE: s->push_delete = optarg; break;
-		case OPT_RECORD: s->record = true; break;
-		case OPT_DB:
-			s->db = optarg;
-			s->record = true;
-			break;
-		case OPT_BUDGET:
-			if ((s->budget_opt = parse_budget(optarg)) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			smoke_help(stdout);
-			return EXIT_OK;
-		default:
-			if (c == CR_OPT_TIMEOUT)
-				s->timeout_given = true;
-			if ((rc = checkrun_other_option(&s->cr, c, optarg, argv)))
-				return rc;
-			break;
-		}
-	}
-	if ((rc = checkrun_no_operands(&s->cr, argc, argv)))
-		return rc;
-	const char *empty = s->junit && !*s->junit ? "--junit" : s->prom && !*s->prom ? "--prom"
-			    : s->push && !*s->push ? "--push" : !*s->job ? "--job"
-			    : s->push_delete && !*s->push_delete ? "--push-delete"
-			    : s->instance && !*s->instance ? "--instance" : s->db && !*s->db ? "--db"
-			    : s->policy_path && !*s->policy_path ? "--policy" : NULL;
-	if (empty) {
-		cli_usage_error("smoke", "%s: the value is empty", empty);
+	int n = parse_options(&smoke_command, argc, argv, s);
+	if (n < 0)
+		return parse_exit(n);
+	if (n > 0) {
+		cli_usage_error("smoke", "unexpected argument '%s'", argv[0]);
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -639,7 +610,7 @@ static int smoke_load_policy(struct smoke *s)
 	check_policy_names(&s->pol);
 	if (s->pol.nerrors || s->pol.more_errors) {
 		policy_print_errors(&s->pol, stderr);
-		fprintf(stderr, "wslgpu smoke: the policy file has errors; nothing was run\n");
+		errorf("the policy file has errors; nothing was run");
 		return EXIT_USAGE;
 	}
 	s->cr.opts.policy = &s->pol;
@@ -648,7 +619,7 @@ static int smoke_load_policy(struct smoke *s)
 	for (size_t i = 0; i < s->pol.data_paths.n; i++) {
 		s->owned = xrealloc(s->owned, (s->nowned + 1) * sizeof *s->owned);
 		s->owned[s->nowned] = expand_home(s->pol.data_paths.v[i].text);
-		checkrun_option(&s->cr, CR_OPT_DATA, s->owned[s->nowned]);
+		checkrun_opt_data(NULL, NULL, s->owned[s->nowned], &s->cr);
 		s->nowned++;
 	}
 	return -1;
@@ -678,28 +649,34 @@ static int smoke_run(struct smoke *s)
 
 	struct report rep;
 	checkrun_report(&s->cr, &rep, s->verbose, 1);
-	if (!s->json) {
-		struct strbuf text = STRBUF_INIT;
-		report_text(&text, &rep);
-		fputs(text.buf, stdout);
+	/* The report for people first, then the deliveries; JSON, which
+	 * lists the deliveries, last. */
+	const struct format *out = s->format.out;
+	struct format_input in = { .rep = &rep, .members = smoke_json, .members_ctx = s };
+	struct strbuf sb = STRBUF_INIT;
+	if (!out) {
+		format_write("smoke", NULL, &sb, &in);
+		fputs(sb.buf, stdout);
 		fflush(stdout);
-		sb_release(&text);
+		sb_reset(&sb);
 	}
 	/* An interrupted run is no result to record, push or publish. */
 	if (!s->cr.interrupted)
 		deliver(s);
-	if (s->json) {
-		print_json(s, &rep);
+	if (out) {
+		out->write(&sb, &in);
+		fputs(sb.buf, stdout);
 	} else {
 		struct strbuf line = STRBUF_INIT;
 		verdict_line(s, &line);
 		fputs(line.buf, stdout);
 		sb_release(&line);
 	}
+	sb_release(&sb);
 	fflush(stdout);
 	int rc = final_status(s);
 	if (s->cr.interrupted)
-		checkrun_interrupt_note("smoke", s->cr.interrupted, s->cr.results, s->cr.n);
+		checkrun_interrupt_note(s->cr.interrupted, s->cr.results, s->cr.n);
 	return rc;
 }
 
@@ -713,15 +690,8 @@ static int smoke_main(struct smoke *s, int argc, char **argv)
 		s->push_cap_ms = s->cr.opts.timeout_ms;
 	if (!s->instance && (s->push || s->push_delete))
 		default_instance(s);
-	if (s->push_delete) {
-		if (s->other[0]) {
-			cli_usage_error("smoke", "--push-delete runs no checks, it only deletes a "
-				       "group from the Pushgateway: it takes --job and --instance, "
-				       "not %s", s->other);
-			return EXIT_USAGE;
-		}
+	if (s->push_delete)
 		return delete_group(s);
-	}
 	if ((rc = smoke_load_policy(s)) >= 0)
 		return rc;
 	/* The policy's time limit applies to the checks selected below. */

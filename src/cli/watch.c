@@ -18,34 +18,6 @@
 #include "../watch/watch.h"
 #include "cli.h"
 
-static void usage(FILE *f)
-{
-	fputs("usage: wslgpu watch [OPTIONS] -- COMMAND [ARGS...]\n"
-	      "       wslgpu watch [OPTIONS] --pid PID\n"
-	      "\n"
-	      "Runs COMMAND (or attaches to PID) and samples, every interval, the GPU\n"
-	      "(utilisation and memory, from NVML where it reports them), the CPUs, the\n"
-	      "disks, swap and free memory, and the CPU and I/O of the command's whole\n"
-	      "process tree. On a terminal a status line is kept up to date on stderr.\n"
-	      "At the end a summary with a verdict goes to stderr: GPU-bound, input-bound\n"
-	      "(and where the data lives), CPU-bound, memory pressure, or GPU idle.\n"
-	      "The command keeps the terminal; watch exits with the command's status\n"
-	      "(128 + N when a signal N killed it; 127 command not found).\n"
-	      "\n"
-	      "options:\n"
-	      "  --interval T     time between samples: 1s (default), 100ms, 2.5, 1m\n"
-	      "  --csv FILE       one row per sample, written as they are taken\n"
-	      "  --json           the result as JSON (wslgpu/watch/1) on stdout, after the\n"
-	      "                   command ended; --json=FILE writes it to FILE instead\n"
-	      "  --svg FILE       a line chart of the series over time\n"
-	      "  --pid PID        watch a running process and its children instead; ends\n"
-	      "                   when it exits or on Ctrl-C (exit status 130)\n"
-	      "  -q, --quiet      no status line and no summary (files are still written)\n"
-	      "\n"
-	      "watch always samples this machine: --root does not apply.\n",
-	      f);
-}
-
 /* "1s", "100ms", "2.5", "1m" → milliseconds; -1 when unreadable. */
 static double parse_interval(const char *s)
 {
@@ -63,92 +35,113 @@ static double parse_interval(const char *s)
 	return -1;
 }
 
-/* Whether argv word a is the option name, as "--name" or "--name=...". */
-static bool is_opt(const char *a, const char *name)
+static int opt_interval(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			void *value)
 {
-	size_t n = strlen(name);
-	return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
+	(void)o;
+	double ms = parse_interval(arg);
+	if (ms < 10 || ms > 3600000)
+		return parse_error(ps, "--interval %s: give a time from 10ms to 1h (1s, 100ms, 2.5)",
+				   arg);
+	*(double *)value = ms;
+	return 0;
 }
 
-/* The value of the option at argv[*i] ("--name=V" or "--name V"); NULL
- * when it has none. */
-static const char *opt_value(int argc, char **argv, int *i)
+static int opt_pid(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		   void *value)
 {
-	const char *eq = strchr(argv[*i], '=');
-	if (eq)
-		return eq + 1;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
+	(void)o;
+	char *end;
+	errno = 0;
+	long pid = strtol(arg, &end, 10);
+	if (errno || *end || pid <= 0 || pid > 0x7fffffff)
+		return parse_error(ps, "--pid %s: not a process id", arg);
+	*(int *)value = (int)pid;
+	return 0;
 }
+
+/* --json alone: standard output, after the command ended. */
+static int opt_json(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		    void *value)
+{
+	(void)ps, (void)o;
+	*(const char **)value = arg && *arg ? arg : "-";
+	return 0;
+}
+
+static int opt_root(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		    void *value)
+{
+	(void)o, (void)arg, (void)value;
+	return parse_error(ps, "--root does not apply: watch samples the live /proc of this "
+			   "machine");
+}
+
+#define ARGS struct watch_opts
+static const struct cli_option watch_options[] = {
+	OPT_CALLBACK(0, "interval", ARGS, interval_ms, "T",
+		     "time between samples: 1s (default), 100ms, 2.5, 1m", opt_interval),
+	OPT_OUTPUT_FILE(0, "csv", ARGS, csv, "FILE", "one row per sample, written as they are taken"),
+	{ .type = OPTION_CALLBACK, .long_name = "json", .offset = offsetof(ARGS, json),
+	  .argh = "FILE", .flags = OPT_OPTARG | OPT_OUTPUT, .callback = opt_json,
+	  .complete = COMPLETE_FILE,
+	  .help = "the result as JSON (wslgpu/watch/1) on stdout, after the command ended; "
+		  "--json=FILE writes it to FILE instead" },
+	OPT_OUTPUT_FILE(0, "svg", ARGS, svg, "FILE", "a line chart of the series over time"),
+	{ .type = OPTION_CALLBACK, .long_name = "pid", .offset = offsetof(ARGS, pid), .argh = "PID",
+	  .callback = opt_pid, .complete = COMPLETE_PID,
+	  .help = "watch a running process and its children instead; ends when it exits or on "
+		  "Ctrl-C (exit status 130)" },
+	OPT_BOOL('q', "quiet", ARGS, quiet, "no status line and no summary (files are still written)"),
+	/* for bench/watch-overhead.sh */
+	{ .type = OPTION_BOOL, .long_name = "self-stats", .offset = offsetof(ARGS, self_stats),
+	  .help = "print watch's own CPU time at the end", .flags = OPT_HIDDEN },
+	/* for the tests: which libnvidia-ml the GPU sampler loads */
+	{ .type = OPTION_STRING, .long_name = "nvml-lib", .offset = offsetof(ARGS, nvml_lib),
+	  .argh = "LIB", .help = "the libnvidia-ml to load",
+	  .flags = OPT_HIDDEN | OPT_OPTARG | OPT_NONEMPTY },
+	{ .type = OPTION_CALLBACK, .long_name = "root", .argh = "DIR", .callback = opt_root,
+	  .help = "does not apply: watch samples this machine", .flags = OPT_HIDDEN },
+	OPT_END(),
+};
+#undef ARGS
+
+static const char *const watch_usage[] = {
+	"wslgpu watch [OPTIONS] -- COMMAND [ARGS...]",
+	"wslgpu watch [OPTIONS] --pid PID",
+	NULL,
+};
+
+const struct cli_command watch_command = {
+	.name = "watch",
+	.run = cmd_watch,
+	.summary = "run or attach to a job: is it GPU-, input-, CPU- or memory-bound?",
+	.root = ROOT_REFUSED,
+	.usage = watch_usage,
+	.about = "Runs COMMAND (or attaches to PID) and samples, every interval, the GPU\n"
+		 "(utilisation and memory, from NVML where it reports them), the CPUs, the\n"
+		 "disks, swap and free memory, and the CPU and I/O of the command's whole\n"
+		 "process tree. On a terminal a status line is kept up to date on stderr.\n"
+		 "At the end a summary with a verdict goes to stderr: GPU-bound, input-bound\n"
+		 "(and where the data lives), CPU-bound, memory pressure, or GPU idle.\n"
+		 "The command keeps the terminal; watch exits with the command's status\n"
+		 "(128 + N when a signal N killed it; 127 command not found), or 3 when an\n"
+		 "output file could not be written.\n",
+	.options = watch_options,
+	.epilog = "watch always samples this machine: --root does not apply.\n",
+	.flags = PARSE_STOP_AT_NON_OPTION,
+};
 
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_opts o;
 	memset(&o, 0, sizeof o);
 	o.interval_ms = 1000;
-	int i;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o.quiet = true;
-		} else if (!strcmp(a, "--self-stats")) { /* for bench/watch-overhead.sh */
-			o.self_stats = true;
-		} else if (!strncmp(a, "--nvml-lib=", 11) && a[11]) {
-			/* For the tests: which libnvidia-ml the GPU sampler loads. */
-			o.nvml_lib = a + 11;
-		} else if (!strcmp(a, "--json")) {
-			o.json = "-";
-		} else if (!strncmp(a, "--json=", 7)) {
-			o.json = a[7] ? a + 7 : "-";
-		} else if (is_opt(a, "--root")) {
-			cli_usage_error("watch", "--root does not apply: watch samples the live "
-						 "/proc of this machine");
-			return EXIT_USAGE;
-		} else if (is_opt(a, "--interval") || is_opt(a, "--csv") || is_opt(a, "--svg") ||
-			   is_opt(a, "--pid")) {
-			const char *v = opt_value(argc, argv, &i);
-			if (!v || !*v) {
-				cli_usage_error("watch", "%s needs a value", a);
-				return EXIT_USAGE;
-			}
-			if (is_opt(a, "--csv")) {
-				o.csv = v;
-			} else if (is_opt(a, "--svg")) {
-				o.svg = v;
-			} else if (is_opt(a, "--interval")) {
-				o.interval_ms = parse_interval(v);
-				if (o.interval_ms < 10 || o.interval_ms > 3600000) {
-					cli_usage_error("watch", "--interval %s: give a time from 10ms "
-								 "to 1h (1s, 100ms, 2.5)", v);
-					return EXIT_USAGE;
-				}
-			} else {
-				char *end;
-				errno = 0;
-				long pid = strtol(v, &end, 10);
-				if (errno || *end || pid <= 0 || pid > 0x7fffffff) {
-					cli_usage_error("watch", "--pid %s: not a process id", v);
-					return EXIT_USAGE;
-				}
-				o.pid = (int)pid;
-			}
-		} else {
-			cli_usage_error("watch", "unknown option %s", a);
-			return EXIT_USAGE;
-		}
-	}
-	if (i < argc)
-		o.argv = argv + i;
+	int n = parse_options(&watch_command, argc, argv, &o);
+	if (n < 0)
+		return parse_exit(n);
+	if (n > 0)
+		o.argv = argv;
 	if (o.pid && o.argv) {
 		cli_usage_error("watch", "give either --pid or a command, not both");
 		return EXIT_USAGE;

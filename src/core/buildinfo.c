@@ -7,7 +7,6 @@
 #include <sqlite3.h>
 
 #include "../version.h"
-#include "dynlib.h"
 
 #ifdef WSLGPU_STATIC
 /* Linked into the static build (bundle.c declares the rest of its API). */
@@ -52,22 +51,7 @@ const char *buildinfo_static_skip(const char *check_id)
 	return NULL;
 }
 
-#ifndef WSLGPU_STATIC
-/* "libcurl.so.4 (smoke --push): /usr/lib/.../libcurl.so.4.8.0", or not found. */
-static void describe_at_use(struct strbuf *out, const char *soname, const char *what,
-			    const char *package)
-{
-	struct strbuf where = STRBUF_INIT;
-	dynlib_locate(soname, &where);
-	if (where.len)
-		sb_addf(out, "%s (%s): %s", soname, what, where.buf);
-	else
-		sb_addf(out, "%s (%s): not in ld.so.cache (install %s)", soname, what, package);
-	sb_release(&where);
-}
-#endif
-
-void buildinfo_describe(struct strbuf *out)
+void buildinfo_build_lines(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
@@ -82,12 +66,5 @@ void buildinfo_describe(struct strbuf *out)
 		gnu_get_libc_version());
 #else
 	sb_add(out, "\ndlopen at run time: libcuda.so.1, libnvidia-ml.so.1\n");
-	/* Where the loader would find them, without loading them: --version
-	 * stays as fast as every command that needs neither (dynlib.h). */
-	sb_add(out, "dlopen at use: ");
-	describe_at_use(out, "libcurl.so.4", "smoke --push", "libcurl4");
-	sb_add(out, "; ");
-	describe_at_use(out, "libarchive.so.13", "report", "libarchive13");
-	sb_addc(out, '\n');
 #endif
 }

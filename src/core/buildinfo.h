@@ -4,8 +4,7 @@
  * the versions they report at run time) and what a static build lacks.
  * The static build (make static) defines WSLGPU_STATIC and WSLGPU_NO_CURL;
  * this is the one place that says what that costs. The dynamic build links
- * neither libcurl nor libarchive: it opens them at use (dynlib.h), and
- * --version says where the loader would find them.
+ * neither libcurl nor libarchive: it opens them at use (dynlib.h).
  */
 #ifndef WSLGPU_BUILDINFO_H
 #define WSLGPU_BUILDINFO_H
@@ -29,7 +28,14 @@ const char *buildinfo_no_vendor_libs(void);
  * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
-/* The --version text: three lines (static) or four, each ending in a newline. */
+/* The lines of the --version text that the build decides (three), each
+ * ending in a newline. */
+void buildinfo_build_lines(struct strbuf *out);
+/* The whole --version text: those lines, and in the dynamic build a fourth
+ * saying where the loader would find the libraries opened at use. Defined
+ * by the command line (src/cli/version.c), which reads this machine's
+ * ld.so.cache with src/parse/ldcache.h: core/ includes no parser, and
+ * nothing in core/ calls this. */
 void buildinfo_describe(struct strbuf *out);
 
 #endif

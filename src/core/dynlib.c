@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../parse/ldcache.h"
-
 /* The answers of earlier dynlib_open calls, by soname. */
 struct opened {
 	const char *soname;
@@ -59,36 +57,4 @@ int dynlib_open(const char *soname, const char *package, const struct dynlib_sym
 		sb_add(err, why.buf);
 	sb_release(&why);
 	return rc;
-}
-
-void dynlib_locate(const char *soname, struct strbuf *out)
-{
-	sb_reset(out);
-	/* This machine's loader cache, not the described machine's: the
-	 * question is what this binary can load. */
-	int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	struct strbuf buf = STRBUF_INIT, why = STRBUF_INIT;
-	int rc = sb_read_fd(&buf, fd, 64u << 20, NULL);
-	close(fd);
-	struct ldcache c;
-	if (rc == 0 && ldcache_parse(buf.buf ? buf.buf : "", buf.len, &c, &why) == 0) {
-#if defined(__x86_64__)
-		int32_t want = LDCACHE_FLAG_ELF_LIBC6 | LDCACHE_FLAG_X8664_LIB64;
-#elif defined(__aarch64__)
-		int32_t want = LDCACHE_FLAG_ELF_LIBC6 | LDCACHE_FLAG_AARCH64_LIB64;
-#else
-		int32_t want = LDCACHE_FLAG_ELF_LIBC6;
-#endif
-		ssize_t i = ldcache_lookup(&c, soname, want);
-		if (i >= 0) {
-			char *real = realpath(c.e[i].path, NULL);
-			sb_add(out, real ? real : c.e[i].path);
-			free(real);
-		}
-		ldcache_free(&c);
-	}
-	sb_release(&buf);
-	sb_release(&why);
 }

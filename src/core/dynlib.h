@@ -33,12 +33,4 @@ struct dynlib_sym {
 int dynlib_open(const char *soname, const char *package, const struct dynlib_sym *syms,
 		struct strbuf *err);
 
-/*
- * Where the loader would find soname on this machine, without loading it:
- * the file ld.so.cache names (followed to its real name, so that the
- * version shows: ".../libcurl.so.4.8.0"), or "" when the cache has none.
- * For --version, which must stay as fast as every other command.
- */
-void dynlib_locate(const char *soname, struct strbuf *out);
-
 #endif

@@ -1,5 +1,4 @@
-/* json.c: the JSON writer, its string escaping, and terminal-safe text.
- * See json.h. */
+/* json.c: the JSON writer and its string escaping. See json.h. */
 #include "json.h"
 
 #include <inttypes.h>
@@ -8,62 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-int utf8_seq_len(const unsigned char *s, size_t avail)
+#include "error.h"
+
+/* The characters JSON must escape (RFC 8259, section 7); invalid UTF-8
+ * becomes U+FFFD rather than being passed on. */
+static void json_put(struct strbuf *sb, const unsigned char *p, int n, const void *ctx)
 {
-	unsigned c = s[0];
-	int n;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) { n = 2; min = 0x80; }
-	else if (c >= 0xe0 && c <= 0xef) { n = 3; min = 0x800; }
-	else if (c >= 0xf0 && c <= 0xf4) { n = 4; min = 0x10000; }
-	else return 0;
-	if ((size_t)n > avail)
-		return 0;
-	unsigned cp = c & (0x3f >> (n - 1));
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+	(void)ctx;
+	if (n == 0)
+		sb_add(sb, "\\ufffd");
+	else if (n > 1)
+		sb_addn(sb, p, (size_t)n);
+	else if (p[0] == '"' || p[0] == '\\') {
+		sb_addc(sb, '\\');
+		sb_addc(sb, (char)p[0]);
+	} else if (!utf8_c_escape(sb, p[0])) {
+		sb_addf(sb, "\\u%04x", p[0]);
 	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
 }
 
 void json_quote(struct strbuf *sb, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s);
+	static const struct utf8_escape e = { "\"\\", json_put, NULL, 0 };
 	sb_addc(sb, '"');
-	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		if (c == '"' || c == '\\') {
-			sb_addc(sb, '\\');
-			sb_addc(sb, (char)c);
-			i++;
-		} else if (c == '\n') {
-			sb_add(sb, "\\n"); i++;
-		} else if (c == '\t') {
-			sb_add(sb, "\\t"); i++;
-		} else if (c == '\r') {
-			sb_add(sb, "\\r"); i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			sb_addf(sb, "\\u%04x", c); i++;
-		} else if (c < 0x80) {
-			sb_addc(sb, (char)c); i++;
-		} else {
-			int n = utf8_seq_len(p + i, len - i);
-			if (n == 0) {
-				sb_add(sb, "\\ufffd");
-				i++;
-			} else {
-				sb_addn(sb, p + i, (size_t)n);
-				i += (size_t)n;
-			}
-		}
-	}
+	utf8_escape(sb, s, strlen(s), &e);
 	sb_addc(sb, '"');
 }
 
@@ -71,8 +38,7 @@ void json_quote(struct strbuf *sb, const char *s)
 
 static void jw_bug(const char *what)
 {
-	fprintf(stderr, "wslgpu: internal error: JSON writer: %s\n", what);
-	abort();
+	bugf("JSON writer: %s", what);
 }
 
 void jw_init(struct json_writer *jw, struct strbuf *out)
@@ -247,66 +213,4 @@ void jw_kv_strings(struct json_writer *jw, const char *key, const char *const *v
 	for (size_t i = 0; i < n; i++)
 		jw_str(jw, v[i]);
 	jw_end(jw);
-}
-
-/* ---- terminal-safe text ---- */
-
-/* Unicode characters that start a line or reorder what a terminal shows
- * (bidirectional overrides and isolates: "Trojan source", CVE-2021-42574). */
-static int unicode_trap(const unsigned char *p, int n)
-{
-	if (n != 3 || p[0] != 0xe2)
-		return 0;
-	if (p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
-		return '\n'; /* U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR */
-	if ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) || /* U+202A..U+202E */
-	    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))   /* U+2066..U+2069 */
-		return '?';
-	return 0;
-}
-
-static void sanitize(struct strbuf *sb, const char *s, bool one_line)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		if (c == '\n' || c == '\v' || c == '\f') {
-			/* A one-line field must not start a line of its own. */
-			sb_add(sb, one_line ? TEXT_LINE_BREAK : "\n");
-			i++;
-		} else if (c == '\t') {
-			sb_addc(sb, one_line ? ' ' : '\t');
-			i++;
-		} else if (c >= 0x20 && c < 0x7f) {
-			sb_addc(sb, (char)c);
-			i++;
-		} else if (c < 0x80) {
-			i++; /* ESC and its sequences' introducer, CR, other controls, DEL */
-		} else {
-			int n = utf8_seq_len(p + i, len - i);
-			int trap = n ? unicode_trap(p + i, n) : 0;
-			/* C1 controls (U+0080..U+009F) are terminal escapes too. */
-			if ((n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) || n == 0 || trap == '?') {
-				sb_addc(sb, '?');
-				i += n ? (size_t)n : 1;
-			} else if (trap == '\n') {
-				sb_add(sb, one_line ? TEXT_LINE_BREAK : "\n");
-				i += (size_t)n;
-			} else {
-				sb_addn(sb, p + i, (size_t)n);
-				i += (size_t)n;
-			}
-		}
-	}
-}
-
-void text_sanitize(struct strbuf *sb, const char *s)
-{
-	sanitize(sb, s, false);
-}
-
-void text_sanitize_line(struct strbuf *sb, const char *s)
-{
-	sanitize(sb, s, true);
 }

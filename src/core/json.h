@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "strbuf.h"
+#include "utf8.h" /* text_sanitize, utf8_seq_len: most writers use both */
 
 #define JW_MAX_DEPTH 32
 
@@ -70,25 +71,5 @@ void jw_kv_strings(struct json_writer *jw, const char *key, const char *const *v
 /* Appends s as a quoted JSON string (the writer's escaping, for the rare
  * output that embeds one JSON string in another format). */
 void json_quote(struct strbuf *sb, const char *s);
-
-/* Length of a valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-int utf8_seq_len(const unsigned char *s, size_t avail);
-/*
- * Terminal- and text-file-safe copies of machine text: the one sanitiser
- * for every value shown on a terminal or written into a text file (a
- * report, a plan, a README). Invalid UTF-8, C1 controls and bidirectional
- * overrides become '?'; ESC, CR, DEL and the other C0 controls are dropped.
- * The rule for line breaks (\n, \v, \f, U+2028, U+2029):
- *  - text_sanitize_line, for a one-line field (a check's detail, a title,
- *    a name or path, a fix command, a comment of the plan): each becomes
- *    TEXT_LINE_BREAK, visible and on the same line, and a tab a space, so
- *    that no value can print a line of its own ("✗ libs.libcuda ...");
- *  - text_sanitize, for a multi-line block (a cause, an evidence value,
- *    probe output): each is kept as \n, and the renderer must indent every
- *    continuation line under the block's label.
- */
-#define TEXT_LINE_BREAK "\xe2\x8f\x8e" /* U+23CE RETURN SYMBOL */
-void text_sanitize(struct strbuf *sb, const char *s);
-void text_sanitize_line(struct strbuf *sb, const char *s);
 
 #endif

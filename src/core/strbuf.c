@@ -8,9 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "error.h"
+
 static void die_oom(size_t n)
 {
-	fprintf(stderr, "wslgpu: out of memory (%zu bytes)\n", n);
+	errorf("out of memory (%zu bytes)", n);
 	abort();
 }
 

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "report.h"
+
 size_t confirm_checks(const char *confirm, const struct check_def *defs, size_t ndefs,
 		      size_t *idx, size_t max)
 {
@@ -213,4 +215,29 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 	default:
 		break;
 	}
+}
+
+/* ---- the answer (report.h) ---- */
+
+const char *explain_match_kind(const struct explain_scan *s, struct cause_rank *const *ranks,
+			       size_t i)
+{
+	const struct explain_sig *sig = &s->db->sig[s->found[i]->sig];
+	return explain_effective_kind(sig, ranks ? ranks[i] : NULL);
+}
+
+void explain_tally(const struct explain_scan *s, struct cause_rank *const *ranks,
+		   struct explain_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	for (size_t i = 0; i < s->nfound; i++) {
+		const char *k = explain_match_kind(s, ranks, i);
+		if (!strcmp(k, "noise"))
+			t->noise++;
+		else if (!strcmp(k, "myth"))
+			t->myths++;
+		else
+			t->findings++;
+	}
+	t->status = t->findings + t->myths ? "problem" : t->noise ? "ok" : "unknown";
 }

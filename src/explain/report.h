@@ -1,17 +1,13 @@
 /*
- * report (explain): what `wslgpu explain` prints — the text for people, the
- * JSON (schema "wslgpu/explain/1", doc/explain.md) for programs, the
- * signature list, and the hidden pattern dump the benchmark feeds to grep.
- *
- * Every byte that came from the input goes through text_sanitize (text) or
- * json_str (JSON), so a binary or hostile log cannot put escape sequences
- * on the terminal or invalid UTF-8 into the JSON.
+ * report (explain): explain's answer as the views get it -- what was
+ * recognised, each message's causes ranked (confirm.h) -- and its tally,
+ * which decides explain's exit status. The views that write it (text and
+ * JSON) are src/report/explain.h's.
  */
 #ifndef WSLGPU_EXPLAIN_REPORT_H
 #define WSLGPU_EXPLAIN_REPORT_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "confirm.h"
 #include "matcher.h"
@@ -36,15 +32,9 @@ struct explain_tally {
  * myth that applies only on another platform is no myth here. */
 void explain_tally(const struct explain_scan *s, struct cause_rank *const *ranks,
 		   struct explain_tally *t);
-
-void explain_report_text(FILE *f, const struct explain_view *v);
-void explain_report_json(FILE *f, const struct explain_view *v);
-void explain_list_text(FILE *f, const struct explain_db *db);
-void explain_list_json(FILE *f, const struct explain_db *db);
-/* One POSIX ERE per line, for grep -E -i -f (the benchmark's baseline). */
-void explain_dump_patterns(FILE *f, const struct explain_db *db);
-/* The automaton's signature keys, one per line, for grep -F -i -f: the
- * fixed strings explain looks for before it runs any regex. */
-void explain_dump_keys(FILE *f, const struct explain_db *db);
+/* The kind of match i as shown: "finding", "myth" or "noise"
+ * (explain_effective_kind of its signature and ranks[i], when given). */
+const char *explain_match_kind(const struct explain_scan *s, struct cause_rank *const *ranks,
+			       size_t i);
 
 #endif

@@ -8,7 +8,7 @@
 #include "../core/json.h"
 #include "../core/text.h"
 #include "../kb/kb.h"
-#include "../report/finding.h"
+#include "../kb/finding.h"
 #include "edit.h"
 #include "rcscan.h"
 

@@ -4,10 +4,9 @@
  * One step per finding, failures first and then warnings, each in chain
  * order (the first failure is the one to fix first; later layers skipped
  * because of it have no step). A step carries the KB entry's title, the
- * cause in one line, and its fix lines, each classified here: where it runs
- * (the Linux shell, PowerShell, Windows settings), whether it needs root,
- * its risk with a reason (a small pattern table in risk.c, so that the 400
- * KB entries need no extra fields), and whether it is a command or words
+ * cause in one line, and its fix lines, each classified by src/kb/fixline.h:
+ * where it runs (the Linux shell, PowerShell, Windows settings), whether it
+ * needs root, its risk with a reason, and whether it is a command or words
  * for a person.
  *
  * Edits are the only thing --apply may do: for a variable the findings
@@ -26,21 +25,7 @@
 
 #include "../core/result.h"
 #include "../core/strbuf.h"
-
-enum fix_where { FIX_LINUX, FIX_POWERSHELL, FIX_WINDOWS };
-enum fix_risk { RISK_NONE, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
-
-struct fix_command {
-	char *text;          /* expanded from the KB fix line */
-	char *note;          /* its "(...)" remark, without the parentheses; or NULL */
-	enum fix_where where;
-	bool instruction;    /* words for a person ("update the driver"), not a command */
-	bool template;       /* a command with <slots> to fill in (kb_fix_is_template) */
-	bool needs_root;
-	enum fix_risk risk;
-	const char *risk_reason;
-	int same_as;         /* an earlier step with the same command, or 0 */
-};
+#include "../kb/fixline.h"
 
 struct fix_edit {
 	char *file;          /* guest path */
@@ -101,10 +86,5 @@ void fix_edit_lines(struct strbuf *out, const struct fix_edit *e, const char *da
 		    const char *first, const char *next);
 /* JSON, schema wslgpu/fix/1. */
 void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *meta, struct strbuf *out);
-
-const char *fix_risk_name(enum fix_risk r);
-const char *fix_where_name(enum fix_where w);
-/* Classifies one expanded KB fix line (risk.c); fills every field but same_as. */
-void fix_classify(const char *line, struct fix_command *c);
 
 #endif

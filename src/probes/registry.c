@@ -1,46 +1,43 @@
-/* registry.c: layers in chain order and the flat check table. */
+/* registry.c: the flat check table, in the chain order of src/core/layers.c. */
 #include "registry.h"
 
 #include <string.h>
 
 #include "probes.h"
+#include "../core/error.h"
+#include "../core/layers.h"
 #include "../core/strbuf.h"
 
-static const struct layer_def layers[] = {
-	{ "platform", "WSL version, kernel and distribution", { platform_checks } },
-	{ "bridge", "The paravirtual GPU device (/dev/dxg)", { bridge_checks } },
-	{ "host", "The Windows (or native) NVIDIA driver", { host_checks, host_driver_checks } },
-	{ "libs", "Driver libraries and how the loader finds them", { libs_checks } },
-	{ "cuda", "CUDA driver API: init, devices, a real kernel launch", { cuda_checks } },
-	{ "nvml", "NVML and nvidia-smi", { nvml_checks } },
-	{ "toolkit", "CUDA toolkit and distro packages", { toolkit_checks } },
-	{ "frameworks", "PyTorch, TensorFlow, JAX, CuPy", { frameworks_checks } },
-	{ "containers", "Docker and the NVIDIA container toolkit", { containers_checks } },
-	{ "perf", "Where the data lives; memory and swap", { perf_checks } },
-	{ "policy", "The fleet policy (smoke --policy): does this machine match it?", { policy_checks } },
+/* Every layer's tables of checks; each check names its layer, which files
+ * it in the chain (host takes its checks from two files: the driver-store
+ * files and the driver as NVML reports it). */
+static const struct check_def *const tables[] = {
+	platform_checks, bridge_checks, host_checks, host_driver_checks, libs_checks,
+	cuda_checks, nvml_checks, toolkit_checks, frameworks_checks, containers_checks,
+	perf_checks, policy_checks,
 };
-
-const struct layer_def *registry_layers(size_t *n)
-{
-	*n = sizeof layers / sizeof layers[0];
-	return layers;
-}
+#define NTABLES (sizeof tables / sizeof tables[0])
 
 const struct check_def *registry_checks(size_t *n)
 {
 	static struct check_def *all;
 	static size_t count;
 	if (!all) {
-		size_t total = 0;
-		for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-			for (size_t t = 0; t < 3 && layers[i].checks[t]; t++)
-				for (const struct check_def *c = layers[i].checks[t]; c->id; c++)
-					total++;
+		size_t total = 0, nl;
+		for (size_t t = 0; t < NTABLES; t++)
+			for (const struct check_def *c = tables[t]; c->id; c++) {
+				if (layer_index(c->layer) < 0)
+					bugf("check %s names the layer '%s', which is not in the chain",
+					     c->id, c->layer);
+				total++;
+			}
 		all = xcalloc(total ? total : 1, sizeof *all);
-		for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-			for (size_t t = 0; t < 3 && layers[i].checks[t]; t++)
-				for (const struct check_def *c = layers[i].checks[t]; c->id; c++)
-					all[count++] = *c;
+		const struct layer *layers = layers_in_order(&nl);
+		for (size_t l = 0; l < nl; l++)
+			for (size_t t = 0; t < NTABLES; t++)
+				for (const struct check_def *c = tables[t]; c->id; c++)
+					if (!strcmp(c->layer, layers[l].name))
+						all[count++] = *c;
 	}
 	*n = count;
 	return all;
@@ -58,8 +55,5 @@ int registry_find(const char *id)
 
 int registry_is_layer(const char *name)
 {
-	for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-		if (strcmp(layers[i].name, name) == 0)
-			return 1;
-	return 0;
+	return layer_index(name) >= 0;
 }

@@ -1,9 +1,9 @@
 /*
- * finding: one knowledge-base entry read with the evidence of this run, for
- * people and for programs. Every command that explains something (check,
- * smoke, explain, history, watch, bench, fix, report) expands and shows
- * findings through here, so a cause reads the same, and its fixes are
- * quoted the same, wherever it appears.
+ * finding: one knowledge-base entry read with the evidence of this run
+ * (src/kb/finding.h), shown for people and for programs. Every command
+ * that explains something (check, smoke, explain, history, watch, bench,
+ * report) shows findings through here, so a cause reads the same, and its
+ * fixes are quoted the same, wherever it appears.
  */
 #ifndef WSLGPU_FINDING_H
 #define WSLGPU_FINDING_H
@@ -13,20 +13,8 @@
 #include "../core/json.h"
 #include "../core/result.h"
 #include "../core/strbuf.h"
+#include "../kb/finding.h"
 #include "../kb/kb.h"
-
-/* An entry's texts filled from evidence (kb_expand / kb_expand_fix). */
-struct finding_view {
-	const struct kb_entry *e;
-	char *cause;  /* NULL when the entry has none */
-	char **fix;   /* commands, in the entry's order */
-	size_t nfix;
-};
-
-/* ev may be NULL (no machine evidence); self_id fills {id}. */
-void finding_expand(struct finding_view *v, const struct kb_entry *e, const struct evidence *ev,
-		    const char *self_id);
-void finding_view_release(struct finding_view *v);
 
 /* The text layout: labelled lines whose text starts at column 13, wrapped
  * to the terminal's width with continuation lines at column 13,

@@ -81,12 +81,20 @@ void report_json_members(struct json_writer *jw, const struct report *rep)
 	jw_end(jw);
 }
 
-void report_json(struct strbuf *out, const struct report *rep)
+void report_json_with(struct strbuf *out, const struct report *rep,
+		      void (*members)(struct json_writer *jw, const void *ctx), const void *ctx)
 {
 	struct json_writer jw;
 	jw_init(&jw, out);
 	jw_object_begin(&jw);
 	report_json_members(&jw, rep);
+	if (members)
+		members(&jw, ctx);
 	jw_end(&jw);
 	sb_addc(out, '\n');
+}
+
+void report_json(struct strbuf *out, const struct report *rep)
+{
+	report_json_with(out, rep, NULL, NULL);
 }

@@ -27,6 +27,7 @@
 
 #include "../core/check.h"
 #include "../core/json.h"
+#include "../core/utf8.h"
 #include "../kb/kb.h"
 #include "../version.h"
 #include "finding.h"
@@ -38,49 +39,45 @@
  * the element's body. */
 #define MESSAGE_MAX 1024
 
-/* Appends s escaped as XML 1.0 character data; in an attribute value tab,
- * newline and CR are written as references so that attribute-value
- * normalisation does not turn them into spaces. */
+/* One character of XML 1.0 character data (ctx: whether inside an
+ * attribute value, where tab, newline and CR are written as references so
+ * that attribute-value normalisation does not turn them into spaces). */
+static void xml_put(struct strbuf *sb, const unsigned char *p, int n, const void *ctx)
+{
+	bool attr = *(const bool *)ctx;
+	if (n == 0) {
+		sb_add(sb, REPLACEMENT);
+		return;
+	}
+	if (n > 1) {
+		if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
+			sb_add(sb, REPLACEMENT); /* U+FFFE, U+FFFF: not XML characters */
+		else
+			sb_addn(sb, p, (size_t)n);
+		return;
+	}
+	switch (p[0]) {
+	case '&': sb_add(sb, "&amp;"); break;
+	case '<': sb_add(sb, "&lt;"); break;
+	case '>': sb_add(sb, "&gt;"); break; /* also keeps "]]>" out */
+	case '"': sb_add(sb, attr ? "&quot;" : "\""); break; /* values are in "" */
+	case '\r': sb_add(sb, "&#13;"); break; /* parsers turn a raw CR into LF */
+	case '\n': sb_add(sb, attr ? "&#10;" : "\n"); break;
+	case '\t': sb_add(sb, attr ? "&#9;" : "\t"); break;
+	default:
+		if (p[0] < 0x20)
+			sb_add(sb, REPLACEMENT); /* forbidden in XML 1.0 */
+		else
+			sb_addc(sb, (char)p[0]); /* DEL is allowed */
+	}
+}
+
+/* Appends s escaped as XML 1.0 character data (attr: as an attribute
+ * value). */
 static void xml_esc(struct strbuf *sb, const char *s, bool attr)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		const char *ref = NULL;
-		switch (c) {
-		case '&': ref = "&amp;"; break;
-		case '<': ref = "&lt;"; break;
-		case '>': ref = "&gt;"; break; /* also keeps "]]>" out */
-		case '"': ref = attr ? "&quot;" : "\""; break; /* values are in "" */
-		case '\r': ref = "&#13;"; break; /* parsers turn a raw CR into LF */
-		case '\n': ref = attr ? "&#10;" : "\n"; break;
-		case '\t': ref = attr ? "&#9;" : "\t"; break;
-		default: break;
-		}
-		if (ref) {
-			sb_add(sb, ref);
-			i++;
-		} else if (c < 0x20) {
-			sb_add(sb, REPLACEMENT); /* forbidden in XML 1.0 */
-			i++;
-		} else if (c < 0x80) {
-			sb_addc(sb, (char)c);
-			i++;
-		} else {
-			int n = utf8_seq_len(p + i, len - i);
-			if (n == 0) {
-				sb_add(sb, REPLACEMENT);
-				i++;
-			} else if (n == 3 && c == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe) {
-				sb_add(sb, REPLACEMENT); /* U+FFFE, U+FFFF: not XML characters */
-				i += 3;
-			} else {
-				sb_addn(sb, p + i, (size_t)n);
-				i += (size_t)n;
-			}
-		}
-	}
+	struct utf8_escape e = { "&<>\"", xml_put, &attr, 0 };
+	utf8_escape(sb, s, strlen(s), &e);
 }
 
 static void attr(struct strbuf *sb, const char *name, const char *val)

@@ -12,8 +12,8 @@
 
 #include "../core/check.h"
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../kb/kb.h"
-#include "../probes/registry.h"
 #include "../version.h"
 
 /* The <details> block: lines in all, evidence items per check (the bundle
@@ -76,7 +76,7 @@ static const char *driver_version(const struct report *rep)
 static void put_layers(struct strbuf *sb, const struct report *rep)
 {
 	size_t nl;
-	const struct layer_def *layers = registry_layers(&nl);
+	const struct layer *layers = layers_in_order(&nl);
 	sb_add(sb, "| layer | | checks |\n|---|---|---|\n");
 	for (size_t l = 0; l < nl; l++) {
 		int counts[ST__COUNT] = { 0 };

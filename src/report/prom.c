@@ -28,6 +28,7 @@
 
 #include "../core/check.h"
 #include "../core/json.h"
+#include "../core/utf8.h"
 #include "../parse/version.h"
 #include "../version.h"
 #include "outfacts.h"
@@ -36,41 +37,32 @@
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 #define LABEL_MAX 256
 
+/* What the exposition format escapes in a label value (backslash,
+ * double quote, newline) and in HELP text (backslash and newline only);
+ * controls and invalid UTF-8 become U+FFFD, a tab a space. */
+static void prom_put(struct strbuf *sb, const unsigned char *p, int n, const void *ctx)
+{
+	bool in_help = *(const bool *)ctx;
+	if (n == 0)
+		sb_add(sb, REPLACEMENT);
+	else if (n > 1)
+		sb_addn(sb, p, (size_t)n);
+	else if (p[0] == '\\')
+		sb_add(sb, "\\\\");
+	else if (p[0] == '"')
+		sb_add(sb, in_help ? "\"" : "\\\"");
+	else if (p[0] == '\n')
+		sb_add(sb, "\\n");
+	else
+		sb_add(sb, p[0] == '\t' ? " " : REPLACEMENT);
+}
+
 /* Appends s as the inside of a label value (in_help: as HELP text, where
  * the format escapes only backslash and newline). */
 static void prom_esc(struct strbuf *sb, const char *s, bool in_help)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s);
-	size_t start = sb->len;
-	for (size_t i = 0; i < len && sb->len - start < LABEL_MAX;) {
-		unsigned char c = p[i];
-		if (c == '\\') {
-			sb_add(sb, "\\\\");
-			i++;
-		} else if (c == '"' && !in_help) {
-			sb_add(sb, "\\\"");
-			i++;
-		} else if (c == '\n') {
-			sb_add(sb, "\\n");
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			sb_add(sb, c == '\t' ? " " : REPLACEMENT);
-			i++;
-		} else if (c < 0x80) {
-			sb_addc(sb, (char)c);
-			i++;
-		} else {
-			int n = utf8_seq_len(p + i, len - i);
-			if (n == 0) {
-				sb_add(sb, REPLACEMENT);
-				i++;
-			} else {
-				sb_addn(sb, p + i, (size_t)n);
-				i += (size_t)n;
-			}
-		}
-	}
+	struct utf8_escape e = { "\\\"", prom_put, &in_help, LABEL_MAX };
+	utf8_escape(sb, s, strlen(s), &e);
 }
 
 static void family(struct strbuf *sb, const char *name, const char *help)

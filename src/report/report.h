@@ -44,10 +44,18 @@ const char *report_platform(const struct report *rep, const char *key);
 
 /* Each format appends to out. */
 void report_text(struct strbuf *out, const struct report *rep);
+/* The verdict under the checks ("✗ Broken at the libs layer: ..."), as the
+ * text report ends; for the formats that end the same way. */
+void report_verdict(struct strbuf *out, const struct report *rep);
+/* The colour of a status's mark on a terminal ("\033[31m" for a failure). */
+const char *report_status_colour(enum status s);
 void report_json(struct strbuf *out, const struct report *rep);
 /* The members of the check report, for a command that adds its own to the
- * same object (smoke's "smoke"). */
+ * same object (smoke's "smoke"): report_json_with calls members (when not
+ * NULL) after them. */
 struct json_writer;
 void report_json_members(struct json_writer *jw, const struct report *rep);
+void report_json_with(struct strbuf *out, const struct report *rep,
+		      void (*members)(struct json_writer *jw, const void *ctx), const void *ctx);
 
 #endif

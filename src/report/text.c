@@ -16,7 +16,7 @@
 #include "finding.h"
 #include "report.h"
 
-static const char *colour(enum status s)
+const char *report_status_colour(enum status s)
 {
 	switch (s) {
 	case ST_PASS: return "\033[32m";
@@ -102,7 +102,7 @@ static void put_check(struct strbuf *out, const struct report *rep, const struct
 		      size_t idw)
 {
 	enum status shown = result_shown_status(r);
-	const char *on = rep->color ? colour(shown) : "";
+	const char *on = rep->color ? report_status_colour(shown) : "";
 	const char *off = rep->color ? "\033[0m" : "";
 	sb_addf(out, "%s%s%s %-*s ", on, status_mark(shown), off, (int)idw, r->def->id);
 	struct strbuf line = STRBUF_INIT;
@@ -166,9 +166,14 @@ void report_text(struct strbuf *out, const struct report *rep)
 		    (rep->verbose || !blocker(rep, &rep->results[i])))
 			put_check(out, rep, &rep->results[i], idw);
 
+	sb_addc(out, '\n');
+	report_verdict(out, rep);
+}
+
+void report_verdict(struct strbuf *out, const struct report *rep)
+{
 	struct summary sum;
 	report_summarize(rep, &sum);
-	sb_addc(out, '\n');
 	struct strbuf v = STRBUF_INIT;
 	const char *on = "", *off = rep->color ? "\033[0m" : "";
 	if (sum.first_failure) {

@@ -49,6 +49,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
@@ -77,6 +78,7 @@ struct engine {
 	struct machine_reader mach;
 	struct proc_tree tree;
 	FILE *csv;
+	bool output_failed; /* --csv, --json=FILE or --svg could not be written */
 	int child;          /* run mode: the command's pid */
 	int root;           /* the tree's root: child or --pid */
 	bool live;          /* draw the status line */
@@ -175,6 +177,20 @@ static void data_scan(struct engine *e, bool maps)
 }
 
 /* One point from the previous reading to now. */
+
+/* After a CSV row: a row that did not reach the file (a full disk,
+ * /dev/full) is said once, and no more are written; watch then exits 3
+ * (the file is incomplete) after the command ends as usual. err is errno
+ * after the write. */
+static void csv_written(struct engine *e, int err)
+{
+	if (!ferror(e->csv))
+		return;
+	errorf("--csv %s: %s; no more rows are written", e->o->csv, strerror(err ? err : EIO));
+	fclose(e->csv);
+	e->csv = NULL;
+	e->output_failed = true;
+}
 static void take_point(struct engine *e, bool last)
 {
 	struct watch_raw cur;
@@ -191,8 +207,10 @@ static void take_point(struct engine *e, bool last)
 		}
 		series_add(&e->r->series, &p);
 		note_top(e, &p, &cur.tree);
-		if (e->csv)
+		if (e->csv) {
 			watch_csv_row(e->csv, &p);
+			csv_written(e, errno);
+		}
 		if (!last)
 			draw_live(e, &p);
 	}
@@ -245,13 +263,13 @@ static int start_child(struct engine *e, const char *path)
 {
 	int ex[2];
 	if (pipe2(ex, O_CLOEXEC) < 0) {
-		fprintf(stderr, "wslgpu watch: pipe: %s\n", strerror(errno));
+		errorf("pipe: %s", strerror(errno));
 		return 126;
 	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "wslgpu watch: fork: %s\n", strerror(errno));
+		errorf("fork: %s", strerror(errno));
 		close(ex[0]);
 		close(ex[1]);
 		return 126;
@@ -275,7 +293,7 @@ static int start_child(struct engine *e, const char *path)
 	close(ex[0]);
 	if (got == (ssize_t)sizeof err) {
 		waitpid(pid, NULL, 0);
-		fprintf(stderr, "wslgpu watch: %s: %s\n", e->o->argv[0], strerror(err));
+		errorf("%s: %s", e->o->argv[0], strerror(err));
 		return err == ENOENT ? 127 : 126;
 	}
 	e->child = pid;
@@ -484,14 +502,15 @@ static void summarize(struct engine *e)
 
 /* Written as a whole by atomicfile: a reader never sees half a file, and
  * "-", /dev/stdout or a FIFO are written through, as everywhere else. */
-static int write_output(const char *path, void (*fn)(struct strbuf *, const struct watch_report *),
+static int write_output(const char *option, const char *path,
+			void (*fn)(struct strbuf *, const struct watch_report *),
 			const struct watch_report *r)
 {
 	struct strbuf data = STRBUF_INIT, err = STRBUF_INIT;
 	fn(&data, r);
 	int rc = atomic_write_file(path, data.buf, data.len, 0644, &err);
 	if (rc)
-		fprintf(stderr, "wslgpu watch: %s\n", sb_str(&err));
+		errorf("%s %s", option, sb_str(&err));
 	sb_release(&data);
 	sb_release(&err);
 	return rc;
@@ -508,10 +527,10 @@ static void finish(struct engine *e)
 	r->sampler_cpu_s = e->gpu.sampler_cpu_s;
 	if (!o->quiet)
 		watch_print_summary(stderr, r);
-	if (o->json)
-		write_output(o->json, watch_json, r);
-	if (o->svg)
-		write_output(o->svg, watch_svg, r);
+	if (o->json && write_output("--json", o->json, watch_json, r))
+		e->output_failed = true;
+	if (o->svg && write_output("--svg", o->svg, watch_svg, r))
+		e->output_failed = true;
 	if (o->self_stats)
 		fprintf(stderr, "watch-self-stats: watch_cpu_s=%.3f sampler_cpu_s=%.3f "
 				"job_cpu_s=%.3f wall_s=%.3f points=%zu\n",
@@ -554,27 +573,28 @@ int watch_run(const struct watch_opts *o)
 
 	if (o->pid > 0) {
 		if (o->pid == getpid() || !pid_exists(o->pid)) {
-			fprintf(stderr, "wslgpu watch: --pid %d: no such process\n", o->pid);
+			errorf("--pid %d: no such process", o->pid);
 			rc = 2;
 			goto out;
 		}
 	} else if (resolve_command(o->argv[0], &path) < 0) {
-		fprintf(stderr, "wslgpu watch: %s: command not found\n", o->argv[0]);
+		errorf("%s: command not found", o->argv[0]);
 		rc = 127;
 		goto out;
 	}
 	if (o->csv) {
 		e.csv = fopen(o->csv, "we"); /* e: O_CLOEXEC, the command must not inherit it */
 		if (!e.csv) {
-			fprintf(stderr, "wslgpu watch: --csv %s: %s\n", o->csv, strerror(errno));
-			rc = 2;
+			errorf("--csv %s: %s", o->csv, strerror(errno));
+			rc = 3; /* an output that cannot be written, as below */
 			goto out;
 		}
 		watch_csv_header(e.csv);
+		csv_written(&e, errno);
 	}
 	int err = setup_signals(&e);
 	if (err < 0) {
-		fprintf(stderr, "wslgpu watch: signalfd: %s\n", strerror(-err));
+		errorf("signalfd: %s", strerror(-err));
 		rc = 3;
 		goto out;
 	}
@@ -599,7 +619,7 @@ int watch_run(const struct watch_opts *o)
 		struct signalfd_siginfo si;
 		while (read(e.sfd, &si, sizeof si) == (ssize_t)sizeof si)
 			; /* consumed: it must not kill us when the mask is restored */
-		fprintf(stderr, "wslgpu watch: interrupted by %s before %s\n", signal_name(early, buf),
+		errorf("interrupted by %s before %s", signal_name(early, buf),
 			o->pid > 0 ? "watching began" : "the command started");
 		rc = 128 + early;
 		goto out;
@@ -679,8 +699,20 @@ int watch_run(const struct watch_opts *o)
 			e.gpu_after.valid = false; /* nothing new came */
 	}
 	gpumon_stop(&e.gpu);
+	if (e.csv && fclose(e.csv) != 0) {
+		errorf("--csv %s: %s", o->csv, strerror(errno));
+		e.output_failed = true;
+	}
+	e.csv = NULL;
 	finish(&e);
 	rc = rep.exit_code;
+	if (e.output_failed) {
+		/* Every write error exits 3, as for standard output; the job's
+		 * own status is said, not lost. */
+		errorf("exit status 3: an output was not written (the command %s)",
+		       rep.end.len ? rep.end.buf : "ended");
+		rc = 3;
+	}
 
 out:
 	if (e.sfd >= 0)

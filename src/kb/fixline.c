@@ -1,16 +1,15 @@
 /*
- * risk.c: what one fix line is -- where it runs, whether it needs root,
- * how risky it is and why. A small pattern table instead of a field in
- * every KB entry: the same few commands (apt-get remove, wsl.exe
- * --shutdown, ldconfig, ls...) carry the same risk wherever they appear.
- * The first matching row wins; rows that change nothing come last.
+ * fixline.c: classifying a fix line (see fixline.h). The first matching
+ * row of the table wins; rows that change nothing come last.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-#include "../kb/kb.h"
+#include "fixline.h"
+
+#include "../core/strbuf.h"
+#include "kb.h"
 
 struct risk_rule {
 	const char *pattern; /* a substring of the command (after "sudo ") */

@@ -1,15 +1,15 @@
-/* report.c: text, JSON, list and pattern dump for `wslgpu explain`. See report.h. */
-#include "report.h"
+/* explain.c: text, JSON, list and pattern dump for `wslgpu explain`. See explain.h. */
+#include "explain.h"
 
 #include <string.h>
 
 #include "../core/json.h"
+#include "../core/layers.h"
 #include "../core/text.h"
-#include "../probes/registry.h"
-#include "../report/finding.h"
+#include "../explain/codes.h"
+#include "../explain/pattern.h"
 #include "../version.h"
-#include "codes.h"
-#include "pattern.h"
+#include "finding.h"
 
 /* Where unrecognised messages go, so that the next version knows them.
  * The project's issue tracker has no fixed address in the code yet. */
@@ -17,30 +17,6 @@
 	"run 'wslgpu report --markdown' and open an issue for wslgpu with its output and these lines"
 /* Unrecognised lines shown without -v. */
 #define EXPLAIN_UNKNOWN_SHOW 3
-
-/* The kind of match i as shown (explain_effective_kind). */
-static const char *match_kind(const struct explain_scan *s, struct cause_rank *const *ranks,
-			      size_t i)
-{
-	const struct explain_sig *sig = &s->db->sig[s->found[i]->sig];
-	return explain_effective_kind(sig, ranks ? ranks[i] : NULL);
-}
-
-void explain_tally(const struct explain_scan *s, struct cause_rank *const *ranks,
-		   struct explain_tally *t)
-{
-	memset(t, 0, sizeof *t);
-	for (size_t i = 0; i < s->nfound; i++) {
-		const char *k = match_kind(s, ranks, i);
-		if (!strcmp(k, "noise"))
-			t->noise++;
-		else if (!strcmp(k, "myth"))
-			t->myths++;
-		else
-			t->findings++;
-	}
-	t->status = t->findings + t->myths ? "problem" : t->noise ? "ok" : "unknown";
-}
 
 /* ---- text ---- */
 
@@ -57,11 +33,11 @@ static const char *colour(const char *kind)
 }
 
 /* "    label    text", wrapped under the text (the finding layout). */
-static void labelled(FILE *f, const char *label, const char *text)
+static void labelled(struct strbuf *out, const char *label, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
 	finding_text_line(&sb, 4, label, text);
-	fputs(sb.buf, f);
+	sb_add(out, sb.buf);
 	sb_release(&sb);
 }
 
@@ -72,12 +48,12 @@ static bool outside_command(const char *text, size_t at)
 	return !(at >= 6 && !strncmp(text + at - 6, "wslgpu", 6)) && text[at + 1] != '-';
 }
 
-static void put_wrapped(FILE *f, const char *text, int indent)
+static void put_wrapped(struct strbuf *out, const char *text, int indent)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct text_wrap w = { text_columns(), 0, indent, 0, outside_command };
 	text_wrap(&sb, text, &w);
-	fprintf(f, "%s\n", sb.buf);
+	sb_addf(out, "%s\n", sb.buf);
 	sb_release(&sb);
 }
 
@@ -95,7 +71,7 @@ static const char *verdict_tag(enum verdict v)
 
 /* compact: the title and what decided it only (a ruled-out cause, or any
  * other cause once one is confirmed on this machine). */
-static void text_cause(FILE *f, const struct explain_view *v, const struct cause_rank *r,
+static void text_cause(struct strbuf *out, const struct explain_view *v, const struct cause_rank *r,
 		       const char *label, bool compact)
 {
 	const struct kb_entry *e = r->e;
@@ -107,7 +83,7 @@ static void text_cause(FILE *f, const struct explain_view *v, const struct cause
 		sb_addc(&sb, '\n');
 		cause_evidence(r, &sb);
 	}
-	labelled(f, label, sb.buf);
+	labelled(out, label, sb.buf);
 	sb_reset(&sb);
 	if (compact) {
 		sb_release(&sb);
@@ -118,16 +94,16 @@ static void text_cause(FILE *f, const struct explain_view *v, const struct cause
 	if (fv.cause)
 		finding_text_line(&sb, 4, "", fv.cause);
 	finding_text(&sb, &fv, 4, FT_FIXES | FT_CONFIRM | (v->verbose ? FT_SOURCES : 0));
-	fputs(sb.buf, f);
+	sb_add(out, sb.buf);
 	finding_view_release(&fv);
 	sb_release(&sb);
 }
 
-static void text_match(FILE *f, const struct explain_view *v, size_t mi)
+static void text_match(struct strbuf *out, const struct explain_view *v, size_t mi)
 {
 	const struct explain_match *m = v->scan->found[mi];
 	const struct explain_sig *sig = &v->scan->db->sig[m->sig];
-	const char *kind = match_kind(v->scan, v->ranks, mi);
+	const char *kind = explain_match_kind(v->scan, v->ranks, mi);
 	const char *on = v->color ? colour(kind) : "", *off = v->color ? "\033[0m" : "";
 	struct strbuf head = STRBUF_INIT;
 	sb_addf(&head, "%s%s%s %s: ", on, mark(kind), off, sig->e->layer);
@@ -136,7 +112,7 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		sb_add(&head, " (harmless)");
 	else if (!strcmp(kind, "myth"))
 		sb_add(&head, " (a myth)");
-	put_wrapped(f, head.buf, 2);
+	put_wrapped(out, head.buf, 2);
 	sb_release(&head);
 
 	size_t nshow = v->verbose ? m->nocc : (m->nocc ? 1 : 0);
@@ -150,17 +126,17 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		if (o->cut) {
 			struct strbuf t = STRBUF_INIT;
 			sb_addf(&t, "%s  (the text ends here, inside the message)", o->text);
-			labelled(f, label, t.buf);
+			labelled(out, label, t.buf);
 			sb_release(&t);
 		} else {
-			labelled(f, label, o->text);
+			labelled(out, label, o->text);
 		}
 	}
 	if (m->count > 1) {
 		char buf[128];
 		snprintf(buf, sizeof buf, "seen %lu times, first at line %lu, last at line %lu",
 			 m->count, m->first_line, m->last_line);
-		labelled(f, "", buf);
+		labelled(out, "", buf);
 	}
 	const struct cause_rank *ranks = v->ranks[mi];
 	bool confirmed = sig->ncause && ranks[0].v == V_CONFIRMED;
@@ -172,7 +148,7 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 			snprintf(label, sizeof label, "cause");
 		else
 			snprintf(label, sizeof label, "%zu.", i + 1);
-		text_cause(f, v, &ranks[i], label,
+		text_cause(out, v, &ranks[i], label,
 			   ranks[i].v == V_RULED_OUT || ranks[i].v == V_NOT_HERE ||
 				   (confirmed && ranks[i].v != V_CONFIRMED));
 	}
@@ -180,31 +156,31 @@ static void text_match(FILE *f, const struct explain_view *v, size_t mi)
 		char more[64];
 		size_t left = sig->ncause - nshow_cause;
 		snprintf(more, sizeof more, "+%zu more cause%s: -v", left, left == 1 ? "" : "s");
-		labelled(f, "", more);
+		labelled(out, "", more);
 	}
 	for (size_t i = 0; i < sig->e->source.n; i++)
-		labelled(f, i ? "" : "source", sig->e->source.v[i]);
+		labelled(out, i ? "" : "source", sig->e->source.v[i]);
 	if (v->verbose) {
 		struct strbuf sb = STRBUF_INIT;
 		struct finding_view more = { .e = sig->e };
 		finding_text(&sb, &more, 4, FT_MORE);
-		fputs(sb.buf, f);
+		sb_add(out, sb.buf);
 		sb_release(&sb);
 	}
-	fputc('\n', f);
+	sb_addc(out, '\n');
 }
 
 /* The GPU-looking error lines nothing recognised, and how to report them. */
-static void text_unknown(FILE *f, const struct explain_view *v)
+static void text_unknown(struct strbuf *out, const struct explain_view *v)
 {
 	const struct explain_scan *s = v->scan;
 	if (!s->st.unknown)
 		return;
 	unsigned long n = s->st.unknown;
 	if (s->nfound && n == 1)
-		fputs("  also: 1 other line looks like a GPU error but is not known:\n", f);
+		sb_add(out, "  also: 1 other line looks like a GPU error but is not known:\n");
 	else if (s->nfound)
-		fprintf(f, "  also: %lu other lines look like GPU errors but are not known:\n", n);
+		sb_addf(out, "  also: %lu other lines look like GPU errors but are not known:\n", n);
 	size_t show = v->verbose ? s->nunk : (s->nunk < EXPLAIN_UNKNOWN_SHOW ? s->nunk
 									: EXPLAIN_UNKNOWN_SHOW);
 	for (size_t i = 0; i < show; i++) {
@@ -214,31 +190,31 @@ static void text_unknown(FILE *f, const struct explain_view *v)
 		if (u->count > 1) {
 			struct strbuf t = STRBUF_INIT;
 			sb_addf(&t, "%s  (%lu times)", u->text, u->count);
-			labelled(f, label, t.buf);
+			labelled(out, label, t.buf);
 			sb_release(&t);
 		} else {
-			labelled(f, label, u->text);
+			labelled(out, label, u->text);
 		}
 	}
 	unsigned long kept = 0;
 	for (size_t i = 0; i < s->nunk; i++)
 		kept += s->unk[i].count;
 	if (show < s->nunk)
-		fprintf(f, "    ... %zu more (-v shows them)\n", s->nunk - show);
+		sb_addf(out, "    ... %zu more (-v shows them)\n", s->nunk - show);
 	else if (kept < n)
-		fprintf(f, "    ... and %lu more lines (the first %d different ones are kept)\n",
+		sb_addf(out, "    ... and %lu more lines (the first %d different ones are kept)\n",
 			n - kept, EXPLAIN_UNKNOWN_KEEP);
-	fprintf(f, "  To get %s recognised: %s.\n", n == 1 ? "it" : "them", EXPLAIN_REPORT_HOW);
+	sb_addf(out, "  To get %s recognised: %s.\n", n == 1 ? "it" : "them", EXPLAIN_REPORT_HOW);
 }
 
-void explain_report_text(FILE *f, const struct explain_view *v)
+void explain_report_text(struct strbuf *out, const struct explain_view *v)
 {
 	const struct explain_scan *s = v->scan;
 	/* Problems first, then the harmless messages. */
 	for (int noise = 0; noise < 2; noise++)
 		for (size_t i = 0; i < s->nfound; i++)
-			if ((strcmp(match_kind(s, v->ranks, i), "noise") == 0) == (noise == 1))
-				text_match(f, v, i);
+			if ((strcmp(explain_match_kind(s, v->ranks, i), "noise") == 0) == (noise == 1))
+				text_match(out, v, i);
 
 	struct explain_tally t;
 	explain_tally(s, v->ranks, &t);
@@ -271,15 +247,15 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 			     "chain on this machine; 'wslgpu explain --list' shows what is known.",
 			lines, ls);
 	}
-	put_wrapped(f, sb.buf, 2);
+	put_wrapped(out, sb.buf, 2);
 	sb_release(&sb);
-	text_unknown(f, v);
+	text_unknown(out, v);
 	if (s->st.clipped)
-		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
+		sb_addf(out, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
 			s->st.clipped, s->st.clipped == 1 ? "" : "s", EXPLAIN_LINE_MAX >> 10,
 			s->st.clipped == 1 ? "was" : "were", EXPLAIN_LINE_MAX >> 10);
 	if (s->st.nul_bytes)
-		fprintf(f, "  note: the input holds %llu NUL byte%s (binary data?); they were read "
+		sb_addf(out, "  note: the input holds %llu NUL byte%s (binary data?); they were read "
 			   "as blanks.\n", s->st.nul_bytes, s->st.nul_bytes == 1 ? "" : "s");
 }
 
@@ -312,12 +288,11 @@ static void json_cause(struct json_writer *jw, const struct cause_rank *r)
 	finding_view_release(&fv);
 }
 
-void explain_report_json(FILE *f, const struct explain_view *v)
+void explain_report_json(struct strbuf *out, const struct explain_view *v)
 {
 	const struct explain_scan *s = v->scan;
-	struct strbuf sb = STRBUF_INIT;
 	struct json_writer jw;
-	jw_init(&jw, &sb);
+	jw_init(&jw, out);
 	jw_object_begin(&jw);
 	jw_kv_str(&jw, "schema", "wslgpu/explain/1");
 	jw_kv_object(&jw, "tool");
@@ -349,7 +324,7 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 		jw_object_begin(&jw);
 		jw_kv_str(&jw, "signature", sig->e->id);
 		jw_kv_str(&jw, "layer", sig->e->layer);
-		jw_kv_str(&jw, "kind", match_kind(s, v->ranks, i));
+		jw_kv_str(&jw, "kind", explain_match_kind(s, v->ranks, i));
 		jw_kv_str(&jw, "title", sig->e->title);
 		jw_kv_uint(&jw, "count", m->count);
 		jw_kv_uint(&jw, "first_line", m->first_line);
@@ -394,36 +369,26 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 	jw_kv_uint(&jw, "unrecognised_lines", s->st.unknown);
 	const char *first = NULL;
 	for (size_t i = 0; i < s->nfound && !first; i++)
-		if (strcmp(match_kind(s, v->ranks, i), "noise"))
+		if (strcmp(explain_match_kind(s, v->ranks, i), "noise"))
 			first = s->db->sig[s->found[i]->sig].e->id;
 	jw_kv_str(&jw, "first_problem", first);
 	jw_end(&jw);
 	jw_end(&jw);
-	sb_addc(&sb, '\n');
-	fputs(sb.buf, f);
-	sb_release(&sb);
+	sb_addc(out, '\n');
 }
 
 /* ---- list ---- */
 
-/* Layers in chain order, then the ones the registry does not know. */
+/* Layers in chain order, then the ones the chain does not know. */
 static size_t layer_order(const struct explain_db *db, const char **out, size_t max)
 {
-	size_t nl, k = 0;
-	const struct layer_def *layers = registry_layers(&nl);
-	for (size_t i = 0; i < nl && k < max; i++)
-		out[k++] = layers[i].name;
-	for (size_t i = 0; i < db->n && k < max; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < k; j++)
-			seen |= !strcmp(out[j], db->sig[i].e->layer);
-		if (!seen)
-			out[k++] = db->sig[i].e->layer;
-	}
+	size_t k = layer_list_begin(out, max);
+	for (size_t i = 0; i < db->n; i++)
+		k = layer_list_add(out, k, max, db->sig[i].e->layer);
 	return k;
 }
 
-void explain_list_text(FILE *f, const struct explain_db *db)
+void explain_list_text(struct strbuf *out, const struct explain_db *db)
 {
 	const char *layers[64];
 	size_t nl = layer_order(db, layers, 64);
@@ -440,27 +405,26 @@ void explain_list_text(FILE *f, const struct explain_db *db)
 			if (strcmp(s->e->layer, layers[l]))
 				continue;
 			if (!head)
-				fprintf(f, "%s\n", layers[l]);
+				sb_addf(out, "%s\n", layers[l]);
 			head = true;
 			struct strbuf line = STRBUF_INIT;
 			sb_addf(&line, "  %-*s %-7s ", (int)w, s->e->id, s->kind);
 			struct text_wrap tw = { text_columns(), text_width(line.buf), (int)w + 11, 0,
 						NULL };
 			text_wrap(&line, s->e->title, &tw);
-			fprintf(f, "%s\n", line.buf);
+			sb_addf(out, "%s\n", line.buf);
 			sb_release(&line);
 		}
 	}
-	fprintf(f, "\n%zu signatures. 'wslgpu kb ID' shows one in full.\n", db->n);
+	sb_addf(out, "\n%zu signatures. 'wslgpu kb ID' shows one in full.\n", db->n);
 }
 
-void explain_list_json(FILE *f, const struct explain_db *db)
+void explain_list_json(struct strbuf *out, const struct explain_db *db)
 {
 	const char *layers[64];
 	size_t nl = layer_order(db, layers, 64);
-	struct strbuf sb = STRBUF_INIT;
 	struct json_writer jw;
-	jw_init(&jw, &sb);
+	jw_init(&jw, out);
 	jw_object_begin(&jw);
 	jw_kv_str(&jw, "schema", "wslgpu/explain/1");
 	jw_kv_array_lines(&jw, "signatures");
@@ -491,17 +455,15 @@ void explain_list_json(FILE *f, const struct explain_db *db)
 	jw_end(&jw);
 	jw_kv_uint(&jw, "count", db->n);
 	jw_end(&jw);
-	sb_addc(&sb, '\n');
-	fputs(sb.buf, f);
-	sb_release(&sb);
+	sb_addc(out, '\n');
 }
 
-void explain_dump_patterns(FILE *f, const struct explain_db *db)
+void explain_dump_patterns(struct strbuf *out, const struct explain_db *db)
 {
 	for (size_t i = 0; i < db->n; i++) {
 		const struct kb_entry *e = db->sig[i].e;
 		for (size_t j = 0; j < e->regex.n; j++)
-			fprintf(f, "%s\n", e->regex.v[j]);
+			sb_addf(out, "%s\n", e->regex.v[j]);
 		for (size_t j = 0; j < e->match.n; j++) {
 			struct mpat mp;
 			struct strbuf sb = STRBUF_INIT;
@@ -510,17 +472,17 @@ void explain_dump_patterns(FILE *f, const struct explain_db *db)
 				continue;
 			}
 			if (mp.kind == MP_ERE) {
-				fprintf(f, "%s\n", mp.text);
+				sb_addf(out, "%s\n", mp.text);
 			} else if (mp.kind == MP_CODE) {
 				codes_ere(mp.code, &sb);
-				fprintf(f, "%s\n", sb.buf);
+				sb_addf(out, "%s\n", sb.buf);
 			} else {
 				for (const char *p = mp.text; *p; p++) {
 					if (strchr("\\.[]()*+?{}|^$", *p))
-						fputc('\\', f);
-					fputc(*p, f);
+						sb_addc(out, '\\');
+					sb_addc(out, *p);
 				}
-				fputc('\n', f);
+				sb_addc(out, '\n');
 			}
 			sb_release(&sb);
 			mpat_free(&mp);
@@ -528,7 +490,7 @@ void explain_dump_patterns(FILE *f, const struct explain_db *db)
 	}
 }
 
-void explain_dump_keys(FILE *f, const struct explain_db *db)
+void explain_dump_keys(struct strbuf *out, const struct explain_db *db)
 {
 	for (size_t i = 0; i < db->nkeys; i++) {
 		const struct explain_key *k = &db->key[i];
@@ -538,6 +500,6 @@ void explain_dump_keys(FILE *f, const struct explain_db *db)
 		for (size_t j = 0; j < i && !dup; j++)
 			dup = !strcmp(db->key[j].text, k->text);
 		if (!dup)
-			fprintf(f, "%s\n", k->text);
+			sb_addf(out, "%s\n", k->text);
 	}
 }

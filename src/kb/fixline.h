@@ -1,0 +1,38 @@
+/*
+ * fixline: what one fix line of the knowledge base is -- where it runs,
+ * whether it needs root, how risky it is and why, and whether it is a
+ * command or words for a person. Read by the fix plan (src/fix/plan.h) and
+ * by every view that shows a fix (src/report/finding.c keeps a command
+ * whole and lets words wrap), so it lives with the KB, below both.
+ *
+ * A small pattern table (fixline.c) instead of a field in every KB entry:
+ * the same few commands (apt-get remove, wsl.exe --shutdown, ldconfig,
+ * ls...) carry the same risk wherever they appear.
+ */
+#ifndef WSLGPU_FIXLINE_H
+#define WSLGPU_FIXLINE_H
+
+#include <stdbool.h>
+
+enum fix_where { FIX_LINUX, FIX_POWERSHELL, FIX_WINDOWS };
+enum fix_risk { RISK_NONE, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
+
+struct fix_command {
+	char *text;          /* expanded from the KB fix line */
+	char *note;          /* its "(...)" remark, without the parentheses; or NULL */
+	enum fix_where where;
+	bool instruction;    /* words for a person ("update the driver"), not a command */
+	bool template;       /* a command with <slots> to fill in (kb_fix_is_template) */
+	bool needs_root;
+	enum fix_risk risk;
+	const char *risk_reason;
+	int same_as;         /* the fix plan: an earlier step with the same command, or 0 */
+};
+
+/* Classifies one expanded KB fix line; fills every field but same_as
+ * (text and note are allocated: the caller frees them). */
+void fix_classify(const char *line, struct fix_command *c);
+const char *fix_risk_name(enum fix_risk r);
+const char *fix_where_name(enum fix_where w);
+
+#endif

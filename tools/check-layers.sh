@@ -1,0 +1,45 @@
+#!/bin/sh
+# check-layers.sh [TOP]: checks the include graph of src/ against the layers
+# drawn in doc/architecture.md (the block between "layers:" and the blank
+# line after it: one row per rank, lowest first, each a list of src/
+# directories). A file may include headers of its own directory and of the
+# rows above its own; a row that includes its own row or one below fails,
+# naming the file and the include. src/version.h belongs to no layer.
+# Exits 0 when the graph keeps to the drawing, 1 naming each violation, 2
+# when the drawing is missing or a src/ directory is in no row.
+set -u
+top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+doc="$top/doc/architecture.md"
+[ -f "$doc" ] || { echo "check-layers: $doc is missing" >&2; exit 2; }
+# "  3  kb facts gpu" -> "kb 3", "facts 3", "gpu 3"
+ranks=$(awk '/^layers:/ { on = 1; next } on && /^[ \t]*$/ { exit } on && $1 ~ /^[0-9]+$/ {
+	for (i = 2; i <= NF && $i !~ /^[(#]/; i++) print $i, $1 }' "$doc")
+[ -n "$ranks" ] || { echo "check-layers: no 'layers:' block in $doc" >&2; exit 2; }
+rank_of() { printf '%s\n' "$ranks" | awk -v d="$1" '$1 == d { print $2; exit }'; }
+status=0
+for dir in "$top"/src/*/; do
+	d=$(basename "$dir")
+	r=$(rank_of "$d")
+	if [ -z "$r" ]; then
+		echo "src/$d: in no row of the layers in doc/architecture.md"
+		status=2
+		continue
+	fi
+	for f in "$dir"*.c "$dir"*.h; do
+		[ -f "$f" ] || continue
+		grep -n '^[ \t]*#[ \t]*include[ \t]*"\.\./[a-z_]*/' "$f" |
+			sed 's,^\([0-9]*\):.*"\.\./\([a-z_]*\)/.*,\1 \2,' |
+			while read -r line to; do
+				t=$(rank_of "$to")
+				if [ -z "$t" ] || [ "$t" -ge "$r" ]; then
+					echo "src/$d/$(basename "$f"):$line: includes src/$to/ (layer ${t:-?}, not below $d's $r)"
+				fi
+			done
+	done
+done >"${TMPDIR:-/tmp}/check-layers.$$"
+if [ -s "${TMPDIR:-/tmp}/check-layers.$$" ]; then
+	cat "${TMPDIR:-/tmp}/check-layers.$$"
+	[ $status = 0 ] && status=1
+fi
+rm -f "${TMPDIR:-/tmp}/check-layers.$$"
+exit $status
