@@ -200,7 +200,8 @@ static int range_cmp(const void *a, const void *b)
  * become one, and past ELF_MAX_RANGES the rest is joined into the last. */
 static void set_data(struct elf_info *e, struct elf_range *r, size_t n)
 {
-	qsort(r, n, sizeof *r, range_cmp);
+	if (n)
+		qsort(r, n, sizeof *r, range_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct elf_range *last = e->ndata ? &e->data[e->ndata - 1] : NULL;
 		uint64_t end = r[i].off + r[i].len;
@@ -322,7 +323,7 @@ int elf_parse_src(const struct elf_src *src, struct elf_info *e, struct strbuf *
 	size_t nsym = e->dynsym_ent ? (size_t)(e->dynsym_size / e->dynsym_ent) : 0;
 	if (nsym > ELF_MAX_SYMBOLS)
 		nsym = ELF_MAX_SYMBOLS;
-	if (nsym > ELF_MAX_TABLE / e->dynsym_ent)
+	if (nsym && nsym > ELF_MAX_TABLE / e->dynsym_ent)
 		nsym = (size_t)(ELF_MAX_TABLE / e->dynsym_ent);
 	e->dynsym_size = nsym * e->dynsym_ent;
 	if (e->dynstr_size > ELF_MAX_TABLE)
