@@ -71,7 +71,12 @@ void buildinfo_describe(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
+#ifdef WSLGPU_STATIC
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
+#else
+	/* Opened at use: the version of the headers it was built with. */
+	sb_add(out, "built with: inih, sqlite " SQLITE_VERSION);
+#endif
 #ifdef WSLGPU_STATIC
 	/* "libarchive 3.6.2" */
 	sb_addf(out, ", %s; libcurl: no (static build: smoke --push is not available)\n",
@@ -88,6 +93,8 @@ void buildinfo_describe(struct strbuf *out)
 	describe_at_use(out, "libcurl.so.4", "smoke --push", "libcurl4");
 	sb_add(out, "; ");
 	describe_at_use(out, "libarchive.so.13", "report", "libarchive13");
+	sb_add(out, "; ");
+	describe_at_use(out, "libsqlite3.so.0", "history", "libsqlite3-0");
 	sb_addc(out, '\n');
 #endif
 }

@@ -38,6 +38,7 @@
 #include "../core/rootfs.h"
 #include "../version.h"
 #include "sha256.h"
+#include "sqlite_api.h"
 
 /* Distinguishes our machine hashes from any other use of the same id. */
 #define MACHINE_SALT "wslgpu-history-machine-v1:"
@@ -523,6 +524,8 @@ int history_record(const char *db_path, const struct report *rep,
 		}
 		close(fd);
 	}
+	if (sqlite_api_load(err) < 0)
+		return -1;
 	double deadline;
 	sqlite3 *db = open_bounded(db_path, SQLITE_OPEN_READWRITE, &deadline, err);
 	if (!db)
@@ -739,7 +742,7 @@ int history_open(const char *db_path, struct history_reader **out, struct strbuf
 	if (look == 1)
 		return 0; /* an empty file: no runs yet */
 	int mode = open_mode(db_path, &hdr, err);
-	if (mode < 0)
+	if (mode < 0 || sqlite_api_load(err) < 0)
 		goto fail;
 	if (mode == 1) {
 		char *uri = immutable_uri(db_path);
@@ -787,9 +790,9 @@ void history_close(struct history_reader *r)
 {
 	if (!r)
 		return;
-	sqlite3_finalize(r->checks);
-	sqlite3_finalize(r->facts);
-	if (r->db) {
+	if (r->db) { /* else SQLite may not be loaded: nothing of it to release */
+		sqlite3_finalize(r->checks);
+		sqlite3_finalize(r->facts);
 		sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
 		sqlite3_close(r->db);
 	}
