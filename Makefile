@@ -37,11 +37,12 @@ CPPFLAGS += -D_GNU_SOURCE -I$(BUILD)/gen
 CFLAGS ?= -g
 CFLAGS += -std=c11 $(WARN) $(OPT) $(HARDEN) $(SAN)
 LDFLAGS += -pie -Wl,-z,relro,-z,now $(SAN)
-# libcurl (smoke --push) and libarchive (report) are not linked: they are
-# opened at use (src/core/dynlib.h), so that no other command loads the ~40
-# libraries they bring (doc/architecture.md). At run time they are the
-# packages libcurl4 and libarchive13.
-LDLIBS = -linih -lsqlite3 -ldl -lm
+# libcurl (smoke --push), libarchive (report) and SQLite (history, smoke
+# --record) are not linked: they are opened at use (src/core/dynlib.h), so
+# that no other command loads the ~40 libraries they bring or binds
+# SQLite's 1,600 symbols (doc/architecture.md). At run time they are the
+# packages libcurl4, libarchive13 and libsqlite3-0.
+LDLIBS = -linih -ldl -lm
 
 LIB_SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 # Generated into $(BUILD)/gen (rules below): the knowledge base and its
@@ -153,6 +154,8 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 # Unit tests: one cmocka binary per tests/unit/test_*.c. test_outputs reads
 # the pushed metrics back with libcurl itself (the tool opens it at use).
 $(BUILD)/tests/test_outputs: LDLIBS += -lcurl
+# test_history reads the databases back with SQLite itself.
+$(BUILD)/tests/test_history: LDLIBS += -lsqlite3
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(DEPFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< \

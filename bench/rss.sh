@@ -6,9 +6,11 @@
 #
 # Peak RSS here is the largest of the tool's process and its probe children
 # (getrusage RUSAGE_CHILDREN keeps the maximum over waited-for descendants).
-# What bounds it: rootfs_read reads at most 4 MiB of any file, a probe's own
-# output is kept to 64 KiB, a command's stdout and stderr to 256 KiB each;
-# everything beyond is read and dropped.
+# What bounds it: rootfs_read reads at most 4 MiB of any file, a driver
+# library is read in 128 KiB windows (its headers first: a file that is no
+# ELF library costs 64 bytes), mountinfo keeps at most 48 MiB of entries, a
+# probe's own output is kept to 64 KiB, a command's stdout and stderr to
+# 256 KiB each; everything beyond is read and dropped.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tests/e2e/lib.sh"

@@ -1,8 +1,11 @@
 #!/bin/bash
 # startup.sh: start-up time and shared libraries of commands that neither
 # push nor bundle, against /bin/true measured in the same loop, and against
-# the same objects linked the old way (libcurl and libarchive as DT_NEEDED,
-# as before they were opened at use: src/core/dynlib.h).
+# the same objects linked the old ways (libcurl, libarchive and SQLite as
+# DT_NEEDED, as before they were opened at use: src/core/dynlib.h; and SQLite
+# alone, as before src/history/sqlite_api.c), with callgrind's instruction
+# counts of --version where valgrind is installed (wall times on a shared VM
+# are noisy; instructions are not).
 # Target (issue "lean and linear"): <= 3 ms and about a dozen libraries;
 # explain of a one-line paste <= 3x --version.
 set -u
@@ -21,6 +24,9 @@ if ! cc -pie -Wl,-z,relro,-z,now -Wl,--no-as-needed -o "$old" "$BUILD/src/cli/ma
 	old=""
 	echo "(no reference link: $(head -n 1 "$tmp/ld.err"))"
 fi
+sq=$tmp/wslgpu-sqlite
+cc -pie -Wl,-z,relro,-z,now -Wl,--no-as-needed -o "$sq" "$BUILD/src/cli/main.o" \
+	"$BUILD/libwslgpu.a" -linih -lsqlite3 -ldl -lm 2>/dev/null || sq=""
 : >"$tmp/empty.db"
 
 # ms per run of "$@", $runs times in one loop (fork and exec included).
@@ -77,6 +83,21 @@ if [ -n "$old" ]; then
 	n=$(per_run "$W" --version)
 	o=$(per_run "$old" --version)
 	awk -v n="$n" -v o="$o" 'BEGIN { printf "ratio --version opened-at-use / linked: %.2fx (runs: '"$runs"')\n", n / o }'
+fi
+if [ -n "$sq" ]; then
+	row "linked with SQLite: --version" "$sq" --version
+fi
+# Instructions of one --version (the loader's binding included).
+insns() {
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$@" >/dev/null 2>&1 &&
+		sed -n 's/^summary: //p' "$tmp/cg"
+}
+if command -v valgrind >/dev/null; then
+	a=$(insns "$W" --version)
+	b=$([ -n "$sq" ] && insns "$sq" --version)
+	c=$([ -n "$old" ] && insns "$old" --version)
+	printf 'instructions of --version: %s (SQLite linked: %s; libcurl, libarchive and SQLite linked: %s)\n' \
+		"$a" "${b:-?}" "${c:-?}"
 fi
 if [ -x "$TOP/build-static/wslgpu" ]; then
 	row "static build (make static): --version" "$TOP/build-static/wslgpu" --version

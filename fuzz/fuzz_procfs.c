@@ -1,6 +1,7 @@
 /* fuzz_procfs.c: the readers of the kernel's and dpkg's text files, which
  * on a broken machine can hold anything (truncated, binary, one huge
- * line): /proc/self/mountinfo (and the lookups on it), /proc/modules,
+ * line): /proc/self/mountinfo (and the lookups on it, and what is kept of
+ * it within a memory budget), /proc/modules,
  * /proc/meminfo, /proc/vmstat, /proc/stat, /proc/PID/stat and io,
  * /proc/diskstats, and dpkg's info/NAME.list files and their names. */
 #include <stdint.h>
@@ -41,6 +42,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mountinfo_find(&mi, "/home/user/data");
 	mountinfo_free(&mi);
 	mountinfo_unescape(p, size, &sb);
+	/* mountinfo_read's rules, with a budget small enough that inputs of a
+	 * few KiB go past it: one entry per mount point, within the budget. */
+	for (size_t budget = 12u << 10; budget <= 48u << 10; budget += 36u << 10) {
+		mountinfo_parse_bounded(p, size, budget, &mi);
+		if (mi.bytes > budget)
+			abort();
+		for (size_t i = 0; i < mi.n; i++) {
+			if (!mountinfo_find(&mi, mi.m[i].mount_point))
+				abort();
+			for (size_t j = i + 1; j < mi.n; j++)
+				if (!strcmp(mi.m[i].mount_point, mi.m[j].mount_point))
+					abort();
+		}
+		mountinfo_free(&mi);
+	}
 
 	struct kmodule *mods;
 	size_t n, bad;

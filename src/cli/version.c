@@ -70,5 +70,7 @@ void buildinfo_describe(struct strbuf *out)
 	describe_at_use(out, "libcurl.so.4", "smoke --push", "libcurl4");
 	sb_add(out, "; ");
 	describe_at_use(out, "libarchive.so.13", "report", "libarchive13");
+	sb_add(out, "; ");
+	describe_at_use(out, "libsqlite3.so.0", "history", "libsqlite3-0");
 	sb_addc(out, '\n');
 }

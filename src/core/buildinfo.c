@@ -55,7 +55,12 @@ void buildinfo_build_lines(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
+#ifdef WSLGPU_STATIC
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
+#else
+	/* Opened at use: the version of the headers it was built with. */
+	sb_add(out, "built with: inih, sqlite " SQLITE_VERSION);
+#endif
 #ifdef WSLGPU_STATIC
 	/* "libarchive 3.6.2" */
 	sb_addf(out, ", %s; libcurl: no (static build: smoke --push is not available)\n",

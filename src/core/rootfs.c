@@ -417,9 +417,7 @@ static void size_words(struct strbuf *sb, size_t n)
 		sb_addf(sb, "%zu bytes", n);
 }
 
-/* Opens a guest file for reading if it is a regular file (see rootfs.h):
- * an fd in blocking mode, or -errno. */
-static int open_regular(const char *guest, struct stat *st)
+int rootfs_open_regular(const char *guest, struct stat *st)
 {
 	int fd = rootfs_open(guest, O_RDONLY);
 	if (fd < 0)
@@ -457,7 +455,7 @@ int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncat
 		*truncated = false;
 	sb_reset(out);
 	struct stat st;
-	int fd = open_regular(guest, &st);
+	int fd = rootfs_open_regular(guest, &st);
 	if (fd < 0)
 		return fd;
 	bool cut = false;
@@ -484,7 +482,7 @@ int rootfs_lines_open(struct rootfs_lines *l, const char *guest)
 	memset(l, 0, sizeof *l);
 	l->fd = -1;
 	struct stat st;
-	int fd = open_regular(guest, &st);
+	int fd = rootfs_open_regular(guest, &st);
 	if (fd < 0)
 		return fd;
 	l->fd = fd;

@@ -101,6 +101,10 @@ int rootfs_readlink(const char *guest, struct strbuf *target);
 int rootfs_access(const char *guest, int mode);
 /* open(2) under the root; returns an fd or -errno. */
 int rootfs_open(const char *guest, int flags);
+/* A guest file opened for reading with rootfs_read's rules (regular files
+ * only, -EINVAL and evidence "not_regular" otherwise), for a caller that
+ * reads pieces of it (pread): a blocking fd, with its fstat in *st. */
+int rootfs_open_regular(const char *guest, struct stat *st);
 /*
  * Reads at most cap bytes (0 = ROOTFS_READ_CAP_DEFAULT) into out (replacing
  * its contents). *truncated, if given, says whether the file had more; a

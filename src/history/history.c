@@ -38,6 +38,7 @@
 #include "../core/rootfs.h"
 #include "../version.h"
 #include "sha256.h"
+#include "sqlite_api.h"
 
 /* Distinguishes our machine hashes from any other use of the same id. */
 #define MACHINE_SALT "wslgpu-history-machine-v1:"
@@ -75,6 +76,17 @@ static const char schema_sql[] =
 	" key TEXT NOT NULL,"
 	" value TEXT NOT NULL,"
 	" PRIMARY KEY(run_id, key)) WITHOUT ROWID;";
+
+/* The checks that fail or warn, by run in chain order: what the table of
+ * runs names, found without reading the other checks and their details.
+ * Created by every record (IF NOT EXISTS: a database of an earlier version
+ * gains it, once, on its next record; SQLite keeps it from then on, also
+ * under an earlier version). The query's IN list must be written exactly
+ * as here for SQLite to use the index. */
+#define PROBLEM_STATUSES "('fail','crash','timeout','warn')"
+static const char problems_index_sql[] =
+	"CREATE INDEX IF NOT EXISTS checks_problems ON checks(run_id, seq, status, check_id)"
+	" WHERE status IN " PROBLEM_STATUSES;
 
 /* ---- paths, machine id ---- */
 
@@ -512,6 +524,8 @@ int history_record(const char *db_path, const struct report *rep,
 		}
 		close(fd);
 	}
+	if (sqlite_api_load(err) < 0)
+		return -1;
 	double deadline;
 	sqlite3 *db = open_bounded(db_path, SQLITE_OPEN_READWRITE, &deadline, err);
 	if (!db)
@@ -530,6 +544,7 @@ int history_record(const char *db_path, const struct report *rep,
 	/* Another writer may have created the schema while we waited. */
 	int state = inspect(db, db_path, err);
 	if (state < 0 || (state == 1 && create_schema(db, db_path, err) < 0) ||
+	    exec(db, db_path, problems_index_sql, err) < 0 ||
 	    insert_run(db, db_path, rep, meta, err) < 0) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		goto out;
@@ -552,8 +567,44 @@ static char *column_dup(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+/* The digits s[0..n) as a number, or -1. */
+static int digits(const char *s, int n)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar (H.
+ * Hinnant's days_from_civil, howardhinnant.github.io/date_algorithms.html). */
+static long long days_from_civil(long long y, unsigned m, unsigned d)
+{
+	y -= m <= 2;
+	long long era = (y >= 0 ? y : y - 399) / 400;
+	unsigned yoe = (unsigned)(y - era * 400);
+	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (long long)doe - 719468;
+}
+
 static time_t parse_iso(const char *s)
 {
+	/* What history_record writes, YYYY-MM-DDTHH:MM:SSZ, read by hand:
+	 * sscanf and timegm cost 4,000 instructions a run of the table. */
+	if (s && strlen(s) >= 19 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' &&
+	    s[16] == ':') {
+		int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
+		int h = digits(s + 11, 2), mi = digits(s + 14, 2), sec = digits(s + 17, 2);
+		if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h >= 0 && h < 24 &&
+		    mi >= 0 && mi < 60 && sec >= 0 && sec < 60)
+			return (time_t)(days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 +
+					h * 3600 + mi * 60 + sec);
+	}
+	/* Anything else as before (timegm normalises a day 31 of a short month). */
 	struct tm tm;
 	memset(&tm, 0, sizeof tm);
 	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
@@ -569,6 +620,7 @@ struct history_reader {
 	double deadline;
 	char *path;
 	sqlite3_stmt *checks, *facts;
+	bool problems_index;  /* checks_problems exists */
 };
 
 static int load_details(struct history_reader *r, struct history_run *run)
@@ -690,7 +742,7 @@ int history_open(const char *db_path, struct history_reader **out, struct strbuf
 	if (look == 1)
 		return 0; /* an empty file: no runs yet */
 	int mode = open_mode(db_path, &hdr, err);
-	if (mode < 0)
+	if (mode < 0 || sqlite_api_load(err) < 0)
 		goto fail;
 	if (mode == 1) {
 		char *uri = immutable_uri(db_path);
@@ -723,6 +775,10 @@ int history_open(const char *db_path, struct history_reader **out, struct strbuf
 		db_error(r->db, db_path, "reading a run's checks", err);
 		goto fail;
 	}
+	long long has_index = 0;
+	query_int(r->db, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"
+			 " AND name = 'checks_problems'", &has_index);
+	r->problems_index = has_index > 0;
 	return 0;
 fail:
 	history_close(r);
@@ -734,9 +790,9 @@ void history_close(struct history_reader *r)
 {
 	if (!r)
 		return;
-	sqlite3_finalize(r->checks);
-	sqlite3_finalize(r->facts);
-	if (r->db) {
+	if (r->db) { /* else SQLite may not be loaded: nothing of it to release */
+		sqlite3_finalize(r->checks);
+		sqlite3_finalize(r->facts);
 		sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL);
 		sqlite3_close(r->db);
 	}
@@ -790,8 +846,11 @@ int history_count(struct history_reader *r, const struct history_query *q,
 	memset(c, 0, sizeof *c);
 	if (!r->db)
 		return 0;
-	if (count2(r, "SELECT count(*), count(DISTINCT machine) FROM runs WHERE " RUN_FILTER, q,
-		   &c->total, &c->total_machines, err) < 0)
+	/* DISTINCT along the runs_by_machine index: count(DISTINCT machine)
+	 * would build a temporary B-tree of every run's machine. */
+	if (count2(r, "SELECT (SELECT count(*) FROM runs WHERE " RUN_FILTER "),"
+		      " (SELECT count(*) FROM (SELECT DISTINCT machine FROM runs WHERE " RUN_FILTER "))",
+		   q, &c->total, &c->total_machines, err) < 0)
 		return -1;
 	if (!q || !q->limit || q->limit >= c->total) {
 		c->runs = c->total;
@@ -855,6 +914,176 @@ int history_each(struct history_reader *r, const struct history_query *q, histor
 		rc = -1;
 	}
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- the table's rows ---- */
+
+/* A run's problems as "status id" items joined by char(31), in chain
+ * order: through the partial index when it exists (its order is the
+ * chain's), else ordered here. */
+#define ROW_COLUMNS(problems_from) \
+	"r.id, r.started_at, r.machine, r.verdict, d.value, k.value," \
+	" (SELECT group_concat(status || ' ' || check_id, char(31)) FROM " problems_from ")"
+#define PROBLEMS_INDEXED "checks WHERE run_id = r.id AND status IN " PROBLEM_STATUSES
+#define PROBLEMS_SORTED "(SELECT status, check_id FROM checks WHERE run_id = r.id" \
+	" AND status IN " PROBLEM_STATUSES " ORDER BY seq)"
+/* The facts as joins, not subqueries: SQLite keeps their cursors open
+ * from run to run (2,000 instructions a run fewer). */
+#define ROW_FROM "runs r LEFT JOIN facts d ON d.run_id = r.id AND d.key = 'driver.version'" \
+	" LEFT JOIN facts k ON k.run_id = r.id AND k.key = 'kernel'"
+#define ROWS_SQL(problems_from) \
+	"SELECT " ROW_COLUMNS(problems_from) " FROM " ROW_FROM " WHERE " RUN_FILTER \
+	" ORDER BY r.started_at, r.id"
+#define ROWS_LIMIT_SQL(problems_from) \
+	"SELECT * FROM (SELECT " ROW_COLUMNS(problems_from) " FROM " ROW_FROM " WHERE " \
+	RUN_FILTER " ORDER BY r.started_at DESC, r.id DESC LIMIT ?3) ORDER BY 2, 1"
+
+static bool failing_status(const char *s)
+{
+	return !strcmp(s, "fail") || !strcmp(s, "crash") || !strcmp(s, "timeout");
+}
+
+/* A problem counted into row (status and id; id lives as long as row). */
+static void row_problem(struct history_row *row, const char *status, const char *id)
+{
+	if (failing_status(status)) {
+		if (row->nfailing < 3)
+			row->failing[row->nfailing] = id;
+		row->nfailing++;
+	} else if (!strcmp(status, "warn")) {
+		if (row->nwarning < 3)
+			row->warning[row->nwarning] = id;
+		row->nwarning++;
+	}
+}
+
+void history_row_of_run(const struct history_run *run, struct history_row *row)
+{
+	memset(row, 0, sizeof *row);
+	row->id = run->id;
+	row->when = run->when;
+	row->machine = run->machine;
+	row->verdict = run->verdict;
+	row->driver = history_run_fact(run, "driver.version");
+	row->kernel = history_run_fact(run, "kernel");
+	for (size_t i = 0; i < run->nchecks; i++)
+		row_problem(row, run->checks[i].status, run->checks[i].id);
+}
+
+/* Calls fn with each row st gives (ROW_COLUMNS' order). problems is
+ * scratch space for the problem list, which is cut in place. */
+static int step_rows(struct history_reader *r, sqlite3_stmt *st, int pass, history_row_fn fn,
+		     void *arg, struct strbuf *err)
+{
+	int step, rc = 0;
+	struct strbuf problems = STRBUF_INIT;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct history_row row;
+		memset(&row, 0, sizeof row);
+		row.id = sqlite3_column_int64(st, 0);
+		const char *started = (const char *)sqlite3_column_text(st, 1);
+		row.when = parse_iso(started);
+		row.machine = (const char *)sqlite3_column_text(st, 2);
+		row.verdict = (const char *)sqlite3_column_text(st, 3);
+		row.driver = (const char *)sqlite3_column_text(st, 4);
+		row.kernel = (const char *)sqlite3_column_text(st, 5);
+		const char *p = (const char *)sqlite3_column_text(st, 6);
+		if (!row.machine)
+			row.machine = "unknown";
+		if (!row.verdict)
+			row.verdict = "?";
+		sb_reset(&problems);
+		sb_add(&problems, p ? p : "");
+		for (char *item = problems.len ? problems.buf : NULL; item;) {
+			char *next = strchr(item, '\x1f');
+			if (next)
+				*next++ = '\0';
+			char *id = strchr(item, ' ');
+			if (id) {
+				*id++ = '\0';
+				row_problem(&row, item, id);
+			}
+			item = next;
+		}
+		rc = fn(&row, pass, arg);
+	}
+	if (rc == 0 && step != SQLITE_DONE) {
+		db_error(r->db, r->path, "reading the runs", err);
+		rc = -1;
+	}
+	sb_release(&problems);
+	return rc;
+}
+
+/* The rows of q straight from the database, once. */
+static int rows_direct(struct history_reader *r, const struct history_query *q, int pass,
+		       history_row_fn fn, void *arg, struct strbuf *err)
+{
+	const char *sql = r->problems_index
+		? (q && q->limit ? ROWS_LIMIT_SQL(PROBLEMS_INDEXED) : ROWS_SQL(PROBLEMS_INDEXED))
+		: (q && q->limit ? ROWS_LIMIT_SQL(PROBLEMS_SORTED) : ROWS_SQL(PROBLEMS_SORTED));
+	sqlite3_stmt *st;
+	char since[32];
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_error(r->db, r->path, "reading the runs", err);
+		return -1;
+	}
+	bind_query(st, q, since);
+	int rc = step_rows(r, st, pass, fn, arg, err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The rows of q copied into a temporary table: 0, or -1 when SQLite can
+ * make none here (no writable temporary directory). */
+static int rows_to_temp(struct history_reader *r, const struct history_query *q)
+{
+	const char *sql = r->problems_index
+		? (q && q->limit ? "INSERT INTO temp.wslgpu_rows " ROWS_LIMIT_SQL(PROBLEMS_INDEXED)
+				 : "INSERT INTO temp.wslgpu_rows " ROWS_SQL(PROBLEMS_INDEXED))
+		: (q && q->limit ? "INSERT INTO temp.wslgpu_rows " ROWS_LIMIT_SQL(PROBLEMS_SORTED)
+				 : "INSERT INTO temp.wslgpu_rows " ROWS_SQL(PROBLEMS_SORTED));
+	/* On disk past SQLite's page cache, whatever its build's default. */
+	sqlite3_exec(r->db, "PRAGMA temp_store=FILE", NULL, NULL, NULL);
+	if (sqlite3_exec(r->db, "DROP TABLE IF EXISTS temp.wslgpu_rows;"
+				"CREATE TEMP TABLE wslgpu_rows(id, started_at, machine, verdict,"
+				" driver, kernel, problems)", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_stmt *st;
+	char since[32];
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_query(st, q, since);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int history_each_row(struct history_reader *r, const struct history_query *q, int passes,
+		     history_row_fn fn, void *arg, struct strbuf *err)
+{
+	if (!r->db)
+		return 0;
+	if (passes > 1 && rows_to_temp(r, q) == 0) {
+		sqlite3_stmt *st;
+		int rc = 0;
+		if (sqlite3_prepare_v2(r->db, "SELECT * FROM temp.wslgpu_rows ORDER BY rowid", -1, &st,
+				       NULL) != SQLITE_OK) {
+			db_error(r->db, r->path, "reading the runs", err);
+			rc = -1;
+		}
+		for (int pass = 0; rc == 0 && pass < passes; pass++) {
+			sqlite3_reset(st);
+			rc = step_rows(r, st, pass, fn, arg, err);
+		}
+		sqlite3_finalize(st);
+		sqlite3_exec(r->db, "DROP TABLE temp.wslgpu_rows", NULL, NULL, NULL);
+		return rc;
+	}
+	int rc = 0;
+	for (int pass = 0; rc == 0 && pass < passes; pass++)
+		rc = rows_direct(r, q, pass, fn, arg, err);
 	return rc;
 }
 

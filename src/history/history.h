@@ -139,6 +139,36 @@ int history_count(struct history_reader *r, const struct history_query *q,
 int history_each(struct history_reader *r, const struct history_query *q, history_run_fn fn,
 		 void *arg, struct strbuf *err);
 void history_close(struct history_reader *r);
+/*
+ * What the table of runs shows of one run, and no more: reading every
+ * check and fact of 100,000 runs cost seconds. Strings live until fn
+ * returns.
+ */
+struct history_row {
+	long long id;
+	time_t when;
+	const char *machine, *verdict;
+	const char *driver, *kernel;         /* the facts; NULL: not recorded */
+	const char *failing[3], *warning[3]; /* the first checks that failed (fail,
+					      * crash, timeout) / warned, in chain order */
+	size_t nfailing, nwarning;           /* how many in all */
+};
+typedef int (*history_row_fn)(const struct history_row *row, int pass, void *arg);
+/*
+ * The rows of the runs the query selects, oldest first, passes times
+ * (pass 0, 1, ...: a table measures its columns, then prints). The
+ * database is read once, only the columns shown (a partial index on the
+ * failing and warning checks, which history_record creates, finds the
+ * problems without reading the other checks); for a second pass the rows
+ * wait in an SQLite temporary table (a file past its page cache: memory
+ * stays bounded), or, where none can be made, the database is read again.
+ * Returns 0, fn's non-zero answer, or -1 with err set.
+ */
+int history_each_row(struct history_reader *r, const struct history_query *q, int passes,
+		     history_row_fn fn, void *arg, struct strbuf *err);
+/* The row of a run in memory (what history_print_runs shows). */
+void history_row_of_run(const struct history_run *run, struct history_row *row);
+
 /* A deep copy (dst is overwritten), and its release. */
 void history_run_copy(struct history_run *dst, const struct history_run *src);
 void history_run_release(struct history_run *r);

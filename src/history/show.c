@@ -19,17 +19,65 @@ static const char *const wdays[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "
 static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
 				      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 
-void history_human_time(time_t t, time_t now, struct strbuf *out)
+/* history_human_time with now's year (tm_year) known: a table converts
+ * now once, not once a row. */
+/* n in decimal, at least width digits (0-padded), in d; returns where it
+ * begins there. By hand, not printf: a table of 100,000 runs formats a
+ * million of these. */
+static const char *num_text(long long n, int width, char d[24])
 {
-	struct tm tm, tnow;
+	int i = 23;
+	d[i] = '\0';
+	bool neg = n < 0;
+	unsigned long long u = neg ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+	do {
+		d[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u && i > 1);
+	while (23 - i < width && i > 1)
+		d[--i] = '0';
+	if (neg)
+		d[--i] = '-';
+	return d + i;
+}
+
+static void add_num(struct strbuf *out, long long n, int width)
+{
+	char d[24];
+	sb_add(out, num_text(n, width, d));
+}
+
+static void human_time(time_t t, int now_year, struct strbuf *out)
+{
+	struct tm tm;
 	localtime_r(&t, &tm);
-	localtime_r(&now, &tnow);
 	/* English names whatever the locale: the output is also read by
 	 * scripts and pasted into tickets. */
-	sb_addf(out, "%s %d %s", wdays[tm.tm_wday % 7], tm.tm_mday, months[tm.tm_mon % 12]);
-	if (tm.tm_year != tnow.tm_year)
-		sb_addf(out, " %d", tm.tm_year + 1900);
-	sb_addf(out, " %02d:%02d", tm.tm_hour, tm.tm_min);
+	sb_add(out, wdays[tm.tm_wday % 7]);
+	sb_addc(out, ' ');
+	add_num(out, tm.tm_mday, 1);
+	sb_addc(out, ' ');
+	sb_add(out, months[tm.tm_mon % 12]);
+	if (tm.tm_year != now_year) {
+		sb_addc(out, ' ');
+		add_num(out, tm.tm_year + 1900LL, 1);
+	}
+	sb_addc(out, ' ');
+	add_num(out, tm.tm_hour, 2);
+	sb_addc(out, ':');
+	add_num(out, tm.tm_min, 2);
+}
+
+static int year_of(time_t t)
+{
+	struct tm tm;
+	localtime_r(&t, &tm);
+	return tm.tm_year;
+}
+
+void history_human_time(time_t t, time_t now, struct strbuf *out)
+{
+	human_time(t, year_of(now), out);
 }
 
 static const char *verdict_mark(const char *v)
@@ -45,24 +93,6 @@ static bool failing(const char *s)
 	return !strcmp(s, "fail") || !strcmp(s, "crash") || !strcmp(s, "timeout");
 }
 
-/* The failing checks, else the warning ones, at most three named. */
-static void problems(const struct history_run *r, struct strbuf *out)
-{
-	for (int pass = 0; pass < 2 && !out->len; pass++) {
-		size_t n = 0;
-		for (size_t i = 0; i < r->nchecks; i++) {
-			const char *s = r->checks[i].status;
-			if (pass == 0 ? !failing(s) : strcmp(s, "warn") != 0)
-				continue;
-			if (n < 3)
-				sb_addf(out, "%s%s", n ? "," : "", r->checks[i].id);
-			n++;
-		}
-		if (n > 3)
-			sb_addf(out, " +%zu", n - 3);
-	}
-}
-
 /* Text from the database on one line: sanitised, newlines and tabs as spaces. */
 static void add_clean(struct strbuf *out, const char *s)
 {
@@ -72,15 +102,6 @@ static void add_clean(struct strbuf *out, const char *s)
 		if (out->buf[i] == '\n' || out->buf[i] == '\t')
 			out->buf[i] = ' ';
 }
-
-static void put_clean(FILE *f, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	add_clean(&sb, s);
-	fputs(sb_str(&sb), f);
-	sb_release(&sb);
-}
-
 
 static size_t count_machines(const struct history_runs *runs)
 {
@@ -165,80 +186,206 @@ static void no_runs(FILE *f, const char *db_path)
 
 /* ---- the table of runs ---- */
 
+/* A cell's text from the database, cleaned once (add_clean) and kept: the
+ * same machines, verdicts, drivers and kernels come back row after row. */
+struct cleaned {
+	char *raw;
+	struct strbuf text;
+	int width;
+};
+#define CLEAN_CACHE 16
+
 struct table {
 	FILE *f;
-	time_t now;
+	int now_year;
 	size_t wid, wwhen, wprob, wdrv, wkern;
 	bool kernel_below, problems_below; /* too wide for the terminal */
+	bool header;                       /* printed */
+	int cols;
+	struct cleaned cache[CLEAN_CACHE];
+	unsigned next;
+	struct strbuf line, below, when, prob; /* reused row after row */
 };
 
-/* One row's cells. */
-static void row_cells(const struct table *t, const struct history_run *r, struct strbuf *when,
-		      struct strbuf *prob, const char **driver)
+static const struct cleaned *clean(struct table *t, const char *raw)
 {
-	history_human_time(r->when, t->now, when);
-	problems(r, prob);
-	*driver = history_run_fact(r, "driver.version");
+	for (size_t i = 0; i < CLEAN_CACHE; i++)
+		if (t->cache[i].raw && !strcmp(t->cache[i].raw, raw))
+			return &t->cache[i];
+	struct cleaned *c = &t->cache[t->next++ % CLEAN_CACHE];
+	free(c->raw);
+	c->raw = xstrdup(raw);
+	sb_reset(&c->text);
+	add_clean(&c->text, raw);
+	c->width = text_width(sb_str(&c->text));
+	return c;
 }
 
-static int measure_row(const struct history_run *r, void *arg)
+static void table_release(struct table *t)
 {
-	struct table *t = arg;
-	struct strbuf when = STRBUF_INIT, prob = STRBUF_INIT;
-	const char *driver;
-	row_cells(t, r, &when, &prob, &driver);
-	char id[32];
-	size_t n = (size_t)snprintf(id, sizeof id, "%lld", r->id);
-	t->wid = n > t->wid ? n : t->wid;
-	t->wwhen = when.len > t->wwhen ? when.len : t->wwhen;
-	t->wprob = prob.len > t->wprob ? prob.len : t->wprob;
-	size_t d = driver ? strlen(driver) : 1;
-	t->wdrv = d > t->wdrv ? d : t->wdrv;
-	const char *kernel = history_run_fact(r, "kernel");
-	size_t k = kernel ? (size_t)text_width(kernel) : 1;
-	t->wkern = k > t->wkern ? k : t->wkern;
-	sb_release(&when);
-	sb_release(&prob);
-	return 0;
-}
-
-static int print_row(const struct history_run *r, void *arg)
-{
-	struct table *t = arg;
-	struct strbuf when = STRBUF_INIT, prob = STRBUF_INIT;
-	struct strbuf mach = STRBUF_INIT, verdict = STRBUF_INIT, drv = STRBUF_INIT;
-	const char *driver;
-	row_cells(t, r, &when, &prob, &driver);
-	const char *kernel = history_run_fact(r, "kernel");
-	text_sanitize(&mach, r->machine);
-	text_sanitize(&verdict, r->verdict);
-	text_sanitize(&drv, driver ? driver : "-");
-	fprintf(t->f, "%*lld  %-*s  %-16s  %s %-6s ", (int)t->wid, r->id, (int)t->wwhen, when.buf,
-		mach.buf, verdict_mark(r->verdict), verdict.buf);
-	if (!t->problems_below)
-		fprintf(t->f, "%-*s  ", (int)t->wprob, prob.len ? prob.buf : "-");
-	fprintf(t->f, "%-*s", (int)(t->kernel_below ? 0 : t->wdrv), drv.buf);
-	struct strbuf below = STRBUF_INIT;
-	if (t->problems_below && prob.len)
-		sb_addf(&below, "%*sproblems %s  ", (int)t->wid + 2, "", prob.buf);
-	if (t->kernel_below) {
-		if (!below.len)
-			sb_addf(&below, "%*s", (int)t->wid + 2, "");
-		sb_add(&below, "kernel ");
-		add_clean(&below, kernel ? kernel : "-");
-	} else {
-		fputs("  ", t->f);
-		put_clean(t->f, kernel ? kernel : "-");
+	for (size_t i = 0; i < CLEAN_CACHE; i++) {
+		free(t->cache[i].raw);
+		sb_release(&t->cache[i].text);
 	}
-	fputc('\n', t->f);
-	if (below.len)
-		text_print_line(t->f, below.buf, (int)t->wid + 2, 0);
-	sb_release(&below);
-	sb_release(&mach);
-	sb_release(&verdict);
-	sb_release(&drv);
-	sb_release(&when);
-	sb_release(&prob);
+	sb_release(&t->line);
+	sb_release(&t->below);
+	sb_release(&t->when);
+	sb_release(&t->prob);
+}
+
+/* The failing checks, else the warning ones, at most three named. */
+static void table_problems(struct table *t, const struct history_row *r)
+{
+	const char *const *ids = r->nfailing ? r->failing : r->warning;
+	size_t n = r->nfailing ? r->nfailing : r->nwarning;
+	sb_reset(&t->prob);
+	for (size_t i = 0; i < n && i < 3; i++) {
+		if (i)
+			sb_addc(&t->prob, ',');
+		sb_add(&t->prob, sb_str(&clean(t, ids[i])->text));
+	}
+	if (n > 3) {
+		sb_add(&t->prob, " +");
+		add_num(&t->prob, (long long)(n - 3), 1);
+	}
+}
+
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+static size_t digits_of(long long v)
+{
+	size_t n = 1 + (v < 0);
+	for (; v >= 10 || v <= -10; v /= 10)
+		n++;
+	return n;
+}
+
+static void measure_row(struct table *t, const struct history_row *r)
+{
+	/* human_time's length: "Mon 3 Nov 09:00", " 2024" in another year. */
+	struct tm tm;
+	localtime_r(&r->when, &tm);
+	size_t when = 3 + 1 + digits_of(tm.tm_mday) + 1 + 3 + 6;
+	if (tm.tm_year != t->now_year)
+		when += 1 + digits_of(tm.tm_year + 1900LL);
+	table_problems(t, r);
+	t->wid = max_size(t->wid, digits_of(r->id));
+	t->wwhen = max_size(t->wwhen, when);
+	t->wprob = max_size(t->wprob, t->prob.len);
+	t->wdrv = max_size(t->wdrv, r->driver ? clean(t, r->driver)->text.len : 1);
+	t->wkern = max_size(t->wkern, r->kernel ? (size_t)clean(t, r->kernel)->width : 1);
+}
+
+/* The layout, from the measured widths, and the header line. */
+static void table_header(struct table *t)
+{
+	/* The kernel, last and the longest, and then the problems go on a
+	 * line under their run when the table would not fit the terminal. */
+	size_t fixed = t->wid + 2 + t->wwhen + 2 + 16 + 2 + 9;
+	t->cols = text_columns();
+	t->kernel_below = (int)(fixed + t->wprob + 2 + t->wdrv + 2 + t->wkern) > t->cols;
+	t->problems_below = t->kernel_below && (int)(fixed + t->wprob + 2 + t->wdrv) > t->cols;
+	fprintf(t->f, "%*s  %-*s  %-16s  %-8s ", (int)t->wid, "run", (int)t->wwhen, "when",
+		"machine", "verdict");
+	if (!t->problems_below)
+		fprintf(t->f, "%-*s  ", (int)t->wprob, "problems");
+	fprintf(t->f, "%-*s%s\n", (int)t->wdrv, "driver", t->kernel_below ? "" : "  kernel");
+	t->header = true;
+}
+
+static void add_spaces(struct strbuf *sb, size_t n)
+{
+	static const char spaces[] = "                                ";
+	for (; n > sizeof spaces - 1; n -= sizeof spaces - 1)
+		sb_addn(sb, spaces, sizeof spaces - 1);
+	sb_addn(sb, spaces, n);
+}
+
+/* s padded with spaces to width bytes (printf's %-*s), or right-aligned. */
+static void add_cell(struct strbuf *sb, const char *s, size_t width, bool right)
+{
+	size_t n = strlen(s);
+	if (right && n < width)
+		add_spaces(sb, width - n);
+	sb_addn(sb, s, n);
+	if (!right && n < width)
+		add_spaces(sb, width - n);
+}
+
+static void print_row(struct table *t, const struct history_row *r)
+{
+	struct strbuf *l = &t->line, *below = &t->below;
+	sb_reset(l);
+	sb_reset(below);
+	sb_reset(&t->when);
+	human_time(r->when, t->now_year, &t->when);
+	table_problems(t, r);
+	char id[24];
+	add_cell(l, num_text(r->id, 1, id), t->wid, true);
+	sb_add(l, "  ");
+	add_cell(l, t->when.buf, t->wwhen, false);
+	sb_add(l, "  ");
+	add_cell(l, sb_str(&clean(t, r->machine)->text), 16, false);
+	sb_add(l, "  ");
+	sb_add(l, verdict_mark(r->verdict));
+	sb_addc(l, ' ');
+	add_cell(l, sb_str(&clean(t, r->verdict)->text), 6, false);
+	sb_addc(l, ' ');
+	if (!t->problems_below) {
+		add_cell(l, t->prob.len ? t->prob.buf : "-", t->wprob, false);
+		sb_add(l, "  ");
+	}
+	const char *drv = r->driver ? sb_str(&clean(t, r->driver)->text) : "-";
+	const struct cleaned *kernel = r->kernel ? clean(t, r->kernel) : NULL;
+	add_cell(l, drv, t->kernel_below ? 0 : t->wdrv, false);
+	int below_width = 0; /* known from its parts, not measured again */
+	if (t->problems_below && t->prob.len) {
+		add_spaces(below, t->wid + 2);
+		sb_add(below, "problems ");
+		sb_addn(below, t->prob.buf, t->prob.len);
+		sb_add(below, "  ");
+		below_width = (int)t->wid + 2 + 9 + text_width(t->prob.buf) + 2;
+	}
+	if (t->kernel_below) {
+		if (!below->len) {
+			add_spaces(below, t->wid + 2);
+			below_width = (int)t->wid + 2;
+		}
+		sb_add(below, "kernel ");
+		sb_add(below, kernel ? sb_str(&kernel->text) : "-");
+		below_width += 7 + (kernel ? kernel->width : 1);
+	} else {
+		sb_add(l, "  ");
+		sb_add(l, kernel ? sb_str(&kernel->text) : "-");
+	}
+	sb_addc(l, '\n');
+	fwrite(l->buf, 1, l->len, t->f);
+	if (!below->len)
+		return;
+	/* Wrapped only when it does not fit (text_print_line would leave a
+	 * line that fits as it is). */
+	if (below_width <= t->cols) {
+		sb_addc(below, '\n');
+		fwrite(below->buf, 1, below->len, t->f);
+	} else {
+		text_print_line(t->f, below->buf, (int)t->wid + 2, 0);
+	}
+}
+
+/* Pass 0 measures the columns, pass 1 prints the rows. */
+static int table_row(const struct history_row *r, int pass, void *arg)
+{
+	struct table *t = arg;
+	if (pass == 0) {
+		measure_row(t, r);
+		return 0;
+	}
+	if (!t->header)
+		table_header(t);
+	print_row(t, r);
 	return 0;
 }
 
@@ -248,22 +395,22 @@ static int print_runs_text(FILE *f, const char *db_path, struct seq *s)
 		no_runs(f, db_path);
 		return 0;
 	}
-	struct table t = { f, time(NULL), 3, 4, 8, 6, 6, false, false };
-	if (seq_each(s, measure_row, &t) < 0)
+	struct table t = { .f = f, .now_year = year_of(time(NULL)), .wid = 3, .wwhen = 4, .wprob = 8,
+			   .wdrv = 6, .wkern = 6 };
+	if (s->runs) {
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < s->runs->n; i++) {
+				struct history_row row;
+				history_row_of_run(&s->runs->v[i], &row);
+				table_row(&row, pass, &t);
+			}
+	} else if (history_each_row(s->r, s->q, 2, table_row, &t, s->err) < 0) {
+		table_release(&t);
 		return -1;
-	/* The kernel, last and the longest, and then the problems go on a
-	 * line under their run when the table would not fit the terminal. */
-	size_t fixed = t.wid + 2 + t.wwhen + 2 + 16 + 2 + 9;
-	int cols = text_columns();
-	t.kernel_below = (int)(fixed + t.wprob + 2 + t.wdrv + 2 + t.wkern) > cols;
-	t.problems_below = t.kernel_below && (int)(fixed + t.wprob + 2 + t.wdrv) > cols;
-	fprintf(f, "%*s  %-*s  %-16s  %-8s ", (int)t.wid, "run", (int)t.wwhen, "when", "machine",
-		"verdict");
-	if (!t.problems_below)
-		fprintf(f, "%-*s  ", (int)t.wprob, "problems");
-	fprintf(f, "%-*s%s\n", (int)t.wdrv, "driver", t.kernel_below ? "" : "  kernel");
-	if (seq_each(s, print_row, &t) < 0)
-		return -1;
+	}
+	if (!t.header)
+		table_header(&t); /* runs counted, none read (the database changed?) */
+	table_release(&t);
 	struct strbuf foot = STRBUF_INIT;
 	runs_phrase(&foot, &s->c, true);
 	sb_add(&foot, " in ");

@@ -37,23 +37,36 @@ struct mountinfo {
 	struct mount_entry *m;
 	size_t n;
 	size_t bad_lines;
+	/* mountinfo_read only: mount points left out to stay within
+	 * MOUNTINFO_MAX_MEMORY, and what the kept entries' strings take. */
+	size_t dropped;
+	size_t bytes;
 };
 
 /* Parses len bytes. Never fails; returns the number of entries. */
 size_t mountinfo_parse(const char *buf, size_t len, struct mountinfo *mi);
+/* What mountinfo_read holds at most: its entries (records, strings,
+ * index). A real table of 100,000 container mounts takes about 35 MiB. */
+#define MOUNTINFO_MAX_MEMORY (48u << 20)
+
 /*
  * Reads and parses a mount table file of the described machine
- * (/proc/self/mountinfo, through rootfs) line by line, with no size cap:
- * a machine with 100,000 container mounts has its 9p drive at the end,
- * and that one must be seen. One entry per mount point, the last one
- * listed (the one on top, which mountinfo_find answers), at the place of
- * the first: memory grows with the mount points, not with the lines. At
- * most 64 MiB are read (a real table of 100,000 mounts is about 20 MB);
- * past that the cut is noted (rootfs_note_cut). Returns the number of
- * entries, or -errno when the file cannot be read (a read error after
- * some lines keeps them).
+ * (/proc/self/mountinfo, through rootfs) line by line: a machine with
+ * 100,000 container mounts has its 9p drive at the end, and that one must
+ * be seen. One entry per mount point, the last one listed (the one on top,
+ * which mountinfo_find answers), at the place of the first: memory grows
+ * with the mount points, not with the lines, and stays within
+ * MOUNTINFO_MAX_MEMORY: past it the mounts that matter least go first
+ * (the deepest mount points; never the root, a Windows drive or WSL's other
+ * 9p mounts, /usr/lib/wsl, or a mount inside a Windows drive; see rank_of
+ * in mountinfo.c), counted in dropped. At most 64 MiB are read. Either
+ * cut is noted (rootfs_note_cut). Returns the number of entries, or -errno
+ * when the file cannot be read (a read error after some lines keeps them).
  */
 int mountinfo_read(const char *guest, struct mountinfo *mi);
+/* mountinfo_read's rules on a buffer, with budget in place of
+ * MOUNTINFO_MAX_MEMORY (for tests and fuzzing; no cut is noted). */
+size_t mountinfo_parse_bounded(const char *buf, size_t len, size_t budget, struct mountinfo *mi);
 void mountinfo_free(struct mountinfo *mi);
 
 /*

@@ -56,7 +56,6 @@
 #define DPKG_INFO "/var/lib/dpkg/info"
 
 #define CACHE_CAP (16u << 20)     /* real caches are 10 KiB .. 2 MiB */
-#define LIB_CAP (256u << 20)     /* a Linux libcuda is 20-40 MB; read no more than this */
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
@@ -879,17 +878,7 @@ static bool wsl_location(const char *dir, bool container)
 /* What the file's bytes say it is (drvlib.h); unreadable counts as unknown. */
 static void content_of(const char *path, const struct libspec *ls, struct drvlib *d)
 {
-	struct strbuf b = STRBUF_INIT;
-	bool trunc = false;
-	memset(d, 0, sizeof *d);
-	if (rootfs_read(path, LIB_CAP, &b, &trunc) < 0 || trunc) {
-		d->kind = DRVLIB_UNKNOWN;
-		d->marker = trunc ? "too large to read" : "it cannot be read";
-	} else {
-		drvlib_classify((const unsigned char *)(b.buf ? b.buf : ""), b.len, ls->soname,
-				ls->entry, d);
-	}
-	sb_release(&b);
+	drvlib_classify_file(path, ls->soname, ls->entry, d);
 }
 
 enum origin lib_origin(const struct lib_file *f, bool wsl, bool container)

@@ -1,6 +1,8 @@
 /* test_history.c: the run history database -- SHA-256 against the FIPS
  * vectors, the hashed machine id, facts from evidence, recording and
- * reading back, what changed between runs, the text and JSON output, and
+ * reading back, the table's rows read from the columns it shows (with and
+ * without the index of problem checks), what changed between runs, the
+ * text and JSON output, and
  * the reliability promises: a foreign, non-SQLite, damaged or newer file
  * is refused and left byte for byte; a read-only directory is an error,
  * not a crash; two concurrent writers lose nothing; a writer killed with
@@ -476,6 +478,204 @@ static void test_record_roundtrip(void **state)
 	assert_int_equal(sql_int(empty, "SELECT count(*) FROM runs"), 1);
 	free(missing);
 	free(empty);
+	sb_release(&err);
+	free(db);
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/* ---- the table's rows: only what it shows ---- */
+
+/* The rows of pass 0, their strings copied into sb (kept as offsets + 1
+ * while sb grows; fix turns them back into pointers). */
+struct rows_seen {
+	struct history_row v[16];
+	struct strbuf sb;
+	size_t n;
+};
+
+static const char *keep(struct rows_seen *s, const char *t)
+{
+	if (!t)
+		return NULL;
+	size_t at = s->sb.len;
+	sb_add(&s->sb, t);
+	sb_addc(&s->sb, '\0');
+	return (const char *)(uintptr_t)(at + 1);
+}
+
+static int keep_row(const struct history_row *r, int pass, void *arg)
+{
+	struct rows_seen *s = arg;
+	if (pass > 0)
+		return 0; /* the later passes: counted by count_pass */
+	assert_true(s->n < 16);
+	struct history_row *k = &s->v[s->n++];
+	*k = *r;
+	k->machine = keep(s, r->machine);
+	k->verdict = keep(s, r->verdict);
+	k->driver = keep(s, r->driver);
+	k->kernel = keep(s, r->kernel);
+	for (size_t i = 0; i < 3; i++) {
+		k->failing[i] = i < r->nfailing ? keep(s, r->failing[i]) : NULL;
+		k->warning[i] = i < r->nwarning ? keep(s, r->warning[i]) : NULL;
+	}
+	return 0;
+}
+
+static int count_pass(const struct history_row *r, int pass, void *arg)
+{
+	(void)r;
+	int *seen = arg;
+	seen[pass]++;
+	return 0;
+}
+
+static const char *fix(const struct rows_seen *s, const char *p)
+{
+	return p ? s->sb.buf + ((uintptr_t)p - 1) : NULL;
+}
+
+static void expect_str(const char *got, const char *want)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+}
+
+/* history_each_row (passes 1 and 2, with and without the temporary
+ * table) against history_row_of_run of the runs history_load reads. */
+static void expect_rows(const char *db, const struct history_query *q, size_t n)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct history_runs runs;
+	assert_int_equal(history_load(db, q, &runs, &err), 0);
+	assert_int_equal(runs.n, n);
+	for (int passes = 1; passes <= 2; passes++) {
+		struct history_reader *r;
+		assert_int_equal(history_open(db, &r, &err), 0);
+		struct rows_seen s;
+		memset(&s, 0, sizeof s);
+		sb_init(&s.sb);
+		assert_int_equal(history_each_row(r, q, passes, keep_row, &s, &err), 0);
+		int seen[2] = { 0, 0 };
+		assert_int_equal(history_each_row(r, q, passes, count_pass, seen, &err), 0);
+		assert_int_equal(seen[0], (int)n);
+		assert_int_equal(seen[1], passes == 2 ? (int)n : 0);
+		history_close(r);
+		assert_int_equal(s.n, n);
+		for (size_t i = 0; i < n; i++) {
+			struct history_row want;
+			history_row_of_run(&runs.v[i], &want);
+			const struct history_row *got = &s.v[i];
+			assert_int_equal(got->id, want.id);
+			assert_int_equal(got->when, want.when);
+			expect_str(fix(&s, got->machine), want.machine);
+			expect_str(fix(&s, got->verdict), want.verdict);
+			expect_str(fix(&s, got->driver), want.driver);
+			expect_str(fix(&s, got->kernel), want.kernel);
+			assert_int_equal(got->nfailing, want.nfailing);
+			assert_int_equal(got->nwarning, want.nwarning);
+			for (size_t k = 0; k < 3; k++) {
+				expect_str(fix(&s, got->failing[k]), k < want.nfailing ? want.failing[k] : NULL);
+				expect_str(fix(&s, got->warning[k]), k < want.nwarning ? want.warning[k] : NULL);
+			}
+		}
+		sb_release(&s.sb);
+	}
+	history_runs_release(&runs);
+	sb_release(&err);
+}
+
+static void exec_sql(const char *db_path, const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void test_table_rows(void **state)
+{
+	(void)state;
+	char *dir = scratch_root(MACHINE_ID_A);
+	char *db = path_in(dir, "rows.db");
+	struct strbuf err = STRBUF_INIT;
+	struct fake f;
+	/* Run 1: all well. Run 2: four checks fail (three named, "+1"), two
+	 * warn, in chain order. Run 3: only warnings; no kernel fact. */
+	fake_machine(&f, "551.23", "5.15.167.4-microsoft-standard-WSL2", "2.6.0", ST_PASS, ST_PASS);
+	assert_int_equal(record(db, &f, utc(2025, 11, 3, 9, 0), &err), 0);
+	fake_release(&f);
+	fake_machine(&f, "531.79", "6.6.87.2-microsoft-standard-WSL2", "2.6.0", ST_FAIL, ST_CRASH);
+	fake_set(&f, "libs.libcuda", ST_WARN, NULL, "a copy");
+	fake_set(&f, "cuda.devices", ST_TIMEOUT, NULL, "no answer");
+	fake_set(&f, "cuda.init", ST_FAIL, NULL, "cuInit 100");
+	fake_set(&f, "nvml.smi", ST_WARN, NULL, "slow");
+	assert_int_equal(record(db, &f, utc(2025, 11, 4, 9, 0), &err), 0);
+	fake_release(&f);
+	fake_init(&f);
+	fake_set(&f, "platform.kind", ST_PASS, NULL, "WSL2");
+	fake_set(&f, "nvml.smi", ST_WARN, NULL, "slow");
+	assert_int_equal(record(db, &f, utc(2025, 11, 5, 9, 0), &err), 0);
+	fake_release(&f);
+	/* Every record keeps the index of problem checks. */
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'checks_problems'"), 1);
+
+	struct history_query q = { 0, NULL, 0 };
+	expect_rows(db, &q, 3);
+	struct history_runs runs;
+	assert_int_equal(history_load(db, &q, &runs, &err), 0);
+	struct history_row row;
+	history_row_of_run(&runs.v[1], &row);
+	assert_int_equal(row.nfailing, 4);
+	assert_string_equal(row.failing[0], "cuda.init");
+	assert_int_equal(row.nwarning, 2);
+	history_row_of_run(&runs.v[2], &row);
+	assert_null(row.kernel);
+	history_runs_release(&runs);
+	q.limit = 2;
+	expect_rows(db, &q, 2);
+	q.limit = 0;
+	q.since = utc(2025, 11, 4, 0, 0);
+	expect_rows(db, &q, 2);
+	q.since = 0;
+	q.machine = "ffff";
+	expect_rows(db, &q, 0);
+	q.machine = NULL;
+
+	/* A database of an earlier version (no index): the same rows, in
+	 * chain order; its next record creates the index. */
+	exec_sql(db, "DROP INDEX checks_problems");
+	expect_rows(db, &q, 3);
+	fake_machine(&f, "551.23", "5.15.167.4-microsoft-standard-WSL2", "2.6.0", ST_PASS, ST_WARN);
+	assert_int_equal(record(db, &f, utc(2025, 11, 6, 9, 0), &err), 0);
+	fake_release(&f);
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'checks_problems'"), 1);
+	expect_rows(db, &q, 4);
+
+	/* The table printed from the database is the table printed from the
+	 * runs in memory. */
+	char *out_a = path_in(dir, "a.txt"), *out_b = path_in(dir, "b.txt");
+	FILE *fa = fopen(out_a, "w"), *fb = fopen(out_b, "w");
+	assert_int_equal(history_load(db, &q, &runs, &err), 0);
+	history_print_runs(fa, db, &runs, false);
+	history_runs_release(&runs);
+	struct history_reader *r;
+	assert_int_equal(history_open(db, &r, &err), 0);
+	assert_int_equal(history_stream_runs(fb, db, r, &q, false, &err), 0);
+	history_close(r);
+	fclose(fa);
+	fclose(fb);
+	size_t na, nb;
+	char *ta = slurp(out_a, &na), *tb = slurp(out_b, &nb);
+	assert_string_equal(ta, tb);
+	assert_non_null(strstr(ta, "cuda.init,cuda.devices,cuda.kernel +1"));
+	free(ta);
+	free(tb);
+	free(out_a);
+	free(out_b);
 	sb_release(&err);
 	free(db);
 	tu_rmtree(dir);
@@ -1072,6 +1272,7 @@ int main(void)
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_record_roundtrip),
+		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_changes),
 		cmocka_unit_test(test_change_kinds),
 		cmocka_unit_test(test_human_time),
