@@ -3,6 +3,7 @@
 
 #include "result.h"
 #include "rootfs.h"
+#include "sandbox.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -296,20 +297,40 @@ static void record_run(const char *const *argv, const struct proc_result *r)
 }
 
 static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
-			struct proc_result *r);
+			struct proc_result *r, const struct sandbox_cmd *sbx);
 
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r)
 {
 	if (proc_gate && proc_gate())
 		return -EAGAIN;
-	int rc = proc_run_raw(argv, opts, r);
-	if (rc == 0 && proc_evidence)
+	/* A program of the described machine runs in it, where it can; every
+	 * command runs where it cannot change this machine (sandbox.h). */
+	struct sandbox_cmd sbx;
+	sandbox_cmd_plan(argv[0], &sbx);
+	const char **in_root = NULL; /* argv with the program's name there */
+	if (sbx.chroot) {
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		in_root = xcalloc(n + 1, sizeof *in_root);
+		memcpy(in_root, argv, n * sizeof *in_root);
+		in_root[0] = sbx.path.buf;
+	}
+	int rc = proc_run_raw(in_root ? in_root : argv, opts, r, &sbx);
+	free(in_root);
+	if (rc == 0 && proc_evidence) {
 		record_run(argv, r);
+		if (sbx.here.len)
+			res_ev(proc_evidence, "ran_here", "%s ran on this machine (its loader, "
+				"libraries and files), not in the described machine: %s",
+				sb_str(&sbx.path), sbx.here.buf);
+	}
+	sandbox_cmd_release(&sbx);
 	return rc;
 }
 
 static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
-			struct proc_result *r)
+			struct proc_result *r, const struct sandbox_cmd *sbx)
 {
 	int timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : 10000;
 	size_t cap = opts && opts->cap ? opts->cap : PROC_OUTPUT_CAP;
@@ -360,7 +381,9 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		if (opts && opts->env_set)
 			for (const char *const *e = opts->env_set; *e; e++)
 				putenv((char *)*e);
-		execv(argv[0], (char *const *)argv);
+		const char *prog = sandbox_cmd_enter(sbx, argv[0]);
+		if (prog)
+			execv(prog, (char *const *)argv);
 		int e = errno;
 		ssize_t w = write(ex[1], &e, sizeof e);
 		(void)w;

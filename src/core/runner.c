@@ -18,6 +18,7 @@
 #include "buildinfo.h"
 #include "interrupt.h"
 #include "proc.h"
+#include "sandbox.h"
 
 /*
  * Records the runner adds to a child's result stream (src/core/result.h has
@@ -355,8 +356,14 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 	result_init(r, &ctx->defs[i]);
 	child_deferred = false;
 	proc_evidence = r; /* every command the probe runs shows as "ran" evidence */
+	/* Vendor code (a child of its own) runs where it cannot change this
+	 * machine; a change to /dev that happens anyway is reported. */
+	if (!shared)
+		sandbox_child_begin();
 	double t0 = now_ms();
 	ctx->defs[i].run(ctx, r);
+	if (!shared)
+		sandbox_child_end(r);
 	/* What the probe started and left running ends with it. (In a shared
 	 * child nothing is started: commands are handed over.) */
 	if (!shared)
