@@ -25,7 +25,7 @@ static int attempt(const char *dir, int what)
 	char a[4200], b[4200];
 	snprintf(a, sizeof a, "%s/existing", dir);
 	snprintf(b, sizeof b, "%s/new", dir);
-	int rc = 0, fd;
+	int rc = 0, fd = -1;
 	switch (what) {
 	case T_CREAT:
 		rc = fd = open(b, O_WRONLY | O_CREAT, 0644);
