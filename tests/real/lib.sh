@@ -35,7 +35,7 @@
 #   matrix_row SCENARIO ...    a row of the scenario table ($REAL_MATRIX)
 # shellcheck disable=SC1091
 . "$(cd "$(dirname "$0")/../e2e" && pwd)/lib.sh"
-REAL=$top/.cache/debian/real
+REAL=${WSLGPU_CACHE:-$top/.cache}/debian/real
 CUDA_TOOLKIT=${CUDA_TOOLKIT:-/usr/local/cuda}
 T_TODO=0
 TODO_REASON=""
@@ -84,7 +84,7 @@ field() { jq -r --arg id "$1" --arg k "$2" '.checks[] | select(.id == $id) | .[$
 
 real_require() {
 	if [ ! -f "$REAL/.packages" ]; then
-		echo "skip: no real NVIDIA packages in .cache/debian/real (tools/install-deps --test unpacks them)"
+		echo "skip: no real NVIDIA packages in $REAL (tools/install-deps --test unpacks them)"
 		done_testing
 		exit 0
 	fi
