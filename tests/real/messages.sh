@@ -204,7 +204,7 @@ for smi in "$REAL/nvidia-smi/usr/lib/nvidia/current/nvidia-smi" "$REAL/nvidia-te
 		line=$(head -1 "$WORK/out.smi")
 		explain_output "$WORK/out.smi"
 		recognised "$line"
-		layer_is "$line" nvml
+		layer_is "$line" "nvml|libs"
 		no_wsl_first "$line"
 	done
 done
