@@ -23,10 +23,10 @@
  * CAP_SYS_ADMIN, and for a user (doc/hardening.md). What it cannot stop
  * (a write into a file that exists) is not what vendor initialisation does.
  *
- * And a change that does happen is reported: a vendor child lists /dev
- * before and after each check it runs, and an entry that appeared or went
- * away becomes evidence "dev_changed" of that check; a filter that could
- * not be installed is evidence "sandbox".
+ * And a change that does happen is reported: a vendor child marks /dev
+ * before each check it runs and looks again after it; an entry made,
+ * changed or removed meanwhile becomes evidence "dev_changed" of that
+ * check; a filter that could not be installed is evidence "sandbox".
  *
  * Programs of a described machine (--root DIR) run in it: when the root has
  * what the program needs to start (its ELF interpreter, or its #!
@@ -41,6 +41,8 @@
 #define WSLGPU_SANDBOX_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "strbuf.h"
 
@@ -55,20 +57,26 @@ int sandbox_enter(struct strbuf *why);
 
 /*
  * For a vendor child: sandbox_child_begin enters the sandbox (once per
- * process) and lists /dev; sandbox_child_end(r) adds to r what changed in
+ * process) and marks /dev; sandbox_child_end(r) adds to r what changed in
  * /dev since, and the failure to enter it, if any.
  */
 void sandbox_child_begin(void);
 void sandbox_child_end(struct result *r);
 
-/* The entries of directory dir, one "NAME TYPE" line each, sorted (TYPE
- * "c MAJ:MIN", "b MAJ:MIN", "d", "l", "f", "p", "s"): a snapshot to diff. */
-void sandbox_dir_list(const char *dir, struct strbuf *out);
-/* What differs between two snapshots of dir, as "+dir/NAME (TYPE)" for an
- * entry that appeared and "-dir/NAME (TYPE)" for one that went away,
- * separated by "; "; empty when nothing changed. */
-void sandbox_dir_diff(const char *dir, const char *before, const char *after,
-		      struct strbuf *out);
+/*
+ * What changed in directory dir since sandbox_dir_mark: false when nothing
+ * did (its mtime, ctime, size and link count as they were: one stat);
+ * else true, with "DIR/NAME (TYPE)" for each entry made or changed since,
+ * separated by "; " (a device node with its numbers: "character device
+ * 195:255"), or that an entry was removed or renamed.
+ */
+struct sandbox_mark {
+	bool known;
+	struct stat st;
+	struct timespec since; /* CLOCK_REALTIME_COARSE, as file times are kept */
+};
+void sandbox_dir_mark(const char *dir, struct sandbox_mark *m);
+bool sandbox_dir_changes(const char *dir, const struct sandbox_mark *m, struct strbuf *out);
 
 /*
  * How proc_run starts a command: sandbox_cmd_plan (before fork) decides
