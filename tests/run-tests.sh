@@ -1,12 +1,15 @@
 #!/bin/sh
 # run-tests.sh [SELECTOR...]: runs the tests of the project in parallel under
 # prove (TAP), then prints what failed and one closing line
-# "total: N passed, N failed (F files, S s)"; the exit status is 0 only when
+# "total: N passed, N failed, N todo (F files, S s)"; the exit status is 0 only when
 # nothing failed. `make check` calls it with BUILD set (T=... passes
 # selectors). doc/testing.md describes it.
 #
 #   unit tests:  $BUILD/tests/test_* (cmocka, CMOCKA_MESSAGE_OUTPUT=TAP)
 #   e2e tests:   tests/e2e/*.sh (the real binary on fixture machines)
+#   real tests:  tests/real/*.sh (the same, held against the real NVIDIA
+#                software; an assertion that fails today for a known reason
+#                prints "not ok ... # TODO reason", counted apart, and shown)
 #
 # A SELECTOR is NAME or NAME:CASE. NAME (a shell pattern) picks the e2e
 # script tests/e2e/NAME.sh and the unit test test_NAME (or NAME itself:
@@ -25,6 +28,8 @@ export BUILD
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 3
 LOGS=$BUILD/test-logs
+NL='
+'
 
 # ---- one test, as prove runs it: TAP on stdout ----
 # NAME is unit/test_X or e2e/X, with :CASE or not. The plan is printed
@@ -39,11 +44,12 @@ if [ "${1:-}" = --one ]; then
 	case $name in
 	unit/*) CMOCKA_MESSAGE_OUTPUT=TAP "$BUILD/tests/${name#unit/}" >"$log.out" 2>"$log.err" ;;
 	e2e/*) sh "tests/e2e/${name#e2e/}.sh" >"$log.out" 2>"$log.err" ;;
+	real/*) sh "tests/real/${name#real/}.sh" >"$log.out" 2>"$log.err" ;;
 	*) echo "Bail out! no test $2"; exit 2 ;;
 	esac
 	rc=$?
 	cat "$log.out"
-	case $name in e2e/*)
+	case $name in e2e/* | real/*)
 		n=$(grep -c -E '^(not )?ok( |$)' "$log.out")
 		if ! grep -q '^e2e-result:' "$log.out"; then
 			echo "not ok - the script stopped before its end (exit status $rc)"
@@ -61,6 +67,10 @@ all=""
 for t in tests/e2e/*.sh; do
 	case $t in */lib.sh) continue ;; esac
 	all="$all e2e/$(basename "$t" .sh)"
+done
+for t in tests/real/*.sh; do
+	case $t in */lib.sh) continue ;; esac
+	all="$all real/$(basename "$t" .sh)"
 done
 for t in "$BUILD"/tests/test_*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
@@ -109,12 +119,19 @@ prc=$?
 secs=$(($(date +%s) - t0))
 
 # ---- what failed, and the closing line ----
-passed=0 failed=0 files=0 failing=""
+passed=0 failed=0 todo=0 files=0 failing="" todos=""
 for t in $picked; do
 	log=$LOGS/$(echo "$t" | tr '/:*?[]' '______')
 	files=$((files + 1))
 	ok=$(grep -c -E '^ok( |$)' "$log.out" 2>/dev/null)
-	bad=$(grep -c -E '^not ok( |$)' "$log.out" 2>/dev/null)
+	bad=$(grep -E '^not ok( |$)' "$log.out" 2>/dev/null | grep -c -v ' # TODO ')
+	# Known failures (tests/real: "not ok - ... # TODO reason") are not
+	# failures, and never silent: each is shown at the end, every run.
+	known=$(grep -E '^(not )?ok( |$).* # TODO ' "$log.out" 2>/dev/null)
+	if [ -n "$known" ]; then
+		todo=$((todo + $(printf '%s\n' "$known" | grep -c '^not ok')))
+		todos="$todos$NL$(printf '%s\n' "$known" | sed "s|^|  $t: |")"
+	fi
 	rc=$(cat "$log.rc" 2>/dev/null || echo "?")
 	passed=$((passed + ${ok:-0}))
 	if [ "${bad:-0}" -gt 0 ] || [ "$rc" != 0 ]; then
@@ -123,7 +140,7 @@ for t in $picked; do
 		failing="$failing $t"
 		# The first failed case, as a selector that runs it alone: the
 		# cmocka function, or the fixture an e2e assertion names.
-		first=$(awk '/^not ok/ { sub(/^not ok [0-9]* *(- )?/, ""); print; exit }' "$log.out")
+		first=$(awk '/^not ok/ && !/ # TODO / { sub(/^not ok [0-9]* *(- )?/, ""); print; exit }' "$log.out")
 		case $t in unit/*) first=${first%% *} ;; *) first=${first%%:*} ;; esac
 		name=${t#*/}
 		name=${name%%:*}
@@ -131,7 +148,7 @@ for t in $picked; do
 		echo "==== $t: $bad failed, exit status $rc (all of it: $log.out, $log.err)"
 		[ -n "$first" ] && echo "run it alone: BUILD=$BUILD tests/run-tests.sh '${name#test_}:$first'"
 		# Each failed assertion with its details (its "# " lines).
-		awk '/^not ok/ { show = 1; print; next } /^ok/ { show = 0 } show && /^#/' "$log.out" |
+		awk '/^not ok/ && !/ # TODO / { show = 1; print; next } /^not ok/ { show = 0; next } /^ok/ { show = 0 } show && /^#/' "$log.out" |
 			head -120
 		if [ -s "$log.err" ]; then
 			echo "---- stderr (last lines)"
@@ -144,7 +161,11 @@ if [ "$prc" -ne 0 ] && [ "$failed" -eq 0 ]; then
 	failed=1
 	failing=" (prove: see its report above)"
 fi
+if [ -n "$todos" ]; then
+	echo
+	echo "known failures (TODO, not counted as failed):$todos"
+fi
 echo
 [ -n "$failing" ] && echo "failing:$failing"
-echo "total: $passed passed, $failed failed ($files files, $secs s)"
+echo "total: $passed passed, $failed failed, $todo todo ($files files, $secs s)"
 [ "$failed" -eq 0 ] && [ "$prc" -eq 0 ]

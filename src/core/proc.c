@@ -1,6 +1,9 @@
 /* proc.c: run one external command, bounded in time and output. See proc.h. */
 #include "proc.h"
 
+#include "rootfs.h"
+#include "sandbox.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -218,12 +221,14 @@ void proc_result_init(struct proc_result *r)
 	memset(r, 0, sizeof *r);
 	sb_init(&r->out);
 	sb_init(&r->err);
+	sb_init(&r->ran_here);
 }
 
 void proc_result_release(struct proc_result *r)
 {
 	sb_release(&r->out);
 	sb_release(&r->err);
+	sb_release(&r->ran_here);
 }
 
 int proc_exec_replace(const char *const *argv)
@@ -268,12 +273,40 @@ static bool drain(int fd, struct strbuf *sb, size_t cap, bool *truncated)
 	return true;
 }
 
+static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
+			struct proc_result *r, const struct sandbox_cmd *sbx);
+
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r)
 {
 	const struct proc_watch *watch = opts ? opts->watch : NULL;
 	if (watch && watch->defer && watch->defer(watch->arg))
 		return -EAGAIN;
+	/* A program of the described machine runs in it, where it can; every
+	 * command runs where it cannot change this machine (sandbox.h). */
+	struct sandbox_cmd sbx;
+	sandbox_cmd_plan(argv[0], &sbx);
+	const char **in_root = NULL; /* argv with the program's name there */
+	if (sbx.chroot) {
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		in_root = xcalloc(n + 1, sizeof *in_root);
+		memcpy(in_root, argv, n * sizeof *in_root);
+		in_root[0] = sbx.path.buf;
+	}
+	int rc = proc_run_raw(in_root ? in_root : argv, opts, r, &sbx);
+	free(in_root);
+	if (rc == 0 && sbx.here.len)
+		sb_addf(&r->ran_here, "%s ran on this machine (its loader, libraries and "
+			"files), not in the described machine: %s", sb_str(&sbx.path), sbx.here.buf);
+	sandbox_cmd_release(&sbx);
+	return rc;
+}
 
+static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
+			struct proc_result *r, const struct sandbox_cmd *sbx)
+{
+	const struct proc_watch *watch = opts ? opts->watch : NULL;
 	int timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : 10000;
 	size_t cap = opts && opts->cap ? opts->cap : PROC_OUTPUT_CAP;
 	int out[2], err[2], ex[2];
@@ -323,7 +356,9 @@ int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_
 		if (opts && opts->env_set)
 			for (const char *const *e = opts->env_set; *e; e++)
 				putenv((char *)*e);
-		execv(argv[0], (char *const *)argv);
+		const char *prog = sandbox_cmd_enter(sbx, argv[0]);
+		if (prog)
+			execv(prog, (char *const *)argv);
 		int e = errno;
 		ssize_t w = write(ex[1], &e, sizeof e);
 		(void)w;

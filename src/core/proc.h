@@ -35,6 +35,9 @@ struct proc_result {
 	bool out_truncated;
 	bool err_truncated;
 	double ms;
+	/* Set when a program of a --root machine could not run inside it and
+	 * ran on this machine instead: why (core/sandbox.h). */
+	struct strbuf ran_here;
 };
 
 /*

@@ -20,6 +20,7 @@
 #include "proc.h"
 #include "kb_ids.h"
 #include "rootfs.h"
+#include "sandbox.h"
 
 /*
  * Records the runner adds to a child's result stream (src/core/result.h has
@@ -147,8 +148,11 @@ int probe_run(struct probe_ctx *ctx, struct result *r, const char *const *argv,
 		o = *opts;
 	o.watch = ctx->procs;
 	int rc = proc_run(argv, &o, pr);
-	if (rc == 0 && ctx->procs)
+	if (rc == 0 && ctx->procs) {
 		record_run(r, argv, pr);
+		if (pr->ran_here.len)
+			res_ev(r, "ran_here", "%s", pr->ran_here.buf);
+	}
 	return rc;
 }
 
@@ -398,8 +402,14 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 	result_init(r, &ctx->defs[i]);
 	child_deferred = false;
 	rootfs_notes_to(&r->ev); /* what rootfs did not read shows as its evidence */
+	/* Vendor code (a child of its own) runs where it cannot change this
+	 * machine; a change to /dev that happens anyway is reported. */
+	if (!shared)
+		sandbox_child_begin();
 	double t0 = now_ms();
 	ctx->defs[i].run(ctx, r);
+	if (!shared)
+		sandbox_child_end(r);
 	rootfs_notes_to(NULL);
 	/* What the probe started and left running ends with it. (In a shared
 	 * child nothing is started: commands are handed over.) */

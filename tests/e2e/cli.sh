@@ -275,7 +275,7 @@ if printf '%s\n' "$ERR" | grep -q 'did you mean'; then fail "did you mean withou
 # ---- tools/install-deps, with apt-get, sudo and id standing in
 FIXTURE=install-deps
 mkdir -p "$WORK/deps"
-for t in sh sed tr dirname cat env; do ln -sf "$(command -v $t)" "$WORK/deps/$t"; done
+for t in sh sed tr dirname cat env mkdir rm find; do ln -sf "$(command -v $t)" "$WORK/deps/$t"; done
 printf '#!/bin/sh\necho "apt-get $*" >>"%s/deps.log"\n' "$WORK" >"$WORK/deps/apt-get"
 printf '#!/bin/sh\necho "${FAKE_UID:-0}"\n' >"$WORK/deps/id"
 chmod +x "$WORK/deps/apt-get" "$WORK/deps/id"
@@ -288,9 +288,25 @@ expect_line '^apt-get update -qq$'
 [ "$(printf '%s\n' "$OUT" | grep -c update)" = 1 ] && ok "apt-get update once" || fail "update count"
 expect_line "^apt-get install -y -qq --no-install-recommends ${build_pkgs% }\$"
 expect_no_line 'zsh|cmocka|jq'
-deps "$top/tools/install-deps" --test
+# --test also unpacks the real NVIDIA packages (tests/real/): already there
+# (WSLGPU_CACHE holds each one's control file), nothing is downloaded.
+real_pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/tools/debian-packages-real.txt")
+for p in $real_pkgs; do mkdir -p "$WORK/cache/debian/real/$p/DEBIAN" && : >"$WORK/cache/debian/real/$p/DEBIAN/control"; done
+printf '%s 1\n' $real_pkgs >"$WORK/cache/debian/real/.packages"
+deps WSLGPU_CACHE="$WORK/cache" "$top/tools/install-deps" --test
 expect_rc 0
 expect_line '^apt-get install .*build-essential.*libcmocka-dev.*zsh'
+expect_no_line 'Dir::Etc::SourceParts'
+grep -q 'already unpacked' "$WORK/out" && ok "the real packages: a cache hit" || fail "no cache hit: $(cat "$WORK/out")"
+# One missing: the private apt configuration downloads, never the system's
+# sources; a download that leaves no package fails loudly.
+rm -r "$WORK/cache/debian/real/libcuda1"
+deps WSLGPU_CACHE="$WORK/cache" "$top/tools/install-deps" --test
+expect_rc 1
+expect_line "^apt-get -qq -o Dir::Etc::SourceParts=$WORK/cache/debian/apt/sources.list.d -o Dir::Etc::sourcelist=/dev/null .* update\$"
+expect_line '^apt-get -qq .* download libcuda1 libnvidia-ml1 nvidia-smi '
+expect_err 'apt-get download left no libcuda1 package'
+grep -q 'non-free' "$WORK/cache/debian/apt/sources.list.d/bookworm.sources" && ok "its sources name non-free" || fail "no non-free"
 deps FAKE_UID=1000 "$top/tools/install-deps"
 expect_rc 1
 expect_err 'installing packages needs root, and there is no sudo here'

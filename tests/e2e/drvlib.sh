@@ -1,7 +1,7 @@
 # drvlib.sh: libs.libcuda and libs.libnvml judge the real NVIDIA Linux driver
 # libraries by their content (src/parse/drvlib.c): Debian non-free's libcuda
 # 535.261.03 and 470.256.02 and NVML 535.261.03, unpacked by
-# tools/fetch-driver-libs into .cache/debian/nvidia/ (never installed). Only
+# tools/install-deps --test into .cache/debian/real/ (never installed). Only
 # the libs layer runs: nothing here loads them, and no /dev/nvidia* node may
 # appear. A skip when the libraries are not here.
 . "$(dirname "$0")/lib.sh"
@@ -15,12 +15,12 @@ expect_ev() {
 	if [ "$v" = "$3" ]; then ok "$1 $2 = $3"; else fail "$1 evidence $2 is '$v', expected '$3'"; fi
 }
 
-nv=$top/.cache/debian/nvidia
+nv=${WSLGPU_CACHE:-$top/.cache}/debian/real
 cuda535=$nv/libcuda1/usr/lib/x86_64-linux-gnu/nvidia/current/libcuda.so.535.261.03
 nvml535=$nv/libnvidia-ml1/usr/lib/x86_64-linux-gnu/nvidia/current/libnvidia-ml.so.535.261.03
 cuda470=$nv/libnvidia-tesla-470-cuda1/usr/lib/x86_64-linux-gnu/nvidia/tesla-470/libcuda.so.470.256.02
 if [ ! -f "$cuda535" ] || [ ! -f "$nvml535" ] || [ ! -f "$cuda470" ]; then
-	echo "skip: no real driver libraries here (tools/fetch-driver-libs)"
+	echo "skip: no real driver libraries here (tools/install-deps --test)"
 	done_testing
 	exit
 fi

@@ -6,7 +6,7 @@
  * answer must not depend on the window size. Files are read through rootfs
  * in pieces: a 64 MiB library costs a window, a FIFO is refused unread.
  * The real NVIDIA libraries (Debian non-free's 535 and 470 libcuda, the
- * 535 NVML, fetched by tools/fetch-driver-libs) and the CUDA toolkit's
+ * 535 NVML, fetched by tools/install-deps --test) and the CUDA toolkit's
  * stub are classified when this machine has them (a skip otherwise).
  */
 #include "testutil.h"
@@ -487,7 +487,7 @@ static bool real(const char *path, const char *soname, const char *entry, enum d
 	return true;
 }
 
-#define NV ".cache/debian/nvidia/"
+#define NV ".cache/debian/real/"
 static void test_real_linux_drivers(void **state)
 {
 	(void)state;
@@ -500,7 +500,7 @@ static void test_real_linux_drivers(void **state)
 	any |= real(NV "libnvidia-ml1/usr/lib/x86_64-linux-gnu/nvidia/current/libnvidia-ml.so.535.261.03",
 		    "libnvidia-ml.so.1", "nvmlInit_v2", DRVLIB_LINUX, "535.261.03");
 	if (!any)
-		skip(); /* tools/fetch-driver-libs was not run */
+		skip(); /* tools/install-deps --test was not run */
 }
 
 static void test_real_toolkit_stub(void **state)

@@ -79,17 +79,30 @@ static void p_dep_reader(struct probe_ctx *ctx, struct result *r)
 }
 
 /* Where the probes below leave what the test looks at afterwards: their
- * descriptors are closed, so a file. */
+ * descriptors are closed, so a file. A vendor probe's child may create no
+ * file (src/core/sandbox.h): the test makes it first (make_pid_file), the
+ * probe writes into it. */
 static char scratch[64];
 
-static void note_pid(const char *what, pid_t pid)
+static void make_pid_file(const char *what)
 {
 	char path[128];
 	snprintf(path, sizeof path, "%s.%s", scratch, what);
-	FILE *f = fopen(path, "a");
-	if (f) {
-		fprintf(f, "%ld\n", (long)pid);
-		fclose(f);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void note_pid(const char *what, pid_t pid)
+{
+	char path[128], line[32];
+	snprintf(path, sizeof path, "%s.%s", scratch, what);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		int n = snprintf(line, sizeof line, "%ld\n", (long)pid);
+		ssize_t w = write(fd, line, (size_t)n);
+		(void)w;
+		close(fd);
 	}
 }
 
@@ -356,6 +369,8 @@ static void test_runner_leftovers(void **state)
 	bool want[N2] = { false };
 	struct result res[N2];
 	want[idx2("t.helper")] = want[idx2("t.daemon")] = true;
+	make_pid_file("helper");
+	make_pid_file("daemon");
 	/* The helpers live 30 s and the limit is 25 s: a runner that waited
 	 * for them would take that long; one that does not, seconds even on a
 	 * loaded machine. */
