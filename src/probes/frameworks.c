@@ -126,13 +126,14 @@ static int minor_of(const char *v)
 }
 
 /*
- * The PyTorch wheel index for this driver and GPU (fw_torch_tag: the newest
- * CUDA tag the driver runs that still has kernels for the GPU). The GPU is
- * the one the arch check named, else the framework's first device, else
- * the driver's first (a CPU-only build sees none).
+ * The PyTorch wheel index for this driver and GPU (fw_torch_pick: the newest
+ * release's wheel the driver runs that has kernels for the GPU), and into
+ * words which PyTorch that yields. The GPU is the one the arch check named,
+ * else the framework's first device, else the driver's first (a CPU-only
+ * build sees none).
  */
 static void torch_index(const struct pyprobe *s, const char *driver_cuda, const struct result *t,
-			char *out, size_t n)
+			char *out, size_t n, struct strbuf *words)
 {
 	int cmaj = 0, cmin = 0;
 	const char *cc = res_get(t, "cc"); /* "sm_61" */
@@ -146,8 +147,10 @@ static void torch_index(const struct pyprobe *s, const char *driver_cuda, const 
 		if (cc && cudaarch_parse_cc(cc, &cmaj, &cmin) < 0)
 			cmaj = cmin = 0;
 	}
-	snprintf(out, n, "https://download.pytorch.org/whl/%s",
-		 fw_torch_tag(major_of(driver_cuda), minor_of(driver_cuda), cmaj, cmin));
+	struct torch_pick p;
+	fw_torch_pick(major_of(driver_cuda), minor_of(driver_cuda), cmaj, cmin, &p);
+	snprintf(out, n, "https://download.pytorch.org/whl/%s", p.wheel->tag);
+	fw_torch_words(&p, words);
 }
 
 /* ---- one run of the probe script ---- */
@@ -814,9 +817,13 @@ static void judge_run(const struct fwdesc *d, const struct interp *ip, struct ru
 	char drvbuf[16], idx[96];
 	const char *driver_cuda = cuda_from_int(pyprobe_get(&run->snap, "driver_cuda"), drvbuf,
 						sizeof drvbuf);
-	torch_index(&run->snap, driver_cuda, t, idx, sizeof idx);
-	if (!strcmp(d->name, "torch"))
+	struct strbuf words = STRBUF_INIT;
+	torch_index(&run->snap, driver_cuda, t, idx, sizeof idx, &words);
+	if (!strcmp(d->name, "torch")) {
 		res_ev(t, "wheel_index", "%s", idx);
+		res_ev(t, "wheel_torch", "%s", words.buf);
+	}
+	sb_release(&words);
 	origin_evidence(d, run, t, idx);
 }
 

@@ -344,6 +344,11 @@ if [ -n "$host_py" ] && [ -x "$host_py" ] && site=$(new_env "$WORK/venv"); then
 	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_cuda == "13.0"'
 	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.wheel_index == \"$cu126\""
 	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] | endswith(\"--index-url $cu126\")"
+	# Which PyTorch that yields, and why a plain pip install would not do.
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_torch | test("^cu126 gets PyTorch 2\\.14, the last release with cu126 wheels")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_torch | test("pip install torch \\(CUDA 13\\.2 from PyPI, PyTorch 2\\.14\\) has no kernels for this GPU")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_torch | test("R580 is NVIDIA.s last driver branch for this GPU")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("here, https://download.pytorch.org/whl/cu126 \\(cu126 gets PyTorch 2\\.14")'
 	# A Turing GPU on the same driver: cu130.
 	sed -i 's/FAKE_CUDA_CC=6.1/FAKE_CUDA_CC=7.5/' "$ROOT/usr/bin/python3"
 	run_json --only frameworks.torch
