@@ -12,6 +12,7 @@
 #include "../core/strbuf.h"
 #include "../core/text.h"
 #include "../kb/kb.h"
+#include "../kb/versions.h"
 #include "../probes/registry.h"
 #include "../report/finding.h"
 #include "cli.h"
@@ -205,6 +206,8 @@ int cmd_kb(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	int rc = EXIT_OK;
 	if (argc <= 1) {
+		sb_addf(&out, "knowledge: version tables of %s, last checked %s (doc/facts.md)\n",
+			KNOWLEDGE_DATE, KNOWLEDGE_CHECKED);
 		const char *layers[64];
 		size_t nl = kb_layers(kb, layers, 64);
 		for (size_t l = 0; l < nl; l++)

@@ -6,6 +6,7 @@
 #include <gnu/libc-version.h>
 #include <sqlite3.h>
 
+#include "../kb/versions.h"
 #include "../version.h"
 #include "dynlib.h"
 
@@ -71,6 +72,10 @@ void buildinfo_describe(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
+	/* The version facts the advice relies on, as of this month
+	 * (src/kb/versions.h): newer releases are said to be newer. */
+	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", KNOWLEDGE_DATE,
+		KNOWLEDGE_CHECKED);
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
 #ifdef WSLGPU_STATIC
 	/* "libarchive 3.6.2" */
