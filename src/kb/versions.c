@@ -23,12 +23,17 @@ static const struct version_table tables[] = {
 	  "https://docs.nvidia.com/datacenter/tesla/drivers/620/supported-drivers-and-cuda-toolkit-versions.html "
 	  "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588 "
 	  "https://docs.nvidia.com/cuda/wsl-user-guide/index.html" },
+	{ "CUDA major -> oldest GPU it builds for", "2026-12-05", "CUDA 13: compute capability 7.5",
+	  "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html "
+	  "https://docs.jax.dev/en/latest/installation.html" },
 	{ "PyTorch wheels", "2026-12-05", "PyTorch 2.14 (2.15 announced)",
 	  "https://github.com/pytorch/pytorch/blob/main/RELEASE.md "
 	  "https://github.com/pytorch/pytorch/pull/182849 "
 	  "https://github.com/pytorch/pytorch/issues/190355 "
 	  "https://github.com/pytorch/pytorch/issues/190385 "
-	  "https://dev-discuss.pytorch.org/t/notice-cuda-12-6-wheels-will-no-longer-be-published-from-pytorch-2-15-drops-maxwell-pascal-volta/3432" },
+	  "https://dev-discuss.pytorch.org/t/notice-cuda-12-6-wheels-will-no-longer-be-published-from-pytorch-2-15-drops-maxwell-pascal-volta/3432 "
+	  "https://pytorch.org/get-started/previous-versions/ "
+	  "https://pytorch.org/tutorials/intermediate/TCPStore_libuv_backend.html" },
 	{ "TensorFlow tested builds", "2026-12-05", "TensorFlow 2.21.0",
 	  "https://www.tensorflow.org/install/source#gpu https://www.tensorflow.org/install/pip" },
 	{ "JAX CUDA wheels", "2026-12-05", "jax[cuda13]",
@@ -114,9 +119,11 @@ bool driver_newer_than_known(const char *version)
  * "2.13 is the same as 2.14"). 2.14's default on PyPI is CUDA 13.2
  * (#190355). 2.15 drops cu126 (#190385; PyTorch's notice of 2026-09-04:
  * "PyTorch 2.14 is the last release to ship any CUDA 12.x wheels"); it is
- * marked announced until known to be released. cu118: 2.7 was the last
- * release with it (#145544, #147383); its architectures are not
- * transcribed. Which wheel PyPI served before 2.14 is not recorded.
+ * marked announced until known to be released. 2.7 shipped cu118, cu126
+ * and cu128 and was the last with cu118 (#145544, #147383); 2.6 cu118,
+ * cu124 and cu126 (get-started/previous-versions); their architectures are
+ * not transcribed (such a row is taken to cover every GPU). Which wheel
+ * PyPI served before 2.14 is not recorded.
  */
 static const int arch_cu126[] = { 50, 60, 70, 75, 80, 86, 90, 0 };
 static const int arch_cu128_29[] = { 70, 75, 80, 86, 90, 100, 120, 0 };
@@ -144,8 +151,24 @@ static const struct torch_wheel wheels[] = {
 	{ "2.9", "cu130", 13000, arch_cu13, true, false, false },
 	{ "2.9", "cu128", 12080, arch_cu128_29, false, false, false },
 	{ "2.9", "cu126", 12060, arch_cu126, false, false, false },
+	{ "2.7", "cu128", 12080, NULL, false, false, false },
+	{ "2.7", "cu126", 12060, NULL, false, false, false },
 	{ "2.7", "cu118", 11080, NULL, false, false, false },
+	{ "2.6", "cu126", 12060, NULL, false, false, false },
+	{ "2.6", "cu124", 12040, NULL, false, false, false },
+	{ "2.6", "cu118", 11080, NULL, false, false, false },
 };
+
+/* Releases the knowledge base names for something other than their wheels. */
+static const struct torch_note notes[] = {
+	{ "2.4", "torch.distributed's TCPStore uses libuv by default" },
+};
+
+const struct torch_note *torch_notes(size_t *n)
+{
+	*n = sizeof notes / sizeof notes[0];
+	return notes;
+}
 
 const struct torch_wheel *torch_wheels(size_t *n)
 {
@@ -173,6 +196,33 @@ const char *torch_newest_known(void)
 		if (!wheels[i].announced)
 			return wheels[i].torch;
 	return NULL;
+}
+
+/* ---- the oldest GPU each CUDA major compiles for ---- */
+
+/*
+ * The CUDA Toolkit release notes, "Deprecated or Dropped Architectures" of
+ * each major: CUDA 9 removed Fermi (sm_2x), CUDA 11 sm_30, CUDA 12 sm_35 and
+ * sm_37 (Kepler), CUDA 13.0 Maxwell, Pascal and Volta (offline compilation
+ * and library support; JAX's installation guide: "On CUDA 13 ... SM version
+ * 7.5 or newer").
+ */
+static const struct cuda_arch_floor floors[] = {
+	{ 13, 75 }, { 12, 50 }, { 11, 35 }, { 10, 30 }, { 9, 30 },
+};
+
+const struct cuda_arch_floor *cuda_arch_floors(size_t *n)
+{
+	*n = sizeof floors / sizeof floors[0];
+	return floors;
+}
+
+int cuda_arch_floor_of(int major)
+{
+	for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+		if (floors[i].major == major)
+			return floors[i].oldest_cc;
+	return 0;
 }
 
 /* ---- TensorFlow, JAX, CuPy ---- */

@@ -73,6 +73,23 @@ const struct torch_wheel *torch_wheels(size_t *n);
 bool torch_wheel_covers(const struct torch_wheel *w, int cc);
 /* The newest released PyTorch this table knows ("2.14"). */
 const char *torch_newest_known(void);
+/* PyTorch releases the knowledge base names for another fact. */
+struct torch_note {
+	const char *torch; /* "2.4" */
+	const char *fact;
+};
+const struct torch_note *torch_notes(size_t *n);
+
+/* ---- the oldest GPU each CUDA major compiles for ---- */
+
+struct cuda_arch_floor {
+	int major;     /* 13 */
+	int oldest_cc; /* 75: CUDA 13 builds for Turing (7.5) and newer */
+};
+/* Newest major first. */
+const struct cuda_arch_floor *cuda_arch_floors(size_t *n);
+/* The oldest compute capability a CUDA major builds for; 0 if unknown. */
+int cuda_arch_floor_of(int major);
 
 /* ---- TensorFlow, JAX, CuPy: their CUDA pairings ---- */
 
