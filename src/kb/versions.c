@@ -391,6 +391,59 @@ bool ctk_newer_than_known(const char *version)
 
 /* ---- newer than known ---- */
 
+bool versions_newer(const char *kind, const char *version, struct strbuf *out)
+{
+	struct version v;
+	if (!kind || !version || version_parse(version, &v) < 0)
+		return false;
+	char newest[64];
+	if (!strcmp(kind, "cuda")) {
+		if (!cuda_newer_than_known((int)v.part[0], v.n > 1 ? (int)v.part[1] : 0))
+			return false;
+		snprintf(newest, sizeof newest, "CUDA %s", cuda_newest_known()->release);
+		versions_newer_words(out, "CUDA", version, newest);
+	} else if (!strcmp(kind, "driver")) {
+		if (!driver_newer_than_known(version))
+			return false;
+		snprintf(newest, sizeof newest, "R%d", branches[0].branch);
+		versions_newer_words(out, "driver", version, newest);
+	} else if (!strcmp(kind, "wsl")) {
+		if (!wsl_newer_than_known(version))
+			return false;
+		versions_newer_words(out, "WSL", version, wsl_newest_known());
+	} else if (!strcmp(kind, "wsl-kernel")) {
+		if (!wsl_kernel_newer_than_known(version))
+			return false;
+		versions_newer_words(out, "kernel", version, wsl_newest_kernel_known());
+	} else if (!strcmp(kind, "torch")) {
+		/* Against the newest row, announced or not: an installed 2.15 is
+		 * out, and the table knows what PyTorch announced for it. */
+		struct version w;
+		version_parse(wheels[0].torch, &w);
+		w.n = 2;
+		struct version mm = v;
+		mm.n = 2;
+		for (int i = 2; i < VERSION_MAX_PARTS; i++)
+			mm.part[i] = w.part[i] = 0;
+		if (version_cmp(&mm, &w) <= 0)
+			return false;
+		snprintf(newest, sizeof newest, "PyTorch %s", wheels[0].torch);
+		versions_newer_words(out, "PyTorch", version, newest);
+	} else if (!strcmp(kind, "tensorflow")) {
+		if (!newer(version, tf[0].tensorflow))
+			return false;
+		snprintf(newest, sizeof newest, "TensorFlow %s", tf[0].tensorflow);
+		versions_newer_words(out, "TensorFlow", version, newest);
+	} else if (!strcmp(kind, "container-toolkit")) {
+		if (!ctk_newer_than_known(version))
+			return false;
+		versions_newer_words(out, "NVIDIA Container Toolkit", version, ctk[0].version);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 void versions_newer_words(struct strbuf *out, const char *what, const char *version,
 			  const char *newest)
 {

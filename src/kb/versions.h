@@ -160,5 +160,14 @@ bool ctk_newer_than_known(const char *version);
  * ends at NEWEST)" into out. */
 void versions_newer_words(struct strbuf *out, const char *what, const char *version,
 			  const char *newest);
+/*
+ * Whether a version of one of the things the tables know is newer than the
+ * newest they know; if so, versions_newer_words into out. kind: "cuda" (a
+ * toolkit or the CUDA a driver supports), "driver" (a Linux driver
+ * version: its branch), "wsl" (wsl.exe --version's), "wsl-kernel",
+ * "torch", "tensorflow", "container-toolkit". A version of an unknown kind
+ * or one that does not parse is not newer.
+ */
+bool versions_newer(const char *kind, const char *version, struct strbuf *out);
 
 #endif

@@ -823,6 +823,9 @@ static void judge_run(const struct fwdesc *d, const struct interp *ip, struct ru
 		res_ev(t, "wheel_index", "%s", idx);
 		res_ev(t, "wheel_torch", "%s", words.buf);
 	}
+	sb_reset(&words);
+	if (versions_newer(d->name, pyprobe_get(&run->snap, "version"), &words))
+		res_ev(t, "version_known", "%s", words.buf);
 	sb_release(&words);
 	origin_evidence(d, run, t, idx);
 }

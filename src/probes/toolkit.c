@@ -39,6 +39,7 @@
 #include "../parse/dpkgstatus.h"
 #include "../parse/nvccver.h"
 #include "../kb/driver_table.h"
+#include "../kb/versions.h"
 #include "probes.h"
 
 #define MAX_TOOLKITS 12
@@ -282,6 +283,10 @@ static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "toolkit_dir", "%s", use->real);
 	if (use->version)
 		res_ev(r, "toolkit_version", "%s", use->version);
+	struct strbuf known = STRBUF_INIT;
+	if (versions_newer("cuda", use->version, &known))
+		res_ev(r, "toolkit_known", "%s", known.buf);
+	sb_release(&known);
 	int tv = use->version ? cudaver_from_string(use->version) : -1;
 	int dv = drv ? cudaver_from_string(drv) : -1;
 	struct strbuf others = STRBUF_INIT;

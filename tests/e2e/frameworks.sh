@@ -27,6 +27,12 @@ expect_json '.checks[] | select(.id == "frameworks.tensorflow") | .detail == "te
 run --only frameworks
 expect_line '^✓ frameworks\.torch +torch 2\.6\.0\+cu124 \(CUDA 12\.4\): NVIDIA GeForce RTX 3080, compute 8\.6, matmul OK, cuDNN 90100$'
 expect_line '^- frameworks\.jax +jax is not installed for /usr/bin/python3$'
+run_json --only frameworks.torch
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.version_known == null'
+# A PyTorch newer than the wheel table: said so (never read as an older row).
+sed -i 's/2\.6\.0+cu124/2.16.0+cu134/g' "$ROOT/usr/bin/python3"
+run_json --only frameworks.torch
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.version_known | test("^PyTorch 2\\.16\\.0\\+cu134 is newer than this tool.s knowledge of 20[0-9][0-9]-[01][0-9] \\(its table ends at PyTorch 2\\.15\\)$")'
 
 # TensorFlow, JAX and CuPy working.
 fixture healthy-frameworks

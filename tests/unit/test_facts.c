@@ -594,6 +594,41 @@ static void test_newer_than_known(void **state)
 	assert_true(cuda_newer_than_known(13, 6));
 	assert_false(cuda_newer_than_known(13, 5));
 	assert_string_equal(KNOWLEDGE_DATE, "2026-12");
+
+	/* Each kind against its own table; not newer: nothing written. */
+	static const struct {
+		const char *kind, *version, *words;
+	} t[] = {
+		{ "cuda", "13.6", "CUDA 13.6 is newer than this tool's knowledge of 2026-12 (its "
+				  "table ends at CUDA 13.5 GA)" },
+		{ "cuda", "14.0.48", "CUDA 14.0.48 is newer" },
+		{ "cuda", "13.5", NULL },
+		{ "cuda", "12.9", NULL },
+		{ "driver", "640.10.01", "driver 640.10.01 is newer than this tool's knowledge of "
+					 "2026-12 (its table ends at R620)" },
+		{ "driver", "595.71.05", NULL },
+		{ "wsl", "2.10.2", "WSL 2.10.2 is newer" },
+		{ "wsl", "2.9.4", NULL },
+		{ "wsl-kernel", "6.19.1.1-microsoft-standard-WSL2", "kernel 6.19.1.1-microsoft-standard-WSL2 is newer" },
+		{ "torch", "2.16.0+cu132", "PyTorch 2.16.0+cu132 is newer than this tool's knowledge of "
+					   "2026-12 (its table ends at PyTorch 2.15)" },
+		{ "torch", "2.15.1", NULL },
+		{ "torch", "2.14.0+cu126", NULL },
+		{ "tensorflow", "2.22.0", "TensorFlow 2.22.0 is newer" },
+		{ "tensorflow", "2.21.0", NULL },
+		{ "container-toolkit", "1.21.0", "NVIDIA Container Toolkit 1.21.0 is newer" },
+		{ "container-toolkit", "1.18.2", NULL },
+		{ "jax", "0.12.0", NULL },
+		{ "cuda", "junk", NULL },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct strbuf o = STRBUF_INIT;
+		bool n = versions_newer(t[i].kind, t[i].version, &o);
+		if (n != (t[i].words != NULL) || (t[i].words && strncmp(o.buf, t[i].words, strlen(t[i].words))) ||
+		    (!n && o.len))
+			fail_msg("%s %s: %d \"%s\"", t[i].kind, t[i].version, n, sb_str(&o));
+		sb_release(&o);
+	}
 }
 
 int main(void)
