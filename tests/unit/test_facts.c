@@ -480,6 +480,59 @@ static void test_kb_versions_known(void **state)
 	sb_release(&what);
 }
 
+/* ---- advice that only a thread supports says it is reported ---- */
+
+/*
+ * WSL start-up fixes and single-application commands (explain.wslstart.*,
+ * explain.apps.*) whose every source is an issue, pull request, discussion
+ * or forum thread: the cause says the advice is reported (a workaround
+ * users or maintainers reported), so that nobody takes it for documented
+ * behaviour. The others cite a primary source (Microsoft's WSL
+ * documentation, the project's own documentation or code).
+ */
+static bool thread_source(const char *url)
+{
+	regex_t re;
+	assert_int_equal(regcomp(&re,
+				 "github\\.com/[^/]+/[^/]+/(issues|pull|discussions)/|forums?\\.|"
+				 "discuss\\.|stackoverflow\\.com|superuser\\.com|askubuntu\\.com|reddit\\.com",
+				 REG_EXTENDED | REG_NOSUB | REG_ICASE),
+			 0);
+	bool hit = regexec(&re, url, 0, NULL, 0) == 0;
+	regfree(&re);
+	return hit;
+}
+
+static void test_thread_only_advice_says_reported(void **state)
+{
+	(void)state;
+	assert_true(thread_source("https://github.com/microsoft/WSL/issues/9866"));
+	assert_true(thread_source("https://forums.developer.nvidia.com/t/x/1"));
+	assert_false(thread_source("https://learn.microsoft.com/en-us/windows/wsl/troubleshooting"));
+	assert_false(thread_source("https://github.com/microsoft/WSL/blob/master/src/windows/common/WslCoreConfig.cpp"));
+	const struct kb *kb = kb_builtin();
+	struct strbuf errs = STRBUF_INIT;
+	size_t checked = 0;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		if ((strncmp(e->id, "explain.wslstart.", 17) && strncmp(e->id, "explain.apps.", 13)) ||
+		    !strcmp(e->kind, "signature") || !e->source.n)
+			continue;
+		bool only = true;
+		for (size_t j = 0; j < e->source.n && only; j++)
+			only = thread_source(e->source.v[j]);
+		if (!only)
+			continue;
+		checked++;
+		if (!e->cause || !strcasestr(e->cause, "report"))
+			sb_addf(&errs, "%s:%d: [%s] cites only threads and does not say its advice is "
+				"reported\n", e->file, e->line, e->id);
+	}
+	assert_true(checked > 0);
+	fail_with(&errs);
+	sb_release(&errs);
+}
+
 /* ---- the tables: in order, their newest rows as stated ---- */
 
 static void test_tables_in_order(void **state)
@@ -638,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_kb_removals_name_packages),
 		cmocka_unit_test(test_fixture_removals),
 		cmocka_unit_test(test_kb_versions_known),
+		cmocka_unit_test(test_thread_only_advice_says_reported),
 		cmocka_unit_test(test_tables_in_order),
 		cmocka_unit_test(test_newer_than_known),
 	};
