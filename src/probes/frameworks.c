@@ -132,21 +132,27 @@ static int minor_of(const char *v)
  * else the framework's first device, else the driver's first (a CPU-only
  * build sees none).
  */
-static void torch_index(const struct pyprobe *s, const char *driver_cuda, const struct result *t,
-			char *out, size_t n, struct strbuf *words)
+static void gpu_cc(const struct pyprobe *s, const struct result *t, int *cmaj, int *cmin)
 {
-	int cmaj = 0, cmin = 0;
+	*cmaj = *cmin = 0;
 	const char *cc = res_get(t, "cc"); /* "sm_61" */
 	if (cc && !strncmp(cc, "sm_", 3) && strlen(cc) >= 5) {
-		cmin = cc[strlen(cc) - 1] - '0';
-		cmaj = atoi(cc + 3) / 10;
+		*cmin = cc[strlen(cc) - 1] - '0';
+		*cmaj = atoi(cc + 3) / 10;
 	} else {
 		cc = pyprobe_get(s, "device.0.cc");
 		if (!cc)
 			cc = pyprobe_get(s, "cuda_device.0.cc");
-		if (cc && cudaarch_parse_cc(cc, &cmaj, &cmin) < 0)
-			cmaj = cmin = 0;
+		if (cc && cudaarch_parse_cc(cc, cmaj, cmin) < 0)
+			*cmaj = *cmin = 0;
 	}
+}
+
+static void torch_index(const struct pyprobe *s, const char *driver_cuda, const struct result *t,
+			char *out, size_t n, struct strbuf *words)
+{
+	int cmaj, cmin;
+	gpu_cc(s, t, &cmaj, &cmin);
 	struct torch_pick p;
 	fw_torch_pick(major_of(driver_cuda), minor_of(driver_cuda), cmaj, cmin, &p);
 	snprintf(out, n, "https://download.pytorch.org/whl/%s", p.wheel->tag);
@@ -379,11 +385,15 @@ static void origin_evidence(const struct fwdesc *d, const struct run *run, struc
 		w.reinstall = false;
 		w.conda_spec = "'tensorflow=*=*cuda*'";
 	} else if (!strcmp(d->name, "jax")) {
-		sb_addf(&pkgs, "-U \"jax[%s]\"", dmaj >= 13 ? "cuda13" : "cuda12");
+		int cmaj, cmin;
+		gpu_cc(s, t, &cmaj, &cmin);
+		sb_addf(&pkgs, "-U \"jax[%s]\"", fw_jax_extra(dmaj, cmaj * 10 + cmin));
 		w.reinstall = false;
 		w.conda_spec = "'jaxlib=*=*cuda*' jax";
 	} else {
-		sb_addf(&pkgs, "cupy-cuda%dx", dmaj >= 11 && dmaj <= 13 ? dmaj : 12);
+		int cmaj, cmin;
+		gpu_cc(s, t, &cmaj, &cmin);
+		sb_addf(&pkgs, "cupy-cuda%dx", fw_cupy_cuda(dmaj, cmaj * 10 + cmin));
 		w.reinstall = false;
 		w.conda_spec = "cupy";
 	}

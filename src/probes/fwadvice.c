@@ -334,6 +334,34 @@ void fw_torch_words(const struct torch_pick *p, struct strbuf *out)
 	}
 }
 
+/* Whether CUDA major m has code for a GPU of compute capability cc. */
+static bool cuda_builds_for(int m, int cc)
+{
+	int floor = cuda_arch_floor_of(m);
+	return !cc || !floor || cc >= floor;
+}
+
+const char *fw_jax_extra(int drv_major, int cc)
+{
+	size_t n;
+	const struct jax_wheel *j = jax_wheels(&n);
+	for (size_t i = 0; i < n; i++) {
+		int major = atoi(j[i].built_with);
+		if (drv_major >= major && (!cc || cc >= j[i].cc_min))
+			return j[i].extra;
+	}
+	return j[n - 1].extra;
+}
+
+int fw_cupy_cuda(int drv_major, int cc)
+{
+	if (drv_major == 11)
+		return 11; /* cupy-cuda11x: CuPy 13 and older */
+	if (drv_major >= 13 && cuda_builds_for(13, cc))
+		return 13;
+	return 12;
+}
+
 void fw_shell_word(struct strbuf *out, const char *s)
 {
 	text_shell_quote(out, s);

@@ -87,6 +87,13 @@ const char *fw_torch_tag(int drv_major, int drv_minor, int cc_major, int cc_mino
  * ...; R580 is NVIDIA's last driver branch for this GPU". */
 void fw_torch_words(const struct torch_pick *p, struct strbuf *out);
 
+/* The JAX extra ("cuda13" or "cuda12") and the CUDA major of the CuPy
+ * package (cupy-cudaNNx) for a driver of CUDA major drv_major and a GPU of
+ * compute capability cc (61 for 6.1; 0 unknown): CUDA 13 builds need a 13.x
+ * driver and a GPU CUDA 13 still supports (Turing or newer, versions.h). */
+const char *fw_jax_extra(int drv_major, int cc);
+int fw_cupy_cuda(int drv_major, int cc);
+
 /* What to install, per framework. */
 struct fw_want {
 	const char *framework; /* torch, tensorflow, jax, cupy */

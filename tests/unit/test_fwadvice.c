@@ -88,6 +88,25 @@ static void test_torch_words(void **state)
 	}
 }
 
+/* JAX and CuPy: a CUDA 13 build only on a 13.x driver and a GPU CUDA 13
+ * still builds for (Turing, 7.5, or newer). */
+static void test_jax_cupy_builds(void **state)
+{
+	(void)state;
+	assert_string_equal(fw_jax_extra(13, 86), "cuda13");
+	assert_string_equal(fw_jax_extra(13, 0), "cuda13");
+	assert_string_equal(fw_jax_extra(13, 61), "cuda12"); /* Pascal on R580 */
+	assert_string_equal(fw_jax_extra(12, 86), "cuda12");
+	assert_string_equal(fw_jax_extra(14, 120), "cuda13");
+	assert_string_equal(fw_jax_extra(0, 0), "cuda12");
+	assert_int_equal(fw_cupy_cuda(13, 89), 13);
+	assert_int_equal(fw_cupy_cuda(13, 70), 12); /* Volta on R580 */
+	assert_int_equal(fw_cupy_cuda(12, 89), 12);
+	assert_int_equal(fw_cupy_cuda(11, 0), 11);
+	assert_int_equal(fw_cupy_cuda(14, 0), 13);
+	assert_int_equal(fw_cupy_cuda(0, 0), 12);
+}
+
 /* ---- install kinds and their fixes ---- */
 
 /* A snapshot from a JSON object's members (the probe's last line). */
@@ -310,6 +329,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_torch_tag),
 		cmocka_unit_test(test_torch_words),
+		cmocka_unit_test(test_jax_cupy_builds),
 		cmocka_unit_test(test_install_kinds),
 		cmocka_unit_test(test_repair_and_quoting),
 	};
