@@ -15,6 +15,7 @@
 #include "../core/text.h"
 #include "../core/utf8.h"
 #include "../kb/kb.h"
+#include "../kb/versions.h"
 #include "../probes/registry.h"
 #include "../report/finding.h"
 #include "cli.h"
@@ -277,6 +278,8 @@ int cmd_kb(int argc, char **argv)
 			rc = EXIT_FAILED;
 		}
 	} else if (n == 0) {
+		sb_addf(&out, "knowledge: version tables of %s, last checked %s (doc/facts.md)\n",
+			KNOWLEDGE_DATE, KNOWLEDGE_CHECKED);
 		const char *layers[64];
 		size_t nl = kb_layers(kb, layers, 64);
 		for (size_t l = 0; l < nl; l++)

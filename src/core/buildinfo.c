@@ -6,6 +6,7 @@
 #include <gnu/libc-version.h>
 #include <sqlite3.h>
 
+#include "../kb/versions.h"
 #include "../version.h"
 
 #ifdef WSLGPU_STATIC
@@ -55,6 +56,10 @@ void buildinfo_build_lines(struct strbuf *out)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
+	/* The version facts the advice relies on, as of this month
+	 * (src/kb/versions.h): newer releases are said to be newer. */
+	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", KNOWLEDGE_DATE,
+		KNOWLEDGE_CHECKED);
 #ifdef WSLGPU_STATIC
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
 #else

@@ -639,6 +639,9 @@ void wslconfig_check(const char *buf, size_t len, struct wslconfig *wc)
 					 wslconfig_bool(val) == 1, valid);
 			else if (!strcasecmp(k->key, "kernel"))
 				remember(&wc->kernel, val, it->line, 0, *val != '\0');
+			else if (!strcasecmp(k->key, "safeMode"))
+				remember(&wc->safe_mode, val, it->line,
+					 wslconfig_bool(val) == 1, valid);
 		}
 		free(val);
 		free(shown);
@@ -658,5 +661,6 @@ void wslconfig_free(struct wslconfig *wc)
 	free(wc->processors.text);
 	free(wc->gpu_support.text);
 	free(wc->kernel.text);
+	free(wc->safe_mode.text);
 	memset(wc, 0, sizeof *wc);
 }

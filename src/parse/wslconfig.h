@@ -63,6 +63,9 @@ struct wslconfig {
 	bool utf16, utf16_bom, utf16_be; /* utf16_bom: a BOM was there */
 	bool utf8_bom, crlf, binary;
 	struct wslconfig_setting memory, swap, processors, gpu_support, kernel;
+	/* safeMode=true: WSL then forces GPU support off too (WslCoreConfig.cpp:
+	 * VALIDATE_CONFIG_OPTION(EnableSafeMode, EnableGpuSupport, false)). */
+	struct wslconfig_setting safe_mode;
 	struct wslconfig_issue *issues; /* in line order */
 	size_t nissues;
 	size_t more_issues; /* not recorded: past WSLCONFIG_MAX_ISSUES */

@@ -174,6 +174,10 @@ static void read_gpu_config(struct gpu_config *g)
 		if (!g->gpu_off && wc.gpu_support.set && wc.gpu_support.val == 0)
 			g->gpu_off = xasprintf("%s line %d: gpuSupport=%s", win.buf,
 					       wc.gpu_support.line, wc.gpu_support.text);
+		/* Safe mode forces GPU support off as well (WslCoreConfig.cpp). */
+		if (!g->gpu_off && wc.safe_mode.set && wc.safe_mode.val == 1)
+			g->gpu_off = xasprintf("%s line %d: safeMode=%s", win.buf,
+					       wc.safe_mode.line, wc.safe_mode.text);
 		if (!g->kernel && wc.kernel.set)
 			g->kernel = xasprintf("%s line %d: kernel=%s", win.buf, wc.kernel.line,
 					      wc.kernel.text);

@@ -121,28 +121,37 @@ static int minor_of(const char *v)
 }
 
 /*
- * The PyTorch wheel index for this driver and GPU (fw_torch_tag: the newest
- * CUDA tag the driver runs that still has kernels for the GPU). The GPU is
- * the one the arch check named, else the framework's first device, else
- * the driver's first (a CPU-only build sees none).
+ * The PyTorch wheel index for this driver and GPU (fw_torch_pick: the newest
+ * release's wheel the driver runs that has kernels for the GPU), and into
+ * words which PyTorch that yields. The GPU is the one the arch check named,
+ * else the framework's first device, else the driver's first (a CPU-only
+ * build sees none).
  */
-static void torch_index(const struct pyprobe *s, const char *driver_cuda, const struct result *t,
-			char *out, size_t n)
+static void gpu_cc(const struct pyprobe *s, const struct result *t, int *cmaj, int *cmin)
 {
-	int cmaj = 0, cmin = 0;
+	*cmaj = *cmin = 0;
 	const char *cc = res_get(t, "cc"); /* "sm_61" */
 	if (cc && !strncmp(cc, "sm_", 3) && strlen(cc) >= 5) {
-		cmin = cc[strlen(cc) - 1] - '0';
-		cmaj = atoi(cc + 3) / 10;
+		*cmin = cc[strlen(cc) - 1] - '0';
+		*cmaj = atoi(cc + 3) / 10;
 	} else {
 		cc = pyprobe_get(s, "device.0.cc");
 		if (!cc)
 			cc = pyprobe_get(s, "cuda_device.0.cc");
-		if (cc && cudaarch_parse_cc(cc, &cmaj, &cmin) < 0)
-			cmaj = cmin = 0;
+		if (cc && cudaarch_parse_cc(cc, cmaj, cmin) < 0)
+			*cmaj = *cmin = 0;
 	}
-	snprintf(out, n, "https://download.pytorch.org/whl/%s",
-		 fw_torch_tag(major_of(driver_cuda), minor_of(driver_cuda), cmaj, cmin));
+}
+
+static void torch_index(const struct pyprobe *s, const char *driver_cuda, const struct result *t,
+			char *out, size_t n, struct strbuf *words)
+{
+	int cmaj, cmin;
+	gpu_cc(s, t, &cmaj, &cmin);
+	struct torch_pick p;
+	fw_torch_pick(major_of(driver_cuda), minor_of(driver_cuda), cmaj, cmin, &p);
+	snprintf(out, n, "https://download.pytorch.org/whl/%s", p.wheel->tag);
+	fw_torch_words(&p, words);
 }
 
 /* ---- one run of the probe script ---- */
@@ -361,11 +370,15 @@ static void origin_evidence(const struct fwdesc *d, const struct fw_run *run, st
 		w.reinstall = false;
 		w.conda_spec = "'tensorflow=*=*cuda*'";
 	} else if (!strcmp(d->name, "jax")) {
-		sb_addf(&pkgs, "-U \"jax[%s]\"", dmaj >= 13 ? "cuda13" : "cuda12");
+		int cmaj, cmin;
+		gpu_cc(s, t, &cmaj, &cmin);
+		sb_addf(&pkgs, "-U \"jax[%s]\"", fw_jax_extra(dmaj, cmaj * 10 + cmin));
 		w.reinstall = false;
 		w.conda_spec = "'jaxlib=*=*cuda*' jax";
 	} else {
-		sb_addf(&pkgs, "cupy-cuda%dx", dmaj >= 11 && dmaj <= 13 ? dmaj : 12);
+		int cmaj, cmin;
+		gpu_cc(s, t, &cmaj, &cmin);
+		sb_addf(&pkgs, "cupy-cuda%dx", fw_cupy_cuda(dmaj, cmaj * 10 + cmin));
 		w.reinstall = false;
 		w.conda_spec = "cupy";
 	}
@@ -829,9 +842,16 @@ void judge_framework_run(const struct fwdesc *d, const struct fw_run *run, bool 
 	char drvbuf[16], idx[96];
 	const char *driver_cuda = cuda_from_int(pyprobe_get(&run->snap, "driver_cuda"), drvbuf,
 						sizeof drvbuf);
-	torch_index(&run->snap, driver_cuda, t, idx, sizeof idx);
-	if (!strcmp(d->name, "torch"))
+	struct strbuf words = STRBUF_INIT;
+	torch_index(&run->snap, driver_cuda, t, idx, sizeof idx, &words);
+	if (!strcmp(d->name, "torch")) {
 		res_ev(t, "wheel_index", "%s", idx);
+		res_ev(t, "wheel_torch", "%s", words.buf);
+	}
+	sb_reset(&words);
+	if (versions_newer(d->name, pyprobe_get(&run->snap, "version"), &words))
+		res_ev(t, "version_known", "%s", words.buf);
+	sb_release(&words);
 	origin_evidence(d, run, t, idx);
 }
 

@@ -10,7 +10,9 @@
 #include <strings.h>
 
 #include "../core/path.h"
+#include "../kb/driver_table.h"
 #include "../kb/kb.h"
+#include "../kb/versions.h"
 
 static const char *get(const struct pyprobe *s, const char *k)
 {
@@ -163,23 +165,201 @@ void fw_install_words(const struct fw_origin *o, const char *user_site, const ch
 	sb_add(out, "unknown");
 }
 
+/* The driver's CUDA as 1000 x major + 10 x minor; 0 when unknown. */
+static int driver_cuda(int major, int minor)
+{
+	return major > 0 ? major * 1000 + minor * 10 : 0;
+}
+
+/* A wheel this driver runs: its CUDA at most the driver's, or (minor) of
+ * the same major (minor-version compatibility, without PTX JIT). */
+static bool driver_runs(const struct torch_wheel *w, int dc, bool minor)
+{
+	if (!dc)
+		return true;
+	return w->cuda <= dc || (minor && w->cuda / 1000 == dc / 1000);
+}
+
+/* Within the newest release that has a wheel for the GPU the driver runs:
+ * the newest CUDA the driver fully supports, else the oldest of its
+ * major (minor-version compatibility); without the driver's version, the
+ * oldest CUDA (the most compatible). */
+static const struct torch_wheel *pick_wheel(int dc, int cc, bool *minor)
+{
+	size_t n;
+	const struct torch_wheel *w = torch_wheels(&n);
+	const struct torch_wheel *exact = NULL, *compat = NULL;
+	*minor = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct torch_wheel *r = exact ? exact : compat;
+		if (r && strcmp(w[i].torch, r->torch))
+			break; /* only the newest release that has one */
+		if (w[i].announced || !torch_wheel_covers(&w[i], cc) || !driver_runs(&w[i], dc, true))
+			continue;
+		if (driver_runs(&w[i], dc, false)) {
+			if (!exact || (!dc && w[i].cuda < exact->cuda))
+				exact = &w[i];
+		} else if (!compat || w[i].cuda < compat->cuda) {
+			compat = &w[i];
+		}
+	}
+	*minor = !exact && compat;
+	return exact ? exact : compat;
+}
+
+void fw_torch_pick(int drv_major, int drv_minor, int cc_major, int cc_minor, struct torch_pick *p)
+{
+	memset(p, 0, sizeof p[0]);
+	int dc = driver_cuda(drv_major, drv_minor);
+	int cc = cc_major > 0 ? cc_major * 10 + cc_minor : 0;
+	p->cc = cc;
+	p->driver_cuda = dc;
+	/* A driver newer than the tables runs every wheel they know. */
+	p->driver_newer = dc && cuda_newer_than_known(drv_major, drv_minor);
+	p->wheel = pick_wheel(dc, cc, &p->minor_compat);
+	if (!p->wheel) { /* nothing fits: the most compatible wheel, for the words */
+		p->none_fits = true;
+		p->wheel = pick_wheel(0, 0, &p->minor_compat);
+	}
+}
+
 const char *fw_torch_tag(int drv_major, int drv_minor, int cc_major, int cc_minor)
 {
-	if (cc_major > 0 && cc_major * 10 + cc_minor < 75)
-		/* Maxwell, Pascal, Volta: only the cu126 builds still carry
-		 * sm_50/sm_60/sm_70 (cu118 for a CUDA 11 driver). */
-		return drv_major == 11 ? "cu118" : "cu126";
-	if (cc_major >= 10)
-		/* Blackwell: cu128 or newer. */
-		return drv_major >= 13 ? "cu130" : "cu128";
-	if (drv_major >= 13)
-		return "cu130";
-	if (drv_major == 12 && drv_minor >= 8)
-		return "cu128";
+	struct torch_pick p;
+	fw_torch_pick(drv_major, drv_minor, cc_major, cc_minor, &p);
+	return p.wheel->tag;
+}
+
+/* The first (newest) wheel of a release newer than w's that covers cc, or
+ * NULL. */
+static const struct torch_wheel *newer_for_gpu(const struct torch_wheel *w, int cc,
+					       bool announced)
+{
+	size_t n;
+	const struct torch_wheel *t = torch_wheels(&n);
+	const struct torch_wheel *hit = NULL;
+	for (size_t i = 0; i < n && &t[i] != w; i++)
+		if (strcmp(t[i].torch, w->torch) && t[i].announced == announced &&
+		    torch_wheel_covers(&t[i], cc) && (!hit || t[i].cuda < hit->cuda))
+			hit = &t[i]; /* the lowest CUDA such a release needs */
+	return hit;
+}
+
+/* Whether a release newer than w's (announced or not) still has w's tag. */
+static bool tag_continues(const struct torch_wheel *w)
+{
+	size_t n;
+	const struct torch_wheel *t = torch_wheels(&n);
+	for (size_t i = 0; i < n && &t[i] != w; i++)
+		if (!strcmp(t[i].tag, w->tag) && strcmp(t[i].torch, w->torch))
+			return true;
+	return false;
+}
+
+static void cuda_words(struct strbuf *out, int cuda)
+{
+	const char *fam = cuda_family_min_driver(cuda / 1000, false);
+	sb_addf(out, "a driver for CUDA %d.%d", cuda / 1000, (cuda % 1000) / 10);
+	if (fam)
+		sb_addf(out, " (R%.3s or newer)", fam);
+}
+
+void fw_torch_words(const struct torch_pick *p, struct strbuf *out)
+{
+	const struct torch_wheel *w = p->wheel;
+	const char *newest = torch_newest_known();
+	if (p->none_fits) {
+		sb_add(out, "no PyTorch wheel has kernels for ");
+		if (p->cc)
+			sb_addf(out, "compute capability %d.%d", p->cc / 10, p->cc % 10);
+		else
+			sb_add(out, "this GPU");
+		sb_addf(out, " and runs on a driver for CUDA %d.%d: update the driver",
+			p->driver_cuda / 1000, (p->driver_cuda % 1000) / 10);
+		return;
+	}
+	sb_addf(out, "%s gets PyTorch %s", w->tag, w->torch);
+	if (!tag_continues(w))
+		sb_addf(out, ", the last release with %s wheels", w->tag);
+	if (p->cc)
+		sb_addf(out, " (for compute capability %d.%d)", p->cc / 10, p->cc % 10);
+	const struct torch_wheel *later = newer_for_gpu(w, p->cc, false);
+	if (strcmp(w->torch, newest)) {
+		if (later) {
+			sb_addf(out, "; PyTorch %s needs ", later->torch);
+			cuda_words(out, later->cuda);
+		} else {
+			sb_add(out, "; newer releases have no kernels for this GPU");
+		}
+	} else {
+		const struct torch_wheel *gone = newer_for_gpu(w, p->cc, true);
+		size_t n;
+		const struct torch_wheel *t = torch_wheels(&n);
+		if (!gone && t[0].announced && p->cc)
+			sb_addf(out, "; PyTorch announced that %s brings none for this GPU", t[0].torch);
+		else if (!tag_continues(w) && t[0].announced)
+			sb_addf(out, "; PyTorch announced that %s brings no %s wheels", t[0].torch,
+				w->tag);
+	}
+	/* What a plain `pip install torch` gets, where it does not fit. */
+	size_t n;
+	const struct torch_wheel *t = torch_wheels(&n);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].announced || !t[i].pypi)
+			continue;
+		if (&t[i] == w)
+			sb_add(out, "; it is also what pip install torch gets from PyPI");
+		else if (!torch_wheel_covers(&t[i], p->cc))
+			sb_addf(out, "; a plain pip install torch (CUDA %d.%d from PyPI, PyTorch %s) has "
+				"no kernels for this GPU", t[i].cuda / 1000, (t[i].cuda % 1000) / 10,
+				t[i].torch);
+		else if (!driver_runs(&t[i], p->driver_cuda, true)) {
+			sb_addf(out, "; a plain pip install torch (CUDA %d.%d from PyPI, PyTorch %s) "
+				"needs ", t[i].cuda / 1000, (t[i].cuda % 1000) / 10, t[i].torch);
+			cuda_words(out, t[i].cuda);
+		}
+		break;
+	}
+	int last = driver_last_branch_for_cc(p->cc);
+	if (last)
+		sb_addf(out, "; R%d is NVIDIA's last driver branch for this GPU", last);
+	if (p->minor_compat)
+		sb_add(out, "; it runs on this driver by minor-version compatibility (no PTX JIT)");
+	if (p->driver_newer) {
+		char v[16], known[48];
+		snprintf(v, sizeof v, "%d.%d", p->driver_cuda / 1000, (p->driver_cuda % 1000) / 10);
+		snprintf(known, sizeof known, "CUDA %s", cuda_newest_known()->release);
+		sb_add(out, "; ");
+		versions_newer_words(out, "the driver's CUDA", v, known);
+	}
+}
+
+/* Whether CUDA major m has code for a GPU of compute capability cc. */
+static bool cuda_builds_for(int m, int cc)
+{
+	int floor = cuda_arch_floor_of(m);
+	return !cc || !floor || cc >= floor;
+}
+
+const char *fw_jax_extra(int drv_major, int cc)
+{
+	size_t n;
+	const struct jax_wheel *j = jax_wheels(&n);
+	for (size_t i = 0; i < n; i++) {
+		int major = atoi(j[i].built_with);
+		if (drv_major >= major && (!cc || cc >= j[i].cc_min))
+			return j[i].extra;
+	}
+	return j[n - 1].extra;
+}
+
+int fw_cupy_cuda(int drv_major, int cc)
+{
 	if (drv_major == 11)
-		return "cu118";
-	/* Any 12.x driver runs a 12.x wheel (minor-version compatibility). */
-	return "cu126";
+		return 11; /* cupy-cuda11x: CuPy 13 and older */
+	if (drv_major >= 13 && cuda_builds_for(13, cc))
+		return 13;
+	return 12;
 }
 
 void fw_shell_word(struct strbuf *out, const char *s)

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "../core/strbuf.h"
+#include "../kb/versions.h"
 #include "../parse/pyprobe.h"
 
 enum fw_install {
@@ -62,14 +63,36 @@ void fw_install_words(const struct fw_origin *o, const char *user_site, const ch
 		      struct strbuf *out);
 
 /*
- * The PyTorch wheel index tag for a driver that supports CUDA
- * drv_major.drv_minor and a GPU of compute capability cc_major.cc_minor
- * (0 for unknown): the newest tag the driver runs that still carries
- * kernels for the GPU. cu130 and the cu128 builds from 2.8 (2.10 for
- * Volta) dropped Maxwell, Pascal and Volta, so those get cu126; Blackwell
- * needs cu128 or newer.
+ * The PyTorch wheel for a driver that supports CUDA drv_major.drv_minor and
+ * a GPU of compute capability cc_major.cc_minor (0 for unknown), from the
+ * wheel table (src/kb/versions.h): the newest released PyTorch with a wheel
+ * that has kernels for the GPU and that the driver runs, its newest CUDA
+ * (without the driver's version, its most compatible one). cu126 is the
+ * only tag that carries Maxwell, Pascal and Volta (up to PyTorch 2.14);
+ * CUDA 13 wheels need a driver of R580 or newer and Turing or newer;
+ * Blackwell on a CUDA 12 driver gets cu128 (up to PyTorch 2.11).
  */
+struct torch_pick {
+	const struct torch_wheel *wheel;
+	int cc, driver_cuda;  /* as given: 61, 13000 (0: unknown) */
+	bool minor_compat;    /* the wheel's CUDA minor is newer than the driver's */
+	bool driver_newer;    /* the driver's CUDA is newer than the tables know */
+	bool none_fits;       /* no wheel has kernels for the GPU that the driver runs */
+};
+void fw_torch_pick(int drv_major, int drv_minor, int cc_major, int cc_minor, struct torch_pick *p);
+/* The tag of fw_torch_pick's wheel ("cu126"). */
 const char *fw_torch_tag(int drv_major, int drv_minor, int cc_major, int cc_minor);
+/* Which PyTorch the pick yields and why, in words: "cu126 gets PyTorch
+ * 2.14, the last release with cu126 wheels (for compute capability 6.1);
+ * ...; R580 is NVIDIA's last driver branch for this GPU". */
+void fw_torch_words(const struct torch_pick *p, struct strbuf *out);
+
+/* The JAX extra ("cuda13" or "cuda12") and the CUDA major of the CuPy
+ * package (cupy-cudaNNx) for a driver of CUDA major drv_major and a GPU of
+ * compute capability cc (61 for 6.1; 0 unknown): CUDA 13 builds need a 13.x
+ * driver and a GPU CUDA 13 still supports (Turing or newer, versions.h). */
+const char *fw_jax_extra(int drv_major, int cc);
+int fw_cupy_cuda(int drv_major, int cc);
 
 /* What to install, per framework. */
 struct fw_want {

@@ -27,6 +27,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../kb/driver_table.h"
+#include "../kb/versions.h"
 #include "../parse/cudaver.h"
 #include "../parse/nvsmi.h"
 #include "../parse/version.h"
@@ -97,12 +98,10 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 			 toolkit, tk / 1000, dcs);
 	} else if (tk > dc) {
 		const struct cuda_driver_row *row = cuda_driver_row_for(toolkit);
-		{
-			int maj = tk / 1000, min = (tk % 1000) / 10;
-			if (cuda_newer_than_known(maj, min))
-				res_ev(r, "toolkit_known", "CUDA %d.%d is newer than this tool knows "
-				       "(its table ends at %s)", maj, min, cuda_newest_known()->release);
-		}
+		struct strbuf known = STRBUF_INIT;
+		if (versions_newer("cuda", toolkit, &known))
+			res_ev(r, "toolkit_known", "%s", known.buf);
+		sb_release(&known);
 		if (row && row->linux_min) {
 			res_ev(r, "toolkit_driver_linux", "%s", row->linux_min);
 			if (row->windows_min)
@@ -200,6 +199,10 @@ static void wsl_version(struct probe_ctx *ctx, struct result *r)
 	}
 	if (!any)
 		res_ev(r, "wsl_version", "unknown (wsl.exe --version %s)", end.buf);
+	struct strbuf known = STRBUF_INIT;
+	if (versions_newer("wsl", res_get(r, "wsl_version"), &known))
+		res_ev(r, "wsl_known", "%s", known.buf);
+	sb_release(&known);
 	proc_result_release(&pr);
 out:
 	sb_release(&guest);
@@ -334,14 +337,23 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	if (strcmp(raw, driver))
 		res_ev(r, "driver_version_raw", "%s (converted by a convention, not an official "
 						"rule)", raw);
+	struct strbuf known = STRBUF_INIT;
 	if (cuda) {
 		res_ev(r, "driver_cuda_version", "%s", cuda);
 		res_ev(r, "driver_cuda", "%s", cuda);
+		if (versions_newer("cuda", cuda, &known))
+			res_ev(r, "driver_cuda_known", "%s", known.buf);
 	} else if (cuda_driver_newest_release(driver, wsl, cuda_est, sizeof cuda_est) == 0) {
 		res_ev(r, "driver_cuda", "%s or newer (estimated from NVIDIA's table of the "
 					 "drivers each CUDA release ships with)", cuda_est);
 	}
 
+	/* A Linux driver's branch against the branch table (on WSL the
+	 * Windows numbering differs; its CUDA version is what counts). */
+	sb_reset(&known);
+	if (!wsl && versions_newer("driver", driver, &known))
+		res_ev(r, "driver_known", "%s", known.buf);
+	sb_release(&known);
 	struct version dv, min;
 	version_parse(driver, &dv);
 	version_parse(WSL_MIN_WINDOWS_DRIVER, &min);

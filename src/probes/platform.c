@@ -19,6 +19,7 @@
 
 #include "../core/rootfs.h"
 #include "../facts/osrelease.h"
+#include "../kb/versions.h"
 #include "../parse/inifile.h"
 #include "../parse/osrelease.h"
 #include "../parse/version.h"
@@ -221,8 +222,20 @@ static void probe_kernel(struct probe_ctx *ctx, struct result *r)
 	else if (version_cmp(&v, &recommended) < 0)
 		res_set(r, ST_WARN, KB_PLATFORM_KERNEL_OLD,
 			"WSL kernel %s is older than the recommended 5.10.16.3", rel);
-	else
+	else {
+		/* Which WSL releases ship it (src/kb/versions.c), or that it is
+		 * newer than the table: never guessed into an older release. */
+		char rels[160];
+		struct strbuf w = STRBUF_INIT;
+		if (wsl_releases_of_kernel(rel, rels, sizeof rels))
+			res_ev(r, "wsl_releases", "WSL %s", rels);
+		else if (wsl_kernel_newer_than_known(rel))
+			versions_newer_words(&w, "kernel", rel, wsl_newest_kernel_known());
+		if (w.len)
+			res_ev(r, "kernel_known", "%s", w.buf);
+		sb_release(&w);
 		res_set(r, ST_PASS, NULL, "WSL kernel %s", rel);
+	}
 }
 
 static void probe_distro(struct probe_ctx *ctx, struct result *r)

@@ -39,6 +39,7 @@
 #include "../parse/dpkgstatus.h"
 #include "../parse/nvccver.h"
 #include "../kb/driver_table.h"
+#include "../kb/versions.h"
 #include "probes.h"
 #include "toolkit_judge.h"
 #include "kb_ids.h"
@@ -275,6 +276,10 @@ void judge_nvcc(const struct nvcc_facts *f, struct result *r)
 	res_ev(r, "toolkit_dir", "%s", use->real);
 	if (use->version)
 		res_ev(r, "toolkit_version", "%s", use->version);
+	struct strbuf known = STRBUF_INIT;
+	if (versions_newer("cuda", use->version, &known))
+		res_ev(r, "toolkit_known", "%s", known.buf);
+	sb_release(&known);
 	struct strbuf others = STRBUF_INIT;
 	for (size_t i = 0; i < f->n; i++)
 		if (&f->tk[i] != use)

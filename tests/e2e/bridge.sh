@@ -95,6 +95,10 @@ printf '[wsl2]\r\nmemory=8GB\r\ngpuSupport=false\r\n' >"$ROOT/mnt/c/Users/bob/.w
 run_json --only bridge.dxg
 check_json bridge.dxg '.kb == "bridge.dxg.missing"'
 check_json bridge.dxg '.evidence.wslconfig | test("gpuSupport=false")'
+# safeMode=true turns GPU support off as well (WSL's WslCoreConfig.cpp).
+printf '[wsl2]\r\nsafeMode=true\r\n' >"$ROOT/mnt/c/Users/bob/.wslconfig"
+run_json --only bridge.dxg
+check_json bridge.dxg '.evidence.wslconfig | test("line 2: safeMode=true")'
 rm -r "$ROOT/mnt/c/Users/bob"
 
 # A custom kernel named in .wslconfig.

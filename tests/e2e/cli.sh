@@ -109,7 +109,11 @@ expect_err 'no such database'
 bare --version
 expect_rc 0
 expect_line '^wslgpu [0-9]+\.[0-9]+\.[0-9]+ \(commit '
+# The date of the version facts (src/kb/versions.h), here and in kb.
+expect_line '^knowledge: version tables of 20[0-9][0-9]-[01][0-9], last checked 20[0-9][0-9]-[01][0-9]-[0-3][0-9]$'
 v=$OUT
+bare kb
+expect_line '^knowledge: version tables of 20[0-9][0-9]-[01][0-9], last checked 20[0-9][0-9]-[01][0-9]-[0-3][0-9] \(doc/facts\.md\)$'
 bare -V
 expect_rc 0
 [ "$OUT" = "$v" ] && ok "-V = --version" || fail "-V differs from --version"

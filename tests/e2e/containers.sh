@@ -99,6 +99,15 @@ run_json --only containers
 expect_status containers.docker warn
 expect_json '.checks[0].kb == "containers.cdi.stale"'
 expect_json '.checks[0].fix[0] == "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml"'
+expect_json '[.checks[0].fix[] | select(test("nvidia-cdi-refresh"))] | length == 0'
+# The same spec where the toolkit's nvidia-cdi-refresh service writes it
+# (1.18.0 and newer): restarting that service is the other way.
+mkdir -p "$ROOT/var/run/cdi"
+mv "$ROOT/etc/cdi/nvidia.yaml" "$ROOT/var/run/cdi/nvidia.yaml"
+run_json --only containers
+expect_json '.checks[0].kb == "containers.cdi.stale"'
+expect_json '.checks[0].fix[0] == "sudo nvidia-ctk cdi generate --output=/var/run/cdi/nvidia.yaml"'
+expect_json '.checks[0].fix[1] | test("^or, with toolkit 1\\.18\\.0 or newer where systemd runs: sudo systemctl restart nvidia-cdi-refresh\\.service")'
 
 # D07: nvidia-container-cli info hangs; it is stopped at its limit.
 fixture docker-ce-toolkit

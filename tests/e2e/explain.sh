@@ -179,8 +179,10 @@ fixture healthy-wsl2
 run explain "$apt_drv"
 expect_rc 1
 expect_line '\(a myth\)$'
-# Two remarks of one fix become one comment: the line still pastes.
-expect_line 'sudo apt-get remove --purge <the packages listed>   # for a \.run install: sudo nvidia-uninstall; a template: fill in each <\.\.\.>$'
+# The Linux driver is removed package by package, never by a pattern: a
+# template, marked as one (two remarks of one fix as one comment: test_fix).
+expect_line 'sudo apt-get remove --purge PACKAGES   \(a template: put in PACKAGES, the names the line above lists, each by name, never a pattern; for a \.run install: sudo nvidia-uninstall\)$'
+expect_no_line "apt-get remove.*'libnvidia-\\*'"
 # --check off WSL: a Windows-build cause is not "not determined" but not
 # applicable, and ranked last.
 fixture native-nvidia

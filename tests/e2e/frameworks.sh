@@ -27,6 +27,12 @@ expect_json '.checks[] | select(.id == "frameworks.tensorflow") | .detail == "te
 run --only frameworks
 expect_line '^✓ frameworks\.torch +torch 2\.6\.0\+cu124 \(CUDA 12\.4\): NVIDIA GeForce RTX 3080, compute 8\.6, matmul OK, cuDNN 90100$'
 expect_line '^- frameworks\.jax +jax is not installed for /usr/bin/python3$'
+run_json --only frameworks.torch
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.version_known == null'
+# A PyTorch newer than the wheel table: said so (never read as an older row).
+sed -i 's/2\.6\.0+cu124/2.16.0+cu134/g' "$ROOT/usr/bin/python3"
+run_json --only frameworks.torch
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.version_known | test("^PyTorch 2\\.16\\.0\\+cu134 is newer than this tool.s knowledge of 20[0-9][0-9]-[01][0-9] \\(its table ends at PyTorch 2\\.15\\)$")'
 
 # TensorFlow, JAX and CuPy working.
 fixture healthy-frameworks
@@ -346,6 +352,11 @@ if [ -n "$host_py" ] && [ -x "$host_py" ] && site=$(new_env "$WORK/venv"); then
 	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.driver_cuda == "13.0"'
 	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.wheel_index == \"$cu126\""
 	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .fix[0] | endswith(\"--index-url $cu126\")"
+	# Which PyTorch that yields, and why a plain pip install would not do.
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_torch | test("^cu126 gets PyTorch 2\\.14, the last release with cu126 wheels")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_torch | test("pip install torch \\(CUDA 13\\.2 from PyPI, PyTorch 2\\.14\\) has no kernels for this GPU")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.wheel_torch | test("R580 is NVIDIA.s last driver branch for this GPU")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("here, https://download.pytorch.org/whl/cu126 \\(cu126 gets PyTorch 2\\.14")'
 	# A Turing GPU on the same driver: cu130.
 	sed -i 's/FAKE_CUDA_CC=6.1/FAKE_CUDA_CC=7.5/' "$ROOT/usr/bin/python3"
 	run_json --timeout 60 --only frameworks.torch

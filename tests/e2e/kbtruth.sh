@@ -3,8 +3,9 @@
 # on every fixture machine; build/tests/test_kbtruth then renders each
 # check's own knowledge-base entry and every other entry of its layer with
 # that run's evidence (tests/unit/test_kbtruth.c): no slot of the own entry
-# unfilled, no statement the evidence contradicts. Also: no user-facing
-# string literal in src/ names an internal case id.
+# unfilled, no statement the evidence contradicts, no fix and no line of
+# the fixture's `wslgpu fix` plan removes packages by a pattern.
+# Also: no user-facing string literal in src/ names an internal case id.
 . "$(dirname "$0")/lib.sh"
 
 out="$WORK/runs"
@@ -16,13 +17,16 @@ for d in "$top"/tests/fixtures/*/; do
 	fixture "$name"
 	run_json
 	cp "$JSON" "$out/$name.json"
+	# The remediation plan, whose removal commands test_kbtruth reads.
+	run fix
+	printf '%s\n' "$OUT" >"$out/$name.plan"
 	n=$((n + 1))
 done
 FIXTURE=all
 [ "$n" -gt 30 ] && ok "check --json ran on $n fixture machines" || fail "only $n fixtures ran"
 
 if KBTRUTH_DIR="$out" "$BUILD/tests/test_kbtruth" >"$WORK/kbtruth.out" 2>&1; then
-	ok "every fixture's findings read true for its evidence"
+	ok "every fixture's findings and plan read true for its evidence"
 else
 	OUT=$(cat "$WORK/kbtruth.out")
 	fail "test_kbtruth found advice that does not fit the evidence"

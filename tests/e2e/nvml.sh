@@ -190,6 +190,12 @@ run --only nvml,host.driver
 expect_line '^☠ nvml\.devices +probe crashed \(SIGSEGV\) while: calling nvmlDeviceGetCount_v2$'
 expect_line '^✓ host\.driver +driver 551\.23, CUDA 12\.4 \(from nvidia-smi\)$'
 expect_line '^✗ Broken at the nvml layer'
+# A driver for a CUDA newer than the release table: said to be newer than this
+# tool's knowledge, not read as the newest release it knows.
+sed -i 's/CUDA Version: 12\.4 /CUDA Version: 14.0 /' "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+run_json --only nvml,host.driver
+expect_ev host.driver driver_cuda_version 14.0
+expect_ev_match host.driver driver_cuda_known "^CUDA 14\\.0 is newer than this tool's knowledge of 20[0-9][0-9]-[01][0-9] \\(its table ends at CUDA 13\\.5 GA\\)$"
 
 # A hung nvmlInit costs one time limit, not one per check that waits on
 # it: measured against the same run without the hang, now (the machine may

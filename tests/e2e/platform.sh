@@ -57,4 +57,19 @@ run_json --only platform.kernel
 expect_status platform.kernel fail
 expect_rc 1
 
+# The WSL releases that ship a kernel (src/kb/versions.c), and a kernel newer
+# than that table: said so, not guessed into an older release.
+echo 6.6.87.2-microsoft-standard-WSL2 > "$ROOT/proc/sys/kernel/osrelease"
+run_json --only platform.kernel
+expect_status platform.kernel pass
+expect_json '.checks[0].evidence.wsl_releases == "WSL 2.5.9 to 2.6.3"'
+echo 6.18.26.1-microsoft-standard-WSL2 > "$ROOT/proc/sys/kernel/osrelease"
+run_json --only platform.kernel
+expect_json '.checks[0].evidence.wsl_releases == "WSL 2.8.5 to 2.8.8, 2.7.4 to 2.7.7"'
+echo 6.18.99.1-microsoft-standard-WSL2 > "$ROOT/proc/sys/kernel/osrelease"
+run_json --only platform.kernel
+expect_status platform.kernel pass
+expect_json '.checks[0].evidence.kernel_known == "kernel 6.18.99.1-microsoft-standard-WSL2 is newer than this tool\u0027s knowledge of 2026-12 (its table ends at 6.18.35.2)"'
+expect_json '.checks[0].evidence.wsl_releases == null'
+
 done_testing

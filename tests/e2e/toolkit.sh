@@ -27,6 +27,15 @@ expect_json '.checks[0].evidence.toolkit | map(select(test("cuda-11.0: CUDA 11.0
 run --only toolkit.nvcc
 expect_line '^✓ toolkit\.nvcc +CUDA 12\.4\.131 \(nvcc /usr/local/cuda/bin/nvcc\); the driver supports CUDA 12\.4; also installed: 11\.0\.228 /usr/local/cuda-11\.0 \(no nvcc\), 11\.8\.0 /usr/local/cuda-11\.8$'
 
+# A toolkit newer than the CUDA release table: said to be newer than this
+# tool's knowledge, not taken for the newest release it knows.
+fixture toolkit-multi
+sed -i 's/release 12\.4, V12\.4\.131/release 14.0, V14.0.12/' "$ROOT/usr/local/cuda-12.4/bin/nvcc"
+sed -i 's/12\.4\.131/14.0.12/' "$ROOT/usr/local/cuda-12.4/version.json"
+run_json --only toolkit.nvcc
+expect_json '.checks[0].evidence.toolkit_version == "14.0.12"'
+expect_json '.checks[0].evidence.toolkit_known | test("^CUDA 14\\.0\\.12 is newer than this tool.s knowledge of 20[0-9][0-9]-[01][0-9] \\(its table ends at CUDA 13\\.5 GA\\)$")'
+
 # nvcc installed but not on PATH.
 fixture toolkit-multi
 setenv PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/lib/wsl/lib

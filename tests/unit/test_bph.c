@@ -301,6 +301,28 @@ static void test_wslconfig(void **state)
 	assert_false(wc.swap.set);
 	wslconfig_free(&wc);
 
+	/* Keys of current WSL (WslCoreConfig.h's table, 2.7 to 2.9) are known,
+	 * and networkingMode takes consomme: no issue at all. safeMode is
+	 * remembered (it turns GPU support off). */
+	const char *current = "[wsl2]\n"
+			      "virtio=true\n"
+			      "virtiofs=true\n"
+			      "hostFileSystemAccess=false\n"
+			      "loadKernelModules=vfio_pci\n"
+			      "loadDefaultKernelModules=true\n"
+			      "isolateDistroCgroup=true\n"
+			      "networkingMode=consomme\n"
+			      "safeMode=true\n"
+			      "[experimental]\n"
+			      "virtioFsAggregateShares=true\n"
+			      "swiotlb=64MB\n";
+	wslconfig_check(current, strlen(current), &wc);
+	for (size_t i = 0; i < wc.nissues; i++)
+		fail_msg("line %d: %s", wc.issues[i].line, wc.issues[i].msg);
+	assert_true(wc.safe_mode.set && wc.safe_mode.val == 1);
+	assert_int_equal(wc.safe_mode.line, 9);
+	wslconfig_free(&wc);
+
 	/* UTF-16LE with BOM and CRLF (field case M03): decoded and flagged. */
 	const char *text = "[wsl2]\r\nmemory=6GB\r\n";
 	size_t n = strlen(text);
@@ -559,6 +581,16 @@ static void test_bridge_dxg(void **state)
 	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
 	assert_string_equal(pr.results[1].kb, KB_BRIDGE_DXG_GPU_SUPPORT_OFF);
 	release_run(&pr);
+	/* Safe mode turns GPU support off too (WslCoreConfig.cpp). */
+	tu_write_str(d, "mnt/c/Users/bob/.wslconfig", "[wsl2]\nsafeMode=true\n");
+	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_WARN);
+	assert_string_equal(pr.results[1].kb, "bridge.dxg.gpu_support_off");
+	assert_non_null(strstr(res_get(&pr.results[1], "wslconfig"), "line 2: safeMode=true"));
+	release_run(&pr);
+	tu_write_str(d, "mnt/c/Users/bob/.wslconfig", "[wsl2]\nsafeMode=false\n");
+	assert_int_equal(run_probe(&pr, "bridge.dxg", "wsl2", WSL_KERNEL, NULL, 0), ST_PASS);
+	release_run(&pr);
+	tu_write_str(d, "mnt/c/Users/bob/.wslconfig", "[wsl2]\ngpuSupport=false\n");
 
 	/* Missing: nothing on the Windows side or in wsl.conf removes /dev/dxg
 	 * (dxgkrnl creates it at module load); what is left is the kernel. */

@@ -14,6 +14,7 @@
 #include "fix/edit.h"
 #include "fix/plan.h"
 #include "fix/rcscan.h"
+#include "kb/versions.h"
 #include "probes/registry.h"
 #include "kb_ids.h"
 
@@ -493,8 +494,9 @@ static void test_edit(void **state)
 	free(d);
 }
 
-/* --version: four lines; a dynamic build loads vendor libraries and skips
- * nothing, and names the libraries it opens at use without linking them. */
+/* --version: five lines; the knowledge date of the version tables; a
+ * dynamic build loads vendor libraries and skips nothing, and names the
+ * libraries it opens at use without linking them. */
 static void test_buildinfo(void **state)
 {
 	(void)state;
@@ -503,7 +505,9 @@ static void test_buildinfo(void **state)
 	size_t lines = 0;
 	for (const char *p = sb.buf; *p; p++)
 		lines += *p == '\n';
-	assert_int_equal(lines, 4);
+	assert_int_equal(lines, 5);
+	assert_non_null(strstr(sb.buf, "\nknowledge: version tables of " KNOWLEDGE_DATE
+					", last checked " KNOWLEDGE_CHECKED "\n"));
 	assert_non_null(strstr(sb.buf, "\nbuilt with: inih, sqlite 3."));
 	assert_non_null(strstr(sb.buf, "(commit "));
 	assert_false(buildinfo_is_static());

@@ -15,22 +15,27 @@ static void test_torch_tag(void **state)
 		int dmaj, dmin, ccmaj, ccmin;
 		const char *tag;
 	} t[] = {
-		/* Unknown GPU: the newest tag the driver runs. */
-		{ 13, 0, 0, 0, "cu130" },  { 12, 9, 0, 0, "cu128" },  { 12, 8, 0, 0, "cu128" },
+		/* Unknown GPU: the newest wheel of PyTorch 2.14 the driver runs
+		 * (cu128 is gone from 2.12 on). */
+		{ 13, 2, 0, 0, "cu132" },  { 13, 0, 0, 0, "cu130" },  { 13, 1, 0, 0, "cu130" },
+		{ 12, 9, 0, 0, "cu126" },  { 12, 8, 0, 0, "cu126" },
 		{ 12, 6, 0, 0, "cu126" },  { 12, 4, 0, 0, "cu126" },  { 12, 0, 0, 0, "cu126" },
 		{ 11, 8, 0, 0, "cu118" },  { 11, 4, 0, 0, "cu118" },  { 0, 0, 0, 0, "cu126" },
-		/* Maxwell, Pascal, Volta: cu126 whatever the driver (cu128 from
-		 * 2.8 lacks sm_50/60, from 2.10 sm_70; cu130 needs sm_75). */
+		/* Maxwell, Pascal, Volta: cu126 whatever the driver (CUDA 13
+		 * wheels need sm_75; cu128 lacked sm_50/60, from 2.11 sm_70). */
 		{ 13, 0, 6, 1, "cu126" },  { 13, 1, 5, 2, "cu126" },  { 12, 8, 6, 0, "cu126" },
 		{ 12, 9, 7, 0, "cu126" },  { 13, 0, 7, 2, "cu126" },  { 12, 4, 6, 1, "cu126" },
-		{ 11, 8, 6, 1, "cu118" },  { 0, 0, 6, 1, "cu126" },
+		{ 11, 8, 6, 1, "cu118" },  { 0, 0, 6, 1, "cu126" },   { 13, 5, 6, 1, "cu126" },
 		/* Turing to Hopper: by the driver. */
-		{ 13, 0, 7, 5, "cu130" },  { 12, 8, 8, 6, "cu128" },  { 12, 4, 8, 9, "cu126" },
-		{ 13, 0, 9, 0, "cu130" },  { 11, 8, 8, 6, "cu118" },
-		/* Blackwell: cu128 or newer, even on a 12.4 driver (minor-version
-		 * compatibility). */
+		{ 13, 0, 7, 5, "cu130" },  { 12, 8, 8, 6, "cu126" },  { 12, 4, 8, 9, "cu126" },
+		{ 13, 0, 9, 0, "cu130" },  { 11, 8, 8, 6, "cu118" },  { 13, 2, 8, 6, "cu132" },
+		/* A driver newer than the tables: the newest wheel they know. */
+		{ 14, 0, 8, 6, "cu132" },
+		/* Blackwell: CUDA 13 wheels on an R580+ driver; on a CUDA 12
+		 * driver cu128 (PyTorch 2.11 at most), even on 12.4 (minor-
+		 * version compatibility). */
 		{ 12, 4, 12, 0, "cu128" }, { 12, 8, 10, 0, "cu128" }, { 13, 0, 12, 0, "cu130" },
-		{ 0, 0, 12, 0, "cu128" },
+		{ 0, 0, 12, 0, "cu130" },  { 13, 2, 12, 1, "cu132" }, { 12, 9, 12, 0, "cu128" },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		const char *got = fw_torch_tag(t[i].dmaj, t[i].dmin, t[i].ccmaj, t[i].ccmin);
@@ -38,6 +43,68 @@ static void test_torch_tag(void **state)
 			fail_msg("driver %d.%d, sm_%d%d: %s, want %s", t[i].dmaj, t[i].dmin,
 				 t[i].ccmaj, t[i].ccmin, got, t[i].tag);
 	}
+}
+
+/* Which PyTorch the advice yields, and why, in the user's words. */
+static void test_torch_words(void **state)
+{
+	(void)state;
+	static const struct {
+		int dmaj, dmin, ccmaj, ccmin;
+		const char *const want[4];
+	} t[] = {
+		{ 13, 0, 6, 1,
+		  { "cu126 gets PyTorch 2.14, the last release with cu126 wheels (for compute capability 6.1)",
+		    "PyTorch announced that 2.15 brings none for this GPU",
+		    "a plain pip install torch (CUDA 13.2 from PyPI, PyTorch 2.14) has no kernels for this GPU",
+		    "R580 is NVIDIA's last driver branch for this GPU" } },
+		{ 12, 8, 8, 6,
+		  { "cu126 gets PyTorch 2.14, the last release with cu126 wheels",
+		    "a plain pip install torch (CUDA 13.2 from PyPI, PyTorch 2.14) needs a driver for CUDA 13.2 (R580 or newer)",
+		    NULL } },
+		{ 13, 2, 8, 9, { "cu132 gets PyTorch 2.14", "it is also what pip install torch gets from PyPI", NULL } },
+		{ 12, 8, 12, 0,
+		  { "cu128 gets PyTorch 2.11, the last release with cu128 wheels",
+		    "PyTorch 2.14 needs a driver for CUDA 13.0 (R580 or newer)", NULL } },
+		{ 11, 8, 7, 5,
+		  { "cu118 gets PyTorch 2.7, the last release with cu118 wheels",
+		    "PyTorch 2.14 needs a driver for CUDA 12.6 (R525 or newer)", NULL } },
+		{ 14, 0, 8, 6,
+		  { "cu132 gets PyTorch 2.14",
+		    "the driver's CUDA 14.0 is newer than this tool's knowledge of 2026-12 (its table ends at CUDA 13.5 GA)",
+		    NULL } },
+		{ 12, 4, 8, 6, { "it runs on this driver by minor-version compatibility", NULL } },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct torch_pick p;
+		struct strbuf w = STRBUF_INIT;
+		fw_torch_pick(t[i].dmaj, t[i].dmin, t[i].ccmaj, t[i].ccmin, &p);
+		fw_torch_words(&p, &w);
+		for (size_t k = 0; k < 4 && t[i].want[k]; k++)
+			if (!strstr(w.buf, t[i].want[k]))
+				fail_msg("driver %d.%d, sm_%d%d: \"%s\" lacks \"%s\"", t[i].dmaj, t[i].dmin,
+					 t[i].ccmaj, t[i].ccmin, w.buf, t[i].want[k]);
+		sb_release(&w);
+	}
+}
+
+/* JAX and CuPy: a CUDA 13 build only on a 13.x driver and a GPU CUDA 13
+ * still builds for (Turing, 7.5, or newer). */
+static void test_jax_cupy_builds(void **state)
+{
+	(void)state;
+	assert_string_equal(fw_jax_extra(13, 86), "cuda13");
+	assert_string_equal(fw_jax_extra(13, 0), "cuda13");
+	assert_string_equal(fw_jax_extra(13, 61), "cuda12"); /* Pascal on R580 */
+	assert_string_equal(fw_jax_extra(12, 86), "cuda12");
+	assert_string_equal(fw_jax_extra(14, 120), "cuda13");
+	assert_string_equal(fw_jax_extra(0, 0), "cuda12");
+	assert_int_equal(fw_cupy_cuda(13, 89), 13);
+	assert_int_equal(fw_cupy_cuda(13, 70), 12); /* Volta on R580 */
+	assert_int_equal(fw_cupy_cuda(12, 89), 12);
+	assert_int_equal(fw_cupy_cuda(11, 0), 11);
+	assert_int_equal(fw_cupy_cuda(14, 0), 13);
+	assert_int_equal(fw_cupy_cuda(0, 0), 12);
 }
 
 /* ---- install kinds and their fixes ---- */
@@ -261,6 +328,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_torch_tag),
+		cmocka_unit_test(test_torch_words),
+		cmocka_unit_test(test_jax_cupy_builds),
 		cmocka_unit_test(test_install_kinds),
 		cmocka_unit_test(test_repair_and_quoting),
 	};

@@ -11,11 +11,15 @@
  *    (tests/e2e/kbtruth.sh writes them): the check's own entry must fill
  *    every slot, every other entry of its layer must still read without
  *    unfilled slots in its cause, and no rendered text may state what the
- *    evidence contradicts (the rules table below).
+ *    evidence contradicts (the rules table below);
+ *  - a removal command (apt-get remove, dpkg -P ...) names its packages,
+ *    never a pattern: in every fix line, and in every fixture's `wslgpu
+ *    fix` plan (kbtruth.sh writes them beside the runs).
  * And no user text names internal ids (field-case numbers, fixture names).
  */
 #include "testutil.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <regex.h>
 
@@ -156,6 +160,142 @@ static bool raw_placeholder(const char *s)
 	return hit;
 }
 
+/* ---- removal commands name their packages ---- */
+
+/* `apt-get remove 'libnvidia-*'` also removes libnvidia-container1 and
+ * libnvidia-container-tools, the NVIDIA Container Toolkit (its release
+ * notes list them as its packages): a removal names each package. Checked
+ * on every fix line as written and rendered without evidence
+ * (test_general_advice), with
+ * every fixture's evidence and in every fixture's `wslgpu fix` plan
+ * (test_fixture_runs). */
+
+static bool word_is(const char *w, size_t n, const char *s)
+{
+	return strlen(s) == n && !strncmp(w, s, n);
+}
+
+/*
+ * Whether one shell command (no separators) removes packages named by a
+ * pattern: apt-get/apt/aptitude remove|purge|autoremove, dpkg -r|-P|
+ * --remove|--purge, yum/dnf remove|erase, with an argument holding * ? [
+ * ^ or $ (apt-get reads a name with * or ? as a pattern or a regex).
+ */
+static bool segment_removes_by_pattern(const char *s, size_t len)
+{
+	const char *w[32];
+	size_t wl[32], n = 0;
+	for (size_t i = 0; i < len && n < 32;) {
+		while (i < len && isspace((unsigned char)s[i]))
+			i++;
+		if (i >= len)
+			break;
+		size_t st = i;
+		char q = 0;
+		while (i < len && (q || !isspace((unsigned char)s[i]))) {
+			if (q && s[i] == q)
+				q = 0;
+			else if (!q && (s[i] == '\'' || s[i] == '"'))
+				q = s[i];
+			i++;
+		}
+		w[n] = s + st;
+		wl[n++] = i - st;
+	}
+	size_t k = 0;
+	while (k < n && (word_is(w[k], wl[k], "sudo") || memchr(w[k], '=', wl[k])))
+		k++;
+	if (k >= n)
+		return false;
+	bool apt = word_is(w[k], wl[k], "apt-get") || word_is(w[k], wl[k], "apt") ||
+		   word_is(w[k], wl[k], "aptitude") || word_is(w[k], wl[k], "yum") ||
+		   word_is(w[k], wl[k], "dnf");
+	bool dpkg = word_is(w[k], wl[k], "dpkg");
+	if (!apt && !dpkg)
+		return false;
+	bool removing = false;
+	for (size_t j = k + 1; j < n; j++) {
+		if (apt && (word_is(w[j], wl[j], "remove") || word_is(w[j], wl[j], "purge") ||
+			    word_is(w[j], wl[j], "autoremove") || word_is(w[j], wl[j], "erase"))) {
+			removing = true;
+			continue;
+		}
+		if (dpkg && (word_is(w[j], wl[j], "-r") || word_is(w[j], wl[j], "-P") ||
+			     word_is(w[j], wl[j], "--remove") || word_is(w[j], wl[j], "--purge"))) {
+			removing = true;
+			continue;
+		}
+		if (!removing || w[j][0] == '-')
+			continue;
+		for (size_t c = 0; c < wl[j]; c++)
+			if (strchr("*?[^$", w[j][c]))
+				return true;
+	}
+	return false;
+}
+
+/* The command part of a fix line or a plan line: before the KB's
+ * "   (remark)" and a shell comment. */
+static size_t command_length(const char *line)
+{
+	const char *rem = strstr(line, "   (");
+	size_t n = rem ? (size_t)(rem - line) : strlen(line);
+	for (size_t i = 0; i < n; i++)
+		if (line[i] == '#' && (i == 0 || isspace((unsigned char)line[i - 1])))
+			return i;
+	return n;
+}
+
+/* Whether a line holds a removal command with a pattern, in any of its
+ * commands (split at && || ; and |). */
+static bool removes_by_pattern(const char *line)
+{
+	size_t n = command_length(line);
+	size_t st = 0;
+	char q = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && q) {
+			q = line[i] == q ? 0 : q;
+			continue;
+		}
+		if (i < n && (line[i] == '\'' || line[i] == '"')) {
+			q = line[i];
+			continue;
+		}
+		if (i == n || line[i] == ';' || line[i] == '|' || line[i] == '&') {
+			if (segment_removes_by_pattern(line + st, i - st))
+				return true;
+			while (i + 1 < n && (line[i + 1] == '|' || line[i + 1] == '&'))
+				i++;
+			st = i + 1;
+		}
+	}
+	return false;
+}
+
+static void test_removal_pattern_detector(void **state)
+{
+	(void)state;
+	assert_true(removes_by_pattern("sudo apt-get remove --purge 'nvidia-driver-*' 'libnvidia-*'"));
+	assert_true(removes_by_pattern("sudo apt purge nvidia-*"));
+	assert_true(removes_by_pattern("sudo dpkg -P $(dpkg -l | awk '{print $2}') libnvidia-[a-z]*"));
+	assert_true(removes_by_pattern("apt list --installed && sudo apt-get -y remove '^libnvidia'"));
+	assert_true(removes_by_pattern("sudo DEBIAN_FRONTEND=noninteractive apt-get autoremove 'cuda-*'"));
+	assert_false(removes_by_pattern("sudo apt-get remove --purge libnvidia-compute-535 nvidia-utils-535"));
+	assert_false(removes_by_pattern("sudo apt-get remove --purge PACKAGES   (never libnvidia-*)"));
+	assert_false(removes_by_pattern("sudo apt-get remove --purge cuda-drivers   # not libnvidia-*"));
+	assert_false(removes_by_pattern("dpkg -l | grep -E '^ii +(nvidia-driver|libnvidia-compute)'"));
+	assert_false(removes_by_pattern("sudo apt-get install 'cuda-toolkit-12-*'"));
+	assert_false(removes_by_pattern("ls /usr/lib/wsl/lib/libnvidia-*"));
+}
+
+static void check_fix(const char *what, const char *line, struct strbuf *errs)
+{
+	if (line && removes_by_pattern(line))
+		sb_addf(errs, "%s: removes packages by a pattern (name each package): %s\n", what,
+			line);
+}
+
 /* ---- without evidence ---- */
 
 static void test_general_advice(void **state)
@@ -177,16 +317,19 @@ static void test_general_advice(void **state)
 					"left (every one assumes a machine)\n", e->file, e->line, e->id);
 		}
 		finding_view_release(&g);
-		for (size_t j = 0; j < e->fix.n; j++)
-			if (raw_placeholder(e->fix.v[j]) && !p && strncmp(e->id, "explain.", 8))
+		for (size_t j = 0; j < e->fix.n; j++) {
+			check_fix(e->id, e->fix.v[j], &errs);
+			if (raw_placeholder(e->fix.v[j]))
 				sb_addf(&errs, "%s:%d: [%s] fix holds a raw <placeholder>: %s\n", e->file,
 					e->line, e->id, e->fix.v[j]);
+		}
 		struct finding_view v;
 		finding_expand(&v, e, NULL, NULL);
 		struct facts none = { "", "", NULL, NULL };
 		for (size_t j = 0; j < v.nfix; j++) {
 			struct strbuf what = STRBUF_INIT;
 			sb_addf(&what, "[%s] fix without evidence", e->id);
+			check_fix(what.buf, v.fix[j], &errs);
 			/* General advice may name any platform; only the never-true
 			 * claims are checked here. */
 			for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
@@ -361,8 +504,10 @@ static void check_run(const char *file, const char *buf, size_t len, struct strb
 			finding_expand(&v, e, &ev, id.buf);
 			if (v.cause)
 				apply_rules(what.buf, v.cause, false, &f, errs);
-			for (size_t j = 0; j < v.nfix; j++)
+			for (size_t j = 0; j < v.nfix; j++) {
 				apply_rules(what.buf, v.fix[j], true, &f, errs);
+				check_fix(what.buf, v.fix[j], errs);
+			}
 			finding_view_release(&v);
 		}
 		ev_release(&ev);
@@ -373,6 +518,25 @@ out:
 	sb_release(&id);
 	sb_release(&kbid);
 	sb_release(&keys);
+	sb_release(&what);
+}
+
+/* Every line of a fixture's `wslgpu fix` plan. */
+static void check_plan(const char *file, const char *text, struct strbuf *errs)
+{
+	struct strbuf what = STRBUF_INIT;
+	size_t lineno = 0;
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, n);
+		lineno++;
+		sb_reset(&what);
+		sb_addf(&what, "%s:%zu", file, lineno);
+		check_fix(what.buf, line, errs);
+		free(line);
+		p += n + (nl != NULL);
+	}
 	sb_release(&what);
 }
 
@@ -389,9 +553,12 @@ static void test_fixture_runs(void **state)
 	struct strbuf errs = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
 	struct dirent *de;
 	size_t runs = 0;
+	size_t plans = 0;
 	while ((de = readdir(d))) {
 		size_t n = strlen(de->d_name);
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
+		bool json = n > 5 && !strcmp(de->d_name + n - 5, ".json");
+		bool plan = n > 5 && !strcmp(de->d_name + n - 5, ".plan");
+		if (!json && !plan)
 			continue;
 		sb_reset(&path);
 		sb_addf(&path, "%s/%s", dir, de->d_name);
@@ -400,11 +567,17 @@ static void test_fixture_runs(void **state)
 		sb_reset(&text);
 		assert_int_equal(sb_read_fd(&text, fd, 64u << 20, NULL), 0);
 		close(fd);
-		check_run(de->d_name, sb_str(&text), text.len, &errs);
-		runs++;
+		if (json) {
+			check_run(de->d_name, sb_str(&text), text.len, &errs);
+			runs++;
+		} else {
+			check_plan(de->d_name, sb_str(&text), &errs);
+			plans++;
+		}
 	}
 	closedir(d);
 	assert_true(runs > 0);
+	assert_true(plans > 0);
 	fail_with(&errs);
 	sb_release(&errs);
 	sb_release(&path);
@@ -453,6 +626,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_removal_pattern_detector),
 		cmocka_unit_test(test_general_advice),
 		cmocka_unit_test(test_no_internal_ids),
 		cmocka_unit_test(test_fixture_runs),
