@@ -279,14 +279,15 @@ static void windows_driver(struct result *r, struct findings *v, const struct wi
 			best = x;
 		}
 	if (newer) {
-		res_ev(r, "newer_store_driver", "%s (%s%s%s)", newer->windows, newer->name,
-		       newer->version[0] ? ", NVIDIA " : "", newer->version);
+		res_ev(r, "newer_store_driver", "%s%s%s%s in %s", newer->windows,
+		       newer->version[0] ? " (NVIDIA " : "", newer->version, newer->version[0] ? ")" : "",
+		       newer->name);
 		bool by_wu = f->wu_nvidia && strstr(f->wu_title, f->drv_version);
 		if (by_wu)
 			res_ev(r, "wu_installed_active", "yes");
 		findings_add(v, ST_WARN, "host.windows.driver_replaced",
 			 "Windows runs NVIDIA driver %s%s, older than %s in its driver store",
-			 f->drv_version, by_wu ? ", installed by Windows Update," : "", newer->windows);
+			 f->drv_version, by_wu ? ", installed by Windows Update" : "", newer->windows);
 	}
 	wslhost_free_stores(&st);
 }
@@ -303,7 +304,8 @@ static void windows_memory(struct result *r, struct findings *v, const struct wi
 		sb_add(&sb, " of ");
 		mib(&sb, total);
 	}
-	res_ev(r, "gpu_memory_in_use", "%s (the adapter %s)", sb.buf, f->mem_luid);
+	res_ev(r, "gpu_memory_in_use", "%s", sb.buf);
+	res_ev(r, "gpu_memory_adapter", "luid %s (the most dedicated memory in use)", f->mem_luid);
 	sb_reset(&sb);
 	mib(&sb, f->mem_windows);
 	res_ev(r, "gpu_memory_windows", "%s", sb.buf);
