@@ -455,23 +455,6 @@ static int find_program(const char *name, const char *const *under_c, struct str
 static const char *const at_powershell[] = {
 	"Windows/System32/WindowsPowerShell/v1.0/powershell.exe", NULL };
 
-/* Standard base64 (RFC 4648 section 4), which -EncodedCommand takes. */
-static void base64(const unsigned char *p, size_t n, struct strbuf *out)
-{
-	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16;
-		if (i + 1 < n)
-			v |= (unsigned)p[i + 1] << 8;
-		if (i + 2 < n)
-			v |= p[i + 2];
-		sb_addc(out, b64[(v >> 18) & 63]);
-		sb_addc(out, b64[(v >> 12) & 63]);
-		sb_addc(out, i + 1 < n ? b64[(v >> 6) & 63] : '=');
-		sb_addc(out, i + 2 < n ? b64[v & 63] : '=');
-	}
-}
-
 /* The script as -EncodedCommand wants it: base64 of its UTF-16LE (ASCII). */
 static void encoded_script(struct strbuf *out)
 {
@@ -481,7 +464,7 @@ static void encoded_script(struct strbuf *out)
 		u[2 * i] = (unsigned char)winfacts_script[i];
 		u[2 * i + 1] = 0;
 	}
-	base64(u, 2 * n, out);
+	sb_add_base64(out, u, 2 * n, false); /* -EncodedCommand: standard base64 */
 	free(u);
 }
 

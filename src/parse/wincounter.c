@@ -10,16 +10,6 @@
 #include "../core/strbuf.h"
 #include "wintext.h"
 
-static const char *trim(const char *s, const char *e, size_t *n)
-{
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*n = (size_t)(e - s);
-	return s;
-}
-
 int wincounter_split_path(const char *s, size_t n, struct wincounter_sample *out)
 {
 	/* "\\HOST\object(instance)\counter", or "\object(instance)\counter" */
@@ -116,7 +106,7 @@ static size_t csv_fields(const char *s, const char *e, const char **f, size_t *f
 		} else {
 			const char *comma = memchr(s, ',', (size_t)(e - s));
 			const char *fe = comma ? comma : e;
-			f[k] = trim(s, fe, &fl[k]);
+			f[k] = wintext_trim(s, fe, &fl[k]);
 			k++;
 			s = fe;
 		}
@@ -140,7 +130,7 @@ static void parse_typeperf(struct wincounters *c, const char *hdr, const char *h
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		size_t ln;
-		const char *s = trim(p, e, &ln);
+		const char *s = wintext_trim(p, e, &ln);
 		if (ln > 2 && *s == '"' && s[1] >= '0' && s[1] <= '9') {
 			if (csv_fields(s, s + ln, rf, rl, MAXF) != nh)
 				goto next;
@@ -158,7 +148,7 @@ static void parse_typeperf(struct wincounters *c, const char *hdr, const char *h
 					continue;
 				*smp = tmp;
 				size_t vl;
-				const char *v = trim(rf[i], rf[i] + rl[i], &vl);
+				const char *v = wintext_trim(rf[i], rf[i] + rl[i], &vl);
 				smp->have_value = number(v, vl, &smp->value);
 			}
 		}
@@ -183,7 +173,7 @@ size_t wincounter_parse(const char *buf, size_t len, struct wincounters *c)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		size_t ln;
-		const char *s = trim(p, e, &ln);
+		const char *s = wintext_trim(p, e, &ln);
 		const char *pdh = ln > 16 ? strstr(s, "(PDH-CSV") : NULL;
 		if (pdh && pdh < s + ln && *s == '"') {
 			parse_typeperf(c, s, s + ln, nl ? nl + 1 : end, end);
@@ -206,7 +196,7 @@ size_t wincounter_parse(const char *buf, size_t len, struct wincounters *c)
 		if (ln >= 2 && s[ln - 1] == ':' && s[ln - 2] == ' ') {
 			/* "...\\host\object(inst)\counter :" */
 			size_t pl;
-			const char *path = trim(bs, s + ln - 1, &pl);
+			const char *path = wintext_trim(bs, s + ln - 1, &pl);
 			struct wincounter_sample tmp;
 			memset(&tmp, 0, sizeof tmp);
 			if (wincounter_split_path(path, pl, &tmp) == 0 && (pending = add(c)))
@@ -214,7 +204,7 @@ size_t wincounter_parse(const char *buf, size_t len, struct wincounters *c)
 		} else if (col_inst && (size_t)(bs - p) < col_inst && p + col_inst < e) {
 			/* A CounterSamples row: path, instance, value (last word). */
 			size_t pl;
-			const char *path = trim(bs, p + col_inst, &pl);
+			const char *path = wintext_trim(bs, p + col_inst, &pl);
 			const char *ve = s + ln, *vs = ve;
 			while (vs > s && vs[-1] != ' ' && vs[-1] != '\t')
 				vs--;

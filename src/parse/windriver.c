@@ -11,16 +11,6 @@
 #include "../core/strbuf.h"
 #include "wintext.h"
 
-static const char *trim(const char *s, const char *e, size_t *n)
-{
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*n = (size_t)(e - s);
-	return s;
-}
-
 static bool digits(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -121,7 +111,7 @@ size_t windriver_parse(const char *buf, size_t len, struct windriver *d)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		size_t n;
-		const char *s = trim(p, e, &n);
+		const char *s = wintext_trim(p, e, &n);
 		if (!n) {
 			flush(d, &r);
 		} else {
@@ -134,7 +124,7 @@ size_t windriver_parse(const char *buf, size_t len, struct windriver *d)
 				q++;
 			if (ke > k && q < s + n && (*q == ':' || *q == '=')) {
 				size_t vl;
-				const char *v = trim(q + 1, s + n, &vl);
+				const char *v = wintext_trim(q + 1, s + n, &vl);
 				put(&r, k, (size_t)(ke - k), v, vl);
 			}
 		}
@@ -190,7 +180,7 @@ size_t winpnp_parse(const char *buf, size_t len, struct winpnp *pp)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		size_t n;
-		const char *s = trim(p, e, &n);
+		const char *s = wintext_trim(p, e, &n);
 		/* The value: after the label's colon (ASCII or full-width). */
 		const char *colon = memchr(s, ':', n);
 		const char *fw = NULL;
@@ -210,7 +200,7 @@ size_t winpnp_parse(const char *buf, size_t len, struct winpnp *pp)
 			continue;
 		}
 		size_t vl;
-		const char *v = trim(vs, s + n, &vl);
+		const char *v = wintext_trim(vs, s + n, &vl);
 		bool oem = vl > 7 && !strncasecmp(v, "oem", 3) && is_inf(v, vl) && isdigit((unsigned char)v[3]);
 		if (oem) {
 			if (pp->n == WINPNP_MAX) {

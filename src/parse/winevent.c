@@ -155,16 +155,6 @@ static void table_time(const char *s, size_t n, char *out, size_t cap)
 	copy(out, cap, tmp);
 }
 
-static const char *trim(const char *s, const char *e, size_t *n)
-{
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*n = (size_t)(e - s);
-	return s;
-}
-
 static void text_line(struct winevents *ev, const char *s, const char *e)
 {
 	static const char desc[] = "The description for Event ID ";
@@ -208,7 +198,7 @@ static void text_line(struct winevents *ev, const char *s, const char *e)
 	for (const char *c = s; k < 6 && c <= e;) {
 		const char *bar = memchr(c, '|', (size_t)(e - c));
 		const char *ce = bar ? bar : e;
-		cell[k] = trim(c, ce, &cl[k]);
+		cell[k] = wintext_trim(c, ce, &cl[k]);
 		k++;
 		if (!bar)
 			break;

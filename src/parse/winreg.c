@@ -9,16 +9,6 @@
 #include "../core/strbuf.h"
 #include "wintext.h"
 
-static const char *trim(const char *s, const char *e, size_t *n)
-{
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*n = (size_t)(e - s);
-	return s;
-}
-
 static struct winreg_value *add(struct winreg *r, const char *key)
 {
 	if (r->n == WINREG_MAX_VALUES) {
@@ -61,8 +51,8 @@ static void query_line(struct winreg *r, const char *key, const char *s, const c
 	while (te < e && *te != ' ' && *te != '\t')
 		te++;
 	size_t nl, dl;
-	const char *name = trim(s, t, &nl);
-	const char *data = trim(te, e, &dl);
+	const char *name = wintext_trim(s, t, &nl);
+	const char *data = wintext_trim(te, e, &dl);
 	struct winreg_value *v = add(r, key);
 	if (!v)
 		return;
@@ -104,7 +94,7 @@ static void export_line(struct winreg *r, const char *key, const char *s, const 
 	if (vl >= 6 && !strncasecmp(val, "dword:", 6)) {
 		snprintf(v->type, sizeof v->type, "REG_DWORD");
 		size_t hl;
-		const char *h = trim(val + 6, e, &hl);
+		const char *h = wintext_trim(val + 6, e, &hl);
 		set_number(v, h, hl, 16);
 		if (v->is_number)
 			snprintf(v->data, sizeof v->data, "%llu", v->number);
@@ -135,7 +125,7 @@ size_t winreg_parse(const char *buf, size_t len, struct winreg *r)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		size_t n;
-		const char *s = trim(p, e, &n);
+		const char *s = wintext_trim(p, e, &n);
 		const char *se = s + n;
 		if (n > 5 && !strncmp(s, "HKEY_", 5) && !memmem(s, n, " REG_", 5) &&
 		    !memmem(s, n, "\tREG_", 5)) {

@@ -8,16 +8,6 @@
 #include "../core/strbuf.h"
 #include "wintext.h"
 
-static const char *trim(const char *s, const char *e, size_t *n)
-{
-	while (s < e && (*s == ' ' || *s == '\t'))
-		s++;
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*n = (size_t)(e - s);
-	return s;
-}
-
 /* Splits one line at commas into at most WINSMI_MAX_COLS trimmed cells. */
 static size_t cells(const char *s, const char *e, const char *c[], size_t cl[])
 {
@@ -25,7 +15,7 @@ static size_t cells(const char *s, const char *e, const char *c[], size_t cl[])
 	while (k < WINSMI_MAX_COLS) {
 		const char *comma = memchr(s, ',', (size_t)(e - s));
 		const char *ce = comma ? comma : e;
-		c[k] = trim(s, ce, &cl[k]);
+		c[k] = wintext_trim(s, ce, &cl[k]);
 		k++;
 		if (!comma)
 			break;
@@ -136,7 +126,7 @@ void winsmi_q_parse(const char *buf, size_t len, struct winsmi_q *q)
 		while (p + indent < e && p[indent] == ' ')
 			indent++;
 		size_t n;
-		const char *s = trim(p, e, &n);
+		const char *s = wintext_trim(p, e, &n);
 		const char *colon = memchr(s, ':', n);
 		if (gpu_header(s, n) && indent == 0) {
 			if (q->ngpus < WINSMI_MAX_GPUS) {
@@ -152,8 +142,8 @@ void winsmi_q_parse(const char *buf, size_t len, struct winsmi_q *q)
 			section_indent = indent;
 		} else if (colon && g) {
 			size_t kl, vl;
-			const char *k = trim(s, colon, &kl);
-			const char *v = trim(colon + 1, s + n, &vl);
+			const char *k = wintext_trim(s, colon, &kl);
+			const char *v = wintext_trim(colon + 1, s + n, &vl);
 			if (indent <= section_indent)
 				section[0] = '\0';
 			char key[64];

@@ -130,3 +130,13 @@ void wintext_decode(const char *buf, size_t len, struct strbuf *out, struct wint
 	if (info)
 		*info = w;
 }
+
+const char *wintext_trim(const char *s, const char *e, size_t *n)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	*n = (size_t)(e - s);
+	return s;
+}

@@ -54,4 +54,8 @@ size_t wintext_utf16_to_utf8(const unsigned char *b, size_t len, bool be, struct
  * LF. Appends to out; info (may be NULL) says what was found. */
 void wintext_decode(const char *buf, size_t len, struct strbuf *out, struct wintext *info);
 
+/* [s, e) without the blanks (spaces, tabs) at either end: returns the
+ * start, *n the length. For the line parsers of src/parse/win*.c. */
+const char *wintext_trim(const char *s, const char *e, size_t *n);
+
 #endif
