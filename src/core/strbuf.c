@@ -97,6 +97,7 @@ void sb_grow(struct strbuf *sb, size_t extra)
 	}
 	sb->buf = xrealloc(sb->buf, n);
 	sb->alloc = n;
+	sb->buf[sb->len] = '\0'; /* a first allocation holds "" at once */
 }
 
 void sb_addn(struct strbuf *sb, const void *data, size_t n)

@@ -163,8 +163,10 @@ static void text_line(struct winevents *ev, const char *s, const char *e)
 	const char *p;
 	if ((p = memmem(s, (size_t)(e - s), desc, sizeof desc - 1))) {
 		p += sizeof desc - 1;
-		char *end;
-		long id = strtol(p, &end, 10);
+		const char *end = p;
+		long id = 0;
+		while (end < e && *end >= '0' && *end <= '9' && id < 1000000)
+			id = id * 10 + (*end++ - '0'); /* within the line, unlike strtol */
 		const char *src = memmem(end, (size_t)(e - end), " from source ", 13);
 		if (end == p || !src)
 			return;

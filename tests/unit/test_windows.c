@@ -201,6 +201,14 @@ static void test_winevent_xml(void **state)
 	static const char row[] = "Warning | 3/4/2024 10:00 | Display | 4101 | None | x\n";
 	assert_int_equal(winevent_parse(row, sizeof row - 1, &ev), 1);
 	assert_string_equal(ev.v[0].time, "3/4/2024 10:00");
+	/* Found by fuzz_windows: an event number cut at the line end is no
+	 * number (strtol read on into the next line). */
+	static const char cut[] = "The description for Event ID \n1 from source Display.\n";
+	assert_int_equal(winevent_parse(cut, sizeof cut - 1, &ev), 0);
+	static const char whole[] = "The description for Event ID 14 from source nvlddmkm cannot be found.\n";
+	assert_int_equal(winevent_parse(whole, sizeof whole - 1, &ev), 1);
+	assert_int_equal(ev.v[0].id, 14);
+	assert_string_equal(ev.v[0].provider, "nvlddmkm");
 }
 
 /* ---- registry, counters, nvidia-smi, drivers, ver ---- */
@@ -309,6 +317,7 @@ static void test_windriver_and_ver(void **state)
 	assert_int_equal(winver_parse("Microsoft Windows [Version 10.0.17763]", 38, &v), 0);
 	assert_int_equal(v.revision, -1);
 	assert_int_equal(winver_parse("no version here 10.0.1.2", 24, &v), -1);
+	assert_int_equal(winver_parse("", 0, &v), -1); /* fuzz_windows: empty input */
 	assert_int_equal(winver_from_build(26100, -1, &v), 0);
 	assert_string_equal(v.version, "10.0.26100");
 }
