@@ -474,36 +474,45 @@ static int remaining(double deadline)
 	return left < 1 ? 1 : (int)left;
 }
 
-/* Runs one program; its stdout (stderr when stdout is empty) is the body.
- * Returns the section status it amounts to. */
-static enum winbatch_status run_one(const char *const *argv, const char *const *env, int limit_ms,
-				    struct strbuf *body, struct strbuf *why)
+/* Runs one program; its stdout (stderr when stdout is empty) is the body
+ * and *st the section status it amounts to. Returns -EAGAIN when o->run
+ * deferred it, else 0. */
+static int run_one(const struct winfacts_opts *o, const char *const *argv, const char *const *env,
+		   int limit_ms, struct strbuf *body, struct strbuf *why, enum winbatch_status *st)
 {
-	struct proc_opts po = { limit_ms, 0, env };
+	struct proc_opts po = { .timeout_ms = limit_ms, .env_set = env };
 	struct proc_result pr;
 	proc_result_init(&pr);
-	enum winbatch_status st = WINBATCH_OK;
-	if (proc_run(argv, &po, &pr) < 0) {
+	*st = WINBATCH_OK;
+	int rc = o && o->run ? o->run(o->run_arg, argv, &po, &pr) : proc_run(argv, &po, &pr);
+	if (rc == -EAGAIN) {
+		proc_result_release(&pr);
+		return rc;
+	}
+	if (rc < 0) {
 		sb_add(why, "could not be started");
 		proc_result_release(&pr);
-		return WINBATCH_ERROR;
+		*st = WINBATCH_ERROR;
+		return 0;
 	}
 	sb_addn(body, pr.out.buf ? pr.out.buf : "", pr.out.len);
 	if (!pr.out.len)
 		sb_addn(body, pr.err.buf ? pr.err.buf : "", pr.err.len);
 	if (pr.end == PROC_TIMEOUT) {
-		st = WINBATCH_CUT;
+		*st = WINBATCH_CUT;
 		sb_addf(why, "no answer within %.1f s", limit_ms / 1000.0);
 	} else if (pr.end != PROC_EXITED || pr.code != 0) {
-		st = WINBATCH_ERROR;
+		*st = WINBATCH_ERROR;
 		proc_describe_end(&pr, why);
 	}
 	proc_result_release(&pr);
-	return st;
+	return 0;
 }
 
-/* The PowerShell way. Returns 0 when it printed sections. */
-static int via_powershell(struct winfacts *f, double deadline, time_t now)
+/* The PowerShell way. Returns 0 when it printed sections, 1 when it used
+ * the time up, -EAGAIN when deferred, -1 otherwise. */
+static int via_powershell(const struct winfacts_opts *o, struct winfacts *f, double deadline,
+			  time_t now)
 {
 	struct strbuf guest = STRBUF_INIT, host = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
@@ -514,7 +523,11 @@ static int via_powershell(struct winfacts *f, double deadline, time_t now)
 	const char *argv[] = { host.buf, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass",
 			       "-EncodedCommand", cmd.buf, NULL };
 	f->asked = true;
-	enum winbatch_status st = run_one(argv, NULL, remaining(deadline), &out, &why);
+	enum winbatch_status st;
+	if (run_one(o, argv, NULL, remaining(deadline), &out, &why, &st) == -EAGAIN) {
+		rc = -EAGAIN;
+		goto done;
+	}
 	struct winbatch *b = xcalloc(1, sizeof *b);
 	winbatch_parse(out.buf ? out.buf : "", out.len, b);
 	if (b->n) {
@@ -545,8 +558,10 @@ done:
 	return rc;
 }
 
-/* The programs one by one, when there is no PowerShell. */
-static void via_programs(struct winfacts *f, double deadline, int total_ms, time_t now)
+/* The programs one by one, when there is no PowerShell. Returns -EAGAIN
+ * when deferred, else 0. */
+static int via_programs(const struct winfacts_opts *o, struct winfacts *f, double deadline,
+			int total_ms, time_t now)
 {
 	static const char *const at_smi[] = { "Windows/System32/nvidia-smi.exe",
 					      "Program Files/NVIDIA Corporation/NVSMI/nvidia-smi.exe",
@@ -590,6 +605,7 @@ static void via_programs(struct winfacts *f, double deadline, int total_ms, time
 	f->via = WINFACTS_VIA_PROGRAMS;
 	struct strbuf guest = STRBUF_INIT, host = STRBUF_INIT, body = STRBUF_INIT, why = STRBUF_INIT;
 	size_t found = 0;
+	int rc = 0;
 	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		if (find_program(steps[i].program, steps[i].at, &guest, &host) < 0) {
 			set_part(f, steps[i].section, "absent", "%s not found", steps[i].program);
@@ -613,7 +629,11 @@ static void via_programs(struct winfacts *f, double deadline, int total_ms, time
 		sb_reset(&body);
 		sb_reset(&why);
 		f->asked = true;
-		enum winbatch_status st = run_one(argv, steps[i].env, limit, &body, &why);
+		enum winbatch_status st;
+		if (run_one(o, argv, steps[i].env, limit, &body, &why, &st) == -EAGAIN) {
+			rc = -EAGAIN;
+			break;
+		}
 		read_section(f, steps[i].section, st, body.buf ? body.buf : "", body.len, now);
 		if (st != WINBATCH_OK) {
 			struct winfacts_part *p = part(f, steps[i].section);
@@ -622,7 +642,7 @@ static void via_programs(struct winfacts *f, double deadline, int total_ms, time
 			snprintf(p->note, sizeof p->note, "%s %s", steps[i].program, why.buf);
 		}
 	}
-	if (!found)
+	if (!found && !rc)
 		snprintf(f->why, sizeof f->why,
 			 "neither powershell.exe nor any of the programs it would run was found on PATH "
 			 "or under C:\\Windows\\System32");
@@ -631,6 +651,7 @@ static void via_programs(struct winfacts *f, double deadline, int total_ms, time
 	sb_release(&body);
 	sb_release(&why);
 	sb_release(&wslenv);
+	return rc;
 }
 
 int winfacts_collect(const struct winfacts_opts *o, struct winfacts *f)
@@ -640,9 +661,11 @@ int winfacts_collect(const struct winfacts_opts *o, struct winfacts *f)
 	int total = o && o->timeout_ms > 0 ? o->timeout_ms : 6000;
 	double t0 = now_ms(), deadline = t0 + total;
 	time_t now = time(NULL);
-	int rc = o && o->no_powershell ? -1 : via_powershell(f, deadline, now);
-	if (rc < 0)
-		via_programs(f, deadline, total, now);
+	int rc = o && o->no_powershell ? -1 : via_powershell(o, f, deadline, now);
+	if (rc == -1)
+		rc = via_programs(o, f, deadline, total, now);
+	if (rc == -EAGAIN)
+		return rc;
 	f->ms = now_ms() - t0;
 	if (!f->reached && !f->why[0]) {
 		/* Every part failed: the first failure says why. */
@@ -660,7 +683,8 @@ const struct winfacts *winfacts_get(const struct winfacts_opts *o)
 	static struct winfacts cached;
 	static bool have;
 	if (!have) {
-		winfacts_collect(o, &cached);
+		if (winfacts_collect(o, &cached) == -EAGAIN)
+			return NULL; /* asked again where the commands may run */
 		have = true;
 	}
 	return &cached;

@@ -43,6 +43,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "../core/proc.h"
 #include "../parse/nvsmi.h"
 #include "../parse/winver.h"
 #include "../parse/winwslver.h"
@@ -130,12 +131,20 @@ struct winfacts {
 struct winfacts_opts {
 	int timeout_ms;       /* the whole query's limit */
 	bool no_powershell;   /* ask the programs one by one (tests, --windows=programs) */
+	/* Runs each command (NULL: proc_run), so that a probe can run them
+	 * under its runner's watch. A return of -EAGAIN (the runner hands
+	 * the probe over to a child of its own first) stops the query at
+	 * once: winfacts_collect returns -EAGAIN and nothing is kept. */
+	int (*run)(void *arg, const char *const *argv, const struct proc_opts *po,
+		   struct proc_result *pr);
+	void *run_arg;
 };
 
 /* Asks Windows. Returns 0 when something answered (f->reached), -1 with
- * f->why otherwise. */
+ * f->why otherwise, -EAGAIN when o->run deferred a command. */
 int winfacts_collect(const struct winfacts_opts *o, struct winfacts *f);
-/* winfacts_collect once per process; later calls return the same facts. */
+/* winfacts_collect once per process; later calls return the same facts.
+ * NULL when o->run deferred (nothing is cached then). */
 const struct winfacts *winfacts_get(const struct winfacts_opts *o);
 
 /* The PowerShell script of the batched query (for doc/windows.md, tests). */

@@ -356,8 +356,10 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 		return;
 	}
 	probe_step(ctx, "asking Windows (powershell.exe, or its programs one by one)");
-	struct winfacts_opts o = { windows_limit_ms(ctx), false };
+	struct winfacts_opts o = { .timeout_ms = windows_limit_ms(ctx) };
 	const struct winfacts *f = winfacts_get(&o);
+	if (!f)
+		return; /* o.run deferred: the probe runs again where it may run commands */
 	res_ev(r, "windows_query", "%s, %.1f s", f->via == WINFACTS_VIA_POWERSHELL ?
 	       "one PowerShell run" : f->via == WINFACTS_VIA_PROGRAMS ? "the programs one by one (no PowerShell)" :
 	       "nothing could be run", f->ms / 1000.0);

@@ -8,6 +8,7 @@
  */
 #include "testutil.h"
 
+#include "core/rootfs.h"
 #include "core/strbuf.h"
 #include "facts/windows.h"
 #include "parse/winbatch.h"
@@ -397,6 +398,73 @@ static void test_winfacts_from_sections(void **state)
 	}
 }
 
+/* ---- the query's commands through a probe's runner ---- */
+
+static int ran;
+static char ran_argv0[256];
+static bool ran_encoded;
+
+static int run_deferred(void *arg, const char *const *argv, const struct proc_opts *po,
+			struct proc_result *pr)
+{
+	(void)arg, (void)argv, (void)po, (void)pr;
+	ran++;
+	return -EAGAIN;
+}
+
+static int run_batch(void *arg, const char *const *argv, const struct proc_opts *po,
+		     struct proc_result *pr)
+{
+	(void)po;
+	ran++;
+	snprintf(ran_argv0, sizeof ran_argv0, "%s", argv[0]);
+	for (size_t i = 1; argv[i]; i++)
+		if (!strcmp(argv[i], "-EncodedCommand") && argv[i + 1] && argv[i + 1][0])
+			ran_encoded = true;
+	sb_add(&pr->out, (const char *)arg);
+	pr->end = PROC_EXITED;
+	pr->code = 0;
+	return 0;
+}
+
+static void test_winfacts_runner(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	tu_write_str(d, "usr/bin/powershell.exe", "#!/bin/sh\n");
+	char p[4096];
+	snprintf(p, sizeof p, "%s/usr/bin/powershell.exe", d);
+	chmod(p, 0755);
+	assert_int_equal(rootfs_set(d), 0);
+	/* A runner that hands the probe over first: nothing run, nothing kept. */
+	struct winfacts_opts o = { .timeout_ms = 5000, .run = run_deferred };
+	struct winfacts *f = calloc(1, sizeof *f);
+	assert_int_equal(winfacts_collect(&o, f), -EAGAIN);
+	assert_int_equal(ran, 1);
+	assert_null(winfacts_get(&o));
+	assert_int_equal(ran, 2);
+	/* Then where it may run commands: one PowerShell run, its sections read. */
+	static const char batch[] = "##wslgpu-begin ver\r\nMicrosoft Windows [Version 10.0.22631.4460]\r\n"
+				    "##wslgpu-end ver ok\r\n";
+	o.run = run_batch;
+	o.run_arg = (void *)batch;
+	const struct winfacts *g = winfacts_get(&o);
+	assert_non_null(g);
+	assert_int_equal(ran, 3);
+	assert_true(strstr(ran_argv0, "/usr/bin/powershell.exe") != NULL);
+	assert_true(ran_encoded);
+	assert_true(g->reached);
+	assert_int_equal(g->via, WINFACTS_VIA_POWERSHELL);
+	assert_int_equal(g->ver.build, 22631);
+	/* Cached: asked once per run. */
+	assert_ptr_equal(winfacts_get(&o), g);
+	assert_int_equal(ran, 3);
+	free(f);
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_winsmi_forms),
 		cmocka_unit_test(test_windriver_and_ver),
 		cmocka_unit_test(test_winfacts_from_sections),
+		cmocka_unit_test(test_winfacts_runner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
