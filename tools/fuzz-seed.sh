@@ -55,6 +55,20 @@ each() { for d in "$fx"/*/root; do for f in "$d"/$1; do [ -e "$f" ] && echo "$f"
 	seed outputs $(each etc/wsl.conf)
 }
 
+# fuzz_windows: each real Windows output's body behind the byte that picks
+# its parser (fuzz/fuzz_windows.c), named by the body's content.
+mkdir -p fuzz/corpus/windows
+for f in tests/fixtures/real/windows/*.txt; do
+	case $(sed -n 's/^# shape: //p' "$f") in
+	wsl-version) b=1 ;; smi-*) b=2 ;; counter | typeperf) b=3 ;; event) b=4 ;;
+	reg) b=5 ;; driver | pnputil) b=6 ;; ver) b=7 ;; *) continue ;;
+	esac
+	out=fuzz/corpus/windows/seed-$(sed '1,/^# ---$/d' "$f" | sha1sum | cut -c1-12)
+	[ -e "$out" ] && continue
+	{ printf "\\00$b"; sed '1,/^# ---$/d' "$f"; } >"$out"
+	added=$((added + 1))
+done
+
 # ld.so.cache in each layout glibc's ldconfig writes, from a small tree.
 lc=$(command -v ldconfig || echo /sbin/ldconfig)
 if [ -x "$lc" ] && command -v unshare >/dev/null 2>&1; then

@@ -37,6 +37,7 @@
 #include "../kb/kb.h"
 #include "../parse/dpkgstatus.h"
 #include "../parse/ldcache.h"
+#include "../parse/wintext.h"
 #include "../report/finding.h"
 #include "../version.h"
 
@@ -89,35 +90,16 @@ static void cap_text(struct strbuf *sb, size_t cap)
 	sb_addf(sb, "\n[wslgpu: truncated at %zu KiB]\n", (cap + 1023) / 1024);
 }
 
-/* UTF-16LE (a .wslconfig saved by Notepad) as UTF-8, so that the names in
- * it can be seen and redacted. */
+/* UTF-16 (a .wslconfig saved by Notepad) as UTF-8, so that the names in
+ * it can be seen and redacted; line ends are kept as they are. */
 static void utf16_to_utf8(struct strbuf *sb)
 {
-	size_t i = 0;
-	bool bom = sb->len >= 2 && (unsigned char)sb->buf[0] == 0xff && (unsigned char)sb->buf[1] == 0xfe;
-	size_t nul_odd = 0;
-	for (size_t k = 1; k < sb->len; k += 2)
-		nul_odd += sb->buf[k] == '\0';
-	if (!bom && (sb->len < 4 || nul_odd < sb->len / 4))
+	bool bom, be;
+	if (!wintext_sniff_utf16((const unsigned char *)sb->buf, sb->len, &bom, &be))
 		return;
-	if (bom)
-		i = 2;
 	struct strbuf out = STRBUF_INIT;
-	for (; i + 1 < sb->len; i += 2) {
-		unsigned cp = (unsigned char)sb->buf[i] | (unsigned)(unsigned char)sb->buf[i + 1] << 8;
-		if (cp < 0x80) {
-			sb_addc(&out, (char)cp);
-		} else if (cp < 0x800) {
-			sb_addc(&out, (char)(0xc0 | cp >> 6));
-			sb_addc(&out, (char)(0x80 | (cp & 0x3f)));
-		} else if (cp >= 0xd800 && cp < 0xe000) {
-			sb_addc(&out, '?'); /* surrogates: not needed for what we look for */
-		} else {
-			sb_addc(&out, (char)(0xe0 | cp >> 12));
-			sb_addc(&out, (char)(0x80 | ((cp >> 6) & 0x3f)));
-			sb_addc(&out, (char)(0x80 | (cp & 0x3f)));
-		}
-	}
+	wintext_utf16_to_utf8((const unsigned char *)sb->buf + (bom ? 2 : 0), sb->len - (bom ? 2 : 0),
+			      be, &out);
 	sb_release(sb);
 	*sb = out;
 	sb_add(sb, "\n[wslgpu: the file is UTF-16; shown here as UTF-8]\n");

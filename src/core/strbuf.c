@@ -99,6 +99,7 @@ void sb_grow(struct strbuf *sb, size_t extra)
 	}
 	sb->buf = xrealloc(sb->buf, n);
 	sb->alloc = n;
+	sb->buf[sb->len] = '\0'; /* a first allocation holds "" at once */
 }
 
 void sb_addn(struct strbuf *sb, const void *data, size_t n)
@@ -188,5 +189,24 @@ int sb_read_fd(struct strbuf *sb, int fd, size_t cap, bool *truncated)
 			return 0;
 		sb->len += (size_t)n;
 		sb->buf[sb->len] = '\0';
+	}
+}
+
+void sb_add_base64(struct strbuf *sb, const void *data, size_t n, bool url)
+{
+	static const char std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	const char *b64 = url ? safe : std;
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16;
+		if (i + 1 < n)
+			v |= (unsigned)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		sb_addc(sb, b64[(v >> 18) & 63]);
+		sb_addc(sb, b64[(v >> 12) & 63]);
+		sb_addc(sb, i + 1 < n ? b64[(v >> 6) & 63] : '=');
+		sb_addc(sb, i + 2 < n ? b64[v & 63] : '=');
 	}
 }

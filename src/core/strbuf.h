@@ -35,6 +35,9 @@ void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Returns the buffer ("" for an empty strbuf) and leaves sb empty. */
 char *sb_detach(struct strbuf *sb);
+/* Appends n bytes as base64 with '=' padding (RFC 4648): the standard
+ * alphabet (section 4), or with url the URL-safe one (section 5). */
+void sb_add_base64(struct strbuf *sb, const void *data, size_t n, bool url);
 /* Strips trailing whitespace (spaces, tabs, CR, LF). */
 void sb_rtrim(struct strbuf *sb);
 /*

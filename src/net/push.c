@@ -183,24 +183,11 @@ static void add_group_label(struct strbuf *path, const char *name, const char *v
 {
 	/* "." and ".." too: a URL parser would fold them away as dot segments. */
 	if (!*val || strchr(val, '/') || strcmp(val, ".") == 0 || strcmp(val, "..") == 0) {
-		static const char b64[] =
-			"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-		const unsigned char *p = (const unsigned char *)val;
 		size_t n = strlen(val);
 		sb_addf(path, "/%s@base64/", name);
 		if (!n)
 			sb_addc(path, '='); /* the README: "a single = is required" */
-		for (size_t i = 0; i < n; i += 3) {
-			unsigned v = (unsigned)p[i] << 16;
-			if (i + 1 < n)
-				v |= (unsigned)p[i + 1] << 8;
-			if (i + 2 < n)
-				v |= p[i + 2];
-			sb_addc(path, b64[(v >> 18) & 63]);
-			sb_addc(path, b64[(v >> 12) & 63]);
-			sb_addc(path, i + 1 < n ? b64[(v >> 6) & 63] : '=');
-			sb_addc(path, i + 2 < n ? b64[v & 63] : '=');
-		}
+		sb_add_base64(path, val, n, true);
 		return;
 	}
 	sb_addf(path, "/%s/", name);

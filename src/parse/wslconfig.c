@@ -12,6 +12,7 @@
 #include "../core/strbuf.h"
 #include "../core/text.h"
 #include "inifile.h"
+#include "wintext.h"
 
 enum key_type { T_ANY, T_SIZE, T_INT, T_BOOL };
 
@@ -187,75 +188,6 @@ static char *show(const char *s)
 	if (strlen(s) > 60)
 		sb_add(&sb, "...");
 	return sb_detach(&sb);
-}
-
-/*
- * Decodes UTF-16 into UTF-8. Code units below 0x80 are copied, others are
- * encoded as UTF-8 (surrogate pairs combined; a lone surrogate becomes '?').
- */
-static void decode_utf16(const unsigned char *b, size_t len, bool be, struct strbuf *out)
-{
-	for (size_t i = 0; i + 1 < len; i += 2) {
-		unsigned u = be ? (unsigned)b[i] << 8 | b[i + 1] : (unsigned)b[i + 1] << 8 | b[i];
-		unsigned cp = u;
-		if (u >= 0xd800 && u <= 0xdbff && i + 3 < len) {
-			unsigned lo = be ? (unsigned)b[i + 2] << 8 | b[i + 3]
-					 : (unsigned)b[i + 3] << 8 | b[i + 2];
-			if (lo >= 0xdc00 && lo <= 0xdfff) {
-				cp = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-				i += 2;
-			} else {
-				cp = '?';
-			}
-		} else if (u >= 0xd800 && u <= 0xdfff) {
-			cp = '?';
-		}
-		if (cp == 0)
-			continue;
-		if (cp < 0x80) {
-			sb_addc(out, (char)cp);
-		} else if (cp < 0x800) {
-			sb_addc(out, (char)(0xc0 | cp >> 6));
-			sb_addc(out, (char)(0x80 | (cp & 0x3f)));
-		} else if (cp < 0x10000) {
-			sb_addc(out, (char)(0xe0 | cp >> 12));
-			sb_addc(out, (char)(0x80 | ((cp >> 6) & 0x3f)));
-			sb_addc(out, (char)(0x80 | (cp & 0x3f)));
-		} else {
-			sb_addc(out, (char)(0xf0 | cp >> 18));
-			sb_addc(out, (char)(0x80 | ((cp >> 12) & 0x3f)));
-			sb_addc(out, (char)(0x80 | ((cp >> 6) & 0x3f)));
-			sb_addc(out, (char)(0x80 | (cp & 0x3f)));
-		}
-	}
-}
-
-/* Says whether b looks like UTF-16, and which byte order. */
-static bool sniff_utf16(const unsigned char *b, size_t len, bool *bom, bool *be)
-{
-	*bom = *be = false;
-	if (len >= 2 && b[0] == 0xff && b[1] == 0xfe) {
-		*bom = true;
-		return true;
-	}
-	if (len >= 2 && b[0] == 0xfe && b[1] == 0xff) {
-		*bom = *be = true;
-		return true;
-	}
-	/* No BOM: ASCII text in UTF-16 has a NUL in every other byte. */
-	size_t even = 0, odd = 0, pairs = len / 2;
-	for (size_t i = 0; i + 1 < len; i += 2) {
-		even += b[i] == 0;
-		odd += b[i + 1] == 0;
-	}
-	if (pairs >= 2 && odd * 10 >= pairs * 9 && even * 10 < pairs) {
-		return true; /* little endian */
-	}
-	if (pairs >= 2 && even * 10 >= pairs * 9 && odd * 10 < pairs) {
-		*be = true;
-		return true;
-	}
-	return false;
 }
 
 static bool ascii_alpha(char c)
@@ -485,11 +417,11 @@ void wslconfig_check(const char *buf, size_t len, struct wslconfig *wc)
 	const unsigned char *b = (const unsigned char *)buf;
 	struct strbuf text = STRBUF_INIT;
 	bool bom, be;
-	if (buf && sniff_utf16(b, len, &bom, &be)) {
+	if (buf && wintext_sniff_utf16(b, len, &bom, &be)) {
 		wc->utf16 = true;
 		wc->utf16_bom = bom;
 		wc->utf16_be = be;
-		decode_utf16(b + (bom ? 2 : 0), len - (bom ? 2 : 0), be, &text);
+		wintext_utf16_to_utf8(b + (bom ? 2 : 0), len - (bom ? 2 : 0), be, &text);
 		add_issue(wc, WC_UTF16, 0, "saved as UTF-16%s%s", be ? "BE" : "LE",
 			  bom ? " with a byte-order mark" : " without a byte-order mark");
 	} else if (buf) {

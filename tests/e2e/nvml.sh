@@ -499,10 +499,12 @@ setenv FAKE_WIN_SMI_DRIVER=552.44
 run_json --windows --only host.driver
 expect_status host.driver warn
 expect_field host.driver kb host.driver.windows_mismatch
-# No interop: --windows says so and changes nothing.
+# No interop: --windows says so (a warning: what was asked for was not
+# checked), and the driver's own verdict is kept as "also".
 printf 'disabled\ninterpreter /init\nflags: PF\noffset 0\nmagic 4d5a\n' >"$ROOT/proc/sys/fs/binfmt_misc/WSLInterop"
 run_json --windows --only host.driver
-expect_status host.driver pass
+expect_status host.driver warn
+expect_field host.driver kb host.windows.unreachable
 expect_ev host.driver windows "Windows interop is not available, so --windows cannot ask"
 
 done_testing

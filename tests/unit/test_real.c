@@ -17,6 +17,13 @@
 #include "parse/mountinfo.h"
 #include "parse/nvsmi.h"
 #include "parse/piplist.h"
+#include "parse/wincounter.h"
+#include "parse/windriver.h"
+#include "parse/winevent.h"
+#include "parse/winreg.h"
+#include "parse/winsmi.h"
+#include "parse/winver.h"
+#include "parse/winwslver.h"
 #include "parse/wslconfig.h"
 
 #define REAL_DIR "tests/fixtures/real"
@@ -38,6 +45,7 @@ struct fixture {
 	struct expect ex[MAX_EXPECT];
 	size_t nex;
 	bool has_source;
+	char shape[32]; /* windows/: which parser ("# shape: NAME") */
 };
 
 /* Adds "path: message" to errs. */
@@ -91,6 +99,8 @@ static bool read_header(struct fixture *f, struct strbuf *errs)
 		}
 		if (n > 10 && !memcmp(p, "# source: ", 10))
 			f->has_source = !memcmp(p + 10, "https://", 8);
+		if (n > 9 && !memcmp(p, "# shape: ", 9))
+			snprintf(f->shape, sizeof f->shape, "%.*s", (int)(n - 9), p + 9);
 		if (n > 10 && !memcmp(p, "# expect: ", 10)) {
 			const char *kv = p + 10, *eq = memchr(kv, '=', (size_t)(eol - kv));
 			if (!eq || f->nex == MAX_EXPECT) {
@@ -450,10 +460,339 @@ static bool get_pip(const struct piplist *pl, const char *k, struct strbuf *v)
 	return true;
 }
 
+/* ---- windows/: outputs of Windows programs, one parser per shape ---- */
+
+/* UTF-8 text as wsl.exe writes it: UTF-16LE, CR LF line ends. */
+static void to_utf16_crlf(const char *s, size_t n, struct strbuf *out)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned cp;
+		size_t l = 1;
+		if (c < 0x80)
+			cp = c;
+		else if ((c & 0xe0) == 0xc0 && i + 1 < n)
+			cp = (c & 0x1fu) << 6 | (s[i + 1] & 0x3f), l = 2;
+		else if ((c & 0xf0) == 0xe0 && i + 2 < n)
+			cp = (c & 0x0fu) << 12 | (s[i + 1] & 0x3fu) << 6 | (s[i + 2] & 0x3f), l = 3;
+		else
+			cp = '?';
+		i += l;
+		if (cp == '\n') {
+			sb_addn(out, "\r\0", 2);
+		}
+		char u[2] = { (char)(cp & 0xff), (char)(cp >> 8) };
+		sb_addn(out, u, 2);
+	}
+}
+
+static bool get_wslver(const struct winwslver *w, const char *k, struct strbuf *v)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} f[] = {
+		{ "wsl", offsetof(struct winwslver, wsl) },
+		{ "kernel", offsetof(struct winwslver, kernel) },
+		{ "wslg", offsetof(struct winwslver, wslg) },
+		{ "msrdc", offsetof(struct winwslver, msrdc) },
+		{ "direct3d", offsetof(struct winwslver, direct3d) },
+		{ "dxcore", offsetof(struct winwslver, dxcore) },
+		{ "windows", offsetof(struct winwslver, windows) },
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (!strcmp(k, f[i].key)) {
+			sb_add(v, (const char *)w + f[i].off);
+			return true;
+		}
+	if (!strcmp(k, "fields")) {
+		sb_addf(v, "%d", w->fields);
+		return true;
+	}
+	return false;
+}
+
+static bool get_winsmi_gpu(const struct winsmi_gpu *g, const char *field, struct strbuf *v)
+{
+	if (!strcmp(field, "pstate"))
+		sb_add(v, g->pstate);
+	else if (!strcmp(field, "power_draw"))
+		sb_add(v, g->power_draw);
+	else if (!strcmp(field, "power_limit"))
+		sb_add(v, g->power_limit);
+	else if (!strcmp(field, "mem_total"))
+		sb_add(v, g->mem_total);
+	else if (!strcmp(field, "mem_used"))
+		sb_add(v, g->mem_used);
+	else
+		return false;
+	return true;
+}
+
+static bool get_sample(const struct wincounters *c, const char *k, struct strbuf *v)
+{
+	unsigned idx;
+	char field[16];
+	if (!strcmp(k, "samples")) {
+		sb_addf(v, "%zu", c->n);
+		return true;
+	}
+	if (sscanf(k, "sample%u.%15s", &idx, field) != 2)
+		return false;
+	if (idx >= c->n) {
+		sb_add(v, "(no such sample)");
+		return true;
+	}
+	const struct wincounter_sample *x = &c->v[idx];
+	if (!strcmp(field, "object"))
+		sb_add(v, x->object);
+	else if (!strcmp(field, "instance"))
+		sb_add(v, x->instance);
+	else if (!strcmp(field, "counter"))
+		sb_add(v, x->counter);
+	else if (!strcmp(field, "value"))
+		sb_addf(v, x->have_value ? "%.15g" : "", x->value);
+	else
+		return false;
+	return true;
+}
+
+static bool get_event(const struct winevents *ev, const char *k, struct strbuf *v)
+{
+	unsigned idx;
+	char field[16];
+	if (!strcmp(k, "events")) {
+		sb_addf(v, "%zu", ev->n);
+	} else if (!strcmp(k, "resets") || !strcmp(k, "nv_errors")) {
+		size_t n = 0;
+		for (size_t i = 0; i < ev->n; i++)
+			n += k[0] == 'r' ? winevent_is_reset(&ev->v[i]) : winevent_is_nvidia(&ev->v[i]);
+		sb_addf(v, "%zu", n);
+	} else if (sscanf(k, "event%u.%15s", &idx, field) == 2) {
+		if (idx >= ev->n) {
+			sb_add(v, "(no such event)");
+			return true;
+		}
+		const struct winevent *e = &ev->v[idx];
+		if (!strcmp(field, "id"))
+			sb_addf(v, "%ld", e->id);
+		else if (!strcmp(field, "provider"))
+			sb_add(v, e->provider);
+		else if (!strcmp(field, "time"))
+			sb_add(v, e->time);
+		else if (!strcmp(field, "driver"))
+			sb_add(v, e->driver);
+		else
+			return false;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static bool get_adapter(const struct windriver *d, const char *k, struct strbuf *v)
+{
+	unsigned idx;
+	char field[16];
+	if (!strcmp(k, "adapters")) {
+		sb_addf(v, "%zu", d->n);
+		return true;
+	}
+	if (sscanf(k, "adapter%u.%15s", &idx, field) != 2)
+		return false;
+	if (idx >= d->n) {
+		sb_add(v, "(no such adapter)");
+		return true;
+	}
+	const struct windriver_adapter *a = &d->a[idx];
+	if (!strcmp(field, "name"))
+		sb_add(v, a->name);
+	else if (!strcmp(field, "provider"))
+		sb_add(v, a->provider);
+	else if (!strcmp(field, "version"))
+		sb_add(v, a->version);
+	else if (!strcmp(field, "date"))
+		sb_add(v, a->date);
+	else if (!strcmp(field, "vendor"))
+		sb_add(v, a->vendor);
+	else if (!strcmp(field, "nvidia"))
+		sb_add(v, yn(a->nvidia));
+	else
+		return false;
+	return true;
+}
+
+static bool get_pnp(const struct winpnp *pp, const char *k, struct strbuf *v)
+{
+	char inf[64];
+	if (!strcmp(k, "drivers")) {
+		sb_addf(v, "%zu", pp->n);
+		return true;
+	}
+	const char *dot = strrchr(k, '.');
+	if (strncmp(k, "driver(", 7) || !dot || dot < k + 8 || dot[-1] != ')')
+		return false;
+	snprintf(inf, sizeof inf, "%.*s", (int)(dot - 1 - (k + 7)), k + 7);
+	const struct winpnp_driver *d = NULL;
+	for (size_t i = 0; i < pp->n && !d; i++)
+		if (!strcmp(pp->v[i].published, inf))
+			d = &pp->v[i];
+	if (!d) {
+		sb_add(v, "(no such package)");
+		return true;
+	}
+	const char *field = dot + 1;
+	if (!strcmp(field, "provider"))
+		sb_add(v, d->provider);
+	else if (!strcmp(field, "class"))
+		sb_add(v, d->devclass);
+	else if (!strcmp(field, "date"))
+		sb_add(v, d->date);
+	else if (!strcmp(field, "version"))
+		sb_add(v, d->version);
+	else if (!strcmp(field, "original"))
+		sb_add(v, d->original);
+	else
+		return false;
+	return true;
+}
+
+static bool get_reg(const struct winreg *r, const char *k, struct strbuf *v)
+{
+	char name[96];
+	if (!strcmp(k, "key")) {
+		sb_add(v, r->key);
+	} else if (!strcmp(k, "values")) {
+		sb_addf(v, "%zu", r->n);
+	} else if (arg_of(k, "value", name, sizeof name)) {
+		const struct winreg_value *x = winreg_get(r, name);
+		if (x && x->is_number)
+			sb_addf(v, "%llu", x->number);
+		else if (x)
+			sb_add(v, x->data);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Parses the body as its shape says and checks every expect line. */
+static void check_windows_fixture(struct fixture *f, struct strbuf *errs)
+{
+	const char *sh = f->shape;
+	struct winwslver wv, wv16;
+	struct winsmi_csv *csv = calloc(1, sizeof *csv);
+	struct winsmi_q *q = calloc(1, sizeof *q);
+	struct nvsmi_info nv;
+	struct wincounters wc;
+	struct winevents *ev = calloc(1, sizeof *ev);
+	struct winreg *reg = calloc(1, sizeof *reg);
+	struct windriver *drv = calloc(1, sizeof *drv);
+	struct winpnp *pnp = calloc(1, sizeof *pnp);
+	struct winver ver;
+	assert_true(csv && q && ev && reg && drv && pnp);
+	memset(&wc, 0, sizeof wc);
+	memset(&nv, 0, sizeof nv);
+	static const char *const shapes[] = { "wsl-version", "smi-csv", "smi-q", "smi-table", "counter",
+					      "typeperf", "event", "reg", "ver", "driver", "pnputil" };
+	bool known_shape = false;
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		known_shape |= !strcmp(sh, shapes[i]);
+	if (!known_shape)
+		fail_at(errs, f, 1, "no \"# shape:\" line naming a known shape ('%s')", sh);
+	if (!strcmp(sh, "wsl-version")) {
+		winwslver_parse(f->body, f->blen, &wv);
+		/* The same text as wsl.exe writes it must read the same. */
+		struct strbuf u = STRBUF_INIT;
+		to_utf16_crlf(f->body, f->blen, &u);
+		winwslver_parse(u.buf, u.len, &wv16);
+		if (memcmp(&wv, &wv16, sizeof wv))
+			fail_at(errs, f, 1, "reads differently as UTF-16LE with CR LF");
+		sb_release(&u);
+	} else if (!strcmp(sh, "smi-csv")) {
+		winsmi_csv_parse(f->body, f->blen, csv);
+	} else if (!strcmp(sh, "smi-q") || !strcmp(sh, "smi-table")) {
+		nvsmi_parse(f->body, f->blen, &nv);
+		winsmi_q_parse(f->body, f->blen, q);
+	} else if (!strcmp(sh, "counter") || !strcmp(sh, "typeperf")) {
+		wincounter_parse(f->body, f->blen, &wc);
+	} else if (!strcmp(sh, "event")) {
+		winevent_parse(f->body, f->blen, ev);
+	} else if (!strcmp(sh, "reg")) {
+		winreg_parse(f->body, f->blen, reg);
+	} else if (!strcmp(sh, "ver")) {
+		winver_parse(f->body, f->blen, &ver);
+	} else if (!strcmp(sh, "driver")) {
+		windriver_parse(f->body, f->blen, drv);
+	} else if (!strcmp(sh, "pnputil")) {
+		winpnp_parse(f->body, f->blen, pnp);
+	}
+	for (size_t i = 0; known_shape && i < f->nex; i++) {
+		const struct expect *e = &f->ex[i];
+		struct strbuf v = STRBUF_INIT;
+		sb_addn(&v, "", 0);
+		bool known = false;
+		unsigned idx;
+		char field[24], col[64];
+		if (!strcmp(sh, "wsl-version")) {
+			known = get_wslver(&wv, e->key, &v);
+		} else if (!strcmp(sh, "smi-csv")) {
+			if (!strcmp(e->key, "rows"))
+				sb_addf(&v, "%zu", csv->nrows), known = true;
+			else if (!strcmp(e->key, "columns"))
+				sb_addf(&v, "%zu", csv->ncols), known = true;
+			else if (sscanf(e->key, "row%u(%63[^)])", &idx, col) == 2)
+				sb_add(&v, winsmi_csv_get(csv, idx, col)), known = true;
+		} else if (!strcmp(sh, "smi-q") || !strcmp(sh, "smi-table")) {
+			const struct winsmi_gpu *g0 = q->ngpus ? &q->gpu[0] : &q->loose;
+			if (sscanf(e->key, "gpu%u.%23s", &idx, field) == 2 && idx < q->ngpus &&
+			    get_winsmi_gpu(&q->gpu[idx], field, &v))
+				known = true;
+			else if (get_winsmi_gpu(g0, e->key, &v))
+				known = true;
+			else
+				known = get_nvsmi(&nv, e->key, &v);
+		} else if (!strcmp(sh, "counter") || !strcmp(sh, "typeperf")) {
+			known = get_sample(&wc, e->key, &v);
+		} else if (!strcmp(sh, "event")) {
+			known = get_event(ev, e->key, &v);
+		} else if (!strcmp(sh, "reg")) {
+			known = get_reg(reg, e->key, &v);
+		} else if (!strcmp(sh, "ver")) {
+			known = true;
+			if (!strcmp(e->key, "version"))
+				sb_add(&v, ver.version);
+			else if (!strcmp(e->key, "build"))
+				sb_addf(&v, "%ld", ver.build);
+			else if (!strcmp(e->key, "revision"))
+				sb_addf(&v, "%ld", ver.revision);
+			else
+				known = false;
+		} else if (!strcmp(sh, "driver")) {
+			known = get_adapter(drv, e->key, &v);
+		} else if (!strcmp(sh, "pnputil")) {
+			known = get_pnp(pnp, e->key, &v);
+		}
+		if (!known)
+			fail_at(errs, f, e->line, "unknown expect key '%s' for windows/%s", e->key, sh);
+		else if (strcmp(v.buf, e->value))
+			fail_at(errs, f, e->line, "%s: expected '%s', parsed '%s'", e->key, e->value,
+				v.buf);
+		sb_release(&v);
+	}
+	wincounter_free(&wc);
+	free(csv);
+	free(q);
+	free(ev);
+	free(reg);
+	free(drv);
+	free(pnp);
+}
+
 /* ---- the walk ---- */
 
 static const char *const kinds[] = { "nvidia-smi", "docker-info", "ldconfig-p", "mounts",
-				      "wslconfig",  "dpkg-l",      "pip" };
+				      "wslconfig",  "dpkg-l",      "pip",        "windows" };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 /* Parses the body as its kind says and checks every expect line. */
@@ -468,6 +807,10 @@ static void check_fixture(struct fixture *f, struct strbuf *errs)
 	struct piplist pl;
 	const char *format = "none";
 	const char *k = f->kind;
+	if (!strcmp(k, "windows")) {
+		check_windows_fixture(f, errs);
+		return;
+	}
 	memset(&nv, 0, sizeof nv);
 	memset(&di, 0, sizeof di);
 	memset(&lt, 0, sizeof lt);
