@@ -136,12 +136,17 @@ static int step_timeout_ms = 10000;
 static int isolated(int (*fn)(void *, struct strbuf *), void *arg, const char *what,
 		    struct strbuf *out)
 {
+	size_t before = out->len;
 	int rc = rootfs_isolated(fn, arg, step_timeout_ms, BUNDLE_MEMBER_CAP + 65536, out);
 	if (rc == -ETIMEDOUT)
 		sb_addf(out, "[wslgpu: %s did not finish within %d s (a hung network or Windows "
 			     "drive?): left out]\n", what, (step_timeout_ms + 999) / 1000);
-	else if (rc == -EIO && !out->len)
+	else if (rc == -EIO && out->len == before)
 		sb_addf(out, "[wslgpu: %s: the process reading it died]\n", what);
+	else if (rc < 0 && out->len == before)
+		/* no child (EMFILE under a low `ulimit -n`, EAGAIN), or the
+		 * step failed: the member says why instead of being empty */
+		sb_addf(out, "[wslgpu: %s failed: %s]\n", what, strerror(-rc));
 	return rc;
 }
 
@@ -159,6 +164,9 @@ static int read_child(void *arg, struct strbuf *sb)
 			rootfs_mode_name(st.st_mode));
 	} else if (rc < 0) {
 		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, rootfs_strerror(rc));
+	} else if (!t.len) {
+		/* said, so that an empty member is never a read that failed */
+		sb_addf(sb, "[wslgpu: %s is empty]\n", guest);
 	} else {
 		sb_addn(sb, t.buf, t.len);
 		if (truncated)
@@ -193,8 +201,8 @@ static int list_ld_conf_d(void *arg, struct strbuf *out)
 {
 	(void)arg;
 	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
-	if (!d)
-		return 0;
+	if (!d) /* none is no error; anything else (EMFILE, EACCES) is said */
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	struct dirent *de;
 	size_t n = 0;
 	while ((de = readdir(d)) && n < 64) {
@@ -310,8 +318,10 @@ static void add_command(struct members *m, const char *name, const char *what,
 	struct proc_opts po = { .timeout_ms = timeout_ms };
 	struct proc_result r;
 	proc_result_init(&r);
-	if (proc_run(argv, &po, &r) < 0) {
-		sb_addf(&x->data, "[wslgpu: %s could not be started]\n", guest.buf);
+	int started = proc_run(argv, &po, &r);
+	if (started < 0) {
+		sb_addf(&x->data, "[wslgpu: %s could not be started: %s]\n", guest.buf,
+			strerror(-started));
 		proc_result_release(&r);
 		goto out;
 	}
@@ -420,7 +430,18 @@ static int list_wslconfigs(void *arg, struct strbuf *out)
 		if (!strchr(v[i], '\n'))
 			sb_addf(out, "%s\n", v[i]);
 	wslhost_free_list(v, n);
-	return 0;
+	if (n)
+		return 0;
+	/* None found: say so only when the folder could really be listed. */
+	struct strbuf dir = STRBUF_INIT;
+	wslhost_automount_root(&dir);
+	sb_add(&dir, "c/Users");
+	DIR *d = rootfs_opendir(dir.buf);
+	int rc = d || errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	if (d)
+		closedir(d);
+	sb_release(&dir);
+	return rc;
 }
 
 static void add_wsl_files(struct members *m)
@@ -515,7 +536,7 @@ static void collect(struct members *m, const struct report *rep, const struct bu
 		step_timeout_ms = o->timeout_ms;
 	struct member *osr = add_member(m, "evidence/etc-os-release", "/etc/os-release");
 	read_into(&osr->data, "/etc/os-release");
-	if (!strncmp(osr->data.buf, "[wslgpu: /etc/os-release could not be read: No such file", 55)) {
+	if (!strncmp(sb_str(&osr->data), "[wslgpu: /etc/os-release could not be read: No such file", 55)) {
 		sb_reset(&osr->data);
 		read_into(&osr->data, "/usr/lib/os-release");
 	}
