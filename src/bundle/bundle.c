@@ -21,7 +21,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -720,19 +719,6 @@ static int load_archive(struct strbuf *err)
 }
 
 
-/* The temporary file, for the signal handler to remove: a copy, because
- * atomic_commit frees its own before the handler is disarmed. */
-static char signal_tmp[4096];
-static volatile sig_atomic_t signal_armed;
-
-static void on_signal(int sig)
-{
-	if (signal_armed)
-		unlink(signal_tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 /* libarchive's message, with the system's reason when it has one
  * ("Write error: No space left on device"). */
 static void archive_why(struct archive *a, const char *what, struct strbuf *err)
@@ -771,34 +757,11 @@ static int put_entry(struct archive *a, const char *path, const struct strbuf *d
 	return 0;
 }
 
-static int write_archive(const struct bundle_opts *o, const char *top,
+/* Writes the archive to fd; 0, or -1 with err set. */
+static int write_archive(int fd, const struct bundle_opts *o, const char *top,
 			 const struct strbuf *readme_text, const struct members *m,
 			 struct strbuf *err)
 {
-	struct atomic_file af = { .fd = -1 };
-	int fd = 1;
-	bool to_stdout = strcmp(o->path, "-") == 0;
-	struct sigaction sa, old_int, old_term, old_hup, old_xfsz;
-	if (!to_stdout) {
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-		sigaction(SIGHUP, &sa, &old_hup);
-		/* a file size limit: leave no partial file (ignored stays ignored,
-		 * and the write then fails with EFBIG) */
-		sigaction(SIGXFSZ, NULL, &old_xfsz);
-		if (old_xfsz.sa_handler != SIG_IGN)
-			sigaction(SIGXFSZ, &sa, NULL);
-		fd = atomic_open(&af, o->path, 0600, err);
-		if (fd < 0)
-			goto restore;
-		/* written through (a device, a FIFO): no temporary file to remove */
-		if (af.tmp) {
-			snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
-			signal_armed = 1;
-		}
-	}
 	struct archive *a = la.archive_write_new();
 	int rc = -1;
 	if (la.archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
@@ -806,7 +769,7 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 	    la.archive_write_open_fd(a, fd) != ARCHIVE_OK) {
 		archive_why(a, o->path, err);
 		la.archive_write_free(a);
-		goto done;
+		return -1;
 	}
 	struct strbuf path = STRBUF_INIT;
 	sb_addf(&path, "%s/", top);
@@ -841,23 +804,6 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 		rc = -1;
 	}
 	la.archive_write_free(a);
-done:
-	if (!to_stdout) {
-		if (rc == 0)
-			rc = atomic_commit(&af, err);
-		else
-			atomic_abort(&af);
-		signal_armed = 0;
-	}
-restore:
-	if (!to_stdout) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGHUP, &old_hup, NULL);
-		sigaction(SIGXFSZ, &old_xfsz, NULL);
-		if (fd < 0)
-			return -1;
-	}
 	return rc;
 }
 
@@ -866,6 +812,16 @@ int bundle_write(const struct report *rep, const struct bundle_opts *o,
 {
 	/* Before anything is collected: without libarchive there is no bundle. */
 	if (load_archive(err) < 0)
+		return -1;
+	/* The output next: a path that cannot be written is said before the
+	 * work, and the descriptors it needs are taken before collecting (which
+	 * says in each member what it could not read for want of one). A signal
+	 * that ends us while the temporary file exists removes it (atomicfile.h);
+	 * a file size limit makes the write fail with EFBIG. */
+	struct atomic_file af = { .fd = -1 };
+	int fd = STDOUT_FILENO;
+	bool to_stdout = strcmp(o->path, "-") == 0;
+	if (!to_stdout && (fd = atomic_open(&af, o->path, 0600, err)) < 0)
 		return -1;
 	struct members m = { NULL, 0, 0 };
 	collect(&m, rep, o);
@@ -921,7 +877,13 @@ int bundle_write(const struct report *rep, const struct bundle_opts *o,
 
 	struct strbuf readme_text = STRBUF_INIT;
 	readme(&readme_text, &shown, o, top, &all, command_line);
-	int rc = write_archive(o, top, &readme_text, &all, err);
+	int rc = write_archive(fd, o, top, &readme_text, &all, err);
+	if (!to_stdout) {
+		if (rc == 0)
+			rc = atomic_commit(&af, err);
+		else
+			atomic_abort(&af);
+	}
 	if (rc == 0 && listing) {
 		sb_addf(listing, "%s/README.txt  %zu\n", top, readme_text.len);
 		for (size_t i = 0; i < all.n; i++)
