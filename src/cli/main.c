@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../core/buildinfo.h"
+#include "../core/interrupt.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
@@ -634,6 +635,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	interrupt_catch_xfsz();
 	watch_stdout();
 	/* Human output is wrapped to the width of where it goes, with marks
 	 * the locale can show (src/core/text.h). */

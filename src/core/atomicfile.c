@@ -47,11 +47,12 @@ static int nlive;
 /* The process that made them: a forked child that inherits the handler
  * (a reading child of report) removes nothing of its parent's. */
 static volatile pid_t live_pid;
-/* The signals that end the tool by default; those that are at their
- * default while a temporary file exists get on_fatal. A handler someone
- * else installed (the runner's, bench's: they end the run themselves and
- * the writer then finishes or aborts) and an ignored signal (nohup) are
- * left alone. */
+/* The signals that end the tool by default; while a temporary file exists
+ * they get on_fatal. A handler someone else installed (the runner's,
+ * bench's: they end the run themselves and the writer then finishes or
+ * aborts) is left alone, and so is an ignored SIGHUP (nohup) or SIGPIPE;
+ * an ignored SIGINT is not (a shell starts background commands so, and
+ * `kill -INT` ends them as it ends a run: src/core/interrupt.c). */
 static const int fatal_signals[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction saved[NFATAL];
@@ -93,7 +94,9 @@ static int live_add(int dirfd, const char *name)
 				struct sigaction sa;
 				memset(&sa, 0, sizeof sa);
 				sigaction(fatal_signals[k], NULL, &saved[k]);
-				installed[k] = saved[k].sa_handler == SIG_DFL;
+				bool ign_kept = fatal_signals[k] == SIGHUP || fatal_signals[k] == SIGPIPE;
+				installed[k] = saved[k].sa_handler == SIG_DFL ||
+					       (saved[k].sa_handler == SIG_IGN && !ign_kept);
 				if (!installed[k])
 					continue;
 				sa.sa_handler = on_fatal;
