@@ -275,7 +275,8 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 	sb_release(&sb);
 	text_unknown(f, v);
 	if (s->st.clipped)
-		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
+		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB "
+			   "and after each carriage return.\n",
 			s->st.clipped, s->st.clipped == 1 ? "" : "s", EXPLAIN_LINE_MAX >> 10,
 			s->st.clipped == 1 ? "was" : "were", EXPLAIN_LINE_MAX >> 10);
 	if (s->st.nul_bytes)

@@ -234,6 +234,24 @@ expect_json '.input.clipped_lines == 1 and .input.lines == 1'
 expect_json '.matches[0].signature == "explain.sig.torch_not_compiled"'
 expect_json '(.matches[0].lines[0].text | length) < 600'
 
+# A progress bar redrawn with CR for more than 64 KiB, the error printed on
+# the same line after it: the cut is said, and the error found (it was missed).
+awk 'BEGIN { printf "Epoch 1/3\n"; for (i = 0; i < 4000; i++) printf "\r %3d%%|%s| %d/4000 [00:%02d<00:10, 12.3it/s]", i % 100, substr("##############################", 1, i % 30), i, i % 60;
+	printf "\rRuntimeError: CUDA error: out of memory\n"; printf "Epoch 2/3\n" }' >"$WORK/progress.log"
+run_json explain -f "$WORK/progress.log"
+expect_json '.input.clipped_lines == 1 and .input.lines == 3'
+expect_json '[.matches[].signature] == ["explain.sig.cuda_oom"]'
+expect_json '.matches[0].lines[0].line == 2 and (.matches[0].lines[0].text | test("^RuntimeError: CUDA error: out of memory$"))'
+run explain -f "$WORK/progress.log"
+expect_rc 1
+expect_line '^  note: 1 line longer than 64 KiB was matched on the first 64 KiB and after each carriage return\.$'
+expect_line '^    line 2 +RuntimeError: CUDA error: out of memory$'
+# ... also when standard input delivers it in pieces of any size
+(cat "$WORK/progress.log" | dd bs=977 2>/dev/null | env -i PATH=/usr/bin:/bin "$WSLGPU" explain --json >"$WORK/progress.json")
+check_progress=$(jq -r '[.matches[].signature] | join(",")' "$WORK/progress.json")
+if [ "$check_progress" = explain.sig.cuda_oom ]; then ok "the error after the progress bar, through a pipe"
+else fail "through a pipe: '$check_progress'"; fi
+
 # GPU-looking error lines nothing recognises: counted, shown, and how to
 # report them; text that is not about the GPU chain gets nothing invented.
 # (Made-up messages, so that no signature the KB gains covers them.)

@@ -431,6 +431,34 @@ static void test_match_long_and_binary(void **state)
 	assert_false(found(&s, "explain.sig.cuda_no_device")); /* beyond the clip */
 	assert_true(strlen(s.found[0]->occ[0].text) <= EXPLAIN_SAMPLE_TEXT + 3);
 	explain_scan_release(&s);
+	/* A progress bar redrawn with CR past 64 KiB, then the error on the
+	 * same line: the cut is still counted, and the error found, whole
+	 * where the cut splits it, and fed in any chunks. */
+	struct strbuf bar = STRBUF_INIT;
+	for (int i = 0; bar.len < EXPLAIN_LINE_MAX - 20; i++)
+		sb_addf(&bar, "\r %3d%%|%.*s| %d/1000", i % 100, i % 30, "##############################", i);
+	const char *oom = "RuntimeError: CUDA error: out of memory";
+	size_t at_cut = bar.len; /* the message straddles EXPLAIN_LINE_MAX */
+	sb_addf(&bar, "\r%s", oom);
+	for (int i = 0; bar.len < 3 * EXPLAIN_LINE_MAX; i++)
+		sb_addf(&bar, "\r %3d%%|#| %d/1000", i % 100, i);
+	sb_addf(&bar, "\r%s\nnext line\n", "Torch not compiled with CUDA enabled");
+	assert_true(at_cut < EXPLAIN_LINE_MAX && at_cut + strlen(oom) > EXPLAIN_LINE_MAX);
+	for (size_t chunk = 1; chunk <= bar.len; chunk = chunk * 7 + 3) {
+		explain_scan_init(&s, explain_db_builtin());
+		for (size_t at = 0; at < bar.len; at += chunk)
+			explain_scan_feed(&s, bar.buf + at, bar.len - at < chunk ? bar.len - at : chunk);
+		explain_scan_finish(&s);
+		assert_int_equal(s.st.clipped, 1);
+		assert_int_equal(s.st.lines, 2); /* the pieces are the first line's */
+		const struct explain_match *m = explain_scan_get(&s, "explain.sig.cuda_oom");
+		assert_non_null(m);
+		assert_int_equal(m->first_line, 1);
+		assert_non_null(strstr(m->occ[0].text, "out of memory"));
+		assert_true(found(&s, "explain.sig.torch_not_compiled"));
+		explain_scan_release(&s);
+	}
+	sb_release(&bar);
 	/* Random binary: no crash; NULs counted. */
 	unsigned seed = 7;
 	for (size_t i = 0; i < big; i++) {
