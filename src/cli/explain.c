@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../bundle/redact.h"
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
@@ -285,6 +286,7 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 		if (ik >= 0)
 			want[ik] = true;
 		interrupted = runner_run_table(defs, n, &cr->opts, want, results);
+		redact_scrub_results(results, n);
 		if (ik >= 0 && results[ik].ran && results[ik].status != ST_SKIP)
 			platform = &results[ik];
 		free(want);
