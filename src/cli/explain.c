@@ -26,6 +26,7 @@
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
+#include "../explain/paste.h"
 #include "../explain/report.h"
 #include "../probes/registry.h"
 #include "checkrun.h"
@@ -66,7 +67,14 @@ static void explain_help(FILE *f)
 	      f);
 }
 
-static int read_fd(struct explain_scan *s, int fd)
+/* The first PASTE_KEEP bytes, for the pasted listings (explain/paste.h). */
+static void keep(struct strbuf *kept, const char *buf, size_t n)
+{
+	if (kept->len < PASTE_KEEP)
+		sb_addn(kept, buf, n < PASTE_KEEP - kept->len ? n : PASTE_KEEP - kept->len);
+}
+
+static int read_fd(struct explain_scan *s, int fd, struct strbuf *kept)
 {
 	size_t cap = 256u << 10;
 	char *buf = xmalloc(cap);
@@ -82,6 +90,7 @@ static int read_fd(struct explain_scan *s, int fd)
 		if (n == 0)
 			break;
 		explain_scan_feed(s, buf, (size_t)n);
+		keep(kept, buf, (size_t)n);
 	}
 	free(buf);
 	return rc;
@@ -214,14 +223,17 @@ static int explain_parse(struct checkrun *cr, int argc, char **argv, struct expl
 /* Feeds the text (the words, --file or standard input) to scan; returns
  * -1 to go on, else the exit status. */
 static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
-			struct explain_scan *scan, const char **source)
+			struct explain_scan *scan, const char **source, struct strbuf *kept)
 {
 	if (cmd->first < argc) {
 		*source = "argv";
 		for (int i = cmd->first; i < argc; i++) {
-			if (i > cmd->first)
+			if (i > cmd->first) {
 				explain_scan_feed(scan, " ", 1);
+				keep(kept, " ", 1);
+			}
 			explain_scan_feed(scan, argv[i], strlen(argv[i]));
+			keep(kept, argv[i], strlen(argv[i]));
 		}
 		return -1;
 	}
@@ -252,7 +264,7 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
 	} else if (isatty(0)) {
 		fputs("Paste the error or the log, then press Ctrl-D.\n", stderr);
 	}
-	int err = read_fd(scan, fd);
+	int err = read_fd(scan, fd, kept);
 	if (fd > 0)
 		close(fd);
 	if (err < 0) {
@@ -266,7 +278,7 @@ static int explain_read(const struct explain_cmd *cmd, int argc, char **argv,
  * signature's causes by them, prints the answer; the exit status. */
 static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 			  const struct explain_db *db, const struct explain_scan *scan,
-			  const char *source)
+			  const char *source, const struct paste *paste)
 {
 	size_t n;
 	const struct check_def *defs = registry_checks(&n);
@@ -298,7 +310,7 @@ static int explain_answer(struct checkrun *cr, const struct explain_cmd *cmd,
 		rank_causes(sig, defs, cmd->check ? results : NULL, n, platform, ranks[i]);
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
-				     cmd->verbose, platform };
+				     cmd->verbose, platform, paste };
 	if (cmd->json)
 		explain_report_json(stdout, &view);
 	else
@@ -339,11 +351,16 @@ static int explain_run(struct checkrun *cr, const struct explain_cmd *cmd,
 	struct explain_scan scan;
 	explain_scan_init(&scan, db);
 	const char *source = NULL;
-	int rc = explain_read(cmd, argc, argv, &scan, &source);
+	struct strbuf kept = STRBUF_INIT;
+	int rc = explain_read(cmd, argc, argv, &scan, &source, &kept);
 	if (rc < 0) {
 		explain_scan_finish(&scan);
-		rc = explain_answer(cr, cmd, db, &scan, source);
+		struct paste paste;
+		paste_read(kept.buf ? kept.buf : "", kept.len, &paste);
+		rc = explain_answer(cr, cmd, db, &scan, source, &paste);
+		paste_free(&paste);
 	}
+	sb_release(&kept);
 	explain_scan_release(&scan);
 	return rc;
 }

@@ -274,6 +274,12 @@ void explain_report_text(FILE *f, const struct explain_view *v)
 	put_wrapped(f, sb.buf, 2);
 	sb_release(&sb);
 	text_unknown(f, v);
+	if (v->paste) {
+		struct strbuf ps = STRBUF_INIT;
+		paste_text(&ps, v->paste);
+		fputs(sb_str(&ps), f);
+		sb_release(&ps);
+	}
 	if (s->st.clipped)
 		fprintf(f, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB "
 			   "and after each carriage return.\n",
@@ -334,6 +340,8 @@ void explain_report_json(FILE *f, const struct explain_view *v)
 	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
 	jw_end(&jw);
 	jw_kv_bool(&jw, "checked", v->checked);
+	if (v->paste)
+		paste_json(&jw, v->paste);
 	/* What the causes were ranked by (platform.kind, read even without --check). */
 	if (v->platform) {
 		jw_kv_object(&jw, "platform");
