@@ -3,7 +3,10 @@
  * chunks, clipped lines, wrapped and cut messages), the text and JSON
  * reports of what it found (every byte of the input that reaches them must
  * be sanitised), explain_best as the probes call it, the error-code number
- * forms, and, with the input read as a pattern: the prefilter-key and
+ * forms, the pasted listings it reads (`ldconfig -p` with the loader's pick
+ * from it, pip's three forms: explain/paste.h, parse/ldconfigp.h,
+ * parse/piplist.h) and their text and JSON, and, with the input read as a
+ * pattern: the prefilter-key and
  * literal-set derivation, `match:` classes, a KB built from it, and the DFA
  * engine checked against regexec (a difference aborts). */
 #include <regex.h>
@@ -18,6 +21,7 @@
 #include "explain/literal.h"
 #include "explain/matcher.h"
 #include "explain/normalize.h"
+#include "explain/paste.h"
 #include "explain/pattern.h"
 #include "explain/report.h"
 #include "explain/rx.h"
@@ -96,11 +100,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ranks[i] = calloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
 		rank_causes(sig, NULL, NULL, 0, NULL, ranks[i]);
 	}
-	struct explain_view v = { &s, "fuzz", false, ranks, true, true, NULL };
+	struct paste paste;
+	paste_read(p, size, &paste);
+	struct explain_view v = { &s, "fuzz", false, ranks, true, true, NULL, &paste };
 	struct strbuf shown = STRBUF_INIT;
 	explain_report_text(&shown, &v);
 	explain_report_json(&shown, &v);
 	sb_release(&shown);
+	/* the pasted listings' lines: one line each, sanitised (no ESC, no CR) */
+	struct strbuf ps = STRBUF_INIT;
+	paste_text(&ps, &paste);
+	if (memchr(ps.buf ? ps.buf : "", '\033', ps.len) || memchr(ps.buf ? ps.buf : "", '\r', ps.len))
+		abort();
+	sb_release(&ps);
+	paste_free(&paste);
 	for (size_t i = 0; i < s.nfound; i++)
 		free(ranks[i]);
 	free(ranks);

@@ -53,6 +53,8 @@ each() { for d in "$fx"/*/root; do for f in "$d"/$1; do [ -e "$f" ] && echo "$f"
 	# fuzz_outputs: its seeds (policies, NUL-separated hostile fields) are
 	# written by hand; the fixtures' os-release and wsl.conf add INI text.
 	seed outputs $(each etc/wsl.conf)
+	# fuzz_explain also reads pasted ldconfig -p and pip listings
+	seed explain tests/fixtures/real/ldconfig-p/*.txt tests/fixtures/real/pip/*.txt
 }
 
 # fuzz_windows: each real Windows output's body behind the byte that picks

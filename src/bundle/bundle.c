@@ -21,7 +21,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,12 +117,17 @@ static int step_timeout_ms = 10000;
 static int isolated(int (*fn)(void *, struct strbuf *), void *arg, const char *what,
 		    struct strbuf *out)
 {
+	size_t before = out->len;
 	int rc = rootfs_isolated(fn, arg, step_timeout_ms, BUNDLE_MEMBER_CAP + 65536, out);
 	if (rc == -ETIMEDOUT)
 		sb_addf(out, "[wslgpu: %s did not finish within %d s (a hung network or Windows "
 			     "drive?): left out]\n", what, (step_timeout_ms + 999) / 1000);
-	else if (rc == -EIO && !out->len)
+	else if (rc == -EIO && out->len == before)
 		sb_addf(out, "[wslgpu: %s: the process reading it died]\n", what);
+	else if (rc < 0 && out->len == before)
+		/* no child (EMFILE under a low `ulimit -n`, EAGAIN), or the
+		 * step failed: the member says why instead of being empty */
+		sb_addf(out, "[wslgpu: %s failed: %s]\n", what, strerror(-rc));
 	return rc;
 }
 
@@ -141,6 +145,9 @@ static int read_child(void *arg, struct strbuf *sb)
 			rootfs_mode_name(st.st_mode));
 	} else if (rc < 0) {
 		sb_addf(sb, "[wslgpu: %s could not be read: %s]\n", guest, rootfs_strerror(rc));
+	} else if (!t.len) {
+		/* said, so that an empty member is never a read that failed */
+		sb_addf(sb, "[wslgpu: %s is empty]\n", guest);
 	} else {
 		sb_addn(sb, t.buf, t.len);
 		if (truncated)
@@ -175,8 +182,8 @@ static int list_ld_conf_d(void *arg, struct strbuf *out)
 {
 	(void)arg;
 	DIR *d = rootfs_opendir("/etc/ld.so.conf.d");
-	if (!d)
-		return 0;
+	if (!d) /* none is no error; anything else (EMFILE, EACCES) is said */
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 	struct dirent *de;
 	size_t n = 0;
 	while ((de = readdir(d)) && n < 64) {
@@ -292,8 +299,10 @@ static void add_command(struct members *m, const char *name, const char *what,
 	struct proc_opts po = { .timeout_ms = timeout_ms };
 	struct proc_result r;
 	proc_result_init(&r);
-	if (proc_run(argv, &po, &r) < 0) {
-		sb_addf(&x->data, "[wslgpu: %s could not be started]\n", guest.buf);
+	int started = proc_run(argv, &po, &r);
+	if (started < 0) {
+		sb_addf(&x->data, "[wslgpu: %s could not be started: %s]\n", guest.buf,
+			strerror(-started));
 		proc_result_release(&r);
 		goto out;
 	}
@@ -402,7 +411,18 @@ static int list_wslconfigs(void *arg, struct strbuf *out)
 		if (!strchr(v[i], '\n'))
 			sb_addf(out, "%s\n", v[i]);
 	wslhost_free_list(v, n);
-	return 0;
+	if (n)
+		return 0;
+	/* None found: say so only when the folder could really be listed. */
+	struct strbuf dir = STRBUF_INIT;
+	wslhost_automount_root(&dir);
+	sb_add(&dir, "c/Users");
+	DIR *d = rootfs_opendir(dir.buf);
+	int rc = d || errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	if (d)
+		closedir(d);
+	sb_release(&dir);
+	return rc;
 }
 
 static void add_wsl_files(struct members *m)
@@ -497,7 +517,7 @@ static void collect(struct members *m, const struct report *rep, const struct bu
 		step_timeout_ms = o->timeout_ms;
 	struct member *osr = add_member(m, "evidence/etc-os-release", "/etc/os-release");
 	read_into(&osr->data, "/etc/os-release");
-	if (!strncmp(osr->data.buf, "[wslgpu: /etc/os-release could not be read: No such file", 55)) {
+	if (!strncmp(sb_str(&osr->data), "[wslgpu: /etc/os-release could not be read: No such file", 55)) {
 		sb_reset(&osr->data);
 		read_into(&osr->data, "/usr/lib/os-release");
 	}
@@ -681,19 +701,6 @@ static int load_archive(struct strbuf *err)
 }
 
 
-/* The temporary file, for the signal handler to remove: a copy, because
- * atomic_commit frees its own before the handler is disarmed. */
-static char signal_tmp[4096];
-static volatile sig_atomic_t signal_armed;
-
-static void on_signal(int sig)
-{
-	if (signal_armed)
-		unlink(signal_tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 /* libarchive's message, with the system's reason when it has one
  * ("Write error: No space left on device"). */
 static void archive_why(struct archive *a, const char *what, struct strbuf *err)
@@ -732,34 +739,11 @@ static int put_entry(struct archive *a, const char *path, const struct strbuf *d
 	return 0;
 }
 
-static int write_archive(const struct bundle_opts *o, const char *top,
+/* Writes the archive to fd; 0, or -1 with err set. */
+static int write_archive(int fd, const struct bundle_opts *o, const char *top,
 			 const struct strbuf *readme_text, const struct members *m,
 			 struct strbuf *err)
 {
-	struct atomic_file af = { .fd = -1 };
-	int fd = 1;
-	bool to_stdout = strcmp(o->path, "-") == 0;
-	struct sigaction sa, old_int, old_term, old_hup, old_xfsz;
-	if (!to_stdout) {
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-		sigaction(SIGHUP, &sa, &old_hup);
-		/* a file size limit: leave no partial file (ignored stays ignored,
-		 * and the write then fails with EFBIG) */
-		sigaction(SIGXFSZ, NULL, &old_xfsz);
-		if (old_xfsz.sa_handler != SIG_IGN)
-			sigaction(SIGXFSZ, &sa, NULL);
-		fd = atomic_open(&af, o->path, 0600, err);
-		if (fd < 0)
-			goto restore;
-		/* written through (a device, a FIFO): no temporary file to remove */
-		if (af.tmp) {
-			snprintf(signal_tmp, sizeof signal_tmp, "%s", af.tmp);
-			signal_armed = 1;
-		}
-	}
 	struct archive *a = la.archive_write_new();
 	int rc = -1;
 	if (la.archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
@@ -767,7 +751,7 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 	    la.archive_write_open_fd(a, fd) != ARCHIVE_OK) {
 		archive_why(a, o->path, err);
 		la.archive_write_free(a);
-		goto done;
+		return -1;
 	}
 	struct strbuf path = STRBUF_INIT;
 	sb_addf(&path, "%s/", top);
@@ -802,23 +786,6 @@ static int write_archive(const struct bundle_opts *o, const char *top,
 		rc = -1;
 	}
 	la.archive_write_free(a);
-done:
-	if (!to_stdout) {
-		if (rc == 0)
-			rc = atomic_commit(&af, err);
-		else
-			atomic_abort(&af);
-		signal_armed = 0;
-	}
-restore:
-	if (!to_stdout) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGHUP, &old_hup, NULL);
-		sigaction(SIGXFSZ, &old_xfsz, NULL);
-		if (fd < 0)
-			return -1;
-	}
 	return rc;
 }
 
@@ -827,6 +794,16 @@ int bundle_write(const struct report *rep, const struct bundle_opts *o,
 {
 	/* Before anything is collected: without libarchive there is no bundle. */
 	if (load_archive(err) < 0)
+		return -1;
+	/* The output next: a path that cannot be written is said before the
+	 * work, and the descriptors it needs are taken before collecting (which
+	 * says in each member what it could not read for want of one). A signal
+	 * that ends us while the temporary file exists removes it (atomicfile.h);
+	 * a file size limit makes the write fail with EFBIG. */
+	struct atomic_file af = { .fd = -1 };
+	int fd = STDOUT_FILENO;
+	bool to_stdout = strcmp(o->path, "-") == 0;
+	if (!to_stdout && (fd = atomic_open(&af, o->path, 0600, err)) < 0)
 		return -1;
 	struct members m = { NULL, 0, 0 };
 	collect(&m, rep, o);
@@ -882,7 +859,13 @@ int bundle_write(const struct report *rep, const struct bundle_opts *o,
 
 	struct strbuf readme_text = STRBUF_INIT;
 	readme(&readme_text, &shown, o, top, &all, command_line);
-	int rc = write_archive(o, top, &readme_text, &all, err);
+	int rc = write_archive(fd, o, top, &readme_text, &all, err);
+	if (!to_stdout) {
+		if (rc == 0)
+			rc = atomic_commit(&af, err);
+		else
+			atomic_abort(&af);
+	}
 	if (rc == 0 && listing) {
 		sb_addf(listing, "%s/README.txt  %zu\n", top, readme_text.len);
 		for (size_t i = 0; i < all.n; i++)

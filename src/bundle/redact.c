@@ -40,6 +40,8 @@
 #define MAX_GLOBAL 256
 /* A placeholder is "<tag-N>"; no tag is longer than this. */
 #define MAX_PLACEHOLDER 24
+/* What redact_scrub_results puts for a secret. */
+#define SECRET_MARK "<secret>"
 /* How far back a version keyword protects a dotted quad. */
 #define VERSION_LOOKBACK 32
 
@@ -65,6 +67,7 @@ struct redactor {
 	size_t nglobal_cat[REDACT__COUNT];
 	unsigned next[REDACT__COUNT];
 	size_t hits[REDACT__COUNT];
+	bool secrets_only; /* redact_scrub_results: secrets, as "<secret>" */
 };
 
 static const char *const tags[REDACT__COUNT] = {
@@ -336,15 +339,21 @@ static void emit_value(struct scan *sc, size_t at, size_t idx)
 	if (!v->num)
 		v->num = ++r->next[v->cat];
 	r->hits[v->cat]++;
-	sb_addf(sc->out, "<%s-%u>", tags[v->cat], v->num);
+	if (r->secrets_only)
+		sb_add(sc->out, SECRET_MARK);
+	else
+		sb_addf(sc->out, "<%s-%u>", tags[v->cat], v->num);
 }
 
-/* Length of a placeholder at p ("<user-12>"), or 0. */
+/* Length of a placeholder at p ("<user-12>", or the "<secret>" of
+ * redact_scrub_results), or 0. */
 static size_t placeholder_len(const char *p, size_t n)
 {
 	size_t i = 1;
 	if (n < 5 || p[0] != '<')
 		return 0;
+	if (n >= sizeof SECRET_MARK - 1 && !memcmp(p, SECRET_MARK, sizeof SECRET_MARK - 1))
+		return sizeof SECRET_MARK - 1;
 	while (i < n && i < MAX_PLACEHOLDER && (islower((unsigned char)p[i]) || p[i] == '-'))
 		i++;
 	if (i < 3 || p[i - 1] != '-')
@@ -510,7 +519,7 @@ static size_t rule_assignment(struct scan *sc, size_t i)
 	if (!kn)
 		return 0;
 	enum key_kind kind = classify_key(sc, ks, kn);
-	if (kind == KEY_NONE)
+	if (kind == KEY_NONE || (sc->r->secrets_only && kind != KEY_SECRET))
 		return 0;
 	/* "KEY: value" only as a header line or a quoted (JSON) key, so that
 	 * prose ("the user: ...") is left alone; KEY=value anywhere. */
@@ -594,6 +603,7 @@ static size_t rule_assignment(struct scan *sc, size_t i)
 /* ---- secrets and names by their shape ---- */
 
 static size_t rule_shapes(struct scan *sc, size_t i);
+static bool looks_random(const char *s, size_t n);
 
 static bool tok_char(unsigned char c, const char *extra)
 {
@@ -601,48 +611,347 @@ static bool tok_char(unsigned char c, const char *extra)
 }
 
 /*
- * A token of a known issuer at s[i] (its length, or 0): GitHub (ghp_ gho_
- * ghu_ ghs_ ghr_ github_pat_), GitLab (glpat-), Slack (xoxb- xoxp- xoxa-
- * xoxr- xoxs- xapp-), AWS access key ids (AKIA/ASIA + 16), Hugging Face
- * (hf_), OpenAI (sk-), npm (npm_), PyPI (pypi-), Google API keys (AIza).
- * The prefix must start a word; the rest must be long enough to be a token.
+ * Secrets by their shape: tokens that their issuer gives a fixed prefix
+ * (so that leaked ones can be found, which is what lets us find them too),
+ * replaced wherever they are, inside a path or a comment. One entry per
+ * format: the prefix (case-sensitive, it must start a word), the characters
+ * of the rest besides ASCII letters and digits, how long the rest is, and
+ * the provider's page that documents the format (or shows one). The shapes
+ * that are more than a prefix (JWTs, SendGrid, Discord and Telegram bot
+ * tokens, webhook URLs, Azure SAS signatures, PuTTY and PEM keys, an AWS
+ * secret key beside its key id) have rules of their own below, listed in
+ * redact_shapes too.
  */
+enum body { BODY_ANY, BODY_HEX, BODY_UPPER };
+static const struct secret_prefix {
+	const char *prefix, *extra;
+	unsigned short min, max; /* length of the rest (max 0: up to 512) */
+	enum body body;
+	const char *what, *source;
+} prefixes[] = {
+	{ "ghp_", "", 20, 0, BODY_ANY, "GitHub personal access token (classic)",
+	  "https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/" },
+	{ "gho_", "", 20, 0, BODY_ANY, "GitHub OAuth access token",
+	  "https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/" },
+	{ "ghu_", "", 20, 0, BODY_ANY, "GitHub user-to-server token",
+	  "https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/" },
+	{ "ghs_", "", 20, 0, BODY_ANY, "GitHub server-to-server (Actions, app) token",
+	  "https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/" },
+	{ "ghr_", "", 20, 0, BODY_ANY, "GitHub refresh token",
+	  "https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/" },
+	{ "github_pat_", "_", 20, 0, BODY_ANY, "GitHub fine-grained personal access token",
+	  "https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens" },
+	{ "glpat-", "_-.", 20, 0, BODY_ANY, "GitLab personal, project or group access token",
+	  "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "gldt-", "_-", 20, 0, BODY_ANY, "GitLab deploy token", "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "glrt-", "_-.", 20, 0, BODY_ANY, "GitLab runner authentication token", "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "glptt-", "_-", 20, 0, BODY_ANY, "GitLab pipeline trigger token", "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "glcbt-", "_-", 20, 0, BODY_ANY, "GitLab CI/CD job token", "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "gloas-", "_-", 20, 0, BODY_ANY, "GitLab OAuth application secret", "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "GR1348941", "_-", 20, 0, BODY_ANY, "GitLab runner registration token", "https://docs.gitlab.com/security/tokens/#token-prefixes" },
+	{ "xoxb-", "-", 10, 0, BODY_ANY, "Slack bot token", "https://api.slack.com/concepts/token-types" },
+	{ "xoxp-", "-", 10, 0, BODY_ANY, "Slack user token", "https://api.slack.com/concepts/token-types" },
+	{ "xoxa-", "-", 10, 0, BODY_ANY, "Slack workspace access token", "https://api.slack.com/concepts/token-types" },
+	{ "xoxr-", "-", 10, 0, BODY_ANY, "Slack refresh token", "https://api.slack.com/concepts/token-types" },
+	{ "xoxs-", "-", 10, 0, BODY_ANY, "Slack session token", "https://api.slack.com/concepts/token-types" },
+	{ "xoxe.xoxp-", "-", 10, 0, BODY_ANY, "Slack rotating user token", "https://api.slack.com/authentication/rotation" },
+	{ "xoxe-", "-", 10, 0, BODY_ANY, "Slack refresh token (rotation)", "https://api.slack.com/authentication/rotation" },
+	{ "xapp-", "-", 10, 0, BODY_ANY, "Slack app-level token", "https://api.slack.com/concepts/token-types" },
+	{ "AKIA", "", 16, 16, BODY_UPPER, "AWS access key id",
+	  "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids" },
+	{ "ASIA", "", 16, 16, BODY_UPPER, "AWS temporary access key id",
+	  "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids" },
+	{ "ABIA", "", 16, 16, BODY_UPPER, "AWS STS service bearer token id",
+	  "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids" },
+	{ "ACCA", "", 16, 16, BODY_UPPER, "AWS context-specific credential id",
+	  "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids" },
+	{ "AIza", "_-", 35, 35, BODY_ANY, "Google API key", "https://cloud.google.com/docs/authentication/api-keys" },
+	{ "ya29.", "_-.", 20, 0, BODY_ANY, "Google OAuth 2.0 access token",
+	  "https://developers.google.com/identity/protocols/oauth2" },
+	{ "GOCSPX-", "_-", 20, 0, BODY_ANY, "Google OAuth client secret",
+	  "https://developers.google.com/identity/protocols/oauth2" },
+	{ "hf_", "", 30, 0, BODY_ANY, "Hugging Face user access token", "https://huggingface.co/docs/hub/security-tokens" },
+	{ "api_org_", "", 30, 0, BODY_ANY, "Hugging Face organization API token", "https://huggingface.co/docs/hub/security-tokens" },
+	{ "sk-ant-", "_-", 32, 0, BODY_ANY, "Anthropic API key", "https://docs.anthropic.com/en/api/overview" },
+	{ "sk-proj-", "_-", 32, 0, BODY_ANY, "OpenAI project API key", "https://platform.openai.com/docs/api-reference/authentication" },
+	{ "sk-svcacct-", "_-", 32, 0, BODY_ANY, "OpenAI service account key", "https://platform.openai.com/docs/api-reference/authentication" },
+	{ "sk-admin-", "_-", 32, 0, BODY_ANY, "OpenAI admin key", "https://platform.openai.com/docs/api-reference/authentication" },
+	{ "sk-", "_-", 32, 0, BODY_ANY, "OpenAI API key (and others of the sk- family)",
+	  "https://platform.openai.com/docs/api-reference/authentication" },
+	{ "sk_live_", "", 20, 0, BODY_ANY, "Stripe secret key", "https://docs.stripe.com/keys" },
+	{ "rk_live_", "", 20, 0, BODY_ANY, "Stripe restricted key", "https://docs.stripe.com/keys" },
+	{ "sk_test_", "", 20, 0, BODY_ANY, "Stripe test secret key", "https://docs.stripe.com/keys" },
+	{ "rk_test_", "", 20, 0, BODY_ANY, "Stripe test restricted key", "https://docs.stripe.com/keys" },
+	{ "whsec_", "", 20, 0, BODY_ANY, "Stripe webhook signing secret", "https://docs.stripe.com/webhooks" },
+	{ "dckr_pat_", "_-", 20, 0, BODY_ANY, "Docker Hub personal access token",
+	  "https://docs.docker.com/reference/api/hub/latest/operations/AuthCreateAccessToken.md" },
+	{ "dckr_oat_", "_-", 20, 0, BODY_ANY, "Docker Hub organization access token",
+	  "https://docs.docker.com/security/for-admins/access-tokens/" },
+	{ "nvapi-", "_-", 30, 0, BODY_ANY, "NVIDIA NGC / build.nvidia.com API key",
+	  "https://nvidia.github.io/NeMo-Retriever/extraction/api-keys/" },
+	{ "npm_", "", 30, 0, BODY_ANY, "npm access token", "https://docs.npmjs.com/about-access-tokens" },
+	{ "pypi-", "_-", 50, 0, BODY_ANY, "PyPI API token", "https://pypi.org/help/#apitoken" },
+	{ "SK", "", 32, 32, BODY_HEX, "Twilio API key SID", "https://www.twilio.com/docs/iam/api-keys" },
+	{ "key-", "", 32, 32, BODY_HEX, "Mailgun API key (legacy format)",
+	  "https://documentation.mailgun.com/docs/mailgun/user-manual/get-started/#primary-account-api-key" },
+	{ "dop_v1_", "", 64, 64, BODY_HEX, "DigitalOcean personal access token",
+	  "https://docs.digitalocean.com/reference/api/create-personal-access-token/" },
+	{ "shpat_", "", 32, 32, BODY_HEX, "Shopify admin API access token",
+	  "https://shopify.dev/docs/apps/build/authentication-authorization/access-tokens" },
+	{ "hvs.", "_-", 24, 0, BODY_ANY, "HashiCorp Vault service token", "https://developer.hashicorp.com/vault/docs/concepts/tokens#token-prefixes" },
+	{ "hvb.", "_-", 24, 0, BODY_ANY, "HashiCorp Vault batch token", "https://developer.hashicorp.com/vault/docs/concepts/tokens#token-prefixes" },
+	{ "AGE-SECRET-KEY-1", "", 40, 80, BODY_UPPER, "age secret key", "https://age-encryption.org/v1" },
+	{ "r8_", "", 30, 0, BODY_ANY, "Replicate API token", "https://replicate.com/docs/topics/security/api-tokens" },
+	{ "gsk_", "", 40, 0, BODY_ANY, "Groq API key", "https://console.groq.com/docs/quickstart" },
+};
+
+static bool body_ok(unsigned char c, const struct secret_prefix *k)
+{
+	switch (k->body) {
+	case BODY_HEX: return isdigit(c) || (c >= 'a' && c <= 'f');
+	case BODY_UPPER: return isdigit(c) || isupper(c);
+	default: return tok_char(c, k->extra);
+	}
+}
+
+/* A token of a known prefix at s[i] (its length, or 0). The prefix must
+ * start a word; the rest must be long enough to be a token, and end the word. */
 static size_t token_len(const struct scan *sc, size_t i)
 {
-	static const struct { const char *prefix, *extra; size_t min, exact; } kinds[] = {
-		{ "ghp_", "", 20, 0 }, { "gho_", "", 20, 0 }, { "ghu_", "", 20, 0 },
-		{ "ghs_", "", 20, 0 }, { "ghr_", "", 20, 0 }, { "github_pat_", "_", 20, 0 },
-		{ "glpat-", "_-", 20, 0 }, { "xoxb-", "-", 10, 0 }, { "xoxp-", "-", 10, 0 },
-		{ "xoxa-", "-", 10, 0 }, { "xoxr-", "-", 10, 0 }, { "xoxs-", "-", 10, 0 },
-		{ "xapp-", "-", 10, 0 }, { "AKIA", "", 0, 16 }, { "ASIA", "", 0, 16 },
-		{ "hf_", "", 30, 0 }, { "sk-", "_-", 32, 0 }, { "npm_", "", 30, 0 },
-		{ "pypi-", "_-", 50, 0 }, { "AIza", "_-", 30, 0 },
-	};
-	if (!strchr("gxAhsnp", sc->s[i]) || (i > 0 && tok_char((unsigned char)sc->s[i - 1], "")))
+	if (i > 0 && tok_char((unsigned char)sc->s[i - 1], "_"))
 		return 0;
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		size_t pl = strlen(kinds[k].prefix);
-		if (i + pl > sc->len || memcmp(sc->s + i, kinds[k].prefix, pl) != 0)
+	for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+		const struct secret_prefix *p = &prefixes[k];
+		size_t pl = strlen(p->prefix);
+		if (sc->s[i] != p->prefix[0] || i + pl > sc->len ||
+		    memcmp(sc->s + i, p->prefix, pl) != 0)
 			continue;
+		size_t max = p->max ? p->max : 512;
 		size_t j = i + pl;
-		while (j < sc->len && j - i < 512 && tok_char((unsigned char)sc->s[j], kinds[k].extra))
+		while (j < sc->len && j - i - pl <= max && body_ok((unsigned char)sc->s[j], p))
 			j++;
 		size_t body = j - i - pl;
-		if (kinds[k].exact) {
-			/* AKIA + 16 upper-case letters and digits, a whole word */
-			if (body != kinds[k].exact)
-				continue;
-			bool upper = true;
-			for (size_t q = i + pl; q < j; q++)
-				upper &= !islower((unsigned char)sc->s[q]);
-			if (!upper)
-				continue;
-		} else if (body < kinds[k].min) {
+		if (body < p->min || body > max)
 			continue;
-		}
+		/* a fixed-length token is a whole word (AKIA + 16: not inside a longer one) */
+		if (p->max && j < sc->len && tok_char((unsigned char)sc->s[j], ""))
+			continue;
+		/* "SK" + 32 hex: not inside a hex run or a longer name */
+		if (p->body == BODY_HEX && body == 32 && pl == 2 && i > 0 && sc->s[i - 1] == '-')
+			continue;
 		return j - i;
 	}
 	return 0;
+}
+
+/* Base64url characters (RFC 4648 §5), the alphabet of JWTs and most tokens. */
+static size_t b64url_run(const struct scan *sc, size_t i, size_t max)
+{
+	size_t j = i;
+	while (j < sc->len && j - i < max && tok_char((unsigned char)sc->s[j], "_-"))
+		j++;
+	return j - i;
+}
+
+/* A JSON Web Token (RFC 7519 §3, https://www.rfc-editor.org/rfc/rfc7519):
+ * header.payload.signature in base64url; header and payload are JSON
+ * objects, so both start with "eyJ" ('{"'). */
+static size_t jwt_len(const struct scan *sc, size_t i)
+{
+	if (!ci_at(sc->s, sc->len, i, "eyJ") || sc->s[i] != 'e')
+		return 0;
+	size_t h = b64url_run(sc, i, 4096);
+	if (h < 10 || i + h >= sc->len || sc->s[i + h] != '.' ||
+	    sc->len < i + h + 4 || memcmp(sc->s + i + h + 1, "eyJ", 3) != 0)
+		return 0;
+	size_t p = b64url_run(sc, i + h + 1, 16384);
+	size_t e = i + h + 1 + p;
+	if (p < 10 || e >= sc->len || sc->s[e] != '.')
+		return 0;
+	return e + 1 + b64url_run(sc, e + 1, 4096) - i;
+}
+
+/* A SendGrid API key: "SG." + 22 + "." + 43 base64url characters
+ * (https://www.twilio.com/docs/sendgrid/ui/account-and-settings/api-keys). */
+static size_t sendgrid_len(const struct scan *sc, size_t i)
+{
+	if (i + 3 > sc->len || memcmp(sc->s + i, "SG.", 3) != 0)
+		return 0;
+	size_t a = b64url_run(sc, i + 3, 64);
+	size_t e = i + 3 + a;
+	if (a < 16 || e >= sc->len || sc->s[e] != '.')
+		return 0;
+	size_t b = b64url_run(sc, e + 1, 128);
+	return b >= 30 ? e + 1 + b - i : 0;
+}
+
+/* A Discord bot token: the bot's id in base64, a timestamp, an HMAC, joined
+ * by dots (https://discord.com/developers/docs/reference#authentication). */
+static size_t discord_len(const struct scan *sc, size_t i)
+{
+	char c = sc->s[i];
+	if (c != 'M' && c != 'N' && c != 'O')
+		return 0;
+	size_t a = b64url_run(sc, i, 40);
+	size_t e = i + a;
+	if (a < 24 || a > 28 || e >= sc->len || sc->s[e] != '.')
+		return 0;
+	size_t b = b64url_run(sc, e + 1, 16);
+	size_t f = e + 1 + b;
+	if (b < 6 || b > 7 || f >= sc->len || sc->s[f] != '.')
+		return 0;
+	size_t m = b64url_run(sc, f + 1, 64);
+	return m >= 27 ? f + 1 + m - i : 0;
+}
+
+/* A Telegram bot token: the bot's numeric id, ':', 35 characters
+ * (https://core.telegram.org/bots/api#authorizing-your-bot). */
+static size_t telegram_len(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	while (j < sc->len && j - i <= 12 && isdigit((unsigned char)sc->s[j]))
+		j++;
+	if (j - i < 6 || j - i > 12 || j >= sc->len || sc->s[j] != ':')
+		return 0;
+	size_t b = b64url_run(sc, j + 1, 64);
+	if (b < 30 || b > 40 || (j + 1 + b < sc->len && tok_char((unsigned char)sc->s[j + 1 + b], "")))
+		return 0;
+	return looks_random(sc->s + j + 1, b) ? j + 1 + b - i : 0;
+}
+
+/* An AWS secret access key (40 characters of base64) on the line of an
+ * access key id, as the credentials CSV and `aws configure list` show them
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html). */
+static size_t aws_secret_len(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	while (j < sc->len && j - i <= 40 && tok_char((unsigned char)sc->s[j], "/+"))
+		j++;
+	if (j - i != 40 || (j < sc->len && tok_char((unsigned char)sc->s[j], "/+=")) ||
+	    !looks_random(sc->s + i, 40))
+		return 0;
+	for (size_t b = i; b > 0 && i - b < 256 && sc->s[b - 1] != '\n'; b--)
+		if (b >= 20 && (memcmp(sc->s + b - 20, "AKIA", 4) == 0 ||
+				memcmp(sc->s + b - 20, "ASIA", 4) == 0)) {
+			bool id = true;
+			for (size_t q = b - 16; q < b && id; q++)
+				id = isupper((unsigned char)sc->s[q]) || isdigit((unsigned char)sc->s[q]);
+			if (id)
+				return 40;
+		}
+	return 0;
+}
+
+/* One of the shapes above at s[i], which starts a word: its length. */
+static size_t shaped_secret_len(const struct scan *sc, size_t i)
+{
+	unsigned char c = (unsigned char)sc->s[i];
+	if (!isalnum(c) || (i > 0 && tok_char((unsigned char)sc->s[i - 1], "_-.")))
+		return 0;
+	size_t n;
+	if ((n = token_len(sc, i)) || (n = jwt_len(sc, i)) || (n = sendgrid_len(sc, i)) ||
+	    (n = discord_len(sc, i)))
+		return n;
+	/* base64 holds '/' and '+': a 40-character run starts after neither */
+	if ((i == 0 || !strchr("/+", sc->s[i - 1])) && (n = aws_secret_len(sc, i)))
+		return n;
+	if (isdigit(c) && (n = telegram_len(sc, i)))
+		return n;
+	return 0;
+}
+
+/* The secret path of a Slack or Discord webhook URL, at the '/' before it:
+ * hooks.slack.com/services/T…/B…/SECRET
+ * (https://api.slack.com/messaging/webhooks), hooks.slack.com/workflows/…,
+ * discord.com/api/webhooks/ID/TOKEN
+ * (https://discord.com/developers/docs/resources/webhook). */
+static size_t rule_webhook(struct scan *sc, size_t i)
+{
+	static const struct { const char *host, *path; } hooks[] = {
+		{ "hooks.slack.com", "/services/" }, { "hooks.slack.com", "/workflows/" },
+		{ "hooks.slack.com", "/triggers/" }, { "discord.com", "/api/webhooks/" },
+		{ "discordapp.com", "/api/webhooks/" },
+	};
+	for (size_t k = 0; k < sizeof hooks / sizeof hooks[0]; k++) {
+		size_t hl = strlen(hooks[k].host), pl = strlen(hooks[k].path);
+		if (i < hl || !ci_at(sc->s, sc->len, i - hl, hooks[k].host) ||
+		    !ci_at(sc->s, sc->len, i, hooks[k].path))
+			continue;
+		size_t j = i + pl;
+		while (j < sc->len && j - i < 512 && tok_char((unsigned char)sc->s[j], "/_-"))
+			j++;
+		if (j - i - pl < 8)
+			return 0;
+		emit(sc, i, sc->s + i, pl);
+		emit_value(sc, i + pl, add_value(sc->r, REDACT_SECRET, sc->s + i + pl, j - i - pl));
+		return j - i;
+	}
+	return 0;
+}
+
+/* The signature of an Azure shared access signature, "sig=" in its query
+ * (https://learn.microsoft.com/en-us/rest/api/storageservices/create-service-sas#specify-the-signature),
+ * at the '='. */
+static size_t rule_sas(struct scan *sc, size_t i)
+{
+	if (i < 3 || memcmp(sc->s + i - 3, "sig", 3) != 0 ||
+	    (i > 3 && !strchr("?&;\"' \t", sc->s[i - 4])))
+		return 0;
+	size_t j = i + 1;
+	while (j < sc->len && j - i < 1024 && tok_char((unsigned char)sc->s[j], "%+/=_-"))
+		j++;
+	size_t n = j - i - 1;
+	if (n < 16)
+		return 0;
+	emit(sc, i, "=", 1);
+	emit_value(sc, i + 1, add_value(sc->r, REDACT_SECRET, sc->s + i + 1, n));
+	return j - i;
+}
+
+/* A PuTTY private key file (.ppk,
+ * https://tartarus.org/~simon/putty-snapshots/htmldoc/AppendixC.html): the
+ * N lines after "Private-Lines: N" are the private key, "Private-MAC:"
+ * authenticates it. At the start of a line. */
+static size_t rule_putty(struct scan *sc, size_t i)
+{
+	if (i > 0 && sc->s[i - 1] != '\n')
+		return 0;
+	bool mac = ci_at(sc->s, sc->len, i, "Private-MAC:");
+	if (!mac && !ci_at(sc->s, sc->len, i, "Private-Lines:"))
+		return 0;
+	size_t j = i + (mac ? 12 : 14);
+	while (j < sc->len && sc->s[j] == ' ')
+		j++;
+	size_t v = j;
+	if (mac) {
+		while (j < sc->len && isxdigit((unsigned char)sc->s[j]))
+			j++;
+		if (j - v < 16)
+			return 0;
+		emit(sc, i, sc->s + i, v - i);
+		emit_value(sc, v, add_value(sc->r, REDACT_SECRET, sc->s + v, j - v));
+		return j - i;
+	}
+	unsigned lines = 0;
+	while (j < sc->len && isdigit((unsigned char)sc->s[j]) && lines < 10000)
+		lines = lines * 10 + (unsigned)(sc->s[j++] - '0');
+	if (!lines || j >= sc->len || (sc->s[j] != '\n' && sc->s[j] != '\r'))
+		return 0;
+	while (j < sc->len && sc->s[j] != '\n')
+		j++;
+	size_t body = j + 1, end = body;
+	for (unsigned l = 0; l < lines && end < sc->len; l++) {
+		while (end < sc->len && sc->s[end] != '\n')
+			end++;
+		if (l + 1 < lines && end < sc->len)
+			end++;
+	}
+	if (body >= end || placeholder_len(sc->s + body, end - body) == end - body)
+		return 0; /* redacted already */
+	emit(sc, i, sc->s + i, body - i);
+	emit_value(sc, body, add_value(sc->r, REDACT_SECRET, sc->s + body,
+				       end - body > 4096 ? 4096 : end - body));
+	return end - i;
 }
 
 /* Shannon entropy of s[0..n) in bits per byte. */
@@ -795,7 +1104,7 @@ static size_t rule_url(struct scan *sc, size_t i)
 	size_t hn = h < aend && sc->s[h] != '<' ? hostname_len(sc, h) : 0;
 	bool host = hn && (h + hn == aend || sc->s[h + hn] == ':') &&
 		    !is_public_host(sc->s + h, hn) &&
-		    (private_tld(sc->s + h, hn) || server_context(sc, i));
+		    (private_tld(sc->s + h, hn) || server_context(sc, i)) && !sc->r->secrets_only;
 	if (!at && !host)
 		return 0;
 	emit(sc, i, "://", 3);
@@ -803,7 +1112,9 @@ static size_t rule_url(struct scan *sc, size_t i)
 		const char *colon = memchr(sc->s + u, ':', at - u);
 		if (colon) {
 			size_t c = (size_t)(colon - sc->s);
-			if (c > u)
+			if (c > u && sc->r->secrets_only)
+				emit(sc, u, sc->s + u, c - u);
+			else if (c > u)
 				emit_value(sc, u, add_value(sc->r, REDACT_USER, sc->s + u, c - u));
 			emit(sc, c, ":", 1);
 			if (at > c + 1)
@@ -812,9 +1123,10 @@ static size_t rule_url(struct scan *sc, size_t i)
 		} else if (at > u && placeholder_len(sc->s + u, at - u) == at - u) {
 			emit(sc, u, sc->s + u, at - u);
 		} else if (at > u) {
-			bool token = token_len(sc, u) == at - u || looks_random(sc->s + u, at - u);
-			if (!token && at - u == 3 && strncmp(sc->s + u, "git", 3) == 0)
-				emit(sc, u, "git", 3); /* git@host: names no one */
+			bool token = shaped_secret_len(sc, u) == at - u || looks_random(sc->s + u, at - u);
+			if (!token && ((at - u == 3 && strncmp(sc->s + u, "git", 3) == 0) ||
+				       sc->r->secrets_only))
+				emit(sc, u, sc->s + u, at - u); /* git@host: names no one */
 			else
 				emit_value(sc, u, add_value(sc->r, token ? REDACT_SECRET : REDACT_USER,
 							    sc->s + u, at - u));
@@ -869,7 +1181,15 @@ static size_t rule_no_proxy(struct scan *sc, size_t i)
 }
 
 /* -----BEGIN ... PRIVATE KEY----- ... -----END ... -----: the body is one
- * secret; the two marker lines stay, to say what was there. */
+ * secret; the two markers stay, to say what was there. The body may be on
+ * the lines between them, or on the marker's own line (a key pasted into
+ * one line, or a JSON string with \n escapes, as a GCP service account's
+ * "private_key"). */
+static bool escaped_nl(const struct scan *sc, size_t k)
+{
+	return k + 1 < sc->len && sc->s[k] == '\\' && sc->s[k + 1] == 'n';
+}
+
 static size_t rule_key_block(struct scan *sc, size_t i)
 {
 	if (!ci_at(sc->s, sc->len, i, "-----BEGIN "))
@@ -877,18 +1197,46 @@ static size_t rule_key_block(struct scan *sc, size_t i)
 	size_t eol = i;
 	while (eol < sc->len && sc->s[eol] != '\n')
 		eol++;
-	bool priv = false;
-	for (size_t k = i; k + 11 <= eol && !priv; k++)
-		priv = strncmp(sc->s + k, "PRIVATE KEY", 11) == 0;
-	if (!priv || eol >= sc->len)
+	size_t m = i + 11;
+	while (m + 5 <= eol && m - i < 100 && memcmp(sc->s + m, "-----", 5) != 0)
+		m++;
+	if (m + 5 > eol || memcmp(sc->s + m, "-----", 5) != 0 ||
+	    !memmem(sc->s + i, m - i, "PRIVATE KEY", 11))
 		return 0;
-	size_t body = eol + 1, end = body;
-	while (end < sc->len && !ci_at(sc->s, sc->len, end, "-----END "))
-		end++;
+	size_t mend = m + 5, k = mend;
+	while (k < eol && (sc->s[k] == ' ' || sc->s[k] == '\t' || sc->s[k] == '\r'))
+		k++;
+	size_t body, end, n;
+	if (k >= eol) { /* the body on the lines below */
+		if (eol >= sc->len)
+			return 0;
+		body = eol + 1;
+		end = body;
+		while (end < sc->len && !ci_at(sc->s, sc->len, end, "-----END "))
+			end++;
+		n = end - body;
+		while (n && sc->s[body + n - 1] == '\n')
+			n--;
+	} else { /* on this line, up to the END marker, a quote or the line's end */
+		body = mend;
+		while (body < eol && (sc->s[body] == ' ' || escaped_nl(sc, body)))
+			body += sc->s[body] == ' ' ? 1 : 2;
+		end = body;
+		while (end < eol && !ci_at(sc->s, sc->len, end, "-----END ") && sc->s[end] != '"')
+			end++;
+		n = end - body;
+		for (;;) {
+			if (n && (sc->s[body + n - 1] == ' ' || sc->s[body + n - 1] == '\r'))
+				n--;
+			else if (n >= 2 && escaped_nl(sc, body + n - 2))
+				n -= 2;
+			else
+				break;
+		}
+	}
+	if (n && placeholder_len(sc->s + body, n) == n)
+		return 0; /* redacted already: copied as it is */
 	emit(sc, i, sc->s + i, body - i);
-	size_t n = end - body;
-	while (n && sc->s[body + n - 1] == '\n')
-		n--;
 	if (n) {
 		emit_value(sc, body, add_value(sc->r, REDACT_SECRET, sc->s + body, n > 4096 ? 4096 : n));
 		emit(sc, body + n, sc->s + body + n, end - body - n);
@@ -1052,8 +1400,12 @@ static size_t quad_len(const struct scan *sc, size_t i)
 /* Whether a version word comes shortly before s[i] on the same line. */
 static bool version_context(const struct scan *sc, size_t i)
 {
+	/* also a pip pin (==) and the CUDA wheels pip lists (nvidia-cudnn-cu12
+	 * 9.1.0.70, nvidia-cublas-cu12 12.4.5.8): their versions have four parts */
 	static const char *const words[] = { "version", "kernel", "release", "build", "minimum",
-					     "recommended", "required", "driver", "cuda", NULL };
+					     "recommended", "required", "driver", "cuda", "==",
+					     "-cu11", "-cu12", "-cu13", "cudnn", "cublas", "nccl",
+					     "tensorrt", NULL };
 	size_t lo = i > VERSION_LOOKBACK ? i - VERSION_LOOKBACK : 0;
 	for (size_t j = i; j > lo; j--) {
 		if (sc->s[j - 1] == '\n')
@@ -1224,6 +1576,8 @@ static size_t rule_known(struct scan *sc, size_t i)
 static void scan_run(struct scan *sc)
 {
 	build_glob(sc->r);
+	/* names, hosts and addresses too, or only secrets (scrubbing) */
+	bool all = !sc->r->secrets_only;
 	size_t i = 0;
 	while (i < sc->len) {
 		char c = sc->s[i];
@@ -1233,14 +1587,14 @@ static void scan_run(struct scan *sc)
 			i += n;
 			continue;
 		}
-		if (c == '/' && i + 6 <= sc->len && strncmp(sc->s + i, "/home/", 6) == 0) {
+		if (all && c == '/' && i + 6 <= sc->len && strncmp(sc->s + i, "/home/", 6) == 0) {
 			emit(sc, i, "/home/", 6);
 			i += 6;
 			i += user_component(sc, i, HOME_DELIMS, false);
 			build_glob(sc->r);
 			continue;
 		}
-		if ((c == '/' || c == '\\') && (n = rule_users(sc, i))) {
+		if (all && (c == '/' || c == '\\') && (n = rule_users(sc, i))) {
 			emit(sc, i, sc->s + i, n);
 			i += n;
 			i += user_component(sc, i, WIN_DELIMS, true);
@@ -1254,18 +1608,21 @@ static void scan_run(struct scan *sc)
 		}
 		if ((c == '-' && (n = rule_key_block(sc, i))) ||
 		    (c == '/' && (n = rule_conda_token(sc, i))) ||
-		    ((c == '=' || c == ':') && (n = rule_no_proxy(sc, i))) ||
+		    (c == '/' && (n = rule_webhook(sc, i))) ||
+		    (c == '=' && (n = rule_sas(sc, i))) ||
+		    (c == 'P' && (n = rule_putty(sc, i))) ||
+		    (all && (c == '=' || c == ':') && (n = rule_no_proxy(sc, i))) ||
 		    ((c == '=' || c == ':') && (n = rule_assignment(sc, i))) ||
 		    ((c == ' ' || c == '\t') && (n = rule_beside(sc, i)))) {
 			i += n;
 			build_glob(sc->r);
 			continue;
 		}
-		if (c == '"') {
+		if (all && c == '"') {
 			rule_docker_auths(sc, i); /* learns the registries' names */
 			build_glob(sc->r);
 		}
-		if ((n = token_len(sc, i))) {
+		if ((n = shaped_secret_len(sc, i))) {
 			emit_value(sc, i, add_value(sc->r, REDACT_SECRET, sc->s + i, n));
 			i += n;
 			build_glob(sc->r);
@@ -1275,7 +1632,7 @@ static void scan_run(struct scan *sc)
 			i += n;
 			continue;
 		}
-		if (sc->out && (n = rule_shapes(sc, i))) {
+		if (all && sc->out && (n = rule_shapes(sc, i))) {
 			i += n;
 			continue;
 		}
@@ -1359,6 +1716,138 @@ void redact_results(struct redactor *r, const struct result *in, size_t n,
 			free(v);
 		}
 	}
+}
+
+/* ---- the shapes, listed (documentation, tests) ---- */
+
+/* The shapes that are rules, not prefixes, and the secrets found by their
+ * name, each with a made-up example and the part of it that must go (the
+ * literals are split so that no scanner takes them for leaked secrets). */
+static const struct {
+	const char *what, *source, *example, *secret;
+} rules[] = {
+	{ "JSON Web Token", "https://www.rfc-editor.org/rfc/rfc7519",
+	  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." "eyJzdWIiOiJ3c2xncHUtdGVzdCJ9.dGhpcy1pcy1ub3QtYS1zaWduYXR1cmU",
+	  "eyJzdWIiOiJ3c2xncHUtdGVzdCJ9.dGhpcy1pcy1ub3QtYS1zaWduYXR1cmU" },
+	{ "SendGrid API key", "https://www.twilio.com/docs/sendgrid/ui/account-and-settings/api-keys",
+	  "SG." "aB3dE5gH7jK9mN1pQ3sT5v.wX7yZ9aB3dE5gH7jK9mN1pQ3sT5vW7yZ9aB3dE5gH7j",
+	  "wX7yZ9aB3dE5gH7jK9mN1pQ3sT5vW7yZ9aB3dE5gH7j" },
+	{ "Discord bot token", "https://discord.com/developers/docs/reference#authentication",
+	  "MTIzNDU2Nzg5MDEyMzQ1Njc4." "GaBcDe.aB3dE5gH7jK9mN1pQ3sT5vW7yZ9aB3",
+	  "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9aB3" },
+	{ "Telegram bot token", "https://core.telegram.org/bots/api#authorizing-your-bot",
+	  "123456789:" "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw" },
+	{ "Slack incoming webhook URL", "https://api.slack.com/messaging/webhooks",
+	  "https://hooks.slack.com/services/" "T0A1B2C3D/B4E5F6G7H/aB3dE5gH7jK9mN1pQ3sT5vW7",
+	  "aB3dE5gH7jK9mN1pQ3sT5vW7" },
+	{ "Discord webhook URL", "https://discord.com/developers/docs/resources/webhook",
+	  "https://discord.com/api/webhooks/" "123456789012345678/aB3dE5gH7jK9mN1pQ3sT5vW7yZ9-Qr",
+	  "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9-Qr" },
+	{ "Azure shared access signature (sig=)",
+	  "https://learn.microsoft.com/en-us/rest/api/storageservices/create-service-sas",
+	  "https://acme.blob.core.windows.net/c/b.bin?sv=2022-11-02&sp=r&se=2030-01-01&sig=" "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9%2BaB3dE5gH7jK9%3D",
+	  "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9%2BaB3dE5gH7jK9%3D" },
+	{ "PuTTY private key (Private-Lines)",
+	  "https://tartarus.org/~simon/putty-snapshots/htmldoc/AppendixC.html",
+	  "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: k\nPublic-Lines: 1\n"
+	  "AAAAC3NzaC1lZDI1NTE5AAAAIHB1YmxpYy1wYXJ0\nPrivate-" "Lines: 1\nAAAAIHByaXZhdGUtcGFydC1ub3QtcmVhbC1rZXk\n"
+	  "Private-MAC: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
+	  "AAAAIHByaXZhdGUtcGFydC1ub3QtcmVhbC1rZXk" },
+	{ "PuTTY private key MAC (Private-MAC)",
+	  "https://tartarus.org/~simon/putty-snapshots/htmldoc/AppendixC.html",
+	  "Private-" "MAC: 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n",
+	  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" },
+	{ "PEM private key on one line", "https://www.rfc-editor.org/rfc/rfc7468",
+	  "-----BEGIN RSA PRIVATE" " KEY----- MIIEowIBAAKCAQEA0Z3VS5JJcds3xfnOtherBits -----END RSA PRIVATE KEY-----",
+	  "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfnOtherBits" },
+	{ "PEM private key in a JSON string (\\n escapes)", "https://www.rfc-editor.org/rfc/rfc7468",
+	  "\"-----BEGIN PRIVATE" " KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKc\\nAnotherLine0123\\n-----END PRIVATE KEY-----\\n\"",
+	  "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKc" },
+	{ "AWS secret access key beside its key id",
+	  "https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html",
+	  "AKIAIOSFODNN7" "EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" },
+	{ "GCP service account key file (private_key, by its name)",
+	  "https://cloud.google.com/iam/docs/keys-create-delete",
+	  "{\"type\": \"service_account\", \"private_key_id\": \"0a1b2c3d4e5f60718293a4b5c6d7e8f901234567\", "
+	  "\"private_key\": \"-----BEGIN PRIVATE" " KEY-----\\nMIIEvgIBADANBgkqhkiG9w0BAQ\\n-----END PRIVATE KEY-----\\n\"}",
+	  "MIIEvgIBADANBgkqhkiG9w0BAQ" },
+	{ "Azure storage connection string (AccountKey, by its name)",
+	  "https://learn.microsoft.com/en-us/azure/storage/common/storage-configure-connection-string",
+	  "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=" "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9/aB3dE5+H7jK9mN1pQ==;EndpointSuffix=core.windows.net",
+	  "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9/aB3dE5+H7jK9mN1pQ==" },
+	{ "Datadog API key (DD_API_KEY, by its name)",
+	  "https://docs.datadoghq.com/account_management/api-app-keys/",
+	  "DD_API_KEY=" "0a1b2c3d4e5f60718293a4b5c6d7e8f9", "0a1b2c3d4e5f60718293a4b5c6d7e8f9" },
+	{ "Weights & Biases API key (WANDB_API_KEY, or a .netrc password)",
+	  "https://docs.wandb.ai/guides/track/environment-variables/",
+	  "machine api.wandb.ai login user password " "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567",
+	  "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567" },
+	{ "Twilio auth token (TWILIO_AUTH_TOKEN, by its name)",
+	  "https://www.twilio.com/docs/iam/access-tokens",
+	  "TWILIO_AUTH_TOKEN=" "9f8e7d6c5b4a39281706f5e4d3c2b1a0", "9f8e7d6c5b4a39281706f5e4d3c2b1a0" },
+};
+
+size_t redact_shape_count(void)
+{
+	return sizeof prefixes / sizeof prefixes[0] + sizeof rules / sizeof rules[0];
+}
+
+void redact_shape(size_t k, struct redact_shape *out, struct strbuf *example, struct strbuf *secret)
+{
+	size_t np = sizeof prefixes / sizeof prefixes[0];
+	sb_reset(example);
+	sb_reset(secret);
+	if (k >= np) {
+		k -= np;
+		out->what = rules[k].what;
+		out->source = rules[k].source;
+		sb_add(example, rules[k].example);
+		sb_add(secret, rules[k].secret);
+		return;
+	}
+	/* a made-up token: the prefix, and the body its table entry asks for */
+	static const char any[] = "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9xR2cF4hL6";
+	static const char hex[] = "0a1b2c3d4e5f6789", upper[] = "A1B2C3D4E5F6G7H8J9K0";
+	const struct secret_prefix *p = &prefixes[k];
+	out->what = p->what;
+	out->source = p->source;
+	sb_add(example, p->prefix);
+	const char *alpha = p->body == BODY_HEX ? hex : p->body == BODY_UPPER ? upper : any;
+	size_t na = strlen(alpha), n = p->min > 24 ? p->min : 24;
+	if (p->max && n > p->max)
+		n = p->max;
+	for (size_t i = 0; i < n; i++)
+		sb_addc(example, alpha[(i * 7 + k) % na]);
+	sb_add(secret, example->buf);
+}
+
+/* One string of a result, scrubbed in place. */
+static void scrub(struct redactor *r, const char *key, char **s)
+{
+	if (!*s)
+		return;
+	char *t = redact_dup(r, key, *s);
+	free(*s);
+	*s = t;
+}
+
+void redact_scrub_results(struct result *res, size_t n)
+{
+	struct redactor *r = redactor_new();
+	r->secrets_only = true;
+	redact_learn_results(r, res, n);
+	for (size_t i = 0; i < n; i++) {
+		struct result *x = &res[i];
+		if (!x->ran)
+			continue;
+		scrub(r, NULL, &x->detail);
+		scrub(r, NULL, &x->step);
+		scrub(r, NULL, &x->output);
+		for (size_t k = 0; k < x->ev.n; k++)
+			scrub(r, x->ev.v[k].key, &x->ev.v[k].val);
+	}
+	redactor_free(r);
 }
 
 void redact_stats(const struct redactor *r, enum redact_cat cat, size_t *values,

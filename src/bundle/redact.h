@@ -7,8 +7,10 @@
  * proxy's or a package index's URL), and finds by their shape IPv4/IPv6 and
  * MAC addresses, UUIDs, and secrets: URL credentials, private key blocks,
  * tokens with a known prefix (ghp_, github_pat_, glpat-, xoxb-, AKIA, hf_,
- * sk-...), conda channel tokens, random words beside secret-like names.
- * A JSON value stays JSON.
+ * sk-... the table of redact.c, each with where its format is
+ * documented), JWTs, webhook URLs, Azure SAS signatures, PuTTY and PEM
+ * keys (on one line too), conda channel tokens, random words beside
+ * secret-like names. A JSON value stays JSON.
  *
  * Every value gets one placeholder for the whole redactor ("<user-1>",
  * "<host-1>", "<ip-2>", ...), numbered in order of first appearance, so the
@@ -72,6 +74,28 @@ char *redact_dup(struct redactor *r, const char *key, const char *s);
 void redact_learn_results(struct redactor *r, const struct result *in, size_t n);
 void redact_results(struct redactor *r, const struct result *in, size_t n,
 		    struct result *out);
+
+/*
+ * Replaces, in place, every secret the results hold (a token of a known
+ * shape, a URL's password, a private key, the value of a TOKEN/KEY/...
+ * assignment) by "<secret>", and nothing else: user and host names, paths
+ * and addresses stay, for the user's own outputs (check, its --json, smoke's
+ * JUnit, Prometheus and JSON files and pushes, fix, explain --check), which
+ * are pasted into issues and kept by CI systems. Run on every run of checks
+ * (checkrun_execute), so no output shows a secret; the bundle then redacts
+ * the rest. "<secret>" is a placeholder to the redactor: never redacted again.
+ */
+void redact_scrub_results(struct result *res, size_t n);
+
+/* The secret shapes the redactor knows (its table of prefixes, its rules,
+ * and the secrets its assignments name), for the tests and the
+ * documentation: what each is, where its format is documented, a made-up
+ * example (in example) and the part of it that must not survive (secret). */
+struct redact_shape {
+	const char *what, *source;
+};
+size_t redact_shape_count(void);
+void redact_shape(size_t k, struct redact_shape *out, struct strbuf *example, struct strbuf *secret);
 
 /* What was redacted: distinct values replaced at least once, and the
  * number of replacements, per category. */

@@ -21,17 +21,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../bundle/redact.h"
 #include "../core/error.h"
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
+#include "../explain/paste.h"
 #include "../report/explain.h"
 #include "../report/format.h"
 #include "../probes/registry.h"
 #include "checkrun.h"
 #include "cli.h"
 
-static int read_fd(struct explain_scan *s, int fd)
+/* The first PASTE_KEEP bytes, for the pasted listings (explain/paste.h). */
+static void keep(struct strbuf *kept, const char *buf, size_t n)
+{
+	if (kept->len < PASTE_KEEP)
+		sb_addn(kept, buf, n < PASTE_KEEP - kept->len ? n : PASTE_KEEP - kept->len);
+}
+
+static int read_fd(struct explain_scan *s, int fd, struct strbuf *kept)
 {
 	size_t cap = 256u << 10;
 	char *buf = xmalloc(cap);
@@ -47,6 +56,7 @@ static int read_fd(struct explain_scan *s, int fd)
 		if (n == 0)
 			break;
 		explain_scan_feed(s, buf, (size_t)n);
+		keep(kept, buf, (size_t)n);
 	}
 	free(buf);
 	return rc;
@@ -184,14 +194,17 @@ static int explain_parse(int argc, char **argv, struct explain_cmd *cmd)
 /* Feeds the text (the words, --file or standard input) to scan; returns
  * -1 to go on, else the exit status. */
 static int explain_read(const struct explain_cmd *cmd, char **argv,
-			struct explain_scan *scan, const char **source)
+			struct explain_scan *scan, const char **source, struct strbuf *kept)
 {
 	if (cmd->ntext > 0) {
 		*source = "argv";
 		for (int i = 0; i < cmd->ntext; i++) {
-			if (i > 0)
+			if (i > 0) {
 				explain_scan_feed(scan, " ", 1);
+				keep(kept, " ", 1);
+			}
 			explain_scan_feed(scan, argv[i], strlen(argv[i]));
+			keep(kept, argv[i], strlen(argv[i]));
 		}
 		return -1;
 	}
@@ -222,7 +235,7 @@ static int explain_read(const struct explain_cmd *cmd, char **argv,
 	} else if (isatty(0)) {
 		fputs("Paste the error or the log, then press Ctrl-D.\n", stderr);
 	}
-	int err = read_fd(scan, fd);
+	int err = read_fd(scan, fd, kept);
 	if (fd > 0)
 		close(fd);
 	if (err < 0) {
@@ -235,7 +248,8 @@ static int explain_read(const struct explain_cmd *cmd, char **argv,
 /* Runs the checks that confirm what was found (--check), ranks each
  * signature's causes by them, prints the answer; the exit status. */
 static int explain_answer(const struct explain_cmd *cmd, const struct explain_db *db,
-			  const struct explain_scan *scan, const char *source)
+			  const struct explain_scan *scan, const char *source,
+			  const struct paste *paste)
 {
 	const struct checkrun *cr = &cmd->cr;
 	size_t n;
@@ -256,6 +270,7 @@ static int explain_answer(const struct explain_cmd *cmd, const struct explain_db
 		if (ik >= 0)
 			want[ik] = true;
 		interrupted = runner_run_table(defs, n, &cr->opts, want, results);
+		redact_scrub_results(results, n);
 		if (ik >= 0 && results[ik].ran && results[ik].status != ST_SKIP)
 			platform = &results[ik];
 		free(want);
@@ -267,7 +282,7 @@ static int explain_answer(const struct explain_cmd *cmd, const struct explain_db
 		rank_causes(sig, defs, cmd->check ? results : NULL, n, platform, ranks[i]);
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
-				     cmd->verbose, platform };
+				     cmd->verbose, platform, paste };
 	struct strbuf out = STRBUF_INIT;
 	struct format_input in = { .explain = &view };
 	format_write("explain", cmd->format.out ? cmd->format.out->name : NULL, &out, &in);
@@ -312,11 +327,16 @@ static int explain_run(const struct explain_cmd *cmd, const struct explain_db *d
 	struct explain_scan scan;
 	explain_scan_init(&scan, db);
 	const char *source = NULL;
-	int rc = explain_read(cmd, argv, &scan, &source);
+	struct strbuf kept = STRBUF_INIT;
+	int rc = explain_read(cmd, argv, &scan, &source, &kept);
 	if (rc < 0) {
 		explain_scan_finish(&scan);
-		rc = explain_answer(cmd, db, &scan, source);
+		struct paste paste;
+		paste_read(kept.buf ? kept.buf : "", kept.len, &paste);
+		rc = explain_answer(cmd, db, &scan, source, &paste);
+		paste_free(&paste);
 	}
+	sb_release(&kept);
 	explain_scan_release(&scan);
 	return rc;
 }

@@ -24,6 +24,7 @@
 #include "../core/buildinfo.h"
 #include "../core/error.h"
 #include "../core/layers.h"
+#include "../core/interrupt.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
@@ -540,6 +541,7 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	open_std_fds();
+	interrupt_catch_xfsz();
 	watch_stdout();
 	/* Human output is wrapped to the width of where it goes, with marks
 	 * the locale can show (src/core/text.h). */

@@ -14,9 +14,18 @@
  *                              reader already, else an error: never a hang);
  *   a regular file, or none    replaced atomically as above;
  *   a symbolic link            its final target is replaced (or created)
- *                              atomically; the link stays a link;
+ *                              atomically; the link stays a link; but a link
+ *                              in a world-writable sticky directory (/tmp)
+ *                              that another user owns is refused, as the
+ *                              kernel's fs.protected_symlinks would, whether
+ *                              that sysctl is on or not;
  *   anything else              refused (a directory, a block device, a socket).
- * Every write error is reported: ENOSPC on /dev/full is an error, not success.
+ * A new file gets mode & ~umask; a replaced one keeps its mode (and, for
+ * root, its owner and group). Every write error is reported: ENOSPC on
+ * /dev/full is an error, not success. While a temporary file exists, a
+ * SIGHUP, SIGINT, SIGTERM or SIGPIPE that would end the process removes it
+ * first (a handler someone else installed, and an ignored signal, are left
+ * as they are).
  */
 #ifndef WSLGPU_ATOMICFILE_H
 #define WSLGPU_ATOMICFILE_H
@@ -39,9 +48,13 @@ int atomic_write_file(const char *path, const void *data, size_t len, int mode,
  */
 struct atomic_file {
 	char *path;   /* as given, for messages */
-	char *target; /* the file the rename replaces (a symlink's target) */
-	char *tmp;
+	char *target; /* the file the rename replaces (a symlink's target), for messages */
+	char *tmp;    /* the temporary file, for messages */
 	int fd;
+	int dirfd;     /* the directory of target (O_PATH), where tmpname is renamed to name */
+	char *name;    /* target's name in dirfd */
+	char *tmpname; /* tmp's name in dirfd */
+	int live;      /* its slot among the temporary files a signal removes */
 	bool through; /* written straight to a device, FIFO or standard output */
 	bool borrowed; /* fd is 1 or 2: never closed here */
 };

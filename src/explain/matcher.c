@@ -1015,6 +1015,50 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 		chain_break(s, dots);
 }
 
+/* One CR-separated piece of a clipped line, matched as a line of its own
+ * (on the same line number: a terminal redrew that line). */
+static void end_segment(struct explain_scan *s)
+{
+	if (s->taillen) {
+		chain_break(s, false);
+		s->st.lines--;
+		process_line(s, s->tail, s->taillen, false);
+		chain_break(s, false);
+	}
+	s->taillen = 0;
+}
+
+/* The bytes of a clipped line past its first EXPLAIN_LINE_MAX, split at
+ * each CR; a piece is matched on its first EXPLAIN_LINE_MAX bytes, as a
+ * line is (a piece's bytes past that wait for the next CR, dropped). */
+static void overflow(struct explain_scan *s, const char *p, size_t n)
+{
+	while (n) {
+		const char *cr = memchr(p, '\r', n);
+		size_t k = cr ? (size_t)(cr - p) : n;
+		size_t c = s->piece_cut ? 0 : EXPLAIN_LINE_MAX - s->taillen;
+		memcpy(s->tail + s->taillen, p, c < k ? c : k);
+		s->taillen += c < k ? c : k;
+		if (!cr)
+			break;
+		end_segment(s);
+		s->piece_cut = false;
+		p = cr + 1;
+		n -= k + 1;
+	}
+}
+
+static void end_line(struct explain_scan *s)
+{
+	if (s->clipped)
+		end_segment(s); /* the head was matched at the cut */
+	else
+		process_line(s, s->raw, s->rawlen, false);
+	s->rawlen = s->taillen = 0;
+	s->clipped = s->piece_cut = false;
+	s->partial = false;
+}
+
 void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
 {
 	s->st.bytes += len;
@@ -1023,9 +1067,27 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
 		size_t take = nl ? (size_t)(nl - buf) : len;
 		size_t room = EXPLAIN_LINE_MAX - s->rawlen;
 		if (take > room) {
-			s->clipped = true;
 			memcpy(s->raw + s->rawlen, buf, room);
 			s->rawlen += room;
+			if (!s->clipped) {
+				/* the head, as before (its cut is reported); then what
+				 * follows its last CR goes on into the first piece, so
+				 * that a message the cut splits is whole there */
+				s->clipped = true;
+				process_line(s, s->raw, s->rawlen, true);
+				if (!s->tail)
+					s->tail = xmalloc(EXPLAIN_LINE_MAX);
+				const char *cr = memrchr(s->raw, '\r', s->rawlen);
+				if (cr) {
+					s->taillen = (size_t)(s->raw + s->rawlen - cr - 1);
+					memcpy(s->tail, cr + 1, s->taillen);
+				} else {
+					/* the head is one piece, matched on its first
+					 * EXPLAIN_LINE_MAX: the rest of it is dropped */
+					s->piece_cut = true;
+				}
+			}
+			overflow(s, buf + room, take - room);
 		} else {
 			memcpy(s->raw + s->rawlen, buf, take);
 			s->rawlen += take;
@@ -1033,10 +1095,7 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
 		s->partial = true;
 		if (!nl)
 			break;
-		process_line(s, s->raw, s->rawlen, s->clipped);
-		s->rawlen = 0;
-		s->clipped = false;
-		s->partial = false;
+		end_line(s);
 		buf += take + 1;
 		len -= take + 1;
 	}
@@ -1054,7 +1113,7 @@ void explain_scan_finish(struct explain_scan *s)
 	if (s->finished)
 		return;
 	if (s->partial)
-		process_line(s, s->raw, s->rawlen, s->clipped);
+		end_line(s);
 	chain_break(s, true);
 	s->partial = false;
 	s->finished = true;
@@ -1099,6 +1158,7 @@ void explain_scan_release(struct explain_scan *s)
 		free(s->slot[i].buf);
 	}
 	free(s->raw);
+	free(s->tail);
 	free(s->joined);
 	free(s->found);
 	memset(s, 0, sizeof *s);

@@ -17,6 +17,11 @@
  * The scan is one pass with bounded memory, for logs of any size:
  *   - input is split into lines; a line longer than EXPLAIN_LINE_MAX is
  *     matched on its first EXPLAIN_LINE_MAX bytes and counted as clipped;
+ *     the rest of it is matched piece by piece, split at each carriage
+ *     return (each piece, like a line, on its first EXPLAIN_LINE_MAX
+ *     bytes), on the same line number: a progress bar redrawn with CR
+ *     thousands of times is one line, and an error printed on it after
+ *     64 KiB is still found;
  *   - each line is normalised (normalize.h) and run through one
  *     Aho-Corasick automaton (ac.h) holding every signature's keys: the
  *     literals of `match:` lines, the literal sets that some regexes are
@@ -252,6 +257,10 @@ struct explain_scan {
 	size_t joff[EXPLAIN_WRAP + 1];
 	char *raw;
 	size_t rawlen;
+	char *tail;                /* the piece of a clipped line being read (since its
+				      last CR), allocated at the first clipped line */
+	size_t taillen;
+	bool piece_cut;            /* the piece being read was cut: dropped to its CR */
 	bool clipped, partial, finished;
 	char *joined;
 	unsigned long norder;

@@ -11,6 +11,7 @@
 
 #include "confirm.h"
 #include "matcher.h"
+#include "paste.h"
 
 struct explain_view {
 	const struct explain_scan *scan;
@@ -20,6 +21,7 @@ struct explain_view {
 	bool color;
 	bool verbose;
 	const struct result *platform; /* platform.kind's result, or NULL */
+	const struct paste *paste;     /* what pasted listings show, or NULL */
 };
 
 /* Counts of what was recognised; status "problem" (a finding or a myth),

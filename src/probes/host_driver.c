@@ -40,6 +40,7 @@
 #include "../parse/nvsmi.h"
 #include "../parse/version.h"
 #include "probes.h"
+#include "kb_ids.h"
 
 /* A value of a check's evidence, if that check passed or warned. */
 static const char *usable(struct probe_ctx *ctx, const char *id, const char *key)
@@ -63,7 +64,7 @@ static const char *smi_value(struct probe_ctx *ctx, const char *key)
 	if (!d)
 		return NULL;
 	const char *v;
-	if (d->kb && !strcmp(d->kb, "nvml.smi.linux_shadow"))
+	if (d->kb && !strcmp(d->kb, KB_NVML_SMI_LINUX_SHADOW))
 		v = strcmp(key, "driver_version") ? NULL : res_get(d, "wsl_smi_driver_version");
 	else
 		v = res_get(d, key);
@@ -100,7 +101,7 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 		const char *fam = cuda_family_min_driver(tk / 1000, false);
 		if (fam)
 			res_ev(r, "toolkit_family_min_linux", "%s", fam);
-		findings_add(v, ST_FAIL, "host.driver.toolkit_too_new",
+		findings_add(v, ST_FAIL, KB_HOST_DRIVER_TOOLKIT_TOO_NEW,
 			 "CUDA toolkit %s needs a driver for CUDA %d.x; this driver supports CUDA %s",
 			 toolkit, tk / 1000, dcs);
 	} else if (tk > dc) {
@@ -115,11 +116,11 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 				res_ev(r, "toolkit_driver_windows", "%s", row->windows_min);
 		}
 		if (estimated)
-			findings_add(v, ST_WARN, "host.driver.toolkit_minor_newer",
+			findings_add(v, ST_WARN, KB_HOST_DRIVER_TOOLKIT_MINOR_NEWER,
 				 "CUDA toolkit %s may need a newer driver: this one supports CUDA %s "
 				 "or newer (estimated)", toolkit, dcs);
 		else
-			findings_add(v, ST_WARN, "host.driver.toolkit_minor_newer",
+			findings_add(v, ST_WARN, KB_HOST_DRIVER_TOOLKIT_MINOR_NEWER,
 				 "CUDA toolkit %s is newer than CUDA %s, the newest this driver "
 				 "supports", toolkit, dcs);
 	}
@@ -203,7 +204,7 @@ static void windows_gpus(struct probe_ctx *ctx, struct result *r, struct finding
 		mcdm += !strcmp(in->gpu[i].model, "MCDM");
 	}
 	if (tcc)
-		findings_add(v, ST_WARN, "host.driver.tcc",
+		findings_add(v, ST_WARN, KB_HOST_DRIVER_TCC,
 			 "Windows has %zu GPU%s in TCC mode, which WSL cannot see", tcc,
 			 tcc == 1 ? "" : "s");
 	const char *wsl_count = usable(ctx, "nvml.devices", "device_count");
@@ -212,11 +213,11 @@ static void windows_gpus(struct probe_ctx *ctx, struct result *r, struct finding
 	struct version a, b;
 	if (driver && in->driver_version[0] && version_parse(driver, &a) == 0 &&
 	    version_parse(in->driver_version, &b) == 0 && version_cmp(&a, &b) != 0)
-		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
+		findings_add(v, ST_WARN, KB_HOST_DRIVER_WINDOWS_MISMATCH,
 			 "Windows' nvidia-smi.exe reports driver %s, WSL sees %s", in->driver_version,
 			 driver);
 	else if (wsl_count && !tcc && (size_t)atol(wsl_count) < in->ngpus)
-		findings_add(v, ST_WARN, "host.driver.windows_mismatch",
+		findings_add(v, ST_WARN, KB_HOST_DRIVER_WINDOWS_MISMATCH,
 			 "Windows lists %zu GPU%s%s, WSL's NVML %s", in->ngpus, in->ngpus == 1 ? "" : "s",
 			 mcdm ? " (in the MCDM driver model: some)" : "", wsl_count);
 }
@@ -240,11 +241,11 @@ static void windows_tdr(struct result *r, struct findings *v, const struct winfa
 	if (f->resets) {
 		res_ev(r, "tdr_last", "%s%s%s", f->last_reset, f->reset_driver[0] ? ", driver " : "",
 		       f->reset_driver);
-		findings_add(v, ST_WARN, "host.windows.tdr",
+		findings_add(v, ST_WARN, KB_HOST_WINDOWS_TDR,
 			 "Windows reset the display driver %zu time%s in the last 7 days (last %s)",
 			 f->resets, f->resets == 1 ? "" : "s", f->last_reset);
 	} else if (f->nv_errors) {
-		findings_add(v, ST_WARN, "host.windows.tdr",
+		findings_add(v, ST_WARN, KB_HOST_WINDOWS_TDR,
 			 "NVIDIA's Windows driver logged %zu error%s in the last 7 days", f->nv_errors,
 			 f->nv_errors == 1 ? "" : "s");
 	}
@@ -284,7 +285,7 @@ static void windows_driver(struct result *r, struct findings *v, const struct wi
 		bool by_wu = f->wu_nvidia && strstr(f->wu_title, f->drv_version);
 		if (by_wu)
 			res_ev(r, "wu_installed_active", "yes");
-		findings_add(v, ST_WARN, "host.windows.driver_replaced",
+		findings_add(v, ST_WARN, KB_HOST_WINDOWS_DRIVER_REPLACED,
 			 "Windows runs NVIDIA driver %s%s, older than %s in its driver store",
 			 f->drv_version, by_wu ? ", installed by Windows Update" : "", newer->windows);
 	}
@@ -330,7 +331,7 @@ static void windows_memory(struct result *r, struct findings *v, const struct wi
 		mib(&sb, total);
 		if (top)
 			res_ev(r, "gpu_memory_top", "%s", top->name[0] ? top->name : "?");
-		findings_add(v, ST_WARN, "host.windows.gpu_memory",
+		findings_add(v, ST_WARN, KB_HOST_WINDOWS_GPU_MEMORY,
 			 "Windows programs hold %s of the GPU's memory%s%s", sb.buf,
 			 top ? ", most of it " : "", top ? (top->name[0] ? top->name : "an unnamed process") : "");
 	}
@@ -343,14 +344,14 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 	if (!probe_is_wsl2(ctx)) {
 		const char *pf = probe_platform(ctx);
 		res_ev(r, "windows", "not WSL: there is no Windows side to ask");
-		findings_add(v, ST_PASS, "host.windows.not_wsl",
+		findings_add(v, ST_PASS, KB_HOST_WINDOWS_NOT_WSL,
 			 "--windows: this machine (%s) has no Windows side to ask", pf ? pf : "not WSL");
 		return;
 	}
 	const struct result *interop = probe_dep(ctx, "platform.interop");
-	if (interop && interop->kb && !strcmp(interop->kb, "platform.interop.disabled")) {
+	if (interop && interop->kb && !strcmp(interop->kb, KB_PLATFORM_INTEROP_DISABLED)) {
 		res_ev(r, "windows", "Windows interop is not available, so --windows cannot ask");
-		findings_add(v, ST_WARN, "host.windows.unreachable",
+		findings_add(v, ST_WARN, KB_HOST_WINDOWS_UNREACHABLE,
 			 "--windows: Windows cannot be asked: interop is not available");
 		return;
 	}
@@ -365,7 +366,7 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 	parts_evidence(r, f);
 	if (!f->reached) {
 		res_ev(r, "windows", "%s", f->why);
-		findings_add(v, ST_WARN, "host.windows.unreachable",
+		findings_add(v, ST_WARN, KB_HOST_WINDOWS_UNREACHABLE,
 			 "--windows: Windows did not answer: %s", f->why);
 		return;
 	}
@@ -439,7 +440,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 			cuda = s; /* not "ERR!" (case N03) */
 	}
 	if (!source) {
-		res_set(r, ST_WARN, "host.driver.unknown",
+		res_set(r, ST_WARN, KB_HOST_DRIVER_UNKNOWN,
 			"the driver version could not be read from NVML, nvidia-smi or the driver "
 			"store");
 		goto windows_only;
@@ -472,7 +473,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	if (wsl) {
 		res_ev(r, "wsl_minimum", "R%s", WSL_MIN_WINDOWS_DRIVER);
 		if (version_cmp(&dv, &min) < 0)
-			findings_add(&v, ST_FAIL, "host.driver.too_old_wsl",
+			findings_add(&v, ST_FAIL, KB_HOST_DRIVER_TOO_OLD_WSL,
 				 "Windows driver %s is older than R%s, the first with CUDA on WSL",
 				 driver, WSL_MIN_WINDOWS_DRIVER);
 	}
@@ -487,7 +488,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		const char *fam = tk > 0 ? cuda_family_min_driver(tk / 1000, wsl) : NULL;
 		struct version fv;
 		if (!wsl && fam && version_parse(fam, &fv) == 0 && version_cmp(&dv, &fv) < 0)
-			findings_add(&v, ST_FAIL, "host.driver.toolkit_too_new",
+			findings_add(&v, ST_FAIL, KB_HOST_DRIVER_TOOLKIT_TOO_NEW,
 				 "CUDA toolkit %s needs driver %s or newer; this one is %s", toolkit,
 				 fam, driver);
 	}
@@ -509,7 +510,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 windows_only:
 	if (ctx->opts && ctx->opts->windows) {
 		struct findings w = FINDINGS_INIT;
-		findings_add(&w, ST_WARN, "host.driver.unknown", "%s", r->detail);
+		findings_add(&w, ST_WARN, KB_HOST_DRIVER_UNKNOWN, "%s", r->detail);
 		windows_view(ctx, r, &w, NULL);
 		findings_settle(r, &w);
 	}

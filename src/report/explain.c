@@ -250,8 +250,11 @@ void explain_report_text(struct strbuf *out, const struct explain_view *v)
 	put_wrapped(out, sb.buf, 2);
 	sb_release(&sb);
 	text_unknown(out, v);
+	if (v->paste)
+		paste_text(out, v->paste);
 	if (s->st.clipped)
-		sb_addf(out, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB.\n",
+		sb_addf(out, "  note: %lu line%s longer than %u KiB %s matched on the first %u KiB "
+			     "and after each carriage return.\n",
 			s->st.clipped, s->st.clipped == 1 ? "" : "s", EXPLAIN_LINE_MAX >> 10,
 			s->st.clipped == 1 ? "was" : "were", EXPLAIN_LINE_MAX >> 10);
 	if (s->st.nul_bytes)
@@ -308,6 +311,8 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
 	jw_end(&jw);
 	jw_kv_bool(&jw, "checked", v->checked);
+	if (v->paste)
+		paste_json(&jw, v->paste);
 	/* What the causes were ranked by (platform.kind, read even without --check). */
 	if (v->platform) {
 		jw_kv_object(&jw, "platform");

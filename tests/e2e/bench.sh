@@ -119,8 +119,9 @@ expect_rc 0
 expect_line '^usage: wslgpu bench \[io\|gpu\] \[OPTIONS\] \[PATH\.\.\.\]$'
 expect_line '130/143 interrupted'
 
-# ---- interrupted: SIGINT and SIGTERM remove the scratch files ----
-for sig in INT TERM; do
+# ---- interrupted: SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGPIPE
+# remove the scratch files (SIGHUP left a whole test file behind) ----
+for sig in INT TERM HUP PIPE; do
 	mkdir -p "$ROOT/tmp/intr"
 	env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user \
 		"$WSLGPU" --root "$ROOT" bench io /tmp/intr --size 512M --files 500000 --seconds 60 \
@@ -142,7 +143,7 @@ for sig in INT TERM; do
 	ERR=$(cat "$WORK/intr.err")
 	case "$started" in .wslgpu-bench-*) ok "SIG$sig: a scratch directory was being used ($started)" ;;
 	*) fail "SIG$sig: no scratch directory appeared: '$started'" ;; esac
-	if [ $sig = INT ]; then expect_rc 130; else expect_rc 143; fi
+	case $sig in INT) expect_rc 130 ;; TERM) expect_rc 143 ;; HUP) expect_rc 129 ;; PIPE) expect_rc 141 ;; esac
 	expect_err "interrupted by SIG$sig during bench io; its files were removed"
 	expect_empty "$ROOT/tmp/intr" "the directory after SIG$sig"
 	expect_no_line 'Disk I/O'

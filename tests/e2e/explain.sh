@@ -236,6 +236,63 @@ expect_json '.input.clipped_lines == 1 and .input.lines == 1'
 expect_json '.matches[0].signature == "explain.sig.torch_not_compiled"'
 expect_json '(.matches[0].lines[0].text | length) < 600'
 
+# A progress bar redrawn with CR for more than 64 KiB, the error printed on
+# the same line after it: the cut is said, and the error found (it was missed).
+awk 'BEGIN { printf "Epoch 1/3\n"; for (i = 0; i < 4000; i++) printf "\r %3d%%|%s| %d/4000 [00:%02d<00:10, 12.3it/s]", i % 100, substr("##############################", 1, i % 30), i, i % 60;
+	printf "\rRuntimeError: CUDA error: out of memory\n"; printf "Epoch 2/3\n" }' >"$WORK/progress.log"
+run_json explain -f "$WORK/progress.log"
+expect_json '.input.clipped_lines == 1 and .input.lines == 3'
+expect_json '[.matches[].signature] == ["explain.sig.cuda_oom"]'
+expect_json '.matches[0].lines[0].line == 2 and (.matches[0].lines[0].text | test("^RuntimeError: CUDA error: out of memory$"))'
+run explain -f "$WORK/progress.log"
+expect_rc 1
+expect_line '^  note: 1 line longer than 64 KiB was matched on the first 64 KiB and after each carriage return\.$'
+expect_line '^    line 2 +RuntimeError: CUDA error: out of memory$'
+# ... also when standard input delivers it in pieces of any size
+(cat "$WORK/progress.log" | dd bs=977 2>/dev/null | env -i PATH=/usr/bin:/bin "$WSLGPU" explain --json >"$WORK/progress.json")
+check_progress=$(jq -r '[.matches[].signature] | join(",")' "$WORK/progress.json")
+if [ "$check_progress" = explain.sig.cuda_oom ]; then ok "the error after the progress bar, through a pipe"
+else fail "through a pipe: '$check_progress'"; fi
+
+# Pasted listings: `ldconfig -p` (which libcuda.so.1 the loader takes) and
+# pip's (torch and its CUDA, the nvidia-* wheels), with the error or alone.
+REAL="$top/tests/fixtures/real"
+body() { sed '1,/^# ---$/d' "$1"; }
+body "$REAL/ldconfig-p/wsl-libnvidia-ml-stub-shadow.txt" >"$WORK/ldp.txt"
+run explain -f "$WORK/ldp.txt"
+expect_line '^  In the pasted listings:$'
+expect_line '^    ldconfig -p: the loader takes libnvidia-ml\.so\.1 => /usr/lib/wsl/lib/libnvidia-ml\.so\.1 \(WSL.s copy\)$'
+expect_line '^ +also listed: /usr/lib/libnvidia-ml\.so\.1$'
+{ printf 'RuntimeError: Found no NVIDIA driver on your system.\n$ ldconfig -p | grep libcuda\n'
+  printf '\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n'
+  printf '\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\n'
+  printf '\tlibcuda.so (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so\n'; } >"$WORK/shadow.txt"
+run explain -f "$WORK/shadow.txt"
+expect_rc 1
+expect_line '^    ldconfig -p: the loader takes libcuda\.so\.1 => /usr/lib/x86_64-linux-gnu/libcuda\.so\.1$'
+expect_line '^ +also listed: /usr/lib/wsl/lib/libcuda\.so\.1$'
+expect_line "^ +a Linux driver's copy comes before WSL's:$"
+expect_line '^ +wslgpu kb libs\.loader\.distro_package$'
+run_json explain -f "$WORK/shadow.txt"
+expect_json '.pasted.ldconfig_p["libcuda.so.1"].taken == "/usr/lib/x86_64-linux-gnu/libcuda.so.1" and .pasted.ldconfig_p["libcuda.so.1"].wsl == false'
+expect_json '.pasted.ldconfig_p["libcuda.so.1"].also == ["/usr/lib/wsl/lib/libcuda.so.1"]'
+body "$REAL/pip/collect-env-wsl2-cu128-conda.txt" >"$WORK/env.txt"
+run explain -f "$WORK/env.txt"
+expect_line '^    pip: torch 2\.7\.0\+cu128 \(built for CUDA 12\.8\)$'
+expect_line '^    pip: 13 CUDA wheels: nvidia-cublas-cu12 12\.8\.3\.14,$'
+if printf '%s\n' "$OUT" | sed -n '/In the pasted listings/,$p' | awk 'length($0) > 80 { bad = 1 } END { exit bad }'; then ok "the pasted listings' lines fit 80 columns"; else fail "a line over 80 columns"; fi
+run_json explain -f "$WORK/env.txt"
+expect_json '.pasted.pip.torch == "2.7.0+cu128" and .pasted.pip.torch_cuda == "12.8" and (.pasted.pip.cuda_wheels | length) == 13 and .pasted.pip.mixed_cuda == false'
+printf 'torch==2.3.0+cpu\nnvidia-cudnn-cu11==8.5.0.96\nnvidia-cublas-cu12==12.1.3.1\n' >"$WORK/freeze.txt"
+run explain -f "$WORK/freeze.txt"
+expect_line '^    pip: torch 2\.3\.0\+cpu \(a CPU-only build: it cannot use the GPU\)$'
+expect_line '^ +wheels of two CUDA majors \(-cu11 with -cu12 or -cu13\):$'
+# A log with neither says nothing about them, in text or JSON.
+run_json explain "CUDA_ERROR_NO_DEVICE"
+expect_json '.pasted == null'
+run explain "CUDA_ERROR_NO_DEVICE"
+expect_no_line 'In the pasted listings'
+
 # GPU-looking error lines nothing recognises: counted, shown, and how to
 # report them; text that is not about the GPU chain gets nothing invented.
 # (Made-up messages, so that no signature the KB gains covers them.)

@@ -223,6 +223,60 @@ check "SIGTERM leaves no temporary file" '[ -z "$(ls -A "$WORK/sig" | grep -v "^
 check "SIGTERM leaves no partial archive" '[ ! -e "$WORK/sig/b.tar.gz" ] || gzip -t "$WORK/sig/b.tar.gz"'
 check "no temporary files in the work directory" '[ -z "$(ls -A "$WORK" | grep "\.tmp\.")" ]'
 
+# ---- few descriptors (ulimit -n 4..12) ----
+# The output is opened first (its directory and its temporary file: two
+# descriptors). At 4 that fails: a clear error before any work, never a
+# crash, nothing left. At 5 and 6 no reading child can start (a pipe needs
+# two more), up to 10 no command can (three pipes): the bundle is written,
+# and a member that could not be read says why instead of being empty.
+for n in 4 5 6 7 8 9 10 11 12; do
+	d="$WORK/fd$n"
+	mkdir -p "$d/x"
+	# shellcheck disable=SC2086
+	# exec, redirected outside: the shell cannot save a descriptor above the limit
+	(ulimit -n "$n" && exec env -i $vars "$WSLGPU" --root "$ROOT" report -o "$d/b.tar.gz") \
+		>"$d/out" 2>"$d/err"
+	echo $? >"$d/rc"
+	rc=$(cat "$d/rc")
+	if [ "$n" = 4 ]; then
+		check "ulimit -n 4: a clear error, no crash (exit $rc: $(head -c 200 "$d/err"))" \
+			'[ "$rc" != 0 ] && [ "$rc" -lt 128 ] && grep -q "b\.tar\.gz: .*Too many open files" "$d/err"'
+		check "ulimit -n 4: nothing left" '[ "$(ls -A "$d")" = "$(printf "err\nout\nrc\nx")" ]'
+		# the members, as they would be: --markdown to standard output needs no file
+		(ulimit -n 4 && exec env -i $vars "$WSLGPU" --root "$ROOT" report --markdown) \
+			>"$d/md" 2>"$d/md.err"
+		rc=$?
+		check "ulimit -n 4: report --markdown works (exit $rc)" '[ "$rc" -lt 128 ] && grep -q "^### wslgpu check" "$d/md"'
+		continue
+	fi
+	check "ulimit -n $n: exit 0, no crash (exit $rc: $(head -c 200 "$d/err"))" '[ "$rc" = 0 ]'
+	check "ulimit -n $n: nothing left beside the bundle" '[ "$(ls -A "$d")" = "$(printf "b.tar.gz\nerr\nout\nrc\nx")" ]'
+	tar xzf "$d/b.tar.gz" -C "$d/x" 2>/dev/null
+	X=$(find "$d/x" -mindepth 1 -maxdepth 1 -type d | head -1)
+	check "ulimit -n $n: the bundle extracts, with every member" '[ -n "$X" ] && [ -f "$X/evidence/mountinfo" ] && [ -f "$X/evidence/docker-info.txt" ] && [ -f "$X/check.json" ]'
+	check "ulimit -n $n: no member is empty" '[ -n "$X" ] && [ -z "$(find "$X" -type f -empty)" ]'
+	check "ulimit -n $n: check.json is JSON" 'jq -e . "$X/check.json" >/dev/null'
+	if [ "$n" -le 6 ]; then
+		for m in mountinfo proc-version etc-os-release ld.so.cache.txt wsl.conf dpkg-gpu-packages.txt; do
+			check "ulimit -n $n: $m says why it is missing" 'grep -q "^\[wslgpu: reading .* failed: Too many open files\]$" "$X/evidence/$m"'
+		done
+		check "ulimit -n $n: the ld.so.conf.d listing says why" 'grep -q "listing /etc/ld.so.conf.d failed: Too many open files" "$X/evidence/ld.so.conf.d.txt"'
+		check "ulimit -n $n: the .wslconfig search says why" 'grep -q "looking for .wslconfig files failed: Too many open files" "$X/evidence/wslconfig"'
+	fi
+	if [ "$n" -le 10 ]; then
+		check "ulimit -n $n: nvidia-smi says why it did not run" 'grep -q "nvidia-smi could not be started: Too many open files" "$X/evidence/nvidia-smi-q.txt"'
+	fi
+	if [ "$n" -ge 7 ]; then
+		check "ulimit -n $n: the files are read" 'grep -q "^Linux version 5\.15\.167\.4" "$X/evidence/proc-version" && grep -q "ld.wsl.conf\|/usr/lib/wsl/lib" "$X/evidence/ld.so.conf.d/ld.wsl.conf"'
+		check "ulimit -n $n: an empty file is said to be empty" 'grep -qx "\[wslgpu: /proc/modules is empty\]" "$X/evidence/proc-modules"'
+	fi
+	leaks=""
+	while IFS= read -r seed; do
+		grep -rqiF -- "$seed" "$X" && leaks="$leaks $seed"
+	done <"$SEEDS"
+	check "ulimit -n $n: no seeded value in the bundle${leaks:+ (leaked:$leaks)}" '[ -z "$leaks" ]'
+done
+
 # ---- -o - to a pipe ----
 # shellcheck disable=SC2086
 { env -i $vars "$WSLGPU" --root "$ROOT" report -o - 2>"$WORK/pipe.err"; echo $? >"$WORK/pipe.rc"; } |

@@ -1,12 +1,13 @@
-# signals.sh: Ctrl-C (SIGINT) and kill (SIGTERM) while a command runs its
-# checks. With a cuInit that never returns (the fake libcuda's
-# FAKE_CUDA_HANG), each command is sent the signal once cuInit is reached
-# (the fake's trace says so: a loaded machine gets there late), and must:
+# signals.sh: Ctrl-C (SIGINT), kill (SIGTERM), a closed terminal (SIGHUP)
+# and a closed pipe (SIGPIPE) while a command runs its checks. With a
+# cuInit that never returns (the fake libcuda's FAKE_CUDA_HANG), each
+# command is sent the signal once cuInit is reached (the fake's trace says
+# so: a loaded machine gets there late), and must:
 #
 #   - end well before the hung probe's time limit (--timeout 60: within
 #     20 s, which a sanitizer build on a loaded machine needs, while a run
 #     that waited for the probe would take a minute), with 128 + the signal
-#     (130, 143);
+#     (129, 130, 141, 143); an ignored SIGHUP (nohup) stays ignored;
 #   - print what it found: the checks that finished as usual, the one that
 #     was running and the ones that never started marked "interrupted"
 #     (JSON: "cut": "interrupted", summary "interrupted"), and a line saying
@@ -15,7 +16,11 @@
 #     own, is killed, not re-parented to PID 1 (each run is made the leader
 #     of a session of its own, whose members are looked for after it ends);
 #   - deliver nothing half-done: smoke writes no --junit file, report no
-#     bundle, fix --apply edits nothing.
+#     bundle, fix --apply edits nothing; a temporary file (report's, which
+#     exists while it collects) is removed by every signal that ends it.
+#
+# A file size limit (ulimit -f) is a write error, said, with no temporary
+# file left: not death by SIGXFSZ.
 #
 # watch, whose GPU sampler (NVML, in a child) hangs, ends the same way:
 # the signal is passed to the command, the sampler is killed, the summary
@@ -183,6 +188,94 @@ expect_rc 143
 expect_quick_end
 expect_err '^wslgpu explain: interrupted by SIGTERM: [0-9]+ of [0-9]+ checks did not finish$'
 expect_nothing_left
+
+# ---- SIGHUP (a closed terminal, a dropped SSH session) and SIGPIPE ----
+bg check
+interrupt HUP
+expect_rc 129
+expect_quick_end
+expect_line '^- cuda\.init +interrupted by SIGHUP before it finished while waiting for: cuInit'
+expect_err '^wslgpu check: interrupted by SIGHUP: [0-9]+ of [0-9]+ checks did not finish$'
+expect_nothing_left
+# (SIGPIPE is ignored while probes run: a probe child that died is an
+# EPIPE to the runner, not its death; it is tested below and in bench.sh.)
+for sig in HUP; do
+	rm -f "$WORK/junit.xml"
+	bg smoke --junit "$WORK/junit.xml"
+	interrupt $sig
+	expect_rc 129
+	expect_quick_end
+	expect_line "^smoke: INTERRUPTED by SIG$sig after"
+	if [ -e "$WORK/junit.xml" ]; then fail "smoke wrote --junit after SIG$sig"; else ok "SIG$sig: no --junit file"; fi
+	expect_nothing_left
+done
+# An ignored SIGHUP (nohup) stays ignored: the run goes on to its end.
+rm -f "$WORK/sid"
+# shellcheck disable=SC2086
+env -i $RUN_VARS $EXTRA_ENV "$SETSID" sh -c 'echo $$ >"$0"; trap "" HUP; exec "$@"' "$WORK/sid" \
+	"$WSLGPU" --root "$ROOT" check --timeout 3 >"$WORK/out" 2>"$WORK/err" &
+i=0
+while [ ! -s "$WORK/sid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+BG=$(cat "$WORK/sid")
+sleep 1
+kill -HUP "$BG"
+wait "$BG" 2>/dev/null
+RC=$?
+OUT=$(cat "$WORK/out"); ERR=$(cat "$WORK/err")
+expect_rc 1
+expect_line '^T cuda\.init '
+expect_no_line 'interrupted'
+
+# ---- a temporary file is removed by every signal that ends the tool ----
+# report holds its temporary file while it collects; a hung nvidia-smi
+# keeps it collecting. Each signal, sent once the temporary file exists,
+# must end the tool (128 + the signal) and remove it.
+EXTRA_ENV=""
+printf '#!/bin/sh\nexec sleep 60\n' >"$ROOT/usr/lib/wsl/lib/nvidia-smi"
+for sig in HUP INT TERM PIPE; do
+	rm -rf "$WORK/tmpd" && mkdir "$WORK/tmpd"
+	bg report --timeout 3 -o "$WORK/tmpd/b.tar.gz"
+	i=0
+	while [ -z "$(ls -A "$WORK/tmpd")" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+	seen=$(ls -A "$WORK/tmpd")
+	case "$seen" in .b.tar.gz.tmp.*) ok "SIG$sig: report's temporary file exists ($seen)" ;;
+	*) fail "SIG$sig: no temporary file appeared: '$seen'" ;; esac
+	interrupt $sig 0.2
+	case $sig in HUP) want=129 ;; INT) want=130 ;; TERM) want=143 ;; PIPE) want=141 ;; esac
+	expect_rc $want
+	expect_quick_end
+	if [ -z "$(ls -A "$WORK/tmpd")" ]; then ok "SIG$sig: nothing left beside the output"
+	else fail "SIG$sig: left behind: $(ls -A "$WORK/tmpd")"; fi
+	expect_nothing_left
+done
+
+# ---- a file size limit (ulimit -f): a write error, not death by SIGXFSZ ----
+# Before, SIGXFSZ killed smoke, report and smoke --db (exit 153) and left
+# a .NAME.tmp.XXXXXX beside the output.
+fixture healthy-wsl2
+vars=$(fixture_tool --env healthy-wsl2 | tr "\n" " ")
+F="$WORK/fsize"
+mkdir -p "$F"
+for args in "smoke --junit $F/j.xml" "smoke --prom $F/p.prom" "report -o $F/b.tar.gz" \
+	"report --markdown -o $F/r.md" "smoke --db $F/h.db"; do
+	# 1 block of 512 bytes: every output is larger
+	# shellcheck disable=SC2086
+	(ulimit -f 1 && exec env -i $vars "$WSLGPU" --root "$ROOT" $args) >/dev/null 2>"$WORK/fs.err"
+	RC=$?
+	ERR=$(cat "$WORK/fs.err")
+	if [ "$RC" != 0 ] && [ "$RC" -lt 128 ]; then ok "ulimit -f: $args: exit $RC, not a signal"
+	else fail "ulimit -f: $args: exit $RC"; fi
+	expect_err "(File too large|disk I/O error)"
+	left=$(ls -A "$F" | grep "\.tmp\.")
+	if [ -z "$left" ]; then ok "ulimit -f: $args: no temporary file left"; else fail "ulimit -f: $args left $left"; fi
+done
+# standard output to a file over the limit: a write error too (exit 3)
+# shellcheck disable=SC2086
+(ulimit -f 1 && exec env -i $vars "$WSLGPU" --root "$ROOT" check --json) >"$F/out.json" 2>"$WORK/fs.err"
+RC=$?
+ERR=$(cat "$WORK/fs.err")
+expect_rc 3
+expect_err "File too large"
 
 # ---- watch: a hung GPU sampler, the command gets the signal ----
 FIXTURE=watch

@@ -18,6 +18,7 @@
 #include "explain/literal.h"
 #include "explain/matcher.h"
 #include "explain/normalize.h"
+#include "explain/paste.h"
 #include "explain/pattern.h"
 #include "explain/report.h"
 #include "explain/rx.h"
@@ -432,6 +433,34 @@ static void test_match_long_and_binary(void **state)
 	assert_false(found(&s, KB_EXPLAIN_SIG_CUDA_NO_DEVICE)); /* beyond the clip */
 	assert_true(strlen(s.found[0]->occ[0].text) <= EXPLAIN_SAMPLE_TEXT + 3);
 	explain_scan_release(&s);
+	/* A progress bar redrawn with CR past 64 KiB, then the error on the
+	 * same line: the cut is still counted, and the error found, whole
+	 * where the cut splits it, and fed in any chunks. */
+	struct strbuf bar = STRBUF_INIT;
+	for (int i = 0; bar.len < EXPLAIN_LINE_MAX - 20; i++)
+		sb_addf(&bar, "\r %3d%%|%.*s| %d/1000", i % 100, i % 30, "##############################", i);
+	const char *oom = "RuntimeError: CUDA error: out of memory";
+	size_t at_cut = bar.len; /* the message straddles EXPLAIN_LINE_MAX */
+	sb_addf(&bar, "\r%s", oom);
+	for (int i = 0; bar.len < 3 * EXPLAIN_LINE_MAX; i++)
+		sb_addf(&bar, "\r %3d%%|#| %d/1000", i % 100, i);
+	sb_addf(&bar, "\r%s\nnext line\n", "Torch not compiled with CUDA enabled");
+	assert_true(at_cut < EXPLAIN_LINE_MAX && at_cut + strlen(oom) > EXPLAIN_LINE_MAX);
+	for (size_t chunk = 1; chunk <= bar.len; chunk = chunk * 7 + 3) {
+		explain_scan_init(&s, explain_db_builtin());
+		for (size_t at = 0; at < bar.len; at += chunk)
+			explain_scan_feed(&s, bar.buf + at, bar.len - at < chunk ? bar.len - at : chunk);
+		explain_scan_finish(&s);
+		assert_int_equal(s.st.clipped, 1);
+		assert_int_equal(s.st.lines, 2); /* the pieces are the first line's */
+		const struct explain_match *m = explain_scan_get(&s, "explain.sig.cuda_oom");
+		assert_non_null(m);
+		assert_int_equal(m->first_line, 1);
+		assert_non_null(strstr(m->occ[0].text, "out of memory"));
+		assert_true(found(&s, "explain.sig.torch_not_compiled"));
+		explain_scan_release(&s);
+	}
+	sb_release(&bar);
 	/* Random binary: no crash; NULs counted. */
 	unsigned seed = 7;
 	for (size_t i = 0; i < big; i++) {
@@ -445,6 +474,67 @@ static void test_match_long_and_binary(void **state)
 	assert_true(s.st.lines > 0);
 	explain_scan_release(&s);
 	free(buf);
+}
+
+/* ---- pasted listings ---- */
+
+static void test_paste(void **state)
+{
+	(void)state;
+	struct paste p;
+	struct strbuf out = STRBUF_INIT;
+	/* a Linux driver's libcuda.so.1 first in the cache, WSL's after it */
+	const char *shadow = "> \tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+			     "> \tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\n"
+			     "\tlibcuda.so.1 (libc6) => /usr/lib/i386-linux-gnu/libcuda.so.1\n";
+	paste_read(shadow, strlen(shadow), &p);
+	assert_true(paste_any(&p));
+	assert_string_equal(p.lib[0].taken, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+	assert_int_equal(p.lib[0].nother, 2);
+	paste_text(&out, &p);
+	assert_non_null(strstr(out.buf, "a Linux driver's copy comes before WSL's"));
+	paste_free(&p);
+	/* a whole listing without it: said; a grep without it: nothing */
+	const char *full = "2 libs found in cache `/etc/ld.so.cache'\n"
+			   "\tlibz.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libz.so.1\n"
+			   "\tlibm.so.6 (libc6,x86-64) => /lib/x86_64-linux-gnu/libm.so.6\n";
+	paste_read(full, strlen(full), &p);
+	sb_reset(&out);
+	paste_text(&out, &p);
+	assert_non_null(strstr(out.buf, "no libcuda.so.1 for this ABI in the cache"));
+	paste_free(&p);
+	paste_read(full + 42, strlen(full + 42), &p);
+	assert_false(paste_any(&p));
+	paste_free(&p);
+	/* prose, a log, nothing: no listing */
+	const char *log = "RuntimeError: CUDA error: out of memory\nTried to allocate 2.00 GiB\n";
+	paste_read(log, strlen(log), &p);
+	assert_false(paste_any(&p));
+	paste_free(&p);
+	paste_read("", 0, &p);
+	assert_false(paste_any(&p));
+	paste_free(&p);
+	/* pip freeze: torch and a mix of CUDA majors; more wheels than kept */
+	struct strbuf pip = STRBUF_INIT;
+	sb_add(&pip, "torch==2.1.0+cu121\nnvidia-cudnn-cu11==8.5.0.96\n");
+	for (int i = 0; i < 20; i++)
+		sb_addf(&pip, "nvidia-lib%d-cu12==12.1.%d\n", i, i);
+	paste_read(pip.buf, pip.len, &p);
+	assert_string_equal(p.torch, "2.1.0+cu121");
+	assert_string_equal(p.torch_cuda, "12.1");
+	assert_true(p.mixed_cuda);
+	assert_int_equal(p.nwheel, PASTE_WHEELS);
+	assert_int_equal(p.more_wheels, 21 - PASTE_WHEELS);
+	sb_reset(&out);
+	paste_text(&out, &p);
+	for (char *l = out.buf, *e; *l; l = e + 1) {
+		e = strchr(l, '\n');
+		assert_non_null(e);
+		assert_true(e - l <= 80);
+	}
+	paste_free(&p);
+	sb_release(&pip);
+	sb_release(&out);
 }
 
 /* ---- rx: the DFA engine, against regexec ---- */
@@ -1496,6 +1586,7 @@ int main(void)
 		cmocka_unit_test(test_match_refine),
 		cmocka_unit_test(test_match_chunks),
 		cmocka_unit_test(test_match_long_and_binary),
+		cmocka_unit_test(test_paste),
 		cmocka_unit_test(test_rx_semantics),
 		cmocka_unit_test(test_rx_random),
 		cmocka_unit_test(test_rx_pieces),

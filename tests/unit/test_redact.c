@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include "bundle/redact.h"
+#include "core/check.h"
 #include "core/rootfs.h"
 #include "core/strbuf.h"
 
@@ -229,6 +230,113 @@ static void test_shapes_of_secrets(void **state)
 	redactor_free(r);
 }
 
+/* Every shape the redactor lists, alone, in a path, in a sentence, in
+ * JSON, after a key that says nothing, and (scrubbing) in a result: the
+ * secret part is gone; and the same text twice reads the same. */
+static void test_every_shape(void **state)
+{
+	(void)state;
+	struct strbuf ex = STRBUF_INIT, secret = STRBUF_INIT, text = STRBUF_INIT;
+	size_t n = redact_shape_count(), cases = 0;
+	assert_true(n >= 60);
+	for (size_t k = 0; k < n; k++) {
+		struct redact_shape sh;
+		redact_shape(k, &sh, &ex, &secret);
+		assert_non_null(sh.what);
+		if (strncmp(sh.source, "https://", 8) != 0)
+			fail_msg("shape %s: no source URL", sh.what);
+		static const char *const frames[] = { "%s", "see %s for it", "/opt/%s/bin",
+						      "{\"note\": \"%s\"}", "NOTE=%s\n", "x,%s,y" };
+		for (size_t f = 0; f < sizeof frames / sizeof frames[0]; f++) {
+			/* a multi-line example (PuTTY) only alone, a quoted one not in
+			 * JSON, one with a slash or a blank not as a path component */
+			if (f && (strchr(ex.buf, '\n') || (f == 3 && strchr(ex.buf, '"')) ||
+				  (f == 2 && strpbrk(ex.buf, "/ \""))))
+				continue;
+			cases++;
+			sb_reset(&text);
+			sb_addf(&text, frames[f], ex.buf);
+			struct redactor *r = redactor_new();
+			char *got = red(r, text.buf);
+			if (strstr(got, secret.buf))
+				fail_msg("shape %s in \"%s\": not redacted: \"%s\"", sh.what, text.buf, got);
+			if (f == 3 && !strstr(got, "<secret-"))
+				fail_msg("shape %s in JSON: no placeholder: %s", sh.what, got);
+			char *again = red(r, got); /* idempotent */
+			assert_string_equal(again, got);
+			free(again);
+			free(got);
+			redactor_free(r);
+		}
+		/* scrubbing (check's and smoke's outputs): the secret as "<secret>" */
+		struct check_def def = { .id = "x.y", .layer = "x" };
+		struct result res;
+		result_init(&res, &def);
+		res.ran = true;
+		res.detail = xstrdup(ex.buf);
+		ev_add(&res.ev, "output", "%s", ex.buf);
+		redact_scrub_results(&res, 1);
+		if (strstr(res.detail, secret.buf) || !strstr(res.detail, "<secret>"))
+			fail_msg("shape %s: scrubbed detail \"%s\"", sh.what, res.detail);
+		if (strstr(res.ev.v[0].val, secret.buf))
+			fail_msg("shape %s: scrubbed evidence \"%s\"", sh.what, res.ev.v[0].val);
+		result_release(&res);
+		cases++;
+	}
+	print_message("%zu shapes, %zu hostile cases (each in its contexts, and scrubbed)\n", n, cases);
+	sb_release(&ex);
+	sb_release(&secret);
+	sb_release(&text);
+}
+
+/* What the report needs is not a secret: versions, hashes of libraries and
+ * images, build ids, PCI ids, GPU UUIDs (a placeholder in the bundle,
+ * kept by scrubbing), words that merely look like token prefixes. */
+static void test_not_secrets(void **state)
+{
+	(void)state;
+	static const char *const kept[] = {
+		"Driver Version: 551.23  CUDA Version: 12.4",
+		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"libcuda.so.1 sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"BuildID[sha1]=0a1b2c3d4e5f60718293a4b5c6d7e8f901234567",
+		"git commit 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567",
+		"md5 0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+		"Bus-Id 00000000:01:00.0 VBIOS 94.02.42.00.A9",
+		"torch 2.6.0+cu124 nvidia-cudnn-cu12 9.1.0.70 nvidia-cublas-cu12==12.4.5.8",
+		"sk-learn is not a key; the task-manager-sk-helper neither",
+		"risk-assessment-report-2026-final-version-copy",
+		"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+		"SKU 0x2206 SKIP 0123456789abcdef0123456789abcdef",
+		"Private-Lines are a PuTTY thing, and so is the MAC",
+		"see eyJ for JSON, and SG. for Singapore",
+		"12345678:not-a-telegram-token-at-all",
+		"KEY_ID=none TOKEN=unset",
+		"https://hooks.slack.com/services/",
+		"ldconfig -p | grep libcuda",
+	};
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+		struct redactor *r = redactor_new();
+		char *got = red(r, kept[i]);
+		if (strcmp(got, kept[i]))
+			fail_msg("falsely redacted: \"%s\" -> \"%s\"", kept[i], got);
+		free(got);
+		redactor_free(r);
+	}
+	/* a GPU UUID: one placeholder in the bundle, kept by scrubbing */
+	struct redactor *r = redactor_new();
+	expect(r, "GPU-3f2a9c41-7b6d-4e21-9a8c-0d1e2f3a4b5c", "GPU-<uuid-1>");
+	redactor_free(r);
+	struct check_def def = { .id = "x.y", .layer = "x" };
+	struct result res;
+	result_init(&res, &def);
+	res.ran = true;
+	res.detail = xstrdup("GPU-3f2a9c41-7b6d-4e21-9a8c-0d1e2f3a4b5c on /home/marguerite, 10.0.0.7, user=bob");
+	redact_scrub_results(&res, 1);
+	assert_string_equal(res.detail, "GPU-3f2a9c41-7b6d-4e21-9a8c-0d1e2f3a4b5c on /home/marguerite, 10.0.0.7, user=bob");
+	result_release(&res);
+}
+
 static void test_consistency(void **state)
 {
 	(void)state;
@@ -374,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_secrets),         cmocka_unit_test(test_consistency),
 		cmocka_unit_test(test_results),         cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_hostile),         cmocka_unit_test(test_shapes_of_secrets),
+		cmocka_unit_test(test_every_shape),     cmocka_unit_test(test_not_secrets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
