@@ -12,6 +12,7 @@
 
 #include "../core/buildinfo.h"
 #include "../core/strbuf.h"
+#include "../kb/versions.h"
 #include "../parse/ldcache.h"
 
 /* The file ld.so.cache names for soname (followed to its real name, so
@@ -63,6 +64,11 @@ static void describe_at_use(struct strbuf *out, const char *soname, const char *
 
 void buildinfo_describe(struct strbuf *out)
 {
+	buildinfo_version_line(out);
+	/* The version facts the advice relies on, as of this month
+	 * (src/kb/versions.h): newer releases are said to be newer. */
+	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", KNOWLEDGE_DATE,
+		KNOWLEDGE_CHECKED);
 	buildinfo_build_lines(out);
 	if (buildinfo_is_static())
 		return;

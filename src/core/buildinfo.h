@@ -28,7 +28,9 @@ const char *buildinfo_no_vendor_libs(void);
  * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
-/* The lines of the --version text that the build decides (three), each
+/* "wslgpu 0.1.0 (commit abc1234)", the first line of --version. */
+void buildinfo_version_line(struct strbuf *out);
+/* The lines of the --version text that the build decides (two), each
  * ending in a newline. */
 void buildinfo_build_lines(struct strbuf *out);
 /* The whole --version text: those lines, and in the dynamic build a fourth

@@ -48,6 +48,7 @@ bg() {
 		vars=$RUN_VARS
 	fi
 	rm -f "$WORK/sid" "$WORK/trace" "$WORK/started"
+	: >"$WORK/trace" # the fakes may create no file (src/core/sandbox.c)
 	# shellcheck disable=SC2086
 	env -i $vars COLUMNS=1000 $EXTRA_ENV "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
 		"$WSLGPU" $rootargs "$@" >"$WORK/out" 2>"$WORK/err" &
