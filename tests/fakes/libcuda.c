@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,11 +377,34 @@ static void spawn_and_scribble(void)
 	}
 	const char *w = getenv("FAKE_CUDA_WRITE_FD");
 	if (w && *w) {
-		int fd = atoi(w);
+		/* "all": every descriptor above 2 open for writing, whatever it
+		 * is (the caller's result pipe too). */
+		bool all = strcmp(w, "all") == 0;
+		int lo = all ? 3 : atoi(w), hi = all ? 4096 : lo;
 		static const char line[] = "the fake libcuda wrote into an inherited descriptor\n";
-		if (fd > 2 && fcntl(fd, F_GETFD) >= 0 && write(fd, line, sizeof line - 1) < 0) {
-			/* best effort */
+		for (int fd = lo > 2 ? lo : 3; fd <= hi; fd++) {
+			int fl = fcntl(fd, F_GETFL);
+			if (fl < 0 || (all && (fl & O_ACCMODE) == O_RDONLY))
+				continue;
+			if (write(fd, line, sizeof line - 1) < 0) {
+				/* best effort */
+			}
 		}
+	}
+	/* FAKE_CUDA_STOP=SIGSTOP|SIGTTOU|SIGTTIN|SIGTSTP: stop this process, as
+	 * a driver that touched the terminal would be (or a debugger's stop). */
+	const char *stop = getenv("FAKE_CUDA_STOP");
+	if (stop && *stop) {
+		static const struct { const char *name; int sig; } stops[] = {
+			{ "SIGSTOP", SIGSTOP }, { "SIGTTOU", SIGTTOU },
+			{ "SIGTTIN", SIGTTIN }, { "SIGTSTP", SIGTSTP },
+		};
+		for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+			if (strcmp(stop, stops[i].name) == 0) {
+				signal(stops[i].sig, SIG_DFL);
+				raise(stops[i].sig);
+				trace("continued after %s\n", stop);
+			}
 	}
 }
 
