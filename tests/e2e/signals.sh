@@ -47,7 +47,8 @@ bg() {
 		fi
 		vars=$RUN_VARS
 	fi
-	rm -f "$WORK/sid" "$WORK/trace" "$WORK/started"
+	rm -f "$WORK/sid" "$WORK/started"
+	: >"$WORK/trace" # vendor code may append to it; the sandbox lets it create nothing
 	# shellcheck disable=SC2086
 	env -i $vars COLUMNS=1000 $EXTRA_ENV "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
 		"$WSLGPU" $rootargs "$@" >"$WORK/out" 2>"$WORK/err" &

@@ -28,6 +28,7 @@
  * Not thread-safe; the probes and the benchmark call it from one thread.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -312,7 +313,11 @@ static void trace(const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof buf)
 		n = (int)sizeof buf - 1;
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* Without O_CREAT first: wslgpu's sandbox refuses any open that may
+	 * create (EROFS), so the tests make the file beforehand. */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (write(fd, buf, (size_t)n) < 0) {
@@ -330,7 +335,11 @@ static void note_pid(pid_t pid)
 		return;
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "%ld\n", (long)pid);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* Without O_CREAT first: wslgpu's sandbox refuses any open that may
+	 * create (EROFS), so the tests make the file beforehand. */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (write(fd, buf, (size_t)n) < 0) {
