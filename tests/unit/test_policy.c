@@ -430,51 +430,12 @@ static void test_load(void **state)
 	free(d);
 }
 
-/* Every KB id src/probes/policy.c names exists, has a source, and belongs
- * to the policy layer. */
-static void test_kb_ids(void **state)
-{
-	(void)state;
-	FILE *f = fopen("src/probes/policy.c", "rb");
-	assert_non_null(f);
-	struct strbuf src = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sb_addn(&src, buf, n);
-	fclose(f);
-	size_t found = 0;
-	for (const char *p = src.buf; (p = strstr(p, "\"policy.")); p++) {
-		const char *e = p + 1;
-		while (*e && (strchr("._", *e) || (*e >= 'a' && *e <= 'z')))
-			e++;
-		if (*e != '"')
-			continue;
-		char id[128];
-		snprintf(id, sizeof id, "%.*s", (int)(e - p - 1), p + 1);
-		int dots = 0;
-		for (const char *c = id; *c; c++)
-			dots += *c == '.';
-		if (dots != 2)
-			continue; /* a check id, not a KB id */
-		const struct kb_entry *k = kb_find(id);
-		if (!k)
-			fail_msg("src/probes/policy.c names KB entry %s, which does not exist", id);
-		assert_true(k->source.n > 0);
-		assert_string_equal(k->layer, "policy");
-		found++;
-	}
-	assert_true(found >= 15);
-	sb_release(&src);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_key), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_values),    cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_hostile),   cmocka_unit_test(test_load),
-		cmocka_unit_test(test_kb_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
