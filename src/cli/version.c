@@ -12,6 +12,7 @@
 
 #include "../core/buildinfo.h"
 #include "../core/strbuf.h"
+#include "../kb/versions.h"
 #include "../parse/ldcache.h"
 
 /* The file ld.so.cache names for soname (followed to its real name, so
@@ -63,7 +64,7 @@ static void describe_at_use(struct strbuf *out, const char *soname, const char *
 
 void buildinfo_describe(struct strbuf *out)
 {
-	buildinfo_build_lines(out);
+	buildinfo_build_lines(out, KNOWLEDGE_DATE, KNOWLEDGE_CHECKED);
 	if (buildinfo_is_static())
 		return;
 	sb_add(out, "dlopen at use: ");

@@ -6,7 +6,6 @@
 #include <gnu/libc-version.h>
 #include <sqlite3.h>
 
-#include "../kb/versions.h"
 #include "../version.h"
 
 #ifdef WSLGPU_STATIC
@@ -52,14 +51,16 @@ const char *buildinfo_static_skip(const char *check_id)
 	return NULL;
 }
 
-void buildinfo_build_lines(struct strbuf *out)
+void buildinfo_build_lines(struct strbuf *out, const char *knowledge_date,
+			   const char *knowledge_checked)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
-	/* The version facts the advice relies on, as of this month
-	 * (src/kb/versions.h): newer releases are said to be newer. */
-	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", KNOWLEDGE_DATE,
-		KNOWLEDGE_CHECKED);
+	/* The version facts the advice relies on, as of this month (the
+	 * caller's, from src/kb/versions.h: core/ is below kb/): newer
+	 * releases are said to be newer. */
+	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", knowledge_date,
+		knowledge_checked);
 #ifdef WSLGPU_STATIC
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
 #else

@@ -29,8 +29,10 @@ const char *buildinfo_no_vendor_libs(void);
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
 /* The lines of the --version text that the build decides (three), each
- * ending in a newline. */
-void buildinfo_build_lines(struct strbuf *out);
+ * ending in a newline; the knowledge line names the version tables' date
+ * and when they were last checked (src/kb/versions.h, a layer above). */
+void buildinfo_build_lines(struct strbuf *out, const char *knowledge_date,
+			   const char *knowledge_checked);
 /* The whole --version text: those lines, and in the dynamic build a fourth
  * saying where the loader would find the libraries opened at use. Defined
  * by the command line (src/cli/version.c), which reads this machine's
