@@ -490,9 +490,9 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* Default dispositions: a crash must end this child with the signal,
 	 * whatever handlers the parent had (a test framework's, a sanitizer's,
-	 * the runner's own for SIGINT, SIGTERM and SIGCHLD). */
+	 * the runner's own for SIGINT, SIGTERM, SIGHUP and SIGCHLD). */
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM,
-				     SIGCHLD };
+				     SIGHUP, SIGCHLD };
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		signal(fatal[i], SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
