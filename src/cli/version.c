@@ -64,12 +64,7 @@ static void describe_at_use(struct strbuf *out, const char *soname, const char *
 
 void buildinfo_describe(struct strbuf *out)
 {
-	buildinfo_version_line(out);
-	/* The version facts the advice relies on, as of this month
-	 * (src/kb/versions.h): newer releases are said to be newer. */
-	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", KNOWLEDGE_DATE,
-		KNOWLEDGE_CHECKED);
-	buildinfo_build_lines(out);
+	buildinfo_build_lines(out, KNOWLEDGE_DATE, KNOWLEDGE_CHECKED);
 	if (buildinfo_is_static())
 		return;
 	sb_add(out, "dlopen at use: ");

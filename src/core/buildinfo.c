@@ -51,14 +51,16 @@ const char *buildinfo_static_skip(const char *check_id)
 	return NULL;
 }
 
-void buildinfo_version_line(struct strbuf *out)
+void buildinfo_build_lines(struct strbuf *out, const char *knowledge_date,
+			   const char *knowledge_checked)
 {
 	sb_addf(out, "wslgpu %s (commit %s)%s\n", WSLGPU_VERSION, WSLGPU_COMMIT,
 		buildinfo_is_static() ? ", static build" : "");
-}
-
-void buildinfo_build_lines(struct strbuf *out)
-{
+	/* The version facts the advice relies on, as of this month (the
+	 * caller's, from src/kb/versions.h: core/ is below kb/): newer
+	 * releases are said to be newer. */
+	sb_addf(out, "knowledge: version tables of %s, last checked %s\n", knowledge_date,
+		knowledge_checked);
 #ifdef WSLGPU_STATIC
 	sb_addf(out, "built with: inih, sqlite %s", sqlite3_libversion());
 #else

@@ -28,11 +28,11 @@ const char *buildinfo_no_vendor_libs(void);
  * layer, nvml.init, nvml.devices), which the runner then skips; NULL for
  * every other check, and for every check in a dynamic build. */
 const char *buildinfo_static_skip(const char *check_id);
-/* "wslgpu 0.1.0 (commit abc1234)", the first line of --version. */
-void buildinfo_version_line(struct strbuf *out);
-/* The lines of the --version text that the build decides (two), each
- * ending in a newline. */
-void buildinfo_build_lines(struct strbuf *out);
+/* The lines of the --version text that the build decides (three), each
+ * ending in a newline; the knowledge line names the version tables' date
+ * and when they were last checked (src/kb/versions.h, a layer above). */
+void buildinfo_build_lines(struct strbuf *out, const char *knowledge_date,
+			   const char *knowledge_checked);
 /* The whole --version text: those lines, and in the dynamic build a fourth
  * saying where the loader would find the libraries opened at use. Defined
  * by the command line (src/cli/version.c), which reads this machine's

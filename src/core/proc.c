@@ -36,6 +36,8 @@ const char *signal_name(int sig, char buf[16])
 		{ SIGUSR1, "SIGUSR1" }, { SIGSEGV, "SIGSEGV" }, { SIGUSR2, "SIGUSR2" },
 		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGTERM, "SIGTERM" },
 		{ SIGSYS, "SIGSYS" },   { SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+		{ SIGSTOP, "SIGSTOP" }, { SIGTSTP, "SIGTSTP" }, { SIGTTIN, "SIGTTIN" },
+		{ SIGTTOU, "SIGTTOU" }, { SIGCONT, "SIGCONT" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].sig == sig)
@@ -120,6 +122,31 @@ void proc_close_fds(const int *keep, size_t nkeep)
 			return;
 		lo = next + 1;
 	}
+}
+
+void proc_detach(void)
+{
+	/* A group leader cannot start a session; then at least a group. */
+	if (setsid() < 0)
+		setpgid(0, 0);
+}
+
+int proc_fd_high(int fd, int slot)
+{
+	struct rlimit rl;
+	long top = 1024;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (long)rl.rlim_cur < top)
+		top = (long)rl.rlim_cur;
+	/* Not past 1024: a high number grows the descriptor table to it. */
+	long want = top - 1 - slot;
+	if (fd < 0 || want <= fd)
+		return fd;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, (int)want);
+	if (moved < 0)
+		return fd;
+	close(fd);
+	return moved;
 }
 
 /* Appends the pids of this process's children (every thread's) to *v. */
@@ -254,6 +281,9 @@ void proc_describe_end(const struct proc_result *r, struct strbuf *sb)
 	case PROC_EXEC_FAILED:
 		sb_addf(sb, "could not be executed: %s", strerror(r->code));
 		break;
+	case PROC_STOPPED:
+		sb_addf(sb, "was stopped by %s and killed", signal_name(r->sig, buf));
+		break;
 	}
 }
 
@@ -335,7 +365,9 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		return -e;
 	}
 	if (pid == 0) {
-		setpgid(0, 0);
+		/* No terminal: a command must not write to the user's
+		 * terminal, change its settings or be stopped by it. */
+		proc_detach();
 		/* If the probe that started us is killed, so are we. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
@@ -364,7 +396,9 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		(void)w;
 		_exit(127);
 	}
-	setpgid(pid, pid); /* also here: no race with the child's own call */
+	/* Not setpgid(pid, pid) here: the child's setsid() must come first.
+	 * Until it has, a kill of its group misses it; its death signal and
+	 * the kill below by pid still reach it. */
 	if (watch && watch->started)
 		watch->started(watch->arg, pid);
 	close(out[1]);
@@ -376,7 +410,7 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 	close(ex[0]);
 
 	bool out_open = true, err_open = true, timed_out = false, exited = false;
-	int status = 0;
+	int status = 0, stop_sig = 0;
 	double deadline = start + timeout_ms;
 	double exit_grace = 0; /* when the child exited, how long we still read */
 	while (out_open || err_open) {
@@ -402,7 +436,15 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 			if (err_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
 				err_open = drain(err[0], &r->err, cap, &r->err_truncated);
 		}
-		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+		if (!exited && waitpid(pid, &status, WNOHANG | WUNTRACED) == pid) {
+			if (WIFSTOPPED(status)) {
+				/* Stopped, it would only run into the time
+				 * limit and read as a hang: say what it is. */
+				stop_sig = WSTOPSIG(status);
+				kill(-pid, SIGKILL);
+				kill(pid, SIGKILL);
+				break;
+			}
 			exited = true;
 			exit_grace = now_ms() + 200;
 		}
@@ -412,8 +454,14 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 	/* Closing its output early is no reason to kill a command: wait for
 	 * its exit status until the time limit (nvidia-smi closes its streams
 	 * before it exits; killing it then reads as a crash). */
-	while (!exited && !timed_out) {
-		if (waitpid(pid, &status, WNOHANG) == pid) {
+	while (!exited && !timed_out && !stop_sig) {
+		if (waitpid(pid, &status, WNOHANG | WUNTRACED) == pid) {
+			if (WIFSTOPPED(status)) {
+				stop_sig = WSTOPSIG(status);
+				kill(-pid, SIGKILL);
+				kill(pid, SIGKILL);
+				break;
+			}
 			exited = true;
 			break;
 		}
@@ -428,12 +476,18 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 	/* Its exit status collected, whatever is left in the group
 	 * (grandchildren) goes. */
 	kill(-pid, SIGKILL);
-	if (!exited)
-		waitpid(pid, &status, 0);
+	if (!exited) {
+		kill(pid, SIGKILL); /* before its setsid(), or stopped */
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
 	r->ms = now_ms() - start;
 	if (got == (ssize_t)sizeof exec_errno) {
 		r->end = PROC_EXEC_FAILED;
 		r->code = exec_errno;
+	} else if (stop_sig) {
+		r->end = PROC_STOPPED;
+		r->sig = stop_sig;
 	} else if (timed_out) {
 		r->end = PROC_TIMEOUT;
 	} else if (WIFSIGNALED(status)) {

@@ -1,7 +1,8 @@
 /*
  * proc: the single place that starts external commands (after git's
- * run-command.c). A command gets /dev/null as stdin, its own process group,
- * a time limit after which the whole group is SIGKILLed, and captured,
+ * run-command.c). A command gets /dev/null as stdin, a session of its own
+ * (no controlling terminal: it cannot open /dev/tty, change the terminal's
+ * settings or be stopped by it), a time limit after which the whole group is SIGKILLed, and captured,
  * capped stdout and stderr. It inherits no other descriptor, and a command
  * that closes its output early is still waited for until its time limit:
  * its exit status, not the pipes' end, says how it ended. It is never run through a shell: argv[0] is an
@@ -24,6 +25,7 @@ enum proc_end {
 	PROC_SIGNALED, /* sig holds the signal */
 	PROC_TIMEOUT,  /* killed at the time limit */
 	PROC_EXEC_FAILED, /* code holds the errno of execve */
+	PROC_STOPPED,  /* sig holds the signal that stopped it; then killed */
 };
 
 struct proc_result {
@@ -88,6 +90,24 @@ void proc_describe_end(const struct proc_result *r, struct strbuf *sb);
  * number up to RLIMIT_NOFILE. Safe between fork and exec.
  */
 void proc_close_fds(const int *keep, size_t nkeep);
+/*
+ * Between fork and exec (or before a probe runs vendor code): a session of
+ * its own, so the child has no controlling terminal (/dev/tty cannot be
+ * opened, the terminal's settings are out of reach) and the terminal's job
+ * control signals cannot stop it (its process group is orphaned: only
+ * SIGSTOP stops it); its process group id is its pid. Only a child that is
+ * not yet a process group leader can do it, so the parent must not
+ * setpgid() it first.
+ */
+void proc_detach(void);
+/*
+ * Moves fd to a high descriptor number (below 1024 and the descriptor
+ * limit; slot 0 the highest, 1 the next), close on exec, and returns the
+ * new number (fd itself when it cannot). Code that writes into a small
+ * descriptor number it does not own (a driver with a number from its own
+ * caller's environment) then misses the pipes of ours that a child keeps.
+ */
+int proc_fd_high(int fd, int slot);
 /*
  * Kills (SIGKILL, with the process group each leads) and reaps every child
  * of this process but the nkeep pids in keep[], and then the children they

@@ -102,6 +102,8 @@ struct slot {
 	double start, deadline;
 	pid_t *pgids;  /* command groups the probes started */
 	size_t npgids;
+	bool corrupt;  /* bytes that are no record came on the wire */
+	struct strbuf foreign; /* the first of them */
 };
 
 /* ---- helpers the probes call (they run in the child) ---- */
@@ -476,7 +478,10 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 		      bool shared, int wire_fd, int out_fd, int ctl_fd, const sigset_t *mask,
 		      pid_t runner)
 {
-	setpgid(0, 0);
+	/* A session of its own: no controlling terminal for the probes and
+	 * the vendor code they load (nothing written to the user's terminal,
+	 * its settings untouched, no job control stop). */
+	proc_detach();
 	/* Dies with the runner (even a SIGKILLed one), and inherits what its
 	 * descendants orphan, setsid()ed daemons too, to end it all below. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -485,9 +490,9 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* Default dispositions: a crash must end this child with the signal,
 	 * whatever handlers the parent had (a test framework's, a sanitizer's,
-	 * the runner's own for SIGINT, SIGTERM and SIGCHLD). */
+	 * the runner's own for SIGINT, SIGTERM, SIGHUP and SIGCHLD). */
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM,
-				     SIGCHLD };
+				     SIGHUP, SIGCHLD };
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		signal(fatal[i], SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
@@ -501,9 +506,14 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	fflush(stderr);
 	dup2(out_fd, 1);
 	dup2(out_fd, 2);
-	/* Nothing inherited reaches the probes and the vendor code they load:
+	/* Our two pipes go high (1023, 1022): vendor code that writes into a
+	 * small number it does not own (fd 9, say) must miss the results.
+	 * Nothing inherited reaches the probes and the vendor code they load:
 	 * not the caller's open files, not the other probes' pipes (whose
 	 * readers would never see EOF while we live). */
+	wire_fd = proc_fd_high(wire_fd, 0);
+	if (ctl_fd >= 0)
+		ctl_fd = proc_fd_high(ctl_fd, 1);
 	int keep[2] = { wire_fd, ctl_fd };
 	proc_close_fds(keep, 2);
 	ctx->wire_fd = wire_fd;
@@ -647,16 +657,49 @@ static void member_complete(struct run *run, struct slot *s)
 	s->cur = -1;
 }
 
+/* Is this a record the child writes: a known type, of its size? */
+static bool record_ok(unsigned char type, uint32_t n, const unsigned char *p)
+{
+	switch (type) {
+	case REC_PGID: case REC_BEGIN: case REC_CUT:
+		return n == 4;
+	case REC_DEFER: case 'S':
+		return n == 1;
+	case REC_MS:
+		return n == sizeof(double);
+	case 'D': case 'K': case 'T':
+		return true;
+	case 'E':
+		return memchr(p, '\0', n) != NULL;
+	default:
+		return false;
+	}
+}
+
+/* What is no record of ours: the slot's stream is void from here on (its
+ * framing is lost); the first bytes are kept to show. */
+static void wire_corrupt(struct slot *s, const char *at, size_t left)
+{
+	s->corrupt = true;
+	sb_reset(&s->foreign);
+	sb_addn(&s->foreign, at, left < 120 ? left : 120);
+}
+
 static void slot_absorb_wire(struct run *run, struct slot *s)
 {
 	size_t used = 0, size;
 	uint32_t n;
 	int32_t v;
+	if (s->corrupt) {
+		sb_reset(&s->wire);
+		return;
+	}
 	while (next_record(s->wire.buf + used, s->wire.len - used, &size, &n, &v)) {
 		const unsigned char *h = (const unsigned char *)s->wire.buf + used;
 		const unsigned char *p = h + 5;
-		if (!n && size > 5) { /* garbage: drop the rest */
-			used += size;
+		if ((!n && size > 5) || !record_ok(h[0], n, p)) {
+			wire_corrupt(s, s->wire.buf + used, s->wire.len - used);
+			used = s->wire.len;
 			break;
 		}
 		if (h[0] == REC_PGID && n == 4) {
@@ -681,6 +724,12 @@ static void slot_absorb_wire(struct run *run, struct slot *s)
 				member_complete(run, s);
 		}
 		used += size;
+	}
+	/* A record not complete yet: its type byte alone tells a foreign
+	 * write, before the made-up length it implies has come. */
+	if (used < s->wire.len && !memchr("GICRMSDKTE", s->wire.buf[used], 10)) {
+		wire_corrupt(s, s->wire.buf + used, s->wire.len - used);
+		used = s->wire.len;
 	}
 	if (used) {
 		memmove(s->wire.buf, s->wire.buf + used, s->wire.len - used);
@@ -763,15 +812,47 @@ static void set_interrupted(struct result *r, int sig, bool started)
 	r->ran = true;
 }
 
+/* Stopped (SIGSTOP; with no terminal, nothing else stops it): waiting
+ * would only run into the time limit and read as a hung driver. */
+static void set_stopped(struct result *r, int sig)
+{
+	char sigbuf[16];
+	const char *name = signal_name(sig, sigbuf);
+	free(r->detail);
+	free(r->kb);
+	r->kb = xstrdup(KB_CORE_PROBE_STOPPED);
+	r->status = ST_CRASH;
+	r->detail = xasprintf("probe was stopped (%s) and killed%s%s", name,
+			      r->step ? " while: " : "", r->step ? r->step : "");
+	res_ev(r, "stopped_by", "%s", name);
+	res_ev(r, "during", "%s", r->step ? r->step : "unknown");
+}
+
+/* Bytes that are no record of ours came on the result pipe: code the probe
+ * ran (a vendor library) wrote into a descriptor it does not own. */
+static void set_foreign(struct result *r, const struct strbuf *bytes)
+{
+	free(r->detail);
+	free(r->kb);
+	r->kb = xstrdup(KB_CORE_PROBE_FOREIGN_WRITE);
+	r->status = ST_CRASH;
+	r->detail = xasprintf("the code the probe ran wrote into the probe's result pipe%s%s",
+			      r->step ? " while: " : "", r->step ? r->step : "");
+	res_ev_text(r, "foreign_bytes", bytes->len ? bytes->buf : "", 120);
+	res_ev(r, "during", "%s", r->step ? r->step : "unknown");
+}
+
 /*
  * Ends a slot's child and everything it started, and settles its members:
  * the one running gets `how` ('t' timed out, 'x' exited or crashed, 'i'
- * interrupted by sig, 'c' all complete); the ones not begun go back to
+ * interrupted by sig, 's' stopped by sig, 'w' wrote what is no record into
+ * the result pipe, 'c' all complete); the ones not begun go back to
  * pending, to run alone (or are interrupted too).
  */
 static void end_slot(struct run *run, struct slot *s, char how, int sig)
 {
 	kill(-s->pid, SIGKILL);
+	kill(s->pid, SIGKILL); /* before its setsid() its group is not its own */
 	for (size_t i = 0; i < s->npgids; i++)
 		kill(-s->pgids[i], SIGKILL);
 	if (!s->exited) {
@@ -811,6 +892,10 @@ static void end_slot(struct run *run, struct slot *s, char how, int sig)
 			set_timeout(r, s->deadline - began, run->opts);
 		else if (how == 'i')
 			set_interrupted(r, sig, true);
+		else if (how == 's')
+			set_stopped(r, sig);
+		else if (how == 'w')
+			set_foreign(r, &s->foreign);
 		else
 			set_crash(r, s->wstatus);
 		r->ms = now_ms() - run->tasks[i].start;
@@ -826,6 +911,7 @@ static void end_slot(struct run *run, struct slot *s, char how, int sig)
 		close(s->ctl_fd);
 	sb_release(&s->wire);
 	sb_release(&s->scan);
+	sb_release(&s->foreign);
 	free(s->pgids);
 	free(s->members);
 	free(s->known);
@@ -987,7 +1073,8 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 			close(cp[1]);
 		run_child(&ctx, members, nm, shared, wp[1], op[1], cp[0], mask, runner);
 	}
-	setpgid(pid, pid);
+	/* No setpgid(pid, pid): the child's setsid() must come first
+	 * (end_slot kills it by pid too). */
 	close(wp[1]);
 	close(op[1]);
 	if (cp[0] >= 0)
@@ -1278,9 +1365,21 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 			struct slot *s = &run.slots[k];
 			if (!s->used)
 				continue;
-			if (!s->exited && waitpid(s->pid, &s->wstatus, WNOHANG) == s->pid)
-				s->exited = true;
-			if (slot_idle(s))
+			int st, stopped = 0;
+			if (!s->exited && waitpid(s->pid, &st, WNOHANG | WUNTRACED) == s->pid) {
+				if (WIFSTOPPED(st)) {
+					stopped = WSTOPSIG(st);
+				} else {
+					s->wstatus = st;
+					s->exited = true;
+				}
+			}
+			bool unfinished = s->done < s->nmembers;
+			if (stopped && unfinished)
+				end_slot(&run, s, 's', stopped); /* not a hang: stopped */
+			else if (s->corrupt && unfinished)
+				end_slot(&run, s, 'w', 0); /* its results are lost */
+			else if (slot_idle(s) && !stopped && !s->corrupt)
 				s->deadline = 1e300; /* waits for more work: no time limit */
 			else if (s->done == s->nmembers)
 				end_slot(&run, s, 'c', 0); /* complete: what it left goes */

@@ -628,6 +628,14 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 		findings_add(v, ST_FAIL, KB_NVML_SMI_HANG,
 			 "%s did not finish within %.1f s and was killed", guest, secs);
 		return;
+	case PROC_STOPPED: {
+		char sig[16];
+		res_ev(r, "stopped_by", "%s", signal_name(s->pr.sig, sig));
+		res_ev(r, "during", "%s", guest);
+		findings_add(v, ST_FAIL, KB_CORE_PROBE_STOPPED, "%s was stopped (%s) and killed", guest,
+			 signal_name(s->pr.sig, sig));
+		return;
+	}
 	case PROC_SIGNALED: {
 		char sig[16];
 		res_ev(r, "signal", "%s", signal_name(s->pr.sig, sig));

@@ -130,8 +130,9 @@ break_command() {
 	daemon)
 		# A grandchild in a session of its own (out of the command's
 		# process group and of the run's session); its pid is recorded.
-		# (dd: commands may create no file, and >> asks to.)
-		body="setsid sh -c 'echo \$\$ | dd of=\"$case_dir/pids\" oflag=append conv=notrunc,nocreat status=none; exec sleep 1000' </dev/null >/dev/null 2>&1 &
+		# (No redirection that creates a file, /dev/null included: the
+		# sandbox refuses O_CREAT; the pids file exists.)
+		body="setsid sh -c 'echo \$\$ | dd of=\"$case_dir/pids\" oflag=append conv=notrunc,nocreat status=none; exec sleep 1000' <&- >&- 2>&- &
 echo \"partial output\"; exit 0" ;;
 	closes)
 		# Closes stdout and stderr, then exits a moment later.
@@ -150,6 +151,7 @@ echo \"partial output\"; exit 0" ;;
 run_case() {
 	id=$1 kind=$2 what=$3 fault=$4 expect=$5
 	case_dir=$(mktemp -d "$WORK/case.XXXXXX")
+	: >"$case_dir/pids" # vendor code may append to it, not create it
 	ROOT=$case_dir/root
 	cp -a "$BASE" "$ROOT"
 	extra=""
@@ -187,7 +189,6 @@ run_case() {
 	bound=$(echo "$limit $BASE_SECS" | awk '{printf "%.2f", $1 + 2 + 2 * $2}')
 	tmpd=$case_dir/tmp
 	mkdir "$tmpd"
-	: >"$case_dir/pids" # what a daemon records (vendor code may create no file)
 	envfile="$top/tests/fixtures/$FAULT_FIXTURE/env"
 	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/user LANG=C.UTF-8"
 	while IFS= read -r line; do
@@ -207,7 +208,8 @@ run_case() {
 	# The shell records its pid, which setsid made the session id, then
 	# becomes wslgpu.
 	# shellcheck disable=SC2086
-	env -i $vars $extra FAKE_CUDA_SPAWN_PIDS="$case_dir/pids" TMPDIR="$tmpd" $timer $asuser \
+	env -i $vars $extra FAKE_CUDA_SPAWN_PIDS="$case_dir/pids" TMPDIR="$tmpd" \
+		WSLGPU_FAULT_RUN="$case_dir" $timer $asuser \
 		"$SETSID" -w sh -c 'echo $$ >"$0"; exec "$@"' \
 		"$case_dir/sid" "$WSLGPU" --root "$ROOT" --json --timeout "$limit" $args \
 		>"$case_dir/out" 2>"$case_dir/err" 9>>"$case_dir/inherited"
@@ -281,6 +283,21 @@ run_case() {
 		fi
 	else
 		note "no session id recorded"
+	fi
+	# Probes and commands have sessions of their own (no terminal): what
+	# is left of the run carries its mark in its environment.
+	left=""
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		left=$(grep -lsz "^WSLGPU_FAULT_RUN=$case_dir\$" /proc/[0-9]*/environ |
+			sed 's,^/proc/\([0-9]*\)/environ$,\1,' | while read -r p; do
+				[ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" = Z ] || echo "$p"
+			done)
+		[ -z "$left" ] && break
+		sleep 0.2
+	done
+	if [ -n "$left" ]; then
+		note "processes of the run left: $(echo "$left" | head -3 | tr '\n' ' ')"
+		echo "$left" | xargs -r kill -9 2>/dev/null
 	fi
 	# Nor a daemon that left the session (setsid), nor a write into a
 	# descriptor the run inherited (9, a file of ours).
@@ -394,6 +411,10 @@ hang-nvmlMem        FAKE_NVML_HANG=nvmlDeviceGetMemoryInfo nvml.devices:timeout
 helper-cuInit       FAKE_CUDA_SPAWN=helper             cuda.kernel:pass
 daemon-cuInit       FAKE_CUDA_SPAWN=daemon             cuda.kernel:pass
 scribble-cuInit     FAKE_CUDA_WRITE_FD=9               cuda.kernel:pass
+scribble-all        FAKE_CUDA_WRITE_FD=all             cuda.init:crash
+stop-cuInit         FAKE_CUDA_STOP=SIGSTOP             cuda.init:crash
+ttou-cuInit         FAKE_CUDA_STOP=SIGTTOU             cuda.kernel:pass
+ttin-cuInit         FAKE_CUDA_STOP=SIGTTIN             cuda.kernel:pass
 EOF
 }
 
@@ -457,8 +478,7 @@ SMI_FAKES=$top/tests/fakes/nvidia-smi
 fixture healthy-wsl2
 run_json --timeout 25 --only cuda
 ref=$SECS
-# Vendor code may create no file (src/core/sandbox.c): the test makes them.
-: >"$WORK/helper.pids"
+: >"$WORK/helper.pids" # the sandbox lets vendor code append, not create
 setenv FAKE_CUDA_SPAWN=helper FAKE_CUDA_SPAWN_PIDS=$WORK/helper.pids
 run_json --timeout 25 --only cuda
 expect_rc 0

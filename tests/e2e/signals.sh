@@ -47,10 +47,10 @@ bg() {
 		fi
 		vars=$RUN_VARS
 	fi
-	rm -f "$WORK/sid" "$WORK/trace" "$WORK/started"
-	: >"$WORK/trace" # the fakes may create no file (src/core/sandbox.c)
+	rm -f "$WORK/sid" "$WORK/started"
+	: >"$WORK/trace" # vendor code may append to it; the sandbox lets it create nothing
 	# shellcheck disable=SC2086
-	env -i $vars COLUMNS=1000 $EXTRA_ENV "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
+	env -i $vars COLUMNS=1000 $EXTRA_ENV WSLGPU_SIGNALS_RUN="$WORK" "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
 		"$WSLGPU" $rootargs "$@" >"$WORK/out" 2>"$WORK/err" &
 	i=0
 	while [ ! -s "$WORK/sid" ] && [ $i -lt 100 ]; do
@@ -103,7 +103,14 @@ expect_quick_end() {
 expect_nothing_left() {
 	left=""
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		left=$(session_members "$BG")
+		# Probes and commands have sessions of their own: what is left
+		# of the run also carries its mark in its environment.
+		left=$( { session_members "$BG"
+			grep -lsz "^WSLGPU_SIGNALS_RUN=$WORK\$" /proc/[0-9]*/environ |
+				sed 's,^/proc/\([0-9]*\)/environ$,\1,' | while read -r p; do
+					st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
+					[ -n "$st" ] && [ "$st" != Z ] && echo "$p $st (marked)"
+				done; } | sort -u)
 		[ -z "$left" ] && break
 		sleep 0.1
 	done
@@ -241,7 +248,9 @@ for sig in HUP INT TERM PIPE; do
 	seen=$(ls -A "$WORK/tmpd")
 	case "$seen" in .b.tar.gz.tmp.*) ok "SIG$sig: report's temporary file exists ($seen)" ;;
 	*) fail "SIG$sig: no temporary file appeared: '$seen'" ;; esac
-	interrupt $sig 0.2
+	# The temporary file exists: the signal goes now ("started" is there).
+	touch "$WORK/started"
+	interrupt $sig started
 	case $sig in HUP) want=129 ;; INT) want=130 ;; TERM) want=143 ;; PIPE) want=141 ;; esac
 	expect_rc $want
 	expect_quick_end

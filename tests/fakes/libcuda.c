@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,18 +291,6 @@ static long call_count(const char *call)
 	return 1;
 }
 
-/* Opens a test's trace or pid file to append. The test makes the file
- * first: vendor code runs where it may create no file (src/core/sandbox.c),
- * and O_CREAT is refused even for a file that exists; only a run outside
- * that sandbox (bench gpu, the unit tests) creates it here. */
-static int open_append(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	return fd;
-}
-
 /*
  * FAKE_CUDA_TRACE=path: a line per entry point called ("call NAME") and per
  * allocation made or freed ("alloc device|pinned PTR BYTES", "free
@@ -324,7 +313,11 @@ static void trace(const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof buf)
 		n = (int)sizeof buf - 1;
-	int fd = open_append(path);
+	/* Without O_CREAT first: wslgpu's sandbox refuses any open that may
+	 * create (EROFS), so the tests make the file beforehand. */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (write(fd, buf, (size_t)n) < 0) {
@@ -342,7 +335,11 @@ static void note_pid(pid_t pid)
 		return;
 	char buf[32];
 	int n = snprintf(buf, sizeof buf, "%ld\n", (long)pid);
-	int fd = open_append(path);
+	/* Without O_CREAT first: wslgpu's sandbox refuses any open that may
+	 * create (EROFS), so the tests make the file beforehand. */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (write(fd, buf, (size_t)n) < 0) {
@@ -389,11 +386,34 @@ static void spawn_and_scribble(void)
 	}
 	const char *w = getenv("FAKE_CUDA_WRITE_FD");
 	if (w && *w) {
-		int fd = atoi(w);
+		/* "all": every descriptor above 2 open for writing, whatever it
+		 * is (the caller's result pipe too). */
+		bool all = strcmp(w, "all") == 0;
+		int lo = all ? 3 : atoi(w), hi = all ? 4096 : lo;
 		static const char line[] = "the fake libcuda wrote into an inherited descriptor\n";
-		if (fd > 2 && fcntl(fd, F_GETFD) >= 0 && write(fd, line, sizeof line - 1) < 0) {
-			/* best effort */
+		for (int fd = lo > 2 ? lo : 3; fd <= hi; fd++) {
+			int fl = fcntl(fd, F_GETFL);
+			if (fl < 0 || (all && (fl & O_ACCMODE) == O_RDONLY))
+				continue;
+			if (write(fd, line, sizeof line - 1) < 0) {
+				/* best effort */
+			}
 		}
+	}
+	/* FAKE_CUDA_STOP=SIGSTOP|SIGTTOU|SIGTTIN|SIGTSTP: stop this process, as
+	 * a driver that touched the terminal would be (or a debugger's stop). */
+	const char *stop = getenv("FAKE_CUDA_STOP");
+	if (stop && *stop) {
+		static const struct { const char *name; int sig; } stops[] = {
+			{ "SIGSTOP", SIGSTOP }, { "SIGTTOU", SIGTTOU },
+			{ "SIGTTIN", SIGTTIN }, { "SIGTSTP", SIGTSTP },
+		};
+		for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+			if (strcmp(stop, stops[i].name) == 0) {
+				signal(stops[i].sig, SIG_DFL);
+				raise(stops[i].sig);
+				trace("continued after %s\n", stop);
+			}
 	}
 }
 

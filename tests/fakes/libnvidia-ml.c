@@ -126,18 +126,6 @@ static const char *listed(const char *list, const char *fn)
 	return NULL;
 }
 
-/* Opens a test's trace or pid file to append. The test makes the file
- * first: vendor code runs where it may create no file (src/core/sandbox.c),
- * and O_CREAT is refused even for a file that exists; only a run outside
- * that sandbox (bench gpu, the unit tests) creates it here. */
-static int open_append(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	return fd;
-}
-
 /* FAKE_NVML_TRACE=path: "call FN" appended per entry point, before it
  * crashes or hangs, so that a test can wait until a call is reached. */
 static void trace(const char *fn)
@@ -149,7 +137,11 @@ static void trace(const char *fn)
 	int n = snprintf(buf, sizeof buf, "call %s\n", fn);
 	if (n <= 0 || (size_t)n >= sizeof buf)
 		return;
-	int fd = open_append(path);
+	/* Without O_CREAT first: wslgpu's sandbox refuses any open that may
+	 * create (EROFS), so the tests make the file beforehand. */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (write(fd, buf, (size_t)n) < 0) {

@@ -858,8 +858,6 @@ static void test_dpkg(void **state)
 	sb_release(&p);
 }
 
-/* ---------------------------------------------------------------- the KB */
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

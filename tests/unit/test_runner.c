@@ -648,6 +648,134 @@ static void test_proc_run(void **state)
 	proc_result_release(&r);
 }
 
+/* ---- probes that touch the terminal, stop, or write where they must not ---- */
+
+/* What a vendor library could reach: its session, a terminal, descriptors. */
+static void p_detached(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	int tty = open("/dev/tty", O_RDWR | O_NOCTTY);
+	res_ev(r, "tty", "%s", tty >= 0 ? "opened" : "none");
+	if (tty >= 0)
+		close(tty);
+	res_ev(r, "own_session", "%s", getsid(0) == getpid() ? "yes" : "no");
+	int low = 0;
+	for (int fd = 3; fd < 64; fd++)
+		low += fcntl(fd, F_GETFD) >= 0;
+	res_ev(r, "low_fds", "%d", low);
+	res_set(r, ST_PASS, NULL, "looked");
+}
+
+static void p_stop(struct probe_ctx *ctx, struct result *r)
+{
+	(void)r;
+	probe_step(ctx, "cuInit");
+	raise(SIGSTOP);
+	res_set(r, ST_PASS, NULL, "continued");
+}
+
+/* A job control stop from no terminal: its group is orphaned, so the
+ * kernel lets it go on. */
+static void p_ttou(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	raise(SIGTTOU);
+	raise(SIGTTIN);
+	raise(SIGTSTP);
+	res_set(r, ST_PASS, NULL, "continued");
+}
+
+/* Writes a line into every descriptor open for writing (the result pipe,
+ * wherever it is), then would pass. */
+static void p_scribble(struct probe_ctx *ctx, struct result *r)
+{
+	probe_step(ctx, "cuInit");
+	static const char line[] = "a driver's line in a descriptor it does not own\n";
+	for (int fd = 3; fd < 4096; fd++) {
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY && write(fd, line, sizeof line - 1) < 0) {
+			/* best effort */
+		}
+	}
+	res_set(r, ST_PASS, NULL, "wrote");
+}
+
+static const struct check_def hostile[] = {
+	{ "h.detached", "t", "", "", { NULL }, p_detached, 0 },
+	{ "h.stop", "t", "", "", { NULL }, p_stop, 0 },
+	{ "h.ttou", "t", "", "", { NULL }, p_ttou, 0 },
+	{ "h.scribble", "t", "", "", { NULL }, p_scribble, 0 },
+	{ "h.after_scribble", "t", "", "", { "h.scribble", NULL }, p_ok, 0 },
+};
+#define NH (sizeof hostile / sizeof hostile[0])
+
+static void test_runner_hostile(void **state)
+{
+	(void)state;
+	bool want[NH];
+	struct result res[NH];
+	for (size_t i = 0; i < NH; i++)
+		want[i] = true;
+	/* A time limit no loaded machine reaches: "at once" is below it. */
+	struct run_opts opts = { .timeout_ms = 20000, .max_parallel = 16 };
+	int keep = open("/dev/null", O_WRONLY); /* a caller's descriptor */
+	assert_true(keep > 2);
+	double t0 = now_ms();
+	runner_run_table(hostile, NH, &opts, want, res);
+	assert_true(now_ms() - t0 < 15000);
+	close(keep);
+
+	struct result *d = &res[0];
+	assert_int_equal(d->status, ST_PASS);
+	assert_string_equal(res_get(d, "tty"), "none");
+	assert_string_equal(res_get(d, "own_session"), "yes");
+	assert_string_equal(res_get(d, "low_fds"), "0");
+	struct result *s = &res[1];
+	assert_int_equal(s->status, ST_CRASH);
+	assert_string_equal(s->kb, KB_CORE_PROBE_STOPPED);
+	assert_string_equal(res_get(s, "stopped_by"), "SIGSTOP");
+	assert_non_null(strstr(s->detail, "stopped (SIGSTOP)"));
+	assert_non_null(strstr(s->detail, "cuInit"));
+	assert_int_equal(res[2].status, ST_PASS);
+	struct result *w = &res[3];
+	assert_int_equal(w->status, ST_CRASH);
+	assert_string_equal(w->kb, KB_CORE_PROBE_FOREIGN_WRITE);
+	assert_non_null(strstr(res_get(w, "foreign_bytes"), "a driver's line"));
+	assert_non_null(strstr(w->detail, "cuInit"));
+	assert_int_equal(res[4].status, ST_SKIP);
+	for (size_t i = 0; i < NH; i++)
+		result_release(&res[i]);
+
+	/* A command: its own session, no terminal; stopped is not a hang. */
+	struct proc_result pr;
+	const char *look[] = { "/bin/sh", "-c",
+			       "if (: </dev/tty) 2>/dev/null; then echo tty; else echo no-tty; fi; "
+			       "ps -o sid= -p $$ | tr -d ' '; echo $$", NULL };
+	proc_result_init(&pr);
+	assert_int_equal(proc_run(look, NULL, &pr), 0);
+	assert_int_equal(pr.end, PROC_EXITED);
+	assert_non_null(strstr(pr.out.buf, "no-tty\n"));
+	long sid = 0, pid = -1;
+	const char *nl = strchr(pr.out.buf, '\n');
+	if (nl && sscanf(nl + 1, "%ld %ld", &sid, &pid) == 2)
+		assert_int_equal(sid, pid);
+	proc_result_release(&pr);
+
+	const char *stop[] = { "/bin/sh", "-c", "kill -STOP $$; exit 0", NULL };
+	struct proc_opts o = { .timeout_ms = 20000 };
+	proc_result_init(&pr);
+	t0 = now_ms();
+	assert_int_equal(proc_run(stop, &o, &pr), 0);
+	assert_true(now_ms() - t0 < 15000);
+	assert_int_equal(pr.end, PROC_STOPPED);
+	assert_int_equal(pr.sig, SIGSTOP);
+	struct strbuf sb = STRBUF_INIT;
+	proc_describe_end(&pr, &sb);
+	assert_string_equal(sb.buf, "was stopped by SIGSTOP and killed");
+	sb_release(&sb);
+	proc_result_release(&pr);
+}
+
 /* Every registered check has its probe: the runner calls it unconditionally. */
 static void test_registry_complete(void **state)
 {
@@ -674,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
 		cmocka_unit_test(test_proc_run),
+		cmocka_unit_test(test_runner_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,179 @@
+#!/bin/sh
+# tty.sh: probes and the commands they run never reach the user's terminal.
+# wslgpu runs on a pseudo-terminal (python3's pty module) as the foreground
+# job and as a background job; the stand-in nvidia-smi writes title and
+# clipboard escape sequences to /dev/tty, runs `stty -echo` and reads the
+# terminal (tests/fakes/nvidia-smi/tty). The terminal's settings must be
+# unchanged afterwards, none of its bytes may reach the screen, and nothing
+# may be stopped or reported as a hang. Also: a driver or command that is
+# stopped (SIGSTOP) is reported as stopped, at once; a driver writing into a
+# descriptor (fd 9, or every one it finds open) does not stall the run.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { echo "ok - # SKIP no python3"; done_testing; exit 0; }
+SMI_FAKES=$top/tests/fakes/nvidia-smi
+
+# ptyrun MODE LOG -- ENV... -- ARGS: runs env -i ENV wslgpu ARGS on a new
+# pseudo-terminal (its controlling terminal; MODE fg: the foreground job,
+# bg: a background job of it). Writes the screen to LOG.screen, the
+# terminal's settings before and after to LOG.before/LOG.after; exits with
+# wslgpu's status (124: not done in 60 s).
+cat >"$WORK/ptyrun.py" <<'PY'
+import fcntl, os, select, sys, termios, time
+mode, log = sys.argv[1], sys.argv[2]
+args = sys.argv[3:]
+env = {}
+while args and args[0] != "--":
+    k, _, v = args.pop(0).partition("=")
+    env[k] = v
+args.pop(0)
+master, slave = os.openpty()
+before = termios.tcgetattr(slave)
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(slave, fd)
+    os.close(master)
+    os.close(slave)
+    if mode == "bg":
+        job = os.fork()
+        if job == 0:
+            os.setpgid(0, 0)  # a job of the terminal, not the foreground one
+            os.execve(args[0], args, env)
+        os.setpgid(job, job)
+        _, st = os.waitpid(job, 0)
+        os._exit(os.waitstatus_to_exitcode(st) & 255)
+    os.execve(args[0], args, env)
+screen = b""
+deadline = time.time() + 60
+status = None
+while True:
+    r, _, _ = select.select([master], [], [], 0.1)
+    if r:
+        screen += os.read(master, 65536)
+    done, st = os.waitpid(pid, os.WNOHANG)
+    if done:
+        status = os.waitstatus_to_exitcode(st)
+        break
+    if time.time() > deadline:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        status = 124
+        break
+while select.select([master], [], [], 0.2)[0]:
+    b = os.read(master, 65536)
+    if not b:
+        break
+    screen += b
+after = termios.tcgetattr(slave)
+open(log + ".screen", "wb").write(screen)
+open(log + ".before", "w").write(repr(before))
+open(log + ".after", "w").write(repr(after))
+sys.exit(status if status >= 0 else 128 - status)
+PY
+
+ptyrun() {
+	mode=$1 log=$2
+	shift 2
+	selected || return 0
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	python3 "$WORK/ptyrun.py" "$mode" "$log" $(fixture_tool --env "$FIXTURE") $EXTRA_ENV \
+		TERM=xterm COLUMNS=1000 -- "$WSLGPU" --root "$ROOT" "$@"
+	RC=$?
+	SECS=$(echo "$(date +%s.%N) $t0" | awk '{printf "%.2f", $1 - $2}')
+	OUT=$(tr -d '\r' <"$log.screen" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g')
+	ERR=""
+}
+
+expect_terminal_untouched() { # LOG WHAT
+	selected || return 0
+	if cmp -s "$1.before" "$1.after"; then ok "$2: the terminal's settings are unchanged"
+	else fail "$2: the terminal's settings changed: $(cat "$1.before") -> $(cat "$1.after")"; fi
+	if grep -q 'pwned\|]52;' "$1.screen"; then fail "$2: the stand-in's escape sequences reached the terminal"
+	else ok "$2: nothing of the stand-in's reached the terminal"; fi
+	if grep -q 'wrote to /dev/tty\|stty -echo\|read the terminal' "$WORK/tty.log" 2>/dev/null; then
+		fail "$2: the stand-in reached the terminal: $(tr '\n' ';' <"$WORK/tty.log")"
+	elif grep -q 'no /dev/tty' "$WORK/tty.log" 2>/dev/null; then
+		ok "$2: the stand-in found no terminal to open"
+	else
+		fail "$2: the stand-in did not run"
+	fi
+}
+
+for mode in fg bg; do
+	fixture healthy-wsl2
+	cp "$SMI_FAKES/tty" "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+	setenv FAKE_SMI_TTY=$WORK/tty.log
+	: >"$WORK/tty.log"
+	ptyrun $mode "$WORK/$mode" check --only nvml.smi --timeout 20
+	expect_rc 0
+	expect_line '✓ nvml\.smi +nvidia-smi works: driver 551\.23'
+	expect_no_line 'wsl\.exe --shutdown|did not finish|stopped'
+	expect_terminal_untouched "$WORK/$mode" "check, $mode job"
+	# report runs nvidia-smi and more commands for its bundle.
+	: >"$WORK/tty.log"
+	ptyrun $mode "$WORK/$mode-report" report -o "$WORK/bundle-$mode.tar.gz" --timeout 20
+	expect_rc 0
+	expect_terminal_untouched "$WORK/$mode-report" "report, $mode job"
+done
+
+# A command stopped by SIGSTOP: reported as stopped, at once, not as a hang.
+fixture healthy-wsl2
+cp "$SMI_FAKES/stopped" "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+run_json --only nvml.smi --timeout 30
+expect_rc 1
+expect_status nvml.smi fail
+expect_json '.checks[] | select(.id == "nvml.smi") | .detail | test("was stopped \\(SIGSTOP\\) and killed")'
+expect_json '.checks[] | select(.id == "nvml.smi") | [.fix[] | test("wsl.exe --shutdown")] | any | not'
+if awk -v s="$SECS" 'BEGIN { exit !(s < 20) }'; then ok "ended in ${SECS}s, not at the 30 s limit"
+else fail "took ${SECS}s: waited for the time limit"; fi
+
+# A driver that stops itself in cuInit: SIGSTOP is reported as stopped at
+# once; the terminal's stops (SIGTTOU, SIGTTIN, SIGTSTP) cannot stop a
+# probe with no terminal, so the run goes on and passes.
+fixture healthy-wsl2
+setenv FAKE_CUDA_STOP=SIGSTOP
+run_json --only cuda --timeout 30
+expect_rc 1
+expect_status cuda.init crash
+expect_json '.checks[] | select(.id == "cuda.init") | .detail | test("stopped \\(SIGSTOP\\) and killed while: cuInit")'
+expect_json '.checks[] | select(.id == "cuda.init") | [.fix[] | test("wsl.exe --shutdown")] | any | not'
+if awk -v s="$SECS" 'BEGIN { exit !(s < 20) }'; then ok "ended in ${SECS}s, not at the 30 s limit"
+else fail "took ${SECS}s: waited for the time limit"; fi
+run check --only cuda.init --timeout 30
+expect_line '^ +cause +The probe.s process was stopped \(SIGSTOP\) while cuInit'
+for sig in SIGTTOU SIGTTIN SIGTSTP; do
+	fixture healthy-wsl2
+	setenv FAKE_CUDA_STOP=$sig
+	run_json --only cuda --timeout 30
+	expect_rc 0
+	expect_status cuda.kernel pass
+done
+
+# A driver that writes into descriptor 9 (the caller's, or one of ours that
+# landed there) and one that writes into every descriptor open for writing
+# (the result pipe, wherever it is): neither stalls the run nor is a hang.
+fixture healthy-wsl2
+setenv FAKE_CUDA_WRITE_FD=9
+for i in 1 2 3; do
+	run_json --only cuda,nvml --timeout 30
+	[ "$RC" = 0 ] || break
+done
+expect_rc 0
+expect_status cuda.kernel pass
+fixture healthy-wsl2
+setenv FAKE_CUDA_WRITE_FD=all
+run_json --only cuda --timeout 30
+expect_rc 1
+expect_status cuda.init crash
+expect_json '.checks[] | select(.id == "cuda.init") | .detail | test("wrote into the probe.s result pipe while: cuInit")'
+expect_json '.checks[] | select(.id == "cuda.init") | .evidence.foreign_bytes | test("the fake libcuda wrote")'
+expect_json '[.checks[] | select(.status == "timeout")] | length == 0'
+expect_json '.checks[] | select(.id == "cuda.init") | [.fix[] | test("wsl.exe --shutdown")] | any | not'
+if awk -v s="$SECS" 'BEGIN { exit !(s < 20) }'; then ok "ended in ${SECS}s, not at the 30 s limit"
+else fail "took ${SECS}s: waited for the time limit"; fi
+
+done_testing
