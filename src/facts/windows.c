@@ -12,6 +12,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
+#include "../history/sha256.h"
 #include "../parse/winbatch.h"
 #include "../parse/wincounter.h"
 #include "../parse/windriver.h"
@@ -58,6 +59,7 @@ const char winfacts_script[] =
 	"S 'ver' { & cmd.exe /d /c ver }\n"
 	"S 'reg-version' { & reg.exe query 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion' }\n"
 	"S 'reg-graphics' { & reg.exe query 'HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers' }\n"
+	"S 'reg-machine' { & reg.exe query 'HKLM\\SOFTWARE\\Microsoft\\Cryptography' /v MachineGuid }\n"
 	"S 'video-controller' { Get-CimInstance Win32_VideoController | ForEach-Object {\n"
 	"  ''; 'Name : ' + $_.Name; 'AdapterCompatibility : ' + $_.AdapterCompatibility\n"
 	"  'DriverVersion : ' + $_.DriverVersion\n"
@@ -188,6 +190,24 @@ static void read_reg_graphics(struct winfacts *f, const char *s, size_t n)
 	f->tdr_delay = (v = winreg_get(r, "TdrDelay")) && v->is_number ? (long)v->number : -1;
 	f->tdr_level = (v = winreg_get(r, "TdrLevel")) && v->is_number ? (long)v->number : -1;
 	f->tdr_ddi_delay = (v = winreg_get(r, "TdrDdiDelay")) && v->is_number ? (long)v->number : -1;
+	free(r);
+}
+
+static void read_machine(struct winfacts *f, const char *s, size_t n)
+{
+	struct winreg *r = xcalloc(1, sizeof *r);
+	winreg_parse(s, n, r);
+	const struct winreg_value *g = winreg_get(r, "MachineGuid");
+	if (g && g->data[0]) {
+		struct strbuf in = STRBUF_INIT;
+		sb_add(&in, "wslgpu-host:");
+		for (const char *c = g->data; *c; c++)
+			sb_addf(&in, "%c", *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		char hex[65];
+		sha256_hex(in.buf, in.len, hex);
+		snprintf(f->host_key, sizeof f->host_key, "%.16s", hex);
+		sb_release(&in);
+	}
 	free(r);
 }
 
@@ -376,6 +396,9 @@ static void read_section(struct winfacts *f, const char *name, enum winbatch_sta
 	} else if (!strcmp(name, "reg-graphics")) {
 		read_reg_graphics(f, s, n);
 		read = f->have_tdr_reg;
+	} else if (!strcmp(name, "reg-machine")) {
+		read_machine(f, s, n);
+		read = f->host_key[0] != '\0';
 	} else if (!strcmp(name, "video-controller")) {
 		read_driver(f, s, n);
 		read = f->have_driver;
@@ -593,6 +616,8 @@ static int via_programs(const struct winfacts_opts *o, struct winfacts *f, doubl
 		  { "query", "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion" }, NULL },
 		{ "reg-graphics", "reg.exe", at_reg,
 		  { "query", "HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers" }, NULL },
+		{ "reg-machine", "reg.exe", at_reg,
+		  { "query", "HKLM\\SOFTWARE\\Microsoft\\Cryptography", "/v", "MachineGuid" }, NULL },
 		{ "events-tdr", "wevtutil.exe", at_wev,
 		  { "qe", "System", xp_tdr, "/f:xml", "/c:100", "/rd:true" }, NULL },
 		{ "events-wu", "wevtutil.exe", at_wev,

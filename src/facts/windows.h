@@ -21,6 +21,9 @@
  *                     and nvlddmkm, as event XML
  *   events-wu         Windows Update's "installed" events (19) of the last
  *                     30 days, as event XML
+ *   reg-machine       reg.exe query HKLM\SOFTWARE\Microsoft\Cryptography /v
+ *                     MachineGuid: Windows' install id, kept only hashed
+ *                     (host_key), to join each distribution with its machine
  *   gpu-memory        the GPU Adapter Memory and GPU Process Memory counters
  *                     and the names of those processes, in Get-Counter's
  *                     layout; read from their WMI classes
@@ -119,6 +122,12 @@ struct winfacts {
 	bool have_wu;
 	size_t wu_nvidia;     /* NVIDIA driver installs by Windows Update, last 30 days */
 	char wu_title[160], wu_time[32];
+
+	/* The first 16 hex digits of sha256("wslgpu-host:" + MachineGuid in
+	 * lower case): the same for every distribution of one Windows
+	 * install, and not the GUID itself (a fleet's metrics should not
+	 * carry it). "" when unknown. */
+	char host_key[17];
 
 	bool have_mem;
 	char mem_luid[24];    /* the adapter with the most dedicated memory in use */
