@@ -292,6 +292,14 @@ static void put_info(struct strbuf *sb, const struct report *rep)
 		label(sb, "host_key", f.host_key);
 		end(sb, 1);
 	}
+	if (f.tdr_resets) {
+		char *end;
+		double n = strtod(f.tdr_resets, &end);
+		if (end != f.tdr_resets && !*end)
+			plain(sb, "wslgpu_windows_driver_resets",
+			      "Display-driver resets (TDR: System event 4101) Windows logged in the last "
+			      "7 days (asked only with --windows).", n);
+	}
 	if (f.wsl) {
 		family(sb, "wslgpu_wsl_info",
 		       "The WSL version and the Windows version wsl.exe --version reports "

@@ -362,8 +362,10 @@ sys="$ROOT/mnt/c/Windows/System32"
 mkdir -p "$sys/WindowsPowerShell/v1.0"
 for p in nvidia-smi wsl cmd reg wevtutil typeperf; do cp "$top/tests/fakes/windows/$p.exe" "$sys/"; done
 cp "$top/tests/fakes/windows/powershell.exe" "$sys/WindowsPowerShell/v1.0/"
+setenv FAKE_WIN_RESETS=2
 run smoke --windows --prom "$WORK/fleet.prom"
-expect_rc 0
+if grep -qx 'wslgpu_windows_driver_resets 2' "$WORK/fleet.prom"; then ok "Windows' driver resets as a metric"
+else fail "no wslgpu_windows_driver_resets 2: $(grep resets "$WORK/fleet.prom")"; fi
 key=$(printf 'wslgpu-host:3f2504e0-4f89-11d3-9a0c-0305e82c3301' | sha256sum | cut -c1-16)
 if grep -qx "wslgpu_host_info{host_key=\"$key\"} 1" "$WORK/fleet.prom"; then ok "host key $key"
 else fail "no wslgpu_host_info with $key: $(grep host_info "$WORK/fleet.prom")"; fi
@@ -378,6 +380,7 @@ ROOT="$WORK/other-distro"
 run smoke --windows --prom "$WORK/fleet1.prom"
 if grep -qx "wslgpu_host_info{host_key=\"$key\"} 1" "$WORK/fleet1.prom"; then ok "same Windows, same key"
 else fail "another distribution's key: $(grep host_info "$WORK/fleet1.prom")"; fi
+EXTRA_ENV=""
 setenv FAKE_WIN_MACHINE_GUID=none
 run smoke --windows --prom "$WORK/fleet2.prom"
 if grep -q '^wslgpu_host_info' "$WORK/fleet2.prom"; then fail "a host key without a MachineGuid"
