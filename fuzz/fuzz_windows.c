@@ -73,6 +73,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			terminated(g.luid, sizeof g.luid);
 		}
 		wincounter_free(&c);
+		/* watch's sample: figures within their bounds, a terminated luid. */
+		struct winload l;
+		winload_parse(in, n, &l);
+		terminated(l.luid, sizeof l.luid);
+		if ((l.util_ok && !(l.util >= 0 && l.util <= 100)) ||
+		    (l.vm_util_ok && !(l.vm_util >= 0 && l.vm_util <= 100)))
+			abort();
 		break;
 	}
 	case 4: {

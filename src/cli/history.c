@@ -12,6 +12,7 @@
 
 #include "../core/error.h"
 #include "../history/history.h"
+#include "../report/html.h"
 #include "cli.h"
 
 #define DEFAULT_LIMIT 20
@@ -57,7 +58,7 @@ static bool is_hex(const char *s)
 
 struct history_args {
 	const char *db;
-	bool json, changes;
+	bool json, changes, html;
 	const char *root; /* accepted, ignored */
 	struct history_query q;
 	char machine[17];
@@ -114,6 +115,9 @@ static const struct cli_option history_options[] = {
 	{ .type = OPTION_CALLBACK, .long_name = "machine", .argh = "HASH",
 	  .help = "only this machine (a prefix of its 16-digit hash)", .callback = opt_machine },
 	OPT_BOOL(0, "json", ARGS, json, "JSON (schemas wslgpu/history/1, wslgpu/history-changes/1)"),
+	OPT_BOOL(0, "html", ARGS, html,
+		 "the runs as a timeline on one self-contained HTML page, driver, kernel and WSL "
+		 "changes marked"),
 	/* So that `wslgpu --root DIR history` works: the history belongs to
 	 * the user running the tool, not to the machine a root describes. */
 	{ .type = OPTION_STRING, .long_name = "root", .offset = offsetof(ARGS, root), .argh = "DIR",
@@ -124,7 +128,7 @@ static const struct cli_option history_options[] = {
 
 static const char *const history_usage[] = {
 	"wslgpu history [--changes] [--db PATH] [--limit N] [--since WHEN]",
-	"               [--machine HASH] [--json]",
+	"               [--machine HASH] [--json | --html]",
 	NULL,
 };
 
@@ -144,6 +148,38 @@ const struct cli_command history_command = {
 		  "2 usage error, 3 the output could not be written.\n",
 };
 
+/* --html: the selected runs in memory (at most --limit, default 20), as a
+ * timeline page on stdout. */
+static int history_html_page(const char *db_opt, const struct history_query *q)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, page = STRBUF_INIT;
+	if (db_opt)
+		sb_add(&path, db_opt);
+	else
+		history_default_path(&path);
+	struct history_runs runs;
+	memset(&runs, 0, sizeof runs);
+	int rc = history_load(path.buf, q, &runs, &err);
+	int status = EXIT_OK;
+	if (rc < 0 && !(rc == -ENOENT && !db_opt)) {
+		errorf("%s", err.buf);
+		status = EXIT_FAILED;
+	} else {
+		html_page_begin(&page, "wslgpu history");
+		sb_add(&page, "<h1>wslgpu history</h1>\n");
+		html_timeline(&page, &runs);
+		html_page_end(&page);
+		fwrite(page.buf, 1, page.len, stdout);
+		if (fflush(stdout) != 0)
+			status = EXIT_INTERNAL;
+	}
+	history_runs_release(&runs);
+	sb_release(&path);
+	sb_release(&err);
+	sb_release(&page);
+	return status;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a = { .q = { DEFAULT_LIMIT, NULL, 0 } };
@@ -156,6 +192,13 @@ int cmd_history(int argc, char **argv)
 	}
 	const char *db_opt = a.db;
 	bool json = a.json, changes = a.changes;
+	if (a.html && (json || changes)) {
+		cli_usage_error("history", "--html shows the timeline: give it without --json and "
+			       "--changes");
+		return EXIT_USAGE;
+	}
+	if (a.html)
+		return history_html_page(db_opt, &a.q);
 	struct history_query q = a.q;
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	if (db_opt)

@@ -69,6 +69,16 @@ static int opt_json(struct parse_state *ps, const struct cli_option *o, const ch
 	return 0;
 }
 
+static int opt_gpu_source(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			  void *value)
+{
+	(void)o;
+	if (strcmp(arg, "auto") && strcmp(arg, "nvml") && strcmp(arg, "windows"))
+		return parse_error(ps, "--gpu-source %s: give auto, nvml or windows", arg);
+	*(const char **)value = arg;
+	return 0;
+}
+
 static int opt_root(struct parse_state *ps, const struct cli_option *o, const char *arg,
 		    void *value)
 {
@@ -92,6 +102,10 @@ static const struct cli_option watch_options[] = {
 	  .callback = opt_pid, .complete = COMPLETE_PID,
 	  .help = "watch a running process and its children instead; ends when it exits or on "
 		  "Ctrl-C (exit status 130)" },
+	{ .type = OPTION_CALLBACK, .long_name = "gpu-source", .offset = offsetof(ARGS, gpu_source),
+	  .argh = "SRC", .callback = opt_gpu_source,
+	  .help = "where GPU figures come from: auto (NVML, and on WSL Windows' counters for what "
+		  "NVML lacks), nvml, windows" },
 	OPT_BOOL('q', "quiet", ARGS, quiet, "no status line and no summary (files are still written)"),
 	/* for bench/watch-overhead.sh */
 	{ .type = OPTION_BOOL, .long_name = "self-stats", .offset = offsetof(ARGS, self_stats),
@@ -119,7 +133,8 @@ const struct cli_command watch_command = {
 	.root = ROOT_REFUSED,
 	.usage = watch_usage,
 	.about = "Runs COMMAND (or attaches to PID) and samples, every interval, the GPU\n"
-		 "(utilisation and memory, from NVML where it reports them), the CPUs, the\n"
+		 "(utilisation and memory, from NVML where it reports them; on WSL what NVML\n"
+		 "lacks comes from Windows' GPU counters through powershell.exe), the CPUs, the\n"
 		 "disks, swap and free memory, and the CPU and I/O of the command's whole\n"
 		 "process tree. On a terminal a status line is kept up to date on stderr.\n"
 		 "At the end a summary with a verdict goes to stderr: GPU-bound, input-bound\n"

@@ -12,6 +12,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
+#include "../history/sha256.h"
 #include "../parse/winbatch.h"
 #include "../parse/wincounter.h"
 #include "../parse/windriver.h"
@@ -58,6 +59,7 @@ const char winfacts_script[] =
 	"S 'ver' { & cmd.exe /d /c ver }\n"
 	"S 'reg-version' { & reg.exe query 'HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion' }\n"
 	"S 'reg-graphics' { & reg.exe query 'HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers' }\n"
+	"S 'reg-machine' { & reg.exe query 'HKLM\\SOFTWARE\\Microsoft\\Cryptography' /v MachineGuid }\n"
 	"S 'video-controller' { Get-CimInstance Win32_VideoController | ForEach-Object {\n"
 	"  ''; 'Name : ' + $_.Name; 'AdapterCompatibility : ' + $_.AdapterCompatibility\n"
 	"  'DriverVersion : ' + $_.DriverVersion\n"
@@ -188,6 +190,24 @@ static void read_reg_graphics(struct winfacts *f, const char *s, size_t n)
 	f->tdr_delay = (v = winreg_get(r, "TdrDelay")) && v->is_number ? (long)v->number : -1;
 	f->tdr_level = (v = winreg_get(r, "TdrLevel")) && v->is_number ? (long)v->number : -1;
 	f->tdr_ddi_delay = (v = winreg_get(r, "TdrDdiDelay")) && v->is_number ? (long)v->number : -1;
+	free(r);
+}
+
+static void read_machine(struct winfacts *f, const char *s, size_t n)
+{
+	struct winreg *r = xcalloc(1, sizeof *r);
+	winreg_parse(s, n, r);
+	const struct winreg_value *g = winreg_get(r, "MachineGuid");
+	if (g && g->data[0]) {
+		struct strbuf in = STRBUF_INIT;
+		sb_add(&in, "wslgpu-host:");
+		for (const char *c = g->data; *c; c++)
+			sb_addf(&in, "%c", *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		char hex[65];
+		sha256_hex(in.buf, in.len, hex);
+		snprintf(f->host_key, sizeof f->host_key, "%.16s", hex);
+		sb_release(&in);
+	}
 	free(r);
 }
 
@@ -376,6 +396,9 @@ static void read_section(struct winfacts *f, const char *name, enum winbatch_sta
 	} else if (!strcmp(name, "reg-graphics")) {
 		read_reg_graphics(f, s, n);
 		read = f->have_tdr_reg;
+	} else if (!strcmp(name, "reg-machine")) {
+		read_machine(f, s, n);
+		read = f->host_key[0] != '\0';
 	} else if (!strcmp(name, "video-controller")) {
 		read_driver(f, s, n);
 		read = f->have_driver;
@@ -455,13 +478,12 @@ static int find_program(const char *name, const char *const *under_c, struct str
 static const char *const at_powershell[] = {
 	"Windows/System32/WindowsPowerShell/v1.0/powershell.exe", NULL };
 
-/* The script as -EncodedCommand wants it: base64 of its UTF-16LE (ASCII). */
-static void encoded_script(struct strbuf *out)
+/* A script as -EncodedCommand wants it: base64 of its UTF-16LE (ASCII). */
+static void encoded_script(const char *script, size_t n, struct strbuf *out)
 {
-	size_t n = strlen(winfacts_script);
-	unsigned char *u = xmalloc(2 * n);
+	unsigned char *u = xmalloc(2 * n + 1);
 	for (size_t i = 0; i < n; i++) {
-		u[2 * i] = (unsigned char)winfacts_script[i];
+		u[2 * i] = (unsigned char)script[i];
 		u[2 * i + 1] = 0;
 	}
 	sb_add_base64(out, u, 2 * n, false); /* -EncodedCommand: standard base64 */
@@ -519,7 +541,7 @@ static int via_powershell(const struct winfacts_opts *o, struct winfacts *f, dou
 	int rc = -1;
 	if (find_program("powershell.exe", at_powershell, &guest, &host) < 0)
 		goto done;
-	encoded_script(&cmd);
+	encoded_script(winfacts_script, strlen(winfacts_script), &cmd);
 	const char *argv[] = { host.buf, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass",
 			       "-EncodedCommand", cmd.buf, NULL };
 	f->asked = true;
@@ -594,6 +616,8 @@ static int via_programs(const struct winfacts_opts *o, struct winfacts *f, doubl
 		  { "query", "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion" }, NULL },
 		{ "reg-graphics", "reg.exe", at_reg,
 		  { "query", "HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers" }, NULL },
+		{ "reg-machine", "reg.exe", at_reg,
+		  { "query", "HKLM\\SOFTWARE\\Microsoft\\Cryptography", "/v", "MachineGuid" }, NULL },
 		{ "events-tdr", "wevtutil.exe", at_wev,
 		  { "qe", "System", xp_tdr, "/f:xml", "/c:100", "/rd:true" }, NULL },
 		{ "events-wu", "wevtutil.exe", at_wev,
@@ -688,4 +712,161 @@ const struct winfacts *winfacts_get(const struct winfacts_opts *o)
 		have = true;
 	}
 	return &cached;
+}
+
+/* ---- the GPU's load, for watch ---- */
+
+/*
+ * Sent as one write per sample, so that a reader never sees half a block;
+ * a write that fails (watch ended and the pipe is gone) ends the loop, so
+ * that PowerShell does not outlive watch on Windows. The sleep is what is
+ * left of the interval after the queries.
+ */
+const char winload_script[] =
+	"$ErrorActionPreference = 'SilentlyContinue'\n"
+	"$ProgressPreference = 'SilentlyContinue'\n"
+	"# wslgpu-sampler\n"
+	"$h = $env:COMPUTERNAME\n"
+	"$o = [Console]::OpenStandardOutput()\n"
+	"$enc = New-Object System.Text.UTF8Encoding $false\n"
+	"function C($cls, $obj, $prop, $ctr) { Get-CimInstance $cls | ForEach-Object { "
+	"\"\\\\$h\\$obj($($_.Name))\\$ctr :\"; [string]$_.$prop; '' } }\n"
+	"$p = 'Win32_PerfFormattedData_GPUPerformanceCounters_'\n"
+	"while ($true) {\n"
+	"  $sw = [Diagnostics.Stopwatch]::StartNew()\n"
+	"  $t = @('##wslgpu-begin sample')\n"
+	"  $t += @(C ($p + 'GPUEngine') 'gpu engine' UtilizationPercentage 'utilization percentage')\n"
+	"  $t += @(C ($p + 'GPUAdapterMemory') 'gpu adapter memory' DedicatedUsage 'dedicated usage')\n"
+	"  $t += @(C ($p + 'GPUProcessMemory') 'gpu process memory' LocalUsage 'local usage')\n"
+	"  $t += @(Get-Process -Name vmmemWSL,vmmem | ForEach-Object { "
+	"\"\\\\$h\\process($($_.ProcessName))\\id process :\"; [string]$_.Id; '' })\n"
+	"  $t += @('" WINLOAD_END " ok', '')\n"
+	"  $b = $enc.GetBytes(($t -join \"`n\"))\n"
+	"  try { $o.Write($b, 0, $b.Length); $o.Flush() } catch { exit }\n"
+	"  $left = SLEEP_MS - $sw.ElapsedMilliseconds\n"
+	"  if ($left -gt 0) { Start-Sleep -Milliseconds $left }\n"
+	"}\n";
+
+struct engine_sum {
+	char luid[24];
+	long phys, eng;
+	double all, vm;
+	bool vm_named;
+};
+
+int winload_parse(const char *buf, size_t len, struct winload *l)
+{
+	memset(l, 0, sizeof *l);
+	struct wincounters c;
+	wincounter_parse(buf, len, &c);
+	long vm_pid[16];
+	size_t nvm = 0;
+	for (size_t i = 0; i < c.n; i++) {
+		const struct wincounter_sample *x = &c.v[i];
+		if (!strcasecmp(x->object, "process") && !strcasecmp(x->counter, "id process") &&
+		    x->have_value && is_vm(x->instance) && nvm < sizeof vm_pid / sizeof vm_pid[0])
+			vm_pid[nvm++] = (long)x->value;
+	}
+	/* The adapter: the most dedicated memory in use, as read_memory. */
+	double best = -1;
+	for (size_t i = 0; i < c.n; i++) {
+		const struct wincounter_sample *x = &c.v[i];
+		struct wingpu_instance gi;
+		if (strcasecmp(x->object, "gpu adapter memory") || strcasecmp(x->counter, "dedicated usage") ||
+		    !x->have_value || wincounter_gpu_instance(x->instance, &gi) < 0 || x->value <= best)
+			continue;
+		best = x->value;
+		snprintf(l->luid, sizeof l->luid, "%s", gi.luid);
+	}
+	if (best >= 0) {
+		l->mem_ok = true;
+		l->mem = best;
+	}
+	struct engine_sum *es = xcalloc(256, sizeof *es);
+	size_t nes = 0;
+	for (size_t i = 0; i < c.n; i++) {
+		const struct wincounter_sample *x = &c.v[i];
+		struct wingpu_instance gi;
+		if (strcasecmp(x->object, "gpu engine") || strcasecmp(x->counter, "utilization percentage") ||
+		    !x->have_value || wincounter_gpu_instance(x->instance, &gi) < 0 ||
+		    (l->luid[0] && strcmp(gi.luid, l->luid)) || !(x->value >= 0 && x->value <= 100))
+			continue;
+		size_t k = 0;
+		while (k < nes && (strcmp(es[k].luid, gi.luid) || es[k].phys != gi.phys || es[k].eng != gi.eng))
+			k++;
+		if (k == nes) {
+			if (nes == 256)
+				continue;
+			snprintf(es[nes].luid, sizeof es[nes].luid, "%s", gi.luid);
+			es[nes].phys = gi.phys;
+			es[nes].eng = gi.eng;
+			nes++;
+		}
+		es[k].all += x->value;
+		for (size_t v = 0; v < nvm; v++)
+			if (gi.pid == vm_pid[v]) {
+				es[k].vm += x->value;
+				es[k].vm_named = true;
+			}
+	}
+	/* Without memory counters: the adapter of the busiest engine. */
+	if (!l->luid[0]) {
+		double top = -1;
+		for (size_t k = 0; k < nes; k++)
+			if (es[k].all > top) {
+				top = es[k].all;
+				snprintf(l->luid, sizeof l->luid, "%s", es[k].luid);
+			}
+	}
+	for (size_t k = 0; k < nes; k++) {
+		if (strcmp(es[k].luid, l->luid))
+			continue;
+		double all = es[k].all > 100 ? 100 : es[k].all, vm = es[k].vm > 100 ? 100 : es[k].vm;
+		if (!l->util_ok || all > l->util)
+			l->util = all;
+		l->util_ok = true;
+		if (es[k].vm_named) {
+			if (!l->vm_util_ok || vm > l->vm_util)
+				l->vm_util = vm;
+			l->vm_util_ok = true;
+		}
+	}
+	for (size_t i = 0; i < c.n && l->mem_ok; i++) {
+		const struct wincounter_sample *x = &c.v[i];
+		struct wingpu_instance gi;
+		if (strcasecmp(x->object, "gpu process memory") || strcasecmp(x->counter, "local usage") ||
+		    !x->have_value || wincounter_gpu_instance(x->instance, &gi) < 0 ||
+		    strcmp(gi.luid, l->luid))
+			continue;
+		for (size_t v = 0; v < nvm; v++)
+			if (gi.pid == vm_pid[v]) {
+				l->vm_mem += x->value;
+				l->vm_mem_ok = true;
+			}
+	}
+	free(es);
+	wincounter_free(&c);
+	return l->util_ok || l->mem_ok ? 0 : -1;
+}
+
+int winload_command(double interval_ms, struct strbuf *host, struct strbuf *encoded,
+		    const char *argv[8], struct strbuf *why)
+{
+	struct strbuf guest = STRBUF_INIT, script = STRBUF_INIT;
+	int rc = find_program("powershell.exe", at_powershell, &guest, host);
+	sb_release(&guest);
+	if (rc < 0) {
+		sb_add(why, "powershell.exe was found neither on PATH nor under C:\\Windows\\System32");
+		return -1;
+	}
+	const char *s = winload_script, *at = strstr(s, "SLEEP_MS");
+	sb_addn(&script, s, (size_t)(at - s));
+	sb_addf(&script, "%.0f", interval_ms);
+	sb_add(&script, at + strlen("SLEEP_MS"));
+	encoded_script(script.buf, script.len, encoded);
+	sb_release(&script);
+	const char *a[] = { host->buf, "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass",
+			    "-EncodedCommand", encoded->buf, NULL };
+	memcpy(argv, a, sizeof a);
+	return 0;
 }

@@ -21,6 +21,9 @@
  *                     and nvlddmkm, as event XML
  *   events-wu         Windows Update's "installed" events (19) of the last
  *                     30 days, as event XML
+ *   reg-machine       reg.exe query HKLM\SOFTWARE\Microsoft\Cryptography /v
+ *                     MachineGuid: Windows' install id, kept only hashed
+ *                     (host_key), to join each distribution with its machine
  *   gpu-memory        the GPU Adapter Memory and GPU Process Memory counters
  *                     and the names of those processes, in Get-Counter's
  *                     layout; read from their WMI classes
@@ -44,6 +47,7 @@
 #include <time.h>
 
 #include "../core/proc.h"
+#include "../core/strbuf.h"
 #include "../parse/nvsmi.h"
 #include "../parse/winver.h"
 #include "../parse/winwslver.h"
@@ -119,6 +123,12 @@ struct winfacts {
 	size_t wu_nvidia;     /* NVIDIA driver installs by Windows Update, last 30 days */
 	char wu_title[160], wu_time[32];
 
+	/* The first 16 hex digits of sha256("wslgpu-host:" + MachineGuid in
+	 * lower case): the same for every distribution of one Windows
+	 * install, and not the GUID itself (a fleet's metrics should not
+	 * carry it). "" when unknown. */
+	char host_key[17];
+
 	bool have_mem;
 	char mem_luid[24];    /* the adapter with the most dedicated memory in use */
 	long long mem_adapter;  /* its dedicated usage, bytes */
@@ -155,5 +165,42 @@ const char *winfacts_via_name(enum winfacts_via v);
  * of winfacts_collect, for tests and fuzzing. now: the time "last 7 days"
  * is counted from (0: time(NULL)). */
 void winfacts_from_sections(const char *buf, size_t len, time_t now, struct winfacts *f);
+
+/*
+ * The GPU's load for `wslgpu watch`: a long-lived PowerShell prints, every
+ * interval, the GPU Engine, GPU Adapter Memory and GPU Process Memory
+ * counters (their WMI classes, whose names are not translated) in
+ * Get-Counter's layout between "##wslgpu-begin sample" and
+ * "##wslgpu-end sample ok" lines, and the ids of WSL's VM process
+ * (vmmemWSL, vmmem). One PowerShell start for the whole run: starting one
+ * costs far more than a sample.
+ */
+#define WINLOAD_END "##wslgpu-end sample"
+
+/* One sample, summed the way Task Manager does: each engine's utilisation
+ * summed over the processes using it, the adapter's the busiest engine's. */
+struct winload {
+	char luid[24];       /* the adapter read: the one with the most dedicated memory in use */
+	bool util_ok;        /* the adapter's utilisation, percent */
+	double util;
+	bool vm_util_ok;     /* the VM's processes named in the engine counters */
+	double vm_util;
+	bool mem_ok;         /* the adapter's dedicated memory in use, bytes */
+	double mem;
+	bool vm_mem_ok;      /* the VM's processes' local memory on it, bytes */
+	double vm_mem;
+};
+
+/* Reads one sample's text (any of wincounter's layouts). Returns 0 when
+ * some figure was read, -1 otherwise. Pure. */
+int winload_parse(const char *buf, size_t len, struct winload *l);
+/* The sampler's command: host path of powershell.exe and its arguments,
+ * NULL-terminated in argv (pointing into the two buffers), sampling every
+ * interval_ms. Returns 0, or -1 when no powershell.exe is found (why says
+ * so). */
+int winload_command(double interval_ms, struct strbuf *host, struct strbuf *encoded,
+		    const char *argv[8], struct strbuf *why);
+/* The sampler's script with its interval in place of SLEEP_MS. */
+extern const char winload_script[];
 
 #endif

@@ -364,6 +364,8 @@ static void windows_view(struct probe_ctx *ctx, struct result *r, struct finding
 	       "one PowerShell run" : f->via == WINFACTS_VIA_PROGRAMS ? "the programs one by one (no PowerShell)" :
 	       "nothing could be run", f->ms / 1000.0);
 	parts_evidence(r, f);
+	if (f->host_key[0]) /* hashed: the fleet's join key, never the GUID */
+		res_ev(r, "windows_host_hash", "%s", f->host_key);
 	if (!f->reached) {
 		res_ev(r, "windows", "%s", f->why);
 		findings_add(v, ST_WARN, KB_HOST_WINDOWS_UNREACHABLE,

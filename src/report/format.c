@@ -5,6 +5,7 @@
 
 #include "../core/error.h"
 #include "explain.h"
+#include "html.h"
 #include "markdown.h"
 
 /* The writers of the checks' results, each in its own file of report/
@@ -66,6 +67,8 @@ static const struct format table[] = {
 	{ "junit", "smoke", junit, "FILE", "also write JUnit XML (atomically)" },
 	{ "prom", "smoke", prom, "FILE", "also write Prometheus text (node_exporter textfile)" },
 	{ "markdown", "report", markdown, NULL, "a compact Markdown report for a GitHub issue instead" },
+	{ "html", "report", report_html, NULL,
+	  "one self-contained HTML page (verdict, findings, watch, bench, history) instead" },
 	{ "text", "explain", explain_text, NULL, NULL },
 	{ "json", "explain", explain_json, NULL, "print JSON (schema wslgpu/explain/1)" },
 	{ "script", "fix", fix_script, NULL, NULL },

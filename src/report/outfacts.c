@@ -30,4 +30,13 @@ void out_facts(const struct report *rep, struct out_facts *f)
 	if (f->wsl && !strncmp(f->wsl, "unknown", 7))
 		f->wsl = NULL;
 	f->windows = fact(rep, "host.driver", "windows_version");
+	f->host_key = fact(rep, "host.driver", "windows_host_hash");
+	f->tdr_resets = fact(rep, "host.driver", "tdr_resets_7d");
+	f->gpu_model = fact(rep, "cuda.devices", "device.0.name");
+	if (!f->gpu_model || !strncmp(f->gpu_model, "(name", 5))
+		f->gpu_model = fact(rep, "nvml.devices", "device.0.name");
+	/* "not supported by this driver", "unavailable" are no UUID. */
+	f->gpu_uuid = fact(rep, "cuda.devices", "device.0.uuid");
+	if (f->gpu_uuid && strncmp(f->gpu_uuid, "GPU-", 4))
+		f->gpu_uuid = NULL;
 }

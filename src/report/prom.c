@@ -273,6 +273,33 @@ static void put_info(struct strbuf *sb, const struct report *rep)
 			      "PATCH (551.23 is 551023000, 535.104.05 is 535104005), so that a "
 			      "downgrade is a decrease.", (double)num);
 	}
+	if (f.gpu_model || f.gpu_uuid) {
+		family(sb, "wslgpu_gpu_info",
+		       "The first GPU: its model and UUID (from CUDA, else NVML), to follow one "
+		       "card across machines; always 1.");
+		sample(sb, "wslgpu_gpu_info");
+		label(sb, "model", f.gpu_model ? f.gpu_model : "unknown");
+		label(sb, "uuid", f.gpu_uuid ? f.gpu_uuid : "unknown");
+		end(sb, 1);
+	}
+	if (f.host_key) {
+		family(sb, "wslgpu_host_info",
+		       "The Windows machine this WSL distribution runs on, as a key: the first 16 "
+		       "hex digits of a SHA-256 of its MachineGuid (never the GUID), the same for "
+		       "every distribution of one Windows install (asked only with --windows); "
+		       "always 1.");
+		sample(sb, "wslgpu_host_info");
+		label(sb, "host_key", f.host_key);
+		end(sb, 1);
+	}
+	if (f.tdr_resets) {
+		char *end;
+		double n = strtod(f.tdr_resets, &end);
+		if (end != f.tdr_resets && !*end)
+			plain(sb, "wslgpu_windows_driver_resets",
+			      "Display-driver resets (TDR: System event 4101) Windows logged in the last "
+			      "7 days (asked only with --windows).", n);
+	}
 	if (f.wsl) {
 		family(sb, "wslgpu_wsl_info",
 		       "The WSL version and the Windows version wsl.exe --version reports "

@@ -3,7 +3,8 @@
  *
  *   CSV   a header, then one row per point as it is taken (flushed, so a
  *         file can be tailed or plotted while the job runs, and a killed
- *         watch leaves every row it took); an unavailable figure is empty
+ *         watch leaves every row it took); an unavailable figure is empty;
+ *         the last two columns say where the GPU figures came from
  *   JSON  schema "wslgpu/watch/1": the run, the GPU state, the summary per
  *         column, the verdict with its evidence, and the kept points as
  *         arrays under "columns" (NaN is null)
@@ -23,7 +24,7 @@ void watch_csv_header(FILE *f)
 {
 	for (int c = 0; c < WC__COUNT; c++)
 		fprintf(f, "%s%s", c ? "," : "", watch_cols[c].name);
-	fputc('\n', f);
+	fputs(",gpu_util_source,gpu_mem_source\n", f);
 	fflush(f);
 }
 
@@ -35,7 +36,8 @@ void watch_csv_row(FILE *f, const struct watch_point *p)
 		if (!isnan(p->v[c]))
 			fprintf(f, "%.*f", watch_cols[c].decimals, p->v[c]);
 	}
-	fputc('\n', f);
+	fprintf(f, ",%s,%s\n", gpu_src_names[p->util_src < GSRC__COUNT ? p->util_src : 0],
+		gpu_src_names[p->mem_src < GSRC__COUNT ? p->mem_src : 0]);
 	fflush(f);
 }
 
@@ -94,6 +96,11 @@ void watch_json(struct strbuf *out, const struct watch_report *r)
 	jw_kv_bool(&jw, "util_available", r->sum.gpu_util_known);
 	jw_kv_fixed(&jw, "mem_total_mib", 0, r->gpu_mem_total_mib > 0 ? r->gpu_mem_total_mib : NAN);
 	jw_kv_str(&jw, "note", r->gpu_note.len ? r->gpu_note.buf : NULL);
+	/* Where the figures came from: "nvml", "windows-vm" (Windows' counters
+	 * of WSL's VM processes), "windows-gpu" (the whole adapter's). */
+	jw_kv_str(&jw, "util_source", r->gpu_util_source && *r->gpu_util_source ? r->gpu_util_source : NULL);
+	jw_kv_str(&jw, "mem_source", r->gpu_mem_source && *r->gpu_mem_source ? r->gpu_mem_source : NULL);
+	jw_kv_str(&jw, "windows_note", r->win_note.len ? r->win_note.buf : NULL);
 	jw_end(&jw);
 
 	jw_kv_array(&jw, "data");

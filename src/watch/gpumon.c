@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/proc.h"
+#include "../facts/windows.h"
 #include "../gpu/nvmlapi.h"
 
 #define GPU_MAX_DEVICES 16
@@ -24,6 +25,7 @@
 
 enum { MSG_HELLO = 1, MSG_SAMPLE = 2, MSG_UNAVAILABLE = 3 };
 #define MSG_MAGIC 0x55504757u /* "WGPU" */
+enum { MSGF_UTIL_VM = 1, MSGF_MEM_VM = 2 };
 
 struct gpu_msg {
 	uint32_t magic;
@@ -33,7 +35,7 @@ struct gpu_msg {
 	int32_t util_rc; /* NVML's answer for the first device that did not */
 	int32_t mem_n;
 	int32_t mem_rc;
-	int32_t pad;
+	int32_t flags;   /* MSGF_*: Windows figures of WSL's VM */
 	double util_sum;
 	double mem_used, mem_total; /* bytes */
 	char text[240];             /* HELLO: device name; UNAVAILABLE: why */
@@ -160,6 +162,95 @@ static __attribute__((noreturn)) void sampler_main(int fd, double interval_ms, c
 	}
 }
 
+/* Windows' counters: runs cmd with its output on a pipe and sends a
+ * record for each sample it prints. */
+static __attribute__((noreturn)) void sampler_windows(int fd, const char *const *cmd)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		_exit(1);
+	pid_t ps = fork();
+	if (ps < 0)
+		_exit(1);
+	if (ps == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (dup2(p[1], 1) < 0 || (null >= 0 && (dup2(null, 0) < 0 || dup2(null, 2) < 0)))
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execv(cmd[0], (char *const *)cmd);
+		_exit(127);
+	}
+	close(p[1]);
+	struct strbuf in = STRBUF_INIT;
+	bool hello = false;
+	char chunk[4096];
+	for (;;) {
+		ssize_t n = read(p[0], chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb_addn(&in, chunk, (size_t)n);
+		char *end;
+		while (in.buf && (end = strstr(in.buf, WINLOAD_END)) != NULL) {
+			struct winload l;
+			size_t upto = (size_t)(end - in.buf);
+			int rc = winload_parse(in.buf, upto, &l);
+			char *nl = strchr(end, '\n');
+			size_t used = nl ? (size_t)(nl + 1 - in.buf) : in.len;
+			memmove(in.buf, in.buf + used, in.len - used);
+			in.len -= used;
+			in.buf[in.len] = '\0';
+			if (rc < 0)
+				continue;
+			if (!hello) {
+				struct strbuf name = STRBUF_INIT;
+				sb_addf(&name, "Windows adapter %s", l.luid[0] ? l.luid : "(unnamed)");
+				send_text(fd, MSG_HELLO, name.buf);
+				sb_release(&name);
+				hello = true;
+			}
+			struct gpu_msg m;
+			memset(&m, 0, sizeof m);
+			m.magic = MSG_MAGIC;
+			m.type = MSG_SAMPLE;
+			m.ndev = 1;
+			/* The VM's share where the counters name its processes
+			 * (the job runs in it), the GPU's otherwise. */
+			if (l.vm_util_ok || l.util_ok) {
+				m.util_n = 1;
+				m.util_sum = l.vm_util_ok ? l.vm_util : l.util;
+				m.flags |= l.vm_util_ok ? MSGF_UTIL_VM : 0;
+			}
+			if (l.vm_mem_ok || l.mem_ok) {
+				m.mem_n = 1;
+				m.mem_used = l.vm_mem_ok ? l.vm_mem : l.mem;
+				m.flags |= l.vm_mem_ok ? MSGF_MEM_VM : 0;
+			}
+			send_msg(fd, &m);
+		}
+		/* A runaway line without a sample's end is dropped. */
+		if (in.len > (4u << 20))
+			sb_reset(&in);
+	}
+	int ws = 0;
+	while (waitpid(ps, &ws, 0) < 0 && errno == EINTR)
+		;
+	if (!hello) {
+		struct strbuf why = STRBUF_INIT;
+		sb_addf(&why, "%s ", cmd[0]);
+		if (WIFEXITED(ws))
+			sb_addf(&why, "exited with status %d before its first sample", WEXITSTATUS(ws));
+		else
+			sb_addf(&why, "was killed by signal %d before its first sample", WTERMSIG(ws));
+		send_text(fd, MSG_UNAVAILABLE, why.buf);
+		sb_release(&why);
+		_exit(0);
+	}
+	_exit(1); /* after samples: a crash, restarted by the parent */
+}
+
 /* ---- the parent side ---- */
 
 static void spawn(struct gpu_monitor *g)
@@ -192,6 +283,8 @@ static void spawn(struct gpu_monitor *g)
 		signal(SIGQUIT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGPIPE, SIG_IGN);
+		if (g->cmd)
+			sampler_windows(p[1], g->cmd);
 		sampler_main(p[1], g->interval_ms, g->lib);
 	}
 	close(p[1]);
@@ -212,6 +305,16 @@ void gpumon_start(struct gpu_monitor *g, double interval_ms, const char *lib)
 	g->fd = -1;
 	g->interval_ms = interval_ms;
 	g->lib = lib;
+	spawn(g);
+}
+
+void gpumon_start_windows(struct gpu_monitor *g, double interval_ms, const char *const *cmd)
+{
+	memset(g, 0, sizeof *g);
+	sb_init(&g->note);
+	g->fd = -1;
+	g->interval_ms = interval_ms;
+	g->cmd = cmd;
 	spawn(g);
 }
 
@@ -246,6 +349,8 @@ static void apply(struct gpu_monitor *g, const struct gpu_msg *m)
 		r->mem_ok = m->mem_n > 0;
 		r->mem_used_mib = m->mem_used / 1048576.0;
 		r->mem_total_mib = m->mem_total / 1048576.0;
+		r->util_vm = m->flags & MSGF_UTIL_VM;
+		r->mem_vm = m->flags & MSGF_MEM_VM;
 		if (!r->util_ok) {
 			g->util_rc = m->util_rc;
 			g->util_unsupported = nvml_rc_unavailable(m->util_rc);
@@ -327,8 +432,8 @@ static void crashed(struct gpu_monitor *g, const char *how)
 	}
 	g->state = GPUMON_GAVE_UP;
 	sb_reset(&g->note);
-	sb_addf(&g->note, "the GPU sampler (libnvidia-ml) %s %d time%s; no GPU figures after that",
-		how, g->crashes, g->crashes == 1 ? "" : "s");
+	sb_addf(&g->note, "the GPU sampler (%s) %s %d time%s; no GPU figures after that",
+		g->cmd ? "powershell.exe" : "libnvidia-ml", how, g->crashes, g->crashes == 1 ? "" : "s");
 }
 
 void gpumon_check(struct gpu_monitor *g)
@@ -350,6 +455,9 @@ void gpumon_check(struct gpu_monitor *g)
 		return;
 	}
 	double limit = g->state == GPUMON_STARTING ? GPUMON_START_MS : GPUMON_HANG_MS;
+	/* Three WMI queries on a busy Windows take longer than NVML's. */
+	if (g->cmd && limit < 2 * GPUMON_HANG_MS)
+		limit = 2 * GPUMON_HANG_MS;
 	if (limit < 5 * g->interval_ms)
 		limit = 5 * g->interval_ms;
 	if (now_ms() - g->last_msg_ms > limit) {

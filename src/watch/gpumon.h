@@ -17,6 +17,14 @@
  * On WSL, NVML's utilisation query is often not supported (NVIDIA's CUDA
  * on WSL guide, microsoft/WSL#7162): each query that answers "unavailable"
  * (nvml_rc_unavailable) just leaves that figure out; memory keeps coming.
+ *
+ * The same monitor, started with gpumon_start_windows, reads Windows' GPU
+ * counters instead: its sampler runs one long-lived powershell.exe
+ * (facts/windows.h, winload_command) through interop and turns each block
+ * it prints into a record. The same rules hold: a PowerShell that exits is
+ * a crash (restarted, then given up on), one that stops printing a hang;
+ * one that never printed a sample leaves with its reason. Nothing of it
+ * blocks watch's loop: the parent only reads the pipe.
  */
 #ifndef WSLGPU_WATCH_GPUMON_H
 #define WSLGPU_WATCH_GPUMON_H
@@ -38,6 +46,8 @@ struct gpu_reading {
 	bool mem_ok;
 	double mem_used_mib; /* sum over devices */
 	double mem_total_mib;
+	bool util_vm;        /* Windows: utilisation of WSL's VM processes, not the whole GPU's */
+	bool mem_vm;         /* Windows: memory of WSL's VM processes */
 };
 
 enum gpumon_state {
@@ -55,6 +65,7 @@ struct gpu_monitor {
 	int crashes;
 	double interval_ms;
 	const char *lib;       /* what to dlopen */
+	const char *const *cmd; /* Windows: the sampler's command (NULL: NVML) */
 	double last_msg_ms;    /* parent's clock */
 	struct gpu_reading last;
 	unsigned long long nreadings;
@@ -69,6 +80,9 @@ struct gpu_monitor {
 
 /* Forks the sampler. lib: "libnvidia-ml.so.1" to search like an application. */
 void gpumon_start(struct gpu_monitor *g, double interval_ms, const char *lib);
+/* Starts the Windows counters' sampler: cmd (kept by the caller until
+ * gpumon_release) prints winload samples. */
+void gpumon_start_windows(struct gpu_monitor *g, double interval_ms, const char *const *cmd);
 /* The pipe to poll for input, or -1. */
 int gpumon_fd(const struct gpu_monitor *g);
 /* Reads every complete record that is waiting; returns how many arrived. */

@@ -263,6 +263,18 @@ static void print_kb(FILE *f, const char *id, const struct evidence *ev)
 	finding_view_release(&v);
 }
 
+/* A figure's source (gpu_src_names) for people. */
+static const char *source_words(const char *src)
+{
+	if (!src || !*src)
+		return "nowhere";
+	if (!strcmp(src, "windows-vm"))
+		return "Windows' counters (WSL's VM)";
+	if (!strcmp(src, "windows-gpu"))
+		return "Windows' counters (the whole GPU)";
+	return "NVML";
+}
+
 void watch_print_summary(FILE *f, const struct watch_report *r)
 {
 	/* The summary goes to f (stderr): wrapped to that terminal. */
@@ -286,15 +298,27 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 
 	struct strbuf note = STRBUF_INIT;
 	text_sanitize(&note, r->gpu_note.buf ? r->gpu_note.buf : "");
-	if (!strcmp(r->gpu_state, "ok"))
-		sb_addf(&line, "GPU: %s%s: utilisation and memory from NVML", r->gpu_name,
-			r->ngpu > 1 ? " (and others; summed)" : "");
-	else if (!strcmp(r->gpu_state, "util-unavailable"))
+	if (!strcmp(r->gpu_state, "ok") && !strcmp(source_words(r->gpu_util_source),
+						      source_words(r->gpu_mem_source))) {
+		sb_addf(&line, "GPU: %s%s: utilisation and memory from %s", r->gpu_name,
+			r->ngpu > 1 ? " (and others; summed)" : "", source_words(r->gpu_util_source));
+	} else if (!strcmp(r->gpu_state, "ok")) {
+		sb_addf(&line, "GPU: %s%s: utilisation from %s, memory from %s", r->gpu_name,
+			r->ngpu > 1 ? " (and others; summed)" : "", source_words(r->gpu_util_source),
+			source_words(r->gpu_mem_source));
+	} else if (!strcmp(r->gpu_state, "util-unavailable")) {
 		sb_addf(&line, "GPU: %s: NVML gives memory but not utilisation here (%s), as is "
 			       "usual on WSL (more: wslgpu kb watch.gpu_util_unavailable)",
 			r->gpu_name, note.buf);
-	else
+	} else {
 		sb_addf(&line, "GPU: no figures: %s", note.len ? note.buf : "NVML not started");
+	}
+	if (r->win_note.len) {
+		struct strbuf wn = STRBUF_INIT;
+		text_sanitize(&wn, r->win_note.buf);
+		sb_addf(&line, "; Windows' counters: %s", wn.buf);
+		sb_release(&wn);
+	}
 	text_print_line(f, line.buf, 5, 0);
 	sb_release(&note);
 	sb_release(&line);

@@ -28,6 +28,12 @@
  * point is taken before it is reaped. For the GPU memory baseline a
  * reading is taken before the command starts and one after it ended.
  *
+ * Windows' counters. On WSL with interop (--gpu-source=auto, the
+ * default), a second sampler reads Windows' GPU counters through one
+ * long-lived powershell.exe (gpumon.h): each GPU figure NVML does not give
+ * (utilisation, on WSL) comes from there, and every point says where its
+ * figures came from.
+ *
  * Ticks are at start + k * interval; ticks missed while the machine was
  * suspended or overloaded are skipped, not caught up. New descendants are
  * looked for at every tick (at most twice a second), open files every five
@@ -53,6 +59,7 @@
 #include "../core/atomicfile.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
+#include "../facts/windows.h"
 #include "../gpu/nvmlapi.h"
 #include "watch.h"
 
@@ -75,6 +82,9 @@ struct engine {
 	sigset_t oldmask;
 	struct sigaction old_pipe;
 	struct gpu_monitor gpu;
+	struct gpu_monitor win;      /* Windows' counters, when used */
+	struct strbuf win_host, win_enc;
+	const char *win_argv[8];
 	struct machine_reader mach;
 	struct proc_tree tree;
 	FILE *csv;
@@ -168,6 +178,8 @@ static void read_raw(struct engine *e, struct watch_raw *raw)
 	raw->have_tree = true;
 	gpumon_drain(&e->gpu);
 	raw->gpu = e->gpu.last;
+	gpumon_drain(&e->win);
+	raw->win = e->win.last;
 }
 
 static void data_scan(struct engine *e, bool maps)
@@ -233,6 +245,7 @@ static void tick(struct engine *e)
 {
 	e->ticks++;
 	gpumon_check(&e->gpu);
+	gpumon_check(&e->win);
 	/* New descendants at every tick, but not more often than every 500 ms
 	 * (on a machine where processes come and go all the time the scan is
 	 * most of watch's cost); every 30 s a full scan, for reused pids. */
@@ -449,8 +462,20 @@ static void summarize(struct engine *e)
 	r->ngpu = g->last.ndev;
 	snprintf(r->gpu_name, sizeof r->gpu_name, "%s", g->name);
 
+	r->gpu_util_source = gpu_src_names[series_gpu_src(ser, false)];
+	r->gpu_mem_source = gpu_src_names[series_gpu_src(ser, true)];
+	s->gpu_util_source = r->gpu_util_source;
+	bool from_windows = strncmp(r->gpu_util_source, "windows", 7) == 0 ||
+			    strncmp(r->gpu_mem_source, "windows", 7) == 0;
+	if (!r->gpu_name[0] && e->win.name[0])
+		snprintf(r->gpu_name, sizeof r->gpu_name, "%s", e->win.name);
+	sb_reset(&r->win_note);
+	if (e->win.state == GPUMON_GAVE_UP || e->win.state == GPUMON_UNAVAILABLE)
+		sb_add(&r->win_note, sb_str(&e->win.note));
+	else if (e->win_argv[0] && !e->win.nreadings)
+		sb_add(&r->win_note, "powershell.exe gave no sample in time");
 	sb_reset(&r->gpu_note);
-	if (g->state == GPUMON_GAVE_UP || g->state == GPUMON_UNAVAILABLE) {
+	if (!from_windows && (g->state == GPUMON_GAVE_UP || g->state == GPUMON_UNAVAILABLE)) {
 		r->gpu_state = g->state == GPUMON_GAVE_UP ? "gave-up" : "unavailable";
 		sb_add(&r->gpu_note, sb_str(&g->note));
 	} else if (!s->gpu_present) {
@@ -524,7 +549,7 @@ static void finish(struct engine *e)
 	summarize(e);
 	watch_judge(&r->sum, &r->verdict);
 	r->watch_cpu_s = cpu_of_self();
-	r->sampler_cpu_s = e->gpu.sampler_cpu_s;
+	r->sampler_cpu_s = e->gpu.sampler_cpu_s + e->win.sampler_cpu_s;
 	if (!o->quiet)
 		watch_print_summary(stderr, r);
 	if (o->json && write_output("--json", o->json, watch_json, r))
@@ -536,6 +561,36 @@ static void finish(struct engine *e)
 				"job_cpu_s=%.3f wall_s=%.3f points=%zu\n",
 			r->watch_cpu_s, r->sampler_cpu_s, r->job_cpu_s, r->duration_s,
 			r->series.nsamples);
+}
+
+/* Whether Windows programs can run from here: WSL sets WSL_INTEROP in a
+ * session that has interop, and registers WSLInterop in binfmt_misc. */
+static bool interop_works(void)
+{
+	const char *wi = getenv("WSL_INTEROP");
+	if (wi && *wi)
+		return true;
+	struct strbuf bf = STRBUF_INIT;
+	bool on = rootfs_read("/proc/sys/fs/binfmt_misc/WSLInterop", 4096, &bf, NULL) == 0 &&
+		  !strncmp(sb_str(&bf), "enabled", 7);
+	sb_release(&bf);
+	return on;
+}
+
+static void start_windows(struct engine *e)
+{
+	const char *src = e->o->gpu_source ? e->o->gpu_source : "auto";
+	if (!strcmp(src, "nvml") || (!strcmp(src, "auto") && !interop_works()))
+		return;
+	struct strbuf why = STRBUF_INIT;
+	if (winload_command(e->o->interval_ms, &e->win_host, &e->win_enc, e->win_argv, &why) < 0) {
+		sb_reset(&e->win.note);
+		sb_add(&e->win.note, why.buf);
+		e->win.state = GPUMON_UNAVAILABLE;
+	} else {
+		gpumon_start_windows(&e->win, e->o->interval_ms, e->win_argv);
+	}
+	sb_release(&why);
 }
 
 static bool pid_exists(int pid)
@@ -564,6 +619,11 @@ int watch_run(const struct watch_opts *o)
 	e.r = &rep;
 	e.sfd = -1;
 	e.gpu.fd = -1; /* released even when never started */
+	e.win.fd = -1;
+	sb_init(&e.win.note);
+	sb_init(&e.win_host);
+	sb_init(&e.win_enc);
+	sb_init(&rep.win_note);
 	e.tree.fd_loadavg = -1;
 	e.clk_tck = sysconf(_SC_CLK_TCK);
 	e.page = sysconf(_SC_PAGESIZE);
@@ -601,6 +661,8 @@ int watch_run(const struct watch_opts *o)
 	e.live = !o->quiet && isatty(2);
 	term_width(&e);
 
+	/* Windows' counters first: PowerShell takes longest to start. */
+	start_windows(&e);
 	/* The GPU sampler first: its first reading is the memory baseline. */
 	gpumon_start(&e.gpu, o->interval_ms, o->nvml_lib ? o->nvml_lib : "libnvidia-ml.so.1");
 	gpumon_wait(&e.gpu, 3000);
@@ -645,15 +707,17 @@ int watch_run(const struct watch_opts *o)
 	bool done = false;
 	while (!done) {
 		double wait = next - now_ms();
-		struct pollfd pf[2] = { { .fd = e.sfd, .events = POLLIN },
-					{ .fd = gpumon_fd(&e.gpu), .events = POLLIN } };
-		int nfds = pf[1].fd >= 0 ? 2 : 1;
+		struct pollfd pf[3] = { { .fd = e.sfd, .events = POLLIN },
+					{ .fd = gpumon_fd(&e.gpu), .events = POLLIN },
+					{ .fd = gpumon_fd(&e.win), .events = POLLIN } };
+		int nfds = 3; /* poll skips a negative fd */
 		/* While the command runs, a SIGCHLD on the signalfd wakes us. */
 		if (wait > 0)
 			poll(pf, (nfds_t)nfds, (int)ceil(wait));
 		if (handle_signals(&e))
 			done = true;
 		gpumon_drain(&e.gpu);
+		gpumon_drain(&e.win);
 		if (e.child > 0 && child_ended(&e)) {
 			take_point(&e, true);
 			reap_child(&e);
@@ -699,6 +763,7 @@ int watch_run(const struct watch_opts *o)
 			e.gpu_after.valid = false; /* nothing new came */
 	}
 	gpumon_stop(&e.gpu);
+	gpumon_stop(&e.win);
 	if (e.csv && fclose(e.csv) != 0) {
 		errorf("--csv %s: %s", o->csv, strerror(errno));
 		e.output_failed = true;
@@ -718,6 +783,10 @@ out:
 	if (e.sfd >= 0)
 		restore_signals(&e);
 	gpumon_release(&e.gpu);
+	gpumon_release(&e.win);
+	sb_release(&e.win_host);
+	sb_release(&e.win_enc);
+	sb_release(&rep.win_note);
 	if (e.csv)
 		fclose(e.csv);
 	if (e.mach_open)

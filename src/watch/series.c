@@ -27,6 +27,11 @@ const struct watch_col_def watch_cols[WC__COUNT] = {
 	[WC_MEM_AVAIL] = { "mem_avail_mib", "memory available", "MiB", 0 },
 };
 
+const char *const gpu_src_names[GSRC__COUNT] = {
+	[GSRC_NONE] = "", [GSRC_NVML] = "nvml", [GSRC_WIN_VM] = "windows-vm",
+	[GSRC_WIN_GPU] = "windows-gpu",
+};
+
 static double rate(unsigned long long a, unsigned long long b, double scale, double dt)
 {
 	if (b < a) /* a counter reset or a member that left without its parent */
@@ -88,13 +93,38 @@ void watch_point_from(const struct watch_raw *a, const struct watch_raw *b, doub
 	}
 	if (b->mc.have_mem)
 		p->v[WC_MEM_AVAIL] = (double)b->mc.mem.mem_available / 1048576.0;
-	const struct gpu_reading *g = &b->gpu;
+	p->util_src = p->mem_src = GSRC_NONE;
+	const struct gpu_reading *g = &b->gpu, *w = &b->win;
 	if (g->valid && b->t_ms - g->t_ms <= stale_ms) {
-		if (g->util_ok)
+		if (g->util_ok) {
 			p->v[WC_GPU_UTIL] = g->util;
-		if (g->mem_ok)
+			p->util_src = GSRC_NVML;
+		}
+		if (g->mem_ok) {
 			p->v[WC_GPU_MEM] = g->mem_used_mib;
+			p->mem_src = GSRC_NVML;
+		}
 	}
+	if (w->valid && b->t_ms - w->t_ms <= stale_ms) {
+		if (w->util_ok && !p->util_src) {
+			p->v[WC_GPU_UTIL] = w->util;
+			p->util_src = w->util_vm ? GSRC_WIN_VM : GSRC_WIN_GPU;
+		}
+		if (w->mem_ok && !p->mem_src) {
+			p->v[WC_GPU_MEM] = w->mem_used_mib;
+			p->mem_src = w->mem_vm ? GSRC_WIN_VM : GSRC_WIN_GPU;
+		}
+	}
+}
+
+enum gpu_src series_gpu_src(const struct watch_series *s, bool mem)
+{
+	const size_t *n = mem ? s->mem_src_n : s->util_src_n;
+	enum gpu_src best = GSRC_NONE;
+	for (int i = GSRC_NONE + 1; i < GSRC__COUNT; i++)
+		if (n[i] && (best == GSRC_NONE || n[i] > n[best]))
+			best = (enum gpu_src)i;
+	return best;
 }
 
 void series_init(struct watch_series *s)
@@ -146,6 +176,10 @@ static void flush_bucket(struct watch_series *s)
 void series_add(struct watch_series *s, const struct watch_point *p)
 {
 	s->nsamples++;
+	if (p->util_src < GSRC__COUNT)
+		s->util_src_n[p->util_src]++;
+	if (p->mem_src < GSRC__COUNT)
+		s->mem_src_n[p->mem_src]++;
 	for (int c = 0; c < WC__COUNT; c++) {
 		double v = p->v[c];
 		if (isnan(v))

@@ -60,8 +60,20 @@ struct watch_col_def {
 
 extern const struct watch_col_def watch_cols[WC__COUNT];
 
+/* Where a GPU figure came from. */
+enum gpu_src {
+	GSRC_NONE,
+	GSRC_NVML,       /* libnvidia-ml: the GPUs this machine sees */
+	GSRC_WIN_VM,     /* Windows' counters for WSL's VM processes (the job among them) */
+	GSRC_WIN_GPU,    /* Windows' counters for the whole adapter */
+	GSRC__COUNT
+};
+/* "", "nvml", "windows-vm", "windows-gpu" (CSV and JSON). */
+extern const char *const gpu_src_names[GSRC__COUNT];
+
 struct watch_point {
 	double v[WC__COUNT];
+	unsigned char util_src, mem_src; /* enum gpu_src of v[WC_GPU_UTIL], v[WC_GPU_MEM] */
 };
 
 /* Cumulative readings at one instant. */
@@ -71,12 +83,14 @@ struct watch_raw {
 	struct tree_totals tree;
 	bool have_tree;
 	struct gpu_reading gpu;
+	struct gpu_reading win; /* Windows' counters: for a figure NVML lacks */
 };
 
 /*
  * The point for the interval from a to b. start_ms is the time of t = 0;
  * clk_tck and page_size are sysconf's; a GPU reading older than
- * stale_ms counts as missing.
+ * stale_ms counts as missing. Each GPU figure comes from NVML where it has
+ * it, else from Windows' counters (b->win).
  */
 void watch_point_from(const struct watch_raw *a, const struct watch_raw *b, double start_ms,
 		      long clk_tck, long page_size, double stale_ms, struct watch_point *p);
@@ -95,6 +109,7 @@ struct watch_series {
 	unsigned pend_n;
 	struct watch_stat stat[WC__COUNT];
 	size_t nsamples;
+	size_t util_src_n[GSRC__COUNT], mem_src_n[GSRC__COUNT]; /* points per source */
 };
 
 void series_init(struct watch_series *s);
@@ -106,6 +121,8 @@ double series_min(const struct watch_series *s, enum watch_col c);
 double series_max(const struct watch_series *s, enum watch_col c);
 /* The kept points, with the partial bucket appended (for plots): fills
  * out (n values of column c, NaN for gaps); returns n. Caller frees. */
+/* The source most points' utilisation (mem: memory) came from. */
+enum gpu_src series_gpu_src(const struct watch_series *s, bool mem);
 size_t series_column(const struct watch_series *s, enum watch_col c, double **out);
 
 #endif

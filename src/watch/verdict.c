@@ -140,8 +140,12 @@ static void add_evidence(const struct watch_summary *s, struct evidence *ev)
 	ev_add(ev, "duration", "%.1f s", s->duration_s);
 	ev_num(ev, "gpu_util", s->gpu_util_known ? s->gpu_util_mean : NAN, "%.0f%%");
 	ev_num(ev, "gpu_util_max", s->gpu_util_known ? s->gpu_util_max : NAN, "%.0f%%");
-	if (s->gpu_mem_known)
+	if (s->gpu_util_known && s->gpu_util_source && *s->gpu_util_source)
+		ev_add(ev, "gpu_util_source", "%s", s->gpu_util_source);
+	if (s->gpu_mem_known && s->gpu_mem_total > 0)
 		ev_add(ev, "gpu_mem", "%.0f MiB of %.0f MiB", s->gpu_mem_max, s->gpu_mem_total);
+	else if (s->gpu_mem_known) /* Windows' counters give no total */
+		ev_add(ev, "gpu_mem", "%.0f MiB", s->gpu_mem_max);
 	else
 		ev_add(ev, "gpu_mem", "n/a");
 	ev_num(ev, "gpu_mem_growth", growth(s), "%.0f MiB");

@@ -73,6 +73,7 @@ struct watch_summary {
 	double gpu_mem_total;
 	bool gpu_mem_bracketed;   /* a reading before the job and one after */
 	const char *gpu_note;     /* why GPU figures are missing, or NULL */
+	const char *gpu_util_source; /* "nvml", "windows-vm", "windows-gpu", "" or NULL */
 
 	double cpu_iowait_mean;   /* percent of all CPUs */
 	double cpu_busy_mean;     /* user + system, percent of all CPUs */

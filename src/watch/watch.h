@@ -5,7 +5,7 @@
  *   run.c      the engine: starts the command, forwards signals, ticks
  *   sysread.c  machine-wide counters (/proc/stat, diskstats, vmstat, meminfo)
  *   tree.c     the job's process tree: CPU time and I/O
- *   gpumon.c   NVML in an isolated sampler process
+ *   gpumon.c   NVML (or Windows' counters) in an isolated sampler process
  *   datafs.c   which file systems the job's open files are on
  *   series.c   columns, points, statistics
  *   verdict.c  the rules (a pure function over a summary)
@@ -38,6 +38,7 @@ struct watch_opts {
 	bool quiet;           /* no live line, no summary */
 	bool self_stats;      /* print watch's own CPU time at the end */
 	const char *nvml_lib; /* what the GPU sampler dlopens */
+	const char *gpu_source; /* "auto" (NULL), "nvml", "windows" */
 };
 
 /* Everything the outputs need once the job has ended. */
@@ -59,6 +60,9 @@ struct watch_report {
 	int ngpu;
 	double gpu_mem_total_mib;
 	struct strbuf gpu_note;
+	const char *gpu_util_source; /* gpu_src_names: "nvml", "windows-vm", "windows-gpu", "" */
+	const char *gpu_mem_source;
+	struct strbuf win_note;      /* why Windows' counters gave nothing, "" otherwise */
 	struct data_seen data;
 	double job_cpu_s;
 	double watch_cpu_s, sampler_cpu_s;

@@ -45,7 +45,7 @@ fi
 # ---- (a) the rules ----
 OUT=$(promtool check rules "$DEPLOY/prometheus/alerts.yml" 2>&1); RC=$?
 expect_rc 0
-expect_line 'SUCCESS: 6 rules found'
+expect_line 'SUCCESS: 7 rules found'
 OUT=$(cd "$DEPLOY/prometheus" && promtool test rules alerts_test.yml 2>&1); RC=$?
 expect_rc 0
 expect_line '^  SUCCESS$'
@@ -235,7 +235,8 @@ push ws-changing
 t_changing=$(date +%s)
 fixture healthy-wsl2
 mkdir -p "$ROOT/mnt/c/Windows/System32"
-cp "$top/tests/fakes/windows/nvidia-smi.exe" "$top/tests/fakes/windows/wsl.exe" "$ROOT/mnt/c/Windows/System32/"
+cp "$top/tests/fakes/windows/nvidia-smi.exe" "$top/tests/fakes/windows/wsl.exe" \
+	"$top/tests/fakes/windows/reg.exe" "$ROOT/mnt/c/Windows/System32/"
 push ws-healthy --windows
 fixture no-dxg
 push ws-broken
@@ -339,7 +340,7 @@ got=$(instances 'max_over_time(ALERTS{instance=~"ws-healthy|tf-healthy"}[5m])')
 # every rule evaluates (a many-to-many join would fail here, not in promtool)
 got=$(prom_api /api/v1/rules | jq -r '[.data.groups[].rules[] | select(.health != "ok") | "\(.name): \(.lastError)"] | join("; ")')
 n=$(prom_api /api/v1/rules | jq -r '[.data.groups[].rules[]] | length')
-[ -z "$got" ] && [ "$n" = 6 ] && ok "all $n rules evaluate" || fail "rules: $n loaded; errors: $got"
+[ -z "$got" ] && [ "$n" = 7 ] && ok "all $n rules evaluate" || fail "rules: $n loaded; errors: $got"
 
 # ---- the dashboard's queries, as Grafana would send them ----
 # "All" of a multi-value variable is its allValue, .+

@@ -357,6 +357,42 @@ run smoke --record
 expect_rc 0
 if [ -s "$WORK/state/wslgpu/history.db" ]; then ok "default history database written"; else fail "no default history database"; fi
 
+# ---- fleet identity: the GPU and a hashed key of the Windows machine ----
+# With --windows the Windows machine's MachineGuid (the stand-in reg.exe's)
+# becomes a key: the first 16 hex digits of its SHA-256, never the GUID.
+fixture healthy-wsl2
+sys="$ROOT/mnt/c/Windows/System32"
+mkdir -p "$sys/WindowsPowerShell/v1.0"
+for p in nvidia-smi wsl cmd reg wevtutil typeperf; do cp "$top/tests/fakes/windows/$p.exe" "$sys/"; done
+cp "$top/tests/fakes/windows/powershell.exe" "$sys/WindowsPowerShell/v1.0/"
+setenv FAKE_WIN_RESETS=2
+run smoke --windows --prom "$WORK/fleet.prom"
+if grep -qx 'wslgpu_windows_driver_resets 2' "$WORK/fleet.prom"; then ok "Windows' driver resets as a metric"
+else fail "no wslgpu_windows_driver_resets 2: $(grep resets "$WORK/fleet.prom")"; fi
+key=$(printf 'wslgpu-host:3f2504e0-4f89-11d3-9a0c-0305e82c3301' | sha256sum | cut -c1-16)
+if grep -qx "wslgpu_host_info{host_key=\"$key\"} 1" "$WORK/fleet.prom"; then ok "host key $key"
+else fail "no wslgpu_host_info with $key: $(grep host_info "$WORK/fleet.prom")"; fi
+if grep -qi '3f2504e0' "$WORK/fleet.prom"; then fail "the MachineGuid itself is in the metrics"
+else ok "the MachineGuid itself is not in the metrics"; fi
+if grep -Eq '^wslgpu_gpu_info\{model="NVIDIA GeForce RTX 3080",uuid="(GPU-[0-9a-f-]{36}|unknown)"\} 1$' "$WORK/fleet.prom"; then
+	ok "GPU model and UUID"
+else fail "wslgpu_gpu_info: $(grep gpu_info "$WORK/fleet.prom")"; fi
+# Another distribution of the same Windows (another root): the same key.
+mv "$ROOT" "$WORK/other-distro"
+ROOT="$WORK/other-distro"
+run smoke --windows --prom "$WORK/fleet1.prom"
+if grep -qx "wslgpu_host_info{host_key=\"$key\"} 1" "$WORK/fleet1.prom"; then ok "same Windows, same key"
+else fail "another distribution's key: $(grep host_info "$WORK/fleet1.prom")"; fi
+EXTRA_ENV=""
+setenv FAKE_WIN_MACHINE_GUID=none
+run smoke --windows --prom "$WORK/fleet2.prom"
+if grep -q '^wslgpu_host_info' "$WORK/fleet2.prom"; then fail "a host key without a MachineGuid"
+else ok "no MachineGuid, no host key"; fi
+# Without --windows Windows is not asked: no key.
+run smoke --prom "$WORK/fleet3.prom"
+if grep -q '^wslgpu_host_info' "$WORK/fleet3.prom"; then fail "a host key without --windows"
+else ok "no --windows, no host key"; fi
+
 # `check` has no policy: asking it for a policy check is a usage error, not silence.
 run check --only policy.driver
 expect_rc 2

@@ -153,13 +153,16 @@ expect_json '.summary.gpu_util_pct.n == 0 and .summary.gpu_util_pct.mean == null
 expect_json '.machine.ncpu >= 1 and .overhead.watch_cpu_s >= 0'
 # CSV: the header, then one row per point, each with every column.
 head=$(head -1 "$WORK/burn.csv")
-cols=$(jq -r '.columns | join(",")' "$WORK/burn.json")
+cols="$(jq -r '.columns | join(",")' "$WORK/burn.json"),gpu_util_source,gpu_mem_source"
 if [ "$head" = "$cols" ]; then ok "CSV header lists the JSON columns"; else fail "CSV header: $head"; fi
 rows=$(($(wc -l <"$WORK/burn.csv") - 1))
 points=$(jq .points "$WORK/burn.json")
 if [ "$rows" = "$points" ]; then ok "CSV has $rows rows, one per point"; else fail "CSV rows $rows, points $points"; fi
-if awk -F, 'NR > 1 && NF != 19 { bad = 1 } END { exit bad }' "$WORK/burn.csv"; then ok "CSV rows have 19 fields"
-else fail "a CSV row without 19 fields"; fi
+if awk -F, 'NR > 1 && NF != 21 { bad = 1 } END { exit bad }' "$WORK/burn.csv"; then ok "CSV rows have 21 fields"
+else fail "a CSV row without 21 fields"; fi
+if awk -F, 'NR > 1 && ($20 != "" || $21 != "") { bad = 1 } END { exit bad }' "$WORK/burn.csv"; then
+	ok "no GPU source without GPU figures"
+else fail "CSV names a GPU source without NVML"; fi
 if awk -F, 'NR > 1 && $2 != "" { bad = 1 } END { exit bad }' "$WORK/burn.csv"; then ok "no GPU figure is made up"
 else fail "CSV has GPU figures without NVML"; fi
 # SVG: one self-contained document with lines in it.
@@ -333,6 +336,69 @@ expect_rc 130
 if kill -0 $spid 2>/dev/null; then ok "Ctrl-C ends watching, not the process"; else fail "the watched process died"; fi
 kill $spid
 wait $spid 2>/dev/null
+
+# ---- WSL: Windows' GPU counters through the stand-in powershell.exe ----
+# WSL_INTEROP set: interop works, so watch starts its Windows sampler (one
+# long-lived PowerShell); the stand-in prints the GPU Engine counters of
+# WSL's VM (vmmemWSL) at 90 %, the adapter's memory and the VM's.
+WINBIN="$WORK/windows"
+mkdir -p "$WINBIN"
+cp "$top/tests/fakes/windows/powershell.exe" "$WINBIN/"
+WINPATH="PATH=$WINBIN:/usr/local/bin:/usr/bin:/bin"
+# NVML as on WSL (memory, no utilisation): utilisation from Windows, memory from NVML.
+w LD_LIBRARY_PATH="$FAKES" WSL_INTEROP=/run/WSL/1_interop "$WINPATH" -- \
+	--interval 250ms --json="$WORK/win.json" --csv "$WORK/win.csv" -- sleep 2
+expect_rc 0
+expect_err "^GPU: NVIDIA GeForce RTX 3080: utilisation from Windows' counters \(WSL's VM\), memory from NVML$"
+expect_err '^verdict: GPU-bound: the GPU was busy 90% of the time'
+json_file "$WORK/win.json"
+expect_json '.gpu.state == "ok" and .gpu.util_source == "windows-vm" and .gpu.mem_source == "nvml"'
+expect_json '.verdict.id == "gpu-bound" and .verdict.evidence.gpu_util_source == "windows-vm"'
+expect_json '.summary.gpu_util_pct.mean == 90 and .verdict.cpu_io_only == false'
+if awk -F, 'NR > 2 && ($20 != "windows-vm" || $21 != "nvml") { bad = 1 } END { exit bad }' "$WORK/win.csv"; then
+	ok "each CSV row names its GPU figures' sources"
+else fail "CSV sources: $(sed -n 3p "$WORK/win.csv")"; fi
+# No NVML and no VM process in the counters: the whole GPU's figures
+# (the VM's 3D engine and dwm's summed, 92 %), memory too.
+w FAKE_WIN_VM=none WSL_INTEROP=/run/WSL/1_interop "$WINPATH" -- "$NO_NVML" \
+	--interval 250ms --json="$WORK/wingpu.json" -- sleep 1.5
+expect_rc 0
+expect_err "utilisation and memory from Windows' counters \(the whole GPU\)$"
+json_file "$WORK/wingpu.json"
+expect_json '.gpu.util_source == "windows-gpu" and .gpu.mem_source == "windows-gpu"'
+expect_json '.verdict.id == "gpu-bound" and .summary.gpu_util_pct.mean == 92 and .summary.gpu_mem_used_mib.max == 3072'
+expect_json '.verdict.evidence.gpu_mem == "3072 MiB"'
+# --gpu-source=nvml: Windows is not asked.
+w LD_LIBRARY_PATH="$FAKES" WSL_INTEROP=/run/WSL/1_interop "$WINPATH" -- --gpu-source=nvml \
+	--interval 250ms --json="$WORK/nowin.json" -- sleep 1
+json_file "$WORK/nowin.json"
+expect_json '.gpu.state == "util-unavailable" and .gpu.util_source == null and .gpu.windows_note == null'
+# Not WSL (no interop): not asked either, PowerShell on PATH or not.
+w LD_LIBRARY_PATH="$FAKES" "$WINPATH" -- --interval 250ms --json="$WORK/nowsl.json" -- sleep 1
+json_file "$WORK/nowsl.json"
+expect_json '.gpu.state == "util-unavailable" and .gpu.util_source == null'
+# A PowerShell that fails says so; one that hangs delays nothing.
+w FAKE_PS=fail WSL_INTEROP=/run/WSL/1_interop "$WINPATH" -- "$NO_NVML" \
+	--interval 250ms --json="$WORK/winfail.json" -- sleep 1
+expect_rc 0
+expect_err "Windows' counters: .*powershell.exe exited with status 1 before its first sample"
+json_file "$WORK/winfail.json"
+expect_json '.gpu.util_source == null and (.gpu.windows_note | test("exited with status 1"))'
+w FAKE_PS=hang WSL_INTEROP=/run/WSL/1_interop "$WINPATH" -- "$NO_NVML" --interval 200ms -- true
+expect_rc 0
+expect_fast 6
+expect_err "Windows' counters: powershell.exe gave no sample in time"
+# Asked for and absent.
+w WSL_INTEROP=/run/WSL/1_interop -- "$NO_NVML" --gpu-source=windows --interval 200ms -- true
+expect_err "Windows' counters: powershell.exe was found neither on PATH nor"
+w -- --gpu-source=dxg -- true
+expect_rc 2
+expect_err 'gpu-source dxg: give auto, nvml or windows'
+# What sampling Windows costs here (the stand-in is a shell loop; the
+# real PowerShell's cost on Windows is not measured: doc/windows.md).
+w WSL_INTEROP=/run/WSL/1_interop "$WINPATH" -- "$NO_NVML" --self-stats --interval 100ms -- sleep 1
+expect_rc 0
+expect_err '^watch-self-stats: watch_cpu_s=[0-9.]+ sampler_cpu_s=[0-9.]+ '
 
 # ---- a terminal: one status line, redrawn, cut to the width, resized ----
 if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then

@@ -49,9 +49,12 @@ run_json --windows --only host.driver
 expect_rc 0
 expect_status host.driver pass
 expect_ev_match host.driver windows_query '^one PowerShell run, [0-9.]+ s$'
-for p in smi-q wsl-version ver reg-version reg-graphics video-controller events-tdr events-wu gpu-memory; do
+for p in smi-q wsl-version ver reg-version reg-graphics reg-machine video-controller events-tdr events-wu gpu-memory; do
 	expect_ev host.driver "windows.part.$p" ok
 done
+# The Windows machine's id, hashed (the GUID itself is never shown).
+expect_ev host.driver windows_host_hash "$(printf 'wslgpu-host:3f2504e0-4f89-11d3-9a0c-0305e82c3301' | sha256sum | cut -c1-16)"
+if grep -qi 3f2504e0 "$JSON"; then fail "the MachineGuid itself is in the report"; else ok "the MachineGuid itself is not in the report"; fi
 expect_ev host.driver windows_driver_version 551.23
 expect_ev host.driver windows.gpu.0.driver_model WDDM
 expect_ev host.driver windows.gpu.0.pstate P8
@@ -211,9 +214,10 @@ setenv FAKE_WIN_RESETS=1
 run_json --windows --only host.driver
 expect_field host.driver kb host.windows.tdr
 expect_ev_match host.driver windows_query '^the programs one by one'
-for p in smi-q wsl-version ver reg-version reg-graphics events-tdr events-wu gpu-memory; do
+for p in smi-q wsl-version ver reg-version reg-graphics reg-machine events-tdr events-wu gpu-memory; do
 	expect_ev host.driver "windows.part.$p" ok
 done
+expect_ev host.driver windows_host_hash "$(printf 'wslgpu-host:3f2504e0-4f89-11d3-9a0c-0305e82c3301' | sha256sum | cut -c1-16)"
 expect_ev host.driver windows.gpu.0.pstate P8
 expect_ev host.driver gpu_memory_user "dwm (pid 1232): 512 MiB,vmmemWSL (pid 4321): 512 MiB"
 # One program hanging costs its share, the others still answer.

@@ -391,21 +391,26 @@ static void test_csv(void **state)
 		p.v[c] = NAN;
 	p.v[WC_T] = 1.5;
 	p.v[WC_JOB_CPU] = 0.25;
+	p.v[WC_GPU_UTIL] = 90;
+	p.util_src = GSRC_WIN_VM; /* from Windows' counters; memory from nowhere */
+	p.mem_src = GSRC_NONE;
 	watch_csv_row(f, &p);
 	fclose(f);
 	char *nl = strchr(buf, '\n');
 	assert_non_null(nl);
 	assert_int_equal(strncmp(buf, "t_s,gpu_util_pct,", 17), 0);
-	/* One field per column in both lines. */
+	/* One field per column in both lines, then the two GPU sources. */
 	size_t commas_head = 0, commas_row = 0;
 	for (char *q = buf; q < nl; q++)
 		commas_head += *q == ',';
 	for (char *q = nl + 1; *q && *q != '\n'; q++)
 		commas_row += *q == ',';
-	assert_int_equal(commas_head, WC__COUNT - 1);
-	assert_int_equal(commas_row, WC__COUNT - 1);
-	assert_int_equal(strncmp(nl + 1, "1.50,,", 6), 0);
+	assert_int_equal(commas_head, WC__COUNT + 1);
+	assert_int_equal(commas_row, WC__COUNT + 1);
+	assert_non_null(strstr(buf, ",gpu_util_source,gpu_mem_source\n"));
+	assert_int_equal(strncmp(nl + 1, "1.50,90.0,,", 11), 0);
 	assert_non_null(strstr(nl + 1, ",0.25,"));
+	assert_non_null(strstr(nl + 1, ",windows-vm,\n"));
 	free(buf);
 }
 

@@ -465,6 +465,39 @@ static void test_winfacts_runner(void **state)
 	free(d);
 }
 
+/* watch's Windows sample: engines summed over processes, the busiest
+ * engine is the adapter's; the VM's processes read apart. */
+static void test_winload(void **state)
+{
+	(void)state;
+	static const char sample[] =
+		"##wslgpu-begin sample\r\n"
+		"\\\\H\\gpu engine(pid_10_luid_0x00000000_0x0000D2B1_phys_0_eng_0_engtype_3D)\\utilization percentage :\r\n60\r\n\r\n"
+		"\\\\H\\gpu engine(pid_20_luid_0x00000000_0x0000D2B1_phys_0_eng_0_engtype_3D)\\utilization percentage :\r\n30,5\r\n\r\n"
+		"\\\\H\\gpu engine(pid_20_luid_0x00000000_0x0000D2B1_phys_0_eng_3_engtype_Compute)\\utilization percentage :\r\n45\r\n\r\n"
+		"\\\\H\\gpu engine(pid_20_luid_0x00000000_0x00010C55_phys_0_eng_0_engtype_3D)\\utilization percentage :\r\n99\r\n\r\n"
+		"\\\\H\\gpu adapter memory(luid_0x00000000_0x0000D2B1_phys_0)\\dedicated usage :\r\n1048576000\r\n\r\n"
+		"\\\\H\\gpu adapter memory(luid_0x00000000_0x00010C55_phys_0)\\dedicated usage :\r\n0\r\n\r\n"
+		"\\\\H\\gpu process memory(pid_10_luid_0x00000000_0x0000D2B1_phys_0)\\local usage :\r\n524288000\r\n\r\n"
+		"\\\\H\\process(vmmemWSL)\\id process :\r\n10\r\n\r\n"
+		"##wslgpu-end sample ok\r\n";
+	struct winload l;
+	assert_int_equal(winload_parse(sample, sizeof sample - 1, &l), 0);
+	assert_string_equal(l.luid, "0x00000000_0x0000d2b1");
+	assert_true(l.util_ok);
+	assert_true(l.util > 90.4 && l.util < 90.6); /* 60 + 30.5 on one engine; not the iGPU's 99 */
+	assert_true(l.vm_util_ok);
+	assert_true(l.vm_util > 59.9 && l.vm_util < 60.1);
+	assert_true(l.mem_ok && l.mem == 1048576000.0);
+	assert_true(l.vm_mem_ok && l.vm_mem == 524288000.0);
+	/* Nothing readable: -1, nothing claimed. */
+	assert_int_equal(winload_parse("Get-CimInstance : Invalid class\r\n", 33, &l), -1);
+	assert_false(l.util_ok || l.mem_ok || l.vm_util_ok);
+	/* The script's interval is filled in; its command is found or not. */
+	assert_non_null(strstr(winload_script, "SLEEP_MS"));
+	assert_non_null(strstr(winload_script, WINLOAD_END));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_windriver_and_ver),
 		cmocka_unit_test(test_winfacts_from_sections),
 		cmocka_unit_test(test_winfacts_runner),
+		cmocka_unit_test(test_winload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,369 @@
+/* html.c: the self-contained HTML page of report and history. See html.h. */
+#include "html.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/check.h"
+#include "../core/rootfs.h"
+#include "../kb/finding.h"
+#include "../kb/kb.h"
+#include "../version.h"
+#include "report.h"
+
+/* The state directory's files the report shows when they are there (the
+ * history database's directory): a watch chart (watch --svg) and bench
+ * results (bench --csv). Bounded: a page is for reading. */
+#define HTML_ASSET_MAX (4u << 20)
+#define HTML_TIMELINE_RUNS 500
+
+void html_escape(struct strbuf *out, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+	text_sanitize(&t, s ? s : "");
+	for (const char *p = sb_str(&t); *p; p++) {
+		switch (*p) {
+		case '&': sb_add(out, "&amp;"); break;
+		case '<': sb_add(out, "&lt;"); break;
+		case '>': sb_add(out, "&gt;"); break;
+		case '"': sb_add(out, "&quot;"); break;
+		case '\'': sb_add(out, "&#39;"); break;
+		default: sb_addc(out, *p);
+		}
+	}
+	sb_release(&t);
+}
+
+void html_page_begin(struct strbuf *out, const char *title)
+{
+	sb_add(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    /* No script, no request: nothing on the page may load or run. */
+		    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		    "style-src 'unsafe-inline'; img-src data:\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	html_escape(out, title);
+	sb_add(out, "</title>\n<style>\n"
+		    "body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
+		    "padding:0 1rem;color:#1d1d1f}\n"
+		    "h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}\n"
+		    ".verdict{font-size:1.15rem;padding:.7rem 1rem;border-radius:6px}\n"
+		    ".ok{background:#e6f4ea}.warn{background:#fef7e0}.fail{background:#fce8e6}\n"
+		    ".finding{border-left:4px solid #d93025;padding:.2rem 1rem;margin:1rem 0}\n"
+		    ".finding.warn{border-color:#f9ab00;background:none}\n"
+		    "pre{background:#f5f5f5;padding:.5rem;overflow-x:auto;white-space:pre-wrap}\n"
+		    "table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.2rem .5rem;"
+		    "border-bottom:1px solid #eee;vertical-align:top}\n"
+		    ".st-pass{color:#188038}.st-warn{color:#b06000}.st-fail,.st-crash,.st-timeout{color:#d93025}"
+		    ".st-skip{color:#777}\n"
+		    "img,svg{max-width:100%;height:auto}\n.muted{color:#666}\n"
+		    "</style>\n</head>\n<body>\n");
+}
+
+void html_page_end(struct strbuf *out)
+{
+	sb_addf(out, "<p class=\"muted\">Made by wslgpu %s. This page loads nothing and runs "
+		     "nothing.</p>\n</body>\n</html>\n", WSLGPU_VERSION);
+}
+
+static const char *verdict_class(const char *v)
+{
+	return !v ? "warn" : !strcmp(v, "ok") ? "ok" : !strcmp(v, "fail") ? "fail" : "warn";
+}
+
+/* ---- the timeline ---- */
+
+/* The facts whose change is marked on the timeline. */
+static const struct {
+	const char *key, *label;
+} marked[] = { { "driver.version", "driver" }, { "kernel", "kernel" }, { "wsl.version", "WSL" } };
+
+void html_timeline(struct strbuf *out, const struct history_runs *runs)
+{
+	if (!runs || !runs->n) {
+		sb_add(out, "<p class=\"muted\">No recorded runs (wslgpu smoke --record records "
+			    "one).</p>\n");
+		return;
+	}
+	size_t first = runs->n > HTML_TIMELINE_RUNS ? runs->n - HTML_TIMELINE_RUNS : 0;
+	time_t t0 = runs->v[first].when, t1 = runs->v[runs->n - 1].when;
+	double span = t1 > t0 ? (double)(t1 - t0) : 1.0;
+	const double W = 900, x0 = 20, x1 = 880, y = 60;
+	sb_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f 150\" "
+		     "role=\"img\" aria-label=\"history timeline\">\n", W);
+	sb_addf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>\n", x0,
+		y, x1, y);
+	struct strbuf list = STRBUF_INIT;
+	for (size_t i = first; i < runs->n; i++) {
+		const struct history_run *r = &runs->v[i];
+		double x = x0 + (x1 - x0) * (double)(r->when - t0) / span;
+		const char *cls = verdict_class(r->verdict);
+		const char *fill = !strcmp(cls, "ok") ? "#188038" : !strcmp(cls, "fail") ? "#d93025"
+											 : "#f9ab00";
+		sb_addf(out, "<circle cx=\"%.1f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"><title>", x, y, fill);
+		html_escape(out, r->started_at);
+		sb_add(out, " ");
+		html_escape(out, r->verdict);
+		sb_add(out, "</title></circle>\n");
+		/* A change from this machine's previous run. */
+		const struct history_run *prev = NULL;
+		for (size_t j = i; j-- > first;)
+			if (!strcmp(runs->v[j].machine, r->machine)) {
+				prev = &runs->v[j];
+				break;
+			}
+		if (!prev)
+			continue;
+		for (size_t k = 0; k < sizeof marked / sizeof marked[0]; k++) {
+			const char *a = history_run_fact(prev, marked[k].key);
+			const char *b = history_run_fact(r, marked[k].key);
+			if (!a || !b || !strcmp(a, b))
+				continue;
+			sb_addf(out, "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"100\" stroke=\"#1a73e8\" "
+				     "stroke-dasharray=\"3 2\"/>\n<text x=\"%.1f\" y=\"%zu\" font-size=\"11\" "
+				     "fill=\"#1a73e8\">",
+				x, x, x + 3, 112 + 12 * k);
+			html_escape(out, marked[k].label);
+			sb_add(out, "</text>\n");
+			sb_add(&list, "<li>");
+			html_escape(&list, r->started_at);
+			sb_add(&list, ": ");
+			html_escape(&list, marked[k].label);
+			sb_add(&list, " ");
+			html_escape(&list, a);
+			sb_add(&list, " → ");
+			html_escape(&list, b);
+			sb_add(&list, "</li>\n");
+		}
+	}
+	sb_add(out, "<text x=\"20\" y=\"40\" font-size=\"11\" fill=\"#666\">");
+	html_escape(out, runs->v[first].started_at);
+	sb_addf(out, "</text>\n<text x=\"880\" y=\"40\" font-size=\"11\" fill=\"#666\" "
+		     "text-anchor=\"end\">");
+	html_escape(out, runs->v[runs->n - 1].started_at);
+	sb_add(out, "</text>\n</svg>\n");
+	sb_addf(out, "<p class=\"muted\">%zu run%s; green ok, amber warn, red fail; dashed: a "
+		     "change.</p>\n", runs->n - first, runs->n - first == 1 ? "" : "s");
+	if (list.len) {
+		sb_add(out, "<ul class=\"changes\">\n");
+		sb_add(out, list.buf);
+		sb_add(out, "</ul>\n");
+	}
+	sb_release(&list);
+}
+
+/* ---- the report ---- */
+
+static void put_finding(struct strbuf *out, const struct result *r)
+{
+	const char *st = status_name(r->status);
+	sb_addf(out, "<article class=\"finding %s\">\n<h3><span class=\"st-%s\">%s</span> ",
+		r->status == ST_WARN ? "warn" : "fail", st, status_mark(r->status));
+	html_escape(out, r->def->id);
+	sb_add(out, "</h3>\n<p>");
+	html_escape(out, r->detail);
+	sb_add(out, "</p>\n");
+	const struct kb_entry *e = kb_find(r->kb);
+	if (e) {
+		struct finding_view v;
+		finding_expand(&v, e, &r->ev, r->def->id);
+		if (v.cause) {
+			sb_add(out, "<p><b>Cause:</b> ");
+			html_escape(out, v.cause);
+			sb_add(out, "</p>\n");
+		}
+		if (v.nfix) {
+			sb_add(out, "<p><b>Fix:</b></p>\n<pre>");
+			for (size_t i = 0; i < v.nfix; i++) {
+				html_escape(out, v.fix[i]);
+				sb_addc(out, '\n');
+			}
+			sb_add(out, "</pre>\n");
+		}
+		sb_add(out, "<p class=\"muted\">More: wslgpu kb ");
+		html_escape(out, e->id);
+		sb_add(out, "</p>\n");
+		finding_view_release(&v);
+	}
+	sb_add(out, "</article>\n");
+}
+
+/* A file of the state directory, or -1. */
+static int read_state_file(const char *name, struct strbuf *out)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	history_default_path(&dir);
+	char *slash = strrchr(dir.buf, '/');
+	if (slash)
+		*slash = '\0';
+	sb_addf(&path, "%s/%s", dir.buf, name);
+	FILE *f = fopen(path.buf, "re");
+	int rc = -1;
+	if (f) {
+		char buf[8192];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, f)) > 0 && out->len < HTML_ASSET_MAX)
+			sb_addn(out, buf, n);
+		rc = ferror(f) || out->len >= HTML_ASSET_MAX ? -1 : 0;
+		fclose(f);
+	}
+	sb_release(&dir);
+	sb_release(&path);
+	return rc;
+}
+
+/* The last watch chart: watch's own SVG, shown as an image (an image
+ * cannot run script or load anything, whatever the file holds). */
+static void put_watch(struct strbuf *out)
+{
+	struct strbuf svg = STRBUF_INIT;
+	sb_add(out, "<h2>Last watch</h2>\n");
+	if (read_state_file("watch.svg", &svg) < 0 || strncmp(sb_str(&svg), "<svg", 4)) {
+		sb_add(out, "<p class=\"muted\">No chart: <code>wslgpu watch --svg "
+			    "~/.local/state/wslgpu/watch.svg -- COMMAND</code> keeps one for the "
+			    "report.</p>\n");
+	} else {
+		sb_add(out, "<img alt=\"watch chart\" src=\"data:image/svg+xml;base64,");
+		sb_add_base64(out, (const unsigned char *)svg.buf, svg.len, false);
+		sb_add(out, "\">\n");
+	}
+	sb_release(&svg);
+}
+
+/* bench --csv rows (bench,target,metric,stat,size_bytes,value,unit) as bars,
+ * one scale per unit. */
+static void put_bench(struct strbuf *out)
+{
+	struct strbuf csv = STRBUF_INIT;
+	sb_add(out, "<h2>Last bench</h2>\n");
+	if (read_state_file("bench.csv", &csv) < 0 || strncmp(sb_str(&csv), "bench,target,", 13)) {
+		sb_add(out, "<p class=\"muted\">No results: <code>wslgpu bench --csv &gt; "
+			    "~/.local/state/wslgpu/bench.csv</code> keeps them for the report.</p>\n");
+		sb_release(&csv);
+		return;
+	}
+	struct row {
+		char label[160], unit[16];
+		double v;
+	} rows[64];
+	size_t n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(csv.buf, "\n", &save); line && n < 64;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[7];
+		size_t k = 0;
+		char *s2 = NULL;
+		for (char *c = strtok_r(line, ",", &s2); c && k < 7; c = strtok_r(NULL, ",", &s2))
+			f[k++] = c;
+		if (k != 7 || !strcmp(f[0], "bench"))
+			continue;
+		char *end;
+		double v = strtod(f[5], &end);
+		if (end == f[5] || !(v >= 0))
+			continue;
+		snprintf(rows[n].label, sizeof rows[n].label, "%s %s %s %s", f[0], f[1], f[2], f[3]);
+		snprintf(rows[n].unit, sizeof rows[n].unit, "%s", f[6]);
+		rows[n].v = v;
+		n++;
+	}
+	sb_add(out, "<table class=\"bench\">\n");
+	for (size_t i = 0; i < n; i++) {
+		double hi = 0;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(rows[j].unit, rows[i].unit) && rows[j].v > hi)
+				hi = rows[j].v;
+		double w = hi > 0 ? 300.0 * rows[i].v / hi : 0;
+		sb_add(out, "<tr><td>");
+		html_escape(out, rows[i].label);
+		sb_addf(out, "</td><td><svg width=\"310\" height=\"14\" viewBox=\"0 0 310 14\">"
+			     "<rect width=\"%.1f\" height=\"12\" fill=\"#1a73e8\"/></svg></td><td>%.4g ",
+			w, rows[i].v);
+		html_escape(out, rows[i].unit);
+		sb_add(out, "</td></tr>\n");
+	}
+	sb_add(out, "</table>\n");
+	sb_release(&csv);
+}
+
+void report_html(struct strbuf *out, const struct format_input *in)
+{
+	const struct report *rep = in->rep;
+	html_page_begin(out, "wslgpu report");
+	sb_add(out, "<h1>wslgpu report</h1>\n<p class=\"muted\">");
+	const char *kind = report_platform(rep, "kind"), *kernel = report_platform(rep, "kernel"),
+		   *distro = report_platform(rep, "distro");
+	html_escape(out, kind && *kind ? kind : "platform unknown");
+	if (distro && *distro) {
+		sb_add(out, " · ");
+		html_escape(out, distro);
+	}
+	if (kernel && *kernel) {
+		sb_add(out, " · kernel ");
+		html_escape(out, kernel);
+	}
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+	sb_addf(out, " · %s</p>\n", when);
+
+	struct summary sum;
+	report_summarize(rep, &sum);
+	struct strbuf v = STRBUF_INIT;
+	report_verdict(&v, rep);
+	sb_addf(out, "<h2>Verdict</h2>\n<p class=\"verdict %s\" id=\"verdict\">",
+		verdict_class(sum.status));
+	html_escape(out, v.buf ? v.buf : "");
+	sb_add(out, "</p>\n");
+	sb_release(&v);
+
+	sb_add(out, "<h2>Findings</h2>\n");
+	size_t nf = 0;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (!r->def || (rep->shown && !rep->shown[i]) ||
+		    !(r->status == ST_WARN || status_is_failure(r->status)))
+			continue;
+		put_finding(out, r);
+		nf++;
+	}
+	if (!nf)
+		sb_add(out, "<p>Nothing to fix.</p>\n");
+
+	sb_add(out, "<h2>Checks</h2>\n<table>\n<tr><th></th><th>check</th><th>result</th></tr>\n");
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *r = &rep->results[i];
+		if (!r->def || (rep->shown && !rep->shown[i]))
+			continue;
+		sb_addf(out, "<tr><td class=\"st-%s\">%s</td><td>", status_name(r->status),
+			status_mark(r->status));
+		html_escape(out, r->def->id);
+		sb_add(out, "</td><td>");
+		html_escape(out, r->detail);
+		sb_add(out, "</td></tr>\n");
+	}
+	sb_add(out, "</table>\n");
+
+	put_watch(out);
+	put_bench(out);
+
+	sb_add(out, "<h2>History</h2>\n");
+	struct strbuf db = STRBUF_INIT, err = STRBUF_INIT;
+	history_default_path(&db);
+	struct history_query q = { .limit = HTML_TIMELINE_RUNS };
+	struct history_runs runs;
+	memset(&runs, 0, sizeof runs);
+	if (history_load(db.buf, &q, &runs, &err) == 0) {
+		html_timeline(out, &runs);
+	} else {
+		sb_add(out, "<p class=\"muted\">No history: ");
+		html_escape(out, err.buf ? err.buf : "");
+		sb_add(out, "</p>\n");
+	}
+	history_runs_release(&runs);
+	sb_release(&db);
+	sb_release(&err);
+	html_page_end(out);
+}
