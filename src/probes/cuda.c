@@ -17,9 +17,9 @@
  *     predicted from ld.so.cache and LD_LIBRARY_PATH.
  *   fixture (--root DIR): the predicted guest file under DIR, which is
  *     what the loader would pick on the machine DIR describes; without a
- *     prediction on WSL2, WSL's /usr/lib/wsl/lib/libcuda.so.1 (evidence
- *     "note" says so). cuda.init, cuda.devices and cuda.kernel load the
- *     file cuda.load reported.
+ *     prediction nothing (never a default file in its place: that would
+ *     judge a library the machine does not load). cuda.init, cuda.devices
+ *     and cuda.kernel load the file cuda.load reported.
  *
  * The decisions themselves (which KB entry a CUresult means, whether the
  * loaded file is the right one, whether the kernel's output is right) are
@@ -278,9 +278,6 @@ void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
 		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
 					"LD_LIBRARY_PATH, then ld.so.cache)");
 	} else {
-		if (!f->predicted && f->guest)
-			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
-					  "WSL2 default %s is loaded", WSL_LIBCUDA);
 		if (!f->guest) {
 			res_set(r, ST_SKIP, NULL,
 				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
@@ -365,7 +362,9 @@ static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct loa
 		if (f->predicted)
 			rootfs_realpath(f->predicted, &c->pred, NULL);
 	} else {
-		f->guest = f->predicted ? f->predicted : f->wsl2 ? WSL_LIBCUDA : NULL;
+		/* Only the file the loader would pick there: a default in its
+		 * place would judge a library that machine never loads. */
+		f->guest = f->predicted;
 		if (!f->guest)
 			return;
 		f->host_rc = rootfs_host_path(f->guest, true, &c->file);

@@ -48,8 +48,10 @@ ln -s libcuda.so "$ROOT$(stub_dir)/libcuda.so.1"
 rm "$ROOT/etc/ld.so.conf.d/ld.wsl.conf"
 ldcache
 run_json check
-todo "libs.libcuda is skipped without ld.wsl.conf and cuda.load falls back to WSL's library: a false pass of the cuda layer" \
-	compare_stub
+compare_stub
+# The loader's pick is judged though libs.wsl_dir failed: never WSL's file in its place.
+expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub"'
+expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
 matrix_row wsl-stub-llp-no-wslconf "$REAL_CUDA" $CHECKS
 
 # The stubs directory in /etc/ld.so.conf.d, ld.wsl.conf in place: the real
@@ -70,8 +72,9 @@ echo "/usr/local/cuda/lib64/stubs" >"$ROOT/etc/ld.so.conf.d/cuda-stubs.conf"
 rm "$ROOT/etc/ld.so.conf.d/ld.wsl.conf"
 ldcache
 run_json check
-todo "libs.libcuda is skipped without ld.wsl.conf and cuda.load falls back to WSL's library: a false pass of the cuda layer" \
-	compare_stub
+compare_stub
+expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub_cached"'
+expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
 # Restoring ld.wsl.conf alone leaves the stub first (wsl-stub-conf above):
 # a fix must also take the stubs line out.
 stub_fix() {
@@ -81,7 +84,7 @@ stub_fix() {
 		fail "no fix names the stubs directory; with ld.wsl.conf back the real loader still maps the stub"
 	fi
 }
-todo "without ld.wsl.conf the tool's advice never reaches the stubs line in ld.so.conf.d" stub_fix
+stub_fix
 matrix_row wsl-stub-conf-no-wslconf "$REAL_CUDA" $CHECKS
 
 # Native Linux, the 535 driver, the stub first on LD_LIBRARY_PATH: the
