@@ -425,10 +425,26 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 {
 	struct cuda_api api;
 	memset(&api, 0, sizeof api);
-	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api))
+	if (!open_driver(ctx, r, &api))
 		goto out;
+	/* The driver tells the newest CUDA it runs before cuInit (NVIDIA's
+	 * libcuda answers 11040 for 470, 12020 for 535 even where cuInit then
+	 * finds no device): kept when cuInit fails, toolkit.nvcc needs it. */
 	char ver[16] = "unknown";
+	bool have_ver = false;
 	if (api.cuDriverGetVersion) {
+		int v = 0;
+		probe_step(ctx, "cuDriverGetVersion (before cuInit)");
+		if (api.cuDriverGetVersion(&v) == CUDA_SUCCESS && v > 0) {
+			cuda_version_str(v, ver, sizeof ver);
+			res_ev(r, "driver_version_raw", "%d", v);
+			res_ev(r, "driver_cuda_version", "%s", ver);
+			have_ver = true;
+		}
+	}
+	if (!init_driver(ctx, r, &api))
+		goto out;
+	if (!have_ver && api.cuDriverGetVersion) {
 		int v = 0;
 		probe_step(ctx, "cuDriverGetVersion");
 		int rc = api.cuDriverGetVersion(&v);
@@ -441,10 +457,11 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, "driver_version_error", "%s", res.buf);
 			sb_release(&res);
 		}
-	} else {
+	} else if (!have_ver) {
 		res_ev(r, "driver_version_error", "cuDriverGetVersion not supported by this driver");
 	}
-	res_ev(r, "driver_cuda_version", "%s", ver);
+	if (!have_ver)
+		res_ev(r, "driver_cuda_version", "%s", ver);
 	int count;
 	if (!device_count(ctx, r, &api, &count))
 		goto out;

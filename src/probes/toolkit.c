@@ -21,7 +21,7 @@
  * right one there, a native-distribution CUDA repository a risk. pip and
  * conda CUDA runtime packages are listed as evidence only.
  *
- * toolkit.nvcc waits for cuda.init and nvml.smi ("after:" deps) only to
+ * toolkit.nvcc waits for cuda.init, nvml.smi and host.driver ("after:" deps) only to
  * read the driver's CUDA version; it runs whatever their status.
  */
 #include <dirent.h>
@@ -127,6 +127,7 @@ static const char *driver_cuda(struct probe_ctx *ctx, const char **from)
 		{ "nvml.smi", "cuda_version" },
 		{ "nvml.devices", "cuda_version" },
 		{ "nvml.smi", "driver_cuda_version" },
+		{ "host.driver", "driver_cuda_max" }, /* the driver's branch, NVIDIA's table */
 	};
 	for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
 		const char *v = probe_dep_get(ctx, srcs[i].id, srcs[i].key);
@@ -717,7 +718,7 @@ out:
 }
 
 const struct check_def toolkit_checks[] = {
-	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi" }, probe_nvcc, CHECK_COMMANDS },
+	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi", CHECK_AFTER "host.driver" }, probe_nvcc, CHECK_COMMANDS },
 	{ "toolkit.packages", "toolkit", "Distro GPU packages", "packages that must not be installed in WSL, and the CUDA apt repositories", { "platform.kind" }, probe_packages, CHECK_FILES },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

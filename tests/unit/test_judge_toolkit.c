@@ -45,6 +45,13 @@ static const struct row rows[] = {
 				       true }, NONE }, 0, true, NULL, NULL, NULL, "12.4", NULL,
 	  ST_FAIL, "toolkit.nvcc.driver_too_old", "CUDA 13.0 toolkit at /usr/local/cuda-13.0, but the "
 	  "driver supports only CUDA 12.4", "driver_toolkit_pkg", "cuda-toolkit-12-4" },
+	/* The real 470 answers cuDriverGetVersion 11040 before cuInit, which
+	 * then finds no device: a CUDA 13 runtime gets error 35. */
+	{ "13.0 on a 470 driver (CUDA 11.4)", { { "/usr/local/cuda-13.0", "/usr/local/cuda-13.0",
+						  "13.0.88", true }, NONE }, 0, true, NULL, NULL, NULL,
+	  "11.4", NULL,
+	  ST_FAIL, "toolkit.nvcc.driver_too_old", "but the driver supports only CUDA 11.4",
+	  "driver_toolkit_pkg", "cuda-toolkit-11-4" },
 	{ "12.6 on a 12.4 driver", { { "/usr/local/cuda-12.6", "/usr/local/cuda-12.6", "12.6.2",
 				       true }, NONE }, 0, true, NULL, NULL, NULL, "12.4", NULL,
 	  ST_WARN, "toolkit.nvcc.minor_compat", "by minor-version compatibility", "toolkit_version",
