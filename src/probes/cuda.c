@@ -249,9 +249,18 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 		const char *lp = f->libs ? res_get(f->libs, "package") : NULL;
 		const char *lres = f->libs ? res_get(f->libs, "resolved") : NULL;
 		const char *ltgt = f->libs ? res_get(f->libs, "target") : NULL;
-		if (lp && ((lres && !strcmp(lres, loaded_as)) || (ltgt && !strcmp(ltgt, loaded)) ||
-			   (lres && !strcmp(lres, loaded))))
+		bool same = (lres && !strcmp(lres, loaded_as)) || (ltgt && !strcmp(ltgt, loaded)) ||
+			    (lres && !strcmp(lres, loaded));
+		if (lp && same)
 			res_ev(r, "package", "%s", lp);
+		/* No package to ask dpkg -S about: a conda environment's file,
+		 * or one no package owns (libs.libcuda looked). */
+		const char *conda = f->libs ? res_get(f->libs, "conda_prefix") : NULL;
+		const char *db = f->libs ? res_get(f->libs, "dpkg") : NULL;
+		if (same && conda)
+			res_ev(r, "conda_prefix", "%s", conda);
+		else if (same && !lp && db && strstr(db, " lists, 0 unreadable"))
+			res_ev(r, "unowned", "no package owns %s", loaded);
 	}
 		/* fall through */
 		res_set(r, ST_FAIL, KB_CUDA_LOAD_SHADOWED,

@@ -1079,6 +1079,10 @@ static void unversioned_evidence(const struct lib_facts *f, struct result *r)
 		res_ev(r, "unversioned_path", "%s", u->resolved);
 		if (pkg)
 			res_ev(r, "unversioned_package", "%s", pkg);
+		/* dpkg -S names no owner of a Debian alternatives link; the
+		 * owner above may be its target's. */
+		if (f->unv.canon && strcmp(f->unv.canon, u->resolved) != 0)
+			res_ev(r, "unversioned_target", "%s", f->unv.canon);
 	} else {
 		res_ev(r, "unversioned", "%s: not found%s", ls->unversioned,
 		       f->cache == CACHE_OK ? " (no ld.so.cache entry)" : "");
@@ -1228,6 +1232,8 @@ static void verdict_shadows(const struct lib_facts *f, size_t others,
 	}
 	if (other) {
 		res_ev(r, "other_path", "%s", other->path);
+		if (other->canon && strcmp(other->canon, other->path) != 0)
+			res_ev(r, "other_target", "%s", other->canon);
 		if (other->owner)
 			res_ev(r, "other_package", "%s", other->owner);
 	}
