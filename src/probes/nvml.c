@@ -758,8 +758,11 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 		if (!pkg)
 			pkg = dpkg_index_owner(canon.buf);
 	}
+	const struct dpkg_index_info *db = dpkg_index();
 	if (pkg)
 		res_ev(r, "package", "%s", pkg);
+	else if (db->present && !db->unreadable && !db->capped)
+		res_ev(r, "unowned", "no package of the %zu in dpkg's database owns it", db->lists);
 	sb_release(&canon);
 	findings_add(&v, first_ok ? ST_WARN : ST_FAIL, KB_NVML_SMI_LINUX_SHADOW,
 		 "%s comes before WSL's %s on PATH%s", guest.buf, WSL_SMI,

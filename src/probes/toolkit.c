@@ -204,6 +204,21 @@ static void nvcc_evidence(const struct nvcc_facts *f, struct result *r)
 		res_ev(r, "myth_in", "%s", f->myth_in);
 }
 
+/* Where the driver a toolkit needs is installed: "windows" (WSL2, and
+ * containers in it), "host" (a container), "linux"; NULL when unknown. */
+static const char *driver_home(const char *platform)
+{
+	if (!platform)
+		return NULL;
+	if (!strcmp(platform, "wsl2") || !strcmp(platform, "container-in-wsl2"))
+		return "windows";
+	if (!strcmp(platform, "container"))
+		return "host";
+	if (!strcmp(platform, "native"))
+		return "linux";
+	return NULL;
+}
+
 /* The toolkit against the driver; also: the other toolkits installed. */
 static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, const char *also,
 			 struct result *r)
@@ -225,6 +240,14 @@ static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, 
 				*dot = '-';
 			res_ev(r, "driver_toolkit_pkg", "cuda-toolkit-%s", rel);
 		}
+		/* Where the driver is updated: Windows for WSL, the host for a
+		 * container, this system on native Linux. */
+		const char *on = driver_home(f->platform);
+		if (on)
+			res_ev(r, "driver_on", "%s", on);
+		const char *fam = cuda_family_min_driver(tv / 1000, false);
+		if (fam)
+			res_ev(r, "toolkit_family_min", "%s", fam);
 		res_set(r, ST_FAIL, KB_TOOLKIT_NVCC_DRIVER_TOO_OLD,
 			"CUDA %s toolkit at %s, but the driver supports only CUDA %s: programs it "
 			"builds cannot run%s", tvs, use->real, dvs, also);
@@ -391,6 +414,7 @@ static void collect_nvcc(struct probe_ctx *ctx, struct result *r, struct nvcc_co
 	f->nvcc_error = c->nvcc_error.len ? c->nvcc_error.buf : NULL;
 	f->driver_cuda = driver_cuda(ctx, &f->driver_cuda_from);
 	f->myth_in = cuda_wsl_myth();
+	f->platform = probe_platform(ctx);
 	if (f->env[0] && is_dir(f->env[0])) {
 		rootfs_realpath(f->env[0], &c->home_real, NULL);
 		f->cuda_home_real = c->home_real.buf;

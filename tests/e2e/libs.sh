@@ -235,7 +235,7 @@ expect_ev_has libs.libcuda copy "/lib/x86_64-linux-gnu/libcuda.so.1 (libnvidia-c
 expect_kb libs.libcuda libs.loader.unversioned_shadow
 expect_ev libs.libcuda unversioned_path /lib/x86_64-linux-gnu/libcuda.so
 expect_ev libs.libcuda unversioned_package libnvidia-compute-535
-expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (dpkg -S /lib/x86_64-linux-gnu/libcuda.so names the package)"
+expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (the package that owns /lib/x86_64-linux-gnu/libcuda.so or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05)"
 expect_status libs.libnvml warn
 expect_status libs.env pass
 run --only libs.libcuda
@@ -248,7 +248,7 @@ run_json --only libs.libcuda
 expect_status libs.libcuda warn
 expect_kb libs.libcuda libs.loader.other_copies
 expect_ev libs.libcuda other_package libnvidia-compute-535
-expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (dpkg -S /lib/x86_64-linux-gnu/libcuda.so.1 names the package)"
+expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (the package that owns /lib/x86_64-linux-gnu/libcuda.so.1 or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05)"
 
 # Bad dpkg lists beside the real ones: binary junk, a directory, a dangling link, a loop,
 # a 100 MB sparse file: the owner is still found and the rest is counted.

@@ -346,7 +346,8 @@ expect_ev nvml.smi wsl_smi_result "WSL's own nvidia-smi works"
 expect_ev nvml.smi smi_result "nvidia-smi couldn't communicate with the NVIDIA driver"
 expect_field nvml.smi detail "/usr/bin/nvidia-smi comes before WSL's /usr/lib/wsl/lib/nvidia-smi on PATH, and fails"
 run --only nvml.smi
-expect_line 'fix +dpkg -S /usr/bin/nvidia-smi'
+# No package owns it (dpkg's database read whole): no dpkg -S dead end.
+expect_line 'fix +ls -l /usr/bin/nvidia-smi   # no package owns it'
 expect_line 'Do not install any Linux display driver in WSL'
 
 # ---- cross-layer consistency (in nvml.devices: after cuda, so it explains

@@ -105,6 +105,7 @@ ubuntu_compute 535
 ldcache
 run_json check
 expect_json '.checks[] | select(.id == "bridge.nvidia_dev") | .kb == "bridge.nvidia_dev.no_driver"'
+all_no_wsl_words
 answer_in_root which libcuda.so.1
 lib=$(ans loaded)
 answer_here cuda "$ROOT$lib"
@@ -129,6 +130,7 @@ compare_cuda
 compare_nvml
 no_wsl_words nvml.smi
 for id in libs.libcuda cuda.load cuda.init nvml.init host.driver; do no_wsl_words "$id"; done
+all_no_wsl_words
 matrix_row native-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
 
 # nvidia-smi without its NVML (the root's loader finds no libnvidia-ml.so.1):
@@ -144,6 +146,7 @@ rc=$?
 REAL_SMI="/usr/bin/nvidia-smi: exit $rc, $(printf '%s\n' "$o" | head -1 | cut -c1-70)"
 expect_eq "nvml.smi: nvidia-smi's exit status in that machine" "$(ev nvml.smi exit)" "exited with status $rc"
 no_wsl_words nvml.smi
+all_no_wsl_words
 matrix_row native-smi-no-nvml "$REAL_SMI" libs.libnvml nvml.init nvml.smi
 
 # NVIDIA's .run installer: the same files, owned by no package.
@@ -157,6 +160,7 @@ compare_nvml
 expect_eq "libs.libcuda names no package" "$(ev libs.libcuda package)" ""
 expect_json '.checks[] | select(.id == "toolkit.packages") | .status == "pass"'
 for id in libs.libcuda cuda.load cuda.init nvml.init; do no_wsl_words "$id"; done
+all_no_wsl_words
 matrix_row native-run-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
 
 # A conda environment that carries the Linux driver's libcuda (its lib/ on

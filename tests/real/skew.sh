@@ -52,6 +52,7 @@ ldcache
 run_json check
 compare_cuda
 skew 470 "/usr/lib/$ARCH_TRIPLET/nvidia/tesla-470"
+all_no_wsl_words
 matrix_row native-470-cuda13 "$REAL_CUDA; $REAL_SKEW" host.driver cuda.init toolkit.nvcc toolkit.packages
 
 # Ubuntu's 535 with the CUDA 13 toolkit.
@@ -63,6 +64,7 @@ ldcache
 run_json check
 compare_cuda
 skew 535 "/usr/lib/$ARCH_TRIPLET"
+all_no_wsl_words
 matrix_row native-535-cuda13 "$REAL_CUDA; $REAL_SKEW" host.driver cuda.init toolkit.nvcc
 
 done_testing

@@ -98,12 +98,14 @@ ldcache
 run_json check
 compare_stub
 for id in libs.libcuda libs.env cuda.load; do no_wsl_words "$id"; done
+all_no_wsl_words
 # A fix that sets LD_LIBRARY_PATH must leave the stubs directory out, in
 # whatever spelling (/usr/local/cuda/lib64/stubs is /usr/local/cuda-13.0/lib/stubs).
 llp_fix_drops_stubs() {
 	stubs=$(dirname "$(ev cuda.load loaded)")
+	# Not a pipe: the counts of ok and fail must survive the loop.
 	jq -r '.checks[] | .id as $id | (.fix // [])[] | select(test("^export LD_LIBRARY_PATH=")) |
-		"\($id) \(capture("^export LD_LIBRARY_PATH=\"?(?<v>[^\" ]*)").v)"' "$JSON" |
+		"\($id) \(capture("^export LD_LIBRARY_PATH=\"?(?<v>[^\" ]*)").v)"' "$JSON" >"$WORK/llp_fixes"
 	while read -r id v; do
 		left=""
 		for d in $(echo "$v" | tr ':' ' '); do
@@ -112,7 +114,7 @@ llp_fix_drops_stubs() {
 		done
 		if [ -z "$left" ]; then ok "$id: export LD_LIBRARY_PATH=$v leaves $stubs out"
 		else fail "$id: its fix export LD_LIBRARY_PATH=$v keeps $left, which is $stubs"; fi
-	done
+	done <"$WORK/llp_fixes"
 }
 todo "cuda.load's fix keeps the stubs directory when LD_LIBRARY_PATH names it through the toolkit's links" \
 	llp_fix_drops_stubs
