@@ -38,6 +38,7 @@
 #include "../gpu/cudaapi.h"
 #include "../gpu/cudafacts.h"
 #include "../gpu/kernels.h"
+#include "../parse/dpkg.h"
 #include "cuda_judge.h"
 #include "probes.h"
 #include "kb_ids.h"
@@ -256,10 +257,9 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 		/* No package to ask dpkg -S about: a conda environment's file,
 		 * or one no package owns (libs.libcuda looked). */
 		const char *conda = f->libs ? res_get(f->libs, "conda_prefix") : NULL;
-		const char *db = f->libs ? res_get(f->libs, "dpkg") : NULL;
 		if (same && conda)
 			res_ev(r, "conda_prefix", "%s", conda);
-		else if (same && !lp && db && strstr(db, " lists, 0 unreadable"))
+		else if (same && !lp && f->dpkg_whole)
 			res_ev(r, "unowned", "no package owns %s", loaded);
 	}
 		/* fall through */
@@ -406,6 +406,11 @@ static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct loa
 	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
 	 * runs only after a load that passed). */
 	const struct result *lr = f->libs;
+	if (lr && lr->ran && lr->status != ST_PASS) {
+		/* Whether "no package owns it" would be true (the shadowed fix). */
+		const struct dpkg_index_info *db = dpkg_index();
+		f->dpkg_whole = db->present && !db->unreadable && !db->capped;
+	}
 	if (f->basic_calls && api->cuInit && lr && lr->ran && lr->status != ST_PASS) {
 		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
 		f->init_asked = true;

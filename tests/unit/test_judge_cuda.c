@@ -128,6 +128,42 @@ static void test_load(void **state)
 	}
 }
 
+/* A Linux libcuda no package owns, or a conda environment's, shadows
+ * WSL's: the fix must not send the user to dpkg -S, which finds nothing. */
+static void test_load_unowned(void **state)
+{
+	(void)state;
+	static const struct { const char *conda; bool whole; const char *key, *val; } rows[] = {
+		{ NULL, true, "unowned", "no package owns /opt/x/libcuda.so.1" },
+		{ "/opt/conda", true, "conda_prefix", "/opt/conda" },
+		{ NULL, false, "unowned", NULL }, /* dpkg not read whole: no claim */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct result libs, r;
+		result_init(&libs, NULL);
+		res_set(&libs, ST_FAIL, NULL, "the loader picks /opt/x/libcuda.so.1");
+		res_ev(&libs, "resolved", "%s", "/opt/x/libcuda.so.1");
+		if (rows[i].conda)
+			res_ev(&libs, "conda_prefix", "%s", rows[i].conda);
+		libs.ran = true;
+		struct cuda_load_facts f = {
+			.wsl2 = true, .predicted = "/opt/x/libcuda.so.1", .guest = "/opt/x/libcuda.so.1",
+			.pred_real = "/opt/x/libcuda.so.1", .dlinfo = true,
+			.loaded = "/opt/x/libcuda.so.1", .loaded_as = "/opt/x/libcuda.so.1",
+			.file = "/opt/x/libcuda.so.1", .basic_calls = true, .libs = &libs,
+			.init_asked = true, .init_rc = CUDA_ERROR_NO_DEVICE, .dpkg_whole = rows[i].whole,
+		};
+		result_init(&r, NULL);
+		judge_cuda_load(&f, &r);
+		ju_expect(rows[i].key, &r, ST_FAIL, "cuda.load.shadowed", "not WSL's", rows[i].val ?
+			  rows[i].key : "loaded", rows[i].val ? rows[i].val : "/opt/x/libcuda.so.1");
+		if (!rows[i].val)
+			assert_null(res_get(&r, "unowned"));
+		result_release(&r);
+		result_release(&libs);
+	}
+}
+
 /* ---- cuda.devices ---- */
 
 #define MiB (1ull << 20)
@@ -240,6 +276,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_load_unowned),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_fail_call),
 		cmocka_unit_test(test_kernel_check),
