@@ -155,6 +155,25 @@ int cuda_driver_newest_release(const char *driver_version, bool windows, char *o
 	return -1;
 }
 
+int cuda_driver_branch_release(const char *driver_version, bool windows, char *out, size_t n)
+{
+	struct version d;
+	if (n)
+		out[0] = '\0';
+	if (version_parse(driver_version, &d) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *min = windows ? rows[i].windows_min : rows[i].linux_min;
+		struct version m, t;
+		if (!min || version_parse(min, &m) < 0 || m.part[0] != d.part[0])
+			continue;
+		version_parse(rows[i].toolkit, &t);
+		snprintf(out, n, "%ld.%ld", t.part[0], t.part[1]);
+		return 0;
+	}
+	return -1;
+}
+
 int driver_version_normalize(const char *s, char *out, size_t n)
 {
 	struct version v;

@@ -47,6 +47,17 @@ const char *cuda_family_min_driver(int major, bool windows);
  */
 int cuda_driver_newest_release(const char *driver_version, bool windows, char *out, size_t n);
 
+/*
+ * The CUDA release (major.minor) a driver of the same branch as
+ * driver_version shipped with: the newest CUDA that driver runs, as its
+ * cuDriverGetVersion says (470.x: 11.4, 535.x: 12.2, Windows 551.x: 12.4;
+ * every driver of a branch reports its branch's CUDA version). Returns 0,
+ * or -1 when no release of the table shipped with that branch (R565
+ * reports CUDA 12.7, of which there is no toolkit): then only
+ * cuda_driver_newest_release's lower bound is known.
+ */
+int cuda_driver_branch_release(const char *driver_version, bool windows, char *out, size_t n);
+
 /* The newest release this table knows (its first row): a toolkit or a
  * driver's CUDA version beyond it is "newer than this tool knows", never
  * guessed. */

@@ -235,10 +235,13 @@ enum gpupkg_kind gpupkg_classify(const char *name, const char *provides, size_t 
 		return GPUPKG_META;
 	if (has_prefix(name, "libnvidia-compute-") || !strcmp(name, "libcuda1") ||
 	    has_prefix(name, "libcuda1-") || !strcmp(name, "libnvidia-ml1") ||
-	    !strcmp(name, "nvidia-libopencl1"))
-		return GPUPKG_LIBCUDA;
+	    !strcmp(name, "nvidia-libopencl1") || !strcmp(name, "libnvidia-ptxjitcompiler1") ||
+	    has_prefix(name, "libnvidia-tesla-"))
+		return GPUPKG_LIBCUDA; /* Debian's: the PTX JIT libcuda loads, tesla-NNN's libraries */
+	size_t nl = strlen(name);
 	if (has_prefix(name, "nvidia-utils-") || !strcmp(name, "nvidia-smi") ||
-	    has_prefix(name, "nvidia-compute-utils-"))
+	    has_prefix(name, "nvidia-compute-utils-") ||
+	    (has_prefix(name, "nvidia-tesla-") && nl > 4 && !strcmp(name + nl - 4, "-smi")))
 		return GPUPKG_UTILS;
 	if (!strcmp(name, "nvidia-driver") || has_prefix(name, "nvidia-driver-") ||
 	    has_prefix(name, "nvidia-dkms-") || !strcmp(name, "nvidia-kernel-dkms") ||

@@ -17,9 +17,9 @@
  *     predicted from ld.so.cache and LD_LIBRARY_PATH.
  *   fixture (--root DIR): the predicted guest file under DIR, which is
  *     what the loader would pick on the machine DIR describes; without a
- *     prediction on WSL2, WSL's /usr/lib/wsl/lib/libcuda.so.1 (evidence
- *     "note" says so). cuda.init, cuda.devices and cuda.kernel load the
- *     file cuda.load reported.
+ *     prediction nothing (never a default file in its place: that would
+ *     judge a library the machine does not load). cuda.init, cuda.devices
+ *     and cuda.kernel load the file cuda.load reported.
  *
  * The decisions themselves (which KB entry a CUresult means, whether the
  * loaded file is the right one, whether the kernel's output is right) are
@@ -38,6 +38,7 @@
 #include "../gpu/cudaapi.h"
 #include "../gpu/cudafacts.h"
 #include "../gpu/kernels.h"
+#include "../parse/dpkg.h"
 #include "cuda_judge.h"
 #include "probes.h"
 #include "kb_ids.h"
@@ -249,9 +250,17 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 		const char *lp = f->libs ? res_get(f->libs, "package") : NULL;
 		const char *lres = f->libs ? res_get(f->libs, "resolved") : NULL;
 		const char *ltgt = f->libs ? res_get(f->libs, "target") : NULL;
-		if (lp && ((lres && !strcmp(lres, loaded_as)) || (ltgt && !strcmp(ltgt, loaded)) ||
-			   (lres && !strcmp(lres, loaded))))
+		bool same = (lres && !strcmp(lres, loaded_as)) || (ltgt && !strcmp(ltgt, loaded)) ||
+			    (lres && !strcmp(lres, loaded));
+		if (lp && same)
 			res_ev(r, "package", "%s", lp);
+		/* No package to ask dpkg -S about: a conda environment's file,
+		 * or one no package owns (libs.libcuda looked). */
+		const char *conda = f->libs ? res_get(f->libs, "conda_prefix") : NULL;
+		if (same && conda)
+			res_ev(r, "conda_prefix", "%s", conda);
+		else if (same && !lp && f->dpkg_whole)
+			res_ev(r, "unowned", "no package owns %s", loaded);
 	}
 		/* fall through */
 		res_set(r, ST_FAIL, KB_CUDA_LOAD_SHADOWED,
@@ -278,9 +287,6 @@ void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
 		res_ev(r, "requested", "libcuda.so.1 (as an application loads it: "
 					"LD_LIBRARY_PATH, then ld.so.cache)");
 	} else {
-		if (!f->predicted && f->guest)
-			res_ev(r, "note", "libs.libcuda made no prediction; in fixture mode the "
-					  "WSL2 default %s is loaded", WSL_LIBCUDA);
 		if (!f->guest) {
 			res_set(r, ST_SKIP, NULL,
 				"skipped: libs.libcuda predicted no libcuda.so.1, and with --root "
@@ -365,7 +371,9 @@ static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct loa
 		if (f->predicted)
 			rootfs_realpath(f->predicted, &c->pred, NULL);
 	} else {
-		f->guest = f->predicted ? f->predicted : f->wsl2 ? WSL_LIBCUDA : NULL;
+		/* Only the file the loader would pick there: a default in its
+		 * place would judge a library that machine never loads. */
+		f->guest = f->predicted;
 		if (!f->guest)
 			return;
 		f->host_rc = rootfs_host_path(f->guest, true, &c->file);
@@ -398,6 +406,11 @@ static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct loa
 	 * the loaded file's cuInit here (cuda.init, which does it otherwise,
 	 * runs only after a load that passed). */
 	const struct result *lr = f->libs;
+	if (lr && lr->ran && lr->status != ST_PASS) {
+		/* Whether "no package owns it" would be true (the shadowed fix). */
+		const struct dpkg_index_info *db = dpkg_index();
+		f->dpkg_whole = db->present && !db->unreadable && !db->capped;
+	}
 	if (f->basic_calls && api->cuInit && lr && lr->ran && lr->status != ST_PASS) {
 		probe_step(ctx, "cuInit(0) (what the loaded file answers)");
 		f->init_asked = true;
@@ -426,10 +439,26 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 {
 	struct cuda_api api;
 	memset(&api, 0, sizeof api);
-	if (!open_driver(ctx, r, &api) || !init_driver(ctx, r, &api))
+	if (!open_driver(ctx, r, &api))
 		goto out;
+	/* The driver tells the newest CUDA it runs before cuInit (NVIDIA's
+	 * libcuda answers 11040 for 470, 12020 for 535 even where cuInit then
+	 * finds no device): kept when cuInit fails, toolkit.nvcc needs it. */
 	char ver[16] = "unknown";
+	bool have_ver = false;
 	if (api.cuDriverGetVersion) {
+		int v = 0;
+		probe_step(ctx, "cuDriverGetVersion (before cuInit)");
+		if (api.cuDriverGetVersion(&v) == CUDA_SUCCESS && v > 0) {
+			cuda_version_str(v, ver, sizeof ver);
+			res_ev(r, "driver_version_raw", "%d", v);
+			res_ev(r, "driver_cuda_version", "%s", ver);
+			have_ver = true;
+		}
+	}
+	if (!init_driver(ctx, r, &api))
+		goto out;
+	if (!have_ver && api.cuDriverGetVersion) {
 		int v = 0;
 		probe_step(ctx, "cuDriverGetVersion");
 		int rc = api.cuDriverGetVersion(&v);
@@ -442,10 +471,11 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 			res_ev(r, "driver_version_error", "%s", res.buf);
 			sb_release(&res);
 		}
-	} else {
+	} else if (!have_ver) {
 		res_ev(r, "driver_version_error", "cuDriverGetVersion not supported by this driver");
 	}
-	res_ev(r, "driver_cuda_version", "%s", ver);
+	if (!have_ver)
+		res_ev(r, "driver_cuda_version", "%s", ver);
 	int count;
 	if (!device_count(ctx, r, &api, &count))
 		goto out;

@@ -420,6 +420,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 	bool wsl = probe_is_wsl2(ctx);
 	const char *raw = NULL, *source = NULL, *cuda = NULL;
 	char driver[48] = "", cuda_est[16] = "", toolkit[32] = "";
+	bool branch_cuda = false; /* cuda_est is the branch's own CUDA */
 
 	/* The first source whose answer reads as a driver version. */
 	const struct {
@@ -458,6 +459,13 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "driver_cuda", "%s", cuda);
 		if (versions_newer("cuda", cuda, &known))
 			res_ev(r, "driver_cuda_known", "%s", known.buf);
+	} else if (cuda_driver_branch_release(driver, wsl, cuda_est, sizeof cuda_est) == 0) {
+		/* Every driver of a branch reports the CUDA its branch shipped
+		 * with: the newest it runs, never a minimum (470: 11.4). */
+		branch_cuda = true;
+		res_ev(r, "driver_cuda", "%s at most (the CUDA release this driver's branch "
+					 "shipped with, from NVIDIA's table)", cuda_est);
+		res_ev(r, "driver_cuda_max", "%s", cuda_est);
 	} else if (cuda_driver_newest_release(driver, wsl, cuda_est, sizeof cuda_est) == 0) {
 		res_ev(r, "driver_cuda", "%s or newer (estimated from NVIDIA's table of the "
 					 "drivers each CUDA release ships with)", cuda_est);
@@ -484,7 +492,7 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		int tk = cudaver_from_string(toolkit);
 		int dc = cuda ? cudaver_from_string(cuda) : cudaver_from_string(cuda_est);
 		if (tk > 0 && dc > 0)
-			compare_toolkit(r, &v, toolkit, tk, dc, !cuda);
+			compare_toolkit(r, &v, toolkit, tk, dc, !cuda && !branch_cuda);
 		/* Natively the family minimum is documented: below it nothing
 		 * built with the toolkit runs. */
 		const char *fam = tk > 0 ? cuda_family_min_driver(tk / 1000, wsl) : NULL;
@@ -500,6 +508,9 @@ static void probe_driver(struct probe_ctx *ctx, struct result *r)
 		if (cuda)
 			findings_add(&v, ST_PASS, NULL, "driver %s, CUDA %s (from %s)", driver, cuda,
 				 source);
+		else if (branch_cuda)
+			findings_add(&v, ST_PASS, NULL, "driver %s, CUDA %s at most (from %s)",
+				 driver, cuda_est, source);
 		else if (cuda_est[0])
 			findings_add(&v, ST_PASS, NULL, "driver %s, CUDA %s or newer (from %s)",
 				 driver, cuda_est, source);

@@ -1079,6 +1079,10 @@ static void unversioned_evidence(const struct lib_facts *f, struct result *r)
 		res_ev(r, "unversioned_path", "%s", u->resolved);
 		if (pkg)
 			res_ev(r, "unversioned_package", "%s", pkg);
+		/* dpkg -S names no owner of a Debian alternatives link; the
+		 * owner above may be its target's. */
+		if (f->unv.canon && strcmp(f->unv.canon, u->resolved) != 0)
+			res_ev(r, "unversioned_target", "%s", f->unv.canon);
 	} else {
 		res_ev(r, "unversioned", "%s: not found%s", ls->unversioned,
 		       f->cache == CACHE_OK ? " (no ld.so.cache entry)" : "");
@@ -1228,6 +1232,8 @@ static void verdict_shadows(const struct lib_facts *f, size_t others,
 	}
 	if (other) {
 		res_ev(r, "other_path", "%s", other->path);
+		if (other->canon && strcmp(other->canon, other->path) != 0)
+			res_ev(r, "other_target", "%s", other->canon);
 		if (other->owner)
 			res_ev(r, "other_package", "%s", other->owner);
 	}
@@ -1253,6 +1259,16 @@ void judge_library(const struct lib_facts *f, struct result *r)
 	size_t others = copies_evidence(f, r, &other);
 	unversioned_evidence(f, r);
 
+	/* With libs.wsl_dir failed, a missing library or WSL's own is that
+	 * check's finding (its fix comes first); a wrong file the loader picks
+	 * all the same (the stub on LD_LIBRARY_PATH or in an ld.so.conf.d file)
+	 * is this check's, which no fix of WSL's directory changes. */
+	if (f->blocked_by && (p->broken || !p->resolved || origin == ORIGIN_OK)) {
+		res_ev(r, "blocked_by", "%s", f->blocked_by);
+		res_set(r, ST_SKIP, NULL, "skipped: %s failed, fix that first", f->blocked_by);
+		sb_release(&desc);
+		return;
+	}
 	struct findings v = FINDINGS_INIT;
 	if (p->broken || !p->resolved)
 		verdict_unresolved(f, r, &v);
@@ -1285,6 +1301,10 @@ static void collect_library(struct probe_ctx *ctx, const struct libspec *ls, str
 	f->ls = ls;
 	f->wsl = probe_is_wsl2(ctx);
 	f->container = !strcmp(probe_platform(ctx), "container-in-wsl2");
+	const struct result *wd = probe_dep(ctx, "libs.wsl_dir");
+	if (wd && wd->ran &&
+	    (status_is_failure(wd->status) || (wd->status == ST_SKIP && res_get(wd, "blocked_by"))))
+		f->blocked_by = res_get(wd, "blocked_by") ? res_get(wd, "blocked_by") : "libs.wsl_dir";
 	const struct ld_abi *abi = ld_abi_host();
 	if (rootfs_cwd(&c->cwd) < 0)
 		sb_add(&c->cwd, "/");
@@ -1594,8 +1614,8 @@ static void probe_env(struct probe_ctx *ctx, struct result *r)
 const struct check_def libs_checks[] = {
 	{ "libs.wsl_dir", "libs", "WSL driver libraries", "/usr/lib/wsl/lib holds libcuda, libnvidia-ml, libdxcore, nvidia-smi; ld.wsl.conf exists", { "platform.kind", "bridge.dxg", "bridge.nvidia_dev" }, probe_wsl_dir, CHECK_FILES },
 	{ "libs.kernel_modules", "libs", "Kernel modules", "no nvidia or nouveau module loaded inside WSL", { "platform.kind" }, probe_kernel_modules, CHECK_FILES },
-	{ "libs.libcuda", "libs", "libcuda.so.1 resolution", "which libcuda.so.1 the loader will pick (ld.so.cache, LD_LIBRARY_PATH)", { "libs.wsl_dir" }, probe_libcuda, CHECK_FILES },
-	{ "libs.libnvml", "libs", "libnvidia-ml.so.1 resolution", "which libnvidia-ml.so.1 the loader will pick", { "libs.wsl_dir" }, probe_libnvml, CHECK_FILES },
+	{ "libs.libcuda", "libs", "libcuda.so.1 resolution", "which libcuda.so.1 the loader will pick (ld.so.cache, LD_LIBRARY_PATH)", { CHECK_AFTER "libs.wsl_dir", "platform.kind", "bridge.dxg", "bridge.nvidia_dev" }, probe_libcuda, CHECK_FILES },
+	{ "libs.libnvml", "libs", "libnvidia-ml.so.1 resolution", "which libnvidia-ml.so.1 the loader will pick", { CHECK_AFTER "libs.wsl_dir", "platform.kind", "bridge.dxg", "bridge.nvidia_dev" }, probe_libnvml, CHECK_FILES },
 	{ "libs.env", "libs", "GPU environment variables", "LD_LIBRARY_PATH, CUDA_HOME, CUDA_PATH, CUDA_VISIBLE_DEVICES", { "platform.kind" }, probe_env, CHECK_FILES },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

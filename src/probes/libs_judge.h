@@ -67,6 +67,9 @@ struct lib_facts {
 	struct lib_file unv;           /* u->resolved, when there is one */
 	const char *conda_package;     /* the conda package of a resolved conda file */
 	bool wsl_copy_exists;          /* /usr/lib/wsl/lib/SONAME exists */
+	const char *blocked_by;        /* the check before it that failed (libs.wsl_dir), or
+					* NULL: its fix comes first, unless the loader picks a
+					* wrong file anyway */
 };
 
 /* The file's content decides first: the toolkit's stub is a stub wherever

@@ -31,6 +31,7 @@
 #include "../core/rootfs.h"
 #include "../gpu/nvmlapi.h"
 #include "../parse/cudaver.h"
+#include "../parse/dpkg.h"
 #include "../parse/nvsmi.h"
 #include "../parse/version.h"
 #include "nvml_judge.h"
@@ -649,11 +650,13 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 	}
 	switch (in->failure) {
 	case NVSMI_FAIL_OS_BLOCKED:
-		findings_add(v, ST_FAIL, KB_NVML_SMI_OS_BLOCKED,
+		findings_add(v, ST_FAIL,
+			 probe_is_wsl2(ctx) ? KB_NVML_SMI_OS_BLOCKED : KB_NVML_SMI_NATIVE_OS_BLOCKED,
 			 "nvidia-smi: GPU access blocked by the operating system");
 		return;
 	case NVSMI_FAIL_NO_LIBNVML:
-		findings_add(v, ST_FAIL, KB_NVML_SMI_NO_LIBNVML,
+		findings_add(v, ST_FAIL,
+			 probe_is_wsl2(ctx) ? KB_NVML_SMI_NO_LIBNVML : KB_NVML_SMI_NATIVE_NO_LIBNVML,
 			 "nvidia-smi could not find libnvidia-ml.so");
 		return;
 	case NVSMI_FAIL_NO_DRIVER:
@@ -752,6 +755,23 @@ static void probe_smi(struct probe_ctx *ctx, struct result *r)
 		res_ev(r, "wsl_smi_result", "WSL's own %s is missing", WSL_SMI);
 	}
 	sb_release(&wh);
+	/* Who installed it: dpkg -S answers for the file, not for a Debian
+	 * alternatives link to it (/usr/bin/nvidia-smi -> /etc/alternatives/
+	 * nvidia--nvidia-smi -> /usr/lib/nvidia/current/nvidia-smi). */
+	struct strbuf canon = STRBUF_INIT;
+	const char *pkg = dpkg_index_owner(guest.buf);
+	if (rootfs_realpath(guest.buf, &canon, NULL) == 0 && canon.len &&
+	    strcmp(canon.buf, guest.buf) != 0) {
+		res_ev(r, "target", "%s", canon.buf);
+		if (!pkg)
+			pkg = dpkg_index_owner(canon.buf);
+	}
+	const struct dpkg_index_info *db = dpkg_index();
+	if (pkg)
+		res_ev(r, "package", "%s", pkg);
+	else if (db->present && !db->unreadable && !db->capped)
+		res_ev(r, "unowned", "no package of the %zu in dpkg's database owns it", db->lists);
+	sb_release(&canon);
 	findings_add(&v, first_ok ? ST_WARN : ST_FAIL, KB_NVML_SMI_LINUX_SHADOW,
 		 "%s comes before WSL's %s on PATH%s", guest.buf, WSL_SMI,
 		 first_ok ? "" : ", and fails");

@@ -21,7 +21,7 @@
  * right one there, a native-distribution CUDA repository a risk. pip and
  * conda CUDA runtime packages are listed as evidence only.
  *
- * toolkit.nvcc waits for cuda.init and nvml.smi ("after:" deps) only to
+ * toolkit.nvcc waits for cuda.init, nvml.smi and host.driver ("after:" deps) only to
  * read the driver's CUDA version; it runs whatever their status.
  */
 #include <dirent.h>
@@ -127,6 +127,7 @@ static const char *driver_cuda(struct probe_ctx *ctx, const char **from)
 		{ "nvml.smi", "cuda_version" },
 		{ "nvml.devices", "cuda_version" },
 		{ "nvml.smi", "driver_cuda_version" },
+		{ "host.driver", "driver_cuda_max" }, /* the driver's branch, NVIDIA's table */
 	};
 	for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
 		const char *v = probe_dep_get(ctx, srcs[i].id, srcs[i].key);
@@ -203,6 +204,21 @@ static void nvcc_evidence(const struct nvcc_facts *f, struct result *r)
 		res_ev(r, "myth_in", "%s", f->myth_in);
 }
 
+/* Where the driver a toolkit needs is installed: "windows" (WSL2, and
+ * containers in it), "host" (a container), "linux"; NULL when unknown. */
+static const char *driver_home(const char *platform)
+{
+	if (!platform)
+		return NULL;
+	if (!strcmp(platform, "wsl2") || !strcmp(platform, "container-in-wsl2"))
+		return "windows";
+	if (!strcmp(platform, "container"))
+		return "host";
+	if (!strcmp(platform, "native"))
+		return "linux";
+	return NULL;
+}
+
 /* The toolkit against the driver; also: the other toolkits installed. */
 static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, const char *also,
 			 struct result *r)
@@ -224,6 +240,14 @@ static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, 
 				*dot = '-';
 			res_ev(r, "driver_toolkit_pkg", "cuda-toolkit-%s", rel);
 		}
+		/* Where the driver is updated: Windows for WSL, the host for a
+		 * container, this system on native Linux. */
+		const char *on = driver_home(f->platform);
+		if (on)
+			res_ev(r, "driver_on", "%s", on);
+		const char *fam = cuda_family_min_driver(tv / 1000, false);
+		if (fam)
+			res_ev(r, "toolkit_family_min", "%s", fam);
 		res_set(r, ST_FAIL, KB_TOOLKIT_NVCC_DRIVER_TOO_OLD,
 			"CUDA %s toolkit at %s, but the driver supports only CUDA %s: programs it "
 			"builds cannot run%s", tvs, use->real, dvs, also);
@@ -390,6 +414,7 @@ static void collect_nvcc(struct probe_ctx *ctx, struct result *r, struct nvcc_co
 	f->nvcc_error = c->nvcc_error.len ? c->nvcc_error.buf : NULL;
 	f->driver_cuda = driver_cuda(ctx, &f->driver_cuda_from);
 	f->myth_in = cuda_wsl_myth();
+	f->platform = probe_platform(ctx);
 	if (f->env[0] && is_dir(f->env[0])) {
 		rootfs_realpath(f->env[0], &c->home_real, NULL);
 		f->cuda_home_real = c->home_real.buf;
@@ -717,7 +742,7 @@ out:
 }
 
 const struct check_def toolkit_checks[] = {
-	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi" }, probe_nvcc, CHECK_COMMANDS },
+	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi", CHECK_AFTER "host.driver" }, probe_nvcc, CHECK_COMMANDS },
 	{ "toolkit.packages", "toolkit", "Distro GPU packages", "packages that must not be installed in WSL, and the CUDA apt repositories", { "platform.kind" }, probe_packages, CHECK_FILES },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -38,6 +38,8 @@ struct nvcc_facts {
 	const char *driver_cuda;  /* the CUDA version the driver supports, or NULL */
 	const char *driver_cuda_from; /* the check that said so */
 	const char *myth_in;      /* where /usr/local/cuda-wsl is named, or NULL */
+	const char *platform;     /* platform.kind's kind ("wsl2", "native", "container"...),
+				   * for where the driver is updated; NULL: unknown */
 };
 
 /* Fills r (evidence, then the verdict) from the facts. */

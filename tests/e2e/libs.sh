@@ -121,11 +121,13 @@ expect_line '^✗ Broken at the libs layer: .*\(libs\.wsl_dir\)\.'
 run_json --only libs
 expect_kb libs.wsl_dir libs.wsl_dir.no_ld_conf
 expect_ev libs.libcuda blocked_by libs.wsl_dir
-# cuda.load only orders after libs.libcuda: it still loads the file and
-# shows what it observed beside what the libs layer predicted.
+# cuda.load only orders after libs.libcuda, but under --root it loads only
+# the file the loader would map there: here none (the real loader finds no
+# libcuda.so.1 without ld.wsl.conf), never WSL's file in its place.
 run_json --only libs.libcuda,cuda.load
-expect_json '.checks[] | select(.id == "cuda.load") | .status != "skip"'
-expect_json '.checks[] | select(.id == "cuda.load") | .evidence.prediction | test("^libs\\.libcuda skip")'
+expect_json '.checks[] | select(.id == "cuda.load") | .status == "skip"'
+expect_json '.checks[] | select(.id == "cuda.load") | .detail | test("predicted no libcuda\\.so\\.1")'
+expect_json '[.checks[] | select(.id == "cuda.load") | .evidence.loaded] | map(. == null) | all'
 expect_later_skip nvml.init libs.wsl_dir
 
 # ... because /etc/wsl.conf turned it off.
@@ -233,7 +235,7 @@ expect_ev_has libs.libcuda copy "/lib/x86_64-linux-gnu/libcuda.so.1 (libnvidia-c
 expect_kb libs.libcuda libs.loader.unversioned_shadow
 expect_ev libs.libcuda unversioned_path /lib/x86_64-linux-gnu/libcuda.so
 expect_ev libs.libcuda unversioned_package libnvidia-compute-535
-expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (dpkg -S /lib/x86_64-linux-gnu/libcuda.so names the package)"
+expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (the package that owns /lib/x86_64-linux-gnu/libcuda.so or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05)"
 expect_status libs.libnvml warn
 expect_status libs.env pass
 run --only libs.libcuda
@@ -246,7 +248,7 @@ run_json --only libs.libcuda
 expect_status libs.libcuda warn
 expect_kb libs.libcuda libs.loader.other_copies
 expect_ev libs.libcuda other_package libnvidia-compute-535
-expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (dpkg -S /lib/x86_64-linux-gnu/libcuda.so.1 names the package)"
+expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (the package that owns /lib/x86_64-linux-gnu/libcuda.so.1 or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05)"
 
 # Bad dpkg lists beside the real ones: binary junk, a directory, a dangling link, a loop,
 # a 100 MB sparse file: the owner is still found and the rest is counted.

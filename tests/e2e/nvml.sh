@@ -346,7 +346,8 @@ expect_ev nvml.smi wsl_smi_result "WSL's own nvidia-smi works"
 expect_ev nvml.smi smi_result "nvidia-smi couldn't communicate with the NVIDIA driver"
 expect_field nvml.smi detail "/usr/bin/nvidia-smi comes before WSL's /usr/lib/wsl/lib/nvidia-smi on PATH, and fails"
 run --only nvml.smi
-expect_line 'fix +dpkg -S /usr/bin/nvidia-smi'
+# No package owns it (dpkg's database read whole): no dpkg -S dead end.
+expect_line 'fix +ls -l /usr/bin/nvidia-smi   # no package owns it'
 expect_line 'Do not install any Linux display driver in WSL'
 
 # ---- cross-layer consistency (in nvml.devices: after cuda, so it explains
@@ -413,13 +414,16 @@ expect_status host.driver pass
 expect_ev host.driver driver_version 551.23
 expect_ev host.driver driver_source "driver store"
 expect_ev host.driver driver_cuda_version ""
-expect_field host.driver detail "driver 551.23, CUDA 12.3 or newer (from driver store)"
+# Every driver of a branch reports its branch's CUDA (551.x: 12.4): the
+# newest it runs, not a minimum.
+expect_field host.driver detail "driver 551.23, CUDA 12.4 at most (from driver store)"
+expect_ev host.driver driver_cuda_max 12.4
 mkdir -p "$ROOT/usr/local/cuda"
 printf '{ "cuda" : { "name" : "CUDA SDK", "version" : "12.6.3" } }\n' >"$ROOT/usr/local/cuda/version.json"
 run_json --only host.driver
 expect_status host.driver warn
 expect_field host.driver kb host.driver.toolkit_minor_newer
-expect_field host.driver detail "CUDA toolkit 12.6.3 may need a newer driver: this one supports CUDA 12.3 or newer (estimated)"
+expect_field host.driver detail "CUDA toolkit 12.6.3 is newer than CUDA 12.4, the newest this driver supports"
 
 # ---- host.driver: the minimums ----
 fixture healthy-wsl2

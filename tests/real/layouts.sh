@@ -48,8 +48,13 @@ compare_smi
 # packages, from the link's target (dpkg -S on the link finds none).
 expect_eq "libs.libcuda names the owner of the link's target" "$(ev libs.libcuda unversioned_package)" \
 	"$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -S "$(in_root /tmp/answer realpath /usr/lib/$ARCH_TRIPLET/libcuda.so | sed -n 's/^loaded=//p')" | cut -d: -f1)"
-todo "fixes tell the user to run dpkg -S on an alternatives link, which answers \"no path found\"; the owner of the link's target is known" \
-	dpkg_s_answers
+dpkg_s_answers
+# nvidia-smi is an alternatives link too: its target's owner is named.
+smi_owner() {
+	expect_eq "nvml.smi names the owner of $(ev nvml.smi path)'s target" "$(ev nvml.smi package)" \
+		"$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -S "$(in_root /tmp/answer realpath "$(ev nvml.smi path)" | sed -n 's/^loaded=//p')" | cut -d: -f1)"
+}
+smi_owner
 # Every installed package of the driver's source that ships its files is a
 # driver package (the control data's Source). TODO_PKGS: those not named
 # today, each a TODO with reason $1.
@@ -71,8 +76,7 @@ driver_packages_named() {
 		TODO_REASON=""
 	done
 }
-driver_packages_named "the driver's PTX JIT library package is not classed as a driver package" \
-	libnvidia-ptxjitcompiler1
+driver_packages_named ""
 matrix_row wsl-debian-535 "$REAL_CUDA; $REAL_NVML; $REAL_SMI" $CHECKS
 
 # The 470 branch the same way in WSL2.
@@ -87,9 +91,9 @@ compare_cuda
 compare_nvml
 compare_smi
 expect_status toolkit.packages fail
-driver_packages_named "Debian's tesla-470 nvidia-smi and PTX JIT packages are not classed as driver packages" \
-	nvidia-tesla-470-smi libnvidia-tesla-470-ptxjitcompiler1
-todo "fixes tell the user to run dpkg -S on an alternatives link" dpkg_s_answers
+driver_packages_named ""
+dpkg_s_answers
+smi_owner
 matrix_row wsl-debian-470 "$REAL_CUDA; $REAL_NVML; $REAL_SMI" $CHECKS
 
 # Native Linux with no NVIDIA module: the real libraries agree that there
@@ -101,6 +105,7 @@ ubuntu_compute 535
 ldcache
 run_json check
 expect_json '.checks[] | select(.id == "bridge.nvidia_dev") | .kb == "bridge.nvidia_dev.no_driver"'
+all_no_wsl_words
 answer_in_root which libcuda.so.1
 lib=$(ans loaded)
 answer_here cuda "$ROOT$lib"
@@ -123,8 +128,9 @@ ldcache
 run_json check
 compare_cuda
 compare_nvml
-todo "the fix for nvidia-smi's NVML_ERROR_OPERATING_SYSTEM is WSL's (wsl.exe --shutdown) on native Linux" no_wsl_words nvml.smi
+no_wsl_words nvml.smi
 for id in libs.libcuda cuda.load cuda.init nvml.init host.driver; do no_wsl_words "$id"; done
+all_no_wsl_words
 matrix_row native-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
 
 # nvidia-smi without its NVML (the root's loader finds no libnvidia-ml.so.1):
@@ -139,8 +145,8 @@ o=$(in_root /usr/bin/nvidia-smi 2>&1)
 rc=$?
 REAL_SMI="/usr/bin/nvidia-smi: exit $rc, $(printf '%s\n' "$o" | head -1 | cut -c1-70)"
 expect_eq "nvml.smi: nvidia-smi's exit status in that machine" "$(ev nvml.smi exit)" "exited with status $rc"
-todo "nvidia-smi's \"couldn't find libnvidia-ml.so\" fix points at WSL (ld.wsl.conf, /usr/lib/wsl) on native Linux" \
-	no_wsl_words nvml.smi
+no_wsl_words nvml.smi
+all_no_wsl_words
 matrix_row native-smi-no-nvml "$REAL_SMI" libs.libnvml nvml.init nvml.smi
 
 # NVIDIA's .run installer: the same files, owned by no package.
@@ -154,6 +160,7 @@ compare_nvml
 expect_eq "libs.libcuda names no package" "$(ev libs.libcuda package)" ""
 expect_json '.checks[] | select(.id == "toolkit.packages") | .status == "pass"'
 for id in libs.libcuda cuda.load cuda.init nvml.init; do no_wsl_words "$id"; done
+all_no_wsl_words
 matrix_row native-run-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
 
 # A conda environment that carries the Linux driver's libcuda (its lib/ on
@@ -165,7 +172,8 @@ ldcache
 run_json check
 compare_cuda
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.conda"'
-todo "cuda.load's fix runs dpkg -S on a conda environment's file" dpkg_s_answers
+dpkg_s_answers
+expect_ev cuda.load conda_prefix /home/user/miniconda3/envs/tf
 matrix_row wsl-conda-535 "$REAL_CUDA" libs.libcuda cuda.load cuda.init
 
 done_testing

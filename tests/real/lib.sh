@@ -33,6 +33,8 @@
 #                              ok ... # TODO REASON (not a failure); once it
 #                              holds it passes and says to drop the TODO
 #   matrix_row SCENARIO ...    a row of the scenario table ($REAL_MATRIX)
+#   no_wsl_words ID, all_no_wsl_words
+#                              no WSL-only fix (cause) off WSL
 # shellcheck disable=SC1091
 . "$(cd "$(dirname "$0")/../e2e" && pwd)/lib.sh"
 REAL=${WSLGPU_CACHE:-$top/.cache}/debian/real
@@ -437,4 +439,13 @@ no_wsl_words() {
 	w=$(jq -r --arg id "$1" '.checks[] | select(.id == $id) | (.fix // [])[]' "$JSON" | grep -E "$WSL_WORDS" | head -1)
 	if [ -z "$w" ]; then ok "$1: no WSL-only fix on $(jq -r '.checks[] | select(.id == "platform.kind") | .evidence.kind // "?"' "$JSON")"
 	else fail "$1: a WSL-only fix on native Linux: $w"; fi
+}
+# all_no_wsl_words: the same for every check's fix lines and cause.
+all_no_wsl_words() {
+	for id in $(jq -r '.checks[] | select(((.fix // []) | length) > 0 or .cause != null) | .id' "$JSON"); do
+		w=$(jq -r --arg id "$id" '.checks[] | select(.id == $id) | ((.fix // [])[]), (.cause // empty)' "$JSON" |
+			grep -E "$WSL_WORDS" | head -1)
+		if [ -z "$w" ]; then ok "$id: no WSL-only fix or cause off WSL"
+		else fail "$id: a WSL-only fix or cause off WSL: $w"; fi
+	done
 }

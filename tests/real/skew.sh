@@ -31,13 +31,12 @@ skew() {
 		"$REAL/libcudart11.0/usr/lib/$ARCH_TRIPLET/libcudart.so.11.0" 2>&1 | head -1)
 	REAL_SKEW="cuDriverGetVersion $v (CUDA $drv); nvcc $nvcc; a cudart 13 program: error ${rt13:-none}; cudart 11.8: ${rt118:-works}"
 	expect_eq "the real runtime 13 refuses this driver" "$rt13" 35
-	todo "host.driver calls the driver's newest CUDA a minimum (\"or newer\")" \
-		expect_eq "host.driver's CUDA version is the driver's own" \
+	expect_eq "host.driver's CUDA version is the driver's own" \
 		"$(field host.driver detail | sed -n 's/.*CUDA \([0-9.]*\( or newer\)\{0,1\}\).*/\1/p')" "$drv"
-	todo "toolkit.nvcc passes a CUDA $nvcc nvcc with a CUDA $drv driver, whose real cuDriverGetVersion is known before cuInit" \
-		expect_json '.checks[] | select(.id == "toolkit.nvcc") | .status != "pass"'
-	todo "toolkit.nvcc does not name the driver's CUDA version, which cuDriverGetVersion gives before cuInit" \
-		expect_json ".checks[] | select(.id == \"toolkit.nvcc\") | [.detail, (.evidence | tostring)] | join(\" \") | test(\"$drv\")"
+	expect_eq "cuda.init's driver CUDA version is the real cuDriverGetVersion's" \
+		"$(ev cuda.init driver_version_raw)" "$v"
+	expect_json '.checks[] | select(.id == "toolkit.nvcc") | .status == "fail"'
+	expect_json ".checks[] | select(.id == \"toolkit.nvcc\") | [.detail, (.evidence | tostring)] | join(\" \") | test(\"$drv\")"
 }
 
 # Debian's 470 branch with its alternatives, the CUDA 13 toolkit beside it,
@@ -53,6 +52,7 @@ ldcache
 run_json check
 compare_cuda
 skew 470 "/usr/lib/$ARCH_TRIPLET/nvidia/tesla-470"
+all_no_wsl_words
 matrix_row native-470-cuda13 "$REAL_CUDA; $REAL_SKEW" host.driver cuda.init toolkit.nvcc toolkit.packages
 
 # Ubuntu's 535 with the CUDA 13 toolkit.
@@ -64,6 +64,7 @@ ldcache
 run_json check
 compare_cuda
 skew 535 "/usr/lib/$ARCH_TRIPLET"
+all_no_wsl_words
 matrix_row native-535-cuda13 "$REAL_CUDA; $REAL_SKEW" host.driver cuda.init toolkit.nvcc
 
 done_testing

@@ -48,8 +48,10 @@ ln -s libcuda.so "$ROOT$(stub_dir)/libcuda.so.1"
 rm "$ROOT/etc/ld.so.conf.d/ld.wsl.conf"
 ldcache
 run_json check
-todo "libs.libcuda is skipped without ld.wsl.conf and cuda.load falls back to WSL's library: a false pass of the cuda layer" \
-	compare_stub
+compare_stub
+# The loader's pick is judged though libs.wsl_dir failed: never WSL's file in its place.
+expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub"'
+expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
 matrix_row wsl-stub-llp-no-wslconf "$REAL_CUDA" $CHECKS
 
 # The stubs directory in /etc/ld.so.conf.d, ld.wsl.conf in place: the real
@@ -70,8 +72,9 @@ echo "/usr/local/cuda/lib64/stubs" >"$ROOT/etc/ld.so.conf.d/cuda-stubs.conf"
 rm "$ROOT/etc/ld.so.conf.d/ld.wsl.conf"
 ldcache
 run_json check
-todo "libs.libcuda is skipped without ld.wsl.conf and cuda.load falls back to WSL's library: a false pass of the cuda layer" \
-	compare_stub
+compare_stub
+expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub_cached"'
+expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
 # Restoring ld.wsl.conf alone leaves the stub first (wsl-stub-conf above):
 # a fix must also take the stubs line out.
 stub_fix() {
@@ -81,7 +84,7 @@ stub_fix() {
 		fail "no fix names the stubs directory; with ld.wsl.conf back the real loader still maps the stub"
 	fi
 }
-todo "without ld.wsl.conf the tool's advice never reaches the stubs line in ld.so.conf.d" stub_fix
+stub_fix
 matrix_row wsl-stub-conf-no-wslconf "$REAL_CUDA" $CHECKS
 
 # Native Linux, the 535 driver, the stub first on LD_LIBRARY_PATH: the
@@ -95,12 +98,14 @@ ldcache
 run_json check
 compare_stub
 for id in libs.libcuda libs.env cuda.load; do no_wsl_words "$id"; done
+all_no_wsl_words
 # A fix that sets LD_LIBRARY_PATH must leave the stubs directory out, in
 # whatever spelling (/usr/local/cuda/lib64/stubs is /usr/local/cuda-13.0/lib/stubs).
 llp_fix_drops_stubs() {
 	stubs=$(dirname "$(ev cuda.load loaded)")
+	# Not a pipe: the counts of ok and fail must survive the loop.
 	jq -r '.checks[] | .id as $id | (.fix // [])[] | select(test("^export LD_LIBRARY_PATH=")) |
-		"\($id) \(capture("^export LD_LIBRARY_PATH=\"?(?<v>[^\" ]*)").v)"' "$JSON" |
+		"\($id) \(capture("^export LD_LIBRARY_PATH=\"?(?<v>[^\" ]*)").v)"' "$JSON" >"$WORK/llp_fixes"
 	while read -r id v; do
 		left=""
 		for d in $(echo "$v" | tr ':' ' '); do
@@ -109,7 +114,7 @@ llp_fix_drops_stubs() {
 		done
 		if [ -z "$left" ]; then ok "$id: export LD_LIBRARY_PATH=$v leaves $stubs out"
 		else fail "$id: its fix export LD_LIBRARY_PATH=$v keeps $left, which is $stubs"; fi
-	done
+	done <"$WORK/llp_fixes"
 }
 todo "cuda.load's fix keeps the stubs directory when LD_LIBRARY_PATH names it through the toolkit's links" \
 	llp_fix_drops_stubs

@@ -291,6 +291,12 @@ static void test_dpkgstatus(void **state)
 	assert_int_equal(gpupkg_classify("linux-modules-nvidia-535-generic", NULL, 0), GPUPKG_DRIVER);
 	assert_int_equal(gpupkg_classify("nvidia-utils-510", NULL, 0), GPUPKG_UTILS);
 	assert_int_equal(gpupkg_classify("libnvidia-compute-510", NULL, 0), GPUPKG_LIBCUDA);
+	/* Debian's driver packages (Source: nvidia-graphics-drivers*). */
+	assert_int_equal(gpupkg_classify("nvidia-tesla-470-smi", NULL, 0), GPUPKG_UTILS);
+	assert_int_equal(gpupkg_classify("libnvidia-tesla-470-ptxjitcompiler1", NULL, 0),
+			 GPUPKG_LIBCUDA);
+	assert_int_equal(gpupkg_classify("libnvidia-ptxjitcompiler1", NULL, 0), GPUPKG_LIBCUDA);
+	assert_int_equal(gpupkg_classify("nvidia-tesla-470-alternative", NULL, 0), GPUPKG_OTHER);
 	assert_int_equal(gpupkg_classify("cuda", NULL, 0), GPUPKG_META);
 	assert_int_equal(gpupkg_classify("cuda-12-4", NULL, 0), GPUPKG_META);
 	assert_int_equal(gpupkg_classify("cuda-runtime-12-4", NULL, 0), GPUPKG_META);

@@ -35,9 +35,11 @@ static const struct load_row load_rows[] = {
 	{ "the predicted file", true, false, WSL, ST_PASS, NULL, 0, 0, true, WSL, WSL, true, NULL,
 	  false, 0,
 	  ST_PASS, NULL, "loaded " WSL ", the file libs.libcuda predicted", "prediction", NULL },
-	{ "no prediction under a WSL root: WSL's own", true, false, NULL, ST_FAIL, NULL, 0, 0,
-	  true, WSL, WSL, true, NULL, false, 0,
-	  ST_PASS, NULL, "the file libs.libcuda predicted", "note", NULL },
+	/* Never WSL's default in its place: the loader may map the stub there
+	 * (ld.wsl.conf missing, the stubs directory on LD_LIBRARY_PATH). */
+	{ "no prediction under a WSL root: nothing loaded", true, false, NULL, ST_FAIL, NULL, 0, 0,
+	  false, NULL, NULL, false, NULL, false, 0,
+	  ST_SKIP, NULL, "skipped: libs.libcuda predicted no libcuda.so.1", NULL, NULL },
 	{ "no prediction under a native root", false, false, NULL, ST_FAIL, NULL, 0, 0, false, NULL,
 	  NULL, false, NULL, false, 0,
 	  ST_SKIP, NULL, "skipped: libs.libcuda predicted no libcuda.so.1", NULL, NULL },
@@ -95,7 +97,7 @@ static void test_load(void **state)
 		if (w->libs_package)
 			res_ev(&libs, "package", "%s", w->libs_package);
 		libs.ran = true;
-		const char *guest = w->real ? NULL : w->predicted ? w->predicted : w->wsl2 ? WSL : NULL;
+		const char *guest = w->real ? NULL : w->predicted; /* collect_load's */
 		struct cuda_load_facts f = {
 			.wsl2 = w->wsl2,
 			.real = w->real,
@@ -121,6 +123,42 @@ static void test_load(void **state)
 		ju_expect(w->name, &r, w->st, w->kb, w->detail, w->ev_key, w->ev_val);
 		if (w->st == ST_FAIL && w->kb && !strcmp(w->kb, "cuda.load.stub"))
 			assert_string_equal(res_get(&r, "ld_library_path_fixed"), "/opt/lib");
+		result_release(&r);
+		result_release(&libs);
+	}
+}
+
+/* A Linux libcuda no package owns, or a conda environment's, shadows
+ * WSL's: the fix must not send the user to dpkg -S, which finds nothing. */
+static void test_load_unowned(void **state)
+{
+	(void)state;
+	static const struct { const char *conda; bool whole; const char *key, *val; } rows[] = {
+		{ NULL, true, "unowned", "no package owns /opt/x/libcuda.so.1" },
+		{ "/opt/conda", true, "conda_prefix", "/opt/conda" },
+		{ NULL, false, "unowned", NULL }, /* dpkg not read whole: no claim */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct result libs, r;
+		result_init(&libs, NULL);
+		res_set(&libs, ST_FAIL, NULL, "the loader picks /opt/x/libcuda.so.1");
+		res_ev(&libs, "resolved", "%s", "/opt/x/libcuda.so.1");
+		if (rows[i].conda)
+			res_ev(&libs, "conda_prefix", "%s", rows[i].conda);
+		libs.ran = true;
+		struct cuda_load_facts f = {
+			.wsl2 = true, .predicted = "/opt/x/libcuda.so.1", .guest = "/opt/x/libcuda.so.1",
+			.pred_real = "/opt/x/libcuda.so.1", .dlinfo = true,
+			.loaded = "/opt/x/libcuda.so.1", .loaded_as = "/opt/x/libcuda.so.1",
+			.file = "/opt/x/libcuda.so.1", .basic_calls = true, .libs = &libs,
+			.init_asked = true, .init_rc = CUDA_ERROR_NO_DEVICE, .dpkg_whole = rows[i].whole,
+		};
+		result_init(&r, NULL);
+		judge_cuda_load(&f, &r);
+		ju_expect(rows[i].key, &r, ST_FAIL, "cuda.load.shadowed", "not WSL's", rows[i].val ?
+			  rows[i].key : "loaded", rows[i].val ? rows[i].val : "/opt/x/libcuda.so.1");
+		if (!rows[i].val)
+			assert_null(res_get(&r, "unowned"));
 		result_release(&r);
 		result_release(&libs);
 	}
@@ -238,6 +276,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_load_unowned),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_fail_call),
 		cmocka_unit_test(test_kernel_check),

@@ -174,6 +174,30 @@ static const struct row rows[] = {
 	  ST_PASS, NULL, "WSL's copy", "stub_copy", STUBS "/libcuda.so.1" },
 };
 
+/* libs.wsl_dir failed (ld.wsl.conf missing): a wrong file the loader
+ * picks all the same is still this check's finding; nothing found or
+ * WSL's own file is libs.wsl_dir's. */
+static const struct row after_wsl_dir_failed[] = {
+	{ "no ld.wsl.conf, the stub on LD_LIBRARY_PATH", true, false, CACHE_OK, STUBS,
+	  { STUBS "/libcuda.so.1", LD_VIA_LD_LIBRARY_PATH, DRVLIB_STUB, NULL, NULL, NULL }, NULL,
+	  NULL, { NULL }, { NULL }, true,
+	  ST_FAIL, "libs.loader.stub", "the loader picks the CUDA toolkit's stub", "resolved",
+	  STUBS "/libcuda.so.1" },
+	{ "no ld.wsl.conf, the stubs directory in ld.so.conf.d", true, false, CACHE_OK, NULL,
+	  { STUBS "/libcuda.so.1", LD_VIA_CACHE, DRVLIB_STUB, NULL, NULL, NULL }, NULL, NULL,
+	  { NULL }, { NULL }, true,
+	  ST_FAIL, "libs.loader.stub_cached", "(via ld.so.cache): every call fails", "resolved",
+	  STUBS "/libcuda.so.1" },
+	{ "no ld.wsl.conf, nothing found", true, false, CACHE_OK, NULL, { NULL }, NULL, NULL,
+	  { NULL }, { NULL }, true,
+	  ST_SKIP, NULL, "skipped: libs.wsl_dir failed, fix that first", "blocked_by",
+	  "libs.wsl_dir" },
+	{ "no ld.wsl.conf, WSL's copy through LD_LIBRARY_PATH", true, false, CACHE_OK,
+	  "/usr/lib/wsl/lib", { WSL, LD_VIA_LD_LIBRARY_PATH, DRVLIB_WSL, NULL, NULL, NULL }, NULL,
+	  NULL, { NULL }, { NULL }, true,
+	  ST_SKIP, NULL, "skipped: libs.wsl_dir failed", "resolved", WSL },
+};
+
 /* The strings one struct lib_file points to. */
 struct file_buf {
 	struct strbuf dir;
@@ -198,7 +222,7 @@ static void make_file(const struct file_row *fr, struct lib_file *f, struct file
 		snprintf(f->content.version, sizeof f->content.version, "%s", fr->version);
 }
 
-static void judge_row(const struct row *w, struct result *r)
+static void judge_row(const struct row *w, const char *blocked_by, struct result *r)
 {
 	struct ld_seen seen[2];
 	struct ld_prediction p, u;
@@ -240,6 +264,7 @@ static void judge_row(const struct row *w, struct result *r)
 		.copies = copies,
 		.conda_package = w->res.conda ? "cuda-compat-12.4.1-0" : NULL,
 		.wsl_copy_exists = w->wsl_copy,
+		.blocked_by = blocked_by,
 	};
 	make_file(&w->res, &f.resolved, &bufs[0]);
 	make_file(&w->unv, &f.unv, &bufs[1]);
@@ -259,9 +284,16 @@ static void test_rows(void **state)
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const struct row *w = &rows[i];
 		struct result r;
-		judge_row(w, &r);
+		judge_row(w, NULL, &r);
 		ju_expect(w->name, &r, w->st, w->kb, w->detail, w->ev_key, w->ev_val);
 		assert_string_equal(res_get(&r, "soname"), "libcuda.so.1");
+		result_release(&r);
+	}
+	for (size_t i = 0; i < sizeof after_wsl_dir_failed / sizeof after_wsl_dir_failed[0]; i++) {
+		const struct row *w = &after_wsl_dir_failed[i];
+		struct result r;
+		judge_row(w, "libs.wsl_dir", &r);
+		ju_expect(w->name, &r, w->st, w->kb, w->detail, w->ev_key, w->ev_val);
 		result_release(&r);
 	}
 }

@@ -45,6 +45,13 @@ static const struct row rows[] = {
 				       true }, NONE }, 0, true, NULL, NULL, NULL, "12.4", NULL,
 	  ST_FAIL, "toolkit.nvcc.driver_too_old", "CUDA 13.0 toolkit at /usr/local/cuda-13.0, but the "
 	  "driver supports only CUDA 12.4", "driver_toolkit_pkg", "cuda-toolkit-12-4" },
+	/* The real 470 answers cuDriverGetVersion 11040 before cuInit, which
+	 * then finds no device: a CUDA 13 runtime gets error 35. */
+	{ "13.0 on a 470 driver (CUDA 11.4)", { { "/usr/local/cuda-13.0", "/usr/local/cuda-13.0",
+						  "13.0.88", true }, NONE }, 0, true, NULL, NULL, NULL,
+	  "11.4", NULL,
+	  ST_FAIL, "toolkit.nvcc.driver_too_old", "but the driver supports only CUDA 11.4",
+	  "driver_toolkit_pkg", "cuda-toolkit-11-4" },
 	{ "12.6 on a 12.4 driver", { { "/usr/local/cuda-12.6", "/usr/local/cuda-12.6", "12.6.2",
 				       true }, NONE }, 0, true, NULL, NULL, NULL, "12.4", NULL,
 	  ST_WARN, "toolkit.nvcc.minor_compat", "by minor-version compatibility", "toolkit_version",
@@ -116,10 +123,43 @@ static void test_rows(void **state)
 	}
 }
 
+/* The driver a too-new toolkit needs is updated where it lives: Windows
+ * for WSL, the host for a container, this system on native Linux (a 470
+ * driver, CUDA 11.4, with nvcc 13.0: the real cudart 13 answers 35). */
+static void test_driver_home(void **state)
+{
+	(void)state;
+	static const struct { const char *platform, *on; } homes[] = {
+		{ "wsl2", "windows" }, { "container-in-wsl2", "windows" },
+		{ "native", "linux" }, { "container", "host" }, { NULL, NULL },
+	};
+	struct toolkit tk = { (char *)"/usr/local/cuda", (char *)"/usr/local/cuda-13.0",
+			      (char *)"13.0.88", (char *)"version.json", true, true };
+	for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++) {
+		struct nvcc_facts f = {
+			.nvcc = "/usr/local/cuda/bin/nvcc", .nvcc_on_path = true, .tk = &tk, .n = 1,
+			.picked = &tk, .driver_cuda = "11.4", .driver_cuda_from = "cuda.init",
+			.platform = homes[i].platform,
+		};
+		struct result r;
+		result_init(&r, NULL);
+		judge_nvcc(&f, &r);
+		ju_expect(homes[i].platform ? homes[i].platform : "unknown platform", &r, ST_FAIL,
+			  "toolkit.nvcc.driver_too_old", "the driver supports only CUDA 11.4",
+			  "toolkit_family_min", "580");
+		if (homes[i].on)
+			assert_string_equal(res_get(&r, "driver_on"), homes[i].on);
+		else
+			assert_null(res_get(&r, "driver_on"));
+		result_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_driver_home),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -398,6 +398,18 @@ static void test_driver_table(void **state)
 	assert_string_equal(c, "13.0");
 	assert_int_equal(cuda_driver_newest_release("400.1", false, c, sizeof c), -1);
 	assert_int_equal(cuda_driver_newest_release("junk", false, c, sizeof c), -1);
+
+	/* The branch's own CUDA: what cuDriverGetVersion answers (the real
+	 * 470.256.02: 11040, 535.261.03: 12020; Windows 551.23: CUDA 12.4). */
+	assert_int_equal(cuda_driver_branch_release("470.256.02", false, c, sizeof c), 0);
+	assert_string_equal(c, "11.4");
+	assert_int_equal(cuda_driver_branch_release("535.261.03", false, c, sizeof c), 0);
+	assert_string_equal(c, "12.2");
+	assert_int_equal(cuda_driver_branch_release("551.23", true, c, sizeof c), 0);
+	assert_string_equal(c, "12.4");
+	/* R565 reports CUDA 12.7, a release with no toolkit: unknown here. */
+	assert_int_equal(cuda_driver_branch_release("565.57.01", false, c, sizeof c), -1);
+	assert_int_equal(cuda_driver_branch_release("junk", false, c, sizeof c), -1);
 }
 
 /* Driver versions: two parts on WSL (the Windows driver), three natively,
