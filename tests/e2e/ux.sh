@@ -290,7 +290,8 @@ expect_line '^✗ toolkit\.nvcc '
 expect_line '^  also +host\.driver \(the same cause\)$'
 expect_no_line '^✗ host\.driver '
 run check
-expect_line '^✗ Broken at the toolkit layer: .*\(toolkit\.nvcc\)\. 1 finding follows from it\.'
+expect_line '^✗ Broken at the toolkit layer: CUDA 13\.0 toolkit'
+expect_line '1 finding follows from it\.$'
 expect_line '^      follows from toolkit\.nvcc below: the same cause, the same fix$'
 expect_no_line 'problems in all'
 run_json check
