@@ -77,6 +77,13 @@ static void loc_ev(struct result *r, const struct bench_io_loc *l)
 	res_ev(r, "copy_from", "%s", l->named ? l->resolved : "/mnt/c/<your data>");
 }
 
+/* Both on one mounted file system (its source and mount point). */
+static bool same_filesystem(const struct bench_io_loc *a, const struct bench_io_loc *b)
+{
+	return a != b && a->source && b->source && a->mount_point && b->mount_point &&
+	       !strcmp(a->source, b->source) && !strcmp(a->mount_point, b->mount_point);
+}
+
 static void slower(struct bench_verdict *v, const struct bench_io_loc *l,
 		   const struct bench_io_loc *fast, double ratio, const char *metric)
 {
@@ -151,14 +158,16 @@ void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_ve
 		const struct bench_io_loc *l = &locs[i];
 		if (l->state != BENCH_LOC_DONE || (in_memory(l) && disks))
 			continue;
-		if (small && l != small && l->per_file_us > 0 &&
+		/* Two directories of one file system are one device: what
+		 * tells them apart is noise, never a cause. */
+		if (small && l != small && !same_filesystem(l, small) && l->per_file_us > 0 &&
 		    l->per_file_us / small->per_file_us >= BENCH_SLOW_RATIO)
 			slower(v, l, small, l->per_file_us / small->per_file_us, "for small files");
-		if (rd && l != rd && l->read.bytes_per_s > 0 &&
+		if (rd && l != rd && !same_filesystem(l, rd) && l->read.bytes_per_s > 0 &&
 		    rd->read.bytes_per_s / l->read.bytes_per_s >= BENCH_SLOW_RATIO)
 			slower(v, l, rd, rd->read.bytes_per_s / l->read.bytes_per_s,
 			       "for sequential reads");
-		if (wr && l != wr && l->write.bytes_per_s > 0 &&
+		if (wr && l != wr && !same_filesystem(l, wr) && l->write.bytes_per_s > 0 &&
 		    wr->write.bytes_per_s / l->write.bytes_per_s >= BENCH_SLOW_RATIO)
 			slower(v, l, wr, wr->write.bytes_per_s / l->write.bytes_per_s,
 			       "for sequential writes");

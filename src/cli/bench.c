@@ -201,7 +201,21 @@ struct bench_results {
 			return parse_error(ps, "%s: must not be 0", name);                   \
 		return 0;                                                                    \
 	}
-BENCH_SIZE_OPT(opt_io_size, 1ull << 40, false)
+BENCH_SIZE_OPT(opt_io_size_any, 1ull << 40, false)
+/* Below one default block a file is read in one call or none (--size is
+ * rounded down to whole blocks): no throughput to speak of. */
+#define IO_SIZE_MIN (1ull << 20)
+static int opt_io_size(struct parse_state *ps, const struct cli_option *o, const char *arg,
+		       void *value)
+{
+	if (opt_io_size_any(ps, o, arg, value) < 0)
+		return -1;
+	uint64_t v = *(uint64_t *)value;
+	if (v && v < IO_SIZE_MIN)
+		return parse_error(ps, "--size: '%s' is too small to time a throughput: at least 1M "
+				   "(0 skips the sequential phases)", arg);
+	return 0;
+}
 BENCH_SIZE_OPT(opt_block, 1ull << 30, true)
 BENCH_SIZE_OPT(opt_file_size, 64ull << 20, false)
 BENCH_SIZE_OPT(opt_copy_size, 1ull << 34, false)
@@ -251,7 +265,7 @@ static int bench_check(struct parse_state *ps, void *base)
 static const struct cli_option bench_options[] = {
 	OPT_GROUP("io options:"),
 	OPT_CALLBACK(0, "size", ARGS, io.size, "SIZE",
-		     "sequential file size (default 256M; K, M, G suffixes)", opt_io_size),
+		     "sequential file size (default 256M, at least 1M; K, M, G suffixes)", opt_io_size),
 	OPT_CALLBACK(0, "block", ARGS, io.block, "SIZE", "bytes per read/write call (default 1M)",
 		     opt_block),
 	OPT_CALLBACK(0, "files", ARGS, io.files, "N",

@@ -8,6 +8,7 @@
 #include "../core/error.h"
 #include "../core/layers.h"
 #include "../bundle/redact.h"
+#include "../fix/consequence.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
@@ -231,6 +232,8 @@ void checkrun_execute(struct checkrun *cr)
 	cr->interrupted = runner_run_table(defs, cr->n, &cr->opts, cr->want, cr->results);
 	/* no output of any command shows a secret the machine holds */
 	redact_scrub_results(cr->results, cr->n);
+	/* one root cause, one problem: what follows from it is shown under it */
+	consequences_mark(cr->results, cr->n);
 	cr->end_ms = now_ms();
 	cr->wall_ms = cr->end_ms - t0;
 	clear_progress();

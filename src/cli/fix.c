@@ -258,12 +258,20 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 			bool edited = false;
 			for (size_t k = 0; k < nok; k++)
 				edited |= e->line == ok[k].edit->line && !strcmp(e->file, ok[k].edit->file);
-			const char *id = plan->steps[i].check;
-			if (edited && !list_has(only.buf, id)) {
-				if (only.len)
-					sb_addc(&only, ',');
-				sb_add(&only, id);
-			}
+			if (!edited)
+				continue;
+			/* the step's check and those that follow from it (also) */
+			struct strbuf ids = STRBUF_INIT;
+			sb_add(&ids, plan->steps[i].check);
+			if (plan->steps[i].also)
+				sb_addf(&ids, ", %s", plan->steps[i].also);
+			for (char *id = strtok(ids.buf, ", "); id; id = strtok(NULL, ", "))
+				if (!list_has(only.buf, id)) {
+					if (only.len)
+						sb_addc(&only, ',');
+					sb_add(&only, id);
+				}
+			sb_release(&ids);
 		}
 	free(ok);
 	printf("\nThe affected checks again, as a new shell will see them:\n");

@@ -79,6 +79,12 @@ struct result {
 	 * JUnit, Prometheus and history, but the run does not fail. NULL when
 	 * not tolerated. */
 	char *tolerated_by;
+	/* The check whose finding this one follows from (its id), or NULL:
+	 * one root cause is one problem with one fix, so the views show this
+	 * finding under that cause and do not count it again
+	 * (src/fix/consequence.h marks it after the run). The status stays
+	 * what it is, for the exit code, JUnit, Prometheus and history. */
+	const char *consequence_of;
 	char *step;       /* last step the probe announced (for time-outs) */
 	char *output;     /* captured stdout/stderr of the probe process */
 	bool output_truncated;

@@ -757,12 +757,19 @@ static void read_wire(struct run *run, struct slot *s)
 	}
 }
 
-static void set_timeout(struct result *r, double limit_ms, const struct run_opts *opts)
+static void set_timeout(struct result *r, double deadline, double began,
+			const struct run_opts *opts)
 {
 	struct strbuf d = STRBUF_INIT;
-	r->cut = limit_ms < opts->timeout_ms - 1 ? CUT_BUDGET : CUT_TIMEOUT;
-	sb_addf(&d, "probe did not finish within %.1f s%s", limit_ms / 1000.0,
-		r->cut == CUT_BUDGET ? " (what was left of the run's time budget)" : "");
+	/* The limit said is the user's own (--timeout 2 is "2.0 s"), though a
+	 * member of a shared child that started late had less of it left;
+	 * only a deadline that was the end of smoke's budget is named so. */
+	bool budget = opts->budget_end_ms > 0 && deadline >= opts->budget_end_ms - 1 &&
+		      deadline - began < opts->timeout_ms - 1;
+	r->cut = budget ? CUT_BUDGET : CUT_TIMEOUT;
+	sb_addf(&d, "probe did not finish within %.1f s%s",
+		(budget ? deadline - began : opts->timeout_ms) / 1000.0,
+		budget ? " (what was left of the run's time budget)" : "");
 	if (r->step)
 		sb_addf(&d, " while waiting for: %s", r->step);
 	r->status = ST_TIMEOUT;
@@ -889,7 +896,7 @@ static void end_slot(struct run *run, struct slot *s, char how, int sig)
 		double began = s->cur >= 0 ? run->tasks[i].start : s->start;
 		run->tasks[i].start = began;
 		if (how == 't')
-			set_timeout(r, s->deadline - began, run->opts);
+			set_timeout(r, s->deadline, began, run->opts);
 		else if (how == 'i')
 			set_interrupted(r, sig, true);
 		else if (how == 's')

@@ -45,6 +45,29 @@ static bool problem(enum status s)
 	return s == ST_FAIL || s == ST_WARN || s == ST_CRASH || s == ST_TIMEOUT;
 }
 
+static bool lists(const struct kb_list *l, const char *id)
+{
+	for (size_t i = 0; id && i < l->n; i++)
+		if (!strcmp(l->v[i], id))
+			return true;
+	return false;
+}
+
+/* Whether a check's finding speaks of cause e: its entry is e's, or one
+ * of the two names the other as related (see:). A check that fails for
+ * another reason (libs.env blaming LD_LIBRARY_PATH) says nothing about
+ * this one (CUDA_VISIBLE_DEVICES hiding every GPU): a check reports its
+ * worst finding, not each cause it can tell apart. */
+static bool same_cause(const struct kb_entry *e, const struct result *res)
+{
+	if (!res->kb)
+		return false;
+	if (!strcmp(res->kb, e->id) || lists(&e->see, res->kb))
+		return true;
+	const struct kb_entry *found = kb_find(res->kb);
+	return found && lists(&found->see, e->id);
+}
+
 static void judge(const struct kb_entry *e, const struct check_def *defs,
 		  const struct result *results, size_t n, struct cause_rank *r)
 {
@@ -63,7 +86,7 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 	size_t k = confirm_checks(e->confirm, defs, n, idx, 64);
 	if (k == 0)
 		return;
-	const struct result *bad = NULL, *open = NULL;
+	const struct result *bad = NULL, *other = NULL, *open = NULL;
 	enum open_reason why = R_NONE;
 	size_t passed = 0;
 	for (size_t j = 0; j < k; j++) {
@@ -74,8 +97,12 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 				open = res;
 			}
 		} else if (problem(res->status)) {
-			if (!bad)
+			if (!same_cause(e, res)) {
+				if (!other)
+					other = res;
+			} else if (!bad) {
 				bad = res;
+			}
 		} else if (res->status == ST_SKIP) {
 			if (why == R_NONE) {
 				why = R_SKIPPED;
@@ -89,6 +116,9 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 		r->v = V_LIKELY;
 		r->by = bad;
 		r->why = R_NONE;
+	} else if (other) {
+		r->why = R_OTHER;
+		r->by = other;
 	} else if (passed == k) {
 		r->v = V_RULED_OUT;
 		r->by = &results[idx[0]];
@@ -207,6 +237,8 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 	case V_OPEN:
 		if (r->why == R_NO_CHECK)
 			sb_add(out, "no check tells this cause apart; see the fix");
+		else if (r->why == R_OTHER)
+			sb_addf(out, "%s reports another problem: %s", id, detail);
 		else if (r->why == R_SKIPPED)
 			sb_addf(out, "%s was %s", id, *detail ? detail : "skipped");
 		else

@@ -44,7 +44,8 @@ enum verdict {
 	V_NOT_HERE, /* the cause applies only on other platforms (its platform: line) */
 };
 
-enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN };
+/* R_OTHER: the check found a problem, but another cause (by its entry) */
+enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN, R_OTHER };
 
 struct cause_rank {
 	const struct kb_entry *e;

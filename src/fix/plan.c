@@ -301,7 +301,10 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 	for (int want = 0; want <= 1; want++)
 		for (size_t i = 0; i < n; i++) {
 			const struct result *r = &results[i];
-			if ((shown && !shown[i]) || !r->ran || rank(r->status) != want)
+			/* what follows from an earlier finding is fixed by its fix
+			 * (consequence.h): no step of its own */
+			if ((shown && !shown[i]) || !r->ran || rank(r->status) != want ||
+			    r->consequence_of)
 				continue;
 			plan->steps = xrealloc(plan->steps, (plan->n + 1) * sizeof *plan->steps);
 			struct fix_step *s = &plan->steps[plan->n];
@@ -311,6 +314,13 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 			/* Counted before it is built, so that its commands and
 			 * edits are not compared with its own. */
 			build_step(plan, s, cvd, home);
+			struct strbuf also = STRBUF_INIT;
+			for (size_t j = 0; j < n; j++)
+				if ((!shown || shown[j]) && results[j].ran && results[j].consequence_of &&
+				    r->def && !strcmp(results[j].consequence_of, r->def->id))
+					sb_addf(&also, "%s%s", also.len ? ", " : "", results[j].def->id);
+			s->also = also.len ? sb_detach(&also) : NULL;
+			sb_release(&also);
 			plan->n++;
 		}
 }
@@ -332,6 +342,7 @@ void fix_plan_release(struct fix_plan *plan)
 		free(s->found);
 		free(s->why);
 		free(s->note);
+		free(s->also);
 		for (size_t j = 0; j < s->ncmd; j++) {
 			free(s->cmd[j].text);
 			free(s->cmd[j].note);
@@ -516,6 +527,11 @@ static void script_text(const struct fix_plan *plan, const struct fix_meta *m, s
 			comment_text(out, s->why);
 			sb_addc(out, '\n');
 		}
+		if (s->also) {
+			sb_add(out, "# also:  ");
+			comment_text(out, s->also);
+			sb_add(out, " (the same cause: fixed with it)\n");
+		}
 		sb_addf(out, "# risk:  %s: ", fix_risk_name(s->risk));
 		comment_text(out, s->risk_reason);
 		sb_addc(out, '\n');
@@ -597,6 +613,8 @@ void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *m, struct
 		jw_kv_str(&jw, "found", s->found);
 		jw_kv_str(&jw, "why", s->why);
 		jw_kv_str(&jw, "note", s->note);
+		if (s->also)
+			jw_kv_str(&jw, "consequences", s->also);
 		jw_kv_str(&jw, "risk", fix_risk_name(s->risk));
 		jw_kv_str(&jw, "risk_reason", s->risk_reason);
 		jw_kv_bool(&jw, "needs_root", s->needs_root);

@@ -46,6 +46,8 @@ struct fix_step {
 	const char *kb;      /* NULL when the finding has no KB entry */
 	char *title, *found, *why;
 	char *note;          /* e.g. that no startup file sets the variable */
+	char *also;          /* the checks whose findings follow from this one
+			      * ("cuda.load, libs.env"), or NULL */
 	enum fix_risk risk;
 	const char *risk_reason;
 	bool needs_root, windows;

@@ -749,7 +749,18 @@ int history_open(const char *db_path, struct history_reader **out, struct strbuf
 		r->db = open_bounded(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, &r->deadline, err);
 		free(uri);
 	} else {
-		r->db = open_bounded(db_path, SQLITE_OPEN_READONLY, &r->deadline, err);
+		/* Read-write where the file and its directory may be written:
+		 * only then does the last connection's close checkpoint the WAL
+		 * and remove the -wal and -shm files that opening a WAL
+		 * database makes; a read-only one leaves them behind. Nothing
+		 * here writes a row. */
+		char *dir = xstrdup(db_path), *slash = strrchr(dir, '/');
+		if (slash)
+			slash[slash == dir ? 1 : 0] = '\0';
+		bool writable = access(db_path, W_OK) == 0 && access(slash ? dir : ".", W_OK) == 0;
+		free(dir);
+		r->db = open_bounded(db_path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
+				     &r->deadline, err);
 	}
 	if (!r->db)
 		goto fail;

@@ -18,7 +18,25 @@ static bool is_problem(const struct report *rep, size_t i)
 {
 	const struct result *r = &rep->results[i];
 	enum status s = r->ran ? result_shown_status(r) : ST_SKIP;
-	return rep->shown[i] && (status_is_failure(s) || s == ST_WARN);
+	return rep->shown[i] && !r->consequence_of && (status_is_failure(s) || s == ST_WARN);
+}
+
+/* "  also   cuda.load, libs.env": the findings that follow from r. */
+static void consequences_line(struct strbuf *out, const struct report *rep, const struct result *r)
+{
+	struct strbuf ids = STRBUF_INIT;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct result *o = &rep->results[i];
+		if (rep->shown[i] && o->ran && o->consequence_of && !strcmp(o->consequence_of, r->def->id))
+			sb_addf(&ids, "%s%s", ids.len ? ", " : "", o->def->id);
+	}
+	if (ids.len) {
+		struct strbuf line = STRBUF_INIT;
+		sb_addf(&line, "%s (the same cause)", ids.buf);
+		finding_text_line(out, 2, "also", line.buf);
+		sb_release(&line);
+	}
+	sb_release(&ids);
 }
 
 /* "✗ bridge.nvidia_dev  the detail...": one line, the detail cut to the
@@ -65,6 +83,7 @@ void check_brief(struct strbuf *out, const struct format_input *in)
 		problem_line(out, rep, r, idw);
 		struct finding_view v;
 		finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
+		consequences_line(out, rep, r);
 		if (v.nfix)
 			finding_command_line(out, 2, "fix", v.fix[0]);
 		finding_view_release(&v);

@@ -34,6 +34,8 @@ static void put_check(struct json_writer *jw, const struct report *rep, const st
 	jw_kv_str(jw, "title", r->def->title);
 	jw_kv_str(jw, "detail", r->detail ? r->detail : "");
 	jw_kv_str(jw, "kb", r->kb);
+	if (r->consequence_of) /* one problem: the views show it under that check */
+		jw_kv_str(jw, "consequence_of", r->consequence_of);
 	finding_json(jw, &v, r->status != ST_PASS);
 	evidence_json(jw, "evidence", &r->ev);
 	if (r->cut != CUT_NONE)
@@ -72,6 +74,8 @@ void report_json_members(struct json_writer *jw, const struct report *rep)
 	jw_kv_object(jw, "summary");
 	jw_kv_str(jw, "status", sum.status);
 	jw_kv_str(jw, "first_failure", sum.first_failure ? sum.first_failure->def->id : NULL);
+	jw_kv_int(jw, "problems", (intmax_t)sum.problems);
+	jw_kv_int(jw, "consequences", (intmax_t)sum.consequences);
 	if (sum.interrupted_by) /* the status covers only the checks that finished */
 		jw_kv_str(jw, "interrupted", sum.interrupted_by);
 	jw_kv_object(jw, "counts");

@@ -8,11 +8,13 @@
 #include "finding.h"
 #include "markdown.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/check.h"
 #include "../core/json.h"
 #include "../core/layers.h"
+#include "../kb/fixline.h"
 #include "../kb/kb.h"
 #include "../version.h"
 
@@ -131,8 +133,22 @@ static void put_first(struct strbuf *sb, const struct result *r)
 		sb_add(sb, e->id);
 		sb_add(sb, "`):\n\n```\n");
 		for (size_t i = 0; i < v.nfix; i++) {
-			md_code(sb, v.fix[i], MD_VALUE_MAX);
+			/* as the terminal shows it: a remark is a comment, and
+			 * words for a person are one, so each line pastes */
+			struct fix_command c;
+			fix_classify(v.fix[i], &c);
+			struct strbuf line = STRBUF_INIT;
+			if (c.instruction)
+				sb_addf(&line, "# %s", v.fix[i]);
+			else if (c.note)
+				sb_addf(&line, "%s   # %s", c.text, c.note);
+			else
+				sb_add(&line, c.text);
+			md_code(sb, line.buf, MD_VALUE_MAX);
 			sb_addc(sb, '\n');
+			sb_release(&line);
+			free(c.text);
+			free(c.note);
 		}
 		sb_add(sb, "```\n");
 	}
@@ -209,8 +225,8 @@ void report_markdown(struct strbuf *out, const struct report *rep, const char *n
 		sb_addf(&sb, "✗ broken at the %s layer (`%s`)\n", sum.first_failure->def->layer,
 			sum.first_failure->def->id);
 	} else if (sum.first_warning) {
-		sb_addf(&sb, "! no failures, %d warning%s\n", sum.counts[ST_WARN],
-			sum.counts[ST_WARN] == 1 ? "" : "s");
+		sb_addf(&sb, "! no failures, %zu warning%s\n", sum.problems,
+			sum.problems == 1 ? "" : "s");
 	} else if (sum.interrupted) {
 		sb_add(&sb, "- no problems found in the checks that finished\n");
 	} else {
@@ -246,6 +262,8 @@ void report_markdown(struct strbuf *out, const struct report *rep, const char *n
 		header = true;
 		sb_addf(&sb, "- %s `%s`: ", status_mark(r->status), r->def->id);
 		md_inline(&sb, r->detail);
+		if (r->consequence_of) /* one cause, one problem */
+			sb_addf(&sb, " (follows from `%s`: the same cause)", r->consequence_of);
 		sb_addc(&sb, '\n');
 	}
 	put_details(&sb, rep);

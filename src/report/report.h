@@ -31,8 +31,12 @@ struct summary {
 	size_t not_started;     /* never started: the budget was spent (not tolerated) */
 	size_t interrupted;     /* did not finish: SIGINT or SIGTERM ended the run */
 	const char *interrupted_by;         /* that signal's name ("SIGTERM"), or NULL */
-	const struct result *first_failure; /* first failure of the run, in chain order */
-	const struct result *first_warning; /* first shown warning */
+	size_t problems;        /* root causes: failures and warnings that follow from no other */
+	size_t consequences;    /* failures and warnings that follow from another (consequence_of) */
+	/* first failure of the run that follows from no other, in chain order
+	 * (a failure when every failure follows from one) */
+	const struct result *first_failure;
+	const struct result *first_warning; /* first shown warning, likewise */
 	const char *status;                 /* "ok", "warn", "fail" */
 };
 

@@ -8,6 +8,7 @@
 void report_summarize(const struct report *rep, struct summary *sum)
 {
 	memset(sum, 0, sizeof *sum);
+	const struct result *root_failure = NULL, *root_warning = NULL;
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct result *r = &rep->results[i];
 		if (!rep->shown[i] || !r->ran)
@@ -28,16 +29,32 @@ void report_summarize(const struct report *rep, struct summary *sum)
 			if (!sum->interrupted_by)
 				sum->interrupted_by = res_get(r, "interrupted_by");
 		}
+		bool root = !r->consequence_of;
+		if (status_is_failure(shown) || shown == ST_WARN) {
+			if (root)
+				sum->problems++;
+			else
+				sum->consequences++;
+		}
 		if (result_fails_run(r)) {
 			sum->failed++;
+			if (root && !root_failure)
+				root_failure = r;
 			if (!sum->first_failure)
 				sum->first_failure = r;
 		}
 		if (r->status == ST_WARN && !tol)
 			sum->warnings++;
+		if (shown == ST_WARN && root && !root_warning)
+			root_warning = r;
 		if (shown == ST_WARN && !sum->first_warning)
 			sum->first_warning = r;
 	}
+	/* the headline blames the root, not what follows from it */
+	if (root_failure)
+		sum->first_failure = root_failure;
+	if (root_warning)
+		sum->first_warning = root_warning;
 	sum->status = sum->first_failure ? "fail" : sum->first_warning ? "warn" : "ok";
 }
 

@@ -123,7 +123,24 @@ static void put_check(struct strbuf *out, const struct report *rep, const struct
 	sb_release(&line);
 
 	const struct kb_entry *e = kb_find(r->kb);
-	if (e && r->status != ST_SKIP && (r->status != ST_PASS || (rep->verbose && e->cause))) {
+	if (r->consequence_of) {
+		/* one cause, one problem: its cause and fix are the root's */
+		struct strbuf f = STRBUF_INIT;
+		const struct result *c = report_find(rep, r->consequence_of);
+		sb_addf(&f, "follows from %s %s: the same cause, the same fix", r->consequence_of,
+			c > r ? "below" : "above");
+		struct text_wrap fw = { text_columns(), 6, 6, 0, NULL };
+		sb_add(out, "      ");
+		text_wrap(out, f.buf, &fw);
+		sb_addc(out, '\n');
+		sb_release(&f);
+		if (rep->verbose && e) {
+			struct finding_view v;
+			finding_expand(&v, e, &r->ev, r->def->id);
+			finding_text(out, &v, 6, FT_CAUSE | FT_FIXES | FT_SOURCES | FT_MORE);
+			finding_view_release(&v);
+		}
+	} else if (e && r->status != ST_SKIP && (r->status != ST_PASS || (rep->verbose && e->cause))) {
 		const struct result *same = r->status == ST_PASS ? NULL : same_finding(rep, r);
 		struct finding_view v;
 		finding_expand(&v, e, &r->ev, r->def->id);
@@ -184,8 +201,12 @@ void report_verdict(struct strbuf *out, const struct report *rep)
 			r->def->layer, off);
 		text_sanitize_line(&v, r->detail);
 		sb_addf(&v, " (%s).", r->def->id);
-		if (sum.failed > 1)
-			sb_addf(&v, " %zu problems in all; fix the first one first.", sum.failed);
+		if (sum.problems > 1)
+			sb_addf(&v, " %zu problems in all; fix the first one first.", sum.problems);
+		if (sum.consequences)
+			sb_addf(&v, " %zu finding%s follow%s from %s.", sum.consequences,
+				sum.consequences == 1 ? "" : "s", sum.consequences == 1 ? "s" : "",
+				sum.problems > 1 ? "these" : "it");
 		/* Only the checks this failure holds back wait for its fix. */
 		int held = blocked_by(rep, r);
 		if (held)
@@ -197,8 +218,8 @@ void report_verdict(struct strbuf *out, const struct report *rep)
 		if (rep->color)
 			on = "\033[1;33m";
 		sb_addf(&v, "%s%s No failures%s, %d warning%s (first: %s)%s.", on,
-			status_mark(ST_WARN), off, sum.counts[ST_WARN],
-			sum.counts[ST_WARN] == 1 ? "" : "s", sum.first_warning->def->id,
+			status_mark(ST_WARN), off, (int)sum.problems,
+			sum.problems == 1 ? "" : "s", sum.first_warning->def->id,
 			rep->strict ? "; --strict: warnings fail the run" : "");
 	} else {
 		if (rep->color)

@@ -102,6 +102,9 @@ expect_json '.io.verdict.status == "fail" and .io.verdict.summary == "no locatio
 expect_json '[.io.verdict.findings[] | .kb] == ["bench.io.failed", "bench.io.failed"]'
 
 # ---- usage errors ----
+run bench io --size 1
+expect_rc 2
+expect_err "^wslgpu bench: --size: '1' is too small to time a throughput: at least 1M"
 run bench io --size 12Q
 expect_rc 2
 expect_err "--size: '12Q' is not a size"

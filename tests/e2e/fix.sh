@@ -32,7 +32,9 @@ expect_line '^#!/bin/sh$'
 expect_line '^# made by wslgpu [0-9.]+ \(commit [^)]+\) on [0-9-]+ [0-9:]+ UTC\. It changes nothing\.$'
 expect_line '^exit 1$'
 expect_line '^# \[1\] libs\.libcuda \(fail\): '
-expect_line '^# \[2\] libs\.libnvml \(fail\): '
+# one cause, one step: libnvml, env and cuda.load follow from it
+expect_line '^# also:  libs\.libnvml, libs\.env, cuda\.load \(the same cause: fixed with it\)$'
+expect_no_line '^# \[[0-9]\] (libs\.libnvml|libs\.env|cuda\.load) '
 expect_line '^# why:   LD_LIBRARY_PATH names /usr/lib/x86_64-linux-gnu, where the Linux NVIDIA driver package libnvidia-compute-535'
 expect_line '^# risk:  high: removes packages'
 expect_line '^# needs root'
@@ -40,14 +42,11 @@ expect_line '^# --apply edits /home/user/.bashrc line 3:$'
 expect_line '^#     was: export LD_LIBRARY_PATH=\$LD_LIBRARY_PATH:/usr/lib/x86_64-linux-gnu$'
 expect_line '^unset LD_LIBRARY_PATH   # for this shell$'
 expect_line '^sudo apt-get remove --purge libnvidia-compute-535$'
-expect_line '^#   \(as in step 1\) sudo apt-get remove --purge libnvidia-compute-535$'
-expect_line '^# \[[0-9]\] libs\.env \(warn\): '
-# cuda.load still runs (it observes what libs predicted).
-expect_line '^# \[[0-9]\] cuda\.load \(fail\): '
 expect_no_line '^# \[[0-9]\] cuda\.(init|devices|kernel)'
 expect_same "$ROOT/home/user/.bashrc" "$WORK/bashrc.orig" "the plan changed nothing"
 # failures come before warnings
-if [ "$(printf '%s\n' "$OUT" | grep -n '(warn)' | head -1 | cut -d: -f1)" -gt \
+first_warn=$(printf '%s\n' "$OUT" | grep -n '^# \[[0-9]*\] .*(warn)' | head -1 | cut -d: -f1)
+if [ -z "$first_warn" ] || [ "$first_warn" -gt \
 	"$(printf '%s\n' "$OUT" | grep -n '(fail)' | tail -1 | cut -d: -f1)" ]; then
 	ok "failures before warnings"; else fail "a warning comes before a failure"; fi
 
@@ -55,7 +54,8 @@ run_json fix
 expect_json '.schema == "wslgpu/fix/1"'
 expect_json '.steps[0].check == "libs.libcuda" and .steps[0].risk == "high" and .steps[0].needs_root'
 expect_json '.steps[0].edits[0].file == "/home/user/.bashrc" and .steps[0].edits[0].line == 3 and .steps[0].edits[0].automatic'
-expect_json '.steps[1].edits[0].same_as_step == 1'
+expect_json '.steps[0].consequences == "libs.libnvml, libs.env, cuda.load"'
+expect_json '[.steps[].check] | index("cuda.load") == null'
 expect_json '.automatic == 1'
 expect_json '[.steps[0].commands[] | select(.command == "sudo ldconfig")][0].needs_root'
 
@@ -150,7 +150,7 @@ cp "$ROOT/home/user/.bashrc" "$WORK/bashrc.orig"
 run fix
 expect_rc 1
 expect_line '^# \[1\] libs\.env \(fail\): '
-expect_line '^# \[2\] cuda\.init \(fail\): '
+expect_line '^# also:  cuda\.init \(the same cause: fixed with it\)$'
 expect_line '^# --apply edits /home/user/\.bashrc line 1:$'
 expect_line '^# edit by hand: /home/user/\.bashrc line 2:$'
 expect_line '^unset CUDA_VISIBLE_DEVICES$'

@@ -150,7 +150,7 @@ expect_rc 1
 expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.cudnn_libcuda"'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.signal == "SIGABRT"'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.stage == "a cuDNN convolution in PyTorch"'
-expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH   (for this shell")'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("export LD_LIBRARY_PATH=/usr/lib/wsl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}   (for this shell")'
 
 # TensorFlow without its CUDA libraries; JAX without its CUDA plugin.
 fixture tf-no-cuda-libs

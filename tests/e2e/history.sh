@@ -287,6 +287,10 @@ run smoke --record --db "$SDB"
 [ "$(stat -c %a "$WORK/smoke" 2>/dev/null)" = 700 ] && ok "directory is 0700" || fail "directory mode"
 hjson --db "$SDB"
 expect_json '(.runs | length) == 1 and .runs[0].command == "smoke"'
+# reading leaves no -wal or -shm file beside the database
+for f in "$SDB-wal" "$SDB-shm"; do
+	if [ -e "$f" ]; then fail "history --db left $f"; else ok "history --db left no ${f##*-} file"; fi
+done
 expect_json '.runs[0].facts["driver.version"] == "551.23" and .runs[0].facts.platform == "wsl2"'
 expect_json '.runs[0].machine | test("^[0-9a-f]{16}$")'
 expect_json '[.runs[0].machine] | inside(["0123456789abcdef"]) | not'

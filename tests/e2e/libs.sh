@@ -198,7 +198,9 @@ expect_line '^ +sudo apt-get remove --purge libnvidia-compute-535$'
 expect_line '^ +sudo ldconfig$'
 expect_line '^✗ libs\.libnvml +the loader picks /usr/lib/x86_64-linux-gnu/libnvidia-ml\.so\.1 from libnvidia-compute-535 \(via LD_LIBRARY_PATH\), not WSL.s /usr/lib/wsl/lib/libnvidia-ml\.so\.1$'
 expect_line '^! libs\.env +LD_LIBRARY_PATH puts /usr/lib/x86_64-linux-gnu ahead of /usr/lib/wsl/lib: Linux-driver libraries there win over WSL.s$'
-expect_line '^✗ Broken at the libs layer: the loader picks /usr/lib/x86_64-linux-gnu/libcuda\.so\.1 .*\(libs\.libcuda\)\. 2 problems in all'
+# libs.libnvml and libs.env follow from libs.libcuda: one problem, counted once
+expect_line '^✗ Broken at the libs layer: the loader picks /usr/lib/x86_64-linux-gnu/libcuda\.so\.1 .*\(libs\.libcuda\)\. 2 findings follow from it\.'
+expect_line '^      follows from libs\.libcuda above: the same cause, the same fix$'
 run_json --only libs
 expect_status libs.libcuda fail
 expect_status libs.libnvml fail
@@ -331,6 +333,11 @@ expect_kb libs.libnvml libs.loader.unversioned_stub
 expect_fix libs.libnvml 0 "export LD_LIBRARY_PATH=/usr/local/cuda/lib64   (for this shell: drops the stubs directory)"
 expect_kb libs.env libs.env.stubs_on_path
 expect_ev libs.env CUDA_HOME /usr/local/cuda
+# one cause: libnvml's and env's findings follow from libcuda's (consequence_of)
+expect_json '(.checks[] | select(.id == "libs.libnvml") | .consequence_of) == "libs.libcuda"'
+expect_json '(.checks[] | select(.id == "libs.env") | .consequence_of) == "libs.libcuda"'
+expect_json '(.checks[] | select(.id == "libs.libcuda") | has("consequence_of")) | not'
+expect_json '.summary.problems == 1 and .summary.consequences == 2'
 # The stubs directory after WSL's (the "working" setup of WSL#9099): libcuda.so.1 and
 # libcuda.so are WSL's; the stub behind them is evidence here and libs.env's warning.
 setenv LD_LIBRARY_PATH=/usr/lib/wsl/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib64/stubs

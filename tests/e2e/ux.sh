@@ -164,7 +164,7 @@ setenv COLUMNS=80
 run
 n=$(printf '%s\n' "$OUT" | grep -c 'That library expects /dev/nvidiactl' || true)
 if [ "$n" = 1 ]; then ok "the shared cause is printed once"; else fail "the shared cause is printed $n times"; fi
-expect_line '^      cause and fix: as for libs\.libcuda above$'
+expect_line '^      follows from libs\.libcuda above: the same cause, the same fix$'
 
 # explain: the problem before the harmless message seen first, two causes.
 fixture healthy-wsl2
@@ -279,5 +279,40 @@ total = float(root.get("time"))
 suites = sum(float(s.get("time")) for s in root.findall("testsuite"))
 sys.exit(0 if suites <= total + 1e-9 else 1)
 EOF
+
+# One root cause, one problem, one fix: what follows from a cause is shown
+# under it, counted once, and has no step of its own (consequence_of).
+fixture toolkit-too-new
+setenv COLUMNS=80
+run check --brief
+# the toolkit is too new for a fine driver: the toolkit's problem, said once
+expect_line '^✗ toolkit\.nvcc '
+expect_line '^  also +host\.driver \(the same cause\)$'
+expect_no_line '^✗ host\.driver '
+run check
+expect_line '^✗ Broken at the toolkit layer: CUDA 13\.0 toolkit'
+expect_line '1 finding follows from it\.$'
+expect_line '^      follows from toolkit\.nvcc below: the same cause, the same fix$'
+expect_no_line 'problems in all'
+run_json check
+expect_json '.summary.first_failure == "toolkit.nvcc" and .summary.problems == 1'
+expect_json '(.checks[] | select(.id == "host.driver") | .consequence_of) == "toolkit.nvcc"'
+run_json fix
+expect_json '[.steps[].check] == ["toolkit.nvcc"]'
+fixture container-no-gpu
+setenv COLUMNS=80
+run check --brief
+expect_line '^  also +host\.driver_store, libs\.kernel_modules \(the same cause\)$'
+expect_no_line '^. (host\.driver_store|libs\.kernel_modules) '
+run check
+expect_no_line 'problems in all'
+fixture conda-libcuda
+setenv COLUMNS=80
+run fix
+# cuda.load's failure is libs.libcuda's prediction come true: no second,
+# different fix for the same file (dpkg -S on conda's library)
+expect_line '^# also:  cuda\.load \(the same cause: fixed with it\)$'
+expect_no_line '^dpkg -S '
+expect_no_line '^# \[2\]'
 
 done_testing

@@ -11,6 +11,7 @@
 #include "core/result.h"
 #include "core/rootfs.h"
 #include "core/text.h"
+#include "fix/consequence.h"
 #include "fix/edit.h"
 #include "fix/plan.h"
 #include "fix/rcscan.h"
@@ -520,6 +521,80 @@ static void test_buildinfo(void **state)
 	sb_release(&sb);
 }
 
+static const char *follows(struct fake_run *fr, const char *id)
+{
+	return fr->r[registry_find(id)].consequence_of;
+}
+
+/* One root cause, one problem: the three ways a finding follows from
+ * another, and that a failure never folds into a warning. */
+static void test_consequences(void **state)
+{
+	(void)state;
+	struct fake_run fr;
+	/* a container without the GPU: cuda.load still runs (after:
+	 * libs.libcuda, held back by libs.wsl_dir, held back by the bridge) */
+	fake_run_init(&fr);
+	fake_result(&fr, "platform.kind", ST_PASS, NULL, "container");
+	fake_result(&fr, "bridge.nvidia_dev", ST_FAIL, KB_BRIDGE_NVIDIA_DEV_CONTAINER, "no nodes");
+	res_ev(fake_result(&fr, "libs.wsl_dir", ST_SKIP, NULL, "skipped"), "blocked_by",
+	       "bridge.nvidia_dev");
+	res_ev(fake_result(&fr, "libs.libcuda", ST_SKIP, NULL, "skipped"), "blocked_by",
+	       "libs.wsl_dir");
+	fake_result(&fr, "cuda.load", ST_FAIL, KB_CUDA_LOAD_DLOPEN_FAILED, "no libcuda");
+	fake_result(&fr, "host.driver_store", ST_FAIL, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER,
+		    "no kernel driver");
+	consequences_mark(fr.r, fr.n);
+	assert_null(follows(&fr, "bridge.nvidia_dev"));
+	assert_string_equal(follows(&fr, "cuda.load"), "bridge.nvidia_dev");
+	assert_string_equal(follows(&fr, "host.driver_store"), "bridge.nvidia_dev");
+	assert_true(result_is_root_problem(&fr.r[registry_find("bridge.nvidia_dev")]));
+	assert_false(result_is_root_problem(&fr.r[registry_find("cuda.load")]));
+	fake_run_release(&fr);
+
+	/* a toolkit too new for a fine driver: the toolkit is the root,
+	 * though host.driver comes first */
+	fake_run_init(&fr);
+	fake_result(&fr, "host.driver", ST_FAIL, KB_HOST_DRIVER_TOOLKIT_TOO_NEW, "13.0.1");
+	fake_result(&fr, "toolkit.nvcc", ST_FAIL, KB_TOOLKIT_NVCC_DRIVER_TOO_OLD, "13.0.88");
+	consequences_mark(fr.r, fr.n);
+	assert_string_equal(follows(&fr, "host.driver"), "toolkit.nvcc");
+	assert_null(follows(&fr, "toolkit.nvcc"));
+	fake_run_release(&fr);
+
+	/* the same first fix: libs.env's stubs warning under libs.libcuda's
+	 * stub failure; a cuda.load that loaded fine stands between nothing */
+	fake_run_init(&fr);
+	struct result *lc = fake_result(&fr, "libs.libcuda", ST_FAIL, KB_LIBS_LOADER_STUB, "stub");
+	res_ev(lc, "resolved", "/usr/local/cuda/lib64/stubs/libcuda.so.1");
+	res_ev(lc, "dir", "/usr/local/cuda/lib64/stubs");
+	res_ev(lc, "ldpath_fix", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64");
+	struct result *env = fake_result(&fr, "libs.env", ST_WARN, KB_LIBS_ENV_STUBS_ON_PATH, "stubs");
+	res_ev(env, "stubs", "/usr/local/cuda/lib64/stubs");
+	res_ev(env, "ldpath_fix", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64");
+	consequences_mark(fr.r, fr.n);
+	assert_string_equal(follows(&fr, "libs.env"), "libs.libcuda");
+	fake_run_release(&fr);
+
+	/* a failure is never folded into a warning: the run stays failed */
+	fake_run_init(&fr);
+	const char *ids[] = { "libs.libcuda", "libs.libnvml" };
+	for (int k = 0; k < 2; k++) {
+		struct result *x = fake_result(&fr, ids[k], k ? ST_FAIL : ST_WARN, KB_LIBS_LOADER_STUB,
+					       "stub");
+		res_ev(x, "resolved", "/usr/local/cuda/lib64/stubs/libcuda.so.1");
+		res_ev(x, "dir", "/usr/local/cuda/lib64/stubs");
+		res_ev(x, "ldpath_fix", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64");
+	}
+	consequences_mark(fr.r, fr.n);
+	assert_null(follows(&fr, "libs.libnvml"));
+	/* the other way round it folds */
+	fr.r[registry_find("libs.libcuda")].status = ST_FAIL;
+	consequences_mark(fr.r, fr.n);
+	assert_string_equal(follows(&fr, "libs.libnvml"), "libs.libcuda");
+	fake_run_release(&fr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_cvd),
+		cmocka_unit_test(test_consequences),
 		cmocka_unit_test(test_edit),
 		cmocka_unit_test(test_buildinfo),
 	};

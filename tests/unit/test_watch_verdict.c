@@ -224,6 +224,19 @@ static void test_input(void **state)
 	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
 	watch_verdict_release(&v);
 
+	/* A reader that gets its data fast (dd at 1.6 GB/s): no iowait, no
+	 * state D, yet reading is what it does, not waiting. */
+	s = base();
+	s.job_rchar_mean = 1600;
+	s.job_read_mean = 1600;
+	expect(&s, WV_INPUT, KB_WATCH_INPUT_BOUND, &v);
+	watch_verdict_release(&v);
+	/* a trickle of reads is still waiting */
+	s.job_rchar_mean = 2;
+	s.job_read_mean = 2;
+	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
+	watch_verdict_release(&v);
+
 	/* Saturated CPUs win over waiting for I/O. */
 	s = base();
 	s.job_blocked_mean = 0.5;

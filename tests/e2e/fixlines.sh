@@ -1,0 +1,54 @@
+#!/bin/sh
+# fixlines.sh: every fix line runs as printed. On every fixture, each line
+# the user is given to paste passes `bash -n`: the plan's shell commands
+# (fix --json, each with its remark as a comment, as `wslgpu fix` prints
+# it), `fix --commands` whole, and the fix block of the Markdown report
+# (remarks and words for a person are comments there, as on the terminal).
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v bash >/dev/null 2>&1; then
+	echo "1..0 # SKIP no bash"
+	exit 0
+fi
+
+# bash_n WHAT FILE: one assertion, naming the first line that fails.
+bash_n() {
+	if bash -n "$2" 2>"$WORK/bash.err"; then
+		ok "$1 passes bash -n"
+	else
+		fail "$1 fails bash -n: $(head -3 "$WORK/bash.err" | tr '\n' ' ') [$(head -c 300 "$2" | tr '\n' '|')]"
+	fi
+}
+
+for f in $(fixture_tool --list); do
+	fixture "$f"
+	selected || continue
+	run_json fix
+	# each shell command of the plan on a file of its own: one bad line
+	# must not hide behind another's quote
+	i=0
+	jq -r '.steps[].commands[] | select(.where == "linux" and .kind == "command")
+		| .command + (if .note then "   # " + .note else "" end) | @base64' "$JSON" |
+		while read -r line; do
+			i=$((i + 1))
+			printf '%s\n' "$line" | base64 -d >"$WORK/line.$i"
+			echo "$WORK/line.$i"
+		done >"$WORK/lines"
+	n=0
+	while read -r file; do
+		n=$((n + 1))
+		bash_n "fix line $n ($(head -c 60 "$file" | tr '\n' ' '))" "$file"
+	done <"$WORK/lines"
+	run fix --commands
+	printf '%s\n' "$OUT" >"$WORK/commands.sh"
+	bash_n "fix --commands" "$WORK/commands.sh"
+	run report --markdown -o "$WORK/report.md"
+	# the code block after **Fix**
+	awk '/^\*\*Fix\*\*/ { fix = 1; next } fix && /^```$/ { if (in_block) exit; in_block = 1; next }
+		in_block { print }' "$WORK/report.md" >"$WORK/report-fix.sh"
+	if [ -s "$WORK/report-fix.sh" ]; then
+		bash_n "report --markdown's fix block" "$WORK/report-fix.sh"
+	fi
+done
+
+done_testing
