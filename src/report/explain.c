@@ -64,6 +64,7 @@ static const char *verdict_tag(enum verdict v)
 	case V_LIKELY: return "[likely: its check reports a problem here]";
 	case V_OPEN: return "[not determined here]";
 	case V_RULED_OUT: return "[ruled out on this machine]";
+	case V_BOUND: return "[only on one platform: which is the log's?]";
 	case V_NOT_HERE: return "[not on this platform]";
 	default: return "";
 	}
@@ -79,10 +80,16 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s (%s)", e->title, e->id);
 	if (r->v != V_UNCHECKED) {
-		sb_addf(&sb, "  %s", verdict_tag(r->v));
+		sb_addf(&sb, "  %s", r->v == V_NOT_HERE && r->why == R_TEXT ? "[not on the log's platform]"
+									 : verdict_tag(r->v));
 		sb_addc(&sb, '\n');
 		cause_evidence(r, &sb);
 	}
+	for (unsigned char i = 0; i < r->nsupport; i++)
+		sb_addf(&sb, "%s\"%s\"", i ? ", " : "\nthe log shows ", r->support[i]);
+	for (unsigned char i = 0; i < r->nexclude; i++)
+		sb_addf(&sb, "%s\"%s\"", i ? ", " : r->nsupport ? "; against it: " : "\nagainst it, the log shows ",
+			r->exclude[i]);
 	labelled(out, label, sb.buf);
 	sb_reset(&sb);
 	if (compact) {
@@ -91,6 +98,7 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 	}
 	struct finding_view fv;
 	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	order_fixes(&fv, r, v->log);
 	if (fv.cause)
 		finding_text_line(&sb, 4, "", fv.cause);
 	finding_text(&sb, &fv, 4, FT_FIXES | FT_CONFIRM | (v->verbose ? FT_SOURCES : 0));
@@ -264,12 +272,14 @@ void explain_report_text(struct strbuf *out, const struct explain_view *v)
 
 /* ---- JSON ---- */
 
-static void json_cause(struct json_writer *jw, const struct cause_rank *r)
+static void json_cause(struct json_writer *jw, const struct cause_rank *r,
+		       const struct rank_platform *log)
 {
 	const struct kb_entry *e = r->e;
 	const struct result *ev = r->v == V_CONFIRMED ? r->by : NULL;
 	struct finding_view fv;
 	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	order_fixes(&fv, r, log);
 	jw_object_begin(jw);
 	jw_kv_str(jw, "id", e->id);
 	jw_kv_str(jw, "kind", e->kind);
@@ -283,6 +293,14 @@ static void json_cause(struct json_writer *jw, const struct cause_rank *r)
 	jw_kv_str(jw, "confirm", e->confirm);
 	jw_kv_strings(jw, "source", e->source.v, e->source.n);
 	jw_kv_str(jw, "machine", verdict_name(r->v));
+	if (r->nsupport || r->nexclude) {
+		jw_kv_object(jw, "words");
+		jw_kv_strings(jw, "support", r->support, r->nsupport);
+		jw_kv_strings(jw, "exclude", r->exclude, r->nexclude);
+		jw_end(jw);
+	} else {
+		jw_kv_null(jw, "words");
+	}
 	struct strbuf t = STRBUF_INIT;
 	cause_evidence(r, &t);
 	jw_kv_str(jw, "evidence", t.len ? t.buf : NULL);
@@ -322,6 +340,16 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	} else {
 		jw_kv_null(&jw, "platform");
 	}
+	if (v->log && v->log->kind) {
+		jw_kv_object(&jw, "log_platform");
+		jw_kv_str(&jw, "kind", v->log->kind);
+		jw_kv_str(&jw, "from", v->log->from);
+		jw_kv_bool(&jw, "established", v->log->established);
+		jw_kv_str(&jw, "marker", v->log->marker && *v->log->marker ? v->log->marker : NULL);
+		jw_end(&jw);
+	} else {
+		jw_kv_null(&jw, "log_platform");
+	}
 	jw_kv_array_lines(&jw, "matches");
 	for (size_t i = 0; i < s->nfound; i++) {
 		const struct explain_match *m = s->found[i];
@@ -346,7 +374,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_end(&jw);
 		jw_kv_array(&jw, "causes");
 		for (size_t j = 0; j < sig->ncause; j++)
-			json_cause(&jw, &v->ranks[i][j]);
+			json_cause(&jw, &v->ranks[i][j], v->log);
 		jw_end(&jw);
 		jw_kv_str(&jw, "confirm", sig->e->confirm);
 		jw_kv_strings(&jw, "source", sig->e->source.v, sig->e->source.n);

@@ -1224,6 +1224,14 @@ static void test_rank(void **state)
 		result_release(&res[i]);
 }
 
+/* This machine's platform.kind result as the only word on the platform. */
+static struct rank_platform machine_pf(const struct result *res)
+{
+	struct rank_platform pf;
+	rank_platform_pick(&pf, NULL, NULL, NULL, res);
+	return pf;
+}
+
 /* A cause for another platform goes last, with and without --check, and a
  * myth that holds only on WSL is no myth on native Linux. */
 static void test_rank_platform(void **state)
@@ -1255,11 +1263,16 @@ static void test_rank_platform(void **state)
 	res_set(&res[2], ST_FAIL, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER, "no driver");
 	res[2].ran = true;
 	struct cause_rank r[4];
-	/* Without --check: the platform alone. */
-	rank_causes(&sig, defs, NULL, 3, &res[0], r);
-	assert_ptr_equal(r[0].e, &ctr);
+	/* Without --check, this machine's platform only (a prior): a cause
+	 * for another platform goes last, and one bound to this platform
+	 * after the one that holds everywhere. */
+	struct rank_platform pf = machine_pf(&res[0]);
+	rank_causes(&sig, defs, NULL, 3, &pf, r);
+	assert_ptr_equal(r[0].e, &any);
 	assert_int_equal(r[0].v, V_UNCHECKED);
-	assert_ptr_equal(r[1].e, &any);
+	assert_ptr_equal(r[1].e, &ctr);
+	assert_int_equal(r[1].v, V_BOUND);
+	assert_string_equal(verdict_name(V_BOUND), "platform_bound");
 	assert_ptr_equal(r[2].e, &myth);
 	assert_int_equal(r[2].v, V_NOT_HERE);
 	assert_ptr_equal(r[3].e, &build);
@@ -1270,26 +1283,57 @@ static void test_rank_platform(void **state)
 	assert_string_equal(sb.buf, "applies only on WSL; platform.kind: a container on native Linux");
 	sb_release(&sb);
 	assert_string_equal(verdict_name(V_NOT_HERE), "not_applicable");
+	/* The text shows a container: the container's cause leads. */
+	struct rank_platform ptext;
+	rank_platform_pick(&ptext, NULL, "container", "nvidia-container-cli", &res[0]);
+	assert_true(ptext.established);
+	rank_causes(&sig, defs, NULL, 3, &ptext, r);
+	assert_ptr_equal(r[0].e, &ctr);
+	assert_int_equal(r[0].v, V_UNCHECKED);
+	assert_ptr_equal(r[1].e, &any);
+	assert_ptr_equal(r[2].e, &myth);
+	assert_int_equal(r[2].v, V_NOT_HERE);
+	assert_int_equal(r[2].why, R_TEXT);
 	/* With --check: the Windows-build cause's check fails here, yet it is
 	 * not "likely": it cannot apply off WSL. */
-	rank_causes(&sig, defs, res, 3, &res[0], r);
+	rank_causes(&sig, defs, res, 3, &pf, r);
 	assert_ptr_equal(r[3].e, &build);
 	assert_int_equal(r[3].v, V_NOT_HERE);
-	/* On WSL the myth stays first and the signature a myth. */
+	/* On WSL (the text or --platform says so) the myth stays first and
+	 * the signature a myth; --platform wins over the text. */
+	struct rank_platform pwsl;
+	rank_platform_pick(&pwsl, "wsl2", "native", "nvrm:", &res[0]);
+	assert_string_equal(pwsl.from, "option");
+	rank_causes(&sig, defs, NULL, 3, &pwsl, r);
+	assert_ptr_equal(r[0].e, &myth);
+	assert_ptr_equal(r[3].e, &ctr);
+	assert_int_equal(r[3].v, V_NOT_HERE);
+	assert_string_equal(explain_effective_kind(&sig, r), "myth");
+	/* On a WSL machine with a log that does not say where it ran, the
+	 * cause that holds everywhere comes first; the signature is still a
+	 * myth there. */
 	result_release(&res[0]);
 	result_init(&res[0], &defs[0]);
 	res_ev(&res[0], "kind", "wsl2");
 	res_set(&res[0], ST_PASS, NULL, "WSL2");
 	res[0].ran = true;
-	rank_causes(&sig, defs, NULL, 3, &res[0], r);
-	assert_ptr_equal(r[0].e, &myth);
+	pf = machine_pf(&res[0]);
+	rank_causes(&sig, defs, NULL, 3, &pf, r);
+	assert_ptr_equal(r[0].e, &any);
+	assert_ptr_equal(r[1].e, &myth);
+	assert_int_equal(r[1].v, V_BOUND);
 	assert_ptr_equal(r[3].e, &ctr);
 	assert_int_equal(r[3].v, V_NOT_HERE);
 	assert_string_equal(explain_effective_kind(&sig, r), "myth");
-	/* Platform unknown: nothing moves. */
+	/* Platform unknown: what holds everywhere first, the bound ones after. */
 	rank_causes(&sig, defs, NULL, 3, NULL, r);
-	for (int i = 0; i < 4; i++)
-		assert_ptr_equal(r[i].e, causes[i]);
+	assert_ptr_equal(r[0].e, &any);
+	for (int i = 1; i < 4; i++) {
+		assert_ptr_equal(r[i].e, causes[i - 1]);
+		assert_int_equal(r[i].v, V_BOUND);
+	}
+	assert_false(kb_applies(&myth, "windows"));
+	assert_false(kb_applies(&ctr, "windows"));
 	for (int i = 0; i < 3; i++)
 		result_release(&res[i]);
 	assert_true(kb_applies(&ctr, "container"));
