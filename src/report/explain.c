@@ -359,6 +359,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_kv_str(&jw, "layer", sig->e->layer);
 		jw_kv_str(&jw, "kind", explain_match_kind(s, v->ranks, i));
 		jw_kv_str(&jw, "title", sig->e->title);
+		jw_kv_str(&jw, "family", sig->e->family);
 		jw_kv_uint(&jw, "count", m->count);
 		jw_kv_uint(&jw, "first_line", m->first_line);
 		jw_kv_uint(&jw, "last_line", m->last_line);
