@@ -114,7 +114,10 @@ void rank_platform_pick(struct rank_platform *pf, const char *option,
 		pf->established = true;
 		pf->from = "option";
 	} else if (text_kind) {
-		pf->kind = text_kind;
+		/* The kernel's lines read the same in a container on that
+		 * kernel: this machine tells the two apart. */
+		const char *mk = machine && machine->ran ? res_get(machine, "kind") : NULL;
+		pf->kind = !strcmp(text_kind, "native") && mk && !strcmp(mk, "container") ? mk : text_kind;
 		pf->established = true;
 		pf->from = "text";
 		pf->marker = text_marker;

@@ -23,7 +23,9 @@ static const struct {
 	{ "appdata", P_WIN }, { "program files", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
-	{ "secure boot", P_NATIVE }, { "/dev/nvidia0", P_NATIVE }, { "/dev/nvidiactl", P_NATIVE },
+	/* not /dev/nvidia0: "cannot access /dev/nvidia0" is what WSL users
+	 * paste when they look for it, a myth there, no sign of native Linux */
+	{ "secure boot", P_NATIVE },
 	{ "xid", P_NATIVE }, { "rminitadapter", P_NATIVE }, { "modprobe", P_NATIVE },
 	{ "nouveau", P_NATIVE }, { "/lib/modules/", P_NATIVE }, { "nvidia-installer", P_NATIVE },
 	{ "mokutil", P_NATIVE }, { "linux-headers", P_NATIVE }, { "akmod", P_NATIVE },

@@ -8,8 +8,9 @@
  *              microsoft-standard-WSL2, wsl.exe, Wsl/Service, HCS_E_...
  *   Windows    C:\ paths, .exe and .dll names, a PowerShell prompt, HRESULTs
  *              (0x8007...), AppData: Windows, or WSL with a WSL marker too
- *   native     NVRM:, nvidia.ko, DKMS, Secure Boot, /dev/nvidia0, Xid,
- *              RmInitAdapter, modprobe, nouveau, /lib/modules/
+ *   native     NVRM:, nvidia.ko, DKMS, Secure Boot, Xid, RmInitAdapter,
+ *              modprobe, nouveau, /lib/modules/ (not /dev/nvidia0: a WSL
+ *              user looking for it pastes that path too)
  *   container  /.dockerenv, docker run, the NVIDIA container toolkit's
  *              programs, containerd, runc, Kubernetes (kubectl, kubelet, pod/)
  * A container marker wins over the host (container-in-wsl2 with a WSL
