@@ -285,6 +285,16 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 		fv->fix = keep;
 		fv->nfix = k;
 	}
+	bool wsl_first = !wsl_cause && !wsl_log && fv->nfix && fix_is_wsl_only(fv->fix[0]);
+	bool dropped_all = !wsl_cause && established && !wsl_log && !fv->nfix;
+	if ((wsl_first || dropped_all) && e->confirm && strstr(e->confirm, "--only")) {
+		/* Every fix is WSL's: off WSL, the check that tells the causes
+		 * apart comes first. */
+		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
+		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
+		fv->fix[0] = xstrdup(e->confirm);
+		fv->nfix++;
+	}
 	if (fv->nfix && fix_is_destructive(fv->fix[0]) && r->v != V_CONFIRMED) {
 		const char *only = e->confirm && strstr(e->confirm, "--only") ? e->confirm : NULL;
 		struct strbuf sb = STRBUF_INIT;
@@ -316,7 +326,11 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
 	 * here (apt installing a Linux driver is the right step on native
 	 * Linux, a myth only in WSL). */
 	if (ranks[0].v == V_NOT_HERE)
-		return "noise";
+		/* A message only another platform's program prints (vLLM's
+		 * WSL notice) still shows the problem: only a myth there is
+		 * harmless here. */
+		return strcmp(sig->kind, "myth") && strcmp(sig->cause[0]->kind, "myth") ? sig->kind
+											 : "noise";
 	return shown_kind(ranks[0].e->kind) ? ranks[0].e->kind : "finding";
 }
 

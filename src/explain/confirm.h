@@ -105,8 +105,9 @@ void rank_platform_pick(struct rank_platform *pf, const char *option,
 			const struct result *machine);
 /* The kind to show for a recognised signature: its own (that of its first
  * cause), unless that cause does not apply on this platform; then the kind
- * of the first cause that does (ranks in show order, or NULL); "noise" when
- * none of its causes applies here. */
+ * of the first cause that does (ranks in show order, or NULL); when none
+ * applies here, "noise" for a myth (a step that is right elsewhere) and the
+ * signature's own kind otherwise (the message still shows the problem). */
 const char *explain_effective_kind(const struct explain_sig *sig, const struct cause_rank *ranks);
 
 /*
@@ -115,7 +116,8 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
  *   - a cause that holds everywhere keeps its WSL-only lines (wsl.exe,
  *     PowerShell, /usr/lib/wsl, the Windows driver) last unless the log is
  *     established as WSL's, and drops them where it is established as
- *     another platform's;
+ *     another platform's; where that leaves a WSL-only line first (or
+ *     none), the cause's check command comes first;
  *   - a destructive first line (removing packages or files, reinstalling a
  *     driver, changing the system) is never first on a guess: unless this
  *     machine's checks name the cause (confirmed), the cause's own check
