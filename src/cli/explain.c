@@ -292,7 +292,7 @@ static int explain_answer(const struct explain_cmd *cmd, const struct explain_db
 	}
 	struct rank_platform pf;
 	rank_platform_pick(&pf, cmd->platform, tp->kind, tp->marker, platform);
-	struct paste_words words = { kept->buf ? kept->buf : "", kept->len, NULL };
+	struct paste_words words = { .text = kept->buf ? kept->buf : "", .len = kept->len };
 	pf.words = &words;
 	struct cause_rank **ranks = xcalloc(scan->nfound ? scan->nfound : 1, sizeof *ranks);
 	for (size_t i = 0; i < scan->nfound; i++) {

@@ -143,13 +143,21 @@ static bool paste_has(struct paste_words *w, const char *word)
 			w->lower[i] = (char)tolower((unsigned char)w->text[i]);
 		w->lower[w->len] = 0;
 	}
+	for (size_t i = 0; i < w->nseen; i++)
+		if (w->seen[i] == word)
+			return w->found[i];
 	char lw[128];
 	size_t n = strlen(word);
 	if (!n || n >= sizeof lw)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		lw[i] = (char)tolower((unsigned char)word[i]);
-	return memmem(w->lower, w->len, lw, n) != NULL;
+	bool found = memmem(w->lower, w->len, lw, n) != NULL;
+	if (w->nseen < sizeof w->seen / sizeof w->seen[0]) {
+		w->seen[w->nseen] = word;
+		w->found[w->nseen++] = found;
+	}
+	return found;
 }
 
 /* The support: and exclude: words of r's cause that the paste shows. */

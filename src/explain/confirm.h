@@ -73,6 +73,11 @@ struct paste_words {
 	const char *text;
 	size_t len;
 	char *lower;
+	/* words already looked up (KB strings: compared by address), so that
+	 * a word shared by the causes of many signatures is searched once */
+	const char *seen[64];
+	bool found[64];
+	size_t nseen;
 };
 void paste_words_release(struct paste_words *w);
 

@@ -58,6 +58,10 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 	/* One lower-cased window at a time: the kept paste is at most 4 MiB. */
 	char lo[8192 + 64];
 	size_t keep = 0;
+	/* A paste is short; of a long log the first MiB says where it ran
+	 * (and reading more would cost a big log's throughput). */
+	if (len > TEXT_PLATFORM_READ)
+		len = TEXT_PLATFORM_READ;
 	for (size_t off = 0; off < len;) {
 		size_t n = len - off < 8192 ? len - off : 8192;
 		for (size_t i = 0; i < n; i++)

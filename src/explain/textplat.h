@@ -15,11 +15,14 @@
  *              programs, containerd, runc, Kubernetes (kubectl, kubelet, pod/)
  * A container marker wins over the host (container-in-wsl2 with a WSL
  * marker too), WSL over native, native over a Windows path; none: unknown.
+ * Only the first TEXT_PLATFORM_READ bytes are read.
  */
 #ifndef WSLGPU_EXPLAIN_TEXTPLAT_H
 #define WSLGPU_EXPLAIN_TEXTPLAT_H
 
 #include <stddef.h>
+
+#define TEXT_PLATFORM_READ (1u << 20) /* bytes of the paste read for markers */
 
 struct text_platform {
 	const char *kind;  /* wsl2, container-in-wsl2, container, native, windows, or NULL */

@@ -1473,7 +1473,7 @@ static void test_rank_words(void **state)
 	struct explain_sig sig = { .e = &mem, .kind = "finding", .cause = causes, .ncause = 3 };
 	const char paste[] = "cudnnCreate failed: CUDNN_STATUS_NOT_INITIALIZED\n"
 			     "CUDAGETDEVICECOUNT(&count) != cudaSuccess\n";
-	struct paste_words w = { paste, sizeof paste - 1, NULL };
+	struct paste_words w = { .text = paste, .len = sizeof paste - 1 };
 	struct rank_platform pf = { .words = &w };
 	struct cause_rank r[3];
 	rank_causes(&sig, NULL, NULL, 0, &pf, r);
@@ -1486,7 +1486,7 @@ static void test_rank_words(void **state)
 	paste_words_release(&w);
 	/* An out-of-memory paste puts memory first; no paste, the KB order. */
 	const char paste2[] = "CUBLAS_STATUS_NOT_INITIALIZED\nCUDA out of memory. Tried to allocate";
-	struct paste_words w2 = { paste2, sizeof paste2 - 1, NULL };
+	struct paste_words w2 = { .text = paste2, .len = sizeof paste2 - 1 };
 	pf.words = &w2;
 	rank_causes(&sig, NULL, NULL, 0, &pf, r);
 	assert_ptr_equal(r[0].e, &mem);
