@@ -7,6 +7,7 @@
 #include "../core/layers.h"
 #include "../core/text.h"
 #include "../explain/codes.h"
+#include "../explain/names.h"
 #include "../explain/pattern.h"
 #include "../version.h"
 #include "finding.h"
@@ -178,6 +179,25 @@ static void text_match(struct strbuf *out, const struct explain_view *v, size_t 
 	sb_addc(out, '\n');
 }
 
+/* What an unrecognised line names of the stack, its layer and the checks
+ * that tell its causes apart (names.h). */
+static void text_names(struct strbuf *out, const char *text)
+{
+	struct names nm;
+	names_read(text, strlen(text), &nm);
+	if (!nm.n)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, "names ");
+	names_describe(&nm, &sb);
+	sb_addf(&sb, ": layer %s; what tells its causes apart:", nm.layer);
+	labelled(out, "", sb.buf);
+	sb_reset(&sb);
+	sb_addf(&sb, "wslgpu check --only %s", nm.check);
+	labelled(out, "check", sb.buf);
+	sb_release(&sb);
+}
+
 /* The GPU-looking error lines nothing recognised, and how to report them. */
 static void text_unknown(struct strbuf *out, const struct explain_view *v)
 {
@@ -203,6 +223,7 @@ static void text_unknown(struct strbuf *out, const struct explain_view *v)
 		} else {
 			labelled(out, label, u->text);
 		}
+		text_names(out, u->text);
 	}
 	unsigned long kept = 0;
 	for (size_t i = 0; i < s->nunk; i++)
@@ -309,6 +330,29 @@ static void json_cause(struct json_writer *jw, const struct cause_rank *r,
 	finding_view_release(&fv);
 }
 
+/* "names": what a line names of the stack (names.h). */
+static void json_names(struct json_writer *jw, const struct names *nm)
+{
+	jw_kv_array(jw, "names");
+	for (size_t i = 0; i < nm->n; i++) {
+		const struct name_hit *h = &nm->hit[i];
+		static const char *const kinds[] = { "library", "call", "code" };
+		jw_object_begin(jw);
+		jw_kv_str(jw, "text", h->text);
+		jw_kv_str(jw, "kind", kinds[h->kind]);
+		jw_kv_str(jw, "role", h->role);
+		jw_kv_str(jw, "what", h->what);
+		jw_kv_str(jw, "version", *h->version ? h->version : NULL);
+		if (h->code >= 0)
+			jw_kv_uint(jw, "code", (unsigned long long)h->code);
+		else
+			jw_kv_null(jw, "code");
+		jw_kv_str(jw, "layer", h->layer);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
 void explain_report_json(struct strbuf *out, const struct explain_view *v)
 {
 	const struct explain_scan *s = v->scan;
@@ -388,6 +432,11 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_kv_uint(&jw, "line", s->unk[i].line);
 		jw_kv_uint(&jw, "count", s->unk[i].count);
 		jw_kv_str(&jw, "text", s->unk[i].text);
+		struct names nm;
+		names_read(s->unk[i].text, strlen(s->unk[i].text), &nm);
+		json_names(&jw, &nm);
+		jw_kv_str(&jw, "layer", nm.layer);
+		jw_kv_str(&jw, "check", nm.n ? nm.check : NULL);
 		jw_end(&jw);
 	}
 	jw_end(&jw);

@@ -348,6 +348,24 @@ expect_line '^    line 2 +fluxdnn: fatal: CUDA warp drive not initialized$'
 run_json explain -f "$WORK/mixed.log"
 expect_json '.summary.recognised_lines == 1 and .summary.unrecognised_lines == 1'
 expect_json '.matches[0].lines[0].cut == false'
+# An unknown line that names a library, a call or a code: its layer, what it
+# names and the checks that tell its causes apart.
+{
+	printf 'zorb: fatal: cuModuleFrob failed: CUDA_ERROR_FLUX in libcuda.so.1\n'
+	printf 'zorb: error: cufftFrob refused the flux in libcufft.so.11\n'
+	printf 'FluxError: CUDA flux capacitor failed to warm up\n'
+} >"$WORK/names.log"
+run explain -f "$WORK/names.log"
+expect_line '^    line 1 +zorb: fatal: cuModuleFrob failed: CUDA_ERROR_FLUX in libcuda\.so\.1$'
+expect_line '^ +names CUDA driver API \(cuModuleFrob\), CUDA driver API \(CUDA_ERROR_FLUX\),'
+expect_line '^    check +wslgpu check --only libs,cuda$'
+expect_line '^ +names cuFFT \(cufftFrob\), cuFFT 11 \(libcufft\.so\.11\): layer toolkit;'
+expect_line '^    check +wslgpu check --only cuda,toolkit,frameworks$'
+run_json explain -f "$WORK/names.log"
+expect_json '.unrecognised[0].layer == "libs" and .unrecognised[0].check == "libs,cuda"'
+expect_json '[.unrecognised[0].names[] | .kind] == ["call", "code", "library"]'
+expect_json '.unrecognised[1].names[1] | .role == "math library" and .version == "11" and .what == "cuFFT 11"'
+expect_json '.unrecognised[2].names == [] and .unrecognised[2].layer == null and .unrecognised[2].check == null'
 run explain "the weather is fine, nothing failed today"
 expect_line '^\? No known signature in 1 line\. Run'
 expect_no_line 'look like'
