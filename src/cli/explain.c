@@ -26,6 +26,7 @@
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
+#include "../explain/names.h"
 #include "../explain/paste.h"
 #include "../explain/textplat.h"
 #include "../report/explain.h"
@@ -301,7 +302,8 @@ static int explain_answer(const struct explain_cmd *cmd, const struct explain_db
 		rank_causes(sig, defs, cmd->check ? results : NULL, n, &pf, ranks[i]);
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
-				     cmd->verbose, platform, paste, &pf };
+				     cmd->verbose, platform, paste, &pf,
+				     names_application(kept->buf ? kept->buf : "", kept->len) };
 	struct strbuf out = STRBUF_INIT;
 	struct format_input in = { .explain = &view };
 	format_write("explain", cmd->format.out ? cmd->format.out->name : NULL, &out, &in);

@@ -147,6 +147,18 @@ static void text_match(struct strbuf *out, const struct explain_view *v, size_t 
 			 m->count, m->first_line, m->last_line);
 		labelled(out, "", buf);
 	}
+	/* A family reads any wording: say what this one saw. */
+	if (sig->e->family && m->nocc) {
+		struct names nm;
+		names_read(m->occ[0].text, strlen(m->occ[0].text), &nm);
+		struct strbuf sb = STRBUF_INIT;
+		names_describe(&nm, &sb);
+		if (v->application)
+			sb_addf(&sb, "%s%s", nm.n ? ", in " : "in ", v->application);
+		if (sb.len)
+			labelled(out, "seen", sb.buf);
+		sb_release(&sb);
+	}
 	const struct cause_rank *ranks = v->ranks[mi];
 	bool confirmed = sig->ncause && ranks[0].v == V_CONFIRMED;
 	/* The two most likely causes; -v shows them all. */
@@ -373,6 +385,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
 	jw_end(&jw);
 	jw_kv_bool(&jw, "checked", v->checked);
+	jw_kv_str(&jw, "application", v->application);
 	if (v->paste)
 		paste_json(&jw, v->paste);
 	/* What the causes were ranked by (platform.kind, read even without --check). */
@@ -404,6 +417,10 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_kv_str(&jw, "kind", explain_match_kind(s, v->ranks, i));
 		jw_kv_str(&jw, "title", sig->e->title);
 		jw_kv_str(&jw, "family", sig->e->family);
+		struct names nm = { .n = 0 };
+		if (m->nocc)
+			names_read(m->occ[0].text, strlen(m->occ[0].text), &nm);
+		json_names(&jw, &nm);
 		jw_kv_uint(&jw, "count", m->count);
 		jw_kv_uint(&jw, "first_line", m->first_line);
 		jw_kv_uint(&jw, "last_line", m->last_line);

@@ -366,6 +366,16 @@ expect_json '.unrecognised[0].layer == "libs" and .unrecognised[0].check == "lib
 expect_json '[.unrecognised[0].names[] | .kind] == ["call", "code", "library"]'
 expect_json '.unrecognised[1].names[1] | .role == "math library" and .version == "11" and .what == "cuFFT 11"'
 expect_json '.unrecognised[2].names == [] and .unrecognised[2].layer == null and .unrecognised[2].check == null'
+# A family match says what it saw: the library's role and version from its
+# file name, and the application the paste names.
+printf 'File "/home/u/ComfyUI/main.py", line 3\nOSError: Could not load library: cudnn_ops64_9.dll is not found\n' >"$WORK/family.log"
+run explain -f "$WORK/family.log"
+expect_line '^    seen +cuDNN 9 \(cudnn_ops64_9\.dll\), in ComfyUI$'
+run_json explain -f "$WORK/family.log"
+expect_json '.application == "ComfyUI"'
+expect_json '.matches[0].family != null and (.matches[0].names[0] | .role == "cuDNN" and .version == "9" and .layer == "toolkit")'
+run_json explain "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory"
+expect_json '.application == null and ([.matches[].names[] | .what] | index("CUDA runtime 12") != null)'
 run explain "the weather is fine, nothing failed today"
 expect_line '^\? No known signature in 1 line\. Run'
 expect_no_line 'look like'
