@@ -145,7 +145,7 @@ static void put_list(struct strbuf *o, const char *name, const struct kb_list *l
 static void put_entries(struct strbuf *o)
 {
 	/* Values first, then the entries that point into them. */
-	size_t at = 0, (*off)[5] = xcalloc(kb.n ? kb.n : 1, sizeof *off);
+	size_t at = 0, (*off)[7] = xcalloc(kb.n ? kb.n : 1, sizeof *off);
 	sb_add(o, "static const char *kb_values[] = {\n");
 	for (size_t i = 0; i < kb.n; i++) {
 		const struct kb_entry *e = &kb.e[i];
@@ -154,6 +154,8 @@ static void put_entries(struct strbuf *o)
 		off[i][2] = put_list_values(o, &e->match, &at);
 		off[i][3] = put_list_values(o, &e->regex, &at);
 		off[i][4] = put_list_values(o, &e->see, &at);
+		off[i][5] = put_list_values(o, &e->support, &at);
+		off[i][6] = put_list_values(o, &e->exclude, &at);
 	}
 	sb_add(o, "\tNULL\n};\n\n");
 	sb_addf(o, "static struct kb_entry kb_entries[%zu] = {\n", kb.n);
@@ -171,7 +173,10 @@ static void put_entries(struct strbuf *o)
 		put_list(o, "match", &e->match, off[i][2]);
 		put_list(o, "regex", &e->regex, off[i][3]);
 		put_list(o, "see", &e->see, off[i][4]);
+		put_list(o, "support", &e->support, off[i][5]);
+		put_list(o, "exclude", &e->exclude, off[i][6]);
 		put_field(o, "platform", e->platform);
+		put_field(o, "family", e->family);
 		put_field(o, "file", e->file);
 		sb_addf(o, "\t\t.line = %d,\n\t},\n", e->line);
 	}

@@ -26,7 +26,9 @@
 #include "../core/runner.h"
 #include "../explain/confirm.h"
 #include "../explain/matcher.h"
+#include "../explain/names.h"
 #include "../explain/paste.h"
+#include "../explain/textplat.h"
 #include "../report/explain.h"
 #include "../report/format.h"
 #include "../probes/registry.h"
@@ -115,6 +117,7 @@ struct explain_cmd {
 	bool check, list, verbose, dump, dump_keys;
 	struct format_choice format;
 	const char *file, *kbfile;
+	const char *platform; /* --platform KIND: where the log ran */
 	struct checkrun cr;
 	int ntext; /* the words of the text: argv[0..ntext) after parsing */
 };
@@ -130,6 +133,11 @@ static const struct cli_option explain_options[] = {
 	OPT_FILE(0, "kb", ARGS, kbfile, "FILE",
 		 "also match with the signatures of FILE, a knowledge-base entry file (for "
 		 "trying a new entry out)"),
+	{ .type = OPTION_STRING, .long_name = "platform", .offset = offsetof(ARGS, platform),
+	  .argh = "KIND", .flags = OPT_NONEMPTY, .complete = COMPLETE_WORDS,
+	  .words = "wsl2 wsl1 container-in-wsl2 container native windows",
+	  .help = "the platform the log comes from (wsl2, wsl1, container-in-wsl2, container, "
+		  "native, windows): wins over what its text shows and over this machine" },
 	OPT_BOOL('v', "verbose", ARGS, verbose, "every kept occurrence, each cause's sources, ids"),
 	OPT_ROOT(ARGS, cr,
 		 "describe the machine whose root is DIR (its platform; with --check, what the "
@@ -162,9 +170,11 @@ const struct cli_command explain_command = {
 	.about = "Recognises known GPU error messages in TEXT, a file or standard input and\n"
 		 "says, for each: the layer it comes from, the likely causes (most likely\n"
 		 "first), the commands that fix each, and the check that tells them apart.\n"
-		 "Harmless messages and popular myths are labelled as such. Causes that apply\n"
-		 "only to another platform than this machine's (platform.kind, read from\n"
-		 "files even without --check) are shown last.\n",
+		 "Harmless messages and popular myths are labelled as such. The platform the\n"
+		 "log comes from is read from its text (/usr/lib/wsl, NVRM:, nvidia-container-cli,\n"
+		 "C:\\...), or given with --platform; causes for another platform are shown\n"
+		 "last. Where neither says, this machine's platform is only a prior: causes\n"
+		 "that hold everywhere come first, those bound to one platform after, marked.\n",
 	.options = explain_options,
 	.epilog = "Without TEXT or --file, standard input is read. A TEXT that starts with\n"
 		  "'-' goes after --:  wslgpu explain -- \"-bash: nvcc: command not found\"\n"
@@ -184,6 +194,11 @@ static int explain_parse(int argc, char **argv, struct explain_cmd *cmd)
 	if (n < 0)
 		return parse_exit(n);
 	cmd->ntext = n;
+	if (cmd->platform && !text_platform_valid(cmd->platform)) {
+		cli_usage_error("explain", "--platform: unknown kind; one of wsl2, wsl1, "
+					   "container-in-wsl2, container, native, windows");
+		return EXIT_USAGE;
+	}
 	if (n > 0 && cmd->file) {
 		cli_usage_error("explain", "give the text as arguments or with --file, not both");
 		return EXIT_USAGE;
@@ -249,7 +264,8 @@ static int explain_read(const struct explain_cmd *cmd, char **argv,
  * signature's causes by them, prints the answer; the exit status. */
 static int explain_answer(const struct explain_cmd *cmd, const struct explain_db *db,
 			  const struct explain_scan *scan, const char *source,
-			  const struct paste *paste)
+			  const struct paste *paste, const struct text_platform *tp,
+			  const struct strbuf *kept)
 {
 	const struct checkrun *cr = &cmd->cr;
 	size_t n;
@@ -275,14 +291,19 @@ static int explain_answer(const struct explain_cmd *cmd, const struct explain_db
 			platform = &results[ik];
 		free(want);
 	}
+	struct rank_platform pf;
+	rank_platform_pick(&pf, cmd->platform, tp->kind, tp->marker, platform);
+	struct paste_words words = { .text = kept->buf ? kept->buf : "", .len = kept->len };
+	pf.words = &words;
 	struct cause_rank **ranks = xcalloc(scan->nfound ? scan->nfound : 1, sizeof *ranks);
 	for (size_t i = 0; i < scan->nfound; i++) {
 		const struct explain_sig *sig = &db->sig[scan->found[i]->sig];
 		ranks[i] = xcalloc(sig->ncause ? sig->ncause : 1, sizeof **ranks);
-		rank_causes(sig, defs, cmd->check ? results : NULL, n, platform, ranks[i]);
+		rank_causes(sig, defs, cmd->check ? results : NULL, n, &pf, ranks[i]);
 	}
 	struct explain_view view = { scan, source, cmd->check, ranks, cli_want_color(1),
-				     cmd->verbose, platform, paste };
+				     cmd->verbose, platform, paste, &pf,
+				     names_application(kept->buf ? kept->buf : "", kept->len) };
 	struct strbuf out = STRBUF_INIT;
 	struct format_input in = { .explain = &view };
 	format_write("explain", cmd->format.out ? cmd->format.out->name : NULL, &out, &in);
@@ -299,6 +320,7 @@ static int explain_answer(const struct explain_cmd *cmd, const struct explain_db
 	for (size_t i = 0; i < scan->nfound; i++)
 		free(ranks[i]);
 	free(ranks);
+	paste_words_release(&words);
 	if (results) {
 		for (size_t i = 0; i < n; i++)
 			result_release(&results[i]);
@@ -333,7 +355,9 @@ static int explain_run(const struct explain_cmd *cmd, const struct explain_db *d
 		explain_scan_finish(&scan);
 		struct paste paste;
 		paste_read(kept.buf ? kept.buf : "", kept.len, &paste);
-		rc = explain_answer(cmd, db, &scan, source, &paste);
+		struct text_platform tp;
+		text_platform_read(kept.buf ? kept.buf : "", kept.len, &tp);
+		rc = explain_answer(cmd, db, &scan, source, &paste, &tp, &kept);
 		paste_free(&paste);
 	}
 	sb_release(&kept);

@@ -1,7 +1,12 @@
 /* confirm.c: rank a signature's causes by what the checks found. See confirm.h. */
 #include "confirm.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "../core/error.h"
 
 #include "report.h"
 
@@ -129,32 +134,215 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 	}
 }
 
+void rank_platform_pick(struct rank_platform *pf, const char *option,
+			const char *text_kind, const char *text_marker,
+			const struct result *machine)
+{
+	*pf = (struct rank_platform){ .machine = machine };
+	if (option) {
+		pf->kind = option;
+		pf->established = true;
+		pf->from = "option";
+	} else if (text_kind) {
+		/* The kernel's lines read the same in a container on that
+		 * kernel: this machine tells the two apart. */
+		const char *mk = machine && machine->ran ? res_get(machine, "kind") : NULL;
+		pf->kind = !strcmp(text_kind, "native") && mk && !strcmp(mk, "container") ? mk : text_kind;
+		pf->established = true;
+		pf->from = "text";
+		pf->marker = text_marker;
+	} else if (machine && machine->ran) {
+		pf->kind = res_get(machine, "kind");
+		pf->from = pf->kind ? "machine" : NULL;
+	}
+}
+
+void paste_words_release(struct paste_words *w)
+{
+	free(w->lower);
+	w->lower = NULL;
+}
+
+static bool paste_has(struct paste_words *w, const char *word)
+{
+	if (!w || !w->len)
+		return false;
+	if (!w->lower) {
+		w->lower = xmalloc(w->len + 1);
+		for (size_t i = 0; i < w->len; i++)
+			w->lower[i] = (char)tolower((unsigned char)w->text[i]);
+		w->lower[w->len] = 0;
+	}
+	for (size_t i = 0; i < w->nseen; i++)
+		if (w->seen[i] == word)
+			return w->found[i];
+	char lw[128];
+	size_t n = strlen(word);
+	if (!n || n >= sizeof lw)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		lw[i] = (char)tolower((unsigned char)word[i]);
+	bool found = memmem(w->lower, w->len, lw, n) != NULL;
+	if (w->nseen < sizeof w->seen / sizeof w->seen[0]) {
+		w->seen[w->nseen] = word;
+		w->found[w->nseen++] = found;
+	}
+	return found;
+}
+
+/* The support: and exclude: words of r's cause that the paste shows. */
+static void weigh(struct cause_rank *r, struct paste_words *w)
+{
+	const struct kb_entry *e = r->e;
+	r->score = 0;
+	r->nsupport = r->nexclude = 0;
+	for (size_t i = 0; i < e->support.n; i++)
+		if (paste_has(w, e->support.v[i])) {
+			r->score += 1;
+			if (r->nsupport < RANK_WORDS)
+				r->support[r->nsupport++] = e->support.v[i];
+		}
+	for (size_t i = 0; i < e->exclude.n; i++)
+		if (paste_has(w, e->exclude.v[i])) {
+			r->score -= 2;
+			if (r->nexclude < RANK_WORDS)
+				r->exclude[r->nexclude++] = e->exclude.v[i];
+		}
+}
+
 void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
-		 const struct result *results, size_t n, const struct result *platform,
+		 const struct result *results, size_t n, const struct rank_platform *pf,
 		 struct cause_rank *out)
 {
 	struct cause_rank tmp[64];
 	size_t nc = sig->ncause < 64 ? sig->ncause : 64;
-	const char *kind = platform && platform->ran ? res_get(platform, "kind") : NULL;
+	const char *kind = pf ? pf->kind : NULL;
+	const struct result *platform = pf && !strcmp(pf->from ? pf->from : "", "machine") ? pf->machine : NULL;
 	for (size_t i = 0; i < nc; i++) {
 		if (results)
 			judge(sig->cause[i], defs, results, n, &tmp[i]);
 		else
-			tmp[i] = (struct cause_rank){ sig->cause[i], V_UNCHECKED, R_NONE, NULL };
+			tmp[i] = (struct cause_rank){ .e = sig->cause[i], .v = V_UNCHECKED, .why = R_NONE };
 		/* A check that names this very cause, or passes every check it
 		 * names, says more than its platform line. */
-		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT &&
+		/* A Windows log: a WSL cause may still be the Windows side's
+		 * (wsl.exe, the Windows driver), so it is bound, not excluded. */
+		bool win_wsl = kind && !strcmp(kind, "windows") && sig->cause[i]->platform &&
+			       kb_applies(sig->cause[i], "wsl2");
+		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT && !win_wsl &&
 		    !kb_applies(sig->cause[i], kind)) {
 			tmp[i].v = V_NOT_HERE;
-			tmp[i].why = R_NONE;
+			tmp[i].why = pf && pf->established ? R_TEXT : R_NONE;
 			tmp[i].by = platform;
+		} else if ((tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN) && sig->cause[i]->platform &&
+			   (!(pf && pf->established) || win_wsl)) {
+			/* Nothing says where the log ran: what holds everywhere
+			 * first (this machine's kind is only a prior). */
+			tmp[i].v = V_BOUND;
+			tmp[i].why = R_NONE;
+			tmp[i].by = NULL;
 		}
 	}
+	for (size_t i = 0; i < nc; i++)
+		weigh(&tmp[i], pf ? pf->words : NULL);
 	size_t w = 0;
-	for (enum verdict v = V_UNCHECKED; v <= V_NOT_HERE; v++)
+	for (enum verdict v = V_UNCHECKED; v <= V_NOT_HERE; v++) {
+		size_t from = w;
 		for (size_t i = 0; i < nc; i++)
 			if (tmp[i].v == v)
 				out[w++] = tmp[i];
+		/* stable: by score, highest first (an insertion sort: few causes) */
+		for (size_t i = from + 1; i < w; i++) {
+			struct cause_rank x = out[i];
+			size_t j = i;
+			for (; j > from && out[j - 1].score < x.score; j--)
+				out[j] = out[j - 1];
+			out[j] = x;
+		}
+	}
+}
+
+static bool has_any(const char *line, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (strcasestr(line, words[i]))
+			return true;
+	return false;
+}
+
+bool fix_is_wsl_only(const char *line)
+{
+	static const char *const words[] = {
+		"wsl.exe", "powershell", "/usr/lib/wsl", ".wslconfig", "nvidia-smi.exe",
+		"on windows", "in windows", "windows driver", "wsl --", NULL,
+	};
+	return has_any(line, words);
+}
+
+bool fix_is_destructive(const char *line)
+{
+	static const char *const words[] = {
+		"apt-get remove", "apt remove", "apt-get purge", "apt purge", "apt-get autoremove",
+		"--purge", "dnf remove", "yum remove", "zypper remove", "dpkg -r", "dpkg --remove",
+		"rm -rf", "rm -f ", "sudo rm ", "dkms remove", "nvidia-uninstall", "--uninstall",
+		"reinstall the nvidia", "reinstall the current nvidia", "mokutil --disable",
+		"install nvidia-driver", "install cuda-drivers", "install -y nvidia-driver",
+		"nvidia-linux-", ".run ", "update-alternatives", "sudoedit /etc", NULL,
+	};
+	return has_any(line, words);
+}
+
+static bool kind_is_wsl(const char *k)
+{
+	return k && (!strcmp(k, "wsl1") || !strcmp(k, "wsl2") || !strcmp(k, "container-in-wsl2"));
+}
+
+void order_fixes(struct finding_view *fv, const struct cause_rank *r,
+		 const struct rank_platform *pf)
+{
+	const struct kb_entry *e = r->e;
+	bool established = pf && pf->established && pf->kind;
+	bool wsl_log = established && kind_is_wsl(pf->kind);
+	/* A cause that is WSL's own keeps its order: it is marked as such. */
+	bool wsl_cause = e->platform && !kb_applies(e, "native") && !kb_applies(e, "container");
+	if (!wsl_cause && !wsl_log && fv->nfix) {
+		char **keep = xcalloc(fv->nfix, sizeof *keep);
+		size_t k = 0;
+		for (size_t i = 0; i < fv->nfix; i++)
+			if (!fix_is_wsl_only(fv->fix[i]))
+				keep[k++] = fv->fix[i];
+		for (size_t i = 0; i < fv->nfix; i++) {
+			if (!fix_is_wsl_only(fv->fix[i]))
+				continue;
+			if (established) /* another platform's log */
+				free(fv->fix[i]);
+			else
+				keep[k++] = fv->fix[i];
+		}
+		free(fv->fix);
+		fv->fix = keep;
+		fv->nfix = k;
+	}
+	bool wsl_first = !wsl_cause && !wsl_log && fv->nfix && fix_is_wsl_only(fv->fix[0]);
+	bool dropped_all = !wsl_cause && established && !wsl_log && !fv->nfix;
+	if ((wsl_first || dropped_all) && e->confirm && strstr(e->confirm, "--only")) {
+		/* Every fix is WSL's: off WSL, the check that tells the causes
+		 * apart comes first. */
+		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
+		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
+		fv->fix[0] = xstrdup(e->confirm);
+		fv->nfix++;
+	}
+	if (fv->nfix && fix_is_destructive(fv->fix[0]) && r->v != V_CONFIRMED) {
+		const char *only = e->confirm && strstr(e->confirm, "--only") ? e->confirm : NULL;
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "%s   (first: which cause this is, before removing or reinstalling anything)",
+			only ? only : "wslgpu check");
+		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
+		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
+		fv->fix[0] = sb_detach(&sb);
+		fv->nfix++;
+	}
 }
 
 static bool shown_kind(const char *k)
@@ -176,7 +364,11 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
 	 * here (apt installing a Linux driver is the right step on native
 	 * Linux, a myth only in WSL). */
 	if (ranks[0].v == V_NOT_HERE)
-		return "noise";
+		/* A message only another platform's program prints (vLLM's
+		 * WSL notice) still shows the problem: only a myth there is
+		 * harmless here. */
+		return strcmp(sig->kind, "myth") && strcmp(sig->cause[0]->kind, "myth") ? sig->kind
+											 : "noise";
 	return shown_kind(ranks[0].e->kind) ? ranks[0].e->kind : "finding";
 }
 
@@ -187,6 +379,7 @@ const char *verdict_name(enum verdict v)
 	case V_LIKELY: return "likely";
 	case V_OPEN: return "open";
 	case V_RULED_OUT: return "ruled_out";
+	case V_BOUND: return "platform_bound";
 	case V_NOT_HERE: return "not_applicable";
 	default: return NULL;
 	}
@@ -218,6 +411,7 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 		}
 		break;
 	}
+	case V_BOUND:
 	case V_NOT_HERE: {
 		static const char *const names[][2] = {
 			{ "wsl", "WSL" }, { "not-wsl", "Linux outside WSL" }, { "wsl1", "WSL1" },
@@ -229,6 +423,15 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 			if (!strcmp(where, names[i][0]))
 				where = names[i][1];
+		if (r->v == V_BOUND) {
+			sb_addf(out, "applies only on %s; the text does not show where it ran "
+				     "(--platform says)", where);
+			break;
+		}
+		if (r->why == R_TEXT) {
+			sb_addf(out, "applies only on %s; the log is from another platform (its text, or --platform)", where);
+			break;
+		}
 		const char *kind = by ? res_get(by, "kind") : NULL;
 		sb_addf(out, "applies only on %s; platform.kind: %s", where,
 			by && by->detail && *by->detail ? by->detail : kind ? kind : "another platform");

@@ -11,9 +11,14 @@
  *   open        its checks were skipped or did not run, or there is no
  *               check for it (a Windows-side cause, say);
  *   ruled out   every check it names ran and passed here;
- *   not here    its platform: line excludes this machine's platform kind
- *               (a WSL-only cause on native Linux), known from
- *               platform.kind, which explain runs even without --check.
+ *   bound       its platform: line names the platform the log is thought
+ *               to come from, but nothing established it (no marker in the
+ *               text, no --platform: this machine's kind is only a prior):
+ *               it goes after the causes that hold everywhere, marked;
+ *   not here    its platform: line excludes the log's platform kind (a
+ *               WSL-only cause on native Linux): the kind the text shows
+ *               (textplat.h) or --platform states, else this machine's
+ *               (platform.kind, which explain runs even without --check).
  *
  * Causes keep the KB order (most likely first) within each group. These
  * are pure functions over the results array so that the tests can feed
@@ -27,6 +32,7 @@
 
 #include "../core/check.h"
 #include "../core/strbuf.h"
+#include "../kb/finding.h"
 #include "matcher.h"
 
 /* Registry indexes of the checks (and of every check of the layers) that a
@@ -41,36 +47,98 @@ enum verdict {
 	V_LIKELY,
 	V_OPEN,
 	V_RULED_OUT,
+	V_BOUND,    /* the cause holds on one platform only, and the log's is not established */
 	V_NOT_HERE, /* the cause applies only on other platforms (its platform: line) */
 };
 
-/* R_OTHER: the check found a problem, but another cause (by its entry) */
-enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN, R_OTHER };
+/* R_OTHER: the check found a problem, but another cause (by its entry);
+ * R_TEXT (for V_NOT_HERE): the text or --platform, not this machine, decided. */
+enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN, R_OTHER, R_TEXT };
+
+#define RANK_WORDS 4
 
 struct cause_rank {
 	const struct kb_entry *e;
+	int score;                     /* support words found, less twice the excluding ones */
+	const char *support[RANK_WORDS]; /* the words of the paste that moved it */
+	const char *exclude[RANK_WORDS];
+	unsigned char nsupport, nexclude;
 	enum verdict v;
 	enum open_reason why;          /* for V_OPEN */
 	const struct result *by;       /* the result that decided, if any */
 };
 
+/* The pasted text, for the causes' support: and exclude: words (lower-cased
+ * once, at the first word looked up; paste_words_release frees it). */
+struct paste_words {
+	const char *text;
+	size_t len;
+	char *lower;
+	/* words already looked up (KB strings: compared by address), so that
+	 * a word shared by the causes of many signatures is searched once */
+	const char *seen[64];
+	bool found[64];
+	size_t nseen;
+};
+void paste_words_release(struct paste_words *w);
+
+/* The platform the causes are ranked for. */
+struct rank_platform {
+	struct paste_words *words;   /* the paste, or NULL: no evidence words */
+	const char *kind;         /* wsl2, native, container, windows...; NULL: unknown */
+	bool established;         /* the text showed it or --platform stated it */
+	const char *from;         /* "text", "option" or "machine" */
+	const char *marker;       /* from "text": the words that showed it */
+	const struct result *machine; /* platform.kind's result, or NULL */
+};
+
 /* Fills out[0..sig->ncause) in the order to show. results is indexed like
  * defs (every check's result; ran false for those that did not run); pass
- * results NULL when no checks were run. platform is platform.kind's result
- * (NULL when it did not run): a cause whose platform: line excludes its
- * "kind" is V_NOT_HERE and goes last, with or without results. */
+ * results NULL when no checks were run. A cause whose platform: line
+ * excludes pf->kind is V_NOT_HERE and goes last, with or without results;
+ * when the kind is not established, a cause bound to one platform is
+ * V_BOUND and goes after those that hold everywhere. Within a verdict,
+ * causes whose support: words the paste shows come first and those whose
+ * exclude: words it shows last (KB order otherwise). pf may be NULL
+ * (platform unknown, no paste). */
 void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
-		 const struct result *results, size_t n, const struct result *platform,
+		 const struct result *results, size_t n, const struct rank_platform *pf,
 		 struct cause_rank *out);
+/* The platform from --platform (option, or NULL), the text's markers and
+ * this machine's platform.kind result (or NULL), in that precedence. */
+void rank_platform_pick(struct rank_platform *pf, const char *option,
+			const char *text_kind, const char *text_marker,
+			const struct result *machine);
 /* The kind to show for a recognised signature: its own (that of its first
  * cause), unless that cause does not apply on this platform; then the kind
- * of the first cause that does (ranks in show order, or NULL); "noise" when
- * none of its causes applies here. */
+ * of the first cause that does (ranks in show order, or NULL); when none
+ * applies here, "noise" for a myth (a step that is right elsewhere) and the
+ * signature's own kind otherwise (the message still shows the problem). */
 const char *explain_effective_kind(const struct explain_sig *sig, const struct cause_rank *ranks);
+
+/*
+ * The fix lines of cause r as they are shown for the log's platform pf
+ * (fv from finding_expand, rewritten in place):
+ *   - a cause that holds everywhere keeps its WSL-only lines (wsl.exe,
+ *     PowerShell, /usr/lib/wsl, the Windows driver) last unless the log is
+ *     established as WSL's, and drops them where it is established as
+ *     another platform's; where that leaves a WSL-only line first (or
+ *     none), the cause's check command comes first;
+ *   - a destructive first line (removing packages or files, reinstalling a
+ *     driver, changing the system) is never first on a guess: unless this
+ *     machine's checks name the cause (confirmed), the cause's own check
+ *     command, which tells the causes apart, comes first.
+ */
+void order_fixes(struct finding_view *fv, const struct cause_rank *r,
+		 const struct rank_platform *pf);
+/* Whether a fix line is WSL-only, or destructive (for order_fixes and tests). */
+bool fix_is_wsl_only(const char *line);
+bool fix_is_destructive(const char *line);
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */
 void cause_evidence(const struct cause_rank *r, struct strbuf *out);
-/* "confirmed", "likely", "open", "ruled_out", or NULL for V_UNCHECKED. */
+/* "confirmed", "likely", "open", "ruled_out", "platform_bound",
+ * "not_applicable", or NULL for V_UNCHECKED. */
 const char *verdict_name(enum verdict v);
 
 #endif

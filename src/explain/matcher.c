@@ -267,6 +267,22 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 			o->refined_by[o->nrefined_by++] = i;
 		}
 	}
+	/* A family signature (a general reading) gives way to every other
+	 * signature on the lines both read. */
+	for (size_t t = 0; t < db->n; t++) {
+		struct explain_sig *o = &db->sig[t];
+		if (!o->e->family)
+			continue;
+		for (size_t i = 0; i < db->n; i++) {
+			struct explain_sig *s = &db->sig[i];
+			if (s->e->family)
+				continue;
+			s->refines = xrealloc(s->refines, (s->nrefines + 1) * sizeof *s->refines);
+			s->refines[s->nrefines++] = t;
+			o->refined_by = xrealloc(o->refined_by, (o->nrefined_by + 1) * sizeof *o->refined_by);
+			o->refined_by[o->nrefined_by++] = i;
+		}
+	}
 	for (int f = 0; f < CF_COUNT; f++)
 		if (db->code_families & (1u << f))
 			for (const char *const *w = codes_context_words(f); *w; w++)

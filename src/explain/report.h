@@ -22,6 +22,8 @@ struct explain_view {
 	bool verbose;
 	const struct result *platform; /* platform.kind's result, or NULL */
 	const struct paste *paste;     /* what pasted listings show, or NULL */
+	const struct rank_platform *log; /* the platform the causes were ranked for, or NULL */
+	const char *application;         /* the application the paste names, or NULL */
 };
 
 /* Counts of what was recognised; status "problem" (a finding or a myth),

@@ -37,6 +37,8 @@ static void free_entries(struct kb *kb)
 		free(kb->e[i].match.v);
 		free(kb->e[i].regex.v);
 		free(kb->e[i].see.v);
+		free(kb->e[i].support.v);
+		free(kb->e[i].exclude.v);
 	}
 	free(kb->e);
 	free(kb->byid);
@@ -81,7 +83,8 @@ static int index_ids(struct kb *kb, struct strbuf *err)
  *   @file NAME      set by the build: names the source file for messages
  *   # ...           comment;  blank lines are ignored
  *   [id]            starts an entry
- *   key: value      a field; fix, source, match, regex, see may repeat
+ *   key: value      a field; fix, source, match, regex, see, support, exclude
+ *                   may repeat
  *   <space>text     continues the previous value (joined with one space)
  */
 int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
@@ -176,11 +179,14 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		else if (!strcmp(key, "cause")) single = &cur->cause;
 		else if (!strcmp(key, "confirm")) single = &cur->confirm;
 		else if (!strcmp(key, "platform")) single = &cur->platform;
+		else if (!strcmp(key, "family")) single = &cur->family;
 		else if (!strcmp(key, "fix")) multi = &cur->fix;
 		else if (!strcmp(key, "source")) multi = &cur->source;
 		else if (!strcmp(key, "match")) multi = &cur->match;
 		else if (!strcmp(key, "regex")) multi = &cur->regex;
 		else if (!strcmp(key, "see")) multi = &cur->see;
+		else if (!strcmp(key, "support")) multi = &cur->support;
+		else if (!strcmp(key, "exclude")) multi = &cur->exclude;
 		else {
 			sb_addf(err, "%s:%d: unknown key '%s'", file, line, key);
 			goto fail;
@@ -266,8 +272,9 @@ static bool platform_word_covers(const char *w, size_t n, const char *kind)
 		   !strcmp(kind, "container-in-wsl2");
 	if (n == 3 && !strncmp(w, "wsl", 3))
 		return wsl;
+	/* Linux outside WSL: a Windows log (kind "windows") is neither. */
 	if (n == 7 && !strncmp(w, "not-wsl", 7))
-		return !wsl;
+		return !wsl && strcmp(kind, "windows");
 	return strlen(kind) == n && !strncmp(w, kind, n);
 }
 

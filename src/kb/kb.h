@@ -36,6 +36,11 @@ struct kb_entry {
 	struct kb_list match; /* literal, case-insensitive */
 	struct kb_list regex; /* POSIX ERE, case-insensitive */
 	struct kb_list see;   /* related entries, most likely cause first */
+	struct kb_list support; /* words in a pasted log that make this cause likelier */
+	struct kb_list exclude; /* ...and that make it unlikely (explain ranks by them) */
+	const char *family;   /* a signature that reads a family of messages in any
+			       * wording (libload, oom, arch...): it gives way on a
+			       * line another signature reads */
 	const char *platform; /* where the cause can apply: platform kinds
 			       * (wsl1 wsl2 container-in-wsl2 native container)
 			       * or wsl / not-wsl, blank-separated; NULL: anywhere */

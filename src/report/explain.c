@@ -7,6 +7,7 @@
 #include "../core/layers.h"
 #include "../core/text.h"
 #include "../explain/codes.h"
+#include "../explain/names.h"
 #include "../explain/pattern.h"
 #include "../version.h"
 #include "finding.h"
@@ -64,6 +65,7 @@ static const char *verdict_tag(enum verdict v)
 	case V_LIKELY: return "[likely: its check reports a problem here]";
 	case V_OPEN: return "[not determined here]";
 	case V_RULED_OUT: return "[ruled out on this machine]";
+	case V_BOUND: return "[only on one platform: which is the log's?]";
 	case V_NOT_HERE: return "[not on this platform]";
 	default: return "";
 	}
@@ -79,10 +81,16 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s (%s)", e->title, e->id);
 	if (r->v != V_UNCHECKED) {
-		sb_addf(&sb, "  %s", verdict_tag(r->v));
+		sb_addf(&sb, "  %s", r->v == V_NOT_HERE && r->why == R_TEXT ? "[not on the log's platform]"
+									 : verdict_tag(r->v));
 		sb_addc(&sb, '\n');
 		cause_evidence(r, &sb);
 	}
+	for (unsigned char i = 0; i < r->nsupport; i++)
+		sb_addf(&sb, "%s\"%s\"", i ? ", " : "\nthe log shows ", r->support[i]);
+	for (unsigned char i = 0; i < r->nexclude; i++)
+		sb_addf(&sb, "%s\"%s\"", i ? ", " : r->nsupport ? "; against it: " : "\nagainst it, the log shows ",
+			r->exclude[i]);
 	labelled(out, label, sb.buf);
 	sb_reset(&sb);
 	if (compact) {
@@ -91,6 +99,7 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 	}
 	struct finding_view fv;
 	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	order_fixes(&fv, r, v->log);
 	if (fv.cause)
 		finding_text_line(&sb, 4, "", fv.cause);
 	finding_text(&sb, &fv, 4, FT_FIXES | FT_CONFIRM | (v->verbose ? FT_SOURCES : 0));
@@ -138,6 +147,18 @@ static void text_match(struct strbuf *out, const struct explain_view *v, size_t 
 			 m->count, m->first_line, m->last_line);
 		labelled(out, "", buf);
 	}
+	/* A family reads any wording: say what this one saw. */
+	if (sig->e->family && m->nocc) {
+		struct names nm;
+		names_read(m->occ[0].text, strlen(m->occ[0].text), &nm);
+		struct strbuf sb = STRBUF_INIT;
+		names_describe(&nm, &sb);
+		if (v->application)
+			sb_addf(&sb, "%s%s", nm.n ? ", in " : "in ", v->application);
+		if (sb.len)
+			labelled(out, "seen", sb.buf);
+		sb_release(&sb);
+	}
 	const struct cause_rank *ranks = v->ranks[mi];
 	bool confirmed = sig->ncause && ranks[0].v == V_CONFIRMED;
 	/* The two most likely causes; -v shows them all. */
@@ -170,6 +191,25 @@ static void text_match(struct strbuf *out, const struct explain_view *v, size_t 
 	sb_addc(out, '\n');
 }
 
+/* What an unrecognised line names of the stack, its layer and the checks
+ * that tell its causes apart (names.h). */
+static void text_names(struct strbuf *out, const char *text)
+{
+	struct names nm;
+	names_read(text, strlen(text), &nm);
+	if (!nm.n)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, "names ");
+	names_describe(&nm, &sb);
+	sb_addf(&sb, ": layer %s; what tells its causes apart:", nm.layer);
+	labelled(out, "", sb.buf);
+	sb_reset(&sb);
+	sb_addf(&sb, "wslgpu check --only %s", nm.check);
+	labelled(out, "check", sb.buf);
+	sb_release(&sb);
+}
+
 /* The GPU-looking error lines nothing recognised, and how to report them. */
 static void text_unknown(struct strbuf *out, const struct explain_view *v)
 {
@@ -195,6 +235,7 @@ static void text_unknown(struct strbuf *out, const struct explain_view *v)
 		} else {
 			labelled(out, label, u->text);
 		}
+		text_names(out, u->text);
 	}
 	unsigned long kept = 0;
 	for (size_t i = 0; i < s->nunk; i++)
@@ -264,12 +305,14 @@ void explain_report_text(struct strbuf *out, const struct explain_view *v)
 
 /* ---- JSON ---- */
 
-static void json_cause(struct json_writer *jw, const struct cause_rank *r)
+static void json_cause(struct json_writer *jw, const struct cause_rank *r,
+		       const struct rank_platform *log)
 {
 	const struct kb_entry *e = r->e;
 	const struct result *ev = r->v == V_CONFIRMED ? r->by : NULL;
 	struct finding_view fv;
 	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	order_fixes(&fv, r, log);
 	jw_object_begin(jw);
 	jw_kv_str(jw, "id", e->id);
 	jw_kv_str(jw, "kind", e->kind);
@@ -283,12 +326,43 @@ static void json_cause(struct json_writer *jw, const struct cause_rank *r)
 	jw_kv_str(jw, "confirm", e->confirm);
 	jw_kv_strings(jw, "source", e->source.v, e->source.n);
 	jw_kv_str(jw, "machine", verdict_name(r->v));
+	if (r->nsupport || r->nexclude) {
+		jw_kv_object(jw, "words");
+		jw_kv_strings(jw, "support", r->support, r->nsupport);
+		jw_kv_strings(jw, "exclude", r->exclude, r->nexclude);
+		jw_end(jw);
+	} else {
+		jw_kv_null(jw, "words");
+	}
 	struct strbuf t = STRBUF_INIT;
 	cause_evidence(r, &t);
 	jw_kv_str(jw, "evidence", t.len ? t.buf : NULL);
 	sb_release(&t);
 	jw_end(jw);
 	finding_view_release(&fv);
+}
+
+/* "names": what a line names of the stack (names.h). */
+static void json_names(struct json_writer *jw, const struct names *nm)
+{
+	jw_kv_array(jw, "names");
+	for (size_t i = 0; i < nm->n; i++) {
+		const struct name_hit *h = &nm->hit[i];
+		static const char *const kinds[] = { "library", "call", "code" };
+		jw_object_begin(jw);
+		jw_kv_str(jw, "text", h->text);
+		jw_kv_str(jw, "kind", kinds[h->kind]);
+		jw_kv_str(jw, "role", h->role);
+		jw_kv_str(jw, "what", h->what);
+		jw_kv_str(jw, "version", *h->version ? h->version : NULL);
+		if (h->code >= 0)
+			jw_kv_uint(jw, "code", (unsigned long long)h->code);
+		else
+			jw_kv_null(jw, "code");
+		jw_kv_str(jw, "layer", h->layer);
+		jw_end(jw);
+	}
+	jw_end(jw);
 }
 
 void explain_report_json(struct strbuf *out, const struct explain_view *v)
@@ -311,6 +385,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
 	jw_end(&jw);
 	jw_kv_bool(&jw, "checked", v->checked);
+	jw_kv_str(&jw, "application", v->application);
 	if (v->paste)
 		paste_json(&jw, v->paste);
 	/* What the causes were ranked by (platform.kind, read even without --check). */
@@ -322,6 +397,16 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	} else {
 		jw_kv_null(&jw, "platform");
 	}
+	if (v->log && v->log->kind) {
+		jw_kv_object(&jw, "log_platform");
+		jw_kv_str(&jw, "kind", v->log->kind);
+		jw_kv_str(&jw, "from", v->log->from);
+		jw_kv_bool(&jw, "established", v->log->established);
+		jw_kv_str(&jw, "marker", v->log->marker && *v->log->marker ? v->log->marker : NULL);
+		jw_end(&jw);
+	} else {
+		jw_kv_null(&jw, "log_platform");
+	}
 	jw_kv_array_lines(&jw, "matches");
 	for (size_t i = 0; i < s->nfound; i++) {
 		const struct explain_match *m = s->found[i];
@@ -331,6 +416,11 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_kv_str(&jw, "layer", sig->e->layer);
 		jw_kv_str(&jw, "kind", explain_match_kind(s, v->ranks, i));
 		jw_kv_str(&jw, "title", sig->e->title);
+		jw_kv_str(&jw, "family", sig->e->family);
+		struct names nm = { .n = 0 };
+		if (m->nocc)
+			names_read(m->occ[0].text, strlen(m->occ[0].text), &nm);
+		json_names(&jw, &nm);
 		jw_kv_uint(&jw, "count", m->count);
 		jw_kv_uint(&jw, "first_line", m->first_line);
 		jw_kv_uint(&jw, "last_line", m->last_line);
@@ -346,7 +436,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_end(&jw);
 		jw_kv_array(&jw, "causes");
 		for (size_t j = 0; j < sig->ncause; j++)
-			json_cause(&jw, &v->ranks[i][j]);
+			json_cause(&jw, &v->ranks[i][j], v->log);
 		jw_end(&jw);
 		jw_kv_str(&jw, "confirm", sig->e->confirm);
 		jw_kv_strings(&jw, "source", sig->e->source.v, sig->e->source.n);
@@ -359,6 +449,11 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		jw_kv_uint(&jw, "line", s->unk[i].line);
 		jw_kv_uint(&jw, "count", s->unk[i].count);
 		jw_kv_str(&jw, "text", s->unk[i].text);
+		struct names nm;
+		names_read(s->unk[i].text, strlen(s->unk[i].text), &nm);
+		json_names(&jw, &nm);
+		jw_kv_str(&jw, "layer", nm.layer);
+		jw_kv_str(&jw, "check", nm.n ? nm.check : NULL);
 		jw_end(&jw);
 	}
 	jw_end(&jw);

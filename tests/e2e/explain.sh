@@ -12,8 +12,26 @@ run explain "CUDA driver initialization failed, you might not have a CUDA gpu"
 expect_rc 1
 expect_line '^✗ frameworks: PyTorch: CUDA driver initialization failed, you might not have a CUDA gpu$'
 expect_line '^    line 1 +CUDA driver initialization failed'
+# The text does not say where it ran: this WSL machine is only a prior, so
+# what holds everywhere comes first and the WSL causes after, marked.
+expect_no_line '^    1\. +/dev/dxg is missing'
+run_json explain "CUDA driver initialization failed, you might not have a CUDA gpu"
+expect_json '.log_platform.kind == "wsl2" and .log_platform.from == "machine" and .log_platform.established == false'
+expect_json '[.matches[0].causes[] | select(.id == "explain.bridge.no_dxg") | .machine] == ["platform_bound"]'
+expect_json '[.matches[0].causes[] | select(.machine != "not_applicable") | .machine == "platform_bound"] as $b | $b[0] == false and $b == ($b | sort)'
+# Said outright (--platform), or shown by the text, WSL's causes lead.
+run explain --platform wsl2 "CUDA driver initialization failed, you might not have a CUDA gpu"
+expect_rc 1
 expect_line '^    1\. +/dev/dxg is missing, so WSL has no GPU paravirtualisation \(explain\.bridge\.no_dxg\)$'
 expect_line '^    check +wslgpu check --only bridge\.dxg$'
+run_json explain "$(printf 'ls /usr/lib/wsl/lib\nCUDA driver initialization failed, you might not have a CUDA gpu')"
+expect_json '.log_platform.kind == "wsl2" and .log_platform.from == "text" and .log_platform.marker == "/usr/lib/wsl"'
+expect_json '.matches[0].causes[0].id == "explain.bridge.no_dxg"'
+run explain --platform windows95 "x"
+expect_rc 2
+expect_err 'unknown kind'
+run explain "CUDA driver initialization failed, you might not have a CUDA gpu"
+expect_rc 1
 expect_line '^    source +https://github\.com/pytorch/pytorch/issues/131117$'
 expect_line '^✗ 1 known problem in 1 line\. To see which cause applies on this machine: wslgpu explain --check$'
 
@@ -137,14 +155,19 @@ expect_line 'platform\.kind passes on this machine'
 # container started without the GPU, and the WSL causes go last.
 fixture container-no-gpu
 smi="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
-run explain "$smi"
+run explain --platform container "$smi"
 expect_rc 1
 expect_line '^    1\. +The container was started without the GPU \(bridge\.nvidia_dev\.container\)$'
+expect_line '\[not on the log.s platform\]$'
+expect_line 'applies only on WSL; the log is from another platform'
+run explain "$smi"
 expect_line '\[not on this platform\]$'
 expect_line 'applies only on WSL; platform\.kind: a container on native Linux'
-run_json explain "$smi"
-expect_json '.checked == false and .platform.kind == "container"'
+run_json explain --platform container "$smi"
+expect_json '.checked == false and .platform.kind == "container" and .log_platform.from == "option"'
 expect_json '.matches[0].causes[0].id == "bridge.nvidia_dev.container" and .matches[0].causes[0].machine == null'
+run_json explain "$smi"
+expect_json '[.matches[0].causes[] | select(.id == "bridge.nvidia_dev.container") | .machine] == ["platform_bound"]'
 expect_json '[.matches[0].causes[] | select(.id == "platform.kind.wsl1" or .id == "nvml.smi.no_driver") | .machine] | all(. == "not_applicable")'
 # /dev/nvidia0 missing is a myth only on WSL: on native Linux the nodes are
 # real and their absence is a finding.
@@ -154,6 +177,7 @@ expect_no_line '\(a myth\)'
 expect_line '^✗ bridge: /dev/nvidia0'
 run_json explain "$nv0"
 expect_json '.matches[0].kind == "finding" and .summary.myths == 0'
+run_json explain --platform container "$nv0"
 expect_json '.matches[0].causes[0].id == "bridge.nvidia_dev.container"'
 expect_json '.matches[0].causes[] | select(.id == "explain.myth.dev_nvidia") | .machine == "not_applicable"'
 fixture native-nvidia
@@ -324,6 +348,34 @@ expect_line '^    line 2 +fluxdnn: fatal: CUDA warp drive not initialized$'
 run_json explain -f "$WORK/mixed.log"
 expect_json '.summary.recognised_lines == 1 and .summary.unrecognised_lines == 1'
 expect_json '.matches[0].lines[0].cut == false'
+# An unknown line that names a library, a call or a code: its layer, what it
+# names and the checks that tell its causes apart.
+{
+	printf 'zorb: fatal: cuModuleFrob failed: CUDA_ERROR_FLUX in libcuda.so.1\n'
+	printf 'zorb: error: cufftFrob refused the flux in libcufft.so.11\n'
+	printf 'FluxError: CUDA flux capacitor failed to warm up\n'
+} >"$WORK/names.log"
+run explain -f "$WORK/names.log"
+expect_line '^    line 1 +zorb: fatal: cuModuleFrob failed: CUDA_ERROR_FLUX in libcuda\.so\.1$'
+expect_line '^ +names CUDA driver API \(cuModuleFrob\), CUDA driver API \(CUDA_ERROR_FLUX\),'
+expect_line '^    check +wslgpu check --only libs,cuda$'
+expect_line '^ +names cuFFT \(cufftFrob\), cuFFT 11 \(libcufft\.so\.11\): layer toolkit;'
+expect_line '^    check +wslgpu check --only cuda,toolkit,frameworks$'
+run_json explain -f "$WORK/names.log"
+expect_json '.unrecognised[0].layer == "libs" and .unrecognised[0].check == "libs,cuda"'
+expect_json '[.unrecognised[0].names[] | .kind] == ["call", "code", "library"]'
+expect_json '.unrecognised[1].names[1] | .role == "math library" and .version == "11" and .what == "cuFFT 11"'
+expect_json '.unrecognised[2].names == [] and .unrecognised[2].layer == null and .unrecognised[2].check == null'
+# A family match says what it saw: the library's role and version from its
+# file name, and the application the paste names.
+printf 'File "/home/u/ComfyUI/main.py", line 3\nOSError: Could not load library: cudnn_ops64_9.dll is not found\n' >"$WORK/family.log"
+run explain -f "$WORK/family.log"
+expect_line '^    seen +cuDNN 9 \(cudnn_ops64_9\.dll\), in ComfyUI$'
+run_json explain -f "$WORK/family.log"
+expect_json '.application == "ComfyUI"'
+expect_json '.matches[0].family != null and (.matches[0].names[0] | .role == "cuDNN" and .version == "9" and .layer == "toolkit")'
+run_json explain "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory"
+expect_json '.application == null and ([.matches[].names[] | .what] | index("CUDA runtime 12") != null)'
 run explain "the weather is fine, nothing failed today"
 expect_line '^\? No known signature in 1 line\. Run'
 expect_no_line 'look like'

@@ -88,6 +88,12 @@ first_cause() { # TEXT [!]ERE
 		else fail "first cause '$c' does not match $2: $1"; fi ;;
 	esac
 }
+# The first fix line of the first cause shown does not match ERE.
+first_fix_not() { # TEXT ERE
+	f=$(match_of "$1" | jq -r '[.causes[] | select(.machine != "not_applicable")] | first | (.fix // [])[0] // ""')
+	if printf '%s\n' "$f" | grep -Eiq -- "$2"; then fail "first fix '$f' matches $2: $1"
+	else ok "first fix '$f': $1"; fi
+}
 some_cause() { # TEXT ERE: some cause of its match matches ERE
 	if match_of "$1" | jq -r '.causes[] | "\(.id) \(.title)"' | grep -Eiq -- "$2"; then ok "a cause matches $2: $1"
 	else fail "no cause matches $2: $1"; fi
@@ -147,26 +153,26 @@ for sc in $SCENARIOS; do
 		[ -n "${REAL_MESSAGES:-}" ] && { echo "## $sc $p"; cat "$f"; echo; } >>"$REAL_MESSAGES"
 		while IFS= read -r line; do
 			case $line in
-			*"cudaGetDeviceCount(&count) != cudaSuccess"*)
-				todo "cuDNN's own last-error line is not recognised" recognised "$line" ;;
 			*"undefined symbol: cuGL"*)
-				todo "pycuda's undefined symbol (a stub or too old libcuda) is not recognised" recognised "$line" ;;
+				recognised "$line"
+				layer_is "$line" 'libs|cuda' ;;
 			*) recognised "$line" ;;
 			esac
 			case $line in
 			*cudaErrorInsufficientDriver*|*"insufficient for CUDA runtime"*)
 				case $sc in
-				none) todo "35 has no \"no libcuda.so.1 on the loader path\" cause, though the real runtimes return 35 then" \
-					some_cause "$line" 'libcuda.*(not[ _]found|missing|no libcuda)|(not[ _]found|missing).*libcuda' ;;
+				none) some_cause "$line" 'libcuda.*(not[ _]found|missing|no libcuda)|(not[ _]found|missing).*libcuda' ;;
 				*) first_cause "$line" 'driver_too_old|too_new|driver.*(old|update)' ;;
 				esac ;;
 			*StubLibrary*|*"stub library"*)
 				first_cause "$line" stub ;;
 			*CUDNN_STATUS_NOT_INITIALIZED*|*CUBLAS_STATUS_NOT_INITIALIZED*)
-				todo "cuDNN's and cuBLAS's NOT_INITIALIZED lead with \"GPU memory is full\" though the runtime found no usable driver" \
-					first_cause "$line" '!memory|oom' ;;
+				first_cause "$line" '!memory|oom' ;;
+			*"cudaGetDeviceCount(&count) != cudaSuccess"*)
+				first_cause "$line" 'no usable driver|libcuda|stub' ;;
 			*"no CUDA-capable device"*|*cudaErrorNoDevice*)
-				todo "\"no CUDA-capable device\" ranks WSL-only causes first on every platform" no_wsl_first "$line" ;;
+				no_wsl_first "$line"
+				first_fix_not "$line" 'remove|purge|reinstall' ;;
 			esac
 		done <"$WORK/lines"
 	done
@@ -181,8 +187,8 @@ if [ -x "$PROGS/cudart" ]; then
 	line=$(head -1 "$WORK/out.nocudart")
 	explain_output "$WORK/out.nocudart"
 	recognised "$line"
-	todo "a program's missing libcudart.so.13 is explained as a framework's (pip install --force-reinstall)" \
-		layer_is "$line" 'libs|toolkit'
+	layer_is "$line" 'libs|toolkit'
+	first_fix_not "$line" 'pip|--force-reinstall'
 fi
 
 # NVML's own words for its code 9, and the 535 and 470 nvidia-smi with no
@@ -192,7 +198,8 @@ answer_here nvml "$REAL/libnvidia-ml1/usr/lib/$ARCH_TRIPLET/nvidia/current/libnv
 line=$(ans nvmlErrorString)
 printf '%s\n' "$line" >"$WORK/out.nvml"
 explain_output "$WORK/out.nvml"
-todo "NVML's bare \"$line\" (nvmlErrorString of NVML_ERROR_DRIVER_NOT_LOADED) is not recognised" recognised "$line"
+recognised "$line"
+layer_is "$line" 'nvml|host'
 for smi in "$REAL/nvidia-smi/usr/lib/nvidia/current/nvidia-smi" "$REAL/nvidia-tesla-470-smi/usr/lib/nvidia/tesla-470/nvidia-smi"; do
 	for lib in "$WORK/lib-none" "$(dirname "$smi" | sed 's|/usr/lib/nvidia/|/usr/lib/'$ARCH_TRIPLET'/nvidia/|; s|/nvidia-smi/|/libnvidia-ml1/|; s|/nvidia-tesla-470-smi/|/libnvidia-tesla-470-ml1/|')"; do
 		FIXTURE=messages-smi

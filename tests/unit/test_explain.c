@@ -22,6 +22,7 @@
 #include "explain/pattern.h"
 #include "explain/report.h"
 #include "explain/rx.h"
+#include "explain/textplat.h"
 #include "kb/kb.h"
 #include "probes/registry.h"
 #include "kb_ids.h"
@@ -1224,6 +1225,14 @@ static void test_rank(void **state)
 		result_release(&res[i]);
 }
 
+/* This machine's platform.kind result as the only word on the platform. */
+static struct rank_platform machine_pf(const struct result *res)
+{
+	struct rank_platform pf;
+	rank_platform_pick(&pf, NULL, NULL, NULL, res);
+	return pf;
+}
+
 /* A cause for another platform goes last, with and without --check, and a
  * myth that holds only on WSL is no myth on native Linux. */
 static void test_rank_platform(void **state)
@@ -1255,11 +1264,16 @@ static void test_rank_platform(void **state)
 	res_set(&res[2], ST_FAIL, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER, "no driver");
 	res[2].ran = true;
 	struct cause_rank r[4];
-	/* Without --check: the platform alone. */
-	rank_causes(&sig, defs, NULL, 3, &res[0], r);
-	assert_ptr_equal(r[0].e, &ctr);
+	/* Without --check, this machine's platform only (a prior): a cause
+	 * for another platform goes last, and one bound to this platform
+	 * after the one that holds everywhere. */
+	struct rank_platform pf = machine_pf(&res[0]);
+	rank_causes(&sig, defs, NULL, 3, &pf, r);
+	assert_ptr_equal(r[0].e, &any);
 	assert_int_equal(r[0].v, V_UNCHECKED);
-	assert_ptr_equal(r[1].e, &any);
+	assert_ptr_equal(r[1].e, &ctr);
+	assert_int_equal(r[1].v, V_BOUND);
+	assert_string_equal(verdict_name(V_BOUND), "platform_bound");
 	assert_ptr_equal(r[2].e, &myth);
 	assert_int_equal(r[2].v, V_NOT_HERE);
 	assert_ptr_equal(r[3].e, &build);
@@ -1270,26 +1284,57 @@ static void test_rank_platform(void **state)
 	assert_string_equal(sb.buf, "applies only on WSL; platform.kind: a container on native Linux");
 	sb_release(&sb);
 	assert_string_equal(verdict_name(V_NOT_HERE), "not_applicable");
+	/* The text shows a container: the container's cause leads. */
+	struct rank_platform ptext;
+	rank_platform_pick(&ptext, NULL, "container", "nvidia-container-cli", &res[0]);
+	assert_true(ptext.established);
+	rank_causes(&sig, defs, NULL, 3, &ptext, r);
+	assert_ptr_equal(r[0].e, &ctr);
+	assert_int_equal(r[0].v, V_UNCHECKED);
+	assert_ptr_equal(r[1].e, &any);
+	assert_ptr_equal(r[2].e, &myth);
+	assert_int_equal(r[2].v, V_NOT_HERE);
+	assert_int_equal(r[2].why, R_TEXT);
 	/* With --check: the Windows-build cause's check fails here, yet it is
 	 * not "likely": it cannot apply off WSL. */
-	rank_causes(&sig, defs, res, 3, &res[0], r);
+	rank_causes(&sig, defs, res, 3, &pf, r);
 	assert_ptr_equal(r[3].e, &build);
 	assert_int_equal(r[3].v, V_NOT_HERE);
-	/* On WSL the myth stays first and the signature a myth. */
+	/* On WSL (the text or --platform says so) the myth stays first and
+	 * the signature a myth; --platform wins over the text. */
+	struct rank_platform pwsl;
+	rank_platform_pick(&pwsl, "wsl2", "native", "nvrm:", &res[0]);
+	assert_string_equal(pwsl.from, "option");
+	rank_causes(&sig, defs, NULL, 3, &pwsl, r);
+	assert_ptr_equal(r[0].e, &myth);
+	assert_ptr_equal(r[3].e, &ctr);
+	assert_int_equal(r[3].v, V_NOT_HERE);
+	assert_string_equal(explain_effective_kind(&sig, r), "myth");
+	/* On a WSL machine with a log that does not say where it ran, the
+	 * cause that holds everywhere comes first; the signature is still a
+	 * myth there. */
 	result_release(&res[0]);
 	result_init(&res[0], &defs[0]);
 	res_ev(&res[0], "kind", "wsl2");
 	res_set(&res[0], ST_PASS, NULL, "WSL2");
 	res[0].ran = true;
-	rank_causes(&sig, defs, NULL, 3, &res[0], r);
-	assert_ptr_equal(r[0].e, &myth);
+	pf = machine_pf(&res[0]);
+	rank_causes(&sig, defs, NULL, 3, &pf, r);
+	assert_ptr_equal(r[0].e, &any);
+	assert_ptr_equal(r[1].e, &myth);
+	assert_int_equal(r[1].v, V_BOUND);
 	assert_ptr_equal(r[3].e, &ctr);
 	assert_int_equal(r[3].v, V_NOT_HERE);
 	assert_string_equal(explain_effective_kind(&sig, r), "myth");
-	/* Platform unknown: nothing moves. */
+	/* Platform unknown: what holds everywhere first, the bound ones after. */
 	rank_causes(&sig, defs, NULL, 3, NULL, r);
-	for (int i = 0; i < 4; i++)
-		assert_ptr_equal(r[i].e, causes[i]);
+	assert_ptr_equal(r[0].e, &any);
+	for (int i = 1; i < 4; i++) {
+		assert_ptr_equal(r[i].e, causes[i - 1]);
+		assert_int_equal(r[i].v, V_BOUND);
+	}
+	assert_false(kb_applies(&myth, "windows"));
+	assert_false(kb_applies(&ctr, "windows"));
 	for (int i = 0; i < 3; i++)
 		result_release(&res[i]);
 	assert_true(kb_applies(&ctr, "container"));
@@ -1305,6 +1350,163 @@ static void test_rank_platform(void **state)
 	assert_int_equal(kb_parse(bad, sizeof bad - 1, &kb, &err), -1);
 	assert_non_null(strstr(err.buf, "platform"));
 	sb_release(&err);
+}
+
+
+/* Every signature's causes, ranked for a log from each platform (the
+ * text shows it) and for one that shows none: no cause bound to WSL
+ * comes before one that holds everywhere, a log from another platform
+ * gets no WSL-only fix line from a general cause, and no cause leads
+ * with a destructive fix on a guess. */
+static void test_rank_every_platform(void **state)
+{
+	(void)state;
+	const struct explain_db *db = explain_db_builtin();
+	const char *kinds[] = { "native", "container", "windows", "wsl2", NULL };
+	size_t checked = 0;
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		struct rank_platform pf;
+		rank_platform_pick(&pf, NULL, kinds[k], "marker", NULL);
+		bool wsl = kinds[k] && !strcmp(kinds[k], "wsl2");
+		for (size_t i = 0; i < db->n; i++) {
+			const struct explain_sig *sig = &db->sig[i];
+			struct cause_rank r[64];
+			size_t nc = sig->ncause < 64 ? sig->ncause : 64;
+			rank_causes(sig, NULL, NULL, 0, kinds[k] ? &pf : NULL, r);
+			bool general_seen = false, bound_seen = false;
+			for (size_t j = 0; j < nc; j++) {
+				if (r[j].v == V_NOT_HERE)
+					continue;
+				const struct kb_entry *e = r[j].e;
+				bool wsl_bound = e->platform && !kb_applies(e, "native") &&
+						 !kb_applies(e, "container");
+				if (!wsl && wsl_bound)
+					bound_seen = true;
+				if (!e->platform) {
+					if (bound_seen)
+						fail_msg("%s on %s: WSL-bound cause before %s", sig->e->id,
+							 kinds[k] ? kinds[k] : "unknown", e->id);
+					general_seen = true;
+				}
+				struct finding_view fv;
+				finding_expand(&fv, e, NULL, NULL);
+				order_fixes(&fv, &r[j], kinds[k] ? &pf : NULL);
+				if (fv.nfix && fix_is_destructive(fv.fix[0]))
+					fail_msg("%s on %s: %s leads with a destructive fix: %s", sig->e->id,
+						 kinds[k] ? kinds[k] : "unknown", e->id, fv.fix[0]);
+				if (kinds[k] && !wsl && !wsl_bound && strcmp(kinds[k], "windows"))
+					for (size_t f = 0; f < fv.nfix; f++)
+						if (fix_is_wsl_only(fv.fix[f]))
+							fail_msg("%s on %s: %s shows a WSL-only fix: %s",
+								 sig->e->id, kinds[k], e->id, fv.fix[f]);
+				finding_view_release(&fv);
+				checked++;
+			}
+			(void)general_seen;
+		}
+	}
+	assert_true(checked > 500);
+}
+
+/* The platform a paste comes from, by its markers. */
+static void test_text_platform(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *kind;
+	} cases[] = {
+		{ "ls: cannot access '/usr/lib/wsl/lib/libcuda.so.1'", "wsl2" },
+		{ "Linux box 5.15.153.1-microsoft-standard-WSL2 #1 SMP", "wsl2" },
+		{ "[  12.0] NVRM: API mismatch: the client has the version 570.153.02", "native" },
+		{ "NVRM: Xid (PCI:0000:0b:00): 13, pid=1", "native" },
+		{ "Error! Bad return status for module build\nConsult /var/lib/dkms/nvidia/545/build/make.log",
+		  "native" },
+		{ "docker: Error response from daemon: could not select device driver", "container" },
+		{ "nvidia-container-cli: initialization error: WSL environment detected but no adapters",
+		  "container-in-wsl2" },
+		{ "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!",
+		  "windows" },
+		{ "PS C:\\Users\\me> python train.py", "windows" },
+		{ "RuntimeError: CUDA error: no kernel image is available for execution", NULL },
+		/* a word inside another is no marker */
+		{ "the proxide was fixed; rerunc", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct text_platform tp;
+		text_platform_read(cases[i].text, strlen(cases[i].text), &tp);
+		if (cases[i].kind == NULL) {
+			if (tp.kind)
+				fail_msg("%s: read as %s (%s)", cases[i].text, tp.kind, tp.marker);
+		} else if (!tp.kind || strcmp(tp.kind, cases[i].kind)) {
+			fail_msg("%s: read as %s, want %s", cases[i].text, tp.kind ? tp.kind : "unknown",
+				 cases[i].kind);
+		}
+	}
+	/* A marker split by the reading window is still found. */
+	size_t n = 8192 + 100;
+	char *big = xmalloc(n + 1);
+	memset(big, 'x', n);
+	memcpy(big + 8192 - 5, " NVRM: x", 8);
+	big[n] = 0;
+	struct text_platform tp;
+	text_platform_read(big, n, &tp);
+	assert_non_null(tp.kind);
+	assert_string_equal(tp.kind, "native");
+	free(big);
+	assert_true(text_platform_valid("wsl2"));
+	assert_false(text_platform_valid("linux"));
+}
+
+/* Words of the paste move causes within their verdict, and are recorded. */
+static void test_rank_words(void **state)
+{
+	(void)state;
+	static const char *sup[] = { "cudaGetDeviceCount(&count) != cudaSuccess" };
+	static const char *exc[] = { "cudaGetDeviceCount(&count) != cudaSuccess" };
+	static const char *oom[] = { "out of memory" };
+	struct kb_entry mem = { .id = "x.mem", .layer = "cuda", .kind = "finding", .title = "M",
+				.support = { oom, 1 }, .exclude = { exc, 1 } };
+	struct kb_entry drv = { .id = "x.drv", .layer = "cuda", .kind = "finding", .title = "D",
+				.support = { sup, 1 } };
+	struct kb_entry other = { .id = "x.other", .layer = "cuda", .kind = "finding", .title = "O" };
+	const struct kb_entry *causes[] = { &mem, &other, &drv };
+	struct explain_sig sig = { .e = &mem, .kind = "finding", .cause = causes, .ncause = 3 };
+	const char paste[] = "cudnnCreate failed: CUDNN_STATUS_NOT_INITIALIZED\n"
+			     "CUDAGETDEVICECOUNT(&count) != cudaSuccess\n";
+	struct paste_words w = { .text = paste, .len = sizeof paste - 1 };
+	struct rank_platform pf = { .words = &w };
+	struct cause_rank r[3];
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &drv);
+	assert_int_equal(r[0].nsupport, 1);
+	assert_string_equal(r[0].support[0], sup[0]);
+	assert_ptr_equal(r[1].e, &other);
+	assert_ptr_equal(r[2].e, &mem);
+	assert_int_equal(r[2].nexclude, 1);
+	paste_words_release(&w);
+	/* An out-of-memory paste puts memory first; no paste, the KB order. */
+	const char paste2[] = "CUBLAS_STATUS_NOT_INITIALIZED\nCUDA out of memory. Tried to allocate";
+	struct paste_words w2 = { .text = paste2, .len = sizeof paste2 - 1 };
+	pf.words = &w2;
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &mem);
+	paste_words_release(&w2);
+	rank_causes(&sig, NULL, NULL, 0, NULL, r);
+	for (int i = 0; i < 3; i++)
+		assert_ptr_equal(r[i].e, causes[i]);
+	/* The diagnostic comes before a destructive fix on a guess. */
+	struct kb_entry rm = { .id = "x.rm", .layer = "libs", .kind = "finding", .title = "R",
+			       .confirm = "wslgpu check --only libs" };
+	struct finding_view fv = { .e = &rm };
+	fv.fix = xcalloc(2, sizeof *fv.fix);
+	fv.fix[0] = xstrdup("sudo apt-get remove --purge libnvidia-compute-535");
+	fv.fix[1] = xstrdup("sudo ldconfig");
+	fv.nfix = 2;
+	struct cause_rank cr = { .e = &rm, .v = V_UNCHECKED };
+	order_fixes(&fv, &cr, NULL);
+	assert_int_equal(fv.nfix, 3);
+	assert_true(strncmp(fv.fix[0], "wslgpu check --only libs", 24) == 0);
+	finding_view_release(&fv);
 }
 
 /* ---- the knowledge base ---- */
@@ -1603,6 +1805,9 @@ int main(void)
 		cmocka_unit_test(test_confirm_checks),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_rank_platform),
+		cmocka_unit_test(test_rank_every_platform),
+		cmocka_unit_test(test_text_platform),
+		cmocka_unit_test(test_rank_words),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),

@@ -1,0 +1,115 @@
+/* textplat.c: the platform a log comes from, by its markers. See textplat.h. */
+#include "textplat.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <string.h>
+
+enum { P_WSL, P_WIN, P_NATIVE, P_CTR, P_N };
+
+static const struct {
+	const char *text;
+	int plat;
+} markers[] = {
+	{ "/usr/lib/wsl", P_WSL }, { "ld.wsl.conf", P_WSL }, { "/dev/dxg", P_WSL },
+	{ "dxgkrnl", P_WSL }, { "dxgk", P_WSL }, { "dxcore", P_WSL },
+	{ "microsoft-standard-wsl2", P_WSL }, { "wsl.exe", P_WSL }, { "wsl/service", P_WSL },
+	{ "wslregisterdistribution", P_WSL }, { "hcs_e_", P_WSL }, { "wsl2", P_WSL },
+	{ "\\\\wsl$", P_WSL }, { "\\\\wsl.localhost", P_WSL }, { "/mnt/c/", P_WSL },
+	{ "wsl environment detected", P_WSL }, { "docker desktop", P_WSL },
+
+	{ "c:\\", P_WIN }, { "d:\\", P_WIN }, { ".dll", P_WIN }, { ".exe", P_WIN },
+	{ "ps c:", P_WIN }, { "powershell", P_WIN }, { "hresult", P_WIN }, { "0x8007", P_WIN },
+	{ "appdata", P_WIN }, { "program files", P_WIN },
+
+	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
+	/* not /dev/nvidia0: "cannot access /dev/nvidia0" is what WSL users
+	 * paste when they look for it, a myth there, no sign of native Linux */
+	{ "secure boot", P_NATIVE },
+	{ "xid", P_NATIVE }, { "rminitadapter", P_NATIVE }, { "modprobe", P_NATIVE },
+	{ "nouveau", P_NATIVE }, { "/lib/modules/", P_NATIVE }, { "nvidia-installer", P_NATIVE },
+	{ "mokutil", P_NATIVE }, { "linux-headers", P_NATIVE }, { "akmod", P_NATIVE },
+
+	{ "/.dockerenv", P_CTR }, { "docker run", P_CTR }, { "docker: error response", P_CTR },
+	{ "nvidia-container-cli", P_CTR }, { "nvidia-container-runtime", P_CTR },
+	{ "nvidia-container-toolkit", P_CTR }, { "nvidia-ctk", P_CTR }, { "containerd", P_CTR },
+	{ "runc", P_CTR }, { "oci runtime", P_CTR }, { "kubectl", P_CTR }, { "kubelet", P_CTR },
+	{ "k8s-device-plugin", P_CTR }, { "pod/", P_CTR }, { "podman", P_CTR },
+	{ "docker compose", P_CTR }, { "docker-compose", P_CTR }, { "--gpus", P_CTR },
+};
+
+/* A marker that is a word ("xid", "runc", "wsl2") must not be part of a longer one. */
+static bool word_at(const char *lo, size_t len, size_t at, size_t n)
+{
+	bool alpha = isalnum((unsigned char)lo[at]);
+	if (!alpha)
+		return true;
+	bool before = at > 0 && isalnum((unsigned char)lo[at - 1]);
+	bool after = at + n < len && isalnum((unsigned char)lo[at + n]) &&
+		     isalnum((unsigned char)lo[at + n - 1]);
+	return !before && !after;
+}
+
+void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
+{
+	tp->kind = NULL;
+	tp->marker[0] = 0;
+	const char *first[P_N] = { NULL };
+	/* One lower-cased window at a time: the kept paste is at most 4 MiB. */
+	char lo[8192 + 64];
+	size_t keep = 0;
+	/* A paste is short; of a long log the first MiB says where it ran
+	 * (and reading more would cost a big log's throughput). */
+	if (len > TEXT_PLATFORM_READ)
+		len = TEXT_PLATFORM_READ;
+	for (size_t off = 0; off < len;) {
+		size_t n = len - off < 8192 ? len - off : 8192;
+		for (size_t i = 0; i < n; i++)
+			lo[keep + i] = (char)tolower((unsigned char)buf[off + i]);
+		size_t have = keep + n;
+		lo[have] = 0;
+		for (size_t m = 0; m < sizeof markers / sizeof markers[0]; m++) {
+			if (first[markers[m].plat])
+				continue;
+			size_t ml = strlen(markers[m].text);
+			for (const char *p = lo; (p = memmem(p, have - (size_t)(p - lo), markers[m].text, ml));
+			     p++)
+				if (word_at(lo, have, (size_t)(p - lo), ml)) {
+					first[markers[m].plat] = markers[m].text;
+					break;
+				}
+		}
+		off += n;
+		/* keep the tail, for a marker split by the window */
+		keep = have < 48 ? have : 48;
+		memmove(lo, lo + have - keep, keep);
+	}
+	const char *why = NULL;
+	if (first[P_CTR]) {
+		tp->kind = first[P_WSL] ? "container-in-wsl2" : "container";
+		why = first[P_CTR];
+	} else if (first[P_WSL]) {
+		tp->kind = "wsl2";
+		why = first[P_WSL];
+	} else if (first[P_NATIVE]) {
+		tp->kind = "native";
+		why = first[P_NATIVE];
+	} else if (first[P_WIN]) {
+		tp->kind = "windows";
+		why = first[P_WIN];
+	}
+	if (why) {
+		strncpy(tp->marker, why, sizeof tp->marker - 1);
+		tp->marker[sizeof tp->marker - 1] = 0;
+	}
+}
+
+int text_platform_valid(const char *kind)
+{
+	static const char *const kinds[] = { "wsl1", "wsl2", "container-in-wsl2", "container",
+					     "native", "windows", NULL };
+	for (size_t i = 0; kinds[i]; i++)
+		if (!strcmp(kind, kinds[i]))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* test_explain_names: what an unrecognised line names of the NVIDIA stack
+ * (explain/names.h): role, version, layer and the checks that tell its
+ * causes apart; and the application a paste names. */
+#include "testutil.h"
+#include "explain/names.h"
+
+static const struct name_hit *find(const struct names *nm, const char *text)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		if (!strcmp(nm->hit[i].text, text))
+			return &nm->hit[i];
+	return NULL;
+}
+
+static struct names read_line(const char *s)
+{
+	struct names nm;
+	names_read(s, strlen(s), &nm);
+	return nm;
+}
+
+static void test_names_libraries(void **state)
+{
+	(void)state;
+	struct names nm = read_line("OSError: libcudart.so.12: cannot open shared object file");
+	assert_int_equal(nm.n, 1);
+	assert_string_equal(nm.hit[0].what, "CUDA runtime 12");
+	assert_string_equal(nm.hit[0].role, "runtime");
+	assert_string_equal(nm.hit[0].version, "12");
+	assert_string_equal(nm.layer, "toolkit");
+	assert_string_equal(nm.check, "cuda,toolkit");
+
+	nm = read_line("Could not locate cublas64_12.dll. Please make sure it is in your library path!");
+	assert_int_equal(nm.n, 1);
+	assert_string_equal(nm.hit[0].what, "cuBLAS for CUDA 12");
+	assert_string_equal(nm.hit[0].role, "math library");
+
+	nm = read_line("Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found");
+	assert_int_equal(nm.n, 1);
+	assert_string_equal(nm.hit[0].what, "CUDA runtime 11.0");
+
+	nm = read_line("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9}");
+	assert_non_null(find(&nm, "libcudnn_ops.so.9"));
+	assert_string_equal(find(&nm, "libcudnn_ops.so.9")->what, "cuDNN 9");
+	assert_string_equal(find(&nm, "libcudnn_ops.so.9.1.0")->what, "cuDNN 9");
+
+	/* the driver's .so.1 is an ABI number, not a version */
+	nm = read_line("RuntimeError: libcuda.so.1: cannot open shared object file.");
+	assert_int_equal(nm.n, 1);
+	assert_string_equal(nm.hit[0].what, "CUDA driver");
+	assert_string_equal(nm.hit[0].version, "");
+	assert_string_equal(nm.layer, "libs");
+
+	nm = read_line("[TRT] libnvinfer.so.10 failed; libnccl.so.2 also; nvml.dll missing");
+	assert_string_equal(find(&nm, "libnvinfer.so.10")->what, "TensorRT 10");
+	assert_string_equal(find(&nm, "libnvinfer.so.10")->role, "TensorRT");
+	assert_string_equal(find(&nm, "libnccl.so.2")->what, "NCCL 2");
+	assert_string_equal(find(&nm, "nvml.dll")->layer, "nvml");
+	/* the lowest layer in chain order decides the line's */
+	assert_string_equal(nm.layer, "nvml");
+}
+
+static void test_names_calls_codes(void **state)
+{
+	(void)state;
+	struct names nm = read_line("cudnnCreate failed: CUDNN_STATUS_SOMETHING_NEW");
+	assert_int_equal(nm.n, 2);
+	assert_int_equal(nm.hit[0].kind, NK_CALL);
+	assert_string_equal(nm.hit[0].role, "cuDNN");
+	assert_int_equal(nm.hit[1].kind, NK_CODE);
+	assert_string_equal(nm.hit[1].layer, "toolkit");
+
+	nm = read_line("cuModuleLoadData returned CUDA_ERROR_NO_DEVICE");
+	assert_int_equal(nm.n, 2);
+	assert_string_equal(nm.hit[0].what, "CUDA driver API");
+	assert_int_equal(nm.hit[1].code, 100);
+	assert_string_equal(nm.layer, "cuda");
+	assert_string_equal(nm.check, "libs,cuda");
+
+	nm = read_line("cudaMallocAsync: cudaErrorMemoryAllocation, then nvmlDeviceGetFoo: NVML_ERROR_UNKNOWN");
+	assert_string_equal(find(&nm, "cudaMallocAsync")->role, "runtime");
+	assert_int_equal(find(&nm, "cudaErrorMemoryAllocation")->code, 2);
+	assert_int_equal(find(&nm, "NVML_ERROR_UNKNOWN")->code, 999);
+	assert_string_equal(nm.layer, "cuda");
+
+	nm = read_line("NCCL WARN ncclCommInitRank failed: ncclSystemError");
+	assert_int_equal(find(&nm, "ncclCommInitRank")->kind, NK_CALL);
+	assert_int_equal(find(&nm, "ncclSystemError")->kind, NK_CODE);
+	assert_int_equal(find(&nm, "ncclSystemError")->code, 2);
+
+	/* words that only look like it name nothing */
+	nm = read_line("cuda out of memory: cut the batch; current count; nccl debug info; cudart");
+	assert_int_equal(nm.n, 0);
+	nm = read_line("error: libfoo.so.3 missing; lib.so; x.dll; libcudartx");
+	assert_int_equal(nm.n, 0);
+	assert_null(nm.layer);
+	nm = read_line("");
+	assert_int_equal(nm.n, 0);
+}
+
+static void test_names_bounds(void **state)
+{
+	(void)state;
+	/* more names than kept, a huge token, repeats counted once */
+	char line[4096] = "";
+	for (int i = 0; i < 20; i++)
+		strcat(line, i % 2 ? "cuInit cudaFree " : "libcublas.so.12 ");
+	struct names nm = read_line(line);
+	assert_int_equal(nm.n, 3);
+	memset(line, 'a', sizeof line - 1);
+	line[sizeof line - 1] = '\0';
+	memcpy(line + 100, "libcudart.so.12", 15);
+	nm = read_line(line);
+	assert_int_equal(nm.n, 0);
+}
+
+static void test_names_application(void **state)
+{
+	(void)state;
+	const char *t = "time=... level=INFO source=server.go msg=\"ollama runner\"\nimport torch\n";
+	assert_string_equal(names_application(t, strlen(t)), "Ollama");
+	t = "File \"/home/u/ComfyUI/execution.py\", line 3\n  torch.cuda";
+	assert_string_equal(names_application(t, strlen(t)), "ComfyUI");
+	t = "Traceback: File \"site-packages/torch/cuda/__init__.py\"";
+	assert_string_equal(names_application(t, strlen(t)), "PyTorch");
+	t = "nothing here at all";
+	assert_null(names_application(t, strlen(t)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_libraries),
+		cmocka_unit_test(test_names_calls_codes),
+		cmocka_unit_test(test_names_bounds),
+		cmocka_unit_test(test_names_application),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
