@@ -12,6 +12,7 @@
 
 #include "../core/error.h"
 #include "../history/history.h"
+#include "../history/page.h"
 #include "../report/html.h"
 #include "cli.h"
 
@@ -167,7 +168,7 @@ static int history_html_page(const char *db_opt, const struct history_query *q)
 	} else {
 		html_page_begin(&page, "wslgpu history");
 		sb_add(&page, "<h1>wslgpu history</h1>\n");
-		html_timeline(&page, &runs);
+		history_timeline_html(&page, &runs);
 		html_page_end(&page);
 		fwrite(page.buf, 1, page.len, stdout);
 		if (fflush(stdout) != 0)

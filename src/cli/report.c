@@ -18,6 +18,7 @@
 #include "../core/error.h"
 #include "../core/atomicfile.h"
 #include "../core/text.h"
+#include "../history/page.h"
 #include "../report/format.h"
 #include "checkrun.h"
 #include "cli.h"
@@ -100,12 +101,20 @@ static int write_markdown(struct checkrun *cr, struct redactor *red, const char 
 	/* Rendered twice: the note counts what the report itself used. */
 	struct strbuf md = STRBUF_INIT, note = STRBUF_INIT;
 	struct format_input in = { .rep = &rep };
+	struct strbuf history = STRBUF_INIT, state_dir = STRBUF_INIT;
+	if (!strcmp(format, "html")) {
+		history_timeline_section(&history, &state_dir);
+		in.history_html = history.buf;
+		in.state_dir = state_dir.buf;
+	}
 	format_write("report", format, &md, &in);
 	sb_reset(&md);
 	redaction_note(red, &note);
 	in.note = note.buf;
 	format_write("report", format, &md, &in);
 	sb_release(&note);
+	sb_release(&history);
+	sb_release(&state_dir);
 	if (output) {
 		struct strbuf err = STRBUF_INIT;
 		if (atomic_write_file(output, md.buf, md.len, 0600, &err) < 0) {

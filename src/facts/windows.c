@@ -12,7 +12,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
-#include "../history/sha256.h"
+#include "../core/sha256.h"
 #include "../parse/winbatch.h"
 #include "../parse/wincounter.h"
 #include "../parse/windriver.h"

@@ -24,6 +24,7 @@
 #include "../kb/finding.h"
 #include "../kb/fixline.h"
 #include "../kb/kb.h"
+#include "kb_ids.h"
 
 /* "after:" dependencies that are the same question asked again, so that
  * its failure is the first one's come true. (Other "after:" deps only
@@ -39,12 +40,12 @@ static const struct {
 	const char *kb, *cause_check, *cause_kb;
 } follows[] = {
 	/* the toolkit is too new for the driver: the toolkit's problem */
-	{ "host.driver.toolkit_too_new", "toolkit.nvcc", "toolkit.nvcc.driver_too_old" },
-	{ "host.driver.toolkit_minor_newer", "toolkit.nvcc", "toolkit.nvcc." },
+	{ KB_HOST_DRIVER_TOOLKIT_TOO_NEW, "toolkit.nvcc", KB_TOOLKIT_NVCC_DRIVER_TOO_OLD },
+	{ KB_HOST_DRIVER_TOOLKIT_MINOR_NEWER, "toolkit.nvcc", "toolkit.nvcc." },
 	/* a container started without the GPU sees no kernel driver either */
-	{ "host.driver_store.no_kernel_driver", "bridge.nvidia_dev", "bridge.nvidia_dev.container" },
-	{ "libs.kernel_modules.no_driver", "bridge.nvidia_dev", "bridge.nvidia_dev.container" },
-	{ "host.driver_store.", "bridge.dxg", "bridge.dxg.container" },
+	{ KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER, "bridge.nvidia_dev", KB_BRIDGE_NVIDIA_DEV_CONTAINER },
+	{ "libs.kernel_modules.no_driver", "bridge.nvidia_dev", KB_BRIDGE_NVIDIA_DEV_CONTAINER },
+	{ "host.driver_store.", "bridge.dxg", KB_BRIDGE_DXG_CONTAINER },
 };
 
 static bool is_problem(const struct result *r)

@@ -37,7 +37,7 @@
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../version.h"
-#include "sha256.h"
+#include "../core/sha256.h"
 #include "sqlite_api.h"
 
 /* Distinguishes our machine hashes from any other use of the same id. */

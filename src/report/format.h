@@ -36,6 +36,10 @@ struct format_input {
 	 * (smoke's "smoke"), or NULL. */
 	void (*members)(struct json_writer *jw, const void *ctx);
 	const void *members_ctx;
+	/* report --html: the directory where watch and bench keep their last
+	 * results, and the history timeline as HTML (history/page.c), or NULL */
+	const char *state_dir;
+	const char *history_html;
 };
 
 typedef void format_writer(struct strbuf *out, const struct format_input *in);

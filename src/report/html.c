@@ -17,7 +17,6 @@
  * history database's directory): a watch chart (watch --svg) and bench
  * results (bench --csv). Bounded: a page is for reading. */
 #define HTML_ASSET_MAX (4u << 20)
-#define HTML_TIMELINE_RUNS 500
 
 void html_escape(struct strbuf *out, const char *s)
 {
@@ -67,90 +66,9 @@ void html_page_end(struct strbuf *out)
 		     "nothing.</p>\n</body>\n</html>\n", WSLGPU_VERSION);
 }
 
-static const char *verdict_class(const char *v)
+const char *html_verdict_class(const char *v)
 {
 	return !v ? "warn" : !strcmp(v, "ok") ? "ok" : !strcmp(v, "fail") ? "fail" : "warn";
-}
-
-/* ---- the timeline ---- */
-
-/* The facts whose change is marked on the timeline. */
-static const struct {
-	const char *key, *label;
-} marked[] = { { "driver.version", "driver" }, { "kernel", "kernel" }, { "wsl.version", "WSL" } };
-
-void html_timeline(struct strbuf *out, const struct history_runs *runs)
-{
-	if (!runs || !runs->n) {
-		sb_add(out, "<p class=\"muted\">No recorded runs (wslgpu smoke --record records "
-			    "one).</p>\n");
-		return;
-	}
-	size_t first = runs->n > HTML_TIMELINE_RUNS ? runs->n - HTML_TIMELINE_RUNS : 0;
-	time_t t0 = runs->v[first].when, t1 = runs->v[runs->n - 1].when;
-	double span = t1 > t0 ? (double)(t1 - t0) : 1.0;
-	const double W = 900, x0 = 20, x1 = 880, y = 60;
-	sb_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f 150\" "
-		     "role=\"img\" aria-label=\"history timeline\">\n", W);
-	sb_addf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>\n", x0,
-		y, x1, y);
-	struct strbuf list = STRBUF_INIT;
-	for (size_t i = first; i < runs->n; i++) {
-		const struct history_run *r = &runs->v[i];
-		double x = x0 + (x1 - x0) * (double)(r->when - t0) / span;
-		const char *cls = verdict_class(r->verdict);
-		const char *fill = !strcmp(cls, "ok") ? "#188038" : !strcmp(cls, "fail") ? "#d93025"
-											 : "#f9ab00";
-		sb_addf(out, "<circle cx=\"%.1f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"><title>", x, y, fill);
-		html_escape(out, r->started_at);
-		sb_add(out, " ");
-		html_escape(out, r->verdict);
-		sb_add(out, "</title></circle>\n");
-		/* A change from this machine's previous run. */
-		const struct history_run *prev = NULL;
-		for (size_t j = i; j-- > first;)
-			if (!strcmp(runs->v[j].machine, r->machine)) {
-				prev = &runs->v[j];
-				break;
-			}
-		if (!prev)
-			continue;
-		for (size_t k = 0; k < sizeof marked / sizeof marked[0]; k++) {
-			const char *a = history_run_fact(prev, marked[k].key);
-			const char *b = history_run_fact(r, marked[k].key);
-			if (!a || !b || !strcmp(a, b))
-				continue;
-			sb_addf(out, "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"100\" stroke=\"#1a73e8\" "
-				     "stroke-dasharray=\"3 2\"/>\n<text x=\"%.1f\" y=\"%zu\" font-size=\"11\" "
-				     "fill=\"#1a73e8\">",
-				x, x, x + 3, 112 + 12 * k);
-			html_escape(out, marked[k].label);
-			sb_add(out, "</text>\n");
-			sb_add(&list, "<li>");
-			html_escape(&list, r->started_at);
-			sb_add(&list, ": ");
-			html_escape(&list, marked[k].label);
-			sb_add(&list, " ");
-			html_escape(&list, a);
-			sb_add(&list, " → ");
-			html_escape(&list, b);
-			sb_add(&list, "</li>\n");
-		}
-	}
-	sb_add(out, "<text x=\"20\" y=\"40\" font-size=\"11\" fill=\"#666\">");
-	html_escape(out, runs->v[first].started_at);
-	sb_addf(out, "</text>\n<text x=\"880\" y=\"40\" font-size=\"11\" fill=\"#666\" "
-		     "text-anchor=\"end\">");
-	html_escape(out, runs->v[runs->n - 1].started_at);
-	sb_add(out, "</text>\n</svg>\n");
-	sb_addf(out, "<p class=\"muted\">%zu run%s; green ok, amber warn, red fail; dashed: a "
-		     "change.</p>\n", runs->n - first, runs->n - first == 1 ? "" : "s");
-	if (list.len) {
-		sb_add(out, "<ul class=\"changes\">\n");
-		sb_add(out, list.buf);
-		sb_add(out, "</ul>\n");
-	}
-	sb_release(&list);
 }
 
 /* ---- the report ---- */
@@ -189,15 +107,13 @@ static void put_finding(struct strbuf *out, const struct result *r)
 	sb_add(out, "</article>\n");
 }
 
-/* A file of the state directory, or -1. */
-static int read_state_file(const char *name, struct strbuf *out)
+/* A file of the state directory the command named, or -1. */
+static int read_state_file(const char *dir, const char *name, struct strbuf *out)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
-	history_default_path(&dir);
-	char *slash = strrchr(dir.buf, '/');
-	if (slash)
-		*slash = '\0';
-	sb_addf(&path, "%s/%s", dir.buf, name);
+	if (!dir)
+		return -1;
+	struct strbuf path = STRBUF_INIT;
+	sb_addf(&path, "%s/%s", dir, name);
 	FILE *f = fopen(path.buf, "re");
 	int rc = -1;
 	if (f) {
@@ -208,18 +124,17 @@ static int read_state_file(const char *name, struct strbuf *out)
 		rc = ferror(f) || out->len >= HTML_ASSET_MAX ? -1 : 0;
 		fclose(f);
 	}
-	sb_release(&dir);
 	sb_release(&path);
 	return rc;
 }
 
 /* The last watch chart: watch's own SVG, shown as an image (an image
  * cannot run script or load anything, whatever the file holds). */
-static void put_watch(struct strbuf *out)
+static void put_watch(struct strbuf *out, const char *dir)
 {
 	struct strbuf svg = STRBUF_INIT;
 	sb_add(out, "<h2>Last watch</h2>\n");
-	if (read_state_file("watch.svg", &svg) < 0 || strncmp(sb_str(&svg), "<svg", 4)) {
+	if (read_state_file(dir, "watch.svg", &svg) < 0 || strncmp(sb_str(&svg), "<svg", 4)) {
 		sb_add(out, "<p class=\"muted\">No chart: <code>wslgpu watch --svg "
 			    "~/.local/state/wslgpu/watch.svg -- COMMAND</code> keeps one for the "
 			    "report.</p>\n");
@@ -233,11 +148,11 @@ static void put_watch(struct strbuf *out)
 
 /* bench --csv rows (bench,target,metric,stat,size_bytes,value,unit) as bars,
  * one scale per unit. */
-static void put_bench(struct strbuf *out)
+static void put_bench(struct strbuf *out, const char *dir)
 {
 	struct strbuf csv = STRBUF_INIT;
 	sb_add(out, "<h2>Last bench</h2>\n");
-	if (read_state_file("bench.csv", &csv) < 0 || strncmp(sb_str(&csv), "bench,target,", 13)) {
+	if (read_state_file(dir, "bench.csv", &csv) < 0 || strncmp(sb_str(&csv), "bench,target,", 13)) {
 		sb_add(out, "<p class=\"muted\">No results: <code>wslgpu bench --csv &gt; "
 			    "~/.local/state/wslgpu/bench.csv</code> keeps them for the report.</p>\n");
 		sb_release(&csv);
@@ -314,7 +229,7 @@ void report_html(struct strbuf *out, const struct format_input *in)
 	struct strbuf v = STRBUF_INIT;
 	report_verdict(&v, rep);
 	sb_addf(out, "<h2>Verdict</h2>\n<p class=\"verdict %s\" id=\"verdict\">",
-		verdict_class(sum.status));
+		html_verdict_class(sum.status));
 	html_escape(out, v.buf ? v.buf : "");
 	sb_add(out, "</p>\n");
 	sb_release(&v);
@@ -346,24 +261,13 @@ void report_html(struct strbuf *out, const struct format_input *in)
 	}
 	sb_add(out, "</table>\n");
 
-	put_watch(out);
-	put_bench(out);
+	put_watch(out, in->state_dir);
+	put_bench(out, in->state_dir);
 
 	sb_add(out, "<h2>History</h2>\n");
-	struct strbuf db = STRBUF_INIT, err = STRBUF_INIT;
-	history_default_path(&db);
-	struct history_query q = { .limit = HTML_TIMELINE_RUNS };
-	struct history_runs runs;
-	memset(&runs, 0, sizeof runs);
-	if (history_load(db.buf, &q, &runs, &err) == 0) {
-		html_timeline(out, &runs);
-	} else {
-		sb_add(out, "<p class=\"muted\">No history: ");
-		html_escape(out, err.buf ? err.buf : "");
-		sb_add(out, "</p>\n");
-	}
-	history_runs_release(&runs);
-	sb_release(&db);
-	sb_release(&err);
+	if (in->history_html)
+		sb_add(out, in->history_html);
+	else
+		sb_add(out, "<p class=\"muted\">No history.</p>\n");
 	html_page_end(out);
 }

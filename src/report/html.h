@@ -10,7 +10,6 @@
 #define WSLGPU_HTML_H
 
 #include "../core/strbuf.h"
-#include "../history/history.h"
 #include "format.h"
 
 /* Text for HTML content and attribute values (& < > " ' escaped, control
@@ -18,9 +17,8 @@
 void html_escape(struct strbuf *out, const char *s);
 void html_page_begin(struct strbuf *out, const char *title);
 void html_page_end(struct strbuf *out);
-/* The runs oldest first as an SVG timeline, one dot per run coloured by
- * its verdict, a marked line where the driver, kernel or WSL changed. */
-void html_timeline(struct strbuf *out, const struct history_runs *runs);
+/* "ok", "fail" or "warn": the CSS class of a verdict. */
+const char *html_verdict_class(const char *verdict);
 /* The report's page (the format table's "html" row). */
 format_writer report_html;
 
