@@ -137,7 +137,7 @@ enum { MAXF = 128 };
 _Static_assert(NSB(sb_erofs) + NSB(sb_eperm) + 20 <= MAXF, "the filter outgrew its array");
 #endif
 
-int sandbox_enter(struct strbuf *why)
+int sandbox_enter(enum sandbox_scope scope, struct strbuf *why)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
 		int e = errno;
@@ -162,13 +162,20 @@ int sandbox_enter(struct strbuf *why)
 	 * instruction after the jump is filled in below. */
 	size_t to_erofs[NSB(sb_erofs) + 4], to_eperm[NSB(sb_eperm)], to_enosys[2];
 	size_t ne = 0, np = 0, nn = 0;
-	for (size_t i = 0; i < NSB(sb_erofs); i++) {
-		to_erofs[ne++] = n;
-		PUT(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sb_erofs[i], 0, 0);
-	}
 	for (size_t i = 0; i < NSB(sb_eperm); i++) {
 		to_eperm[np++] = n;
 		PUT(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sb_eperm[i], 0, 0);
+	}
+	if (scope == SANDBOX_COMMAND) {
+		/* A command may write files: a shell's >/dev/null is an open
+		 * with O_CREAT | O_TRUNC, which the filter cannot tell from
+		 * creating a file (it sees flags, not paths). */
+		PUT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+		goto answers;
+	}
+	for (size_t i = 0; i < NSB(sb_erofs); i++) {
+		to_erofs[ne++] = n;
+		PUT(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sb_erofs[i], 0, 0);
 	}
 #ifdef __NR_openat2
 	/* Its flags are in memory, out of the filter's reach: callers fall
@@ -191,6 +198,7 @@ int sandbox_enter(struct strbuf *why)
 	PUT(BPF_JMP | BPF_JSET | BPF_K, O_CREAT | O_TRUNC, 0, 0);
 	PUT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
 	PUT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0); /* every other syscall */
+answers:;
 	size_t erofs = n;
 	PUT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EROFS, 0, 0);
 	size_t eperm = n;
@@ -287,14 +295,21 @@ static bool child_entered;
 static struct strbuf child_failed = STRBUF_INIT;
 static struct sandbox_mark dev_mark;
 
+static bool child_armed;
+
 void sandbox_child_begin(void)
 {
-	if (!child_entered) {
+	child_armed = true;
+	sandbox_dir_mark("/dev", &dev_mark);
+}
+
+void sandbox_before_vendor_code(void)
+{
+	if (child_armed && !child_entered) {
 		child_entered = true;
 		sb_reset(&child_failed);
-		sandbox_enter(&child_failed);
+		sandbox_enter(SANDBOX_VENDOR, &child_failed);
 	}
-	sandbox_dir_mark("/dev", &dev_mark);
 }
 
 void sandbox_child_end(struct result *r)
@@ -493,7 +508,7 @@ const char *sandbox_cmd_enter(const struct sandbox_cmd *c, const char *prog)
 		}
 		path = c->path.buf;
 	}
-	sandbox_enter(NULL);
+	sandbox_enter(SANDBOX_COMMAND, NULL);
 	return path;
 }
 

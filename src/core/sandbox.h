@@ -9,8 +9,8 @@
  * writes ~/.nv/ComputeCache. The next run would then see another machine.
  *
  * So the children that run vendor code (a probe that loads a vendor
- * library, and every command proc_run starts) run under a seccomp filter
- * installed with no_new_privs: creating, removing, renaming or changing the
+ * library) run under a seccomp filter installed with no_new_privs
+ * (SANDBOX_VENDOR): creating, removing, renaming or changing the
  * mode or owner of a file (open with O_CREAT or O_TRUNC, mkdir, unlink,
  * rename, link, symlink, chmod, chown, truncate, utimes, xattrs) answers
  * EROFS, as on a read-only file system, which programs treat as a cache
@@ -22,6 +22,14 @@
  * root with every capability, for root in a container without
  * CAP_SYS_ADMIN, and for a user (doc/hardening.md). What it cannot stop
  * (a write into a file that exists) is not what vendor initialisation does.
+ *
+ * Every command proc_run starts (nvidia-smi, docker, python) runs under the
+ * same filter without the file rules (SANDBOX_COMMAND): no device nodes,
+ * mounts or modules, and no setuid helper gains root. The filter sees an
+ * open's flags, not its path, so the file rules would also refuse a
+ * shell's ">/dev/null" (an open with O_CREAT | O_TRUNC), and a command
+ * that is a shell script (a wrapper nvidia-smi, a pyenv or conda shim)
+ * would fail at its first redirection.
  *
  * And a change that does happen is reported: a vendor child marks /dev
  * before each check it runs and looks again after it; an entry made,
@@ -48,19 +56,29 @@
 
 struct result;
 
-/*
- * Installs no_new_privs and the filter in this process (and everything it
- * starts). Returns 0, or -errno when the kernel refused (then why says
- * which step); a second call stacks a second, identical filter.
- */
-int sandbox_enter(struct strbuf *why);
+enum sandbox_scope {
+	SANDBOX_VENDOR,  /* vendor code in a child of ours: no file changes either */
+	SANDBOX_COMMAND, /* a command: no device nodes, mounts or modules */
+};
 
 /*
- * For a vendor child: sandbox_child_begin enters the sandbox (once per
- * process) and marks /dev; sandbox_child_end(r) adds to r what changed in
- * /dev since, and the failure to enter it, if any.
+ * Installs no_new_privs and the filter for scope in this process (and
+ * everything it starts). Returns 0, or -errno when the kernel refused (then
+ * why says which step); a second call stacks a second filter.
+ */
+int sandbox_enter(enum sandbox_scope scope, struct strbuf *why);
+
+/*
+ * For a probe's child: sandbox_child_begin marks /dev and arms the vendor
+ * filter; sandbox_before_vendor_code (called by src/gpu/ before it opens
+ * libcuda or NVML) enters it, once per process, in an armed child only (a
+ * run without children, bench and watch are not confined by it), so that
+ * the commands a probe runs before any vendor code get only the commands'
+ * filter; sandbox_child_end(r) adds to r what changed in /dev since, and
+ * the failure to enter the filter, if any.
  */
 void sandbox_child_begin(void);
+void sandbox_before_vendor_code(void);
 void sandbox_child_end(struct result *r);
 
 /*

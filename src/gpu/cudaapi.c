@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../core/buildinfo.h"
+#include "../core/sandbox.h"
 
 struct cu_code {
 	int code;
@@ -314,6 +315,9 @@ int cuda_api_load(struct cuda_api *api, const char *file, struct strbuf *err)
 		sb_add(err, buildinfo_no_vendor_libs());
 		return -ENOTSUP;
 	}
+	/* In a probe's child, from here on nothing may change this machine
+	 * (core/sandbox.h). */
+	sandbox_before_vendor_code();
 	dlerror();
 	/* RTLD_NOW: an unresolvable dependency fails here, with dlerror()'s
 	 * text, instead of in the middle of a call. RTLD_LOCAL: nothing of the

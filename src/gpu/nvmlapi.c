@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/buildinfo.h"
+#include "../core/sandbox.h"
 
 /* Resolves the first name of a NULL-terminated list that the library
  * exports; returns the symbol and stores which name it was. */
@@ -38,6 +39,9 @@ int nvmlapi_open(struct nvmlapi *n, const char *path, struct strbuf *err)
 			sb_add(err, buildinfo_no_vendor_libs());
 		return -ENOTSUP;
 	}
+	/* In a probe's child, from here on nothing may change this machine
+	 * (core/sandbox.h). */
+	sandbox_before_vendor_code();
 	dlerror();
 	/* RTLD_LOCAL: the vendor library's symbols must not leak into the
 	 * resolution of anything loaded later (libcuda in the same process). */

@@ -29,6 +29,19 @@ expect_field_match() {
 	if printf '%s\n' "$got" | grep -Eq -- "$3"; then ok "$1 .$2 ~ /$3/"; else fail "$1 .$2 is '$got', not /$3/"; fi
 }
 
+# ---- a wrapper script: commands may redirect to /dev/null ----
+# nvidia-smi as a shell wrapper around the real one (as pyenv and conda
+# shims, and site wrappers, are): its >/dev/null is an open with O_CREAT |
+# O_TRUNC, which the commands' sandbox must allow (src/core/sandbox.h).
+fixture healthy-wsl2
+mv "$ROOT/usr/lib/wsl/lib/nvidia-smi" "$ROOT/usr/lib/wsl/lib/nvidia-smi.real"
+printf '#!/bin/sh\ncommand -v true >/dev/null 2>&1 || exit 9\nexec "$0.real" "$@"\n' \
+	>"$ROOT/usr/lib/wsl/lib/nvidia-smi"
+chmod 755 "$ROOT/usr/lib/wsl/lib/nvidia-smi"
+run_json --only nvml.smi
+expect_rc 0
+expect_status nvml.smi pass
+
 # ---- healthy: everything passes; WSL's unsupported queries are info ----
 fixture healthy-wsl2
 run_json --only nvml,host.driver

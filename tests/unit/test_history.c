@@ -20,7 +20,7 @@
 #include "core/rootfs.h"
 #include "core/text.h"
 #include "history/history.h"
-#include "history/sha256.h"
+#include "core/sha256.h"
 #include "kb/kb.h"
 #include "probes/registry.h"
 #include "kb_ids.h"

@@ -77,7 +77,7 @@ static void test_filter(void **state)
 	if (pid == 0) {
 		close(p[0]);
 		int got[T_N + 1];
-		got[T_N] = sandbox_enter(NULL);
+		got[T_N] = sandbox_enter(SANDBOX_VENDOR, NULL);
 		for (int i = 0; i < T_N; i++)
 			got[i] = attempt(dir, i);
 		ssize_t w = write(p[1], got, sizeof got);
@@ -103,6 +103,46 @@ static void test_filter(void **state)
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 8);
 	assert_int_equal(st.st_mode & 0777, 0644);
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/* A command's filter: a shell's >/dev/null (O_CREAT | O_TRUNC) and a file
+ * of its own work; a device node does not. */
+static void test_filter_command(void **state)
+{
+	(void)state;
+	char *dir = tu_mkdtemp();
+	assert_non_null(dir);
+	tu_write_str(dir, "existing", "keep me\n");
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		int got[4];
+		got[0] = sandbox_enter(SANDBOX_COMMAND, NULL);
+		int fd = open("/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		got[1] = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		got[2] = attempt(dir, T_CREAT);
+		got[3] = attempt(dir, T_MKNOD);
+		ssize_t w = write(p[1], got, sizeof got);
+		_exit(w == (ssize_t)sizeof got ? 0 : 1);
+	}
+	close(p[1]);
+	int got[4];
+	assert_int_equal(read(p[0], got, sizeof got), (ssize_t)sizeof got);
+	close(p[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(got[1], 0);
+	assert_int_equal(got[2], 0);
+	/* T_MKNOD after T_CREAT made "new": EPERM comes before EEXIST. */
+	assert_int_equal(got[3], EPERM);
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -198,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter_command),
 		cmocka_unit_test(test_dir_changes),
 		cmocka_unit_test(test_cmd_plan),
 	};
