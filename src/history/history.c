@@ -827,17 +827,29 @@ static void bind_query(sqlite3_stmt *st, const struct history_query *q, char sin
 		sqlite3_bind_int64(st, 3, q && q->limit ? (sqlite3_int64)q->limit : -1);
 }
 
+/* sql prepared in *st with q's values bound (since[] holds the text of
+ * --since while st lives); -1 with err saying while doing what, when the
+ * statement cannot be prepared. */
+static int prepare_query(struct history_reader *r, const char *sql, const struct history_query *q,
+			 char since[32], const char *doing, sqlite3_stmt **st, struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK) {
+		if (err)
+			db_error(r->db, r->path, doing, err);
+		return -1;
+	}
+	bind_query(*st, q, since);
+	return 0;
+}
+
 /* Two counts of one statement's single row. */
 static int count2(struct history_reader *r, const char *sql, const struct history_query *q,
 		  size_t *a, size_t *b, struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	char since[32];
-	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		db_error(r->db, r->path, "counting the runs", err);
+	if (prepare_query(r, sql, q, since, "counting the runs", &st, err) < 0)
 		return -1;
-	}
-	bind_query(st, q, since);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*a = (size_t)sqlite3_column_int64(st, 0);
@@ -886,11 +898,8 @@ int history_each(struct history_reader *r, const struct history_query *q, histor
 		: "SELECT " RUN_COLUMNS " FROM runs WHERE " RUN_FILTER " ORDER BY started_at, id";
 	sqlite3_stmt *st;
 	char since[32];
-	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		db_error(r->db, r->path, "reading the runs", err);
+	if (prepare_query(r, sql, q, since, "reading the runs", &st, err) < 0)
 		return -1;
-	}
-	bind_query(st, q, since);
 	int step, rc = 0;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		struct history_run run;
@@ -1036,11 +1045,8 @@ static int rows_direct(struct history_reader *r, const struct history_query *q, 
 		: (q && q->limit ? ROWS_LIMIT_SQL(PROBLEMS_SORTED) : ROWS_SQL(PROBLEMS_SORTED));
 	sqlite3_stmt *st;
 	char since[32];
-	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		db_error(r->db, r->path, "reading the runs", err);
+	if (prepare_query(r, sql, q, since, "reading the runs", &st, err) < 0)
 		return -1;
-	}
-	bind_query(st, q, since);
 	int rc = step_rows(r, st, pass, fn, arg, err);
 	sqlite3_finalize(st);
 	return rc;
@@ -1063,9 +1069,8 @@ static int rows_to_temp(struct history_reader *r, const struct history_query *q)
 		return -1;
 	sqlite3_stmt *st;
 	char since[32];
-	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (prepare_query(r, sql, q, since, NULL, &st, NULL) < 0)
 		return -1;
-	bind_query(st, q, since);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
