@@ -2,6 +2,7 @@
  * (explain/names.h): role, version, layer and the checks that tell its
  * causes apart; and the application a paste names. */
 #include "testutil.h"
+#include "explain/matcher.h"
 #include "explain/names.h"
 
 static const struct name_hit *find(const struct names *nm, const char *text)
@@ -127,6 +128,55 @@ static void test_names_application(void **state)
 	assert_null(names_application(t, strlen(t)));
 }
 
+static const char *first_id(const char *text)
+{
+	static char id[128];
+	struct explain_scan s;
+	explain_scan_init(&s, explain_db_builtin());
+	explain_scan_feed(&s, text, strlen(text));
+	explain_scan_finish(&s);
+	snprintf(id, sizeof id, "%s", s.nfound ? s.db->sig[s.found[0]->sig].e->id : "-");
+	explain_scan_release(&s);
+	return id;
+}
+
+/* The most specific reading leads: a specific signature over a family, a
+ * family over a generic wrapper, wherever in the paste each is. */
+static void test_rank_specific_first(void **state)
+{
+	(void)state;
+	const struct explain_db *db = explain_db_builtin();
+	int w = explain_db_find(db, "explain.sig.ollama_runner");
+	int f = explain_db_find(db, "explain.sig.wide_oom");
+	int sp = explain_db_find(db, "explain.sig.cuda_no_device");
+	assert_true(w >= 0 && f >= 0 && sp >= 0);
+	assert_int_equal(explain_sig_tier(&db->sig[w]), 2);
+	assert_int_equal(explain_sig_tier(&db->sig[f]), 1);
+	assert_int_equal(explain_sig_tier(&db->sig[sp]), 0);
+
+	/* Ollama's wrapper first, the CUDA error it wraps later (tuning thread
+	 * https://github.com/ollama/ollama/issues/5113, shortened) */
+	assert_string_equal(first_id("Error: llama runner process has terminated: signal: aborted\n"
+				     "level=INFO msg=\"loading\"\n"
+				     "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB "
+				     "on device 0: cudaMalloc failed: out of memory\n"),
+			    "explain.sig.wide_oom");
+	/* ...and on one line the wrapper gives way */
+	assert_string_equal(first_id("Error: llama runner process has terminated: error loading model: "
+				     "unable to allocate CUDA0 buffer\n"),
+			    "explain.sig.wide_oom");
+	/* a family first, a specific signature later: the specific leads */
+	assert_string_equal(first_id("ggml_cuda: cudaMalloc failed: out of memory\n"
+				     "RuntimeError: No CUDA GPUs are available\n"),
+			    first_id("RuntimeError: No CUDA GPUs are available\n"));
+	assert_string_not_equal(first_id("RuntimeError: No CUDA GPUs are available\n"), "-");
+	assert_string_not_equal(first_id("RuntimeError: No CUDA GPUs are available\n"),
+				"explain.sig.wide_oom");
+	/* the wrapper alone is still the answer */
+	assert_string_equal(first_id("Error: llama runner process has terminated: exit status 2\n"),
+			    "explain.sig.ollama_runner");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_names_calls_codes),
 		cmocka_unit_test(test_names_bounds),
 		cmocka_unit_test(test_names_application),
+		cmocka_unit_test(test_rank_specific_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
