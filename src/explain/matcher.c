@@ -19,7 +19,7 @@ enum {
 };
 
 /* Slot bits: one per code family named on the line, then these. */
-enum { LB_ERR = 1u << 8, LB_GPU = 1u << 9 };
+enum { LB_ERR = 1u << CF_COUNT, LB_GPU = 1u << (CF_COUNT + 1) };
 
 /* What makes an unrecognised line worth showing: an error word and a word
  * of the GPU chain (lower case; found anywhere, so "fail" covers "failed"). */

@@ -2,6 +2,7 @@
  * (explain/names.h): role, version, layer and the checks that tell its
  * causes apart; and the application a paste names. */
 #include "testutil.h"
+#include "explain/codes.h"
 #include "explain/matcher.h"
 #include "explain/names.h"
 
@@ -177,6 +178,65 @@ static void test_rank_specific_first(void **state)
 			    "explain.sig.ollama_runner");
 }
 
+static void count_code(void *ctx, int code)
+{
+	size_t n;
+	const struct err_code *t = codes_table(&n);
+	if (t[code].family == CF_CUDNN && t[code].value == 3000)
+		++*(int *)ctx;
+}
+
+/* The math libraries' and NCCL's status codes, by number and by name
+ * (numbers as the CUDA 13.0 and cuDNN 9 headers define them). */
+static void test_library_codes(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct err_code *t = codes_table(&n);
+	struct {
+		const char *family, *name;
+		uint32_t value;
+	} want[] = {
+		{ "cublas", "CUBLAS_STATUS_NOT_INITIALIZED", 1 },
+		{ "cublas", "CUBLAS_STATUS_EXECUTION_FAILED", 13 },
+		{ "cudnn", "CUDNN_STATUS_NOT_INITIALIZED", 1001 },
+		{ "cudnn", "CUDNN_STATUS_BAD_PARAM", 2000 },
+		{ "cudnn", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", 3007 },
+		{ "cudnn", "CUDNN_STATUS_EXECUTION_FAILED", 5000 },
+		{ "cufft", "CUFFT_INVALID_PLAN", 1 },
+		{ "cufft", "CUFFT_NOT_SUPPORTED", 16 },
+		{ "cusparse", "CUSPARSE_STATUS_ZERO_PIVOT", 9 },
+		{ "curand", "CURAND_STATUS_INITIALIZATION_FAILED", 203 },
+		{ "curand", "CURAND_STATUS_INTERNAL_ERROR", 999 },
+		{ "nccl", "ncclRemoteError", 6 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int f = codes_family(want[i].family, strlen(want[i].family));
+		assert_true(f >= 0);
+		int c = codes_lookup(f, want[i].name, strlen(want[i].name));
+		assert_true(c >= 0);
+		assert_int_equal(t[c].value, want[i].value);
+		char num[16];
+		snprintf(num, sizeof num, "%u", want[i].value);
+		assert_int_equal(codes_lookup(f, num, strlen(num)), codes_by_value(f, want[i].value));
+		assert_true(codes_by_value(f, want[i].value) >= 0);
+	}
+	/* cuDNN 7/8 numbered its statuses 1-13: both numberings are read */
+	int dnn = codes_family("cudnn", 5);
+	assert_string_equal(t[codes_by_value(dnn, 3)].name[0], "CUDNN_STATUS_BAD_PARAM");
+	assert_int_equal(codes_by_value(dnn, 42), -1);
+	/* a number counts after an error word on a line that names the library */
+	int seen = 0;
+	const char *line = "cudnnConvolutionForward failed with status 3000";
+	codes_numbers(line, strlen(line), 1u << dnn, count_code, &seen);
+	assert_int_equal(seen, 1);
+	/* the unknown-line reader gives the number of a name it sees */
+	struct names nm = read_line("cufftExecC2C returned CUFFT_INVALID_DEVICE");
+	assert_int_equal(nm.n, 2);
+	assert_int_equal(nm.hit[1].code, 11);
+	assert_string_equal(nm.hit[1].what, "cuFFT, code 11");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_names_bounds),
 		cmocka_unit_test(test_names_application),
 		cmocka_unit_test(test_rank_specific_first),
+		cmocka_unit_test(test_library_codes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
