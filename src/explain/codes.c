@@ -11,6 +11,15 @@
  *                   exception class NVMLError_DriverNotLoaded
  *                   (https://github.com/gpuopenanalytics/pynvml)
  *   ncclResult_t    https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/api/types.html
+ *   cublasStatus_t  https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t
+ *   cudnnStatus_t   https://docs.nvidia.com/deeplearning/cudnn/api/latest/api/cudnn-graph-library.html#cudnnstatus-t
+ *                   (cuDNN 9: 1001, 2000, 3000... by category); cuDNN 7 and 8
+ *                   numbered them 1-13, https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-897/api/index.html#cudnnStatus_t
+ *                   (a name is looked up as cuDNN 9's; both numbers are read)
+ *   cufftResult     https://docs.nvidia.com/cuda/cufft/index.html#cufftresult
+ *   cusparseStatus_t https://docs.nvidia.com/cuda/cusparse/index.html#cusparsestatus-t
+ *   curandStatus_t  https://docs.nvidia.com/cuda/curand/group__HOST.html
+ *   (numbers checked against the CUDA 13.0 toolkit's and cuDNN 9's headers)
  *   HRESULT         0x80370102 HCS_E_HYPERV_NOT_INSTALLED
  *                   (https://github.com/microsoft/WSL/issues/41635),
  *                   0x80370114 HCS_E_SERVICE_NOT_AVAILABLE
@@ -199,6 +208,115 @@ static struct err_code table[] = {
 	{ CF_NCCL, 5, { "ncclInvalidUsage", NULL, NULL } },
 	{ CF_NCCL, 6, { "ncclRemoteError", NULL, NULL } },
 	{ CF_NCCL, 7, { "ncclInProgress", NULL, NULL } },
+	{ CF_CUBLAS, 1, { "CUBLAS_STATUS_NOT_INITIALIZED", NULL, NULL } },
+	{ CF_CUBLAS, 3, { "CUBLAS_STATUS_ALLOC_FAILED", NULL, NULL } },
+	{ CF_CUBLAS, 7, { "CUBLAS_STATUS_INVALID_VALUE", NULL, NULL } },
+	{ CF_CUBLAS, 8, { "CUBLAS_STATUS_ARCH_MISMATCH", NULL, NULL } },
+	{ CF_CUBLAS, 11, { "CUBLAS_STATUS_MAPPING_ERROR", NULL, NULL } },
+	{ CF_CUBLAS, 13, { "CUBLAS_STATUS_EXECUTION_FAILED", NULL, NULL } },
+	{ CF_CUBLAS, 14, { "CUBLAS_STATUS_INTERNAL_ERROR", NULL, NULL } },
+	{ CF_CUBLAS, 15, { "CUBLAS_STATUS_NOT_SUPPORTED", NULL, NULL } },
+	{ CF_CUBLAS, 16, { "CUBLAS_STATUS_LICENSE_ERROR", NULL, NULL } },
+	{ CF_CUDNN, 1001, { "CUDNN_STATUS_NOT_INITIALIZED", NULL, NULL } },
+	{ CF_CUDNN, 1002, { "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 1003, { "CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 1004, { "CUDNN_STATUS_DEPRECATED", NULL, NULL } },
+	{ CF_CUDNN, 1005, { "CUDNN_STATUS_LICENSE_ERROR", NULL, NULL } },
+	{ CF_CUDNN, 1006, { "CUDNN_STATUS_RUNTIME_IN_PROGRESS", NULL, NULL } },
+	{ CF_CUDNN, 1007, { "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", NULL, NULL } },
+	{ CF_CUDNN, 1008, { "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 2000, { "CUDNN_STATUS_BAD_PARAM", NULL, NULL } },
+	{ CF_CUDNN, 2002, { "CUDNN_STATUS_BAD_PARAM_NULL_POINTER", NULL, NULL } },
+	{ CF_CUDNN, 2003, { "CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER", NULL, NULL } },
+	{ CF_CUDNN, 2004, { "CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED", NULL, NULL } },
+	{ CF_CUDNN, 2005, { "CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND", NULL, NULL } },
+	{ CF_CUDNN, 2006, { "CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT", NULL, NULL } },
+	{ CF_CUDNN, 2007, { "CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 2008, { "CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 2009, { "CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES", NULL, NULL } },
+	{ CF_CUDNN, 2010, { "CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE", NULL, NULL } },
+	{ CF_CUDNN, 2011, { "CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 2012, { "CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE", NULL, NULL } },
+	{ CF_CUDNN, 3000, { "CUDNN_STATUS_NOT_SUPPORTED", NULL, NULL } },
+	{ CF_CUDNN, 3001, { "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN", NULL, NULL } },
+	{ CF_CUDNN, 3002, { "CUDNN_STATUS_NOT_SUPPORTED_SHAPE", NULL, NULL } },
+	{ CF_CUDNN, 3003, { "CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE", NULL, NULL } },
+	{ CF_CUDNN, 3004, { "CUDNN_STATUS_NOT_SUPPORTED_LAYOUT", NULL, NULL } },
+	{ CF_CUDNN, 3005, { "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER", NULL, NULL } },
+	{ CF_CUDNN, 3006, { "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART", NULL, NULL } },
+	{ CF_CUDNN, 3007, { "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 3008, { "CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING", NULL, NULL } },
+	{ CF_CUDNN, 3009, { "CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE", NULL, NULL } },
+	{ CF_CUDNN, 3010, { "CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT", NULL, NULL } },
+	{ CF_CUDNN, 3011, { "CUDNN_STATUS_NOT_SUPPORTED_PADDING", NULL, NULL } },
+	{ CF_CUDNN, 3012, { "CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM", NULL, NULL } },
+	{ CF_CUDNN, 3013, { "CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API", NULL, NULL } },
+	{ CF_CUDNN, 3014, { "CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE", NULL, NULL } },
+	{ CF_CUDNN, 4000, { "CUDNN_STATUS_INTERNAL_ERROR", NULL, NULL } },
+	{ CF_CUDNN, 4001, { "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 4002, { "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE", NULL, NULL } },
+	{ CF_CUDNN, 4003, { "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 4004, { "CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 4005, { "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM", NULL, NULL } },
+	{ CF_CUDNN, 4006, { "CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 5000, { "CUDNN_STATUS_EXECUTION_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 5001, { "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER", NULL, NULL } },
+	{ CF_CUDNN, 5002, { "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS", NULL, NULL } },
+	{ CF_CUDNN, 5003, { "CUDNN_STATUS_EXECUTION_FAILED_CUDART", NULL, NULL } },
+	{ CF_CUDNN, 5004, { "CUDNN_STATUS_EXECUTION_FAILED_CURAND", NULL, NULL } },
+	{ CF_CUDNN, 1, { "CUDNN_STATUS_NOT_INITIALIZED", NULL, NULL } },
+	{ CF_CUDNN, 2, { "CUDNN_STATUS_ALLOC_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 3, { "CUDNN_STATUS_BAD_PARAM", NULL, NULL } },
+	{ CF_CUDNN, 4, { "CUDNN_STATUS_INTERNAL_ERROR", NULL, NULL } },
+	{ CF_CUDNN, 5, { "CUDNN_STATUS_INVALID_VALUE", NULL, NULL } },
+	{ CF_CUDNN, 6, { "CUDNN_STATUS_ARCH_MISMATCH", NULL, NULL } },
+	{ CF_CUDNN, 7, { "CUDNN_STATUS_MAPPING_ERROR", NULL, NULL } },
+	{ CF_CUDNN, 8, { "CUDNN_STATUS_EXECUTION_FAILED", NULL, NULL } },
+	{ CF_CUDNN, 9, { "CUDNN_STATUS_NOT_SUPPORTED", NULL, NULL } },
+	{ CF_CUDNN, 10, { "CUDNN_STATUS_LICENSE_ERROR", NULL, NULL } },
+	{ CF_CUDNN, 11, { "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING", NULL, NULL } },
+	{ CF_CUDNN, 12, { "CUDNN_STATUS_RUNTIME_IN_PROGRESS", NULL, NULL } },
+	{ CF_CUDNN, 13, { "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", NULL, NULL } },
+	{ CF_CUFFT, 1, { "CUFFT_INVALID_PLAN", NULL, NULL } },
+	{ CF_CUFFT, 2, { "CUFFT_ALLOC_FAILED", NULL, NULL } },
+	{ CF_CUFFT, 3, { "CUFFT_INVALID_TYPE", NULL, NULL } },
+	{ CF_CUFFT, 4, { "CUFFT_INVALID_VALUE", NULL, NULL } },
+	{ CF_CUFFT, 5, { "CUFFT_INTERNAL_ERROR", NULL, NULL } },
+	{ CF_CUFFT, 6, { "CUFFT_EXEC_FAILED", NULL, NULL } },
+	{ CF_CUFFT, 7, { "CUFFT_SETUP_FAILED", NULL, NULL } },
+	{ CF_CUFFT, 8, { "CUFFT_INVALID_SIZE", NULL, NULL } },
+	{ CF_CUFFT, 9, { "CUFFT_UNALIGNED_DATA", NULL, NULL } },
+	{ CF_CUFFT, 11, { "CUFFT_INVALID_DEVICE", NULL, NULL } },
+	{ CF_CUFFT, 13, { "CUFFT_NO_WORKSPACE", NULL, NULL } },
+	{ CF_CUFFT, 14, { "CUFFT_NOT_IMPLEMENTED", NULL, NULL } },
+	{ CF_CUFFT, 16, { "CUFFT_NOT_SUPPORTED", NULL, NULL } },
+	{ CF_CUFFT, 17, { "CUFFT_MISSING_DEPENDENCY", NULL, NULL } },
+	{ CF_CUFFT, 18, { "CUFFT_NVRTC_FAILURE", NULL, NULL } },
+	{ CF_CUFFT, 19, { "CUFFT_NVJITLINK_FAILURE", NULL, NULL } },
+	{ CF_CUFFT, 20, { "CUFFT_NVSHMEM_FAILURE", NULL, NULL } },
+	{ CF_CUSPARSE, 1, { "CUSPARSE_STATUS_NOT_INITIALIZED", NULL, NULL } },
+	{ CF_CUSPARSE, 2, { "CUSPARSE_STATUS_ALLOC_FAILED", NULL, NULL } },
+	{ CF_CUSPARSE, 3, { "CUSPARSE_STATUS_INVALID_VALUE", NULL, NULL } },
+	{ CF_CUSPARSE, 4, { "CUSPARSE_STATUS_ARCH_MISMATCH", NULL, NULL } },
+	{ CF_CUSPARSE, 5, { "CUSPARSE_STATUS_MAPPING_ERROR", NULL, NULL } },
+	{ CF_CUSPARSE, 6, { "CUSPARSE_STATUS_EXECUTION_FAILED", NULL, NULL } },
+	{ CF_CUSPARSE, 7, { "CUSPARSE_STATUS_INTERNAL_ERROR", NULL, NULL } },
+	{ CF_CUSPARSE, 8, { "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", NULL, NULL } },
+	{ CF_CUSPARSE, 9, { "CUSPARSE_STATUS_ZERO_PIVOT", NULL, NULL } },
+	{ CF_CUSPARSE, 10, { "CUSPARSE_STATUS_NOT_SUPPORTED", NULL, NULL } },
+	{ CF_CUSPARSE, 11, { "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES", NULL, NULL } },
+	{ CF_CURAND, 100, { "CURAND_STATUS_VERSION_MISMATCH", NULL, NULL } },
+	{ CF_CURAND, 101, { "CURAND_STATUS_NOT_INITIALIZED", NULL, NULL } },
+	{ CF_CURAND, 102, { "CURAND_STATUS_ALLOCATION_FAILED", NULL, NULL } },
+	{ CF_CURAND, 103, { "CURAND_STATUS_TYPE_ERROR", NULL, NULL } },
+	{ CF_CURAND, 104, { "CURAND_STATUS_OUT_OF_RANGE", NULL, NULL } },
+	{ CF_CURAND, 105, { "CURAND_STATUS_LENGTH_NOT_MULTIPLE", NULL, NULL } },
+	{ CF_CURAND, 106, { "CURAND_STATUS_DOUBLE_PRECISION_REQUIRED", NULL, NULL } },
+	{ CF_CURAND, 201, { "CURAND_STATUS_LAUNCH_FAILURE", NULL, NULL } },
+	{ CF_CURAND, 202, { "CURAND_STATUS_PREEXISTING_FAILURE", NULL, NULL } },
+	{ CF_CURAND, 203, { "CURAND_STATUS_INITIALIZATION_FAILED", NULL, NULL } },
+	{ CF_CURAND, 204, { "CURAND_STATUS_ARCH_MISMATCH", NULL, NULL } },
+	{ CF_CURAND, 999, { "CURAND_STATUS_INTERNAL_ERROR", NULL, NULL } },
 	{ CF_HRESULT, 0x80370102u, { "HCS_E_HYPERV_NOT_INSTALLED", NULL, NULL } },
 	{ CF_HRESULT, 0x80370114u, { "HCS_E_SERVICE_NOT_AVAILABLE", NULL, NULL } },
 	{ CF_HRESULT, 0x8007019Eu, { "ERROR_LINUX_SUBSYSTEM_NOT_PRESENT", NULL, NULL } },
@@ -258,7 +376,8 @@ const struct err_code *codes_table(size_t *n)
 
 int codes_family(const char *name, size_t len)
 {
-	static const char *const names[CF_COUNT] = { "cuda", "nvml", "nccl", "hresult" };
+	static const char *const names[CF_COUNT] = { "cuda",  "nvml",     "nccl",   "cublas", "cudnn",
+						     "cufft", "cusparse", "curand", "hresult" };
 	for (int f = 0; f < CF_COUNT; f++)
 		if (strlen(names[f]) == len && !strncmp(names[f], name, len))
 			return f;
@@ -332,10 +451,20 @@ const char *const *codes_context_words(int f)
 	static const char *const nvml[] = { "nvml", NULL };
 	static const char *const nccl[] = { "nccl", NULL };
 	static const char *const hresult[] = { "0x8", "-21", NULL };
+	static const char *const cublas[] = { "cublas", NULL };
+	static const char *const cudnn[] = { "cudnn", NULL };
+	static const char *const cufft[] = { "cufft", NULL };
+	static const char *const cusparse[] = { "cusparse", NULL };
+	static const char *const curand[] = { "curand", NULL };
 	switch (f) {
 	case CF_CUDA: return cuda;
 	case CF_NVML: return nvml;
 	case CF_NCCL: return nccl;
+	case CF_CUBLAS: return cublas;
+	case CF_CUDNN: return cudnn;
+	case CF_CUFFT: return cufft;
+	case CF_CUSPARSE: return cusparse;
+	case CF_CURAND: return curand;
 	default: return hresult;
 	}
 }
@@ -396,7 +525,7 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 {
 	if (mask & (1u << CF_HRESULT))
 		hresults(s, len, fn, ctx);
-	if (!(mask & ((1u << CF_CUDA) | (1u << CF_NVML) | (1u << CF_NCCL))))
+	if (!(mask & ((1u << CF_HRESULT) - 1)))
 		return;
 	for (size_t i = 0; i < len; i++) {
 		if (!is_alpha(s[i]) || (i > 0 && is_word(s[i - 1])))
@@ -433,7 +562,7 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 		uint32_t v;
 		if (!parse_number(s + j, e - j, &v))
 			continue;
-		for (int f = CF_CUDA; f <= CF_NCCL; f++) {
+		for (int f = CF_CUDA; f < CF_HRESULT; f++) {
 			if (!(mask & (1u << f)))
 				continue;
 			int c = codes_by_value(f, v);

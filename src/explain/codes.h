@@ -11,6 +11,10 @@
  *   nvml     nvmlReturn_t (NVML_ERROR_*), with pynvml's class names
  *            (NVMLError_DriverNotLoaded) derived from them.
  *   nccl     ncclResult_t (ncclSystemError...).
+ *   cublas, cudnn, cufft, cusparse, curand
+ *            the math libraries' status codes (CUBLAS_STATUS_*,
+ *            CUDNN_STATUS_* in cuDNN 9's numbering and in cuDNN 7/8's,
+ *            cufftResult CUFFT_*, CUSPARSE_STATUS_*, CURAND_STATUS_*).
  *   hresult  the Windows HRESULTs WSL reports (0x80370102,
  *            HCS_E_HYPERV_NOT_INSTALLED...), written in hex, in signed
  *            decimal (-2144862974) or by name.
@@ -30,7 +34,11 @@
 
 #include "../core/strbuf.h"
 
-enum code_family { CF_CUDA, CF_NVML, CF_NCCL, CF_HRESULT, CF_COUNT };
+enum code_family {
+	CF_CUDA, CF_NVML, CF_NCCL, CF_CUBLAS, CF_CUDNN, CF_CUFFT, CF_CUSPARSE, CF_CURAND,
+	CF_HRESULT, /* last: the only family not written after an error word */
+	CF_COUNT
+};
 
 #define CODE_NAMES 3
 
@@ -41,7 +49,8 @@ struct err_code {
 };
 
 const struct err_code *codes_table(size_t *n);
-/* "cuda", "nvml", "nccl", "hresult" -> family, or -1. */
+/* "cuda", "nvml", "nccl", "cublas", "cudnn", "cufft", "cusparse",
+ * "curand", "hresult" -> family, or -1. */
 int codes_family(const char *name, size_t len);
 /* The code of family f named by s (a name or a number: decimal, or 0x hex
  * and signed decimal for HRESULTs); index into codes_table, or -1. */

@@ -19,7 +19,7 @@ enum {
 };
 
 /* Slot bits: one per code family named on the line, then these. */
-enum { LB_ERR = 1u << 8, LB_GPU = 1u << 9 };
+enum { LB_ERR = 1u << CF_COUNT, LB_GPU = 1u << (CF_COUNT + 1) };
 
 /* What makes an unrecognised line worth showing: an error word and a word
  * of the GPU chain (lower case; found anywhere, so "fail" covers "failed"). */
@@ -268,14 +268,16 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 		}
 	}
 	/* A family signature (a general reading) gives way to every other
-	 * signature on the lines both read. */
+	 * signature on the lines both read; a generic wrapper (family
+	 * "wrapper": "runner process has terminated") to families too. */
 	for (size_t t = 0; t < db->n; t++) {
 		struct explain_sig *o = &db->sig[t];
 		if (!o->e->family)
 			continue;
+		int ot = explain_sig_tier(o);
 		for (size_t i = 0; i < db->n; i++) {
 			struct explain_sig *s = &db->sig[i];
-			if (s->e->family)
+			if (explain_sig_tier(s) >= ot)
 				continue;
 			s->refines = xrealloc(s->refines, (s->nrefines + 1) * sizeof *s->refines);
 			s->refines[s->nrefines++] = t;
@@ -1117,10 +1119,22 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
 	}
 }
 
+int explain_sig_tier(const struct explain_sig *sig)
+{
+	if (!sig->e->family)
+		return 0;
+	return strcmp(sig->e->family, "wrapper") ? 1 : 2;
+}
+
+/* The most specific reading first (a specific signature, then a family,
+ * then a generic wrapper), each in order of appearance: an application's
+ * "runner terminated" early in a paste does not hide the error it wraps. */
 static int by_order(const void *a, const void *b)
 {
 	const struct explain_match *x = *(struct explain_match *const *)a;
 	const struct explain_match *y = *(struct explain_match *const *)b;
+	if (x->tier != y->tier)
+		return x->tier < y->tier ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -1135,8 +1149,10 @@ void explain_scan_finish(struct explain_scan *s)
 	s->finished = true;
 	s->found = xcalloc(s->db->n ? s->db->n : 1, sizeof *s->found);
 	for (size_t i = 0; i < s->db->n; i++)
-		if (s->m[i].count)
+		if (s->m[i].count) {
+			s->m[i].tier = (unsigned char)explain_sig_tier(&s->db->sig[i]);
 			s->found[s->nfound++] = &s->m[i];
+		}
 	qsort(s->found, s->nfound, sizeof *s->found, by_order);
 }
 

@@ -149,6 +149,10 @@ void explain_db_free(struct explain_db *db);
 /* The matcher over the built-in KB: explain_db_build's result, computed at
  * build time (tools/kbgen.c) and compiled into the binary as tables. */
 const struct explain_db *explain_db_builtin(void);
+/* How general a signature's reading is: 0 a specific message, 1 a family
+ * (KB `family:`), 2 a generic wrapper (`family: wrapper`). A match of a
+ * lower tier leads the answer and wins a line both read. */
+int explain_sig_tier(const struct explain_sig *sig);
 /* Index of the signature with this entry id (a binary search), or -1. */
 int explain_db_find(const struct explain_db *db, const char *id);
 
@@ -178,6 +182,7 @@ struct explain_match {
 	struct explain_occ occ[EXPLAIN_SAMPLES];
 	size_t nocc;
 	unsigned long order; /* of first appearance */
+	unsigned char tier;  /* explain_sig_tier of its signature */
 };
 
 /* A line that looks like a GPU-chain error and that nothing recognised. */

@@ -2,6 +2,8 @@
  * (explain/names.h): role, version, layer and the checks that tell its
  * causes apart; and the application a paste names. */
 #include "testutil.h"
+#include "explain/codes.h"
+#include "explain/matcher.h"
 #include "explain/names.h"
 
 static const struct name_hit *find(const struct names *nm, const char *text)
@@ -127,6 +129,114 @@ static void test_names_application(void **state)
 	assert_null(names_application(t, strlen(t)));
 }
 
+static const char *first_id(const char *text)
+{
+	static char id[128];
+	struct explain_scan s;
+	explain_scan_init(&s, explain_db_builtin());
+	explain_scan_feed(&s, text, strlen(text));
+	explain_scan_finish(&s);
+	snprintf(id, sizeof id, "%s", s.nfound ? s.db->sig[s.found[0]->sig].e->id : "-");
+	explain_scan_release(&s);
+	return id;
+}
+
+/* The most specific reading leads: a specific signature over a family, a
+ * family over a generic wrapper, wherever in the paste each is. */
+static void test_rank_specific_first(void **state)
+{
+	(void)state;
+	const struct explain_db *db = explain_db_builtin();
+	int w = explain_db_find(db, "explain.sig.ollama_runner");
+	int f = explain_db_find(db, "explain.sig.wide_oom");
+	int sp = explain_db_find(db, "explain.sig.cuda_no_device");
+	assert_true(w >= 0 && f >= 0 && sp >= 0);
+	assert_int_equal(explain_sig_tier(&db->sig[w]), 2);
+	assert_int_equal(explain_sig_tier(&db->sig[f]), 1);
+	assert_int_equal(explain_sig_tier(&db->sig[sp]), 0);
+
+	/* Ollama's wrapper first, the CUDA error it wraps later (tuning thread
+	 * https://github.com/ollama/ollama/issues/5113, shortened) */
+	assert_string_equal(first_id("Error: llama runner process has terminated: signal: aborted\n"
+				     "level=INFO msg=\"loading\"\n"
+				     "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB "
+				     "on device 0: cudaMalloc failed: out of memory\n"),
+			    "explain.sig.wide_oom");
+	/* ...and on one line the wrapper gives way */
+	assert_string_equal(first_id("Error: llama runner process has terminated: error loading model: "
+				     "unable to allocate CUDA0 buffer\n"),
+			    "explain.sig.wide_oom");
+	/* a family first, a specific signature later: the specific leads */
+	assert_string_equal(first_id("ggml_cuda: cudaMalloc failed: out of memory\n"
+				     "RuntimeError: No CUDA GPUs are available\n"),
+			    first_id("RuntimeError: No CUDA GPUs are available\n"));
+	assert_string_not_equal(first_id("RuntimeError: No CUDA GPUs are available\n"), "-");
+	assert_string_not_equal(first_id("RuntimeError: No CUDA GPUs are available\n"),
+				"explain.sig.wide_oom");
+	/* the wrapper alone is still the answer */
+	assert_string_equal(first_id("Error: llama runner process has terminated: exit status 2\n"),
+			    "explain.sig.ollama_runner");
+}
+
+static void count_code(void *ctx, int code)
+{
+	size_t n;
+	const struct err_code *t = codes_table(&n);
+	if (t[code].family == CF_CUDNN && t[code].value == 3000)
+		++*(int *)ctx;
+}
+
+/* The math libraries' and NCCL's status codes, by number and by name
+ * (numbers as the CUDA 13.0 and cuDNN 9 headers define them). */
+static void test_library_codes(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct err_code *t = codes_table(&n);
+	struct {
+		const char *family, *name;
+		uint32_t value;
+	} want[] = {
+		{ "cublas", "CUBLAS_STATUS_NOT_INITIALIZED", 1 },
+		{ "cublas", "CUBLAS_STATUS_EXECUTION_FAILED", 13 },
+		{ "cudnn", "CUDNN_STATUS_NOT_INITIALIZED", 1001 },
+		{ "cudnn", "CUDNN_STATUS_BAD_PARAM", 2000 },
+		{ "cudnn", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", 3007 },
+		{ "cudnn", "CUDNN_STATUS_EXECUTION_FAILED", 5000 },
+		{ "cufft", "CUFFT_INVALID_PLAN", 1 },
+		{ "cufft", "CUFFT_NOT_SUPPORTED", 16 },
+		{ "cusparse", "CUSPARSE_STATUS_ZERO_PIVOT", 9 },
+		{ "curand", "CURAND_STATUS_INITIALIZATION_FAILED", 203 },
+		{ "curand", "CURAND_STATUS_INTERNAL_ERROR", 999 },
+		{ "nccl", "ncclRemoteError", 6 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		int f = codes_family(want[i].family, strlen(want[i].family));
+		assert_true(f >= 0);
+		int c = codes_lookup(f, want[i].name, strlen(want[i].name));
+		assert_true(c >= 0);
+		assert_int_equal(t[c].value, want[i].value);
+		char num[16];
+		snprintf(num, sizeof num, "%u", want[i].value);
+		assert_int_equal(codes_lookup(f, num, strlen(num)), codes_by_value(f, want[i].value));
+		assert_true(codes_by_value(f, want[i].value) >= 0);
+	}
+	/* cuDNN 7/8 numbered its statuses 1-13: both numberings are read */
+	int dnn = codes_family("cudnn", 5);
+	assert_string_equal(t[codes_by_value(dnn, 3)].name[0], "CUDNN_STATUS_BAD_PARAM");
+	assert_int_equal(codes_by_value(dnn, 42), -1);
+	/* a number counts after an error word on a line that names the library */
+	int seen = 0;
+	const char *line = "cudnnConvolutionForward failed with status 3000";
+	codes_numbers(line, strlen(line), 1u << dnn, count_code, &seen);
+	assert_int_equal(seen, 1);
+	/* the unknown-line reader gives the number of a name it sees */
+	struct names nm = read_line("cufftExecC2C returned CUFFT_INVALID_DEVICE");
+	assert_int_equal(nm.n, 2);
+	assert_int_equal(nm.hit[1].code, 11);
+	assert_string_equal(nm.hit[1].what, "cuFFT, code 11");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +244,8 @@ int main(void)
 		cmocka_unit_test(test_names_calls_codes),
 		cmocka_unit_test(test_names_bounds),
 		cmocka_unit_test(test_names_application),
+		cmocka_unit_test(test_rank_specific_first),
+		cmocka_unit_test(test_library_codes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
