@@ -49,22 +49,51 @@
 #define KERNEL_ELEMENTS (1u << 20)
 #define KERNEL_BLOCK 256u
 
-/* LD_LIBRARY_PATH (lp) without the entries that name dir (the fix for a
- * stub found through it); "" when nothing is left. */
-static void ld_path_without(const char *dir, const char *lp, struct strbuf *out)
+/* The entry of a ':'-separated list at index i (n bytes), or NULL. */
+static const char *list_entry(const char *list, size_t i, size_t *n)
+{
+	if (!list)
+		return NULL;
+	const char *p = list;
+	for (; i > 0; i--) {
+		p = strchr(p, ':');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	*n = strcspn(p, ":");
+	return p;
+}
+
+/* Whether the n bytes at p name dir (trailing slashes aside). */
+static bool names_dir(const char *p, size_t n, const char *dir)
+{
+	if (!dir || !*dir)
+		return false;
+	size_t dn = strlen(dir);
+	while (dn > 1 && dir[dn - 1] == '/')
+		dn--;
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	return n == dn && !strncmp(p, dir, dn);
+}
+
+/* LD_LIBRARY_PATH (lp) without the entries that name dir, or whose real
+ * path (lp_real: each entry's, in the same order; NULL: unknown) is
+ * real_dir: the toolkit's links make /usr/local/cuda/lib64/stubs and
+ * /usr/local/cuda-13.0/lib/stubs one directory. "" when nothing is left. */
+static void ld_path_without(const char *dir, const char *real_dir, const char *lp,
+			    const char *lp_real, struct strbuf *out)
 {
 	sb_reset(out);
 	if (!lp)
 		return;
-	size_t dn = strlen(dir);
-	while (dn > 1 && dir[dn - 1] == '/')
-		dn--;
-	for (const char *p = lp; *p;) {
-		size_t n = strcspn(p, ":");
-		size_t m = n;
-		while (m > 1 && p[m - 1] == '/')
-			m--;
-		if (n && !(m == dn && !strncmp(p, dir, dn))) {
+	size_t i = 0;
+	for (const char *p = lp; *p; i++) {
+		size_t n = strcspn(p, ":"), rn = 0;
+		const char *real = list_entry(lp_real, i, &rn);
+		bool drop = names_dir(p, n, dir) || (real && rn && names_dir(real, rn, real_dir));
+		if (n && !drop) {
 			if (out->len)
 				sb_addc(out, ':');
 			sb_addn(out, p, n);
@@ -75,17 +104,45 @@ static void ld_path_without(const char *dir, const char *lp, struct strbuf *out)
 	}
 }
 
+/* Each entry of LD_LIBRARY_PATH with its symlinks followed in the root,
+ * ':'-joined in the same order ("" for an entry that does not resolve). */
+static void ld_path_real(const char *lp, struct strbuf *out)
+{
+	sb_reset(out);
+	if (!lp)
+		return;
+	struct strbuf e = STRBUF_INIT, r = STRBUF_INIT;
+	for (const char *p = lp;; ) {
+		size_t n = strcspn(p, ":");
+		sb_reset(&e);
+		sb_addn(&e, p, n);
+		sb_reset(&r);
+		if (n && e.buf[0] == '/')
+			rootfs_realpath(e.buf, &r, NULL);
+		sb_add(out, sb_str(&r));
+		p += n;
+		if (*p != ':')
+			break;
+		sb_addc(out, ':');
+		p++;
+	}
+	sb_release(&e);
+	sb_release(&r);
+}
+
 /* Stub evidence: the directory and the fixed LD_LIBRARY_PATH (llp). */
 static void stub_evidence(struct result *r, const char *loaded_as, const char *loaded,
-			  const char *llp)
+			  const char *real_file, const char *llp, const char *llp_real)
 {
-	struct strbuf dir = STRBUF_INIT, fixed = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, real_dir = STRBUF_INIT, fixed = STRBUF_INIT;
 	if (!cuda_path_in_stubs(loaded_as, &dir) && !cuda_path_in_stubs(loaded, &dir))
 		path_dirname(loaded_as, &dir);
+	path_dirname(real_file ? real_file : loaded, &real_dir); /* symlinks followed */
 	res_ev(r, "stubs_dir", "%s", dir.buf);
-	ld_path_without(dir.buf, llp, &fixed);
+	ld_path_without(dir.buf, real_dir.buf, llp, llp_real, &fixed);
 	res_ev(r, "ld_library_path_fixed", "%s", fixed.buf ? fixed.buf : "");
 	sb_release(&dir);
+	sb_release(&real_dir);
 	sb_release(&fixed);
 }
 
@@ -182,7 +239,15 @@ static bool init_driver(struct probe_ctx *ctx, struct result *r, struct cuda_api
 		rootfs_guest_path(api->loaded_path, &g);
 		rootfs_guest_path(api->loaded_as ? api->loaded_as : api->loaded_path, &as);
 		if (cuda_path_in_stubs(as.buf, NULL) || cuda_path_in_stubs(g.buf, NULL))
-			stub_evidence(r, as.buf, g.buf, getenv("LD_LIBRARY_PATH"));
+		{
+			struct strbuf lp_real = STRBUF_INIT, real = STRBUF_INIT;
+			ld_path_real(getenv("LD_LIBRARY_PATH"), &lp_real);
+			rootfs_realpath(g.buf, &real, NULL);
+			stub_evidence(r, as.buf, g.buf, real.len ? real.buf : NULL,
+				      getenv("LD_LIBRARY_PATH"), lp_real.buf);
+			sb_release(&lp_real);
+			sb_release(&real);
+		}
 		else
 			kb = KB_CUDA_INIT_STUB_COPY;
 		sb_release(&g);
@@ -240,7 +305,8 @@ static void load_verdict(const struct cuda_load_facts *f, struct result *r)
 	}
 	switch (verdict) {
 	case CUDA_LOAD_STUB:
-		stub_evidence(r, loaded_as, loaded, f->ld_library_path);
+		stub_evidence(r, loaded_as, loaded, f->pred_real, f->ld_library_path,
+			      f->ld_library_path_real);
 		res_set(r, ST_FAIL, KB_CUDA_LOAD_STUB,
 			"the loader picked the CUDA toolkit's stub %s, which cannot run anything",
 			loaded_as);
@@ -353,7 +419,7 @@ void judge_cuda_load(const struct cuda_load_facts *f, struct result *r)
 /* What cuda.load found, and the facts that point into it. */
 struct load_collect {
 	struct cuda_load_facts f;
-	struct strbuf file, pred, loaded, loaded_as, err, msg;
+	struct strbuf file, pred, loaded, loaded_as, err, msg, lp_real;
 };
 
 static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct load_collect *c)
@@ -362,6 +428,8 @@ static void collect_load(struct probe_ctx *ctx, struct cuda_api *api, struct loa
 	f->wsl2 = probe_is_wsl2(ctx);
 	f->real = rootfs_is_real();
 	f->ld_library_path = getenv("LD_LIBRARY_PATH");
+	ld_path_real(f->ld_library_path, &c->lp_real);
+	f->ld_library_path_real = c->lp_real.buf;
 	f->libs = probe_dep(ctx, "libs.libcuda");
 	f->predicted = probe_dep_get(ctx, "libs.libcuda", "resolved");
 	if (f->predicted && f->predicted[0] != '/')
@@ -433,6 +501,7 @@ static void probe_load(struct probe_ctx *ctx, struct result *r)
 	sb_release(&c.loaded_as);
 	sb_release(&c.err);
 	sb_release(&c.msg);
+	sb_release(&c.lp_real);
 }
 
 static void probe_init(struct probe_ctx *ctx, struct result *r)

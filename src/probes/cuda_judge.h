@@ -36,6 +36,7 @@ struct cuda_load_facts {
 	bool init_asked;        /* cuInit was asked (libs.libcuda did not pass) */
 	int init_rc;
 	const char *ld_library_path; /* for the fix of a stub found through it */
+	const char *ld_library_path_real; /* each entry's real path, ':'-joined; NULL: unknown */
 	bool dpkg_whole;        /* dpkg's database was read whole: an owner it lacks is none */
 };
 

@@ -128,6 +128,42 @@ static void test_load(void **state)
 	}
 }
 
+/* The stubs directory named through the toolkit's links: LD_LIBRARY_PATH
+ * says /usr/local/cuda/lib64/stubs, the loader mapped the file in
+ * /usr/local/cuda-13.0/lib/stubs (its real path): the fix drops both
+ * spellings (tests/real/stub.sh holds it against the real loader). */
+static void test_load_stub_through_links(void **state)
+{
+	(void)state;
+	struct result libs, r;
+	result_init(&libs, NULL);
+	res_set(&libs, ST_FAIL, "libs.loader.stub", "the stub");
+	res_ev(&libs, "resolved", "/usr/local/cuda-13.0/lib/stubs/libcuda.so");
+	struct cuda_load_facts f = {
+		.real = true,
+		.predicted = "/usr/local/cuda-13.0/lib/stubs/libcuda.so",
+		.pred_real = "/usr/local/cuda-13.0/lib/stubs/libcuda.so",
+		.load_rc = 0,
+		.dlinfo = true,
+		.loaded = "/usr/local/cuda/lib64/stubs/libcuda.so.1",
+		.loaded_as = "/usr/local/cuda/lib64/stubs/libcuda.so.1",
+		.file = "libcuda.so.1",
+		.basic_calls = true,
+		.libs = &libs,
+		.ld_library_path = "/usr/local/cuda-13.0/lib/stubs:/usr/local/cuda/lib64/stubs:/opt/lib",
+		.ld_library_path_real =
+			"/usr/local/cuda-13.0/lib/stubs:/usr/local/cuda-13.0/lib/stubs:/opt/lib",
+	};
+	result_init(&r, NULL);
+	judge_cuda_load(&f, &r);
+	if (r.status == ST_FAIL && r.kb && !strcmp(r.kb, "cuda.load.stub"))
+		assert_string_equal(res_get(&r, "ld_library_path_fixed"), "/opt/lib");
+	else
+		fail_msg("expected cuda.load.stub, got %s", r.kb ? r.kb : "(none)");
+	result_release(&r);
+	result_release(&libs);
+}
+
 /* A Linux libcuda no package owns, or a conda environment's, shadows
  * WSL's: the fix must not send the user to dpkg -S, which finds nothing. */
 static void test_load_unowned(void **state)
@@ -277,6 +313,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_load_unowned),
+		cmocka_unit_test(test_load_stub_through_links),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_fail_call),
 		cmocka_unit_test(test_kernel_check),
