@@ -205,6 +205,24 @@ static void warn_missing_pythons(const struct checkrun *cr)
 	sb_release(&h);
 }
 
+/* --windows is answered by host.driver; when it did not ask (skipped, not
+ * selected) the user is told so rather than met with silence. */
+static void warn_windows_unasked(const struct checkrun *cr)
+{
+	int i = registry_find("host.driver");
+	if (!cr->opts.windows || i < 0)
+		return;
+	const struct result *r = &cr->results[i];
+	if (res_get(r, "windows") || res_get(r, "windows_query"))
+		return; /* asked, or said why not, in host.driver's line */
+	if (!cr->want[i])
+		warningf("--windows: Windows was not asked: host.driver, which asks it, "
+			 "was not selected");
+	else
+		warningf("--windows: Windows was not asked: host.driver %s",
+			 r->status == ST_SKIP && r->detail ? r->detail : "did not reach it");
+}
+
 void checkrun_execute(struct checkrun *cr)
 {
 	warn_missing_pythons(cr);
@@ -237,6 +255,7 @@ void checkrun_execute(struct checkrun *cr)
 	cr->end_ms = now_ms();
 	cr->wall_ms = cr->end_ms - t0;
 	clear_progress();
+	warn_windows_unasked(cr);
 	/* A shown check skipped because a dependency failed: show that
 	 * dependency too, so that --only never hides a broken layer. */
 	for (size_t i = 0; i < cr->n; i++) {

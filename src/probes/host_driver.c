@@ -101,6 +101,14 @@ static void compare_toolkit(struct result *r, struct findings *v, const char *to
 		const char *fam = cuda_family_min_driver(tk / 1000, false);
 		if (fam)
 			res_ev(r, "toolkit_family_min_linux", "%s", fam);
+		/* the first fix: the newest released toolkit this driver runs */
+		char rel[16];
+		if (cuda_released_upto(dc / 1000, (dc % 1000) / 10, rel, sizeof rel) == 0) {
+			char *dot = strchr(rel, '.');
+			if (dot)
+				*dot = '-';
+			res_ev(r, "driver_toolkit_pkg", "cuda-toolkit-%s", rel);
+		}
 		findings_add(v, ST_FAIL, KB_HOST_DRIVER_TOOLKIT_TOO_NEW,
 			 "CUDA toolkit %s needs a driver for CUDA %d.x; this driver supports CUDA %s",
 			 toolkit, tk / 1000, dcs);

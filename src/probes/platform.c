@@ -131,6 +131,7 @@ static void probe_kind(struct probe_ctx *ctx, struct result *r)
 	if (dn && *dn) {
 		wsl_markers++;
 		res_ev(r, "marker", "WSL_DISTRO_NAME=%s", dn);
+		res_ev(r, "distro_name", "%s", dn); /* fills fix lines (wsl.exe -d NAME) */
 	}
 	const char *wi = getenv("WSL_INTEROP");
 	if (wi && *wi) {

@@ -137,8 +137,25 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 	struct text_wrap w = { text_columns(), col, FINDING_TEXT_COLUMN, 0, NULL };
 	struct strbuf remark = STRBUF_INIT;
 	const char *note = command ? kb_fix_remark(clean.buf, &remark) : NULL;
-	if (command && note && !fix_is_words(clean.buf)) {
+	bool words = command && fix_is_words(clean.buf);
+	if (command && note && !words) {
 		put_remarked_command(out, col, clean.buf, (size_t)(note - clean.buf), sb_str(&remark));
+	} else if (words) {
+		/* Words for a person are a comment, every wrapped line of them,
+		 * so that a pasted block still runs (as the Markdown report). */
+		struct strbuf c = STRBUF_INIT, t = STRBUF_INIT;
+		sb_addf(&c, "# %s", clean.buf);
+		w.indent = FINDING_TEXT_COLUMN + 2;
+		text_wrap(&t, sb_str(&c), &w);
+		for (const char *p = sb_str(&t); *p; p++) {
+			sb_addc(out, *p);
+			if (*p == '\n') {
+				sb_addf(out, "%*s# ", FINDING_TEXT_COLUMN, "");
+				p += strspn(p + 1, " ");
+			}
+		}
+		sb_release(&t);
+		sb_release(&c);
 	} else {
 		if (command) {
 			/* The command stays whole; only words for a person wrap. */

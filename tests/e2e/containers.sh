@@ -125,7 +125,7 @@ expect_json '.checks[0].kb == "containers.docker.daemon_down"'
 expect_json '.checks[0].evidence.gpu_run == "not run: the daemon did not answer"'
 run --only containers
 expect_line '^! containers\.docker +Cannot connect to the Docker daemon at unix:///var/run/docker\.sock\. Is the docker daemon running\?$'
-expect_line 'fix +start Docker Desktop on Windows'
+expect_line 'fix +# start Docker Desktop on Windows'
 expect_line 'sudo systemctl start docker'
 # Off WSL (native Linux): no Docker Desktop, the service is started; without
 # systemd as PID 1, with the service command.

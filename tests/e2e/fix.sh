@@ -115,7 +115,7 @@ fixture wsl1
 run fix
 expect_rc 1
 expect_line '^# \[1\] platform\.kind \(fail\): '
-expect_line '^# PS> wsl\.exe --set-version DISTRO 2   \(in PowerShell; DISTRO is the NAME wsl\.exe -l -v lists\)$'
+expect_line '^# PS> wsl\.exe --set-version Ubuntu 2   \(in PowerShell\)$'
 expect_line '^# risk:  medium: converts the whole distribution'
 expect_no_line '^# \[2\]'
 if [ -z "$(live_lines)" ]; then ok "nothing runs in sh"; else fail "live lines: $(live_lines)"; fi

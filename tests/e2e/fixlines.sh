@@ -2,7 +2,8 @@
 # fixlines.sh: every fix line runs as printed. On every fixture, each line
 # the user is given to paste passes `bash -n`: the plan's shell commands
 # (fix --json, each with its remark as a comment, as `wslgpu fix` prints
-# it), `fix --commands` whole, and the fix block of the Markdown report
+# it), `fix --commands` whole, check's fix lines at 80 columns, and the
+# fix block of the Markdown report
 # (remarks and words for a person are comments there, as on the terminal).
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +43,16 @@ for f in $(fixture_tool --list); do
 	run fix --commands
 	printf '%s\n' "$OUT" >"$WORK/commands.sh"
 	bash_n "fix --commands" "$WORK/commands.sh"
+	# the fix blocks of check (80 columns, as a terminal wraps them):
+	# commands whole, remarks and words for a person as # comments
+	setenv COLUMNS=80
+	run check
+	awk '/^      fix    / { fix = 1; print substr($0, 14); next }
+		fix && /^             / { print substr($0, 14); next } { fix = 0 }' \
+		"$WORK/out" >"$WORK/check-fix.sh"
+	if [ -s "$WORK/check-fix.sh" ]; then
+		bash_n "check's fix lines" "$WORK/check-fix.sh"
+	fi
 	run report --markdown -o "$WORK/report.md"
 	# the code block after **Fix**
 	awk '/^\*\*Fix\*\*/ { fix = 1; next } fix && /^```$/ { if (in_block) exit; in_block = 1; next }

@@ -100,7 +100,7 @@ expect_rc 0
 expect_line '^Mon 3 Nov 2025 09:00 → Mon 10 Nov 2025 09:00  \(machine 3f2a9c1e0b7d4a55, runs 1 → 3\)$'
 expect_line '^  ! Windows driver 580\.88 → 566\.36: a downgrade — a Windows update may have reinstalled an older \(OEM\) driver$'
 expect_line '^      cause  The Windows driver went from 580\.88 to 566\.36: a downgrade\. On WSL the driver is the Windows one'
-expect_line '^      fix    install the current NVIDIA driver'
+expect_line '^      fix    # install the current NVIDIA driver'
 expect_line 'Do not include drivers with Windows Updates'
 expect_line '^  ! CUDA the driver supports 13\.0 → 12\.7: a downgrade$'
 expect_line '^  · kernel 5\.15\.167\.4-microsoft-standard-WSL2 → 6\.6\.87\.2-microsoft-standard-WSL2: an upgrade — WSL or the kernel was updated$'

@@ -20,7 +20,9 @@ run
 expect_rc 1
 expect_line '^✗ platform\.kind +this distribution runs under WSL1'
 expect_line 'fix +wsl\.exe -l -v'
-expect_line 'wsl\.exe --set-version DISTRO 2'
+# the distribution's name is known (WSL_DISTRO_NAME): filled in
+expect_line '^             wsl\.exe --set-version Ubuntu 2   # in PowerShell$'
+expect_no_line 'DISTRO'
 # The checks it holds back are one line under it; -v lists each.
 expect_line '^      [0-9]+ checks skipped until this is fixed \(-v lists them\)$'
 expect_no_line '^- platform\.kernel'
@@ -32,6 +34,15 @@ expect_json '.platform.kind == "wsl1"'
 expect_json '.summary.first_failure == "platform.kind"'
 expect_json '[.checks[] | select(.id != "platform.kind") | .status] | all(. == "skip")'
 expect_json '.summary.status == "fail"'
+# unknown, it stays a template to complete, never run
+setenv WSL_DISTRO_NAME=
+run
+expect_line '^             # wsl\.exe --set-version DISTRO 2   \(in PowerShell; a template: put in DISTRO, the NAME'
+# --windows is never met with silence: host.driver, which asks, was held back
+run --windows
+expect_err 'warning: --windows: Windows was not asked: host\.driver skipped: platform\.kind failed'
+run --windows --only platform.kind
+expect_err 'warning: --windows: Windows was not asked: host\.driver, which asks it, was not selected'
 
 # systemd asked for in wsl.conf but not running: WSL was not restarted.
 fixture healthy-wsl2

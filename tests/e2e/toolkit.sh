@@ -70,8 +70,12 @@ expect_rc 1
 expect_status toolkit.nvcc fail
 expect_json '.checks[0].kb == "toolkit.nvcc.driver_too_old"'
 expect_json '.checks[0].evidence.driver_cuda == "12.4"'
-expect_json '.checks[0].fix[1] == "or use a toolkit the driver supports: sudo apt-get install cuda-toolkit-12-4"'
+# the driver is fine: first a toolkit it runs, then (words) a newer driver
+expect_json '.checks[0].fix[0] == "sudo apt-get install cuda-toolkit-12-4   (a toolkit this driver supports; on WSL from NVIDIA'"'"'s WSL-Ubuntu repository)"'
+expect_json '.checks[0].fix[1] | test("^or update the NVIDIA driver on Windows")'
 run --only toolkit.nvcc
+expect_line '^      fix    sudo apt-get install cuda-toolkit-12-4   # a toolkit this driver supports'
+expect_line '^             # or update the NVIDIA driver on Windows'
 expect_line '^✗ toolkit\.nvcc +CUDA 13\.0 toolkit at /usr/local/cuda-13\.0, but the driver supports only CUDA 12\.4: programs it builds cannot run$'
 expect_line 'cause +The toolkit at /usr/local/cuda-13\.0 is CUDA 13\.0\.88, but the driver supports only CUDA 12\.4'
 

@@ -289,8 +289,14 @@ run check --brief
 expect_line '^✗ toolkit\.nvcc '
 expect_line '^  also +host\.driver \(the same cause\)$'
 expect_no_line '^✗ host\.driver '
+# the first fix is a toolkit the driver runs, a command whole
+expect_line '^  fix +sudo apt-get install cuda-toolkit-12-4   # a toolkit this driver$'
 run check
 expect_line '^✗ Broken at the toolkit layer: CUDA 13\.0 toolkit'
+# words for a person are comments, every wrapped line of them; no command
+# or sentence is broken off short
+expect_line '^             # or update the NVIDIA driver on Windows \(GeForce/RTX driver from$'
+expect_no_line 'driver on$'
 expect_line '1 finding follows from it\.$'
 expect_line '^      follows from toolkit\.nvcc below: the same cause, the same fix$'
 expect_no_line 'problems in all'
