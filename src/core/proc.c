@@ -258,6 +258,48 @@ void proc_result_release(struct proc_result *r)
 	sb_release(&r->ran_here);
 }
 
+int proc_start_reader(const char *const *argv, pid_t *pid_out)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	struct sandbox_cmd sbx;
+	sandbox_cmd_plan(argv[0], &sbx);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		sandbox_cmd_release(&sbx);
+		return -e;
+	}
+	if (pid == 0) {
+		/* As proc_run's commands: no terminal, gone with its parent,
+		 * nothing of ours inherited, the commands' sandbox. */
+		proc_detach();
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		int devnull = open("/dev/null", O_RDWR);
+		if (dup2(p[1], 1) < 0 || (devnull >= 0 && (dup2(devnull, 0) < 0 || dup2(devnull, 2) < 0)))
+			_exit(127);
+		proc_close_fds(NULL, 0);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		const char *prog = sandbox_cmd_enter(&sbx, argv[0]);
+		if (prog)
+			execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	sandbox_cmd_release(&sbx);
+	*pid_out = pid;
+	return p[0];
+}
+
 int proc_exec_replace(const char *const *argv)
 {
 	fflush(NULL);

@@ -74,6 +74,14 @@ void proc_result_release(struct proc_result *r);
  * when it could not even be forked. */
 int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_result *r);
 /*
+ * Starts argv (argv[0] an absolute path) as proc_run starts a command (no
+ * terminal, no inherited descriptor, the commands' sandbox, killed when
+ * this process dies) with its standard output on a pipe, for a program
+ * that keeps printing (watch's sampler of Windows' counters). Returns the
+ * pipe's read end (close on exec) and the pid in *pid, or -errno.
+ */
+int proc_start_reader(const char *const *argv, pid_t *pid);
+/*
  * Replaces the process with argv (argv[0] an absolute path), keeping the
  * terminal and the environment: for a program the user reads, such as
  * man(1) for `wslgpu help CMD` (as git help execs man). Flushes stdio

@@ -166,27 +166,16 @@ static __attribute__((noreturn)) void sampler_main(int fd, double interval_ms, c
  * record for each sample it prints. */
 static __attribute__((noreturn)) void sampler_windows(int fd, const char *const *cmd)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
+	pid_t ps;
+	int out = proc_start_reader(cmd, &ps);
+	if (out < 0)
 		_exit(1);
-	pid_t ps = fork();
-	if (ps < 0)
-		_exit(1);
-	if (ps == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (dup2(p[1], 1) < 0 || (null >= 0 && (dup2(null, 0) < 0 || dup2(null, 2) < 0)))
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		execv(cmd[0], (char *const *)cmd);
-		_exit(127);
-	}
-	close(p[1]);
+
 	struct strbuf in = STRBUF_INIT;
 	bool hello = false;
 	char chunk[4096];
 	for (;;) {
-		ssize_t n = read(p[0], chunk, sizeof chunk);
+		ssize_t n = read(out, chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)

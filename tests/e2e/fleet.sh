@@ -246,7 +246,9 @@ fixture smoke-driver-downgrade
 push ws-policy --policy "$P"
 fixture healthy-wsl2
 setenv FAKE_CUDA_HANG=cuModuleLoadData
-push ws-slow --budget 15 # room for the push under a loaded sanitizer run (a quarter is kept for it)
+# --budget 15: room for the push under a loaded sanitizer run (a quarter is
+# kept for it); --timeout 30: the budget, not the probe limit, cuts the hang.
+push ws-slow --budget 15 --timeout 30
 
 prom_api() { # PATH [QUERY]: the API's JSON answer, for errors too
 	python3 - "$PROM$1" "${2-}" <<'PY'

@@ -297,10 +297,11 @@ expect_err 'policy\.driver judges the machine against a policy: give one with --
 # ---- the time budget: a driver that hangs ----
 # A budget every other check fits in even under a sanitizer on a loaded
 # machine (3 s did not, at load 23 on 2 CPUs: checks were left unstarted),
-# so that only the hung one is cut.
+# so that only the hung one is cut (--timeout 30: the budget cuts it, not
+# the probe limit).
 fixture healthy-wsl2
 setenv FAKE_CUDA_HANG=cuModuleLoadData
-run smoke --budget 15
+run smoke --budget 15 --timeout 30
 expect_rc 1
 if awk -v s="$SECS" 'BEGIN { exit !(s < 25) }'; then ok "ended within the budget ($SECS s)"; else fail "took $SECS s with --budget 15"; fi
 expect_line '^T cuda\.kernel +probe did not finish within [0-9.]+ s \(what was left of the run.s time budget\)'
