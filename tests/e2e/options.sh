@@ -56,6 +56,10 @@ expect_rc 1
 expect_line '^#!/bin/sh$'
 expect_line '^# \[1\] libs\.libcuda$'
 expect_line '^export LD_LIBRARY_PATH=/usr/local/cuda/lib64   # for this shell'
+expect_line '^grep -n stubs .*   # remove it where LD_LIBRARY_PATH is set for good$'
+# Windows-side lines and lines for a person are counted, not printed.
+fixture no-dxg
+run fix --commands
 expect_line "^# [0-9]+ more lines? of the plan .*: see 'wslgpu fix'$"
 run fix --commands --json
 expect_rc 2

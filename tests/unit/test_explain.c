@@ -1175,8 +1175,12 @@ static void test_rank(void **state)
 	struct kb_entry c = { .id = "x.env", .layer = "libs", .kind = "finding",
 			      .title = "C", .confirm = "wslgpu check --only libs.env" };
 	struct kb_entry d = { .id = "x.windows", .layer = "host", .kind = "finding", .title = "D" };
+	/* cuda.init's finding names E as related (see:): its failure makes E
+	 * likely; a failure with an unrelated entry would not (test_rank_other). */
+	static const char *e_see[] = { "cuda.init.other" };
 	struct kb_entry e = { .id = "x.cuda", .layer = "cuda", .kind = "finding",
-			      .title = "E", .confirm = "wslgpu check --only cuda.init" };
+			      .title = "E", .confirm = "wslgpu check --only cuda.init",
+			      .see = { e_see, 1 } };
 	const struct kb_entry *causes[] = { &a, &b, &c, &d, &e };
 	struct explain_sig sig = { .e = &a, .kind = "finding", .cause = causes, .ncause = 5 };
 	struct result res[4];
@@ -1223,6 +1227,30 @@ static void test_rank(void **state)
 	}
 	for (int i = 0; i < 4; i++)
 		result_release(&res[i]);
+}
+
+/* A check that failed for another reason (its KB entry neither the cause
+ * nor related to it) does not make the cause likely: libs.env failing for
+ * LD_LIBRARY_PATH says nothing of CUDA_VISIBLE_DEVICES (issue 29). */
+static void test_rank_other(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "libs.env", "libs", "t", "s", { NULL }, NULL, 0 },
+	};
+	struct kb_entry cvd = { .id = "x.cvd_hides", .layer = "libs", .kind = "finding",
+				.title = "CVD", .confirm = "wslgpu check --only libs.env" };
+	const struct kb_entry *causes[] = { &cvd };
+	struct explain_sig sig = { .e = &cvd, .kind = "finding", .cause = causes, .ncause = 1 };
+	struct result res[1];
+	result_init(&res[0], &defs[0]);
+	res_set(&res[0], ST_FAIL, "libs.env.llp_shadows", "LD_LIBRARY_PATH shadows WSL's libcuda");
+	res[0].ran = true;
+	struct cause_rank r[1];
+	rank_causes(&sig, defs, res, 1, NULL, r);
+	assert_int_equal(r[0].v, V_OPEN);
+	assert_int_equal(r[0].why, R_OTHER);
+	result_release(&res[0]);
 }
 
 /* This machine's platform.kind result as the only word on the platform. */
@@ -1804,6 +1832,7 @@ int main(void)
 		cmocka_unit_test(test_norm_fused),
 		cmocka_unit_test(test_confirm_checks),
 		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_rank_other),
 		cmocka_unit_test(test_rank_platform),
 		cmocka_unit_test(test_rank_every_platform),
 		cmocka_unit_test(test_text_platform),
