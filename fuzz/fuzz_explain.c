@@ -102,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct paste paste;
 	paste_read(p, size, &paste);
-	struct explain_view v = { &s, "fuzz", false, ranks, true, true, NULL, &paste };
+	struct explain_view v = { .scan = &s, .source = "fuzz", .ranks = ranks, .color = true,
+				  .verbose = true, .paste = &paste };
 	struct strbuf shown = STRBUF_INIT;
 	explain_report_text(&shown, &v);
 	explain_report_json(&shown, &v);
