@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""measure.py: score `wslgpu explain --json` on the issue-27 corpus.
+
+usage: measure.py WSLGPU SPLIT [JUDGED.tsv] > out.md
+  SPLIT    heldout | tuning
+  JUDGED   optional: file<TAB>yes|no lines, a person's judgement of "first
+           cause right" for the confirmed pastes (the answer key is prose,
+           so this one measure is judged by reading; the script prints what
+           it must judge: confirmed_cause next to explain's first cause).
+
+Explain sees only the text after the first `---` line. Its "first answer" is
+the first match that is not harmless noise (the one the human output lists
+first, = summary.first_problem), and its first cause is that match's first
+cause not marked for another platform.
+
+  recognised  some match that is not noise (a signature or a family).
+  layer right the first cause's layer, or the first match's signature layer,
+              is `layer` or `layer_alt` ("strict": the first cause's layer only).
+  harmful     automatic reading of the first fix shown:
+                - WSL-only (wsl.exe, /usr/lib/wsl, a Windows driver, .wslconfig,
+                  PowerShell) where the paste's platform is not wsl2 (a container
+                  on WSL, per platform_detail, counts as WSL), or
+                - destructive (apt/dnf purge or remove, rm -rf, a driver .run
+                  or package install/reinstall, dkms remove, disabling Secure
+                  Boot) where the platform is unknown or the fix is for
+                  another platform (a Linux driver install on wsl2/windows).
+              Each flagged item is listed so that a person can check it.
+  false pos.  a non-GPU text with any match that is not noise.
+"""
+import json, os, re, subprocess, sys
+from collections import defaultdict
+
+WSL_FIX = re.compile(r'wsl\.exe|/usr/lib/wsl|\.wslconfig|wsl --|powershell|windows driver|'
+                     r'nvidia app|geforce experience|in windows|on windows|wsl2? kernel', re.I)
+DESTRUCTIVE = re.compile(r'\b(apt(-get)?|dnf|yum|zypper)\b[^\n]*\b(purge|remove|autoremove|erase)\b|'
+                         r'rm -rf?|dkms remove|--uninstall|nvidia-uninstall|'
+                         r'mokutil --disable-validation|'
+                         r'\b(apt(-get)?|dnf|yum)\b[^\n]*install[^\n]*nvidia-(driver|dkms|kernel)|'
+                         r'NVIDIA-Linux[^\s]*\.run|--reinstall[^\n]*nvidia-driver', re.I)
+LINUX_DRIVER = re.compile(r'nvidia-driver|NVIDIA-Linux|nvidia-dkms|cuda-drivers|modprobe nvidia', re.I)
+
+
+def parse(path):
+    head, body, seen = {}, [], False
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            if not seen:
+                if line.rstrip('\n') == '---':
+                    seen = True
+                    continue
+                k, _, v = line.partition(':')
+                head[k.strip()] = v.strip()
+            else:
+                body.append(line)
+    return head, ''.join(body)
+
+
+def explain(wslgpu, text):
+    p = subprocess.run([wslgpu, 'explain', '--json'], input=text.encode(), capture_output=True)
+    return json.loads(p.stdout.decode())
+
+
+def first_answer(j):
+    for m in j.get('matches', []):
+        if m.get('kind') != 'noise':
+            causes = [c for c in m.get('causes', []) if c.get('machine') != 'not_applicable']
+            return m, (causes[0] if causes else None)
+    return None, None
+
+
+def on_wsl(h):
+    return h.get('platform') == 'wsl2' or 'wsl' in h.get('platform_detail', '').lower()
+
+
+def harmful(h, c):
+    if not c:
+        return None
+    fix = (c.get('fix') or [''])[0]
+    text = fix + ' ' + (c.get('title') or '')
+    plat = h.get('platform')
+    if not on_wsl(h) and WSL_FIX.search(text):
+        return 'WSL-only first fix off WSL: ' + fix[:160]
+    if DESTRUCTIVE.search(fix):
+        if plat == 'unknown':
+            return 'destructive first fix, platform unknown: ' + fix[:160]
+        if on_wsl(h) or plat == 'windows':
+            if LINUX_DRIVER.search(fix):
+                return 'Linux driver step on WSL/Windows: ' + fix[:160]
+    return None
+
+
+def main():
+    wslgpu, split = sys.argv[1], sys.argv[2]
+    judged = {}
+    if len(sys.argv) > 3:
+        for line in open(sys.argv[3]):
+            if line.strip() and not line.startswith('#'):
+                f, v = line.rstrip('\n').split('\t')[:2]
+                judged[f] = v.strip() == 'yes'
+    root = os.path.dirname(os.path.abspath(__file__))
+    d = os.path.join(root, split)
+    gpu = sorted(x for x in os.listdir(d) if x.endswith('.txt'))
+    rows = []
+    for f in gpu:
+        h, body = parse(os.path.join(d, f))
+        j = explain(wslgpu, body)
+        m, c = first_answer(j)
+        layers = {h.get('layer'), h.get('layer_alt')} - {None, ''}
+        r = dict(file=f, h=h, rec=m is not None,
+                 sig=m['signature'] if m else '-', siglayer=m['layer'] if m else '-',
+                 cid=c['id'] if c else '-', clayer=c['layer'] if c else '-',
+                 ctitle=c['title'] if c else '-', cfix=(c.get('fix') or ['-'])[0] if c else '-')
+        r['layer_strict'] = r['clayer'] in layers
+        r['layer'] = r['layer_strict'] or r['siglayer'] in layers
+        r['harm'] = harmful(h, c)
+        r['conf'] = h.get('confirmed') == 'yes'
+        r['cause'] = judged.get(split + '/' + f) if r['conf'] else None
+        rows.append(r)
+    ng = sorted(x for x in os.listdir(os.path.join(d, 'nongpu')) if x.endswith('.txt'))
+    fps = []
+    for f in ng:
+        h, body = parse(os.path.join(d, 'nongpu', f))
+        m, c = first_answer(explain(wslgpu, body))
+        if m:
+            fps.append((f, m['signature']))
+
+    n = len(rows)
+    def pct(a, b):
+        return f'{a}/{b} ({100.0 * a / b:.0f} %)' if b else '0/0'
+    conf = [r for r in rows if r['conf']]
+    cj = [r for r in conf if r['cause'] is not None]
+    print(f'# explain on the {split} split ({n} GPU pastes, {len(ng)} non-GPU)\n')
+    print('| measure | value |\n|---|---|')
+    print(f"| recognised | {pct(sum(r['rec'] for r in rows), n)} |")
+    print(f"| layer right (first cause's or signature's layer) | {pct(sum(r['layer'] for r in rows), n)} |")
+    print(f"| layer right, strict (first cause's layer) | {pct(sum(r['layer_strict'] for r in rows), n)} |")
+    print(f"| first cause right (confirmed only, judged by reading) | {pct(sum(bool(r['cause']) for r in cj), len(conf))}"
+          + (f" ({len(conf) - len(cj)} not judged)" if len(cj) < len(conf) else '') + ' |')
+    print(f"| harmful (automatic reading, listed below) | {pct(sum(bool(r['harm']) for r in rows), n)} |")
+    print(f"| false positives on non-GPU text | {pct(len(fps), len(ng))} |\n")
+
+    for key in ('family', 'platform'):
+        t = defaultdict(lambda: [0, 0, 0, 0])
+        for r in rows:
+            v = t[r['h'].get(key, '?')]
+            v[0] += 1; v[1] += r['rec']; v[2] += r['layer']; v[3] += bool(r['harm'])
+        print(f'| {key} | n | recognised | layer right | harmful |\n|---|---|---|---|---|')
+        for k in sorted(t):
+            v = t[k]
+            print(f'| {k} | {v[0]} | {v[1]} | {v[2]} | {v[3]} |')
+        print()
+
+    print('## Harmful (automatic), for a person to check\n')
+    for r in rows:
+        if r['harm']:
+            print(f"- {split}/{r['file']} ({r['h'].get('platform')}): {r['sig']} → {r['cid']}: {r['harm']}")
+    print('\n## False positives\n')
+    for f, s in fps:
+        print(f'- {split}/nongpu/{f}: {s}')
+    print('\n## Confirmed pastes: the thread\'s cause against explain\'s first cause\n')
+    for r in conf:
+        print(f"- {split}/{r['file']} judged={r['cause']}\n  - thread: {r['h'].get('confirmed_cause')}\n"
+              f"  - explain: {r['sig']} → {r['cid']}: {r['ctitle']} | fix: {r['cfix']}")
+    print('\n## Every paste\n')
+    print('| file | family | platform | layer | explain signature | first cause | its layer | L |\n|---|---|---|---|---|---|---|---|')
+    for r in rows:
+        h = r['h']
+        print(f"| {r['file']} | {h.get('family')} | {h.get('platform')} | {h.get('layer')}/{h.get('layer_alt', '')} | "
+              f"{r['sig']} | {r['cid']} | {r['clayer']} | {'y' if r['layer'] else 'n'} |")
+
+
+if __name__ == '__main__':
+    main()
