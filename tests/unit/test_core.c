@@ -577,11 +577,13 @@ static void test_finding_lines(void **state)
 	assert_string_equal(sb.buf, "      fix    grep -n LD_LIBRARY_PATH ~/.bashrc ~/.profile ~/.zshrc "
 				    "/etc/environment\n             # remove it for good\n");
 	sb_reset(&sb);
-	/* Words for a person wrap; the command among them does not. */
+	/* Words for a person are a comment on every line they wrap onto, so
+	 * that pasting them runs nothing (issue 29), the command among them
+	 * included: a fix that is a command is its own line. */
 	finding_command_line(&sb, 6, "fix", "install a newer toolkit from NVIDIA's WSL-Ubuntu "
 					    "repository, then: sudo apt-get install cuda-toolkit-12-8");
-	assert_string_equal(sb.buf, "      fix    install a newer toolkit from NVIDIA's WSL-Ubuntu "
-				    "repository, then:\n             sudo apt-get install "
+	assert_string_equal(sb.buf, "      fix    # install a newer toolkit from NVIDIA's WSL-Ubuntu "
+				    "repository,\n             # then: sudo apt-get install "
 				    "cuda-toolkit-12-8\n");
 	sb_reset(&sb);
 	finding_text_line(&sb, 6, "cause", "The loader searches LD_LIBRARY_PATH before "
