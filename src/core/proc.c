@@ -258,6 +258,34 @@ void proc_result_release(struct proc_result *r)
 	sb_release(&r->ran_here);
 }
 
+/*
+ * In the child of a command, before its exec: no terminal (a command must
+ * not write to the user's terminal, change its settings or be stopped by
+ * it), killed if the process that started it is, /dev/null as standard
+ * input (and as standard error when err is -1), out as standard output,
+ * and nothing else of ours or of whoever started us but keep[] (a pipe
+ * that reports a failed exec). -1 when a descriptor could not be set.
+ */
+static int command_child(pid_t parent, int out, int err, const int *keep, size_t nkeep)
+{
+	proc_detach();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	int rc = 0;
+	int devnull = open("/dev/null", O_RDWR);
+	if (devnull >= 0 && dup2(devnull, 0) < 0)
+		rc = -1;
+	if (dup2(out, 1) < 0 || dup2(err >= 0 ? err : devnull, 2) < 0)
+		rc = -1;
+	proc_close_fds(keep, nkeep);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	return rc;
+}
+
 int proc_start_reader(const char *const *argv, pid_t *pid_out)
 {
 	int p[2];
@@ -275,20 +303,8 @@ int proc_start_reader(const char *const *argv, pid_t *pid_out)
 		return -e;
 	}
 	if (pid == 0) {
-		/* As proc_run's commands: no terminal, gone with its parent,
-		 * nothing of ours inherited, the commands' sandbox. */
-		proc_detach();
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
+		if (command_child(parent, p[1], -1, NULL, 0) < 0)
 			_exit(127);
-		int devnull = open("/dev/null", O_RDWR);
-		if (dup2(p[1], 1) < 0 || (devnull >= 0 && (dup2(devnull, 0) < 0 || dup2(devnull, 2) < 0)))
-			_exit(127);
-		proc_close_fds(NULL, 0);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
 		const char *prog = sandbox_cmd_enter(&sbx, argv[0]);
 		if (prog)
 			execv(prog, (char *const *)argv);
@@ -407,26 +423,7 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		return -e;
 	}
 	if (pid == 0) {
-		/* No terminal: a command must not write to the user's
-		 * terminal, change its settings or be stopped by it. */
-		proc_detach();
-		/* If the probe that started us is killed, so are we. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		int devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		/* Nothing else of ours, or of whoever started us, reaches the
-		 * command: only the pipe that reports a failed exec (close on
-		 * exec). */
-		proc_close_fds(&ex[1], 1);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
+		command_child(parent, out[1], err[1], &ex[1], 1);
 		if (opts && opts->env_set)
 			for (const char *const *e = opts->env_set; *e; e++)
 				putenv((char *)*e);
