@@ -134,7 +134,11 @@ const char *cuda_family_min_driver(int major, bool windows)
 	return NULL;
 }
 
-int cuda_driver_newest_release(const char *driver_version, bool windows, char *out, size_t n)
+/* The CUDA release ("12.4") of the first row (newest first) whose minimum
+ * driver is at most driver_version, or with same_branch, whose minimum is
+ * of driver_version's branch (its first number). */
+static int release_of(const char *driver_version, bool windows, bool same_branch, char *out,
+		      size_t n)
 {
 	struct version d;
 	if (n)
@@ -146,7 +150,7 @@ int cuda_driver_newest_release(const char *driver_version, bool windows, char *o
 		struct version m, t;
 		if (!min || version_parse(min, &m) < 0)
 			continue;
-		if (version_cmp(&d, &m) >= 0) {
+		if (same_branch ? m.part[0] == d.part[0] : version_cmp(&d, &m) >= 0) {
 			version_parse(rows[i].toolkit, &t);
 			snprintf(out, n, "%ld.%ld", t.part[0], t.part[1]);
 			return 0;
@@ -155,23 +159,14 @@ int cuda_driver_newest_release(const char *driver_version, bool windows, char *o
 	return -1;
 }
 
+int cuda_driver_newest_release(const char *driver_version, bool windows, char *out, size_t n)
+{
+	return release_of(driver_version, windows, false, out, n);
+}
+
 int cuda_driver_branch_release(const char *driver_version, bool windows, char *out, size_t n)
 {
-	struct version d;
-	if (n)
-		out[0] = '\0';
-	if (version_parse(driver_version, &d) < 0)
-		return -1;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		const char *min = windows ? rows[i].windows_min : rows[i].linux_min;
-		struct version m, t;
-		if (!min || version_parse(min, &m) < 0 || m.part[0] != d.part[0])
-			continue;
-		version_parse(rows[i].toolkit, &t);
-		snprintf(out, n, "%ld.%ld", t.part[0], t.part[1]);
-		return 0;
-	}
-	return -1;
+	return release_of(driver_version, windows, true, out, n);
 }
 
 int driver_version_normalize(const char *s, char *out, size_t n)
