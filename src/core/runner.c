@@ -960,6 +960,21 @@ static bool depends_on_any(const struct run *run, size_t i, const bool *in)
 }
 
 /*
+ * Which of two ready members of a child runs first: one that may run a
+ * command, so that its command starts at once in a child of its own (the
+ * hand-over) instead of after every parser of the shared child (docker
+ * info waited for toolkit.packages' read of dpkg's status); then the one
+ * more checks wait on.
+ */
+static bool before(const struct run *run, size_t a, size_t b)
+{
+	bool ca = run->defs[a].flags & CHECK_COMMANDS, cb = run->defs[b].flags & CHECK_COMMANDS;
+	if (ca != cb)
+		return ca;
+	return run->height[a] > run->height[b];
+}
+
+/*
  * The members of a new child that starts with check first. Probes of our
  * own code that only read files (CHECK_FILES) share a child with every
  * such probe that can run once the ones before it did: one fork for a
@@ -967,7 +982,7 @@ static bool depends_on_any(const struct run *run, size_t i, const bool *in)
  * the checks of its own chain (cuda.load, then cuda.init...), never an
  * independent one, so that vendor calls still run in parallel and one
  * library's crash or hang costs only its own chain. Members come in
- * dependency order, those that more checks wait on first.
+ * dependency order, in the order of before().
  */
 static size_t choose_members(struct run *run, size_t first, size_t *out)
 {
@@ -989,7 +1004,7 @@ static size_t choose_members(struct run *run, size_t first, size_t *out)
 					continue;
 				if (!files && !depends_on_any(run, i, in))
 					continue;
-				if (best < 0 || run->height[i] > run->height[best])
+				if (best < 0 || before(run, i, (size_t)best))
 					best = (int)i;
 			}
 			if (best < 0)
