@@ -6,7 +6,8 @@
  * a link that dangles while Desktop is stopped), `docker info --format
  * '{{json .}}'` with the time limit (engine version, Docker Desktop or an
  * engine inside the distribution, registered runtimes, CDI spec
- * directories, or why the daemon did not answer), /etc/docker/daemon.json,
+ * directories, or why the daemon did not answer) unless nothing is at the
+ * socket it would dial (docker_socket_absent), /etc/docker/daemon.json,
  * the CDI specs in /etc/cdi and /var/run/cdi, the NVIDIA Container Toolkit
  * binaries, and `nvidia-container-cli info` (how libnvidia-container sees
  * the GPU: on WSL through libdxcore).
@@ -30,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/json.h"
 #include "../core/proc.h"
@@ -151,6 +154,16 @@ static void judge_info_failure(const struct docker_facts *f, struct result *r,
 	 * (platform.systemd read PID 1's name). */
 	if (f->pid1)
 		res_ev(r, "pid1_systemd", "%s", !strcmp(f->pid1, "systemd") ? "yes" : "no");
+	if (f->no_socket) {
+		res_ev(r, "docker_socket", "%s: no such file (docker info was not run: with no "
+		       "DOCKER_HOST and no docker context, the CLI dials this socket)", f->no_socket);
+		res_ev(r, "docker_error", "no socket at %s", f->no_socket);
+		findings_add(fs, ST_WARN, KB_CONTAINERS_DOCKER_DAEMON_DOWN,
+			    "no Docker daemon: nothing at %s, the socket docker connects to",
+			    f->no_socket);
+		res_ev(r, "engine", "%s", f->cli_link ? "Docker Desktop (by its CLI link)" : "unknown");
+		return;
+	}
 	struct strbuf ft = STRBUF_INIT;
 	failure_text(f->di, c->pr, &ft);
 	char line[256];
@@ -477,6 +490,61 @@ static void scan_cdi_dir(const char *dir, struct docker_collect *c)
 	sb_release(&t);
 }
 
+/*
+ * The socket the docker CLI would dial, when nothing is there: then docker
+ * info (a Go program: 40-70 ms of start-up, most of check's wall time on a
+ * machine with the CLI and no daemon) could only say that it found none.
+ * Only where the answer is certain: no DOCKER_HOST, no DOCKER_CONTEXT, no
+ * current context in the CLI's config.json but "default" (any of them may
+ * name another endpoint: rootless docker, a remote engine), the CLI a
+ * compiled program (an ELF file: podman-docker's `docker` is a script that
+ * runs podman, which needs no daemon), and nothing at all, not even a
+ * dangling link, at /var/run/docker.sock, the default endpoint on Linux
+ * (where Docker Desktop's WSL integration puts its socket too:
+ * https://github.com/docker/for-win/issues/14686). Returns the path, or
+ * NULL: run docker info.
+ */
+static const char *docker_socket_absent(const char *cli)
+{
+	static const char sock[] = "/var/run/docker.sock";
+	if (getenv("DOCKER_HOST") || getenv("DOCKER_CONTEXT"))
+		return NULL;
+	struct strbuf cfg = STRBUF_INIT, text = STRBUF_INIT, ctx = STRBUF_INIT;
+	const char *dir = getenv("DOCKER_CONFIG"), *home = getenv("HOME");
+	bool sure = false;
+	if (dir && dir[0] == '/')
+		sb_addf(&cfg, "%s/config.json", dir);
+	else if (!dir && home && home[0] == '/')
+		sb_addf(&cfg, "%s/.docker/config.json", home);
+	if (cfg.len) {
+		int rc = rootfs_read(cfg.buf, 1 << 20, &text, NULL);
+		struct js_val obj, v;
+		if (rc == -ENOENT)
+			sure = true;
+		else if (rc == 0 && js_parse_all(text.buf, text.len, &obj) == 0 &&
+			 obj.type == JS_OBJECT)
+			sure = js_object_get(&obj, "currentContext", &v) < 0 ||
+			       (js_string(&v, &ctx) == 0 && (!ctx.len || !strcmp(ctx.buf, "default")));
+	}
+	if (sure) {
+		struct stat st;
+		char magic[4] = { 0 };
+		int fd = rootfs_open_regular(cli, &st);
+		sure = fd >= 0 && pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
+		       !memcmp(magic, "\177ELF", 4);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (sure) {
+		struct stat st;
+		sure = rootfs_lstat(sock, &st) == -ENOENT;
+	}
+	sb_release(&cfg);
+	sb_release(&text);
+	sb_release(&ctx);
+	return sure ? sock : NULL;
+}
+
 /* The time limits of docker's commands, from the probe's own. */
 struct docker_limits {
 	int usable, info, cli;
@@ -517,11 +585,16 @@ static void collect_docker(struct probe_ctx *ctx, struct result *r, struct docke
 	docker_limits(ctx, f->image != NULL, &lim);
 	double t0 = now_ms();
 
-	const char *info_argv[] = { c->host.buf, "info", "--format", "{{json .}}", NULL };
 	proc_result_init(&c->info);
-	f->info = (struct docker_cmd){ true, 0, &c->info, lim.info };
-	f->info.rc = run_cmd(ctx, r, info_argv, lim.info, &c->info,
-			     "docker info --format '{{json .}}'");
+	f->no_socket = docker_socket_absent(c->guest.buf);
+	if (!f->no_socket) {
+		const char *info_argv[] = { c->host.buf, "info", "--format", "{{json .}}", NULL };
+		f->info = (struct docker_cmd){ true, 0, &c->info, lim.info };
+		f->info.rc = run_cmd(ctx, r, info_argv, lim.info, &c->info,
+				     "docker info --format '{{json .}}'");
+	} else {
+		f->info = (struct docker_cmd){ false, -ENOENT, &c->info, lim.info };
+	}
 	dockerinfo_parse(c->info.out.buf, c->info.out.len, &c->di);
 	f->di = &c->di;
 	bool reachable = docker_reachable(&f->info, &c->di);
@@ -584,8 +657,7 @@ static void docker_collect_release(struct docker_collect *c)
 	sb_release(&c->daemon_json);
 	sb_release(&c->stale_path);
 	sb_release(&c->stale_file);
-	if (c->f.info.ran)
-		proc_result_release(&c->info);
+	proc_result_release(&c->info);
 	if (c->f.nvcli.ran)
 		proc_result_release(&c->nvcli);
 	if (c->f.run.ran)

@@ -48,6 +48,9 @@ struct docker_facts {
 	const char *docker_host;   /* $DOCKER_HOST */
 	const char *cli_link;      /* the CLI is a link into docker-desktop: its target */
 	const char *pid1;          /* platform.systemd's PID 1 name, or NULL */
+	/* Nothing at this default socket (and nothing names another): docker
+	 * info was not run, the daemon is not running. NULL: it was run. */
+	const char *no_socket;
 	struct docker_cmd info;    /* docker info --format '{{json .}}' */
 	const struct dockerinfo *di; /* info's stdout, parsed */
 	const char *toolkit[NCT__COUNT]; /* guest paths of the toolkit's programs, or NULL */

@@ -171,6 +171,39 @@ if [ -n "$real_docker" ] && "$real_docker" --version 2>/dev/null | grep -q '^Doc
 	run --only containers
 	expect_line '^! containers\.docker +Cannot connect to the Docker daemon'
 	expect_no_line 'Docker Desktop'
+	# Nothing at /var/run/docker.sock and nothing naming another endpoint:
+	# docker info is not run (it could only say that it found no daemon).
+	fixture docker-daemon-down
+	cp "$real_docker" "$ROOT/usr/bin/docker"
+	rm -f "$ROOT/var/run/docker.sock"
+	run_json --only containers --docker-image img
+	expect_status containers.docker warn
+	expect_json '.checks[0].kb == "containers.docker.daemon_down"'
+	expect_json '.checks[0].evidence.docker_socket | test("^/var/run/docker.sock: no such file")'
+	expect_json '.checks[0].evidence.ran == null'
+	expect_json '.checks[0].evidence.gpu_run == "not run: the daemon did not answer"'
+	run --only containers
+	expect_line '^! containers\.docker +no Docker daemon: nothing at /var/run/docker\.sock'
+	expect_line 'fix +# start Docker Desktop on Windows'
+	# Anything there (a socket, here a file standing in for one), a current
+	# context, DOCKER_CONTEXT or a script for a CLI (podman-docker's): it is.
+	mkdir -p "$ROOT/var/run" && : >"$ROOT/var/run/docker.sock"
+	run_json --only containers
+	expect_json '.checks[0].evidence.ran | test("^/usr/bin/docker info ")'
+	rm -f "$ROOT/var/run/docker.sock"
+	mkdir -p "$ROOT/home/user/.docker"
+	echo '{"currentContext":"rootless"}' >"$ROOT/home/user/.docker/config.json"
+	run_json --only containers
+	expect_json '.checks[0].evidence.ran | test("^/usr/bin/docker info ")'
+	echo '{"currentContext":"default"}' >"$ROOT/home/user/.docker/config.json"
+	run_json --only containers
+	expect_json '.checks[0].evidence.ran == null'
+	setenv DOCKER_CONTEXT=rootless
+	run_json --only containers
+	expect_json '.checks[0].evidence.ran | test("^/usr/bin/docker info ")'
+	fixture docker-daemon-down
+	run_json --only containers
+	expect_json '.checks[0].evidence.ran | test("^/usr/bin/docker info ")'
 else
 	echo "skip: no real docker client here: the real-client messages are not tested"
 fi

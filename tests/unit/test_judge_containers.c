@@ -267,11 +267,55 @@ static void test_reachable(void **state)
 	}
 }
 
+/* Nothing at the socket the CLI would dial (and nothing names another):
+ * docker info was not run; the daemon is down, said without it. */
+static void test_no_socket(void **state)
+{
+	(void)state;
+	static const struct {
+		bool wsl;
+		const char *image;
+	} t[] = { { true, NULL }, { false, NULL }, { false, "img" } };
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct proc_result pr;
+		struct dockerinfo di;
+		proc_result_init(&pr);
+		dockerinfo_parse(pr.out.buf, pr.out.len, &di);
+		struct docker_facts f = {
+			.wsl = t[i].wsl,
+			.docker = "/usr/bin/docker",
+			.pid1 = "systemd",
+			.no_socket = "/var/run/docker.sock",
+			.info = { false, -ENOENT, &pr, 4000 },
+			.di = &di,
+			.image = t[i].image,
+		};
+		struct docker_cmd none = { false, 0, &pr, 0 };
+		f.nvcli = none;
+		f.run = none;
+		struct result r;
+		result_init(&r, NULL);
+		judge_docker(&f, &r);
+		ju_expect("no socket", &r, ST_WARN, "containers.docker.daemon_down",
+			  "no Docker daemon: nothing at /var/run/docker.sock", "docker_socket",
+			  "/var/run/docker.sock: no such file (docker info was not run: with no "
+			  "DOCKER_HOST and no docker context, the CLI dials this socket)");
+		assert_string_equal(res_get(&r, "docker_error"), "no socket at /var/run/docker.sock");
+		assert_string_equal(res_get(&r, "pid1_systemd"), "yes");
+		assert_null(res_get(&r, "ran"));
+		if (t[i].image)
+			assert_string_equal(res_get(&r, "gpu_run"), "not run: the daemon did not answer");
+		result_release(&r);
+		proc_result_release(&pr);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_reachable),
+		cmocka_unit_test(test_no_socket),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
