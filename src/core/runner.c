@@ -1323,6 +1323,12 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				}
 				if ((int)busy_slots(&run) >= max_parallel)
 					continue;
+				/* No child could take it: a probe that may run a
+				 * command gets one of its own at once, not a
+				 * shared one that would hand it over to a second
+				 * fork. */
+				if (defs[i].flags & CHECK_COMMANDS)
+					run.tasks[i].solo = true;
 				start_slot(&run, i, &oldmask);
 				progress = true;
 			}
