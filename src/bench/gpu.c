@@ -648,6 +648,7 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 	}
 	fflush(stdout);
 	fflush(stderr);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(g->error, sizeof g->error, "cannot fork: %s", strerror(errno));
@@ -659,22 +660,18 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 	}
 	if (pid == 0) {
 		close(alive[0]);
-		setpgid(0, 0);
-		/* The parent decides about signals; the child only measures.
-		 * stdout belongs to the report: a driver's chatter goes to stderr. */
+		/* Detached like a probe's child: the driver gets no terminal
+		 * to write to, change or be stopped by. stdout belongs to the
+		 * report: a driver's chatter goes to stderr. */
+		proc_child_setup(parent, 2, 2, &alive[1], 1);
+		/* The parent decides about signals; the child only measures. */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_IGN);
-		int devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			close(devnull);
-		}
-		dup2(2, 1);
 		bench_gpu_measure(p, shared);
 		_exit(0);
 	}
-	setpgid(pid, pid);
+	/* No setpgid(pid, pid): the child's setsid() must come first. */
 	close(alive[1]);
 	double deadline = now_ms() + (p->timeout_ms > 0 ? p->timeout_ms : 120000);
 	bool timed_out = false, interrupted = false;
@@ -707,8 +704,10 @@ int bench_gpu_run(const struct bench_gpu_params *p, struct bench_gpu *g)
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 	}
-	if (timed_out || interrupted)
+	if (timed_out || interrupted) {
 		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL); /* before its setsid() its group is not its own */
+	}
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -258,15 +258,7 @@ void proc_result_release(struct proc_result *r)
 	sb_release(&r->ran_here);
 }
 
-/*
- * In the child of a command, before its exec: no terminal (a command must
- * not write to the user's terminal, change its settings or be stopped by
- * it), killed if the process that started it is, /dev/null as standard
- * input (and as standard error when err is -1), out as standard output,
- * and nothing else of ours or of whoever started us but keep[] (a pipe
- * that reports a failed exec). -1 when a descriptor could not be set.
- */
-static int command_child(pid_t parent, int out, int err, const int *keep, size_t nkeep)
+int proc_child_setup(pid_t parent, int out, int err, const int *keep, size_t nkeep)
 {
 	proc_detach();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -303,7 +295,7 @@ int proc_start_reader(const char *const *argv, pid_t *pid_out)
 		return -e;
 	}
 	if (pid == 0) {
-		if (command_child(parent, p[1], -1, NULL, 0) < 0)
+		if (proc_child_setup(parent, p[1], -1, NULL, 0) < 0)
 			_exit(127);
 		const char *prog = sandbox_cmd_enter(&sbx, argv[0]);
 		if (prog)
@@ -423,7 +415,7 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		return -e;
 	}
 	if (pid == 0) {
-		command_child(parent, out[1], err[1], &ex[1], 1);
+		proc_child_setup(parent, out[1], err[1], &ex[1], 1);
 		if (opts && opts->env_set)
 			for (const char *const *e = opts->env_set; *e; e++)
 				putenv((char *)*e);

@@ -109,6 +109,18 @@ void proc_close_fds(const int *keep, size_t nkeep);
  */
 void proc_detach(void);
 /*
+ * Right after fork, in a child that runs a command (before its exec) or
+ * vendor code of its own (bench gpu's measuring child, watch's sampler):
+ * no terminal (proc_detach: nothing written to the user's terminal, its
+ * settings untouched, no stop by it), killed if parent (the caller's pid
+ * before the fork) is, /dev/null as standard input (and as standard error
+ * when err is -1), out as standard output, and nothing else of ours or of
+ * whoever started us but keep[] (a pipe the child writes to). The signal
+ * mask is emptied and SIGPIPE set to its default. -1 when a descriptor
+ * could not be set; the child exits (127) when parent is already gone.
+ */
+int proc_child_setup(pid_t parent, int out, int err, const int *keep, size_t nkeep);
+/*
  * Moves fd to a high descriptor number (below 1024 and the descriptor
  * limit; slot 0 the highest, 1 the next), close on exec, and returns the
  * new number (fd itself when it cannot). Code that writes into a small

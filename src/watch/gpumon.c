@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -263,11 +262,10 @@ static void spawn(struct gpu_monitor *g)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		/* Terminal keys reach the whole foreground group; the sampler
-		 * ends only when the parent says so. */
+		/* Detached like a probe's child: NVML and the Windows query get
+		 * no terminal to write to, change or be stopped by. */
+		proc_child_setup(parent, 1, 2, &p[1], 1);
+		/* The sampler ends only when the parent says so. */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGQUIT, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);

@@ -298,6 +298,19 @@ expect_json '.gpu.method.allocations == .gpu.method.frees'
 trace_balanced "$WORK/trace" "a verification failure"
 clearenv
 
+# A driver stopped by the terminal's job control (SIGTTOU, SIGTTIN, SIGTSTP:
+# what a driver that touched the terminal gets): the measuring child is
+# detached like a probe's (a session of its own, its process group orphaned),
+# so the kernel discards those stops and the run goes on. Before, it was
+# stopped until the time limit.
+for sig in SIGTTOU SIGTTIN SIGTSTP; do
+	setenv FAKE_CUDA_STOP=$sig
+	run_json bench gpu $GPU_SMALL --timeout 20
+	expect_rc 0
+	expect_json '.gpu.status == "ok"'
+	clearenv
+done
+
 # The second device allocation fails: what was allocated is still freed.
 setenv FAKE_CUDA_FAIL=cuMemAlloc:2@2 FAKE_CUDA_TRACE="$WORK/trace"
 rm -f "$WORK/trace"

@@ -120,6 +120,26 @@ for mode in fg bg; do
 	expect_terminal_untouched "$WORK/$mode-report" "report, $mode job"
 done
 
+# watch's GPU sampler loads NVML in a child of its own, detached like a
+# probe's: the driver finds no terminal to open (before, it had watch's).
+if selected; then
+	: >"$WORK/nvml-tty.log"
+	python3 "$WORK/ptyrun.py" fg "$WORK/watch" PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 \
+		TERM=xterm LD_LIBRARY_PATH="$FAKES" FAKE_NVML_TTY="$WORK/nvml-tty.log" -- \
+		"$WSLGPU" watch --interval 200ms -- sleep 1
+	RC=$?
+	expect_rc 0
+	if grep -q '^opened /dev/tty' "$WORK/nvml-tty.log"; then
+		fail "watch's sampler: NVML opened the terminal"
+	elif grep -q '^no /dev/tty' "$WORK/nvml-tty.log"; then
+		ok "watch's sampler: NVML found no terminal to open"
+	else
+		fail "watch's sampler: NVML was not initialised ($(cat "$WORK/nvml-tty.log"))"
+	fi
+	if cmp -s "$WORK/watch.before" "$WORK/watch.after"; then ok "watch: the terminal's settings are unchanged"
+	else fail "watch: the terminal's settings changed"; fi
+fi
+
 # A command stopped by SIGSTOP: reported as stopped, at once, not as a hang.
 fixture healthy-wsl2
 cp "$SMI_FAKES/stopped" "$ROOT/usr/lib/wsl/lib/nvidia-smi"
