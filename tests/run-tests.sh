@@ -107,6 +107,13 @@ fi
 jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 2))}
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
+# What the tests would each make alike is made once in this run and copied
+# from there: every fixture (tools/fixture) and the programs tests/real
+# compiles. A new run makes them again, from the sources and fakes of now.
+case $BUILD in /*) WSLGPU_TEST_CACHE=$BUILD/test-cache ;; *) WSLGPU_TEST_CACHE=$top/$BUILD/test-cache ;; esac
+WSLGPU_FIXTURE_CACHE=$WSLGPU_TEST_CACHE/fixtures
+export WSLGPU_TEST_CACHE WSLGPU_FIXTURE_CACHE
+rm -rf "$WSLGPU_TEST_CACHE"
 t0=$(date +%s)
 # The slowest first (by the last run's times, kept in the state file), so
 # that no long test starts last; the first run goes in the order above.

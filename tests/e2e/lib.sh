@@ -55,7 +55,14 @@ make_ldcache() { fixture_tool --ldcache "$1"; }
 fixture() {
 	FIXTURE=$1
 	ROOT="$WORK/$1"
-	fixture_tool --into "$ROOT" "$1" || exit 3
+	# A fixture tools/fixture has prepared in this run's cache is copied
+	# from there without starting it (the copy is all it would do).
+	if [ -d "${WSLGPU_FIXTURE_CACHE:-/nonexistent}/$1" ] && [ "$FAKES" = "$BUILD/fakes" ]; then
+		[ -e "$ROOT" ] && rm -rf "$ROOT"
+		cp -a "$WSLGPU_FIXTURE_CACHE/$1" "$ROOT" || exit 3
+	else
+		fixture_tool --into "$ROOT" "$1" || exit 3
+	fi
 	EXTRA_ENV=""
 }
 
