@@ -37,6 +37,10 @@ WSLGPU="$BUILD/wslgpu"
 FAKES="$BUILD/fakes"
 T_PASS=0
 T_FAIL=0
+# The distribution's Python (CI's, tools/install-deps): a version manager's
+# shim first on PATH (pyenv's) would pick another Python, and costs a chain
+# of shell processes on every call.
+if [ -x /usr/bin/python3 ]; then python3() { /usr/bin/python3 "$@"; }; fi
 TEST_NAME=""
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/wslgpu-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT INT TERM
