@@ -41,6 +41,7 @@ if [ "${1:-}" = --one ]; then
 	case $2 in *:*) WSLGPU_TEST_CASE=${2#*:} ;; *) WSLGPU_TEST_CASE="" ;; esac
 	export WSLGPU_TEST_CASE
 	log=$LOGS/$(echo "$2" | tr '/:*?[]' '______')
+	read -r up0 _ </proc/uptime
 	case $name in
 	unit/*) CMOCKA_MESSAGE_OUTPUT=TAP "$BUILD/tests/${name#unit/}" >"$log.out" 2>"$log.err" ;;
 	e2e/*) sh "tests/e2e/${name#e2e/}.sh" >"$log.out" 2>"$log.err" ;;
@@ -48,6 +49,11 @@ if [ "${1:-}" = --one ]; then
 	*) echo "Bail out! no test $2"; exit 2 ;;
 	esac
 	rc=$?
+	# Its wall and CPU seconds (the shell's children's times: the test's).
+	read -r up1 _ </proc/uptime
+	times >"$log.times"
+	awk -v w0="$up0" -v w1="$up1" 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, y, "m")
+		printf "%.2f %.2f %.2f\n", w1 - w0, u[1] * 60 + u[2], y[1] * 60 + y[2] }' "$log.times" >"$log.secs"
 	cat "$log.out"
 	case $name in e2e/* | real/*)
 		n=$(grep -c -E '^(not )?ok( |$)' "$log.out")
@@ -107,16 +113,41 @@ fi
 jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 2))}
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
+# What the tests would each make alike is made once in this run and copied
+# from there: every fixture (tools/fixture) and the programs tests/real
+# compiles. A new run makes them again, from the sources and fakes of now.
+case $BUILD in /*) WSLGPU_TEST_CACHE=$BUILD/test-cache ;; *) WSLGPU_TEST_CACHE=$top/$BUILD/test-cache ;; esac
+WSLGPU_FIXTURE_CACHE=$WSLGPU_TEST_CACHE/fixtures
+export WSLGPU_TEST_CACHE WSLGPU_FIXTURE_CACHE
+rm -rf "$WSLGPU_TEST_CACHE"
 t0=$(date +%s)
-# The slowest first (by the last run's times, kept in the state file), so
-# that no long test starts last; the first run goes in the order above.
-state=save
-[ -s "$BUILD/prove-state" ] && state=slow,save
+# prove -j starts the tests in the order it is given: the slowest first, by
+# their wall times in this build's last run ($BUILD/test-times) or, for a
+# test it has not timed, in tests/test-times (a whole run on 2 CPUs), so
+# that no long test starts last and the jobs end together.
+picked=$(for t in $picked; do echo "$t"; done |
+	awk -v mine="$BUILD/test-times" -v known=tests/test-times '
+	BEGIN { while ((getline l < known) > 0) if (l !~ /^#/) { split(l, f, " "); w[f[1]] = f[2] }
+		while ((getline l < mine) > 0) { split(l, f, " "); w[f[1]] = f[2] } }
+	{ n = $0; sub(/:.*/, "", n); print (n in w ? w[n] : 0), $0 }' |
+	sort -s -k1,1 -rn | cut -d' ' -f2- | tr '\n' ' ')
 # shellcheck disable=SC2086
-prove -j "$jobs" --state="$state" --statefile="$BUILD/prove-state" \
-	--exec "sh $0 --one" $picked
+prove -j "$jobs" --exec "sh $0 --one" $picked
 prc=$?
 secs=$(($(date +%s) - t0))
+
+# Each whole test's wall, user and system seconds, kept for the next run's
+# order ($BUILD/test-times: NAME WALL USER SYS, the slowest first).
+for t in $picked; do
+	case $t in *:*) continue ;; esac
+	log=$LOGS/$(echo "$t" | tr '/:*?[]' '______')
+	[ -s "$log.secs" ] && echo "$t $(cat "$log.secs")"
+done >"$LOGS/times"
+if [ -s "$LOGS/times" ]; then
+	{ cat "$LOGS/times"; cat "$BUILD/test-times" 2>/dev/null; } |
+		awk '!seen[$1]++' | sort -k2,2 -rn >"$BUILD/test-times.new" &&
+		mv "$BUILD/test-times.new" "$BUILD/test-times"
+fi
 
 # ---- what failed, and the closing line ----
 passed=0 failed=0 todo=0 files=0 failing="" todos=""
@@ -167,5 +198,6 @@ if [ -n "$todos" ]; then
 fi
 echo
 [ -n "$failing" ] && echo "failing:$failing"
-echo "total: $passed passed, $failed failed, $todo todo ($files files, $secs s)"
+cpu=$(awk '{ u += $3; s += $4 } END { printf "%.0f", u + s }' "$LOGS/times")
+echo "total: $passed passed, $failed failed, $todo todo ($files files, $secs s, $cpu s CPU)"
 [ "$failed" -eq 0 ] && [ "$prc" -eq 0 ]

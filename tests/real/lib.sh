@@ -104,11 +104,35 @@ toolkit_skip() { echo "skip: no CUDA toolkit at $CUDA_TOOLKIT: $1 is not tested 
 
 # ---- building a scenario ----
 
+# compile_prog DEST COMPILER ARG...: DEST built by COMPILER -o DEST ARG...
+# (whose one source file names it). In a tests/run-tests.sh run each is
+# built once ($WSLGPU_TEST_CACHE/progs) and copied: the real tests share
+# them, and nvcc takes seconds.
+compile_prog() {
+	prog_dest=$1
+	prog_cc=$2
+	shift 2
+	if [ -z "${WSLGPU_TEST_CACHE:-}" ]; then
+		"$prog_cc" -o "$prog_dest" "$@"
+		return
+	fi
+	prog_built=""
+	for prog_arg in "$@"; do
+		case $prog_arg in *.c | *.cu) prog_built=$WSLGPU_TEST_CACHE/progs/$(basename "$prog_arg") ;; esac
+	done
+	if [ ! -x "$prog_built" ]; then
+		mkdir -p "$WSLGPU_TEST_CACHE/progs" || return 1
+		"$prog_cc" -o "$prog_built.$$" "$@" || { rm -f "$prog_built.$$"; return 1; }
+		mv -f "$prog_built.$$" "$prog_built" || return 1
+	fi
+	cp "$prog_built" "$prog_dest"
+}
+
 # The oracle: dlopens a library and says what it answers.
 ANSWER=$WORK/answer
 build_answer() {
 	[ -x "$ANSWER" ] && return 0
-	cc -O1 -o "$ANSWER" "$top/tests/real/answer.c" -ldl || { echo "cannot build tests/real/answer.c" >&2; exit 3; }
+	compile_prog "$ANSWER" cc -O1 "$top/tests/real/answer.c" -ldl || { echo "cannot build tests/real/answer.c" >&2; exit 3; }
 }
 
 scenario() {

@@ -113,12 +113,12 @@ no_wsl_first() { # TEXT
 lines_of() { grep -v '^[[:space:]]*$' "$1" || true; }
 
 # ---- the programs ----
-cc -O1 -o "$PROGS/cudart_dl" "$top/tests/real/progs/cudart_dl.c" -ldl || exit 3
+compile_prog "$PROGS/cudart_dl" cc -O1 "$top/tests/real/progs/cudart_dl.c" -ldl || exit 3
 if have_toolkit; then
-	"$CUDA_TOOLKIT/bin/nvcc" -cudart shared -o "$PROGS/cudart" "$top/tests/real/progs/cudart.cu" ||
+	compile_prog "$PROGS/cudart" "$CUDA_TOOLKIT/bin/nvcc" -cudart shared "$top/tests/real/progs/cudart.cu" ||
 		{ fail "nvcc could not build tests/real/progs/cudart.cu"; }
 	for p in cudnn cublas nccl; do
-		cc -O1 -o "$PROGS/$p" "$top/tests/real/progs/$p.c" -ldl || exit 3
+		compile_prog "$PROGS/$p" cc -O1 "$top/tests/real/progs/$p.c" -ldl || exit 3
 	done
 else
 	toolkit_skip "the CUDA 13 programs (nvcc, cuDNN, cuBLAS, NCCL, pycuda's libcurand)"

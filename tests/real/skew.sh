@@ -15,8 +15,8 @@ if ! have_toolkit; then
 	exit 0
 fi
 PROG=$WORK/cudart13
-"$CUDA_TOOLKIT/bin/nvcc" -cudart shared -o "$PROG" "$top/tests/real/progs/cudart.cu" || exit 3
-cc -O1 -o "$WORK/cudart_dl" "$top/tests/real/progs/cudart_dl.c" -ldl || exit 3
+compile_prog "$PROG" "$CUDA_TOOLKIT/bin/nvcc" -cudart shared "$top/tests/real/progs/cudart.cu" || exit 3
+compile_prog "$WORK/cudart_dl" cc -O1 "$top/tests/real/progs/cudart_dl.c" -ldl || exit 3
 
 # skew BRANCH LIBDIR: the scenario's assertions (root built by the caller).
 skew() {
