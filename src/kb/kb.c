@@ -187,6 +187,7 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		else if (!strcmp(key, "see")) multi = &cur->see;
 		else if (!strcmp(key, "support")) multi = &cur->support;
 		else if (!strcmp(key, "exclude")) multi = &cur->exclude;
+		else if (!strcmp(key, "context")) multi = &cur->context;
 		else {
 			sb_addf(err, "%s:%d: unknown key '%s'", file, line, key);
 			goto fail;
