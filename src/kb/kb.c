@@ -39,6 +39,7 @@ static void free_entries(struct kb *kb)
 		free(kb->e[i].see.v);
 		free(kb->e[i].support.v);
 		free(kb->e[i].exclude.v);
+		free(kb->e[i].context.v);
 	}
 	free(kb->e);
 	free(kb->byid);
@@ -83,7 +84,7 @@ static int index_ids(struct kb *kb, struct strbuf *err)
  *   @file NAME      set by the build: names the source file for messages
  *   # ...           comment;  blank lines are ignored
  *   [id]            starts an entry
- *   key: value      a field; fix, source, match, regex, see, support, exclude
+ *   key: value      a field; fix, source, match, regex, see, support, exclude, context
  *                   may repeat
  *   <space>text     continues the previous value (joined with one space)
  */
