@@ -145,7 +145,7 @@ static void put_list(struct strbuf *o, const char *name, const struct kb_list *l
 static void put_entries(struct strbuf *o)
 {
 	/* Values first, then the entries that point into them. */
-	size_t at = 0, (*off)[7] = xcalloc(kb.n ? kb.n : 1, sizeof *off);
+	size_t at = 0, (*off)[8] = xcalloc(kb.n ? kb.n : 1, sizeof *off);
 	sb_add(o, "static const char *kb_values[] = {\n");
 	for (size_t i = 0; i < kb.n; i++) {
 		const struct kb_entry *e = &kb.e[i];
@@ -156,6 +156,7 @@ static void put_entries(struct strbuf *o)
 		off[i][4] = put_list_values(o, &e->see, &at);
 		off[i][5] = put_list_values(o, &e->support, &at);
 		off[i][6] = put_list_values(o, &e->exclude, &at);
+		off[i][7] = put_list_values(o, &e->context, &at);
 	}
 	sb_add(o, "\tNULL\n};\n\n");
 	sb_addf(o, "static struct kb_entry kb_entries[%zu] = {\n", kb.n);
@@ -175,6 +176,7 @@ static void put_entries(struct strbuf *o)
 		put_list(o, "see", &e->see, off[i][4]);
 		put_list(o, "support", &e->support, off[i][5]);
 		put_list(o, "exclude", &e->exclude, off[i][6]);
+		put_list(o, "context", &e->context, off[i][7]);
 		put_field(o, "platform", e->platform);
 		put_field(o, "family", e->family);
 		put_field(o, "file", e->file);
@@ -220,7 +222,7 @@ static size_t entry_index(const struct kb_entry *e)
 
 static const char *const key_kinds[] = {
 	[EK_LIT] = "EK_LIT", [EK_RE] = "EK_RE",   [EK_RE2] = "EK_RE2", [EK_CODE] = "EK_CODE",
-	[EK_CTX] = "EK_CTX", [EK_ERR] = "EK_ERR", [EK_GPU] = "EK_GPU",
+	[EK_CTX] = "EK_CTX", [EK_ERR] = "EK_ERR", [EK_GPU] = "EK_GPU", [EK_WORD] = "EK_WORD",
 };
 
 /* The automaton's integer tables, in the order TABLES.bin holds them. */
@@ -290,8 +292,9 @@ static void put_matcher(struct strbuf *o, const struct explain_db *db, const cha
 		put_ref(o, "re", "ex_regexes", orx, g->nre);
 		sb_addf(o, " .nre = %zu,", g->nre);
 		orx += g->nre;
-		sb_addf(o, " .always = %s, .and = %s, .edge = %u, .keymax = %zu },\n",
-			g->always ? "true" : "false", g->and ? "true" : "false", g->edge, g->keymax);
+		sb_addf(o, " .always = %s, .and = %s, .context = %s, .edge = %u, .keymax = %zu },\n",
+			g->always ? "true" : "false", g->and ? "true" : "false",
+			g->context ? "true" : "false", g->edge, g->keymax);
 	}
 	sb_add(o, "};\n\n");
 	sb_addf(o, "static struct explain_key ex_keys[%zu] = {\n", db->nkeys ? db->nkeys : 1);

@@ -2,7 +2,8 @@
 """measure.py: score `wslgpu explain --json` on the issue-27 corpus.
 
 usage: measure.py WSLGPU SPLIT [JUDGED.tsv] > out.md
-  SPLIT    heldout | tuning
+  SPLIT    heldout | tuning (beside this file), or the path of a split
+           directory (set 2: /path/to/new/heldout)
   JUDGED   optional: file<TAB>yes|no lines, a person's judgement of "first
            cause right" for the confirmed pastes (the answer key is prose,
            so this one measure is judged by reading; the script prints what
@@ -98,7 +99,8 @@ def main():
                 f, v = line.rstrip('\n').split('\t')[:2]
                 judged[f] = v.strip() == 'yes'
     root = os.path.dirname(os.path.abspath(__file__))
-    d = os.path.join(root, split)
+    d = split if os.sep in split else os.path.join(root, split)
+    split = os.path.basename(os.path.normpath(d))
     gpu = sorted(x for x in os.listdir(d) if x.endswith('.txt'))
     rows = []
     for f in gpu:

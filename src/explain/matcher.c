@@ -210,6 +210,10 @@ static int add_entry(struct explain_db *db, const struct kb *const *kbs, size_t 
 		if (rc < 0)
 			return -1;
 	}
+	/* context: words, found anywhere in the input, lower case like every key */
+	for (size_t j = 0; j < e->context.n; j++)
+		add_key(db, EK_WORD, k, lower_dup(e->context.v[j]));
+	s->context = e->context.n > 0;
 	if (s->always) {
 		db->always = xrealloc(db->always, (db->nalways + 1) * sizeof *db->always);
 		db->always[db->nalways++] = k;
@@ -550,6 +554,7 @@ void explain_scan_init(struct explain_scan *s, const struct explain_db *db)
 	s->m = xcalloc(n, sizeof *s->m);
 	s->last = xcalloc(n, sizeof *s->last);
 	s->stamp = xcalloc(n, sizeof *s->stamp);
+	s->ctxseen = xcalloc(n, sizeof *s->ctxseen);
 	s->stamp2 = xcalloc(n, sizeof *s->stamp2);
 	s->span = xcalloc(n, sizeof *s->span);
 	s->kpos = xcalloc(n, sizeof *s->kpos);
@@ -620,6 +625,7 @@ static void on_hit(void *ctx, size_t key, long end)
 		case EK_CTX: sl->bits |= 1u << k->arg; break;
 		case EK_ERR: sl->bits |= LB_ERR; break;
 		case EK_GPU: sl->bits |= LB_GPU; break;
+		case EK_WORD: s->ctxseen[k->arg] = 1; break;
 		default: /* EK_CODE: a name, as a whole word */
 			if ((start == 0 || !word_char(s->cmsg[start - 1])) &&
 			    ((size_t)end + 1 >= s->cmlen || !word_char(s->cmsg[end + 1])))
@@ -1148,11 +1154,17 @@ void explain_scan_finish(struct explain_scan *s)
 	s->partial = false;
 	s->finished = true;
 	s->found = xcalloc(s->db->n ? s->db->n : 1, sizeof *s->found);
-	for (size_t i = 0; i < s->db->n; i++)
+	for (size_t i = 0; i < s->db->n; i++) {
+		/* A signature with context: words reads its message as the GPU
+		 * chain's only where the input shows one of them: "permission
+		 * denied ... docker.sock" alone is an ordinary docker error. */
+		if (s->m[i].count && s->db->sig[i].context && !s->ctxseen[i])
+			s->m[i].count = 0;
 		if (s->m[i].count) {
 			s->m[i].tier = (unsigned char)explain_sig_tier(&s->db->sig[i]);
 			s->found[s->nfound++] = &s->m[i];
 		}
+	}
 	qsort(s->found, s->nfound, sizeof *s->found, by_order);
 }
 
@@ -1174,6 +1186,7 @@ void explain_scan_release(struct explain_scan *s)
 	}
 	free(s->m);
 	free(s->last);
+	free(s->ctxseen);
 	free(s->stamp);
 	free(s->stamp2);
 	free(s->span);

@@ -98,6 +98,8 @@ struct explain_sig {
 	size_t nre;
 	bool always;                   /* a regex without a prefilter key: tried on every line */
 	bool and;                      /* its regexes need an EK_RE2 key on the line too */
+	bool context;                  /* counts only where an EK_WORD key of it was seen
+					  (KB context:), anywhere in the input */
 	unsigned char edge;            /* LIT_LEAD/LIT_TRAIL that all its regexes share */
 	size_t keymax;                 /* its longest regex key */
 };
@@ -110,6 +112,7 @@ enum explain_key_kind {
 	EK_CTX,  /* a word that names a code family (arg: family) */
 	EK_ERR,  /* an error word, for the unrecognised lines */
 	EK_GPU,  /* a GPU word, for the unrecognised lines */
+	EK_WORD, /* a context: word of a signature, anywhere in the input (arg: signature) */
 };
 
 struct explain_key {
@@ -243,6 +246,7 @@ struct explain_scan {
 	struct explain_match *m;   /* per signature */
 	unsigned long *last;       /* last line covered by a match, per signature */
 	unsigned long *stamp;      /* matched on the current line alone */
+	unsigned char *ctxseen;    /* per signature: one of its context: words was seen */
 	unsigned long *stamp2;     /* de-duplicates window candidates */
 	unsigned long *span;       /* first line of a literal that spans into this line */
 	size_t *kpos;              /* where a regex key first starts on the last line */

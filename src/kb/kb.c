@@ -39,6 +39,7 @@ static void free_entries(struct kb *kb)
 		free(kb->e[i].see.v);
 		free(kb->e[i].support.v);
 		free(kb->e[i].exclude.v);
+		free(kb->e[i].context.v);
 	}
 	free(kb->e);
 	free(kb->byid);
@@ -83,7 +84,7 @@ static int index_ids(struct kb *kb, struct strbuf *err)
  *   @file NAME      set by the build: names the source file for messages
  *   # ...           comment;  blank lines are ignored
  *   [id]            starts an entry
- *   key: value      a field; fix, source, match, regex, see, support, exclude
+ *   key: value      a field; fix, source, match, regex, see, support, exclude, context
  *                   may repeat
  *   <space>text     continues the previous value (joined with one space)
  */
@@ -187,6 +188,7 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		else if (!strcmp(key, "see")) multi = &cur->see;
 		else if (!strcmp(key, "support")) multi = &cur->support;
 		else if (!strcmp(key, "exclude")) multi = &cur->exclude;
+		else if (!strcmp(key, "context")) multi = &cur->context;
 		else {
 			sb_addf(err, "%s:%d: unknown key '%s'", file, line, key);
 			goto fail;

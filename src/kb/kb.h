@@ -38,6 +38,9 @@ struct kb_entry {
 	struct kb_list see;   /* related entries, most likely cause first */
 	struct kb_list support; /* words in a pasted log that make this cause likelier */
 	struct kb_list exclude; /* ...and that make it unlikely (explain ranks by them) */
+	struct kb_list context; /* a signature counts only in a paste that shows one of
+				 * these words (a docker error is the GPU chain's only
+				 * next to the GPU runtime) */
 	const char *family;   /* a signature that reads a family of messages in any
 			       * wording (libload, oom, arch...): it gives way on a
 			       * line another signature reads */

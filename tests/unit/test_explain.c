@@ -1537,6 +1537,99 @@ static void test_rank_words(void **state)
 	finding_view_release(&fv);
 }
 
+/* The first cause explain gives for a real paste: its first match's causes
+ * ranked for a log of platform kind (NULL: unknown) with the paste's words. */
+static const char *first_cause_of(const char *paste, const char *kind)
+{
+	struct explain_scan s;
+	scan_text(&s, paste);
+	assert_true(s.nfound > 0);
+	const struct explain_sig *sig = &s.db->sig[s.found[0]->sig];
+	struct paste_words w = { .text = paste, .len = strlen(paste) };
+	struct rank_platform pf = { .kind = kind, .established = kind != NULL,
+				    .from = kind ? "text" : NULL, .words = &w };
+	struct cause_rank r[64];
+	assert_true(sig->ncause > 0 && sig->ncause <= 64);
+	rank_causes(sig, NULL, NULL, 0, &pf, r);
+	const char *id = r[0].e->id; /* the built-in KB's: outlives the scan */
+	paste_words_release(&w);
+	explain_scan_release(&s);
+	return id;
+}
+
+/* One message, two readings told apart by the words around it (KB support:
+ * and exclude:), each from a real paste. */
+static void test_rank_real_pastes(void **state)
+{
+	(void)state;
+	/* A toolkit's ptxas older than the PTX (triton#5929, tinygrad#7729)... */
+	assert_string_equal(first_cause_of("ptxas C:\\Users\\JJ\\AppData\\Local\\Temp\\tmpafhfmeeh.ptx, "
+					   "line 5; fatal   : Unsupported .version 8.6; current "
+					   "version is '8.5'\nptxas fatal   : Ptx assembly aborted due "
+					   "to errors\n", NULL),
+			    "explain.toolkit.ptxas_too_old");
+	/* ...and the driver's JIT linker refusing newer PTX (monodle#23) */
+	assert_string_equal(first_cause_of("numba.cuda.cudadrv.driver.Linker Error: [222] Call to "
+					   "cuLinkAddData results in UNKNOWN_CUDA_ERROR ptxas "
+					   "application ptx input, line 9; fatal : Unsupported .version "
+					   "7.3; current version is '7.1'\n", NULL),
+			    "frameworks.ptx_toolchain");
+	/* CUDA's unknown error on native Linux: nvidia_uvm first; on WSL it
+	 * does not apply (pytorch#159954) */
+	const char uvm[] = "/home/krish/miniconda3/envs/ass-test/lib/python3.10/site-packages/torch/"
+			   "cuda/__init__.py:174: UserWarning: CUDA initialization: CUDA unknown "
+			   "error - this may be due to an incorrectly set up environment, e.g. "
+			   "changing env variable CUDA_VISIBLE_DEVICES after program start. Setting "
+			   "the available devices to be zero.\n"
+			   "Another fix is to `reload the kernel modules`, specifically the "
+			   "`nvidia_uvm` on Linux\n";
+	assert_string_equal(first_cause_of(uvm, "native"), "explain.host.uvm_bad_state");
+	assert_string_not_equal(first_cause_of(uvm, "wsl2"), "explain.host.uvm_bad_state");
+	/* cuBLAS NOT_SUPPORTED by its code class: the call, not the setup
+	 * (ComfyUI_ACE-Step#10) */
+	assert_string_equal(first_cause_of("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when "
+					   "calling `cublasGemmStridedBatchedEx(handle, opa, opb, "
+					   "(int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, "
+					   "(int)lda, stridea, b, CUDA_R_16BF)`\n", NULL),
+			    "explain.frameworks.gemm_not_supported");
+	/* ggml's "failed to initialize CUDA: <CUDA's reason>" is read by the
+	 * reason (llama.cpp#13059) */
+	struct explain_scan s;
+	scan_text(&s, "ggml_cuda_init: failed to initialize CUDA: system not yet initialized\n"
+		      "warning: no usable GPU found, --gpu-layers option will be ignored\n");
+	assert_true(s.nfound > 0);
+	assert_string_equal(s.db->sig[s.found[0]->sig].e->id, "explain.sig.system_not_ready");
+	assert_false(found(&s, "explain.sig.ggml_no_devices"));
+	explain_scan_release(&s);
+}
+
+/* A signature with context: words counts only where the paste shows one:
+ * docker's socket error alone is an ordinary docker error (vscode-docker#4570),
+ * next to the GPU runtime a GPU finding (nvidia-docker#834). */
+static void test_context_words(void **state)
+{
+	(void)state;
+	const char *line = "Got permission denied while trying to connect to the Docker daemon "
+			   "socket at unix:///var/run/docker.sock: Get http://%2Fvar%2Frun%2F"
+			   "docker.sock/v1.38/info: dial unix /var/run/docker.sock: connect: "
+			   "permission denied\n";
+	struct explain_scan s;
+	scan_text(&s, line);
+	assert_false(found(&s, "containers.docker.permission"));
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+	char both[1024];
+	snprintf(both, sizeof both, "%sIt looks like nvidia-docker >= 2.0 is not installed.\n", line);
+	scan_text(&s, both);
+	assert_true(found(&s, "containers.docker.permission"));
+	explain_scan_release(&s);
+	/* the word may come before the line too, and in any case */
+	snprintf(both, sizeof both, "$ docker run --GPUS all nvidia/cuda nvidia-smi\n%s", line);
+	scan_text(&s, both);
+	assert_true(found(&s, "containers.docker.permission"));
+	explain_scan_release(&s);
+}
+
 /* ---- the knowledge base ---- */
 
 static bool from_explain(const struct kb_entry *e)
@@ -1836,6 +1929,8 @@ int main(void)
 		cmocka_unit_test(test_rank_platform),
 		cmocka_unit_test(test_rank_every_platform),
 		cmocka_unit_test(test_text_platform),
+		cmocka_unit_test(test_rank_real_pastes),
+		cmocka_unit_test(test_context_words),
 		cmocka_unit_test(test_rank_words),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
