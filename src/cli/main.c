@@ -30,6 +30,7 @@
 #include "../core/strbuf.h"
 #include "../core/text.h"
 #include "../core/utf8.h"
+#include "../kb/fixline.h"
 #include "../probes/registry.h"
 #include "../version.h"
 #include "cli.h"
@@ -531,6 +532,9 @@ static int run(int argc, char **argv)
 			rest[nrest++] = argv[k];
 		rest[nrest] = NULL;
 		error_set_command(cmd->name);
+		/* Fix lines are for whoever runs this, on the machine described
+		 * (decided at first use: --root may come after the command word). */
+		fix_user_set(FIX_USER_DETECT);
 		command_ran = true;
 		rc = cmd->run(nrest, rest);
 	}

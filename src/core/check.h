@@ -117,5 +117,9 @@ void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
 /* Platform facts every probe needs, from platform.kind's evidence. */
 const char *probe_platform(struct probe_ctx *ctx); /* "wsl2", "native", ... */
 bool probe_is_wsl2(struct probe_ctx *ctx);         /* wsl2 or container-in-wsl2 */
+/* The image --docker-image named, as r's evidence "image": what a fix line
+ * "docker run --gpus all IMAGE" fills in; inside a container nothing tells
+ * its own image (hostname and cgroup name the container, not the image). */
+void probe_image_ev(struct probe_ctx *ctx, struct result *r);
 
 #endif

@@ -182,6 +182,12 @@ const char *probe_platform(struct probe_ctx *ctx)
 	return k ? k : "unknown";
 }
 
+void probe_image_ev(struct probe_ctx *ctx, struct result *r)
+{
+	if (ctx->opts && ctx->opts->docker_image && *ctx->opts->docker_image)
+		res_ev(r, "image", "%s", ctx->opts->docker_image);
+}
+
 bool probe_is_wsl2(struct probe_ctx *ctx)
 {
 	const char *k = probe_platform(ctx);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/strbuf.h"
+#include "fixline.h"
 
 void finding_expand(struct finding_view *v, const struct kb_entry *e, const struct evidence *ev,
 		    const char *self_id)
@@ -13,7 +14,7 @@ void finding_expand(struct finding_view *v, const struct kb_entry *e, const stru
 	v->e = e;
 	if (!e)
 		return;
-	struct strbuf t = STRBUF_INIT;
+	struct strbuf t = STRBUF_INIT, u = STRBUF_INIT;
 	if (e->cause) {
 		kb_expand(e->cause, ev, self_id, &t);
 		v->cause = sb_detach(&t);
@@ -28,9 +29,17 @@ void finding_expand(struct finding_view *v, const struct kb_entry *e, const stru
 			sb_reset(&t);
 			continue;
 		}
+		/* With a machine's evidence the line is for its user: sudo as
+		 * they can type it (fixline.h). Every view gets the line here. */
+		if (ev && fix_for_user(t.buf, fix_user_get(), &u)) {
+			v->fix[v->nfix++] = sb_detach(&u);
+			sb_reset(&t);
+			continue;
+		}
 		v->fix[v->nfix++] = sb_detach(&t);
 	}
 	sb_release(&t);
+	sb_release(&u);
 }
 
 void finding_view_release(struct finding_view *v)

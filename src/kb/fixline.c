@@ -3,11 +3,14 @@
  * row of the table wins; rows that change nothing come last.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixline.h"
 
+#include "../core/rootfs.h"
 #include "../core/strbuf.h"
 #include "kb.h"
 
@@ -50,9 +53,11 @@ static const struct risk_rule rules[] = {
 	{ "export ", true, RISK_LOW, "changes only this shell" },
 	{ "hash -r", true, RISK_LOW, "changes only this shell" },
 	{ "sudoedit", true, RISK_LOW, "you edit the file yourself" },
+	{ "${EDITOR:-vi} ", true, RISK_LOW, "you edit the file yourself" },
 	{ "notepad", true, RISK_LOW, "you edit the file yourself" },
 	{ "mkdir ", true, RISK_LOW, "creates a directory" },
 	{ "docker run", true, RISK_LOW, "runs a throw-away container" },
+	{ "podman run", true, RISK_LOW, "runs a throw-away container" },
 };
 
 /* Commands that only look. */
@@ -103,6 +108,18 @@ static bool is_instruction(const char *s)
 	return false;
 }
 
+/* Where a line runs, from its command and its remark. */
+static enum fix_where where_of(const char *cmd, const char *note)
+{
+	size_t wl = strcspn(cmd, " ");
+	if (strstr(note, "PowerShell") || strstr(cmd, "$env:") ||
+	    (wl > 4 && strncmp(cmd + wl - 4, ".exe", 4) == 0))
+		return FIX_POWERSHELL;
+	if (!strncmp(note, "in Windows", 10))
+		return FIX_WINDOWS;
+	return FIX_LINUX;
+}
+
 void fix_classify(const char *line, struct fix_command *c)
 {
 	memset(c, 0, sizeof *c);
@@ -117,17 +134,13 @@ void fix_classify(const char *line, struct fix_command *c)
 	}
 	const char *note = c->note ? c->note : "";
 	const char *t = c->text;
-	size_t wl = strcspn(t, " ");
-	if (strstr(note, "PowerShell") || strstr(t, "$env:") ||
-	    (wl > 4 && strncmp(t + wl - 4, ".exe", 4) == 0))
-		c->where = FIX_POWERSHELL;
-	else if (!strncmp(note, "in Windows", 10))
-		c->where = FIX_WINDOWS;
+	c->where = where_of(t, note);
 	/* A template (a slot this run could not fill, kb_expand_fix) is for
 	 * the user to complete, never to run. */
 	c->instruction = is_instruction(t) || strstr(note, "a template: put in") != NULL;
 	c->needs_root = starts_word(t, "sudo") || starts_word(t, "sudoedit") ||
-			strstr(note, "administrator") || strstr(note, "elevated");
+			strstr(note, "administrator") || strstr(note, "elevated") ||
+			strstr(note, FIX_AS_ROOT_REMARK);
 	if (c->instruction) {
 		c->risk = RISK_NONE;
 		c->risk_reason = "for you to do";
@@ -153,9 +166,11 @@ void fix_classify(const char *line, struct fix_command *c)
 		c->risk_reason = "only looks";
 		return;
 	}
-	c->risk = c->needs_root ? RISK_MEDIUM : RISK_LOW;
-	c->risk_reason = c->needs_root ? "changes the system: read it before you run it"
-				       : "changes your own session or files";
+	/* root, its sudo dropped (fix_for_user), changes the system too */
+	bool system = c->needs_root || (c->where == FIX_LINUX && fix_user_get() == FIX_USER_ROOT);
+	c->risk = system ? RISK_MEDIUM : RISK_LOW;
+	c->risk_reason = system ? "changes the system: read it before you run it"
+				: "changes your own session or files";
 }
 
 const char *fix_risk_name(enum fix_risk r)
@@ -168,4 +183,110 @@ const char *fix_where_name(enum fix_where w)
 {
 	static const char *const names[] = { "linux", "powershell", "windows" };
 	return names[w];
+}
+
+/* ---- who types the line: its sudo ---- */
+
+static enum fix_user the_user = FIX_USER_KEEP;
+
+void fix_user_set(enum fix_user u)
+{
+	the_user = u;
+}
+
+enum fix_user fix_user_detect(void)
+{
+	uid_t euid = geteuid();
+	const char *t = getenv("WSLGPU_TEST_EUID");
+	if (t && *t) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(t, &end, 10);
+		if (!errno && !*end)
+			euid = (uid_t)v;
+	}
+	if (euid == 0)
+		return FIX_USER_ROOT;
+	return rootfs_which("sudo", NULL, NULL, NULL) == 0 ? FIX_USER_SUDO : FIX_USER_NO_SUDO;
+}
+
+enum fix_user fix_user_get(void)
+{
+	if (the_user == FIX_USER_DETECT)
+		the_user = fix_user_detect();
+	return the_user;
+}
+
+/* Whether p, inside s, is where a command begins (see fix_for_user); in
+ * words (a remark) only after ": " or "then ". */
+static bool command_place(const char *s, const char *p, bool words)
+{
+	static const char *const before[] = { ": ", "then ", "| ", "&& ", "; ", "$(", "(", NULL };
+	if (p == s)
+		return !words;
+	for (size_t i = 0; before[i] && (!words || i < 2); i++) {
+		size_t n = strlen(before[i]);
+		if ((size_t)(p - s) >= n && !strncmp(p - n, before[i], n))
+			return true;
+	}
+	return false;
+}
+
+/* Rewrites s[0..n) into out; returns how many sudo it dropped. */
+static int drop_sudo(const char *s, size_t n, bool words, struct strbuf *out)
+{
+	int dropped = 0;
+	size_t i = 0;
+	while (i < n) {
+		const char *p = s + i;
+		size_t left = n - i;
+		if (command_place(s, p, words) && left > 9 && !strncmp(p, "sudoedit ", 9)) {
+			sb_add(out, "${EDITOR:-vi} ");
+			i += 9;
+			dropped++;
+			continue;
+		}
+		if (command_place(s, p, words) && left > 5 && !strncmp(p, "sudo ", 5)) {
+			size_t skip = 5;
+			if (left > 8 && !strncmp(p + 5, "-E ", 3))
+				skip = 8; /* keeps the environment: root has its own */
+			if (p[skip] != '-') { /* other options (-u USER) mean more than root */
+				i += skip;
+				dropped++;
+				continue;
+			}
+		}
+		sb_addc(out, *p);
+		i++;
+	}
+	return dropped;
+}
+
+bool fix_for_user(const char *line, enum fix_user u, struct strbuf *out)
+{
+	sb_reset(out);
+	if (u == FIX_USER_KEEP || u == FIX_USER_DETECT || u == FIX_USER_SUDO || !strstr(line, "sudo")) {
+		sb_add(out, line);
+		return false;
+	}
+	struct strbuf note = STRBUF_INIT;
+	const char *rem = kb_fix_remark(line, &note);
+	size_t cmd_len = rem ? (size_t)(rem - line) : strlen(line);
+	bool other_machine = strstr(line, "on the host") != NULL;
+	if (!other_machine) {
+		struct strbuf cmd = STRBUF_INIT;
+		sb_addn(&cmd, line, cmd_len);
+		other_machine = where_of(cmd.buf, sb_str(&note)) != FIX_LINUX;
+		sb_release(&cmd);
+	}
+	sb_release(&note);
+	if (other_machine) {
+		sb_add(out, line);
+		return false;
+	}
+	int in_cmd = drop_sudo(line, cmd_len, false, out);
+	int in_rem = rem ? drop_sudo(rem, strlen(rem), true, out) : 0;
+	if (in_cmd + in_rem > 0 && u == FIX_USER_NO_SUDO)
+		sb_add(out, "   (" FIX_AS_ROOT_REMARK ")");
+	return in_cmd + in_rem > 0;
 }

@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 
+#include "../core/strbuf.h"
+
 enum fix_where { FIX_LINUX, FIX_POWERSHELL, FIX_WINDOWS };
 enum fix_risk { RISK_NONE, RISK_LOW, RISK_MEDIUM, RISK_HIGH };
 
@@ -32,6 +34,42 @@ struct fix_command {
 /* Classifies one expanded KB fix line; fills every field but same_as
  * (text and note are allocated: the caller frees them). */
 void fix_classify(const char *line, struct fix_command *c);
+
+/*
+ * Who types the fix lines, which decides their sudo. The KB writes
+ * "sudo CMD" for a user with sudo; root needs no sudo, and a container's
+ * root (a docker image's default) often has none installed, where
+ * "sudo CMD" is "command not found".
+ *
+ *   FIX_USER_KEEP     the KB's text as it is (unit tests, kb, no machine)
+ *   FIX_USER_DETECT   decide at first use (fix_user_get): the effective
+ *                     uid, and whether sudo is a command on the described
+ *                     machine (rootfs_which, inside --root)
+ *   FIX_USER_ROOT     root: every sudo dropped (sudoedit F: ${EDITOR:-vi} F)
+ *   FIX_USER_SUDO     not root, sudo exists: as the KB wrote it
+ *   FIX_USER_NO_SUDO  not root and no sudo: the command without sudo and
+ *                     the remark "as root: there is no sudo here"
+ *
+ * WSLGPU_TEST_EUID=N in the environment stands for the effective uid: for
+ * tests only (tools/fixture sets 1000, a fixture's env may say 0), so that
+ * what the tests see does not depend on who runs them.
+ */
+enum fix_user { FIX_USER_KEEP, FIX_USER_DETECT, FIX_USER_ROOT, FIX_USER_SUDO, FIX_USER_NO_SUDO };
+void fix_user_set(enum fix_user u);
+enum fix_user fix_user_get(void); /* never FIX_USER_DETECT */
+/* What FIX_USER_DETECT decides. */
+enum fix_user fix_user_detect(void);
+/* The remark a line gets for FIX_USER_NO_SUDO. */
+#define FIX_AS_ROOT_REMARK "as root: there is no sudo here"
+/*
+ * The expanded fix line as u can type it, into out (replaced). Every sudo
+ * in a command's place is rewritten: at the start, after | && || ; $( and
+ * after ": " or "then " (a command inside words: "then: sudo ldconfig"),
+ * in the command and in its remark. "sudo -E CMD" is CMD; a sudo with
+ * other options is left as it is. A line for another machine (PowerShell,
+ * Windows, "on the host") keeps its own sudo. Returns whether it changed.
+ */
+bool fix_for_user(const char *line, enum fix_user u, struct strbuf *out);
 const char *fix_risk_name(enum fix_risk r);
 const char *fix_where_name(enum fix_where w);
 

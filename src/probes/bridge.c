@@ -227,6 +227,7 @@ static void dxg_missing(struct probe_ctx *ctx, struct result *r)
 	res_ev(r, "type", "missing");
 
 	if (!strcmp(kind, "container-in-wsl2")) {
+		probe_image_ev(ctx, r);
 		res_set(r, ST_FAIL, KB_BRIDGE_DXG_CONTAINER,
 			"/dev/dxg is missing: this container was started without the GPU "
 			"(docker run --gpus all)");
@@ -578,6 +579,7 @@ static void probe_nvidia_dev(struct probe_ctx *ctx, struct result *r)
 	if (missing.len) {
 		res_ev(r, "missing", "%s", missing.buf);
 		bool loaded = nvidia_module_loaded(r);
+		probe_image_ev(ctx, r);
 		if (!strcmp(kind, "container"))
 			res_set(r, ST_FAIL, KB_BRIDGE_NVIDIA_DEV_CONTAINER,
 				"%s missing: this container was started without the GPU "
@@ -608,6 +610,7 @@ static void probe_nvidia_dev(struct probe_ctx *ctx, struct result *r)
 		 * Linux; inside a container nothing can. */
 		bool container = !strcmp(kind, "container");
 		res_ev(r, "missing", "/dev/nvidia-uvm");
+		probe_image_ev(ctx, r);
 		res_set(r, container ? ST_FAIL : ST_WARN, KB_BRIDGE_NVIDIA_DEV_NO_UVM,
 			"/dev/nvidia-uvm is missing: CUDA needs it (nvidia_uvm module)");
 	} else {

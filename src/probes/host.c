@@ -63,6 +63,7 @@ static void wsl_store(struct probe_ctx *ctx, struct result *r)
 	if (rc < 0) {
 		res_ev(r, "path", "%s", WSLHOST_DRIVERS);
 		res_ev(r, "error", "%s", strerror(-rc));
+		probe_image_ev(ctx, r);
 		res_set(r, ST_FAIL, KB_HOST_DRIVER_STORE_NO_MOUNT, "%s %s", WSLHOST_DRIVERS,
 			rc == -ENOENT ? "is missing: WSL did not mount the Windows driver store"
 				      : "cannot be read");
@@ -183,6 +184,7 @@ static void native_driver(struct probe_ctx *ctx, struct result *r)
 						       : "no nvidia module in /proc/modules");
 		}
 		sb_release(&mods);
+		probe_image_ev(ctx, r);
 		res_set(r, ST_FAIL, KB_HOST_DRIVER_STORE_NO_KERNEL_DRIVER,
 			"no NVIDIA kernel driver loaded (%s: %s)", file, strerror(-rc));
 		goto out;

@@ -482,6 +482,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 
 	if (!is_dir(WSL_LIB)) {
 		if (container) {
+			probe_image_ev(ctx, r);
 			res_set(r, ST_FAIL, KB_LIBS_WSL_DIR_CONTAINER_NO_GPU,
 				"this container has no %s: it was started without the GPU "
 				"(docker run --gpus all)", WSL_LIB);
@@ -523,6 +524,7 @@ static void probe_wsl_dir(struct probe_ctx *ctx, struct result *r)
 		if (!has_cuda && !have_store) {
 			res_ev(r, "missing", "libcuda.so.1 (neither in %s nor in a driver store folder)",
 			       WSL_LIB);
+			probe_image_ev(ctx, r);
 			findings_add(&v, ST_FAIL, KB_LIBS_WSL_DIR_CONTAINER_NO_GPU,
 				    "this container has no WSL libcuda (neither %s/libcuda.so.1 nor "
 				    "%s/*/libcuda.so.1.1): it was started without the GPU", WSL_LIB,

@@ -109,6 +109,7 @@ struct engine {
 	struct {
 		char comm[32];
 		double cores;
+		int pid;   /* the last process of that name seen busiest */
 	} top[16];
 	size_t ntop;
 	struct strbuf line;
@@ -167,6 +168,7 @@ static void note_top(struct engine *e, const struct watch_point *p, const struct
 		e->ntop++;
 	}
 	e->top[i].cores += p->v[WC_JOB_TOP];
+	e->top[i].pid = t->top_pid;
 }
 
 static void read_raw(struct engine *e, struct watch_raw *raw)
@@ -500,6 +502,7 @@ static void summarize(struct engine *e)
 		if (e->top[i].cores > best) {
 			best = e->top[i].cores;
 			s->top_comm = e->top[i].comm;
+			s->top_pid = e->top[i].pid;
 		}
 	s->job_blocked_mean = series_mean(ser, WC_JOB_BLOCKED);
 	s->job_runnable_mean = series_mean(ser, WC_JOB_RUNNABLE);

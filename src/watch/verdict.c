@@ -2,7 +2,9 @@
 #include "verdict.h"
 #include "kb_ids.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 static const struct {
@@ -164,6 +166,10 @@ static void add_evidence(const struct watch_summary *s, struct evidence *ev)
 	ev_add(ev, "ncpu", "%u", s->ncpu);
 	ev_num(ev, "top_cpu", s->job_top_mean, "%.2f cores");
 	ev_add(ev, "top_comm", "%s", s->top_comm ? s->top_comm : "n/a");
+	/* Where the advice names the process (py-spy --pid): only one that
+	 * still runs, so that the line is not a process id reused by another. */
+	if (s->top_pid > 0 && (kill(s->top_pid, 0) == 0 || errno == EPERM))
+		ev_add(ev, "pid", "%d", s->top_pid);
 	ev_num(ev, "cpu_busy", s->cpu_busy_mean, "%.0f%%");
 	if (known(s->cpu_iowait_mean))
 		ev_add(ev, "iowait", "%.1f%% of all CPUs (%.2f cores)", s->cpu_iowait_mean,

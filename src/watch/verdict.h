@@ -80,6 +80,7 @@ struct watch_summary {
 	double job_cpu_mean, job_cpu_max; /* cores */
 	double job_top_mean;      /* busiest process, cores */
 	const char *top_comm;     /* its name, or NULL */
+	int top_pid;              /* its process id, or 0 */
 	double job_blocked_mean;  /* processes in state D */
 	double job_runnable_mean; /* processes in state R */
 	double job_rchar_mean, job_read_mean, disk_read_mean; /* MB/s */

@@ -155,8 +155,17 @@ fixture container-in-wsl2-no-dxg
 run
 expect_rc 1
 expect_line '^✗ bridge\.dxg +/dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\)$'
-expect_line 'fix +docker run --gpus all IMAGE \.\.\.'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\) \(bridge\.dxg\)\.'
+# the image is not knowable inside the container: a template, never a live line
+expect_line 'fix +# docker run --rm --gpus all IMAGE nvidia-smi   \(restart it with --gpus all; compose: .*\)   \(a template: put in IMAGE, the image this container runs\)$'
+run fix --commands
+expect_no_line 'IMAGE'
+# ... and the image --docker-image names, where the user gave one
+run --docker-image 'nvcr.io/nvidia/pytorch:24.01-py3'
+expect_line 'fix +docker run --rm --gpus all nvcr\.io/nvidia/pytorch:24\.01-py3 nvidia-smi   # restart it'
+# a name is data, never a substitution, once pasted
+run fix --commands --docker-image 'img$(touch x)'
+expect_line "^docker run --rm --gpus all 'img\\\$\\(touch' 'x\\)' nvidia-smi   # restart it with --gpus all; compose: "
 run -v
 expect_line '^- host\.driver_store +skipped: bridge\.dxg failed, fix that first +\([0-9]+ ms\)$'
 run_json

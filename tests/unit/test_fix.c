@@ -15,6 +15,8 @@
 #include "fix/edit.h"
 #include "fix/plan.h"
 #include "fix/rcscan.h"
+#include "kb/finding.h"
+#include "kb/fixline.h"
 #include "kb/versions.h"
 #include "probes/registry.h"
 #include "kb_ids.h"
@@ -595,6 +597,131 @@ static void test_consequences(void **state)
 	fake_run_release(&fr);
 }
 
+
+/* A fix line as its user can type it: root drops sudo, a user without
+ * sudo gets the command and the remark to run it as root (issue 29). */
+static void test_for_user(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		enum fix_user u;
+		const char *want;
+	} rows[] = {
+		{ "sudo apt-get install cuda-toolkit-12-4", FIX_USER_SUDO,
+		  "sudo apt-get install cuda-toolkit-12-4" },
+		{ "sudo apt-get install cuda-toolkit-12-4", FIX_USER_KEEP,
+		  "sudo apt-get install cuda-toolkit-12-4" },
+		{ "sudo apt-get install cuda-toolkit-12-4", FIX_USER_ROOT,
+		  "apt-get install cuda-toolkit-12-4" },
+		{ "sudo apt-get install cuda-toolkit-12-4", FIX_USER_NO_SUDO,
+		  "apt-get install cuda-toolkit-12-4   (" FIX_AS_ROOT_REMARK ")" },
+		/* every command of a line, and inside $( ) */
+		{ "echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && sudo ldconfig   "
+		  "(to restore it at once)", FIX_USER_ROOT,
+		  "echo /usr/lib/wsl/lib | tee /etc/ld.so.conf.d/ld.wsl.conf && ldconfig   "
+		  "(to restore it at once)" },
+		{ "sudo rm /dev/nvidia0; sudo nvidia-modprobe -c=0 -u", FIX_USER_ROOT,
+		  "rm /dev/nvidia0; nvidia-modprobe -c=0 -u" },
+		{ "x=$(sudo cat /etc/shadow)", FIX_USER_ROOT, "x=$(cat /etc/shadow)" },
+		{ "sudo -E env | grep CUDA", FIX_USER_ROOT, "env | grep CUDA" },
+		{ "sudo sh -c 'command -v nvidia-smi'", FIX_USER_ROOT, "sh -c 'command -v nvidia-smi'" },
+		/* other options than -E mean more than root: as written */
+		{ "sudo -u postgres psql", FIX_USER_ROOT, "sudo -u postgres psql" },
+		{ "sudoedit /etc/wsl.conf   (under [gpu] set enabled=true)", FIX_USER_ROOT,
+		  "${EDITOR:-vi} /etc/wsl.conf   (under [gpu] set enabled=true)" },
+		{ "sudoedit /etc/wsl.conf   (under [gpu] set enabled=true)", FIX_USER_NO_SUDO,
+		  "${EDITOR:-vi} /etc/wsl.conf   (under [gpu] set enabled=true)   (" FIX_AS_ROOT_REMARK
+		  ")" },
+		/* a command inside the remark, and inside words */
+		{ "grep -rn stubs /etc/ld.so.conf.d/   (remove a line naming it, then: sudo ldconfig)",
+		  FIX_USER_ROOT, "grep -rn stubs /etc/ld.so.conf.d/   (remove a line naming it, then: ldconfig)" },
+		{ "add \"cdi\" to /etc/docker/daemon.json, then sudo systemctl restart docker",
+		  FIX_USER_ROOT, "add \"cdi\" to /etc/docker/daemon.json, then systemctl restart docker" },
+		/* words about sudo are no command */
+		{ "sudo /usr/lib/wsl/lib/nvidia-smi   (sudo resets PATH)", FIX_USER_ROOT,
+		  "/usr/lib/wsl/lib/nvidia-smi   (sudo resets PATH)" },
+		{ "dpkg -S /x   (which package installed it; remove it with sudo apt-get remove --purge)",
+		  FIX_USER_ROOT,
+		  "dpkg -S /x   (which package installed it; remove it with sudo apt-get remove --purge)" },
+		{ "pseudo sudoku", FIX_USER_ROOT, "pseudo sudoku" },
+		/* another machine keeps its own sudo */
+		{ "on the host: sudo modprobe nvidia   (its error message says why)", FIX_USER_ROOT,
+		  "on the host: sudo modprobe nvidia   (its error message says why)" },
+		{ "podman run --device nvidia.com/gpu=all IMAGE   (CDI; after sudo nvidia-ctk cdi "
+		  "generate on the host)", FIX_USER_NO_SUDO,
+		  "podman run --device nvidia.com/gpu=all IMAGE   (CDI; after sudo nvidia-ctk cdi "
+		  "generate on the host)" },
+		{ "wsl.exe -u root -e sudo ldconfig   (in PowerShell)", FIX_USER_ROOT,
+		  "wsl.exe -u root -e sudo ldconfig   (in PowerShell)" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		bool changed = fix_for_user(rows[i].line, rows[i].u, &sb);
+		if (strcmp(sb.buf, rows[i].want))
+			fail_msg("row %zu: %s\n got: %s\nwant: %s", i, rows[i].line, sb.buf, rows[i].want);
+		assert_int_equal(changed, strcmp(rows[i].line, rows[i].want) != 0);
+	}
+	/* the remark keeps the line's need for root */
+	struct fix_command c;
+	fix_for_user("sudo ldconfig", FIX_USER_NO_SUDO, &sb);
+	fix_classify(sb.buf, &c);
+	assert_true(c.needs_root);
+	assert_string_equal(c.text, "ldconfig");
+	free(c.text);
+	free(c.note);
+	sb_release(&sb);
+
+	/* Who: the effective uid (WSLGPU_TEST_EUID stands for it), then sudo
+	 * on the described machine's PATH. */
+	char *d = tu_mkdtemp();
+	tu_write_str(d, "etc/hostname", "m\n");
+	assert_int_equal(rootfs_set(d), 0);
+	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+	setenv("PATH", "/usr/sbin:/usr/bin", 1);
+	setenv("WSLGPU_TEST_EUID", "0", 1);
+	assert_int_equal(fix_user_detect(), FIX_USER_ROOT);
+	setenv("WSLGPU_TEST_EUID", "1000", 1);
+	assert_int_equal(fix_user_detect(), FIX_USER_NO_SUDO);
+	tu_write_str(d, "usr/bin/sudo", "#!/bin/sh\n");
+	struct strbuf p = STRBUF_INIT;
+	sb_addf(&p, "%s/usr/bin/sudo", d);
+	assert_int_equal(chmod(p.buf, 0755), 0);
+	sb_release(&p);
+	assert_int_equal(fix_user_detect(), FIX_USER_SUDO);
+	/* decided once, at first use */
+	fix_user_set(FIX_USER_DETECT);
+	assert_int_equal(fix_user_get(), FIX_USER_SUDO);
+	setenv("WSLGPU_TEST_EUID", "0", 1);
+	assert_int_equal(fix_user_get(), FIX_USER_SUDO);
+
+	/* Every view reads a fix through finding_expand: with a machine's
+	 * evidence the line is the user's, without it the KB's. */
+	fix_user_set(FIX_USER_ROOT);
+	struct evidence ev = { 0 };
+	ev_add(&ev, "package", "libnvidia-compute-535");
+	struct finding_view v;
+	finding_expand(&v, kb_find(KB_LIBS_LOADER_DISTRO_PACKAGE), &ev, "libs.libcuda");
+	assert_true(v.nfix > 0);
+	for (size_t i = 0; i < v.nfix; i++)
+		assert_null(strstr(v.fix[i], "sudo "));
+	finding_view_release(&v);
+	finding_expand(&v, kb_find(KB_LIBS_LOADER_DISTRO_PACKAGE), NULL, NULL);
+	assert_non_null(strstr(v.fix[0], "sudo "));
+	finding_view_release(&v);
+	ev_release(&ev);
+	fix_user_set(FIX_USER_KEEP);
+
+	unsetenv("WSLGPU_TEST_EUID");
+	if (path) {
+		setenv("PATH", path, 1);
+		free(path);
+	}
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_value_dirs),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_for_user),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_cvd),
 		cmocka_unit_test(test_consequences),
