@@ -324,6 +324,15 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 	sb_release(&line);
 	if (r->job_cpu_s > 0)
 		fprintf(f, "job CPU time: %.1f s\n", r->job_cpu_s);
+	if (r->program.kind != WP_UNKNOWN) {
+		/* what the advice below is fitted to, and why */
+		struct strbuf pl = STRBUF_INIT, seen = STRBUF_INIT;
+		text_sanitize(&seen, r->program.what);
+		sb_addf(&pl, "program: %s (%s)", program_title(r->program.kind), seen.buf);
+		text_print_line(f, pl.buf, 9, 0);
+		sb_release(&pl);
+		sb_release(&seen);
+	}
 	fputc('\n', f);
 
 	size_t cells = spark_cells(r);
