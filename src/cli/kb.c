@@ -299,6 +299,9 @@ int cmd_kb(int argc, char **argv)
 			rc = EXIT_USAGE;
 		}
 	}
+	/* read on a terminal: ~1,300 lines for the whole list */
+	if (out.len)
+		pager_start();
 	fputs(sb_str(&out), stdout);
 	sb_release(&out);
 	return rc;
