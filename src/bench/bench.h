@@ -28,6 +28,11 @@
 #define BENCH_IO_DEFAULT_FILES 2000u
 #define BENCH_IO_DEFAULT_FILE_SIZE (4ull << 10)
 #define BENCH_IO_DEFAULT_SECONDS 10.0
+/* Trials per location: one sample says nothing about its own noise (a
+ * burst of other I/O, a cache flush), so each location is measured
+ * several times, the locations taking turns, and the medians compared. */
+#define BENCH_IO_DEFAULT_TRIALS 3u
+#define BENCH_IO_MAX_TRIALS 10u
 /* Free space kept beyond what the benchmark writes: the larger of this and
  * a tenth of what it writes, so that we never fill a disk to the brim. */
 #define BENCH_IO_MARGIN (64ull << 20)
@@ -37,9 +42,14 @@ struct bench_io_params {
 	uint64_t block;     /* bytes per read/write call */
 	unsigned files;     /* small files */
 	uint64_t file_size; /* bytes per small file */
-	double seconds;     /* time bound per phase */
+	double seconds;     /* time bound per phase, shared by the trials */
+	unsigned trials;    /* at each location, 1..BENCH_IO_MAX_TRIALS */
 	bool progress;      /* one updating line on stderr (a terminal only) */
 };
+
+/* Each trial's time bound for a phase: --seconds shared by the trials, so
+ * that more trials never make a slow location take longer. */
+double bench_io_phase_seconds(const struct bench_io_params *p);
 
 enum bench_op { BENCH_OP_CREATE, BENCH_OP_STAT, BENCH_OP_READ, BENCH_OP_DELETE, BENCH_OP__COUNT };
 extern const char *const bench_op_names[BENCH_OP__COUNT]; /* "create", ... */
@@ -56,6 +66,30 @@ struct bench_seq {
 	double seconds;
 	double bytes_per_s;
 	bool time_bound;   /* stopped by --seconds before --size */
+};
+
+/* One figure of a location over its trials, and how far they spread. */
+struct bench_trials {
+	unsigned n;
+	double v[BENCH_IO_MAX_TRIALS];
+};
+
+/* The spread of a figure over its trials: median, lowest, highest, and
+ * the noise, the largest distance of a trial from the median as a
+ * fraction of it (0.12: ±12 %; 0 with fewer than two trials). */
+struct bench_spread {
+	unsigned n;
+	double median, min, max, noise;
+};
+void bench_spread_of(const struct bench_trials *t, struct bench_spread *out);
+
+/* What one trial at a location measured. */
+struct bench_io_trial {
+	struct bench_seq write, read;
+	struct bench_opstats op[BENCH_OP__COUNT];
+	double per_file_us;
+	unsigned files_created;
+	int cache_resident_pct;
 };
 
 enum bench_loc_state {
@@ -79,7 +113,11 @@ struct bench_io_loc {
 	uint64_t free_bytes, need_bytes;
 	uint64_t fit_size;  /* refused for space: a --size (and --files) that fits, */
 	unsigned fit_files; /* never more than asked; fit_size 0: none fits */
-	/* results */
+	/* results: each figure the median over the trials (the op
+	 * distributions those of the trial whose per-file cost is the median) */
+	unsigned trials;    /* trials done */
+	struct bench_io_trial trial[BENCH_IO_MAX_TRIALS];
+	struct bench_trials t_write, t_read, t_small; /* bytes/s, bytes/s, µs per file */
 	char *method;       /* "O_DIRECT" or "buffered+fsync+FADV_DONTNEED" */
 	bool direct;
 	int cache_resident_pct; /* buffered read: page-cache residency before reading; -1 unknown */
@@ -108,10 +146,13 @@ bool bench_io_fit(uint64_t avail, const struct bench_io_params *p, uint64_t *siz
 void bench_io_locations(const char *const *paths, size_t npaths, struct bench_io_loc **locs,
 			size_t *nlocs);
 /*
- * Measures one location: refuses when free space is short, creates a
- * scratch directory with mkdtemp inside it, runs the sequential and
- * small-file phases, and removes everything it created — also when
- * interrupted. Returns 0, or -EINTR when a signal stopped it.
+ * Measures one trial at one location: refuses when free space is short,
+ * creates a scratch directory with mkdtemp inside it, runs the sequential
+ * and small-file phases, and removes everything it created — also when
+ * interrupted. Called once per trial (the command lets the locations take
+ * turns); the location's figures become the medians of its trials so far.
+ * A location that failed is not measured again. Returns 0, or -EINTR when
+ * a signal stopped it.
  */
 int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p);
 void bench_io_free(struct bench_io_loc *locs, size_t n);
@@ -210,7 +251,9 @@ int bench_check_pattern(const unsigned char *buf, size_t n, unsigned seed, size_
 
 /* ---- verdicts ---- */
 
-/* Above this ratio to the fastest location, a location is called slow. */
+/* Above this ratio to the fastest location, a location is called slow:
+ * by the medians, and also between its best trial and the fastest
+ * location's worst, so that the difference is beyond the noise of both. */
 #define BENCH_SLOW_RATIO 2.0
 /* Native null-kernel launch overhead we compare with (µs); see bench.kb. */
 #define BENCH_NATIVE_LAUNCH_US 3.0
@@ -221,6 +264,12 @@ struct bench_verdict {
 	struct result *findings; /* each: status, KB id, detail, evidence */
 	size_t n;
 	char *fastest;           /* io: the fastest location for small files */
+	size_t noisy;            /* io: differences of BENCH_SLOW_RATIO the trials could
+				  * not tell from noise */
+	double noise;            /* io: the largest spread among those, a fraction */
+	size_t untested;         /* io: ratios from one trial, which has no noise to
+				  * measure */
+	double noise_all;        /* io: the largest spread of any comparison made */
 };
 
 void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_verdict *v);

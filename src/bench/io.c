@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,6 +340,7 @@ struct progress {
 	bool on;
 	double last;
 	const char *where;
+	unsigned trial, trials;
 };
 
 static void progress(struct progress *pr, const char *phase, uint64_t done, uint64_t total,
@@ -350,11 +352,14 @@ static void progress(struct progress *pr, const char *phase, uint64_t done, uint
 	if (done != 0 && done != total && now - pr->last < 100)
 		return;
 	pr->last = now;
+	char trial[48] = "";
+	if (pr->trials > 1)
+		snprintf(trial, sizeof trial, " (trial %u/%u)", pr->trial, pr->trials);
 	if (bytes)
-		fprintf(stderr, "\r\033[K%s: %s %llu/%llu MiB", pr->where, phase,
+		fprintf(stderr, "\r\033[K%s%s: %s %llu/%llu MiB", pr->where, trial, phase,
 			(unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
 	else
-		fprintf(stderr, "\r\033[K%s: %s %llu/%llu", pr->where, phase,
+		fprintf(stderr, "\r\033[K%s%s: %s %llu/%llu", pr->where, trial, phase,
 			(unsigned long long)done, (unsigned long long)total);
 	fflush(stderr);
 }
@@ -415,6 +420,7 @@ static int remove_scratch(const char *dir)
 
 struct run {
 	struct bench_io_loc *loc;
+	struct bench_io_trial *t; /* what this trial measures */
 	const struct bench_io_params *p;
 	int dirfd;
 	unsigned char *buf;   /* --block bytes, aligned for O_DIRECT */
@@ -486,10 +492,10 @@ static void seq_write(struct run *r)
 		return;
 	}
 	uint64_t done = 0;
-	double t0 = now_ms(), limit = p->seconds * 1000.0;
+	double t0 = now_ms(), limit = bench_io_phase_seconds(p) * 1000.0;
 	while (done < p->size && !stop_now()) {
 		if (now_ms() - t0 > limit) {
-			loc->write.time_bound = true;
+			r->t->write.time_bound = true;
 			break;
 		}
 		uint64_t blockno = done / p->block;
@@ -525,9 +531,9 @@ static void seq_write(struct run *r)
 	loc->direct = direct;
 	free(loc->method);
 	loc->method = xstrdup(direct ? "O_DIRECT" : "buffered+fsync+FADV_DONTNEED");
-	loc->write.bytes = done;
-	loc->write.seconds = secs;
-	loc->write.bytes_per_s = secs > 0 ? (double)done / secs : 0;
+	r->t->write.bytes = done;
+	r->t->write.seconds = secs;
+	r->t->write.bytes_per_s = secs > 0 ? (double)done / secs : 0;
 }
 
 /* Percentage of the file's pages in the page cache; -1 if unknown. */
@@ -559,7 +565,7 @@ static void seq_read(struct run *r)
 {
 	const struct bench_io_params *p = r->p;
 	struct bench_io_loc *loc = r->loc;
-	uint64_t total = loc->write.bytes;
+	uint64_t total = r->t->write.bytes;
 	bool direct = loc->direct;
 	int fd = open_seq(r, O_RDONLY, direct);
 	if (fd < 0 && direct && errno == EINVAL) {
@@ -572,7 +578,7 @@ static void seq_read(struct run *r)
 	}
 	if (!direct) {
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		loc->cache_resident_pct = cached_pct(fd, total);
+		r->t->cache_resident_pct = cached_pct(fd, total);
 		if (loc->direct) {
 			loc->direct = false;
 			free(loc->method);
@@ -580,10 +586,10 @@ static void seq_read(struct run *r)
 		}
 	}
 	uint64_t done = 0;
-	double t0 = now_ms(), limit = p->seconds * 1000.0;
+	double t0 = now_ms(), limit = bench_io_phase_seconds(p) * 1000.0;
 	while (done < total && !stop_now()) {
 		if (now_ms() - t0 > limit) {
-			loc->read.time_bound = true;
+			r->t->read.time_bound = true;
 			break;
 		}
 		ssize_t n = read(fd, r->buf, (size_t)p->block);
@@ -600,9 +606,9 @@ static void seq_read(struct run *r)
 	}
 	double secs = (now_ms() - t0) / 1000.0;
 	close(fd);
-	loc->read.bytes = done;
-	loc->read.seconds = secs;
-	loc->read.bytes_per_s = secs > 0 ? (double)done / secs : 0;
+	r->t->read.bytes = done;
+	r->t->read.seconds = secs;
+	r->t->read.bytes_per_s = secs > 0 ? (double)done / secs : 0;
 	if (unlinkat(r->dirfd, SEQ_NAME, 0) < 0 && !r->err)
 		run_error(r, errno, "remove %s", SEQ_NAME);
 }
@@ -645,7 +651,7 @@ static void finish_phase(struct bench_opstats *st, double *t, size_t n, double s
 static void small_files(struct run *r)
 {
 	const struct bench_io_params *p = r->p;
-	struct bench_io_loc *loc = r->loc;
+	struct bench_io_trial *tr = r->t;
 	if (mkdirat(r->dirfd, SMALL_DIR, 0700) < 0) {
 		run_error(r, errno, "create %s/", SMALL_DIR);
 		return;
@@ -659,7 +665,7 @@ static void small_files(struct run *r)
 	unsigned char *fbuf = xmalloc(fsz + 1);
 	fill_pattern(fbuf, fsz, 0x5eed);
 	double *t = xcalloc(p->files ? p->files : 1, sizeof *t);
-	double limit = p->seconds * 1000.0;
+	double limit = bench_io_phase_seconds(p) * 1000.0;
 	char name[32];
 	unsigned created = 0;
 
@@ -717,15 +723,15 @@ static void small_files(struct run *r)
 			t[n++] = (now_ms() - t0) * 1000.0;
 			progress(&r->pr, bench_op_names[op], i + 1, total, false);
 		}
-		finish_phase(&loc->op[op], t, n, (now_ms() - start) / 1000.0);
+		finish_phase(&tr->op[op], t, n, (now_ms() - start) / 1000.0);
 		if (r->err)
 			break;
 	}
-	loc->files_created = created;
+	tr->files_created = created;
 	double per_file = 0;
 	for (int op = 0; op < BENCH_OP__COUNT; op++)
-		per_file += loc->op[op].mean_us;
-	loc->per_file_us = per_file;
+		per_file += tr->op[op].mean_us;
+	tr->per_file_us = per_file;
 	free(t);
 	free(fbuf);
 	close(sfd);
@@ -733,9 +739,53 @@ static void small_files(struct run *r)
 		run_error(r, errno, "remove %s/", SMALL_DIR);
 }
 
+double bench_io_phase_seconds(const struct bench_io_params *p)
+{
+	return p->seconds / (p->trials ? p->trials : 1);
+}
+
+/* The trial whose figure f is nearest the median of them all. */
+static const struct bench_io_trial *nearest(const struct bench_io_loc *loc,
+					    const struct bench_trials *f, double median)
+{
+	size_t best = 0;
+	for (size_t i = 1; i < loc->trials && i < f->n; i++)
+		if (fabs(f->v[i] - median) < fabs(f->v[best] - median))
+			best = i;
+	return &loc->trial[best];
+}
+
+/* A trial done: its figures join the location's, which become the
+ * medians of all its trials. */
+static void add_trial(struct bench_io_loc *loc, const struct bench_io_trial *t)
+{
+	if (loc->trials >= BENCH_IO_MAX_TRIALS)
+		return;
+	unsigned i = loc->trials++;
+	loc->trial[i] = *t;
+	loc->t_write.v[i] = t->write.bytes_per_s;
+	loc->t_read.v[i] = t->read.bytes_per_s;
+	loc->t_small.v[i] = t->per_file_us;
+	loc->t_write.n = loc->t_read.n = loc->t_small.n = loc->trials;
+	struct bench_spread sp;
+	bench_spread_of(&loc->t_write, &sp);
+	loc->write = nearest(loc, &loc->t_write, sp.median)->write;
+	loc->write.bytes_per_s = sp.median;
+	bench_spread_of(&loc->t_read, &sp);
+	const struct bench_io_trial *rt = nearest(loc, &loc->t_read, sp.median);
+	loc->read = rt->read;
+	loc->read.bytes_per_s = sp.median;
+	loc->cache_resident_pct = rt->cache_resident_pct;
+	bench_spread_of(&loc->t_small, &sp);
+	const struct bench_io_trial *st = nearest(loc, &loc->t_small, sp.median);
+	memcpy(loc->op, st->op, sizeof loc->op);
+	loc->files_created = st->files_created;
+	loc->per_file_us = sp.median;
+}
+
 int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p)
 {
-	if (loc->state != BENCH_LOC_PENDING)
+	if (loc->state != BENCH_LOC_PENDING && loc->state != BENCH_LOC_DONE)
 		return 0;
 	struct statvfs vfs;
 	if (statvfs(loc->host, &vfs) == 0) {
@@ -765,9 +815,12 @@ int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p)
 		sb_release(&scratch);
 		return 0;
 	}
-	struct run r = { .loc = loc, .p = p, .dirfd = -1 };
+	struct bench_io_trial trial = { .cache_resident_pct = -1 };
+	struct run r = { .loc = loc, .t = &trial, .p = p, .dirfd = -1 };
 	r.pr.on = p->progress;
 	r.pr.where = loc->resolved;
+	r.pr.trial = loc->trials + 1;
+	r.pr.trials = p->trials;
 	r.dirfd = open(scratch.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r.dirfd < 0) {
 		run_error(&r, errno, "open the scratch directory");
@@ -800,6 +853,7 @@ int bench_io_run(struct bench_io_loc *loc, const struct bench_io_params *p)
 				       scratch.buf, strerror(-rm));
 	} else if (!stop_now()) {
 		loc->state = BENCH_LOC_DONE;
+		add_trial(loc, &trial);
 	}
 	free(r.what);
 	sb_release(&scratch);

@@ -162,6 +162,46 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 
 /* ---- io: text ---- */
 
+static void spread_cell(struct strbuf *sb, const char *what, const struct bench_trials *t)
+{
+	struct bench_spread sp;
+	bench_spread_of(t, &sp);
+	if (sp.n > 1)
+		sb_addf(sb, "%s ±%.0f %%  ", what, sp.noise * 100);
+}
+
+/* How far each location's trials spread: the largest distance of a trial
+ * from the median the table shows. */
+static void put_spread(struct strbuf *sb, const struct bench_io_loc *locs, size_t n, int pw)
+{
+	unsigned most = 0;
+	for (size_t i = 0; i < n; i++)
+		if (locs[i].state == BENCH_LOC_DONE && locs[i].trials > most)
+			most = locs[i].trials;
+	if (most < 2)
+		return;
+	struct strbuf l = STRBUF_INIT;
+	sb_addc(sb, '\n');
+	sb_addf(&l, "spread of the %u trials around the medians above (the locations took "
+		    "turns)", most);
+	text_wrap_line(sb, l.buf, 2, 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_io_loc *loc = &locs[i];
+		if (loc->state != BENCH_LOC_DONE || loc->trials < 2)
+			continue;
+		sb_reset(&l);
+		spread_cell(&l, "write", &loc->t_write);
+		spread_cell(&l, "read", &loc->t_read);
+		spread_cell(&l, "small files", &loc->t_small);
+		sb_rtrim(&l);
+		if (!l.len)
+			continue;
+		pad_location(sb, loc->path, pw);
+		sb_addf(sb, "%s\n", l.buf);
+	}
+	sb_release(&l);
+}
+
 static void fs_label(struct strbuf *sb, const struct bench_io_loc *l)
 {
 	sb_add(sb, l->fstype ? l->fstype : "?");
@@ -181,8 +221,9 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 	bench_format_size(&c, p->file_size);
 	struct strbuf head = STRBUF_INIT;
 	sb_addf(&head, "Disk I/O where the data lives: %s written and read in %s blocks; "
-		       "%u file%s of %s; at most %g s a phase",
-		a.buf, b.buf, p->files, p->files == 1 ? "" : "s", c.buf, p->seconds);
+		       "%u file%s of %s; %u trial%s at each location, at most %g s a phase in all",
+		a.buf, b.buf, p->files, p->files == 1 ? "" : "s", c.buf, p->trials,
+		p->trials == 1 ? "" : "s", p->seconds);
 	text_wrap_line(sb, head.buf, 2, 0);
 	sb_addc(sb, '\n');
 	sb_release(&head);
@@ -266,6 +307,7 @@ void bench_text_io(struct strbuf *sb, const struct bench_out *o, const struct be
 	}
 	if (foot_time)
 		text_wrap_line(sb, "  * stopped at the time bound (--seconds) before all of --size", 4, 0);
+	put_spread(sb, locs, n, pw);
 	if (foot_cache) {
 		struct strbuf f = STRBUF_INIT;
 		sb_addf(&f, "  %s the page cache kept the file despite FADV_DONTNEED (tmpfs keeps "
@@ -497,13 +539,35 @@ void bench_json_end(struct json_writer *jw)
 	sb_addc(jw->out, '\n');
 }
 
-static void json_seq(struct json_writer *jw, const char *k, const struct bench_seq *s)
+/* A figure over the trials: each trial's value, and their spread. */
+static void json_trials(struct json_writer *jw, const struct bench_trials *t)
+{
+	struct bench_spread sp;
+	bench_spread_of(t, &sp);
+	jw_kv_object(jw, "trials");
+	jw_kv_array(jw, "values");
+	for (unsigned i = 0; i < t->n; i++)
+		jw_num(jw, t->v[i]);
+	jw_end(jw);
+	jw_kv_num(jw, "median", sp.median);
+	jw_kv_num(jw, "min", sp.min);
+	jw_kv_num(jw, "max", sp.max);
+	if (sp.n > 1)
+		jw_kv_num(jw, "noise_pct", sp.noise * 100);
+	else
+		jw_kv_null(jw, "noise_pct");
+	jw_end(jw);
+}
+
+static void json_seq(struct json_writer *jw, const char *k, const struct bench_seq *s,
+		     const struct bench_trials *t)
 {
 	jw_kv_object(jw, k);
 	jw_kv_uint(jw, "bytes", s->bytes);
 	jw_kv_num(jw, "seconds", s->seconds);
 	jw_kv_num(jw, "bytes_per_s", s->bytes_per_s);
 	jw_kv_bool(jw, "time_bound", s->time_bound);
+	json_trials(jw, t);
 	jw_end(jw);
 }
 
@@ -541,12 +605,14 @@ static void json_location(struct json_writer *jw, const struct bench_io_params *
 			jw_kv_int(jw, "cache_resident_pct", l->cache_resident_pct);
 		else
 			jw_kv_null(jw, "cache_resident_pct");
-		json_seq(jw, "write", &l->write);
-		json_seq(jw, "read", &l->read);
+		jw_kv_uint(jw, "trials", l->trials);
+		json_seq(jw, "write", &l->write, &l->t_write);
+		json_seq(jw, "read", &l->read, &l->t_read);
 		jw_kv_object(jw, "small_files");
 		jw_kv_uint(jw, "files", l->files_created);
 		jw_kv_uint(jw, "file_size_bytes", p->file_size);
 		jw_kv_num(jw, "per_file_us", l->per_file_us);
+		json_trials(jw, &l->t_small);
 		jw_kv_object(jw, "ops");
 		for (int k = 0; k < BENCH_OP__COUNT; k++) {
 			const struct bench_opstats *s = &l->op[k];
@@ -575,6 +641,7 @@ void bench_json_io(struct json_writer *jw, const struct bench_io_params *p,
 	jw_kv_uint(jw, "files", p->files);
 	jw_kv_uint(jw, "file_size_bytes", p->file_size);
 	jw_kv_num(jw, "seconds", p->seconds);
+	jw_kv_uint(jw, "trials", p->trials);
 	jw_end(jw);
 	jw_kv_array(jw, "locations");
 	for (size_t i = 0; i < n; i++)

@@ -1,5 +1,6 @@
 /* stats.c: size parsing and formatting, percentiles. See stats.h. */
 #include "stats.h"
+#include "bench.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -126,4 +127,24 @@ void bench_summarise(double *v, size_t n, struct bench_summary *out)
 	out->max = v[n - 1];
 	out->median = bench_percentile_sorted(v, n, 50);
 	out->p99 = bench_percentile_sorted(v, n, 99);
+}
+
+void bench_spread_of(const struct bench_trials *t, struct bench_spread *out)
+{
+	memset(out, 0, sizeof *out);
+	double v[BENCH_IO_MAX_TRIALS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < t->n && i < BENCH_IO_MAX_TRIALS; i++)
+		if (t->v[i] > 0 && isfinite(t->v[i]))
+			v[n++] = t->v[i];
+	out->n = n;
+	if (n == 0)
+		return;
+	struct bench_summary s;
+	bench_summarise(v, n, &s);
+	out->median = s.median;
+	out->min = s.min;
+	out->max = s.max;
+	if (n > 1 && s.median > 0)
+		out->noise = fmax(s.max - s.median, s.median - s.min) / s.median;
 }

@@ -5,11 +5,17 @@
  * {placeholders}. Pure: no I/O, so the logic is unit-tested with made-up
  * numbers.
  *
- * io: the fastest location for small files is the one with the lowest mean
- * cost of a file's life (create + stat + read + delete); any other location
- * BENCH_SLOW_RATIO times slower or more is named with the ratio. The same
- * for sequential read and write throughput. A slow Windows drive points at
- * the "keep your files in the Linux file system" fix (field case P01).
+ * io: the fastest location for small files is the one with the lowest
+ * median cost of a file's life (create + stat + read + delete) over its
+ * trials; any other location BENCH_SLOW_RATIO times slower or more is
+ * named with the ratio of the medians -- but only when the difference is
+ * beyond the noise: each location has at least two trials, and even its
+ * best trial is BENCH_SLOW_RATIO times slower than the fastest location's
+ * worst. One noisy sample (a 5.6x that the next trials put at 0.7-1.2x)
+ * is no verdict; a difference the trials cannot separate is said to be
+ * within the noise, with its size. The same for sequential read and write
+ * throughput. A slow Windows drive points at the "keep your files in the
+ * Linux file system" fix (field case P01).
  *
  * gpu: errors first (the benchmark could not run, or data changed in a
  * copy); then pinned allocations that failed (WSL limits pinned memory,
@@ -84,9 +90,73 @@ static bool same_filesystem(const struct bench_io_loc *a, const struct bench_io_
 	       !strcmp(a->source, b->source) && !strcmp(a->mount_point, b->mount_point);
 }
 
-static void slower(struct bench_verdict *v, const struct bench_io_loc *l,
-		   const struct bench_io_loc *fast, double ratio, const char *metric)
+/* A figure's trials at a location, as costs (bigger is slower): µs per
+ * file as they are, throughputs inverted. */
+enum io_metric { IO_SMALL, IO_READ, IO_WRITE };
+
+static const struct bench_trials *trials_of(const struct bench_io_loc *l, enum io_metric m)
 {
+	return m == IO_SMALL ? &l->t_small : m == IO_READ ? &l->t_read : &l->t_write;
+}
+
+static void cost_spread(const struct bench_io_loc *l, enum io_metric m, struct bench_spread *sp)
+{
+	struct bench_trials t = *trials_of(l, m);
+	/* A location filled in by hand (a unit test, an older caller) has its
+	 * one figure and no trials. */
+	if (t.n == 0) {
+		double v = m == IO_SMALL ? l->per_file_us
+			   : m == IO_READ ? l->read.bytes_per_s : l->write.bytes_per_s;
+		t.n = 1;
+		t.v[0] = v;
+	}
+	if (m != IO_SMALL)
+		for (unsigned i = 0; i < t.n; i++)
+			t.v[i] = t.v[i] > 0 ? 1.0 / t.v[i] : 0;
+	bench_spread_of(&t, sp);
+}
+
+/* How a slower location compares with the fastest, by one figure. */
+struct comparison {
+	double ratio;   /* of the medians */
+	double apart;   /* the slower one's best trial against the fastest's worst */
+	double noise;   /* the larger spread of the two, a fraction */
+	unsigned trials; /* the fewer of the two */
+};
+
+static void compare(const struct bench_io_loc *l, const struct bench_io_loc *fast,
+		    enum io_metric m, struct comparison *c)
+{
+	struct bench_spread a, b;
+	cost_spread(l, m, &a);
+	cost_spread(fast, m, &b);
+	memset(c, 0, sizeof *c);
+	if (a.n == 0 || b.n == 0 || b.median <= 0 || b.max <= 0)
+		return;
+	c->ratio = a.median / b.median;
+	c->apart = a.min / b.max;
+	c->noise = fmax(a.noise, b.noise);
+	c->trials = a.n < b.n ? a.n : b.n;
+}
+
+/* A difference beyond the noise: measured more than once on both sides,
+ * the medians BENCH_SLOW_RATIO apart, and every trial of the one slower
+ * than every trial of the other by that much. */
+static bool beyond_noise(const struct comparison *c)
+{
+	return c->trials >= 2 && c->ratio >= BENCH_SLOW_RATIO && c->apart >= BENCH_SLOW_RATIO;
+}
+
+static void noise_ev(struct result *r, const struct comparison *c)
+{
+	res_ev(r, "trials", "%u", c->trials);
+	res_ev(r, "noise", "±%.0f %%", c->noise * 100);
+}
+
+static void slower(struct bench_verdict *v, const struct bench_io_loc *l,
+		   const struct bench_io_loc *fast, const struct comparison *c, const char *metric)
+{
+	double ratio = c->ratio;
 	struct strbuf rs = STRBUF_INIT;
 	bench_format_ratio(&rs, ratio);
 	struct result *r = add(v, ST_WARN, slow_kb(l), "%s: %s slower %s than %s", l->path, rs.buf,
@@ -96,7 +166,53 @@ static void slower(struct bench_verdict *v, const struct bench_io_loc *l,
 	res_ev(r, "metric", "%s", metric);
 	res_ev(r, "fastest", "%s", fast->path);
 	res_ev(r, "measured", "here %s slower %s than %s", rs.buf, metric, fast->path);
+	noise_ev(r, c);
 	sb_release(&rs);
+}
+
+/* A ratio the trials cannot tell from noise: said, never a warning. */
+static void within_noise(struct bench_verdict *v, const struct bench_io_loc *l,
+			 const struct bench_io_loc *fast, const struct comparison *c,
+			 const char *metric)
+{
+	struct strbuf rs = STRBUF_INIT;
+	bench_format_ratio(&rs, c->ratio);
+	struct result *r;
+	if (c->trials < 2)
+		r = add(v, ST_PASS, NULL, "%s: %s slower %s than %s in one trial: one trial "
+		       "cannot tell a difference from noise", l->path, rs.buf, metric, fast->path);
+	else
+		r = add(v, ST_PASS, NULL, "%s: %s slower %s than %s by the medians, but the "
+		       "trials overlap (±%.0f %%): no difference beyond the noise", l->path, rs.buf,
+		       metric, fast->path, c->noise * 100);
+	loc_ev(r, l);
+	ratio_ev(r, c->ratio);
+	res_ev(r, "metric", "%s", metric);
+	res_ev(r, "fastest", "%s", fast->path);
+	noise_ev(r, c);
+	if (c->trials < 2) {
+		v->untested++;
+	} else {
+		if (c->noise > v->noise)
+			v->noise = c->noise;
+		v->noisy++;
+	}
+	sb_release(&rs);
+}
+
+static void judge_pair(struct bench_verdict *v, const struct bench_io_loc *l,
+		       const struct bench_io_loc *fast, enum io_metric m, const char *metric)
+{
+	struct comparison c;
+	compare(l, fast, m, &c);
+	if (c.trials && c.noise > v->noise_all)
+		v->noise_all = c.noise;
+	if (c.ratio < BENCH_SLOW_RATIO)
+		return;
+	if (beyond_noise(&c))
+		slower(v, l, fast, &c, metric);
+	else
+		within_noise(v, l, fast, &c, metric);
 }
 
 void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_verdict *v)
@@ -160,17 +276,12 @@ void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_ve
 			continue;
 		/* Two directories of one file system are one device: what
 		 * tells them apart is noise, never a cause. */
-		if (small && l != small && !same_filesystem(l, small) && l->per_file_us > 0 &&
-		    l->per_file_us / small->per_file_us >= BENCH_SLOW_RATIO)
-			slower(v, l, small, l->per_file_us / small->per_file_us, "for small files");
-		if (rd && l != rd && !same_filesystem(l, rd) && l->read.bytes_per_s > 0 &&
-		    rd->read.bytes_per_s / l->read.bytes_per_s >= BENCH_SLOW_RATIO)
-			slower(v, l, rd, rd->read.bytes_per_s / l->read.bytes_per_s,
-			       "for sequential reads");
-		if (wr && l != wr && !same_filesystem(l, wr) && l->write.bytes_per_s > 0 &&
-		    wr->write.bytes_per_s / l->write.bytes_per_s >= BENCH_SLOW_RATIO)
-			slower(v, l, wr, wr->write.bytes_per_s / l->write.bytes_per_s,
-			       "for sequential writes");
+		if (small && l != small && !same_filesystem(l, small) && l->per_file_us > 0)
+			judge_pair(v, l, small, IO_SMALL, "for small files");
+		if (rd && l != rd && !same_filesystem(l, rd) && l->read.bytes_per_s > 0)
+			judge_pair(v, l, rd, IO_READ, "for sequential reads");
+		if (wr && l != wr && !same_filesystem(l, wr) && l->write.bytes_per_s > 0)
+			judge_pair(v, l, wr, IO_WRITE, "for sequential writes");
 	}
 	if (done == 1) {
 		for (size_t i = 0; i < n; i++) {
@@ -209,6 +320,10 @@ void bench_verdict_io(const struct bench_io_loc *locs, size_t n, struct bench_ve
 		sb_add(&s, first_warn->detail);
 	else if (done == 1)
 		sb_add(&s, "one location measured: nothing to compare");
+	else if (v->noisy)
+		sb_addf(&s, "no difference beyond the noise (±%.0f %%)", v->noise * 100);
+	else if (v->untested)
+		sb_add(&s, "measured once: a difference cannot be told from noise (--trials 3)");
 	else
 		sb_addf(&s, "no location is %.0f× or more slower than the fastest (%s)", BENCH_SLOW_RATIO,
 			small ? small->path : rd ? rd->path : "?");

@@ -227,6 +227,13 @@ static int opt_count(struct parse_state *ps, const struct cli_option *o, const c
 	char name[32];
 	snprintf(name, sizeof name, "--%s", o->long_name);
 	unsigned long max = !strcmp(o->long_name, "device") ? 1024 : 10000000;
+	if (!strcmp(o->long_name, "trials")) {
+		if (parse_count(name, arg, BENCH_IO_MAX_TRIALS, value) < 0)
+			return -1;
+		if (!*(unsigned *)value)
+			return parse_error(ps, "--trials: must not be 0");
+		return 0;
+	}
 	return parse_count(name, arg, max, value);
 }
 
@@ -272,6 +279,9 @@ static const struct cli_option bench_options[] = {
 		     "small files to create, stat, read and delete (2000)", opt_count),
 	OPT_CALLBACK(0, "file-size", ARGS, io.file_size, "SIZE",
 		     "bytes per small file (default 4K)", opt_file_size),
+	OPT_CALLBACK(0, "trials", ARGS, io.trials, "N",
+		     "trials at each location, compared by their medians and spread (default 3, "
+		     "at most 10)", opt_count),
 	OPT_GROUP("gpu options:"),
 	OPT_CALLBACK(0, "device", ARGS, gp.device, "N", "GPU ordinal (default 0)", opt_count),
 	OPT_CALLBACK(0, "min-size", ARGS, gp.min_size, "SIZE",
@@ -289,7 +299,8 @@ static const struct cli_option bench_options[] = {
 		     "time limit for the whole GPU run (default 120)", opt_gpu_timeout),
 	OPT_GROUP("common options:"),
 	{ .type = OPTION_CALLBACK, .long_name = "seconds", .offset = 0, .argh = "SEC",
-	  .help = "time bound per phase (default 10)", .callback = opt_seconds },
+	  .help = "time bound per phase (default 10; io: shared by the trials)",
+	  .callback = opt_seconds },
 	OPT_BOOL(0, "json", ARGS, json, "JSON (schema wslgpu/bench/1)"),
 	OPT_BOOL(0, "csv", ARGS, csv, "CSV, one row per number"),
 	{ .type = OPTION_CALLBACK, .long_name = "root", .argh = "DIR",
@@ -369,9 +380,13 @@ static int bench_parse(int argc, char **argv, struct bench_cmd *cmd)
 static int bench_run_io(struct bench_cmd *cmd, struct bench_results *res)
 {
 	bench_io_locations(cmd->paths, cmd->npaths, &res->locs, &res->nlocs);
-	for (size_t i = 0; i < res->nlocs; i++)
-		if (bench_io_run(&res->locs[i], &cmd->io) == -EINTR)
-			return -EINTR;
+	/* The locations take turns, trial by trial, so that a burst of other
+	 * work on the machine falls on one trial of each rather than on every
+	 * trial of one. */
+	for (unsigned t = 0; t < cmd->io.trials; t++)
+		for (size_t i = 0; i < res->nlocs; i++)
+			if (bench_io_run(&res->locs[i], &cmd->io) == -EINTR)
+				return -EINTR;
 	bench_verdict_io(res->locs, res->nlocs, &res->vio);
 	res->have_io = true;
 	int rc = EXIT_OK;
@@ -441,6 +456,7 @@ int cmd_bench(int argc, char **argv)
 			.files = BENCH_IO_DEFAULT_FILES,
 			.file_size = BENCH_IO_DEFAULT_FILE_SIZE,
 			.seconds = BENCH_IO_DEFAULT_SECONDS,
+			.trials = BENCH_IO_DEFAULT_TRIALS,
 		},
 		.gp = {
 			.device = 0,

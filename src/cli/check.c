@@ -141,6 +141,9 @@ int cmd_check(int argc, char **argv)
 	format_write("check", a.format.out ? a.format.out->name : NULL, &out, &in);
 	if (!a.format.out && a.verbose)
 		checkrun_critical_path(cr, &out);
+	/* -v is for reading: evidence of every check, longer than a screen */
+	if (!a.format.out && a.verbose)
+		pager_start();
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
 	fflush(stdout);

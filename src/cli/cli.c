@@ -99,6 +99,9 @@ int cli_want_color(int fd)
 	const char *term = getenv("TERM");
 	if (term && strcmp(term, "dumb") == 0)
 		return 0;
+	/* a pager on the terminal shows colours (LESS=R) */
+	if (pager_in_use() && (fd == STDOUT_FILENO || fd == STDERR_FILENO))
+		return 1;
 	return isatty(fd);
 }
 

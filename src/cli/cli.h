@@ -48,6 +48,18 @@ int cli_color_option(const char *cmd, const char *when);
 parse_opt_cb cli_opt_color, cli_opt_no_color, cli_opt_root;
 /* Whether to colour what goes to fd: --color, else NO_COLOR, TERM=dumb, a tty. */
 int cli_want_color(int fd);
+
+/* The pager (pager.c): long output for reading, on a terminal. */
+/* --no-pager: none for this run. */
+void pager_disable(void);
+/* Output for reading follows: pipe standard output through the pager when
+ * it is a terminal and a pager resolves; else nothing changes. */
+void pager_start(void);
+/* Whether standard output goes to a pager now. */
+bool pager_in_use(void);
+/* Flushes, ends the pager's input and waits for the person to quit it
+ * (also at exit). */
+void pager_stop(void);
 /* A number of seconds given as a plain decimal ("10", "2.5") from min to
  * max: 0, or -1 after a usage error naming opt and the range. */
 int cli_parse_seconds(const char *cmd, const char *opt, const char *v, double min, double max,

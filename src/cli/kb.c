@@ -134,6 +134,18 @@ static void show_list(struct strbuf *out, const char *label, const struct kb_lis
 		(cmd ? finding_command_line : finding_text_line)(out, 2, i ? "" : label, l->v[i]);
 }
 
+/* Log patterns as they are: never wrapped (a space inside a literal is
+ * part of it) and never taken for a command or words. */
+static void show_patterns(struct strbuf *out, const char *label, const struct kb_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct strbuf clean = STRBUF_INIT;
+		text_sanitize(&clean, l->v[i]);
+		sb_addf(out, "  %-*s %s\n", FINDING_TEXT_COLUMN - 3, i ? "" : label, clean.buf);
+		sb_release(&clean);
+	}
+}
+
 /* One entry in full, in the finding layout, its texts as they read
  * without a machine's evidence. */
 static void show_entry(struct strbuf *out, const struct kb_entry *e)
@@ -163,8 +175,8 @@ static void show_entry(struct strbuf *out, const struct kb_entry *e)
 	if (e->confirm)
 		finding_command_line(out, 2, "confirm", e->confirm);
 	show_list(out, "source", &e->source, false);
-	show_list(out, "match", &e->match, true);
-	show_list(out, "regex", &e->regex, true);
+	show_patterns(out, "match", &e->match);
+	show_patterns(out, "regex", &e->regex);
 	show_list(out, "see", &e->see, true);
 }
 
@@ -299,6 +311,9 @@ int cmd_kb(int argc, char **argv)
 			rc = EXIT_USAGE;
 		}
 	}
+	/* read on a terminal: ~1,300 lines for the whole list */
+	if (out.len)
+		pager_start();
 	fputs(sb_str(&out), stdout);
 	sb_release(&out);
 	return rc;

@@ -76,6 +76,14 @@ struct globals {
 	bool help, version;
 };
 
+static int global_no_pager(struct parse_state *ps, const struct cli_option *o, const char *arg,
+			   void *value)
+{
+	(void)ps, (void)o, (void)arg, (void)value;
+	pager_disable();
+	return 0;
+}
+
 static int global_color(struct parse_state *ps, const struct cli_option *o, const char *arg,
 			void *value)
 {
@@ -92,6 +100,9 @@ static const struct cli_option global_options[] = {
 	  .callback = global_color, .complete = COMPLETE_WORDS, .words = "auto always never" },
 	{ .type = OPTION_CALLBACK, .long_name = "no-color", .help = "the same as --color never",
 	  .callback = global_color },
+	{ .type = OPTION_CALLBACK, .long_name = "no-pager",
+	  .help = "never page long output (default on a terminal: $WSLGPU_PAGER, $PAGER or less)",
+	  .callback = global_no_pager },
 	OPT_BOOL('V', "version", struct globals, version,
 		 "show the version, the commit and the libraries"),
 	{ .type = OPTION_HELP, .short_name = 'h', .long_name = "help",
@@ -550,5 +561,7 @@ int main(int argc, char **argv)
 	/* Human output is wrapped to the width of where it goes, with marks
 	 * the locale can show (src/core/text.h). */
 	text_set_terminal(text_terminal_columns(STDOUT_FILENO), text_utf8_locale());
-	return finish_stdout(run(argc, argv));
+	int rc = finish_stdout(run(argc, argv));
+	pager_stop();
+	return rc;
 }

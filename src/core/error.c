@@ -4,6 +4,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+#include "text.h"
 
 static const char *command;
 
@@ -48,10 +52,24 @@ void warningf(const char *fmt, ...)
 
 void infof(const char *fmt, ...)
 {
+	/* Words about where a file went, for a person: wrapped to standard
+	 * error's width, continuation lines indented (a path stays whole).
+	 * Errors and warnings stay one line, for scripts that grep them. */
+	struct strbuf sb = STRBUF_INIT;
+	if (command)
+		sb_addf(&sb, "wslgpu %s: ", command);
+	else
+		sb_add(&sb, "wslgpu: ");
 	va_list ap;
 	va_start(ap, fmt);
-	say("", fmt, ap);
+	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	struct strbuf out = STRBUF_INIT;
+	struct text_wrap w = { text_terminal_columns(STDERR_FILENO), 0, 2, 0, NULL };
+	text_wrap(&out, sb.buf, &w);
+	fprintf(stderr, "%s\n", out.buf);
+	sb_release(&out);
+	sb_release(&sb);
 }
 
 void bugf(const char *fmt, ...)

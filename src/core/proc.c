@@ -308,6 +308,38 @@ int proc_start_reader(const char *const *argv, pid_t *pid_out)
 	return p[0];
 }
 
+int proc_start_pager(const char *const *argv, const char *const *env_set, pid_t *pid_out)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent || dup2(p[0], 0) < 0)
+			_exit(127);
+		proc_close_fds(NULL, 0);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		for (size_t i = 0; env_set && env_set[i]; i++)
+			putenv((char *)env_set[i]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(p[0]);
+	*pid_out = pid;
+	return p[1];
+}
+
 int proc_exec_replace(const char *const *argv)
 {
 	fflush(NULL);

@@ -82,6 +82,17 @@ int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_
  */
 int proc_start_reader(const char *const *argv, pid_t *pid);
 /*
+ * Starts a pager, argv (argv[0] an absolute path), for a person to read
+ * what this process writes into the pipe whose write end it returns: the
+ * pager keeps the terminal (it reads its keys from /dev/tty, so no session
+ * of its own and no sandbox: it is the user's program, run on the user's
+ * behalf, as git runs $PAGER), with env_set ("NAME=value", NULL-ended)
+ * added to the environment. It dies with this process (PR_SET_PDEATHSIG),
+ * so it never outlives the tool; the caller waits for it at the end.
+ * Returns the write end (close on exec) and the pid in *pid, or -errno.
+ */
+int proc_start_pager(const char *const *argv, const char *const *env_set, pid_t *pid);
+/*
  * Replaces the process with argv (argv[0] an absolute path), keeping the
  * terminal and the environment: for a program the user reads, such as
  * man(1) for `wslgpu help CMD` (as git help execs man). Flushes stdio

@@ -284,6 +284,34 @@ void text_print_line(FILE *f, const char *text, int indent, size_t keep)
 	sb_release(&sb);
 }
 
+void text_wrap_remark(struct strbuf *out, int col, const char *remark, int indent)
+{
+	struct strbuf c = STRBUF_INIT;
+	sb_add(&c, "# ");
+	sb_add(&c, remark);
+	int width = text_columns();
+	/* a remark cut after a word or two reads badly: then below */
+	if (col + 3 + text_width(c.buf) > width && col + 3 + TEXT_REMARK_MIN_COLUMNS > width) {
+		sb_addf(out, "\n%*s", indent, "");
+		col = indent;
+	} else {
+		sb_add(out, "   ");
+		col += 3;
+	}
+	struct strbuf t = STRBUF_INIT;
+	struct text_wrap w = { width, col, indent + 2, 0, NULL };
+	text_wrap(&t, sb_str(&c), &w);
+	for (const char *p = sb_str(&t); *p; p++) {
+		sb_addc(out, *p);
+		if (*p == '\n') {
+			sb_addf(out, "%*s# ", indent, "");
+			p += strspn(p + 1, " ");
+		}
+	}
+	sb_release(&t);
+	sb_release(&c);
+}
+
 bool text_next_line(const char *buf, size_t len, size_t *pos, const char **line, size_t *n)
 {
 	if (!buf || *pos >= len)

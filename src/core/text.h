@@ -78,6 +78,17 @@ void text_wrap(struct strbuf *out, const char *text, const struct text_wrap *w);
  * newline; appended to out, or written to f. */
 void text_wrap_line(struct strbuf *out, const char *text, int indent, size_t keep);
 void text_print_line(FILE *f, const char *text, int indent, size_t keep);
+/*
+ * The remark of a command, after the command (already in out, ending at
+ * column col) as a shell comment: "   # remark" on the command's line when
+ * it fits there, or when a good part of it does (at least
+ * TEXT_REMARK_MIN_COLUMNS), wrapped onto lines of "# " at column indent;
+ * else all of it on such lines below the command. The command itself is
+ * never wrapped; every line stays a comment, so a pasted block still runs
+ * (bash, zsh and PowerShell read # as a comment). No newline at the end.
+ */
+#define TEXT_REMARK_MIN_COLUMNS 20
+void text_wrap_remark(struct strbuf *out, int col, const char *remark, int indent);
 
 /*
  * The next line of buf[0..len) from *pos: *line and *n get its start and

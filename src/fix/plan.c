@@ -387,13 +387,21 @@ static void script_command(struct strbuf *out, const struct fix_command *c)
 		sb_add(out, "# do: ");
 	else if (c->template) /* not a command yet: a line to edit first */
 		sb_add(out, "# fill in each <...>, then type: ");
+	size_t start = out->len;
 	comment_text(out, c->text);
 	if (c->note) {
 		bool live = c->where == FIX_LINUX && !c->instruction && !c->template;
-		sb_add(out, live ? "   # " : "   (");
-		comment_text(out, c->note);
-		if (!live)
+		if (live) {
+			/* the command whole; its remark a comment, wrapped */
+			struct strbuf note = STRBUF_INIT;
+			comment_text(&note, c->note);
+			text_wrap_remark(out, text_width(out->buf + start), sb_str(&note), 0);
+			sb_release(&note);
+		} else {
+			sb_add(out, "   (");
+			comment_text(out, c->note);
 			sb_addc(out, ')');
+		}
 	}
 	sb_addc(out, '\n');
 }

@@ -85,40 +85,15 @@ static bool fix_can_break(const char *text, size_t at)
  * A command with a remark ("cmd   (for this shell)") is shown as the command
  * whole and the remark as a shell comment ("cmd   # for this shell"), so the
  * line pasted whole still runs (PowerShell reads # as a comment too). A
- * remark that does not fit wraps onto lines of its own, each a comment.
+ * remark that does not fit wraps onto lines of its own, each a comment
+ * (text_wrap_remark).
  */
-#define REMARK_MIN_COLUMNS 20
-
 static void put_remarked_command(struct strbuf *out, int col, const char *text, size_t cmd_len,
 				 const char *remark)
 {
 	sb_addn(out, text, cmd_len);
 	col += (int)text_width_n(text, cmd_len);
-	struct strbuf c = STRBUF_INIT;
-	sb_add(&c, "# ");
-	sb_add(&c, remark);
-	int width = text_columns();
-	/* On the command's line when it fits there whole, or when a good part
-	 * of it does; a remark cut after a word or two reads badly. */
-	if (col + 3 + text_width(c.buf) > width && col + 3 + REMARK_MIN_COLUMNS > width) {
-		sb_addf(out, "\n%*s", FINDING_TEXT_COLUMN, "");
-		col = FINDING_TEXT_COLUMN;
-	} else {
-		sb_add(out, "   ");
-		col += 3;
-	}
-	struct strbuf t = STRBUF_INIT;
-	struct text_wrap w = { width, col, FINDING_TEXT_COLUMN + 2, 0, NULL };
-	text_wrap(&t, sb_str(&c), &w);
-	for (const char *p = sb_str(&t); *p; p++) {
-		sb_addc(out, *p);
-		if (*p == '\n') {
-			sb_addf(out, "%*s# ", FINDING_TEXT_COLUMN, "");
-			p += strspn(p + 1, " ");
-		}
-	}
-	sb_release(&t);
-	sb_release(&c);
+	text_wrap_remark(out, col, remark, FINDING_TEXT_COLUMN);
 }
 
 static void put_line(struct strbuf *out, int indent, const char *label, const char *text,

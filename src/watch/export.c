@@ -103,6 +103,12 @@ void watch_json(struct strbuf *out, const struct watch_report *r)
 	jw_kv_str(&jw, "windows_note", r->win_note.len ? r->win_note.buf : NULL);
 	jw_end(&jw);
 
+	/* What the job is, which chooses its advice (program.h). */
+	jw_kv_object(&jw, "program");
+	jw_kv_str(&jw, "kind", program_name(r->program.kind));
+	jw_kv_str(&jw, "seen", r->program.what[0] ? r->program.what : NULL);
+	jw_end(&jw);
+
 	jw_kv_array(&jw, "data");
 	for (size_t i = 0; i < r->data.n; i++) {
 		const struct data_place *p = &r->data.p[i];

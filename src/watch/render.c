@@ -275,6 +275,16 @@ static const char *source_words(const char *src)
 	return "NVML";
 }
 
+/* The byte range of the job's end in the summary's first line, where it
+ * may not break (text_wrap's can_break). */
+static size_t end_phrase[2];
+
+static bool outside_end_phrase(const char *text, size_t at)
+{
+	(void)text;
+	return at < end_phrase[0] || at >= end_phrase[1];
+}
+
 void watch_print_summary(FILE *f, const struct watch_report *r)
 {
 	/* The summary goes to f (stderr): wrapped to that terminal. */
@@ -283,8 +293,11 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 	watch_duration(&d, r->duration_s);
 	sb_add(&line, "wslgpu watch: ");
 	print_command(&line, r);
+	size_t keep = line.len; /* the command stays whole */
 	sb_addf(&line, " %s", r->end.buf);
-	size_t keep = line.len; /* the command and how it ended stay whole */
+	/* ...and so does how it ended ("exited with status 0") */
+	end_phrase[0] = keep + 1;
+	end_phrase[1] = line.len;
 	sb_addf(&line, " after %s (%zu point%s, every %.2g s", d.buf,
 		r->series.nsamples, r->series.nsamples == 1 ? "" : "s",
 		r->opts->interval_ms / 1000.0);
@@ -292,7 +305,11 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 		sb_addf(&line, "; plotted %u per point", r->series.bucket);
 	sb_add(&line, ")");
 	fputc('\n', f);
-	text_print_line(f, line.buf, 2, keep);
+	struct strbuf wrapped = STRBUF_INIT;
+	struct text_wrap tw = { text_columns(), 0, 2, keep, outside_end_phrase };
+	text_wrap(&wrapped, line.buf, &tw);
+	fprintf(f, "%s\n", wrapped.buf);
+	sb_release(&wrapped);
 	sb_reset(&line);
 	sb_release(&d);
 
@@ -324,6 +341,15 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 	sb_release(&line);
 	if (r->job_cpu_s > 0)
 		fprintf(f, "job CPU time: %.1f s\n", r->job_cpu_s);
+	if (r->program.kind != WP_UNKNOWN) {
+		/* what the advice below is fitted to, and why */
+		struct strbuf pl = STRBUF_INIT, seen = STRBUF_INIT;
+		text_sanitize(&seen, r->program.what);
+		sb_addf(&pl, "program: %s (%s)", program_title(r->program.kind), seen.buf);
+		text_print_line(f, pl.buf, 9, 0);
+		sb_release(&pl);
+		sb_release(&seen);
+	}
 	fputc('\n', f);
 
 	size_t cells = spark_cells(r);

@@ -70,6 +70,10 @@
 #define FULL_SCAN_MS 30000.0
 #define DATA_SCAN_MS 5000.0
 #define MAPS_SCAN_MS 30000.0
+/* What kind of program each new process is, and the maps of Python
+ * processes until a framework shows (it is imported after start). */
+#define PROGRAM_MAPS_MS 2000.0
+#define PROGRAM_SCAN_PROCS 64
 /* A final interval shorter than this is too noisy to be a point. */
 #define MIN_LAST_MS 50.0
 
@@ -257,6 +261,11 @@ static void tick(struct engine *e)
 	 * a short job is looked at once. */
 	if (e->ticks == 2 || ticks_due(e, DATA_SCAN_MS))
 		data_scan(e, e->ticks == 2 || ticks_due(e, MAPS_SCAN_MS));
+	if (e->ticks == 2 || ticks_due(e, SCAN_MS)) {
+		bool maps = e->ticks == 2 || ticks_due(e, PROGRAM_MAPS_MS);
+		for (size_t i = 0; i < e->tree.n && i < PROGRAM_SCAN_PROCS; i++)
+			program_scan(&e->r->program, e->tree.m[i].pid, e->tree.m[i].comm, maps);
+	}
 	take_point(e, false);
 }
 
@@ -518,6 +527,7 @@ static void summarize(struct engine *e)
 	s->mem_avail_min = series_min(ser, WC_MEM_AVAIL);
 	s->mem_total = r->mem_total_mib;
 
+	s->program = r->program.kind;
 	const struct data_place *p = datafs_worst(&r->data);
 	if (p) {
 		s->data_mount = p->mount;

@@ -187,6 +187,13 @@ static void add_evidence(const struct watch_summary *s, struct evidence *ev)
 		ev_add(ev, "mem_avail_min", "%.0f MiB of %.0f MiB", s->mem_avail_min, s->mem_total);
 	else
 		ev_add(ev, "mem_avail_min", "n/a");
+	/* What the job is: the KB's advice is chosen by it ({?framework=...},
+	 * {?python:...}; src/kb/watch.kb), so that a dd gets no DataLoader. */
+	ev_add(ev, "program", "%s", program_name(s->program));
+	if (program_is_framework(s->program))
+		ev_add(ev, "framework", "%s", program_name(s->program));
+	if (program_is_python(s->program))
+		ev_add(ev, "python", "yes");
 	if (s->data_mount) {
 		ev_add(ev, "data_mount", "%s", s->data_mount);
 		ev_add(ev, "data_what", "%s", s->data_what ? s->data_what : "n/a");

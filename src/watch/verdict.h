@@ -45,6 +45,7 @@
 
 #include "../core/result.h"
 #include "../core/strbuf.h"
+#include "program.h"
 
 /* Thresholds of the rules above. */
 #define V_MIN_POINTS 3
@@ -96,6 +97,9 @@ struct watch_summary {
 	const char *data_kind;    /* "windows-drive" or "network" */
 	const char *data_example; /* one file seen open */
 	unsigned data_files;
+
+	/* What the job is, so that the advice fits it (program.h). */
+	enum watch_program program;
 };
 
 enum watch_verdict_id {

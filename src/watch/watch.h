@@ -25,6 +25,7 @@
 
 #include "../core/strbuf.h"
 #include "datafs.h"
+#include "program.h"
 #include "series.h"
 #include "verdict.h"
 
@@ -64,6 +65,7 @@ struct watch_report {
 	const char *gpu_mem_source;
 	struct strbuf win_note;      /* why Windows' counters gave nothing, "" otherwise */
 	struct data_seen data;
+	struct program_seen program; /* what kind of program the job is */
 	double job_cpu_s;
 	double watch_cpu_s, sampler_cpu_s;
 };

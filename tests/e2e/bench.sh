@@ -38,7 +38,13 @@ run_json bench io /tmp/data $IO_SMALL
 expect_rc 0
 expect_json '.schema == "wslgpu/bench/1"'
 expect_json '.gpu == null'
-expect_json '.io.params == {"size_bytes":1048576,"block_bytes":1048576,"files":20,"file_size_bytes":4096,"seconds":10}'
+expect_json '.io.params == {"size_bytes":1048576,"block_bytes":1048576,"files":20,"file_size_bytes":4096,"seconds":10,"trials":3}'
+# Each location is measured in trials (3 by default); each figure is their
+# median, and the trials and their spread come with it.
+expect_json '.io.locations[0].trials == 3'
+expect_json '[.io.locations[0] | .write, .read, .small_files | .trials.values | length] == [3,3,3]'
+expect_json '.io.locations[0] | .read.bytes_per_s == .read.trials.median and .small_files.per_file_us == .small_files.trials.median'
+expect_json '.io.locations[0].read.trials | .min <= .median and .median <= .max and .noise_pct >= 0'
 expect_json '.io.locations | length == 1'
 expect_json '.io.locations[0] | .path == "/tmp/data" and .named and .status == "done"'
 expect_json '.io.locations[0].write.bytes == 1048576 and .io.locations[0].read.bytes == 1048576'
@@ -51,7 +57,9 @@ expect_empty "$ROOT/tmp/data" "the named directory"
 
 run bench io /tmp/data $IO_SMALL
 expect_rc 0
-expect_line '^Disk I/O where the data lives: 1 MiB written and read in 1 MiB blocks; 20 files of 4 KiB; at most 10 s a phase$'
+expect_line '^Disk I/O where the data lives: 1 MiB written and read in 1 MiB blocks; 20 files of 4 KiB; 3 trials at each location, at most 10 s a phase in all$'
+expect_line '^spread of the 3 trials around the medians above \(the locations took turns\)$'
+expect_line '^/tmp/data +write ±[0-9]+ %  read ±[0-9]+ %  small files ±[0-9]+ %$'
 expect_line '^location +file system +method +write +read +small files$'
 expect_line '^/tmp/data +ext4 /dev/sdd +(O_DIRECT|buffered) +[0-9.]+ [KMG]?i?B/s'
 expect_line '^small files, time per operation: median / p99$'
@@ -117,6 +125,19 @@ run bench io --files -3
 expect_rc 2
 run bench io --seconds 0
 expect_rc 2
+run bench io --trials 0
+expect_rc 2
+expect_err "^wslgpu bench: --trials: must not be 0"
+run bench io --trials 11
+expect_rc 2
+expect_err "--trials: '11' is not a whole number up to 10"
+# --trials 1: measured once, so two locations are never called different.
+mkdir -p "$ROOT/tmp/once"
+run_json bench io /tmp/data /tmp/once $IO_SMALL --trials 1
+expect_rc 0
+expect_json '.io.params.trials == 1 and ([.io.locations[] | .trials] == [1, 1])'
+expect_json '[.io.locations[] | .read.trials.noise_pct] == [null, null]'
+expect_json '[.io.verdict.findings[] | select(.status != "pass")] == []'
 run bench --help
 expect_rc 0
 expect_line '^usage: wslgpu bench \[io\|gpu\] \[OPTIONS\] \[PATH\.\.\.\]$'

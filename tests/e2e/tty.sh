@@ -196,4 +196,134 @@ expect_json '.checks[] | select(.id == "cuda.init") | [.fix[] | test("wsl.exe --
 if awk -v s="$SECS" 'BEGIN { exit !(s < 20) }'; then ok "ended in ${SECS}s, not at the 30 s limit"
 else fail "took ${SECS}s: waited for the time limit"; fi
 
+# ---- the pager (src/cli/pager.c): long output for reading, on a terminal ----
+# A stand-in pager records that it ran, with LESS, and keeps what it was
+# given; "head" quits after the first line, as a person quitting less early.
+cat >"$WORK/pager" <<'EOF'
+#!/bin/sh
+echo "ran LESS=$LESS" >>"$PAGER_LOG"
+cat >"$PAGER_LOG.text"
+EOF
+cat >"$WORK/pager-quit" <<'EOF'
+#!/bin/sh
+echo "ran" >>"$PAGER_LOG"
+head -n 1 >"$PAGER_LOG.text"
+EOF
+cat >"$WORK/pager-hang" <<'EOF'
+#!/bin/sh
+echo $$ >"$PAGER_LOG.pid"
+exec sleep 60
+EOF
+chmod +x "$WORK/pager" "$WORK/pager-quit" "$WORK/pager-hang"
+PAGER_LOG=$WORK/pager.log
+paged() { # WHAT: the stand-in ran and was given the kb listing, not the screen
+	if [ -s "$PAGER_LOG" ] && head -1 "$PAGER_LOG.text" 2>/dev/null | grep -q '^knowledge: '; then
+		ok "$1: the pager showed it"
+	else
+		fail "$1: the pager did not run or got nothing ($(cat "$PAGER_LOG" 2>/dev/null))"
+	fi
+	if printf '%s\n' "$OUT" | grep -q '^knowledge: '; then fail "$1: printed past the pager"
+	else ok "$1: nothing past the pager"; fi
+}
+not_paged() { # WHAT
+	if [ -e "$PAGER_LOG" ]; then fail "$1: the pager ran ($(cat "$PAGER_LOG"))"
+	else ok "$1: no pager"; fi
+}
+fixture healthy-wsl2
+for how in WSLGPU_PAGER PAGER; do
+	rm -f "$PAGER_LOG" "$PAGER_LOG.text"
+	EXTRA_ENV="PAGER_LOG=$PAGER_LOG $how=$WORK/pager"
+	ptyrun fg "$WORK/pg-$how" kb
+	expect_rc 0
+	paged "kb on a terminal, \$$how set"
+	if grep -qx 'ran LESS=FRX' "$PAGER_LOG"; then ok "LESS=FRX when LESS is unset"
+	else fail "the pager got $(cat "$PAGER_LOG")"; fi
+done
+# WSLGPU_PAGER before PAGER; a LESS of the user's is kept.
+rm -f "$PAGER_LOG" "$PAGER_LOG.text"
+EXTRA_ENV="PAGER_LOG=$PAGER_LOG WSLGPU_PAGER=$WORK/pager PAGER=/nonexistent/pager LESS=-S"
+ptyrun fg "$WORK/pg-both" kb bridge.dxg.missing
+expect_rc 0
+if grep -qx 'ran LESS=-S' "$PAGER_LOG" && grep -q '^\[bridge\.dxg\.missing\]' "$PAGER_LOG.text"; then
+	ok "WSLGPU_PAGER wins over PAGER; the user's LESS is kept"
+else fail "WSLGPU_PAGER and PAGER: $(cat "$PAGER_LOG" 2>/dev/null)"; fi
+# check -v is for reading too.
+rm -f "$PAGER_LOG" "$PAGER_LOG.text"
+EXTRA_ENV="PAGER_LOG=$PAGER_LOG WSLGPU_PAGER=$WORK/pager"
+ptyrun fg "$WORK/pg-check" check -v --only platform --timeout 20
+expect_rc 0
+# (in colour: the pager is on the terminal, and LESS=R shows it)
+if sed 's/\x1b\[[0-9;]*m//g' "$PAGER_LOG.text" 2>/dev/null | grep -q '^✓ platform\.kind' &&
+	grep -q "$(printf '\033')\[32m✓" "$PAGER_LOG.text"; then
+	ok "check -v goes through the pager, in colour"
+else fail "check -v did not go through the pager"; fi
+# Never with --no-pager, WSLGPU_PAGER=cat or empty, a pager that is not
+# found, nor on a pipe.
+for how in "--no-pager" "WSLGPU_PAGER=cat" "WSLGPU_PAGER=" "WSLGPU_PAGER=/nonexistent/pager"; do
+	rm -f "$PAGER_LOG" "$PAGER_LOG.text"
+	case $how in
+	--*) EXTRA_ENV="PAGER_LOG=$PAGER_LOG WSLGPU_PAGER=$WORK/pager"; set -- "$how" kb ;;
+	*) EXTRA_ENV="PAGER_LOG=$PAGER_LOG PAGER=$WORK/pager $how"; set -- kb ;;
+	esac
+	ptyrun fg "$WORK/pg-none" "$@"
+	expect_rc 0
+	not_paged "kb with $how"
+	expect_line '^knowledge: '
+done
+rm -f "$PAGER_LOG" "$PAGER_LOG.text"
+EXTRA_ENV="PAGER_LOG=$PAGER_LOG WSLGPU_PAGER=$WORK/pager"
+run kb
+expect_rc 0
+not_paged "kb on a pipe"
+expect_line '^knowledge: '
+run check -v --only platform
+not_paged "check -v on a pipe"
+# Short output that is not for reading: no pager.
+EXTRA_ENV="PAGER_LOG=$PAGER_LOG WSLGPU_PAGER=$WORK/pager"
+ptyrun fg "$WORK/pg-check-short" check --only platform --timeout 20
+not_paged "check without -v"
+# The person quits the pager after the first line: wslgpu ends at once,
+# quietly, with its own status.
+rm -f "$PAGER_LOG" "$PAGER_LOG.text"
+EXTRA_ENV="PAGER_LOG=$PAGER_LOG WSLGPU_PAGER=$WORK/pager-quit"
+ptyrun fg "$WORK/pg-quit" kb
+expect_rc 0
+if grep -q '^knowledge: ' "$PAGER_LOG.text" 2>/dev/null; then ok "the pager got the first line"
+else fail "the quitting pager got nothing"; fi
+expect_no_line 'write error|Broken pipe|wslgpu'
+# The pager never outlives wslgpu: wslgpu waits for it, and when wslgpu is
+# killed (SIGKILL: no chance to wait) the pager ends with it.
+rm -f "$PAGER_LOG.pid"
+cat >"$WORK/killrun.py" <<'PY'
+import os, pty, sys, time, signal
+pid, fd = pty.fork()
+if pid == 0:
+    os.execve(sys.argv[1], sys.argv[1:], {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+              "WSLGPU_PAGER": os.environ["WSLGPU_PAGER"], "PAGER_LOG": os.environ["PAGER_LOG"]})
+pidfile = os.environ["PAGER_LOG"] + ".pid"
+deadline = time.time() + 30
+while not os.path.exists(pidfile) or not open(pidfile).read().strip():
+    if time.time() > deadline:
+        print("no pager"); sys.exit(1)
+    time.sleep(0.05)
+pager = int(open(pidfile).read())
+time.sleep(0.3)
+done, _ = os.waitpid(pid, os.WNOHANG)
+print("waited" if done == 0 else "did not wait")
+os.kill(pid, signal.SIGKILL)
+os.waitpid(pid, 0)
+for i in range(100):
+    try:
+        os.kill(pager, 0)
+    except ProcessLookupError:
+        print("pager ended"); sys.exit(0)
+    time.sleep(0.05)
+print("pager survived"); os.kill(pager, signal.SIGKILL); sys.exit(1)
+PY
+res=$(WSLGPU_PAGER="$WORK/pager-hang" PAGER_LOG="$PAGER_LOG" python3 "$WORK/killrun.py" "$WSLGPU" kb | tr '\n' ' ')
+case "$res" in
+"waited pager ended ") ok "wslgpu waits for its pager, and the pager ends when wslgpu is killed" ;;
+*) fail "pager and wslgpu: $res" ;;
+esac
+
 done_testing

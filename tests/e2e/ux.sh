@@ -7,38 +7,9 @@
 # fix, report and smoke say they did.
 . "$(dirname "$0")/lib.sh"
 
-# over WIDTH FIXES: the lines of stdin wider than WIDTH columns that are not
-# allowed to be. A line may be wider only when it is a fix command kept
-# whole (a line of the file FIXES, its part before "   (", or the command
-# after a ": " in it), or, after its label, a single word (a path, a URL)
-# that no line could hold.
-cat >"$WORK/over.py" <<'EOF'
-import sys, unicodedata
-width, fixes = int(sys.argv[1]), sys.argv[2]
-whole, inside = set(), []
-if fixes != "-":
-    for f in open(fixes, encoding="utf-8"):
-        f = f.rstrip("\n")
-        cmd = f.split("   (")[0]
-        whole.update((f, cmd))
-        inside.append(cmd)
-def cols(s):
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in s)
-for line in sys.stdin.read().split("\n"):
-    if cols(line) <= width:
-        continue
-    text = line.strip()
-    for label in ("fix ", "more ", "check ", "confirm ", "source ", "regex ", "match "):
-        if text.startswith(label):
-            text = text[len(label):].strip()
-    if text[:2] in ("· ", "* ") and ": " in text:
-        text = text.split(": ", 1)[1].strip()
-    if text in whole or " " not in text or any(": " + text in c for c in inside):
-        continue
-    print(cols(line), line)
-EOF
-over() { python3 "$WORK/over.py" "$@"; }
+# over WIDTH FIXES: the lines of stdin wider than WIDTH columns that are
+# not allowed to be (tests/e2e/over80.py says which may be).
+over() { python3 "$top/tests/e2e/over80.py" "$@"; }
 # widest: the widest line of $OUT, in columns.
 widest() {
 	printf '%s\n' "$OUT" | python3 -c 'import sys, unicodedata

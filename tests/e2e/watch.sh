@@ -230,6 +230,53 @@ else
 	echo "skip: no python3, or O_DIRECT reads are not supported where this test can write"
 fi
 
+# ---- the advice fits the program (src/watch/program.h) ----
+# dd is not Python: whatever the verdict (load decides it), no framework's
+# or Python tool's advice, and its fix block passes bash -n (words are
+# comments, commands whole).
+w -- "$NO_NVML" --interval 100ms --json="$WORK/dd.json" -- timeout 2 dd if=/dev/zero \
+	of=/dev/null bs=64k
+expect_rc 124
+json_file "$WORK/dd.json"
+expect_json '.program.kind == "other" and (.program.seen | test("^(timeout|dd), pid [0-9]+$"))'
+expect_json '.verdict.evidence.program == "other" and .verdict.evidence.framework == null'
+expect_err '^program: a program that is not Python \((timeout|dd), pid [0-9]+\)$'
+if printf '%s\n' "$ERR" | grep -Eq 'DataLoader|torch|tf\.data|py-spy|num_workers'; then
+	fail "watch -- dd gives framework advice: $(printf '%s\n' "$ERR" | grep -E 'DataLoader|torch|tf\.data|py-spy|num_workers')"
+else
+	ok "watch -- dd gives no framework advice"
+fi
+printf '%s\n' "$ERR" | awk '/^  fix        / { f = 1; print substr($0, 14); next }
+	f && /^             / { print substr($0, 14); next } { f = 0 }' >"$WORK/dd-fix.sh"
+if [ ! -s "$WORK/dd-fix.sh" ]; then
+	ok "watch -- dd: no fix block (verdict $(jq -r .verdict.id "$WORK/dd.json"))"
+elif bash -n "$WORK/dd-fix.sh" 2>"$WORK/bash.err"; then
+	ok "watch -- dd: its fix lines pass bash -n"
+else
+	fail "watch -- dd: fix lines fail bash -n: $(cat "$WORK/bash.err")"
+fi
+# A Python job whose command line names no framework: PyTorch is seen in
+# the libraries it maps (a stand-in torch package that loads a library
+# named libtorch_cpu.so), and the advice is PyTorch's.
+if command -v python3 >/dev/null 2>&1; then
+	mkdir -p "$WORK/fakefw/torch/lib"
+	cp "$(python3 -c 'import _ctypes; print(_ctypes.__file__)')" \
+		"$WORK/fakefw/torch/lib/libtorch_cpu.so"
+	printf '%s\n' 'import ctypes, os' \
+		'ctypes.CDLL(os.path.join(os.path.dirname(__file__), "lib", "libtorch_cpu.so"))' \
+		>"$WORK/fakefw/torch/__init__.py"
+	printf '%s\n' 'import time, torch' 'time.sleep(3)' >"$WORK/train.py"
+	w PYTHONPATH="$WORK/fakefw" -- "$NO_NVML" --interval 100ms --json="$WORK/torch.json" -- \
+		python3 "$WORK/train.py"
+	expect_rc 0
+	json_file "$WORK/torch.json"
+	expect_json '.program.kind == "pytorch" and (.program.seen | test("^libtorch_cpu.so mapped by python3, pid [0-9]+$"))'
+	expect_json '.verdict.evidence.framework == "pytorch" and .verdict.evidence.python == "yes"'
+	expect_err '^program: PyTorch \(libtorch_cpu\.so mapped by python3, pid [0-9]+\)$'
+else
+	echo "skip: no python3 for the PyTorch stand-in"
+fi
+
 # ---- many processes, most short-lived ----
 w -- "$NO_NVML" --interval 100ms --json="$WORK/many.json" -- \
 	sh -c 'p=; for i in $(seq 100); do sleep 60 & p="$p $!"; done
@@ -275,12 +322,21 @@ json_file "$WORK/busy.json"
 expect_json '.gpu.state == "ok" and .gpu.util_available == true and .gpu.mem_total_mib == 10240'
 expect_json '.verdict.id == "gpu-bound" and .verdict.status == "pass" and .verdict.cpu_io_only == false'
 expect_json '.summary.gpu_util_pct.mean == 87 and .summary.gpu_mem_used_mib.max == 1024'
-# An idle GPU: the job never used it.
+# An idle GPU: the job never used it. A Python job is sent to the
+# frameworks' check (a CPU-only build); a plain program is not.
+w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_UNSUPPORTED=processes FAKE_NVML_UTIL=0 -- \
+	--interval 200ms -- python3 -c 'import time; time.sleep(2)'
+expect_rc 0
+expect_err '^verdict: GPU idle: the job never used the GPU \(utilisation at most 0%\)'
+expect_err 'wslgpu check --only frameworks'
 w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_UNSUPPORTED=processes FAKE_NVML_UTIL=0 -- \
 	--interval 200ms -- sleep 2
 expect_rc 0
 expect_err '^verdict: GPU idle: the job never used the GPU \(utilisation at most 0%\)'
-expect_err 'wslgpu check --only frameworks'
+if printf '%s\n' "$ERR" | grep -q 'wslgpu check --only frameworks'; then
+	fail "a plain program sent to the frameworks' check"
+else ok "a plain program is not sent to the frameworks' check"; fi
+expect_err '# check that the program was built with CUDA and is told to use the GPU'
 # WSL's NVML: no utilisation; memory that never moved; the CPU burning.
 w LD_LIBRARY_PATH="$FAKES" -- --interval 250ms --json="$WORK/wsl.json" -- timeout 3 sh -c "$burn"
 expect_rc 124

@@ -263,6 +263,22 @@ static void loc_init(struct bench_io_loc *l, const char *path, const char *fs, b
 	l->read.bytes_per_s = rd;
 	l->write.bytes_per_s = wr;
 	l->cache_resident_pct = -1;
+	/* Three trials that agree: no noise. */
+	l->trials = 3;
+	for (unsigned i = 0; i < 3; i++) {
+		l->t_small.v[i] = per_file_us;
+		l->t_read.v[i] = rd;
+		l->t_write.v[i] = wr;
+	}
+	l->t_small.n = l->t_read.n = l->t_write.n = 3;
+}
+
+/* The trials of one figure, from a row of a table; 0 ends the row. */
+static void set_trials(struct bench_trials *t, const double *v)
+{
+	t->n = 0;
+	for (unsigned i = 0; i < BENCH_IO_MAX_TRIALS && v[i] > 0; i++)
+		t->v[t->n++] = v[i];
 }
 
 static const struct result *find_kb(const struct bench_verdict *v, const char *kb, size_t nth)
@@ -372,6 +388,86 @@ static void test_verdict_io(void **state)
 	bench_verdict_io(l, 1, &v);
 	assert_string_equal(v.summary, "no location could be measured");
 	bench_verdict_release(&v);
+}
+
+/*
+ * Trials against noise: a table of per-file costs (µs) at a Linux
+ * directory and a second location, and what the verdict must say. One
+ * noisy sample is no verdict; trials that overlap are "no difference
+ * beyond the noise"; trials that stay apart are a finding whatever their
+ * spread.
+ */
+static void test_verdict_io_trials(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *what;
+		double fast[6], other[6];
+		enum status st;
+		const char *summary;
+	} rows[] = {
+		{ "one noisy sample: 5.6x, then 0.7x and 1.2x",
+		  { 100, 100, 100 }, { 560, 70, 120 }, ST_PASS,
+		  "no location is 2× or more slower than the fastest (/home/you)" },
+		{ "a 3x median whose trials overlap the fastest's",
+		  { 100, 110, 260 }, { 300, 90, 330 }, ST_PASS,
+		  "no difference beyond the noise (±136 %)" },
+		{ "one trial each: noise unknown, no verdict",
+		  { 100 }, { 600 }, ST_PASS,
+		  "measured once: a difference cannot be told from noise (--trials 3)" },
+		{ "clearly apart: every trial 10x or more slower",
+		  { 50, 55, 48 }, { 1000, 1100, 950 }, ST_WARN,
+		  "/mnt/c/data: 20× slower for small files than /home/you" },
+		{ "apart despite a wide spread",
+		  { 40, 60, 50 }, { 300, 600, 450 }, ST_WARN,
+		  "/mnt/c/data: 9.0× slower for small files than /home/you" },
+		{ "2x by the medians but not between best and worst",
+		  { 100, 100, 120 }, { 200, 230, 210 }, ST_PASS,
+		  "no difference beyond the noise (±20 %)" },
+		{ "five trials, one outlier at the slow side",
+		  { 20, 21, 22, 20, 21 }, { 700, 720, 760, 40, 710 }, ST_PASS,
+		  "no difference beyond the noise (±94 %)" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct bench_io_loc l[2];
+		loc_init(&l[0], "/home/you", "ext4", false, 0, 1e9, 1e9);
+		loc_init(&l[1], "/mnt/c/data", "9p", true, 0, 1e9, 1e9);
+		l[1].source = (char *)"C:\\";
+		set_trials(&l[0].t_small, rows[i].fast);
+		set_trials(&l[1].t_small, rows[i].other);
+		struct bench_spread a, b;
+		bench_spread_of(&l[0].t_small, &a);
+		bench_spread_of(&l[1].t_small, &b);
+		l[0].per_file_us = a.median;
+		l[1].per_file_us = b.median;
+		struct bench_verdict v;
+		bench_verdict_io(l, 2, &v);
+		if (v.status != rows[i].st || strcmp(v.summary, rows[i].summary))
+			fail_msg("%s: status %s, summary \"%s\"; expected %s, \"%s\"", rows[i].what,
+				 status_name(v.status), v.summary, status_name(rows[i].st),
+				 rows[i].summary);
+		/* A warning carries the noise it is beyond; a pass names no KB
+		 * entry that would print a cause. */
+		for (size_t k = 0; k < v.n; k++) {
+			assert_non_null(res_get(&v.findings[k], "noise"));
+			assert_non_null(res_get(&v.findings[k], "trials"));
+			if (v.findings[k].status == ST_PASS)
+				assert_null(v.findings[k].kb);
+		}
+		bench_verdict_release(&v);
+	}
+	/* The spread itself: median, range, the largest distance from it. */
+	struct bench_trials t = { 3, { 100, 70, 120 } };
+	struct bench_spread sp;
+	bench_spread_of(&t, &sp);
+	assert_true(sp.n == 3 && sp.median == 100 && sp.min == 70 && sp.max == 120);
+	assert_true(fabs(sp.noise - 0.30) < 1e-9);
+	t.n = 1;
+	bench_spread_of(&t, &sp);
+	assert_true(sp.n == 1 && sp.noise == 0);
+	t.n = 0;
+	bench_spread_of(&t, &sp);
+	assert_true(sp.n == 0 && sp.median == 0);
 }
 
 /* ---- gpu verdict and helpers ---- */
@@ -773,7 +869,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles), cmocka_unit_test(test_space),
 		cmocka_unit_test(test_space_fit),
 		cmocka_unit_test(test_mounts),
-		cmocka_unit_test(test_verdict_io),  cmocka_unit_test(test_pcie),
+		cmocka_unit_test(test_verdict_io),  cmocka_unit_test(test_verdict_io_trials),
+		cmocka_unit_test(test_pcie),
 		cmocka_unit_test(test_pattern),     cmocka_unit_test(test_verdict_gpu),
 		cmocka_unit_test(test_output),      cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_io_run),      cmocka_unit_test(test_gpu_fake),

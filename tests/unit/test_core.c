@@ -471,6 +471,34 @@ static void test_text_width(void **state)
 	assert_string_equal(status_mark(ST_TIMEOUT), "T");
 }
 
+/* A command's remark as a comment: beside it when it fits, wrapped onto
+ * "# " lines when a good part fits, else all below; the command whole. */
+static void test_text_wrap_remark(void **state)
+{
+	(void)state;
+	text_set_terminal(40, true);
+	struct strbuf sb = STRBUF_INIT;
+	sb_add(&sb, "unset X");
+	text_wrap_remark(&sb, 7, "for this shell", 0);
+	assert_string_equal(sb.buf, "unset X   # for this shell");
+	sb_reset(&sb);
+	sb_add(&sb, "mv /a/b /a/b.off");
+	text_wrap_remark(&sb, 16, "the environment must not bring its own driver", 0);
+	assert_string_equal(sb.buf, "mv /a/b /a/b.off   # the environment\n"
+				    "# must not bring its own driver");
+	sb_reset(&sb);
+	/* a command that leaves no room: the remark below, at the indent */
+	const char *cmd = "sudo apt-get install -y nvidia-container-toolkit";
+	sb_add(&sb, cmd);
+	text_wrap_remark(&sb, (int)strlen(cmd), "from the repository above", 4);
+	assert_string_equal(sb.buf, "sudo apt-get install -y nvidia-container-toolkit\n"
+				    "    # from the repository above");
+	for (const char *l = strchr(sb.buf, '\n') + 1; l; l = strchr(l, '\n'))
+		assert_true(text_width_n(l, strcspn(l, "\n")) <= 40), l++;
+	sb_release(&sb);
+	text_set_terminal(80, true);
+}
+
 static void test_text_wrap(void **state)
 {
 	(void)state;
@@ -622,7 +650,8 @@ int main(void)
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),
 		cmocka_unit_test(test_text_distance), cmocka_unit_test(test_text_width),
-		cmocka_unit_test(test_text_wrap), cmocka_unit_test(test_finding_lines), cmocka_unit_test(test_next_line),
+		cmocka_unit_test(test_text_wrap), cmocka_unit_test(test_text_wrap_remark),
+		cmocka_unit_test(test_finding_lines), cmocka_unit_test(test_next_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

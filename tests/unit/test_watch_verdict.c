@@ -10,7 +10,9 @@
 
 #include "testutil.h"
 
+#include "kb/fixline.h"
 #include "kb/kb.h"
+#include "watch/program.h"
 #include "watch/verdict.h"
 #include "kb_ids.h"
 
@@ -349,6 +351,7 @@ static void test_pid(void **state)
 	(void)state;
 	struct watch_summary s = base();
 	s.job_cpu_mean = s.job_top_mean = s.job_runnable_mean = s.job_rchar_mean = 0;
+	s.program = WP_PYTHON; /* py-spy is offered for a Python job only */
 	s.top_pid = (int)getpid();
 	struct watch_verdict v;
 	expect(&s, WV_WAITING, KB_WATCH_WAITING, &v);
@@ -399,6 +402,160 @@ static void test_kb_entries(void **state)
 		assert_non_null(kb_find(extra[i]));
 }
 
+/*
+ * The advice fits the program: each verdict's cause and fixes, expanded
+ * with the evidence of a job of each kind. A framework's words appear only
+ * for that framework; a plain program (dd, a shell script) gets general
+ * advice and no Python tool; code for a script is words for a person
+ * ("in your training script: ..."), shown as a comment, never a command.
+ */
+static void test_advice(void **state)
+{
+	(void)state;
+	static const enum watch_program kinds[] = { WP_UNKNOWN, WP_OTHER, WP_PYTHON, WP_JAX,
+						    WP_TENSORFLOW, WP_PYTORCH };
+	/* a summary for each verdict that has advice to fit */
+	struct watch_summary sums[7];
+	for (size_t i = 0; i < 7; i++)
+		sums[i] = base();
+	sums[0].job_blocked_mean = 0.9;                      /* input-bound */
+	sums[1].job_cpu_mean = 7.5;                          /* cpu-bound */
+	sums[2].swap_in_mean = 5;                            /* memory pressure */
+	sums[3].gpu_util_mean = 95;                          /* gpu-bound */
+	sums[4].gpu_util_max = 1, sums[4].gpu_mem_max = 1000; /* gpu idle */
+	sums[5].job_rchar_mean = 0;                          /* waiting */
+	sums[6].gpu_util_known = false, sums[6].job_top_mean = 0.95,
+	sums[6].job_cpu_mean = 1.0;                          /* cpu- or gpu-bound */
+	static const enum watch_verdict_id ids[] = { WV_INPUT, WV_CPU, WV_MEMORY, WV_GPU_BOUND,
+						     WV_GPU_IDLE, WV_WAITING, WV_CPU_OR_GPU };
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		enum watch_program kind = kinds[k];
+		bool torch = kind == WP_PYTORCH, tf = kind == WP_TENSORFLOW;
+		bool py = program_is_python(kind);
+		for (size_t i = 0; i < 7; i++) {
+			sums[i].program = kind;
+			struct watch_verdict v;
+			watch_judge(&sums[i], &v);
+			if (v.id != ids[i])
+				fail_msg("summary %zu: verdict %s, expected %s", i, v.name,
+					 watch_verdict_name(ids[i]));
+			assert_string_equal(ev_get(&v.ev, "program"), program_name(kind));
+			const struct kb_entry *e = kb_find(v.kb);
+			struct strbuf all = STRBUF_INIT, line = STRBUF_INIT;
+			kb_expand(e->cause, &v.ev, NULL, &all);
+			size_t fixes = 0;
+			for (size_t f = 0; f < e->fix.n; f++) {
+				sb_reset(&line);
+				kb_expand_fix(e->fix.v[f], &v.ev, NULL, &line);
+				if (!line.len)
+					continue;
+				fixes++;
+				sb_addf(&all, "\n%s", line.buf);
+				/* code for a script is never offered as a command */
+				struct fix_command c;
+				fix_classify(line.buf, &c);
+				bool code = strstr(line.buf, "DataLoader(") || strstr(line.buf, "dataset.") ||
+					    strstr(line.buf, "set_sync_debug_mode");
+				if (code && (!c.instruction ||
+					     strncmp(line.buf, "in your training script: ", 25)))
+					fail_msg("%s for %s: code offered as a command: %s", v.kb,
+						 program_name(kind), line.buf);
+				free(c.text);
+				free(c.note);
+			}
+			if (!fixes)
+				fail_msg("%s for %s: no advice at all", v.kb, program_name(kind));
+			const char *t = all.buf;
+			if (!torch && (strstr(t, "DataLoader") || strstr(t, "torch")))
+				fail_msg("%s for %s: PyTorch advice: %s", v.kb, program_name(kind), t);
+			if (!tf && (strstr(t, "tf.data") || strstr(t, "tf.keras") ||
+				    strstr(t, "import tensorflow")))
+				fail_msg("%s for %s: TensorFlow advice: %s", v.kb, program_name(kind), t);
+			if (!py && (strstr(t, "py-spy") || strstr(t, "python -c") ||
+				    strstr(t, "--only frameworks")))
+				fail_msg("%s for %s: Python advice: %s", v.kb, program_name(kind), t);
+			/* where its framework has advice, it gets it */
+			if (torch && (ids[i] == WV_INPUT || ids[i] == WV_CPU || ids[i] == WV_MEMORY))
+				assert_non_null(strstr(t, "DataLoader("));
+			if (tf && (ids[i] == WV_INPUT || ids[i] == WV_CPU))
+				assert_non_null(strstr(t, "tf.data.AUTOTUNE"));
+			/* and a job that reads gets told where data should live */
+			if (ids[i] == WV_INPUT)
+				assert_non_null(strstr(t, "local ext4 path"));
+			if (ids[i] == WV_INPUT && !program_is_framework(kind))
+				assert_non_null(strstr(t, "several processes at once"));
+			sb_release(&all);
+			sb_release(&line);
+			watch_verdict_release(&v);
+		}
+	}
+}
+
+/* What kind of program a process is, from its command line and maps. */
+static void test_program(void **state)
+{
+	(void)state;
+#define CMD(s) s, sizeof s - 1
+	assert_int_equal(program_from_cmdline(CMD("dd\0if=/x\0of=/dev/null\0"), "dd"), WP_OTHER);
+	assert_int_equal(program_from_cmdline(CMD("sh\0-c\0dd if=/x of=/dev/null\0"), "sh"),
+			 WP_OTHER);
+	assert_int_equal(program_from_cmdline(CMD("/usr/bin/python3\0train.py\0"), "python3"),
+			 WP_PYTHON);
+	assert_int_equal(program_from_cmdline(CMD("python3\0-c\0import torch; torch.zeros(1)\0"),
+					      "python3"), WP_PYTORCH);
+	assert_int_equal(program_from_cmdline(CMD("python\0-m\0torch.distributed.run\0t.py\0"),
+					      "python"), WP_PYTORCH);
+	assert_int_equal(program_from_cmdline(CMD("/opt/venv/bin/torchrun\0--nproc-per-node=2\0"),
+					      "torchrun"), WP_PYTORCH);
+	assert_int_equal(program_from_cmdline(CMD("python3\0-c\0import tensorflow as tf\0"),
+					      "python3"), WP_TENSORFLOW);
+	assert_int_equal(program_from_cmdline(CMD("python3\0-c\0from jax import numpy\0"),
+					      "python3"), WP_JAX);
+	/* torchvision alone is not torch; a script named after it is no import */
+	assert_int_equal(program_from_cmdline(CMD("python3\0-c\0import torchvision\0"),
+					      "python3"), WP_PYTHON);
+	assert_int_equal(program_from_cmdline(CMD("python3\0torch_train.py\0"), "python3"),
+			 WP_PYTHON);
+	/* a kernel thread or a process gone: its name only */
+	assert_int_equal(program_from_cmdline("", 0, "python3.12"), WP_PYTHON);
+	assert_int_equal(program_from_cmdline("", 0, "dd"), WP_OTHER);
+	assert_int_equal(program_from_cmdline("", 0, ""), WP_UNKNOWN);
+
+	const char *lib = NULL;
+	size_t n = 0;
+	static const char torch_maps[] =
+		"7f00-7f10 r-xp 00000000 08:01 12 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+		"7f20-7f30 r-xp 00000000 08:01 13 /home/u/venv/lib/python3.12/site-packages/torch/lib/"
+		"libtorch_cpu.so\n"
+		"7f40-7f50 r--p 00000000 08:01 14 /home/u/venv/lib/python3.12/site-packages/torch/lib/"
+		"libc10.so\n";
+	assert_int_equal(program_from_maps(CMD(torch_maps), &lib, &n), WP_PYTORCH);
+	assert_int_equal(n, strlen("libtorch_cpu.so"));
+	assert_memory_equal(lib, "libtorch_cpu.so", n);
+	static const char tf_maps[] =
+		"7f00-7f10 r-xp 00000000 08:01 13 /v/site-packages/tensorflow/"
+		"libtensorflow_framework.so.2\n";
+	assert_int_equal(program_from_maps(CMD(tf_maps), &lib, &n), WP_TENSORFLOW);
+	static const char jax_maps[] =
+		"7f00-7f10 r-xp 00000000 08:01 13 /v/site-packages/jaxlib/xla_extension.so (deleted)\n";
+	assert_int_equal(program_from_maps(CMD(jax_maps), &lib, &n), WP_JAX);
+	assert_memory_equal(lib, "xla_extension.so", n);
+	static const char plain[] =
+		"7f00-7f10 r-xp 00000000 08:01 12 /usr/bin/python3.12\n"
+		"7f20-7f30 rw-p 00000000 00:00 0 [heap]\n"
+		"7f40-7f50 r--p 00000000 08:01 14 /usr/lib/python3.12/lib-dynload/_torchless.so\n";
+	assert_int_equal(program_from_maps(CMD(plain), &lib, &n), WP_UNKNOWN);
+	/* both: PyTorch wins */
+	static const char both[] =
+		"1-2 r-xp 0 0:0 1 /v/tensorflow/libtensorflow_cc.so.2\n"
+		"3-4 r-xp 0 0:0 1 /v/torch/lib/libtorch.so\n";
+	assert_int_equal(program_from_maps(CMD(both), NULL, NULL), WP_PYTORCH);
+#undef CMD
+	assert_string_equal(program_name(WP_PYTORCH), "pytorch");
+	assert_true(program_is_python(WP_JAX) && !program_is_python(WP_OTHER));
+	assert_true(!program_is_framework(WP_PYTHON) && program_is_framework(WP_TENSORFLOW));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,7 +564,8 @@ int main(void)
 		cmocka_unit_test(test_input),     cmocka_unit_test(test_cpu),
 		cmocka_unit_test(test_without_utilisation), cmocka_unit_test(test_waiting),
 		cmocka_unit_test(test_pid),
-		cmocka_unit_test(test_kb_entries),
+		cmocka_unit_test(test_kb_entries), cmocka_unit_test(test_advice),
+		cmocka_unit_test(test_program),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,113 @@
+# columns.sh: every line of human output of every command fits 80 columns
+# (display columns, UTF-8 aware), on every fixture, at COLUMNS=80 and on a
+# pipe with no COLUMNS (where the width is 80): check, check -v, check
+# --brief, fix, smoke, explain --check, report's messages; and, once, kb
+# with every entry, every --help, explain, bench io and gpu, watch's
+# summary and history. Prose wraps at word boundaries; the only lines that
+# may be wider are commands, which are never wrapped or split (a fix line
+# a command names, a PowerShell command of a plan after its "# PS> "
+# prompt), and a single word after its label (a path, a URL) that no line
+# could hold: tests/e2e/over80.py says which. Markdown (report --markdown)
+# is not wrapped: GitHub shows every line break of an issue or comment as
+# one (https://github.com/jgm/pandoc/issues/3594), so a wrapped paragraph
+# would render ragged where it is pasted. tests/e2e/ux.sh pins the layout
+# itself (hanging indents, where a long command goes).
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { echo "ok - # SKIP no python3"; done_testing; exit 0; }
+
+# fits WHAT: no line of $OUT and $ERR wider than 80 columns, but those
+# over80.py allows given the commands in $WORK/fixes.
+fits() {
+	bad=$(printf '%s\n%s\n' "$OUT" "$ERR" | python3 "$top/tests/e2e/over80.py" 80 "$WORK/fixes")
+	if [ -z "$bad" ]; then ok "$1 fits 80 columns"
+	else fail "$1: lines wider than 80 columns:
+$bad"; fi
+}
+
+printf '%s\n' 'CUDA error: no CUDA-capable device is detected' \
+	'ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link' \
+	'RuntimeError: DataLoader worker (pid 123) is killed by signal: Bus error.' >"$WORK/log"
+
+n=0
+for f in $(fixture_tool --list); do
+	fixture "$f"
+	selected || continue
+	# every other fixture on a pipe with no COLUMNS, the others at COLUMNS=80
+	n=$((n + 1))
+	if [ $((n % 2)) = 0 ]; then setenv COLUMNS=; how="pipe"; else setenv COLUMNS=80; how="COLUMNS=80"; fi
+	# the commands these runs may print, one a line
+	run_json check --timeout 2
+	jq -r '.checks[].fix[]?' "$JSON" >"$WORK/fixes"
+	run_json fix --timeout 2
+	jq -r '.steps[].commands[].command' "$JSON" >>"$WORK/fixes"
+	run_json explain --check --timeout 2 -f "$WORK/log"
+	jq -r '.matches[]?.causes[]?.fix[]?' "$JSON" >>"$WORK/fixes"
+	run check --timeout 2
+	fits "check ($how)"
+	run check -v --timeout 2
+	fits "check -v ($how)"
+	run check --brief --timeout 2
+	fits "check --brief ($how)"
+	run fix --timeout 2
+	fits "fix ($how)"
+	run smoke --timeout 2
+	fits "smoke ($how)"
+	run explain --check --timeout 2 -f "$WORK/log"
+	fits "explain --check ($how)"
+	run report -o "$WORK/bundle.tar.gz" --timeout 2
+	fits "report ($how)"
+	rm -f "$WORK/bundle.tar.gz"
+done
+
+# Once: the knowledge base, every --help, explain, bench, watch, history.
+fixture healthy-wsl2
+for how in COLUMNS=80 COLUMNS=; do
+	EXTRA_ENV=$how
+	# commands, and the log patterns (regex:, match:), which are shown as
+	# they are, never wrapped
+	# (a fix that is a condition, {?KEY:command}, shows as its command)
+	sed -n 's/^fix: //p; s/^confirm: //p; s/^regex: //p; s/^match: //p' "$top"/src/kb/*.kb \
+		>"$WORK/fixes"
+	sed -n 's/^fix: .*{?!\{0,1\}[a-z_]*=\{0,1\}[a-z0-9_]*:\(.*\)}$/\1/p' "$top"/src/kb/*.kb \
+		>>"$WORK/fixes"
+	# shellcheck disable=SC2046
+	run kb $(sed -n 's/^\[\(.*\)\]$/\1/p' "$top"/src/kb/*.kb)
+	expect_rc 0
+	fits "kb with every entry ($how)"
+	run kb
+	fits "kb ($how)"
+	for c in "" check explain bench watch smoke history report fix kb; do
+		# shellcheck disable=SC2086
+		OUT=$(env -i PATH=/usr/bin:/bin LANG=C.UTF-8 $how "$WSLGPU" $c --help 2>&1)
+		ERR=""
+		fits "wslgpu $c --help ($how)"
+	done
+	run_json explain -f "$WORK/log"
+	jq -r '.matches[].causes[].fix[]' "$JSON" >"$WORK/fixes"
+	run explain -f "$WORK/log"
+	fits "explain ($how)"
+	run explain -v -f "$WORK/log"
+	fits "explain -v ($how)"
+	: >"$WORK/fixes"
+	mkdir -p "$ROOT/home/user" "$ROOT/mnt/c/Users/alice"
+	run bench io /home/user /mnt/c/Users/alice --size 1M --files 20 --seconds 10
+	fits "bench io ($how)"
+	run bench gpu --max-size 64K --launches 200 --batch 500
+	fits "bench gpu ($how)"
+	run smoke --record --db "$WORK/h.db" --timeout 2
+	run smoke --record --db "$WORK/h.db" --timeout 2
+	run history --db "$WORK/h.db"
+	fits "history ($how)"
+	run history --changes --db "$WORK/h.db"
+	fits "history --changes ($how)"
+	rm -f "$WORK/h.db"
+	# watch's summary, on standard error
+	OUT=$(env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 $how "$WSLGPU" watch \
+		--nvml-lib=/nonexistent/libnvidia-ml.so.1 --interval 100ms -- \
+		dd if=/dev/zero of=/dev/null bs=64k count=20000 2>&1 >/dev/null)
+	ERR=""
+	fits "watch's summary ($how)"
+done
+
+done_testing
