@@ -406,6 +406,9 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 		sb_addf(sb, ", %zu tolerated", m->tolerated);
 	sb_addf(sb, ", %zu warning%s, %d skipped", m->warnings, m->warnings == 1 ? "" : "s",
 		m->counts[ST_SKIP]);
+	/* could not find out: no failure, and no pass either */
+	if (m->counts[ST_UNKNOWN])
+		sb_addf(sb, ", %d unknown", m->counts[ST_UNKNOWN]);
 	if (m->interrupted)
 		sb_addf(sb, ", %zu did not finish; nothing delivered", m->interrupted);
 	if (m->cut_short || m->not_started)

@@ -55,7 +55,7 @@ void html_page_begin(struct strbuf *out, const char *title)
 		    "table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.2rem .5rem;"
 		    "border-bottom:1px solid #eee;vertical-align:top}\n"
 		    ".st-pass{color:#188038}.st-warn{color:#b06000}.st-fail,.st-crash,.st-timeout{color:#d93025}"
-		    ".st-skip{color:#777}\n"
+		    ".st-skip{color:#777}.st-unknown{color:#1a73e8}\n"
 		    "img,svg{max-width:100%;height:auto}\n.muted{color:#666}\n"
 		    "</style>\n</head>\n<body>\n");
 }

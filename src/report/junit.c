@@ -165,6 +165,23 @@ static void put_testcase(struct strbuf *sb, const struct result *r)
 		sb_add(sb, "      <skipped");
 		message_attr(sb, detail);
 		sb_add(sb, "/>\n");
+	} else if (r->status == ST_UNKNOWN) {
+		/* Could not find out: not a pass, and no failure either. CI
+		 * tools show a skipped test with its message (GitLab, Jenkins,
+		 * GitHub's test reporters), which is what this is: a test that
+		 * could not be carried out. The finding follows as output. */
+		struct strbuf m = STRBUF_INIT;
+		sb_addf(&m, "unknown: %s", detail);
+		sb_add(sb, "      <skipped");
+		message_attr(sb, m.buf);
+		sb_add(sb, "/>\n");
+		sb_release(&m);
+		sb_add(&body, "could not be verified (does not fail the run)\n");
+		sb_addf(&body, "%-9s%s\n", "status", status_name(r->status));
+		junit_finding(&body, r);
+		sb_add(sb, "      <system-out>");
+		xml_esc(sb, body.buf, false);
+		sb_add(sb, "</system-out>\n");
 	} else if (result_fails_run(r)) {
 		sb_add(sb, "      <failure");
 		attr(sb, "type", status_name(r->status));
@@ -286,7 +303,7 @@ void report_junit(struct strbuf *out, const struct report *rep, const struct out
 				continue;
 			n++;
 			fails += result_fails_run(r);
-			skips += r->status == ST_SKIP;
+			skips += r->status == ST_SKIP || r->status == ST_UNKNOWN;
 			lsecs += r->ms / 1000.0;
 		}
 		struct strbuf name = STRBUF_INIT;

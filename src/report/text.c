@@ -25,6 +25,7 @@ const char *report_status_colour(enum status s)
 	case ST_SKIP: return "\033[2m";
 	case ST_CRASH: return "\033[35m";
 	case ST_TIMEOUT: return "\033[33m";
+	case ST_UNKNOWN: return "\033[36m";
 	default: return "";
 	}
 }
@@ -187,6 +188,19 @@ void report_text(struct strbuf *out, const struct report *rep)
 	report_verdict(out, rep);
 }
 
+/* "; 1 could not be verified (toolkit.packages)": what a verdict without
+ * failures leaves unproven. Unknown is no problem (flutter doctor does
+ * not fail on a validator that is not available either), but "no
+ * problems" must not read as "all verified". */
+static void add_unknown(struct strbuf *v, const struct summary *sum)
+{
+	int n = sum->counts[ST_UNKNOWN];
+	if (!n)
+		return;
+	sb_addf(v, "; %d could not be verified (%s%s)", n, n == 1 ? "" : "first: ",
+		sum->first_unknown->def->id);
+}
+
 void report_verdict(struct strbuf *out, const struct report *rep)
 {
 	struct summary sum;
@@ -217,16 +231,19 @@ void report_verdict(struct strbuf *out, const struct report *rep)
 	} else if (sum.first_warning) {
 		if (rep->color)
 			on = "\033[1;33m";
-		sb_addf(&v, "%s%s No failures%s, %d warning%s (first: %s)%s.", on,
+		sb_addf(&v, "%s%s No failures%s, %d warning%s (first: %s)", on,
 			status_mark(ST_WARN), off, (int)sum.problems,
-			sum.problems == 1 ? "" : "s", sum.first_warning->def->id,
-			rep->strict ? "; --strict: warnings fail the run" : "");
+			sum.problems == 1 ? "" : "s", sum.first_warning->def->id);
+		add_unknown(&v, &sum);
+		sb_addf(&v, "%s.", rep->strict ? "; --strict: warnings fail the run" : "");
 	} else {
 		if (rep->color)
 			on = "\033[1;32m";
 		int ran = sum.counts[ST_PASS];
-		sb_addf(&v, "%s%s No problems found%s in %d check%s.", on, status_mark(ST_PASS), off,
+		sb_addf(&v, "%s%s No problems found%s in %d check%s", on, status_mark(ST_PASS), off,
 			ran, ran == 1 ? "" : "s");
+		add_unknown(&v, &sum);
+		sb_addc(&v, '.');
 	}
 	if (v.len)
 		text_wrap_line(out, v.buf, 2, 0);
