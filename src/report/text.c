@@ -151,6 +151,9 @@ static void put_check(struct strbuf *out, const struct report *rep, const struct
 				finding_text(out, &v, 6, FT_MORE);
 		} else if (r->status == ST_PASS) { /* a pass with a KB note: harmless noise explained */
 			finding_text(out, &v, 6, FT_CAUSE | FT_NOTE | (rep->verbose ? FT_MORE : 0));
+		} else if (r->status == ST_UNKNOWN) { /* why it cannot tell, and how to find out */
+			finding_text(out, &v, 6, FT_CAUSE | FT_NOTE | FT_FIXES |
+					 (rep->verbose ? FT_SOURCES | FT_MORE : 0));
 		} else {
 			finding_text(out, &v, 6, FT_CAUSE | FT_FIXES |
 					 (rep->verbose ? FT_SOURCES | FT_MORE : 0));
@@ -197,8 +200,9 @@ static void add_unknown(struct strbuf *v, const struct summary *sum)
 	int n = sum->counts[ST_UNKNOWN];
 	if (!n)
 		return;
-	sb_addf(v, "; %d could not be verified (%s%s)", n, n == 1 ? "" : "first: ",
-		sum->first_unknown->def->id);
+	sb_addf(v, "; %d%s could not be verified (%s%s)", n,
+		sum->counts[ST_PASS] || sum->problems ? "" : n == 1 ? " check" : " checks",
+		n == 1 ? "" : "first: ", sum->first_unknown->def->id);
 }
 
 void report_verdict(struct strbuf *out, const struct report *rep)
@@ -240,8 +244,9 @@ void report_verdict(struct strbuf *out, const struct report *rep)
 		if (rep->color)
 			on = "\033[1;32m";
 		int ran = sum.counts[ST_PASS];
-		sb_addf(&v, "%s%s No problems found%s in %d check%s", on, status_mark(ST_PASS), off,
-			ran, ran == 1 ? "" : "s");
+		sb_addf(&v, "%s%s No problems found%s", on, status_mark(ST_PASS), off);
+		if (ran || !sum.counts[ST_UNKNOWN])
+			sb_addf(&v, " in %d check%s", ran, ran == 1 ? "" : "s");
 		add_unknown(&v, &sum);
 		sb_addc(&v, '.');
 	}
