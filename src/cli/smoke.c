@@ -467,7 +467,7 @@ static void put_ids(struct json_writer *jw, const char *key, const struct smoke 
 	jw_end(jw);
 }
 
-/* The "smoke" member smoke adds to the check report (wslgpu/check/1). */
+/* The "smoke" member smoke adds to the check report (wslgpu/check/2). */
 static void smoke_json(struct json_writer *jw, const void *ctx)
 {
 	const struct smoke *s = ctx;

@@ -642,6 +642,12 @@ void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *m, struct
 			jw_object_begin(&jw);
 			jw_kv_str(&jw, "command", c->text);
 			jw_kv_str(&jw, "note", c->note);
+			/* the script's line for it: runs as printed, or a comment */
+			struct strbuf line = STRBUF_INIT;
+			script_command(&line, c);
+			sb_rtrim(&line);
+			jw_kv_str(&jw, "line", line.buf);
+			sb_release(&line);
 			jw_kv_str(&jw, "where", fix_where_name(c->where));
 			jw_kv_str(&jw, "kind", c->instruction ? "instruction"
 					       : c->template ? "template" : "command");

@@ -9,6 +9,7 @@
 #include "../core/check.h"
 #include "../core/rootfs.h"
 #include "../kb/finding.h"
+#include "../kb/fixline.h"
 #include "../kb/kb.h"
 #include "../version.h"
 #include "report.h"
@@ -94,8 +95,11 @@ static void put_finding(struct strbuf *out, const struct result *r)
 		if (v.nfix) {
 			sb_add(out, "<p><b>Fix:</b></p>\n<pre>");
 			for (size_t i = 0; i < v.nfix; i++) {
-				html_escape(out, v.fix[i]);
+				struct fix_shell fs; /* a line that pastes */
+				fix_shell_of(v.fix[i], &fs);
+				html_escape(out, fs.line);
 				sb_addc(out, '\n');
+				fix_shell_release(&fs);
 			}
 			sb_add(out, "</pre>\n");
 		}

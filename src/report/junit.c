@@ -28,6 +28,7 @@
 #include "../core/check.h"
 #include "../core/json.h"
 #include "../core/utf8.h"
+#include "../kb/fixline.h"
 #include "../kb/kb.h"
 #include "../version.h"
 #include "finding.h"
@@ -128,8 +129,12 @@ static void junit_finding(struct strbuf *body, const struct result *r)
 	put_labelled(body, "detail", r->detail && *r->detail ? r->detail : r->def->title);
 	if (v.cause)
 		put_labelled(body, "cause", v.cause);
-	for (size_t i = 0; i < v.nfix; i++)
-		put_labelled(body, i ? "" : "fix", v.fix[i]);
+	for (size_t i = 0; i < v.nfix; i++) {
+		struct fix_shell fs; /* a line that pastes */
+		fix_shell_of(v.fix[i], &fs);
+		put_labelled(body, i ? "" : "fix", fs.line);
+		fix_shell_release(&fs);
+	}
 	struct strbuf t = STRBUF_INIT;
 	for (size_t i = 0; i < r->ev.n; i++) {
 		sb_reset(&t);

@@ -146,20 +146,11 @@ static void put_first(struct strbuf *sb, const struct result *r)
 		for (size_t i = 0; i < v.nfix; i++) {
 			/* as the terminal shows it: a remark is a comment, and
 			 * words for a person are one, so each line pastes */
-			struct fix_command c;
-			fix_classify(v.fix[i], &c);
-			struct strbuf line = STRBUF_INIT;
-			if (c.instruction)
-				sb_addf(&line, "# %s", v.fix[i]);
-			else if (c.note)
-				sb_addf(&line, "%s   # %s", c.text, c.note);
-			else
-				sb_add(&line, c.text);
-			md_code(sb, line.buf, MD_VALUE_MAX);
+			struct fix_shell fs;
+			fix_shell_of(v.fix[i], &fs);
+			md_code(sb, fs.line, MD_VALUE_MAX);
 			sb_addc(sb, '\n');
-			sb_release(&line);
-			free(c.text);
-			free(c.note);
+			fix_shell_release(&fs);
 		}
 		sb_add(sb, "```\n");
 	}
