@@ -92,8 +92,12 @@ static bool is_instruction(const char *s)
 		return true; /* "PyTorch: ...", "Docker Desktop ..." */
 	if (s[wl - 1] == ':' || memchr(s, '(', wl))
 		return true; /* "or:", "DataLoader(...," -- code for a script, not a shell */
+	/* "or, with toolkit 1.18 ...: sudo systemctl ..." is words too */
+	size_t vl = wl;
+	while (vl > 1 && (s[vl - 1] == ',' || s[vl - 1] == ';'))
+		vl--;
 	for (size_t i = 0; verbs[i]; i++)
-		if (strlen(verbs[i]) == wl && strncmp(s, verbs[i], wl) == 0) {
+		if (strlen(verbs[i]) == vl && strncmp(s, verbs[i], vl) == 0) {
 			/* "start https://..." opens a page from PowerShell; "set -x" is a command */
 			if (!strcmp(verbs[i], "start") && strstr(s, "://"))
 				return false;

@@ -9,9 +9,9 @@
 
 # over WIDTH FIXES: the lines of stdin wider than WIDTH columns that are not
 # allowed to be. A line may be wider only when it is a fix command kept
-# whole (a line of the file FIXES, its part before "   (", or the command
-# after a ": " in it), or, after its label, a single word (a path, a URL)
-# that no line could hold.
+# whole (a line of the file FIXES, its part before "   (" or "   # " (the
+# JSON's remark), or the command after a ": " in it), or, after its label,
+# a single word (a path, a URL) that no line could hold.
 cat >"$WORK/over.py" <<'EOF'
 import sys, unicodedata
 width, fixes = int(sys.argv[1]), sys.argv[2]
@@ -19,7 +19,7 @@ whole, inside = set(), []
 if fixes != "-":
     for f in open(fixes, encoding="utf-8"):
         f = f.rstrip("\n")
-        cmd = f.split("   (")[0]
+        cmd = f.split("   (")[0].split("   # ")[0]
         whole.update((f, cmd))
         inside.append(cmd)
 def cols(s):
