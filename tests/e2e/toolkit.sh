@@ -87,8 +87,8 @@ expect_status toolkit.nvcc fail
 expect_json '.checks[0].kb == "toolkit.nvcc.driver_too_old"'
 expect_json '.checks[0].evidence.driver_cuda == "12.4"'
 # the driver is fine: first a toolkit it runs, then (words) a newer driver
-expect_json '.checks[0].fix[0] == "sudo apt-get install cuda-toolkit-12-4   (a toolkit this driver supports; on WSL from NVIDIA'"'"'s WSL-Ubuntu repository)"'
-expect_json '.checks[0].fix[1] | test("^or update the NVIDIA driver on Windows")'
+expect_json '.checks[0].fix[0] == "sudo apt-get install cuda-toolkit-12-4   # a toolkit this driver supports; on WSL from NVIDIA'"'"'s WSL-Ubuntu repository"'
+expect_json '.checks[0].fix[1] | test("^# or update the NVIDIA driver on Windows")'
 run --only toolkit.nvcc
 expect_line '^      fix    sudo apt-get install cuda-toolkit-12-4   # a toolkit this driver supports'
 expect_line '^             # or update the NVIDIA driver on Windows'
