@@ -587,10 +587,10 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 		one_line(&t2, kernel ? kernel : "unknown"),
 		one_line(&t3, distro ? distro : "unknown distribution"));
 	put_driver(sb, rep);
-	sb_addf(sb, "\nChecks    %d pass, %d warn, %d fail, %d skip, %d crash, %d timeout "
-		    "(check.json has every one)\n\n",
+	sb_addf(sb, "\nChecks    %d pass, %d warn, %d fail, %d skip, %d crash, %d timeout, "
+		    "%d unknown (check.json has every one)\n\n",
 		sum.counts[ST_PASS], sum.counts[ST_WARN], sum.counts[ST_FAIL], sum.counts[ST_SKIP],
-		sum.counts[ST_CRASH], sum.counts[ST_TIMEOUT]);
+		sum.counts[ST_CRASH], sum.counts[ST_TIMEOUT], sum.counts[ST_UNKNOWN]);
 	const struct result *r = sum.first_failure ? sum.first_failure : sum.first_warning;
 	if (!r) {
 		sb_add(sb, "Verdict   no problems found\n");

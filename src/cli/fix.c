@@ -141,7 +141,7 @@ static int apply(struct checkrun *cr, const struct fix_plan *plan, bool yes, con
 				sb_release(&a);
 				sb_release(&b);
 			}
-		return plan->n ? EXIT_FAILED : EXIT_OK;
+		return fix_plan_problems(plan) ? EXIT_FAILED : EXIT_OK;
 	}
 	FILE *tty = NULL;
 	if (!yes) {
@@ -391,7 +391,7 @@ int cmd_fix(int argc, char **argv)
 		fputs(sb.buf, stdout);
 		fflush(stdout);
 		sb_release(&sb);
-		rc = plan.n ? EXIT_FAILED : EXIT_OK;
+		rc = fix_plan_problems(&plan) ? EXIT_FAILED : EXIT_OK;
 	}
 	if (cr->interrupted)
 		rc = checkrun_interrupt_note(cr->interrupted, cr->results, cr->n);

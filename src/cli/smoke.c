@@ -406,6 +406,9 @@ static void verdict_line(const struct smoke *s, struct strbuf *sb)
 		sb_addf(sb, ", %zu tolerated", m->tolerated);
 	sb_addf(sb, ", %zu warning%s, %d skipped", m->warnings, m->warnings == 1 ? "" : "s",
 		m->counts[ST_SKIP]);
+	/* could not find out: no failure, and no pass either */
+	if (m->counts[ST_UNKNOWN])
+		sb_addf(sb, ", %d unknown", m->counts[ST_UNKNOWN]);
 	if (m->interrupted)
 		sb_addf(sb, ", %zu did not finish; nothing delivered", m->interrupted);
 	if (m->cut_short || m->not_started)
@@ -464,7 +467,7 @@ static void put_ids(struct json_writer *jw, const char *key, const struct smoke 
 	jw_end(jw);
 }
 
-/* The "smoke" member smoke adds to the check report (wslgpu/check/1). */
+/* The "smoke" member smoke adds to the check report (wslgpu/check/2). */
 static void smoke_json(struct json_writer *jw, const void *ctx)
 {
 	const struct smoke *s = ctx;

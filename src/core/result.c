@@ -11,12 +11,20 @@
 #include "text.h"
 
 static const char *const status_names[ST__COUNT] = {
-	"pass", "warn", "fail", "skip", "crash", "timeout",
+	"pass", "warn", "fail", "skip", "crash", "timeout", "unknown",
 };
 
 const char *status_name(enum status s)
 {
-	return (unsigned)s < ST__COUNT ? status_names[s] : "unknown";
+	return (unsigned)s < ST__COUNT ? status_names[s] : "invalid";
+}
+
+int status_parse(const char *name)
+{
+	for (int s = 0; name && s < ST__COUNT; s++)
+		if (!strcmp(name, status_names[s]))
+			return s;
+	return -1;
 }
 
 const char *status_mark(enum status s)
@@ -26,11 +34,13 @@ const char *status_mark(enum status s)
 	static const char *const marks[ST__COUNT] = {
 		[ST_PASS] = "✓", [ST_WARN] = "!", [ST_FAIL] = "✗",
 		[ST_SKIP] = "-", [ST_CRASH] = "☠", [ST_TIMEOUT] = "T",
+		[ST_UNKNOWN] = "?",
 	};
 	/* A locale that is not UTF-8 (LC_ALL=C) gets ASCII. */
 	static const char *const ascii[ST__COUNT] = {
 		[ST_PASS] = "+", [ST_WARN] = "!", [ST_FAIL] = "x",
 		[ST_SKIP] = "-", [ST_CRASH] = "X", [ST_TIMEOUT] = "T",
+		[ST_UNKNOWN] = "?",
 	};
 	if ((unsigned)s >= ST__COUNT)
 		return "?";
@@ -42,13 +52,20 @@ bool status_is_failure(enum status s)
 	return s == ST_FAIL || s == ST_CRASH || s == ST_TIMEOUT;
 }
 
+bool status_name_is_failure(const char *name)
+{
+	int s = status_parse(name);
+	return s >= 0 && status_is_failure((enum status)s);
+}
+
 int status_severity(enum status s, bool note)
 {
 	switch (s) {
 	case ST_SKIP: return 0;
 	case ST_PASS: return note ? 2 : 1;
-	case ST_WARN: return 3;
-	default: return 4;
+	case ST_UNKNOWN: return 3;
+	case ST_WARN: return 4;
+	default: return 5;
 	}
 }
 

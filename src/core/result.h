@@ -24,6 +24,11 @@ enum status {
 	ST_SKIP,
 	ST_CRASH,
 	ST_TIMEOUT,
+	/* The check could not find out (a file it needs cannot be read, what it
+	 * would verify cannot be seen without running more): neither a pass
+	 * nor a problem. Last, so that the wire format's and history's numbers
+	 * of the others stay what they were. */
+	ST_UNKNOWN,
 	ST__COUNT
 };
 
@@ -91,17 +96,24 @@ struct result {
 	double ms;
 };
 
-const char *status_name(enum status s);      /* "pass", "warn", ... */
-/* The report's mark for a status, one column wide: ✓ ! ✗ - ☠ T (flutter
- * doctor's habit; T a time-out), in ASCII + ! x - X T where the locale is
- * not UTF-8 (text_utf8). */
+const char *status_name(enum status s);      /* "pass", "warn", ..., "unknown" */
+/* The status of a name status_name gives; -1 for any other text. */
+int status_parse(const char *name);
+/* The report's mark for a status, one column wide: ✓ ! ✗ - ☠ T ? (flutter
+ * doctor's habit; T a time-out, ? not found out), in ASCII + ! x - X T ?
+ * where the locale is not UTF-8 (text_utf8). */
 const char *status_mark(enum status s);
 bool status_is_failure(enum status s);       /* fail, crash, timeout */
+/* The same for a status by its name (history's stored statuses). */
+bool status_name_is_failure(const char *name);
 /*
  * The one ordering of findings, worst last: skip < pass < note (a pass with
- * a KB entry: harmless, but worth explaining) < warn < fail = crash =
- * timeout. A check's worst finding becomes its result; a verdict's worst
- * status is the run's.
+ * a KB entry: harmless, but worth explaining) < unknown < warn < fail =
+ * crash = timeout. A check's worst finding becomes its result; a verdict's
+ * worst status is the run's. Unknown is above a pass (a check whose one
+ * part could not be found out is not verified as a whole) and below a
+ * warning (nothing wrong was seen): it is never a failure, counts as no
+ * problem and changes no exit status, --strict's included.
  */
 int status_severity(enum status s, bool note);
 /* A failure that does not fail the run (tolerated by the smoke policy). */

@@ -108,9 +108,9 @@ static void judge(const struct kb_entry *e, const struct check_def *defs,
 			} else if (!bad) {
 				bad = res;
 			}
-		} else if (res->status == ST_SKIP) {
+		} else if (res->status == ST_SKIP || res->status == ST_UNKNOWN) {
 			if (why == R_NONE) {
-				why = R_SKIPPED;
+				why = res->status == ST_SKIP ? R_SKIPPED : R_UNKNOWN;
 				open = res;
 			}
 		} else {
@@ -444,6 +444,8 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 			sb_addf(out, "%s reports another problem: %s", id, detail);
 		else if (r->why == R_SKIPPED)
 			sb_addf(out, "%s was %s", id, *detail ? detail : "skipped");
+		else if (r->why == R_UNKNOWN)
+			sb_addf(out, "%s could not tell: %s", id, *detail ? detail : "unknown");
 		else
 			sb_addf(out, "%s did not run", id);
 		break;

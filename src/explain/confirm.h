@@ -52,8 +52,10 @@ enum verdict {
 };
 
 /* R_OTHER: the check found a problem, but another cause (by its entry);
- * R_TEXT (for V_NOT_HERE): the text or --platform, not this machine, decided. */
-enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN, R_OTHER, R_TEXT };
+ * R_UNKNOWN: the check could not find out (ST_UNKNOWN), which rules
+ * nothing out; R_TEXT (for V_NOT_HERE): the text or --platform, not this
+ * machine, decided. */
+enum open_reason { R_NONE, R_NO_CHECK, R_SKIPPED, R_NOT_RUN, R_OTHER, R_TEXT, R_UNKNOWN };
 
 #define RANK_WORDS 4
 

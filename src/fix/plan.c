@@ -43,9 +43,18 @@ static char *first_sentence(const char *s)
 	return xstrdup(s);
 }
 
-static int rank(enum status st)
+/* The order of the plan: failures, then warnings, then a check that could
+ * not find out, when its entry says how to (its fix lines are the
+ * commands that tell: Docker Desktop's GPU support by starting a
+ * container); -1: no step. */
+static int rank(const struct result *r)
 {
-	return status_is_failure(st) ? 0 : st == ST_WARN ? 1 : -1;
+	if (status_is_failure(r->status))
+		return 0;
+	if (r->status == ST_WARN)
+		return 1;
+	const struct kb_entry *e = r->status == ST_UNKNOWN && r->kb ? kb_find(r->kb) : NULL;
+	return e && e->fix.n ? 2 : -1;
 }
 
 static struct fix_edit *add_edit(struct fix_step *s)
@@ -298,12 +307,12 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 	for (size_t i = 0; i < n; i++)
 		if (results[i].def && !strcmp(results[i].def->id, "libs.env"))
 			cvd = res_get(&results[i], "cvd");
-	for (int want = 0; want <= 1; want++)
+	for (int want = 0; want <= 2; want++)
 		for (size_t i = 0; i < n; i++) {
 			const struct result *r = &results[i];
 			/* what follows from an earlier finding is fixed by its fix
 			 * (consequence.h): no step of its own */
-			if ((shown && !shown[i]) || !r->ran || rank(r->status) != want ||
+			if ((shown && !shown[i]) || !r->ran || rank(r) != want ||
 			    r->consequence_of)
 				continue;
 			plan->steps = xrealloc(plan->steps, (plan->n + 1) * sizeof *plan->steps);
@@ -323,6 +332,14 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 			sb_release(&also);
 			plan->n++;
 		}
+}
+
+size_t fix_plan_problems(const struct fix_plan *plan)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < plan->n; i++)
+		k += plan->steps[i].r->status != ST_UNKNOWN;
+	return k;
 }
 
 size_t fix_plan_automatic(const struct fix_plan *plan)
@@ -633,6 +650,12 @@ void fix_plan_json(const struct fix_plan *plan, const struct fix_meta *m, struct
 			jw_object_begin(&jw);
 			jw_kv_str(&jw, "command", c->text);
 			jw_kv_str(&jw, "note", c->note);
+			/* the script's line for it: runs as printed, or a comment */
+			struct strbuf line = STRBUF_INIT;
+			script_command(&line, c);
+			sb_rtrim(&line);
+			jw_kv_str(&jw, "line", line.buf);
+			sb_release(&line);
 			jw_kv_str(&jw, "where", fix_where_name(c->where));
 			jw_kv_str(&jw, "kind", c->instruction ? "instruction"
 					       : c->template ? "template" : "command");

@@ -74,6 +74,10 @@ struct fix_meta {
 void fix_plan_build(struct fix_plan *plan, const struct result *results, const bool *shown,
 		    size_t n, const char *home);
 void fix_plan_release(struct fix_plan *plan);
+/* The steps that fix a problem (a failure or a warning): not those that
+ * only find out what a check could not (ST_UNKNOWN), which change no exit
+ * status. */
+size_t fix_plan_problems(const struct fix_plan *plan);
 /* Edits --apply may make (automatic, not a repeat of an earlier step's). */
 size_t fix_plan_automatic(const struct fix_plan *plan);
 

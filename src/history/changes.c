@@ -8,7 +8,10 @@
  * Transitions into or out of "skip" are left out unless the other side is
  * a failure: a check skipped because an earlier one broke follows from
  * that break, which is listed, and repeating it for every later check
- * would bury it.
+ * would bury it. "unknown" (the check could not find out) is news only
+ * next to a problem: a failure or warning that can no longer be verified
+ * ("unverified": not "fixed"), or one that appears where the check could
+ * not tell before.
  */
 #include "history.h"
 
@@ -90,11 +93,6 @@ static void fact_change(struct history_transition *t, size_t *alloc, const char 
 	add(t, alloc, &c);
 }
 
-static bool failing(const char *s)
-{
-	return !strcmp(s, "fail") || !strcmp(s, "crash") || !strcmp(s, "timeout");
-}
-
 static bool same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
@@ -103,12 +101,19 @@ static bool same(const char *a, const char *b)
 /* How a check's status moved, or NULL when it is no news. */
 static const char *check_how(const struct history_check *o, const struct history_check *n)
 {
-	bool of = failing(o->status), nf = failing(n->status);
+	bool of = status_name_is_failure(o->status), nf = status_name_is_failure(n->status);
 	bool oskip = !strcmp(o->status, "skip"), nskip = !strcmp(n->status, "skip");
+	bool ounknown = !strcmp(o->status, "unknown"), nunknown = !strcmp(n->status, "unknown");
 	if (nf && !of)
 		return "broke";
 	if (of && nskip)
 		return "skipped";
+	/* A problem the check can no longer see is not fixed; a pass that
+	 * became unknown, or the reverse, is no news (no problem either way). */
+	if ((of || !strcmp(o->status, "warn")) && nunknown)
+		return "unverified";
+	if (ounknown && !nf && strcmp(n->status, "warn"))
+		return NULL;
 	if (of && !nf)
 		return "fixed";
 	if (of && nf)
@@ -146,7 +151,8 @@ static void compare(const struct history_run *from, const struct history_run *to
 		const char *how = check_how(o, n);
 		if (!how)
 			continue;
-		bool use_old = !strcmp(how, "fixed") || !strcmp(how, "skipped");
+		bool use_old = !strcmp(how, "fixed") || !strcmp(how, "skipped") ||
+			       !strcmp(how, "unverified");
 		struct history_change c = { true, n->id, o->status, n->status, how,
 					    use_old ? o->kb : n->kb, n->detail };
 		add(t, &alloc, &c);

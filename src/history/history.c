@@ -959,15 +959,10 @@ int history_each(struct history_reader *r, const struct history_query *q, histor
 	"SELECT * FROM (SELECT " ROW_COLUMNS(problems_from) " FROM " ROW_FROM " WHERE " \
 	RUN_FILTER " ORDER BY r.started_at DESC, r.id DESC LIMIT ?3) ORDER BY 2, 1"
 
-static bool failing_status(const char *s)
-{
-	return !strcmp(s, "fail") || !strcmp(s, "crash") || !strcmp(s, "timeout");
-}
-
 /* A problem counted into row (status and id; id lives as long as row). */
 static void row_problem(struct history_row *row, const char *status, const char *id)
 {
-	if (failing_status(status)) {
+	if (status_name_is_failure(status)) {
 		if (row->nfailing < 3)
 			row->failing[row->nfailing] = id;
 		row->nfailing++;

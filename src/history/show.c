@@ -88,10 +88,6 @@ static const char *verdict_mark(const char *v)
 				    : "?";
 }
 
-static bool failing(const char *s)
-{
-	return !strcmp(s, "fail") || !strcmp(s, "crash") || !strcmp(s, "timeout");
-}
 
 /* Text from the database on one line: sanitised, newlines and tabs as spaces. */
 static void add_clean(struct strbuf *out, const char *s)
@@ -484,7 +480,7 @@ static int json_run(const struct history_run *r, void *arg)
 	jw_kv_str(jw, "first_failure", r->first_failure);
 	jw_kv_array(jw, "failing");
 	for (size_t c = 0; c < r->nchecks; c++)
-		if (failing(r->checks[c].status))
+		if (status_name_is_failure(r->checks[c].status))
 			jw_str(jw, r->checks[c].id);
 	jw_end(jw);
 	jw_kv_object(jw, "facts");
@@ -553,6 +549,7 @@ static const char *change_mark(const struct history_change *c)
 	} marks[] = {
 		{ "downgrade", ST_WARN }, { "broke", ST_FAIL }, { "warns", ST_WARN },
 		{ "cause", ST_WARN },     { "fixed", ST_PASS }, { "skipped", ST_SKIP },
+		{ "unverified", ST_UNKNOWN },
 	};
 	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
 		if (!strcmp(marks[i].how, c->how))
@@ -570,6 +567,7 @@ static const char *how_words(const char *how)
 		{ "broke", "broke" },          { "fixed", "fixed" },
 		{ "warns", "now warns" },      { "cause", "another cause" },
 		{ "skipped", "no longer runs (an earlier check fails)" },
+		{ "unverified", "can no longer be verified" },
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (!strcmp(words[i].how, how))
@@ -619,7 +617,9 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 		}
 		text_print_line(f, l.buf, 4, 0);
 		sb_release(&l);
-		if (e && strcmp(c->how, "skipped") != 0)
+		/* The old problem's entry is no explanation of a check that
+		 * no longer runs or can no longer tell. */
+		if (e && strcmp(c->how, "skipped") != 0 && strcmp(c->how, "unverified") != 0)
 			put_finding(f, e, NULL, FT_MORE);
 		return;
 	}

@@ -12,6 +12,7 @@
 
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
+#include "../core/utf8.h"
 #include "kb.h"
 
 struct risk_rule {
@@ -96,8 +97,12 @@ static bool is_instruction(const char *s)
 		return true; /* "PyTorch: ...", "Docker Desktop ..." */
 	if (s[wl - 1] == ':' || memchr(s, '(', wl))
 		return true; /* "or:", "DataLoader(...," -- code for a script, not a shell */
+	/* "or, with toolkit 1.18 ...: sudo systemctl ..." is words too */
+	size_t vl = wl;
+	while (vl > 1 && (s[vl - 1] == ',' || s[vl - 1] == ';'))
+		vl--;
 	for (size_t i = 0; verbs[i]; i++)
-		if (strlen(verbs[i]) == wl && strncmp(s, verbs[i], wl) == 0) {
+		if (strlen(verbs[i]) == vl && strncmp(s, verbs[i], vl) == 0) {
 			/* "start https://..." opens a page from PowerShell; "set -x" is a command */
 			if (!strcmp(verbs[i], "start") && strstr(s, "://"))
 				return false;
@@ -289,4 +294,49 @@ bool fix_for_user(const char *line, enum fix_user u, struct strbuf *out)
 	if (in_cmd + in_rem > 0 && u == FIX_USER_NO_SUDO)
 		sb_add(out, "   (" FIX_AS_ROOT_REMARK ")");
 	return in_cmd + in_rem > 0;
+}
+
+/* A line for the machine the container runs on, not this one. */
+#define HOST_PREFIX "on the host: "
+
+void fix_shell_of(const char *line, struct fix_shell *s)
+{
+	memset(s, 0, sizeof *s);
+	struct fix_command c;
+	fix_classify(line, &c);
+	size_t hl = strlen(HOST_PREFIX);
+	bool host = !strncmp(c.text, HOST_PREFIX, hl);
+	const char *cmd = host ? c.text + hl : c.text;
+	bool tmpl = kb_fix_is_template(c.text) || (c.note && strstr(c.note, "a template: put in"));
+	/* "on the host:" reads as words (its first word), the command after
+	 * it as what it is */
+	bool words = host ? is_instruction(cmd) : c.instruction && !tmpl;
+	s->kind = tmpl ? "template" : words ? "instruction" : "command";
+	s->where = host ? "host" : fix_where_name(c.where);
+	struct strbuf t = STRBUF_INIT;
+	if (!words) {
+		text_sanitize_line(&t, cmd);
+		s->command = sb_detach(&t);
+	}
+	if (c.note) {
+		text_sanitize_line(&t, c.note);
+		s->remark = sb_detach(&t);
+	}
+	/* only a command for this shell is live */
+	if (tmpl || words || host)
+		sb_add(&t, "# ");
+	text_sanitize_line(&t, c.text);
+	if (s->remark)
+		sb_addf(&t, "   # %s", s->remark);
+	s->line = sb_detach(&t);
+	free(c.text);
+	free(c.note);
+}
+
+void fix_shell_release(struct fix_shell *s)
+{
+	free(s->line);
+	free(s->command);
+	free(s->remark);
+	memset(s, 0, sizeof *s);
 }

@@ -73,4 +73,24 @@ bool fix_for_user(const char *line, enum fix_user u, struct strbuf *out);
 const char *fix_risk_name(enum fix_risk r);
 const char *fix_where_name(enum fix_where w);
 
+/*
+ * One expanded fix line as a line of shell that runs as printed (bash -n),
+ * for the views that hand fix lines over whole (JSON, Markdown, HTML,
+ * JUnit), and its parts for programs. A command keeps its remark as a
+ * comment ("unset LD_LIBRARY_PATH   # for this shell"); words for a
+ * person, a template with slots to fill in and a command for another
+ * machine ("on the host: sudo modprobe nvidia") are wholly a comment, so
+ * that nothing runs here that should not. The terminal writes the same
+ * lines, wrapped (src/report/finding.c).
+ */
+struct fix_shell {
+	char *line;        /* the line of shell */
+	char *command;     /* the command alone (a template's text); NULL for words */
+	char *remark;      /* the remark, without its parentheses; NULL when none */
+	const char *where; /* fix_where_name's, or "host": on the container's host */
+	const char *kind;  /* "command", "instruction" (words) or "template" */
+};
+void fix_shell_of(const char *line, struct fix_shell *s);
+void fix_shell_release(struct fix_shell *s);
+
 #endif

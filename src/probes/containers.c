@@ -264,8 +264,12 @@ static void judge_engine(const struct docker_facts *f, bool nvidia_runtime, bool
 		if (dockerinfo_has_runtime(di, "nvidia"))
 			findings_add(fs, ST_PASS, NULL, "Docker Desktop (engine %s) with the nvidia "
 				    "runtime: GPU containers work with --gpus all", di->server_version);
+		else if (f->image) /* the container started below decides */
+			findings_add(fs, ST_PASS, NULL, "Docker Desktop (engine %s): GPU support is "
+				    "built into its WSL2 backend", di->server_version);
 		else
-			findings_add(fs, ST_PASS, KB_CONTAINERS_DOCKER_DESKTOP_UNVERIFIED,
+			/* documented, but not seen: unknown until a container runs */
+			findings_add(fs, ST_UNKNOWN, KB_CONTAINERS_DOCKER_DESKTOP_UNVERIFIED,
 				    "Docker Desktop (engine %s): GPU support is built into its WSL2 "
 				    "backend; it cannot be confirmed without starting a container "
 				    "(--docker-image)", di->server_version);

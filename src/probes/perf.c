@@ -612,7 +612,7 @@ static void probe_storage(struct probe_ctx *ctx, struct result *r)
 	} else if (bad) {
 		res_set(r, ST_WARN, KB_PERF_STORAGE_BAD_PATH, "%s", res_get(r, "bad"));
 	} else if (!npaths) {
-		res_set(r, ST_PASS, NULL, "no path to check (no current directory, no --data)");
+		res_set(r, ST_UNKNOWN, NULL, "no path to check (no current directory, no --data)");
 	} else {
 		if (npaths == 1)
 			res_set(r, ST_PASS, NULL, "%s is on %s (%s, %s)", res_get(r, "path"),

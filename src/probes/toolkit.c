@@ -276,9 +276,16 @@ static void nvcc_verdict(const struct nvcc_facts *f, const struct toolkit *use, 
 		/* An nvcc that hangs, crashes or prints junk is no working toolkit. */
 		res_set(r, ST_WARN, KB_TOOLKIT_NVCC_BROKEN, "%s", f->nvcc_error);
 	} else {
-		res_set(r, ST_PASS, NULL, "CUDA %s (nvcc %s)%s%s", use->version ? use->version : "",
-			f->nvcc ? f->nvcc : use->dir,
-			f->driver_cuda ? "" : "; the driver's CUDA version is unknown", also);
+		/* Whether the driver supports this toolkit is half of the check:
+		 * without the driver's CUDA version (or the toolkit's) it could
+		 * not be found out. */
+		if (!use->version)
+			res_set(r, ST_UNKNOWN, NULL, "a CUDA toolkit at %s (nvcc %s) whose version is "
+				"unknown: whether the driver supports it is too%s", use->real,
+				f->nvcc ? f->nvcc : use->dir, also);
+		else
+			res_set(r, ST_UNKNOWN, NULL, "CUDA %s (nvcc %s); the driver's CUDA version is "
+				"unknown%s", use->version, f->nvcc ? f->nvcc : use->dir, also);
 	}
 }
 
@@ -726,8 +733,8 @@ static void probe_packages(struct probe_ctx *ctx, struct result *r)
 	} else if (rc < 0) {
 		/* No status file: dpkg recorded nothing we can read, which says
 		 * nothing about what is installed (the libs layer may still name
-		 * a package from dpkg's file lists). */
-		res_set(r, ST_PASS, NULL, "dpkg's status file cannot be read (%s): installed "
+		 * a package from dpkg's file lists): not a pass, unknown. */
+		res_set(r, ST_UNKNOWN, NULL, "dpkg's status file cannot be read (%s): installed "
 			"packages unknown%s", strerror(-rc),
 			rs.wsl_repos ? "; CUDA repository: NVIDIA's wsl-ubuntu" : "");
 	} else {

@@ -188,9 +188,27 @@ void finding_text(struct strbuf *out, const struct finding_view *v, int indent, 
 void finding_json(struct json_writer *jw, const struct finding_view *v, bool with_fix)
 {
 	jw_kv_str(jw, "cause", v->cause);
+	/* each a line of shell, as the terminal and Markdown show it */
 	jw_kv_array(jw, "fix");
-	for (size_t i = 0; with_fix && i < v->nfix; i++)
-		jw_str(jw, v->fix[i]);
+	for (size_t i = 0; with_fix && i < v->nfix; i++) {
+		struct fix_shell fs;
+		fix_shell_of(v->fix[i], &fs);
+		jw_str(jw, fs.line);
+		fix_shell_release(&fs);
+	}
+	jw_end(jw);
+	jw_kv_array(jw, "fix_steps");
+	for (size_t i = 0; with_fix && i < v->nfix; i++) {
+		struct fix_shell fs;
+		fix_shell_of(v->fix[i], &fs);
+		jw_object_begin(jw);
+		jw_kv_str(jw, "command", fs.command);
+		jw_kv_str(jw, "remark", fs.remark);
+		jw_kv_str(jw, "where", fs.where);
+		jw_kv_str(jw, "kind", fs.kind);
+		jw_end(jw);
+		fix_shell_release(&fs);
+	}
 	jw_end(jw);
 	jw_kv_array(jw, "source");
 	for (size_t i = 0; v->e && i < v->e->source.n; i++)

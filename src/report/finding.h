@@ -46,8 +46,10 @@ void finding_text_line(struct strbuf *out, int indent, const char *label, const 
  * ("update the driver, then ...") wraps between its plain words. */
 void finding_command_line(struct strbuf *out, int indent, const char *label, const char *text);
 
-/* The members "cause" (null when none), "fix" (with_fix: the commands,
- * else []) and "source" of the object being written. */
+/* The members "cause" (null when none), "fix" (with_fix: each fix line as
+ * a line of shell, fix_shell_of's, else []), "fix_steps" (the same lines
+ * in parts: command, remark, where, kind) and "source" of the object
+ * being written. */
 void finding_json(struct json_writer *jw, const struct finding_view *v, bool with_fix);
 
 /* Evidence as a JSON object member named key: {"k":"v",...}, a repeated

@@ -61,9 +61,9 @@ format_writer fix_commands; /* fixcommands.c */
 
 static const struct format table[] = {
 	{ "text", "check smoke", check_text, NULL, NULL },
-	{ "json", "check", check_json, NULL, "print the report as JSON (schema wslgpu/check/1)" },
+	{ "json", "check", check_json, NULL, "print the report as JSON (schema wslgpu/check/2)" },
 	{ "brief", "check", check_brief, NULL, "one line per problem and its first fix, then the verdict" },
-	{ "json", "smoke", check_json, NULL, "print the report as JSON (wslgpu/check/1 plus \"smoke\")" },
+	{ "json", "smoke", check_json, NULL, "print the report as JSON (wslgpu/check/2 plus \"smoke\")" },
 	{ "junit", "smoke", junit, "FILE", "also write JUnit XML (atomically)" },
 	{ "prom", "smoke", prom, "FILE", "also write Prometheus text (node_exporter textfile)" },
 	{ "markdown", "report", markdown, NULL, "a compact Markdown report for a GitHub issue instead" },

@@ -9,6 +9,7 @@
 #include "../core/check.h"
 #include "../core/rootfs.h"
 #include "../kb/finding.h"
+#include "../kb/fixline.h"
 #include "../kb/kb.h"
 #include "../version.h"
 #include "report.h"
@@ -55,7 +56,7 @@ void html_page_begin(struct strbuf *out, const char *title)
 		    "table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.2rem .5rem;"
 		    "border-bottom:1px solid #eee;vertical-align:top}\n"
 		    ".st-pass{color:#188038}.st-warn{color:#b06000}.st-fail,.st-crash,.st-timeout{color:#d93025}"
-		    ".st-skip{color:#777}\n"
+		    ".st-skip{color:#777}.st-unknown{color:#1a73e8}\n"
 		    "img,svg{max-width:100%;height:auto}\n.muted{color:#666}\n"
 		    "</style>\n</head>\n<body>\n");
 }
@@ -94,8 +95,11 @@ static void put_finding(struct strbuf *out, const struct result *r)
 		if (v.nfix) {
 			sb_add(out, "<p><b>Fix:</b></p>\n<pre>");
 			for (size_t i = 0; i < v.nfix; i++) {
-				html_escape(out, v.fix[i]);
+				struct fix_shell fs; /* a line that pastes */
+				fix_shell_of(v.fix[i], &fs);
+				html_escape(out, fs.line);
 				sb_addc(out, '\n');
+				fix_shell_release(&fs);
 			}
 			sb_add(out, "</pre>\n");
 		}

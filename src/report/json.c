@@ -1,5 +1,5 @@
 /*
- * json.c: the machine-readable report, schema "wslgpu/check/1" (doc/json.md).
+ * json.c: the machine-readable report, schema "wslgpu/check/2" (doc/json.md).
  * Ids, keys and status names are stable once released; members are only
  * ever added.
  */
@@ -55,7 +55,7 @@ void report_json_members(struct json_writer *jw, const struct report *rep)
 {
 	struct summary sum;
 	report_summarize(rep, &sum);
-	jw_kv_str(jw, "schema", "wslgpu/check/1");
+	jw_kv_str(jw, "schema", "wslgpu/check/2");
 	jw_kv_object(jw, "tool");
 	jw_kv_str(jw, "name", "wslgpu");
 	jw_kv_str(jw, "version", WSLGPU_VERSION);

@@ -28,6 +28,7 @@
 #include "../core/check.h"
 #include "../core/json.h"
 #include "../core/utf8.h"
+#include "../kb/fixline.h"
 #include "../kb/kb.h"
 #include "../version.h"
 #include "finding.h"
@@ -128,8 +129,12 @@ static void junit_finding(struct strbuf *body, const struct result *r)
 	put_labelled(body, "detail", r->detail && *r->detail ? r->detail : r->def->title);
 	if (v.cause)
 		put_labelled(body, "cause", v.cause);
-	for (size_t i = 0; i < v.nfix; i++)
-		put_labelled(body, i ? "" : "fix", v.fix[i]);
+	for (size_t i = 0; i < v.nfix; i++) {
+		struct fix_shell fs; /* a line that pastes */
+		fix_shell_of(v.fix[i], &fs);
+		put_labelled(body, i ? "" : "fix", fs.line);
+		fix_shell_release(&fs);
+	}
 	struct strbuf t = STRBUF_INIT;
 	for (size_t i = 0; i < r->ev.n; i++) {
 		sb_reset(&t);
@@ -165,6 +170,23 @@ static void put_testcase(struct strbuf *sb, const struct result *r)
 		sb_add(sb, "      <skipped");
 		message_attr(sb, detail);
 		sb_add(sb, "/>\n");
+	} else if (r->status == ST_UNKNOWN) {
+		/* Could not find out: not a pass, and no failure either. CI
+		 * tools show a skipped test with its message (GitLab, Jenkins,
+		 * GitHub's test reporters), which is what this is: a test that
+		 * could not be carried out. The finding follows as output. */
+		struct strbuf m = STRBUF_INIT;
+		sb_addf(&m, "unknown: %s", detail);
+		sb_add(sb, "      <skipped");
+		message_attr(sb, m.buf);
+		sb_add(sb, "/>\n");
+		sb_release(&m);
+		sb_add(&body, "could not be verified (does not fail the run)\n");
+		sb_addf(&body, "%-9s%s\n", "status", status_name(r->status));
+		junit_finding(&body, r);
+		sb_add(sb, "      <system-out>");
+		xml_esc(sb, body.buf, false);
+		sb_add(sb, "</system-out>\n");
 	} else if (result_fails_run(r)) {
 		sb_add(sb, "      <failure");
 		attr(sb, "type", status_name(r->status));
@@ -286,7 +308,7 @@ void report_junit(struct strbuf *out, const struct report *rep, const struct out
 				continue;
 			n++;
 			fails += result_fails_run(r);
-			skips += r->status == ST_SKIP;
+			skips += r->status == ST_SKIP || r->status == ST_UNKNOWN;
 			lsecs += r->ms / 1000.0;
 		}
 		struct strbuf name = STRBUF_INIT;

@@ -69,6 +69,13 @@ static bool bad(enum status s)
 	return s == ST_WARN || status_is_failure(s);
 }
 
+/* Named in the layer table and the list under the first problem: the
+ * problems and the checks that could not find out. */
+static bool named(enum status s)
+{
+	return bad(s) || s == ST_UNKNOWN;
+}
+
 static const char *driver_version(const struct report *rep)
 {
 	const struct result *r = report_find(rep, "host.driver");
@@ -84,7 +91,7 @@ static void put_layers(struct strbuf *sb, const struct report *rep)
 		int counts[ST__COUNT] = { 0 };
 		enum status worst = ST_SKIP;
 		bool any = false;
-		struct strbuf named = STRBUF_INIT;
+		struct strbuf ids = STRBUF_INIT;
 		for (size_t i = 0; i < rep->n; i++) {
 			const struct result *r = &rep->results[i];
 			if (!rep->shown[i] || !r->ran || strcmp(r->def->layer, layers[l].name) != 0)
@@ -94,22 +101,26 @@ static void put_layers(struct strbuf *sb, const struct report *rep)
 			if (r->status != ST_SKIP &&
 			    status_severity(r->status, false) > status_severity(worst, false))
 				worst = r->status;
-			if (bad(r->status))
-				sb_addf(&named, "%s%s `%s`", named.len ? ", " : "", status_mark(r->status), r->def->id);
+			if (named(r->status))
+				sb_addf(&ids, "%s%s `%s`", ids.len ? ", " : "", status_mark(r->status), r->def->id);
 		}
 		if (!any)
 			continue;
 		sb_addf(sb, "| %s | %s | ", layers[l].name, status_mark(worst));
-		sb_addn(sb, named.buf ? named.buf : "", named.len);
-		const char *sep = named.len ? "; " : "";
+		sb_addn(sb, ids.buf ? ids.buf : "", ids.len);
+		const char *sep = ids.len ? "; " : "";
 		if (counts[ST_PASS]) {
 			sb_addf(sb, "%s%d passed", sep, counts[ST_PASS]);
+			sep = ", ";
+		}
+		if (counts[ST_UNKNOWN]) {
+			sb_addf(sb, "%s%d unknown", sep, counts[ST_UNKNOWN]);
 			sep = ", ";
 		}
 		if (counts[ST_SKIP])
 			sb_addf(sb, "%s%d skipped", sep, counts[ST_SKIP]);
 		sb_add(sb, " |\n");
-		sb_release(&named);
+		sb_release(&ids);
 	}
 }
 
@@ -135,20 +146,11 @@ static void put_first(struct strbuf *sb, const struct result *r)
 		for (size_t i = 0; i < v.nfix; i++) {
 			/* as the terminal shows it: a remark is a comment, and
 			 * words for a person are one, so each line pastes */
-			struct fix_command c;
-			fix_classify(v.fix[i], &c);
-			struct strbuf line = STRBUF_INIT;
-			if (c.instruction)
-				sb_addf(&line, "# %s", v.fix[i]);
-			else if (c.note)
-				sb_addf(&line, "%s   # %s", c.text, c.note);
-			else
-				sb_add(&line, c.text);
-			md_code(sb, line.buf, MD_VALUE_MAX);
+			struct fix_shell fs;
+			fix_shell_of(v.fix[i], &fs);
+			md_code(sb, fs.line, MD_VALUE_MAX);
 			sb_addc(sb, '\n');
-			sb_release(&line);
-			free(c.text);
-			free(c.note);
+			fix_shell_release(&fs);
 		}
 		sb_add(sb, "```\n");
 	}
@@ -232,6 +234,10 @@ void report_markdown(struct strbuf *out, const struct report *rep, const char *n
 	} else {
 		sb_add(&sb, "✓ no problems found\n");
 	}
+	if (sum.counts[ST_UNKNOWN] && !sum.first_failure)
+		sb_addf(&sb, "\n%d check%s could not be verified (%s `%s`).\n",
+			sum.counts[ST_UNKNOWN], sum.counts[ST_UNKNOWN] == 1 ? "" : "s",
+			status_mark(ST_UNKNOWN), sum.first_unknown->def->id);
 	if (sum.interrupted)
 		sb_addf(&sb, "\n**Interrupted by %s**: %zu check%s did not finish.\n",
 			sum.interrupted_by ? sum.interrupted_by : "a signal", sum.interrupted,
@@ -255,10 +261,10 @@ void report_markdown(struct strbuf *out, const struct report *rep, const char *n
 	bool header = false;
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct result *r = &rep->results[i];
-		if (!rep->shown[i] || !r->ran || !bad(r->status) || r == first)
+		if (!rep->shown[i] || !r->ran || !named(r->status) || r == first)
 			continue;
-		if (!header)
-			sb_add(&sb, "\nAlso:\n");
+		if (!header) /* with no problem, only what could not be verified is left */
+			sb_add(&sb, first ? "\nAlso:\n" : "\nNot verified:\n");
 		header = true;
 		sb_addf(&sb, "- %s `%s`: ", status_mark(r->status), r->def->id);
 		md_inline(&sb, r->detail);

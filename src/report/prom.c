@@ -182,8 +182,8 @@ static void put_checks(struct strbuf *sb, const struct report *rep)
 	if (!n)
 		return;
 	family(sb, "wslgpu_check_status",
-	       "Status of each wslgpu check: 1 for its current status, 0 for the other five "
-	       "(pass, warn, fail, skip, crash, timeout).");
+	       "Status of each wslgpu check: 1 for its current status, 0 for the other six "
+	       "(pass, warn, fail, skip, crash, timeout, unknown: the check could not find out).");
 	for (size_t i = 0; i < rep->n; i++) {
 		if (!in_prom(rep, i))
 			continue;

@@ -37,6 +37,9 @@ struct summary {
 	 * (a failure when every failure follows from one) */
 	const struct result *first_failure;
 	const struct result *first_warning; /* first shown warning, likewise */
+	/* first check that could not find out (ST_UNKNOWN): no problem, but
+	 * the verdict says that not everything was verified */
+	const struct result *first_unknown;
 	const char *status;                 /* "ok", "warn", "fail" */
 };
 

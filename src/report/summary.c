@@ -49,6 +49,8 @@ void report_summarize(const struct report *rep, struct summary *sum)
 			root_warning = r;
 		if (shown == ST_WARN && !sum->first_warning)
 			sum->first_warning = r;
+		if (shown == ST_UNKNOWN && !sum->first_unknown)
+			sum->first_unknown = r;
 	}
 	/* the headline blames the root, not what follows from it */
 	if (root_failure)

@@ -25,6 +25,7 @@ const char *report_status_colour(enum status s)
 	case ST_SKIP: return "\033[2m";
 	case ST_CRASH: return "\033[35m";
 	case ST_TIMEOUT: return "\033[33m";
+	case ST_UNKNOWN: return "\033[36m";
 	default: return "";
 	}
 }
@@ -150,6 +151,9 @@ static void put_check(struct strbuf *out, const struct report *rep, const struct
 				finding_text(out, &v, 6, FT_MORE);
 		} else if (r->status == ST_PASS) { /* a pass with a KB note: harmless noise explained */
 			finding_text(out, &v, 6, FT_CAUSE | FT_NOTE | (rep->verbose ? FT_MORE : 0));
+		} else if (r->status == ST_UNKNOWN) { /* why it cannot tell, and how to find out */
+			finding_text(out, &v, 6, FT_CAUSE | FT_NOTE | FT_FIXES |
+					 (rep->verbose ? FT_SOURCES | FT_MORE : 0));
 		} else {
 			finding_text(out, &v, 6, FT_CAUSE | FT_FIXES |
 					 (rep->verbose ? FT_SOURCES | FT_MORE : 0));
@@ -187,6 +191,20 @@ void report_text(struct strbuf *out, const struct report *rep)
 	report_verdict(out, rep);
 }
 
+/* "; 1 could not be verified (toolkit.packages)": what a verdict without
+ * failures leaves unproven. Unknown is no problem (flutter doctor does
+ * not fail on a validator that is not available either), but "no
+ * problems" must not read as "all verified". */
+static void add_unknown(struct strbuf *v, const struct summary *sum)
+{
+	int n = sum->counts[ST_UNKNOWN];
+	if (!n)
+		return;
+	sb_addf(v, "; %d%s could not be verified (%s%s)", n,
+		sum->counts[ST_PASS] || sum->problems ? "" : n == 1 ? " check" : " checks",
+		n == 1 ? "" : "first: ", sum->first_unknown->def->id);
+}
+
 void report_verdict(struct strbuf *out, const struct report *rep)
 {
 	struct summary sum;
@@ -217,16 +235,20 @@ void report_verdict(struct strbuf *out, const struct report *rep)
 	} else if (sum.first_warning) {
 		if (rep->color)
 			on = "\033[1;33m";
-		sb_addf(&v, "%s%s No failures%s, %d warning%s (first: %s)%s.", on,
+		sb_addf(&v, "%s%s No failures%s, %d warning%s (first: %s)", on,
 			status_mark(ST_WARN), off, (int)sum.problems,
-			sum.problems == 1 ? "" : "s", sum.first_warning->def->id,
-			rep->strict ? "; --strict: warnings fail the run" : "");
+			sum.problems == 1 ? "" : "s", sum.first_warning->def->id);
+		add_unknown(&v, &sum);
+		sb_addf(&v, "%s.", rep->strict ? "; --strict: warnings fail the run" : "");
 	} else {
 		if (rep->color)
 			on = "\033[1;32m";
 		int ran = sum.counts[ST_PASS];
-		sb_addf(&v, "%s%s No problems found%s in %d check%s.", on, status_mark(ST_PASS), off,
-			ran, ran == 1 ? "" : "s");
+		sb_addf(&v, "%s%s No problems found%s", on, status_mark(ST_PASS), off);
+		if (ran || !sum.counts[ST_UNKNOWN])
+			sb_addf(&v, " in %d check%s", ran, ran == 1 ? "" : "s");
+		add_unknown(&v, &sum);
+		sb_addc(&v, '.');
 	}
 	if (v.len)
 		text_wrap_line(out, v.buf, 2, 0);

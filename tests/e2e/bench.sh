@@ -93,7 +93,7 @@ run_json bench io /mnt/c/Users/alice $IO_SMALL
 expect_rc 0
 expect_json '.io.verdict.status == "warn"'
 expect_json '.io.verdict.findings[0].kb == "bench.io.windows_drive"'
-expect_json '.io.verdict.findings[0].fix[0] == "cp -a /mnt/c/Users/alice ~/   (copy the data into the Linux file system once, then read it from there)"'
+expect_json '.io.verdict.findings[0].fix[0] == "cp -a /mnt/c/Users/alice ~/   # copy the data into the Linux file system once, then read it from there"'
 run bench io /mnt/c/Users/alice $IO_SMALL
 expect_line '^! /mnt/c/Users/alice is on a Windows drive \(9p\); measure a Linux directory too'
 expect_line '^      cause  /mnt/c/Users/alice is on a Windows drive \(9p C:\\\), which WSL2 reaches'

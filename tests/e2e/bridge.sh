@@ -135,7 +135,7 @@ expect_rc 1
 check_json bridge.dxg '.kb == "bridge.dxg.denied"'
 check_json bridge.dxg '.detail == "/dev/dxg cannot be opened: Permission denied"'
 check_json bridge.dxg '.evidence.owner | test("mode 0444")'
-check_json bridge.dxg '.fix[1] == "sudo chmod 0666 /dev/dxg   (lasts until WSL restarts)"'
+check_json bridge.dxg '.fix[1] == "sudo chmod 0666 /dev/dxg   # lasts until WSL restarts"'
 
 # /dev/nvidia* inside WSL2: the myth that WSL2 has them.
 fixture healthy-wsl2

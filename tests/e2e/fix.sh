@@ -291,7 +291,7 @@ if command -v python3 >/dev/null 2>&1 && command -v bash >/dev/null 2>&1; then
 	evil="/usr/lib/x86_64-linux-gnu:/opt/my libs:/opt/\$(touch $PWNED)"
 	run_env "LD_LIBRARY_PATH=$evil" check --json --timeout 5
 	JSON="$WORK/evil.json"; cp "$WORK/out" "$JSON"
-	line=$(jq -r '[.checks[].fix[]? | select(startswith("export LD_LIBRARY_PATH="))][0] | sub("   \\(.*\\)$"; "")' "$JSON")
+	line=$(jq -r '[.checks[].fix[]? | select(startswith("export LD_LIBRARY_PATH="))][0] | sub("   # .*$"; "")' "$JSON")
 	want="/opt/my libs:/opt/\$(touch $PWNED)"
 	got=$(env -i sh -c "$line; printf %s \"\$LD_LIBRARY_PATH\"" 2>&1)
 	if [ "$got" = "$want" ] && [ ! -e "$PWNED" ]; then ok "check's ldpath fix sets exactly the kept directories, runs nothing"; else

@@ -4,7 +4,10 @@
 # (fix --json, each with its remark as a comment, as `wslgpu fix` prints
 # it), `fix --commands` whole, check's fix lines at 80 columns, and the
 # fix block of the Markdown report
-# (remarks and words for a person are comments there, as on the terminal).
+# (remarks and words for a person are comments there, as on the terminal);
+# and every fix string of the JSON: check --json's fix[] (with fix_steps,
+# its parts, agreeing), fix --json's commands[].line, and the check.json
+# of report's bundle.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v bash >/dev/null 2>&1; then
@@ -21,15 +24,13 @@ bash_n() {
 	fi
 }
 
-for f in $(fixture_tool --list); do
-	fixture "$f"
-	selected || continue
-	run_json fix
-	# each shell command of the plan on a file of its own: one bad line
-	# must not hide behind another's quote
+# json_lines WHAT FILTER FILE: each string FILTER gives on a file of its
+# own, each one assertion: one bad line must not hide behind another's
+# quote.
+json_lines() {
+	rm -f "$WORK"/line.*
 	i=0
-	jq -r '.steps[].commands[] | select(.where == "linux" and .kind == "command")
-		| .command + (if .note then "   # " + .note else "" end) | @base64' "$JSON" |
+	jq -r "$2 | @base64" "$3" |
 		while read -r line; do
 			i=$((i + 1))
 			printf '%s\n' "$line" | base64 -d >"$WORK/line.$i"
@@ -38,8 +39,38 @@ for f in $(fixture_tool --list); do
 	n=0
 	while read -r file; do
 		n=$((n + 1))
-		bash_n "fix line $n ($(head -c 60 "$file" | tr '\n' ' '))" "$file"
+		bash_n "$1 $n ($(head -c 60 "$file" | tr '\n' ' '))" "$file"
 	done <"$WORK/lines"
+}
+
+for f in $(fixture_tool --list); do
+	fixture "$f"
+	selected || continue
+	run_json fix
+	json_lines "fix line" '.steps[].commands[] | select(.where == "linux" and .kind == "command")
+		| .command + (if .note then "   # " + .note else "" end)' "$JSON"
+	# every line of the plan's JSON, as the script writes it
+	json_lines "fix --json line" '.steps[].commands[].line' "$JSON"
+	run_json check
+	json_lines "check --json fix" '.checks[].fix[]' "$JSON"
+	# fix_steps are the same lines in parts: a command for this shell is
+	# the line, its remark the comment after it; anything else a comment
+	if jq -e '[.checks[] | [.fix, .fix_steps] | transpose[] | . as [$l, $s]
+		| if $s.kind == "command" and $s.where != "host"
+		  then $l == $s.command + (if $s.remark then "   # " + $s.remark else "" end)
+		  else ($l | startswith("# ")) end] | all' "$JSON" >/dev/null; then
+		ok "check --json: fix_steps agree with fix"
+	else
+		fail "check --json: fix_steps disagree with fix"
+	fi
+	run report -o "$WORK/bundle.tar.gz"
+	rm -rf "$WORK/bundle" && mkdir "$WORK/bundle"
+	if tar -xzf "$WORK/bundle.tar.gz" -C "$WORK/bundle" 2>/dev/null &&
+		bundle_json=$(find "$WORK/bundle" -name check.json | head -1) && [ -n "$bundle_json" ]; then
+		json_lines "report's check.json fix" '.checks[].fix[]' "$bundle_json"
+	else
+		fail "report's bundle has no check.json"
+	fi
 	run fix --commands
 	printf '%s\n' "$OUT" >"$WORK/commands.sh"
 	bash_n "fix --commands" "$WORK/commands.sh"

@@ -150,7 +150,7 @@ expect_rc 1
 expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.cudnn_libcuda"'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.signal == "SIGABRT"'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.stage == "a cuDNN convolution in PyTorch"'
-expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("export LD_LIBRARY_PATH=/usr/lib/wsl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}   (for this shell")'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("export LD_LIBRARY_PATH=/usr/lib/wsl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}   # for this shell")'
 
 # TensorFlow without its CUDA libraries; JAX without its CUDA plugin.
 fixture tf-no-cuda-libs
@@ -422,7 +422,7 @@ if [ -x /usr/bin/python3 ] && [ -f /var/lib/dpkg/info/python3-torch.list ] &&
 	run_json --only frameworks.torch --timeout 60
 	expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.dpkg_package == "python3-torch"'
 	expect_json ".checks[] | select(.id == \"frameworks.torch\") | .evidence.shadowed == \"$usite/torch\""
-	expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("unset PYTHONPATH   (also where it is set")'
+	expect_json '.checks[] | select(.id == "frameworks.torch") | .fix[0] | startswith("unset PYTHONPATH   # also where it is set")'
 	expect_json '.checks[] | select(.id == "frameworks.torch") | .cause | test("hidden by this one; the fix makes Python import that copy instead")'
 else
 	echo "# python3-torch is not installed (apt-get install python3-torch): the Debian package test is skipped"

@@ -19,7 +19,7 @@ expect_kb() {
 	k=$(jq -r --arg id "$1" '.checks[] | select(.id == $id) | .kb' "$JSON")
 	if [ "$k" = "$2" ]; then ok "$1 kb $2"; else fail "$1 kb is '$k', expected $2"; fi
 }
-expect_fix() { # ID N TEXT: the N-th fix line, expanded
+expect_fix() { # ID N TEXT: the N-th fix line, expanded (a line of shell: remark as a comment)
 	f=$(jq -r --arg id "$1" --argjson n "$2" '.checks[] | select(.id == $id) | .fix[$n]' "$JSON")
 	if [ "$f" = "$3" ]; then ok "$1 fix[$2]"; else fail "$1 fix[$2] is '$f', expected '$3'"; fi
 }
@@ -138,7 +138,7 @@ run_json --only libs.wsl_dir
 expect_status libs.wsl_dir fail
 expect_kb libs.wsl_dir libs.wsl_dir.ldconfig_disabled
 expect_ev libs.wsl_dir wsl.conf "[automount] ldconfig=false (line 5)"
-expect_fix libs.wsl_dir 0 "sudoedit /etc/wsl.conf   (delete the line ldconfig = false under [automount])"
+expect_fix libs.wsl_dir 0 "sudoedit /etc/wsl.conf   # delete the line ldconfig = false under [automount]"
 expect_rc 1
 
 fixture healthy-wsl2
@@ -237,7 +237,7 @@ expect_ev_has libs.libcuda copy "/lib/x86_64-linux-gnu/libcuda.so.1 (libnvidia-c
 expect_kb libs.libcuda libs.loader.unversioned_shadow
 expect_ev libs.libcuda unversioned_path /lib/x86_64-linux-gnu/libcuda.so
 expect_ev libs.libcuda unversioned_package libnvidia-compute-535
-expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (the package that owns /lib/x86_64-linux-gnu/libcuda.so or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05)"
+expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   # the package that owns /lib/x86_64-linux-gnu/libcuda.so or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05"
 expect_status libs.libnvml warn
 expect_status libs.env pass
 run --only libs.libcuda
@@ -250,7 +250,7 @@ run_json --only libs.libcuda
 expect_status libs.libcuda warn
 expect_kb libs.libcuda libs.loader.other_copies
 expect_ev libs.libcuda other_package libnvidia-compute-535
-expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   (the package that owns /lib/x86_64-linux-gnu/libcuda.so.1 or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05)"
+expect_fix libs.libcuda 0 "sudo apt-get remove --purge libnvidia-compute-535   # the package that owns /lib/x86_64-linux-gnu/libcuda.so.1 or its target /usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05"
 
 # Bad dpkg lists beside the real ones: binary junk, a directory, a dangling link, a loop,
 # a 100 MB sparse file: the owner is still found and the rest is counted.
@@ -330,7 +330,7 @@ expect_ev libs.libcuda target /usr/local/cuda-12.4/targets/x86_64-linux/lib/stub
 expect_ev libs.libcuda package cuda-driver-dev-12-4
 expect_ev_has libs.libcuda copy "/usr/lib/wsl/lib/libcuda.so.1 (no package)"
 expect_kb libs.libnvml libs.loader.unversioned_stub
-expect_fix libs.libnvml 0 "export LD_LIBRARY_PATH=/usr/local/cuda/lib64   (for this shell: drops the stubs directory)"
+expect_fix libs.libnvml 0 "export LD_LIBRARY_PATH=/usr/local/cuda/lib64   # for this shell: drops the stubs directory"
 expect_kb libs.env libs.env.stubs_on_path
 expect_ev libs.env CUDA_HOME /usr/local/cuda
 # one cause: libnvml's and env's findings follow from libcuda's (consequence_of)
@@ -360,7 +360,7 @@ run_json --only libs.libcuda
 expect_status libs.libcuda warn
 expect_kb libs.libcuda libs.loader.other_copies_unowned
 expect_ev libs.libcuda other_path /opt/nvidia/lib/libcuda.so.1
-expect_fix libs.libcuda 1 "sudo mv /opt/nvidia/lib/libcuda.so.1 /opt/nvidia/lib/libcuda.so.1.disabled && sudo ldconfig   (once nothing else needs it)"
+expect_fix libs.libcuda 1 "sudo mv /opt/nvidia/lib/libcuda.so.1 /opt/nvidia/lib/libcuda.so.1.disabled && sudo ldconfig   # once nothing else needs it"
 expect_ev_has libs.libcuda copy "/opt/nvidia/lib/libcuda.so.1 (no package)"
 run --only libs.libcuda
 expect_line '^! libs\.libcuda +libcuda\.so\.1 is WSL.s, but 1 other copy is on the loader path \(first: /opt/nvidia/lib/libcuda\.so\.1\)$'
@@ -379,7 +379,7 @@ expect_ev libs.libcuda resolved /home/user/miniconda3/envs/tf/lib/libcuda.so.1
 expect_ev libs.libcuda via LD_LIBRARY_PATH
 expect_ev libs.libcuda conda_prefix /home/user/miniconda3/envs/tf
 expect_ev libs.libcuda package null
-expect_fix libs.libcuda 0 "unset LD_LIBRARY_PATH   (for this shell)"
+expect_fix libs.libcuda 0 "unset LD_LIBRARY_PATH   # for this shell"
 # When conda-meta lists the file, its conda package is named.
 printf '{"name": "cuda-compat", "files": ["lib/libcuda.so.1"]}\n' \
 	>"$ROOT/home/user/miniconda3/envs/tf/conda-meta/cuda-compat-12.4.1-h5888daf_0.json"

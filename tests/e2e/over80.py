@@ -2,7 +2,7 @@
 # columns: wide characters 2, combining marks and colour sequences 0) that
 # are not allowed to be, each printed with its width (tests/e2e/ux.sh,
 # columns.sh). A line may be wider only when it is a command kept whole --
-# a line of the file FIXES (its part before "   (" too), the command after a
+# a line of the file FIXES (its part before "   (" or "   # " too), the command after a
 # ": " in one, or such a command shown after a "# PS> " prompt, the
 # PowerShell commands of a plan -- or, after its label or a comment's "# ",
 # a single word (a path, a URL) that no line could hold. FIXES "-" is none.
@@ -12,7 +12,7 @@ whole, inside = set(), []
 if fixes != "-":
     for f in open(fixes, encoding="utf-8"):
         f = f.rstrip("\n")
-        cmd = f.split("   (")[0]
+        cmd = f.split("   (")[0].split("   # ")[0]  # a remark: the views' "(...)", the JSON's "# ..."
         whole.update((f, cmd))
         inside.append(cmd)
 def cols(s):

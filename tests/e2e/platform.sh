@@ -8,7 +8,7 @@ expect_status platform.kind pass
 expect_json '.platform.kind == "wsl2"'
 expect_json '.platform.kernel == "5.15.167.4-microsoft-standard-WSL2"'
 expect_json '.platform.distro == "Ubuntu 22.04.4 LTS"'
-expect_json '.schema == "wslgpu/check/1"'
+expect_json '.schema == "wslgpu/check/2"'
 expect_status platform.systemd pass
 expect_status platform.interop pass
 run --only platform

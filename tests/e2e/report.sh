@@ -82,7 +82,7 @@ done
 check "members are 0600" '[ -z "$(find "$B" -type f ! -perm 600)" ]'
 JSON="$B/check.json"
 check "check.json is JSON" 'jq -e . "$JSON" >/dev/null'
-expect_json '.schema == "wslgpu/check/1"'
+expect_json '.schema == "wslgpu/check/2"'
 expect_json '[.checks[] | select(.id == "libs.libcuda")] | length == 1'
 expect_json '.checks | length > 20'
 

@@ -2,8 +2,10 @@
 # on fixture machines.
 . "$(dirname "$0")/lib.sh"
 
-# No toolkit is fine: the note says why. (dpkg's directory without a status
-# file: nothing installed; git keeps no empty directories, so make it.)
+# No toolkit is fine: the note says why. dpkg's directory without a status
+# file says nothing about what is installed: unknown, never a pass (issue
+# 29), and no problem: the exit status stays 0. (git keeps no empty
+# directories, so make it.)
 fixture healthy-wsl2
 mkdir -p "$ROOT/var/lib/dpkg"
 run_json --only toolkit
@@ -11,7 +13,21 @@ expect_rc 0
 expect_status toolkit.nvcc pass
 expect_json '.checks[] | select(.id == "toolkit.nvcc") | .kb == "toolkit.nvcc.none"'
 expect_json '.checks[] | select(.id == "toolkit.nvcc") | .detail | test("not needed to run PyTorch or TensorFlow")'
-expect_status toolkit.packages pass
+expect_status toolkit.packages unknown
+expect_json '.summary.status == "ok" and .summary.problems == 0 and .summary.counts.unknown == 1'
+run --only toolkit
+expect_rc 0
+expect_line '^\? toolkit\.packages +dpkg'"'"'s status file cannot be read \(No such file or directory\): installed packages unknown$'
+expect_line '^✓ No problems found in [0-9]+ checks?; 1 could not be verified \(toolkit\.packages\)\.$'
+run --only toolkit --strict
+expect_rc 0
+run --only toolkit.packages --brief
+expect_rc 0
+expect_line '^✓ No problems found; 1 check could not be verified \(toolkit\.packages\)\.$'
+setenv LC_ALL=C
+run --only toolkit.packages
+expect_line '^\? toolkit\.packages '
+expect_line '^\+ No problems found; 1 check could not be verified'
 run -v --only toolkit.nvcc
 expect_line '^      note +No nvcc was found on PATH'
 
@@ -71,8 +87,8 @@ expect_status toolkit.nvcc fail
 expect_json '.checks[0].kb == "toolkit.nvcc.driver_too_old"'
 expect_json '.checks[0].evidence.driver_cuda == "12.4"'
 # the driver is fine: first a toolkit it runs, then (words) a newer driver
-expect_json '.checks[0].fix[0] == "sudo apt-get install cuda-toolkit-12-4   (a toolkit this driver supports; on WSL from NVIDIA'"'"'s WSL-Ubuntu repository)"'
-expect_json '.checks[0].fix[1] | test("^or update the NVIDIA driver on Windows")'
+expect_json '.checks[0].fix[0] == "sudo apt-get install cuda-toolkit-12-4   # a toolkit this driver supports; on WSL from NVIDIA'"'"'s WSL-Ubuntu repository"'
+expect_json '.checks[0].fix[1] | test("^# or update the NVIDIA driver on Windows")'
 run --only toolkit.nvcc
 expect_line '^      fix    sudo apt-get install cuda-toolkit-12-4   # a toolkit this driver supports'
 expect_line '^             # or update the NVIDIA driver on Windows'

@@ -157,6 +157,76 @@ static void test_wire(void **state)
 	result_release(&c);
 }
 
+/* ST_UNKNOWN: the check could not find out. Its name and mark, the
+ * names read back (history stores them), and where it sits: above a pass
+ * and a note, below a warning, never a failure. */
+static void test_status_unknown(void **state)
+{
+	(void)state;
+	assert_string_equal(status_name(ST_UNKNOWN), "unknown");
+	for (int st = 0; st < ST__COUNT; st++)
+		assert_int_equal(status_parse(status_name((enum status)st)), st);
+	assert_int_equal(status_parse("passed"), -1);
+	assert_int_equal(status_parse(""), -1);
+	assert_int_equal(status_parse(NULL), -1);
+	assert_string_equal(status_name((enum status)ST__COUNT), "invalid");
+	text_set_terminal(80, true);
+	assert_string_equal(status_mark(ST_UNKNOWN), "?");
+	text_set_terminal(80, false);
+	assert_string_equal(status_mark(ST_UNKNOWN), "?");
+	text_set_terminal(80, true);
+	assert_false(status_is_failure(ST_UNKNOWN));
+	assert_true(status_name_is_failure("timeout"));
+	assert_false(status_name_is_failure("unknown"));
+	assert_false(status_name_is_failure("what"));
+	assert_true(status_severity(ST_UNKNOWN, false) > status_severity(ST_PASS, true));
+	assert_true(status_severity(ST_UNKNOWN, false) < status_severity(ST_WARN, false));
+	assert_int_equal(status_severity(ST_UNKNOWN, true), status_severity(ST_UNKNOWN, false));
+
+	/* A check one of whose findings could not be found out is unknown as
+	 * a whole; a warning still decides over it. */
+	struct result r;
+	result_init(&r, NULL);
+	struct findings f = FINDINGS_INIT;
+	findings_add(&f, ST_PASS, "x.note", "noted");
+	findings_add(&f, ST_UNKNOWN, NULL, "cannot tell");
+	findings_add(&f, ST_PASS, NULL, "fine");
+	findings_settle(&r, &f);
+	assert_int_equal(r.status, ST_UNKNOWN);
+	assert_string_equal(r.detail, "cannot tell");
+	assert_false(result_fails_run(&r));
+	/* never tolerated: nothing to tolerate */
+	r.tolerated_by = xstrdup("p.ini:3: [tolerate] x");
+	assert_false(result_tolerated(&r));
+	assert_int_equal(result_shown_status(&r), ST_UNKNOWN);
+	result_release(&r);
+	result_init(&r, NULL);
+	findings_add(&f, ST_UNKNOWN, NULL, "cannot tell");
+	findings_add(&f, ST_WARN, "x.warn", "warned");
+	findings_settle(&r, &f);
+	assert_int_equal(r.status, ST_WARN);
+	result_release(&r);
+
+	/* It crosses the wire from a probe's child like any other status. */
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	struct result a, b;
+	result_init(&a, NULL);
+	res_set(&a, ST_UNKNOWN, NULL, "unknown here");
+	wire_put_result(p[1], &a);
+	close(p[1]);
+	char buf[512];
+	ssize_t n = read(p[0], buf, sizeof buf);
+	close(p[0]);
+	assert_true(n > 0);
+	result_init(&b, NULL);
+	assert_int_equal(wire_apply(&b, buf, (size_t)n), (size_t)n);
+	assert_true(b.ran);
+	assert_int_equal(b.status, ST_UNKNOWN);
+	result_release(&a);
+	result_release(&b);
+}
+
 static void test_kb_parse(void **state)
 {
 	(void)state;
@@ -646,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf),   cmocka_unit_test(test_version),
 		cmocka_unit_test(test_osrelease), cmocka_unit_test(test_inifile),
 		cmocka_unit_test(test_json),     cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_status_unknown),
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),

@@ -11,6 +11,7 @@
 #include "core/result.h"
 #include "core/rootfs.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "fix/consequence.h"
 #include "fix/edit.h"
 #include "fix/plan.h"
@@ -367,6 +368,83 @@ static void test_plan(void **state)
 	rootfs_set("/");
 	tu_rmtree(d);
 	free(d);
+}
+
+/* A check that could not find out gets a step only when its entry says
+ * how to find out; the step changes no exit status (issue 29). */
+static void test_plan_unknown(void **state)
+{
+	(void)state;
+	struct fake_run fr;
+	fake_run_init(&fr);
+	struct result *dd = fake_result(&fr, "containers.docker", ST_UNKNOWN,
+					KB_CONTAINERS_DOCKER_DESKTOP_UNVERIFIED,
+					"Docker Desktop: it cannot be confirmed without starting a container");
+	(void)dd;
+	fake_result(&fr, "toolkit.packages", ST_UNKNOWN, NULL, "dpkg's status file cannot be read");
+	struct fix_plan plan;
+	fix_plan_build(&plan, fr.r, fr.shown, fr.n, "/home/user");
+	assert_int_equal(plan.n, 1);
+	assert_string_equal(plan.steps[0].check, "containers.docker");
+	assert_int_equal(fix_plan_problems(&plan), 0);
+	fix_plan_release(&plan);
+	/* after a failure, which alone counts */
+	fake_result(&fr, "libs.env", ST_FAIL, KB_LIBS_ENV_CVD_HIDDEN, "hidden");
+	fix_plan_build(&plan, fr.r, fr.shown, fr.n, "/home/user");
+	assert_int_equal(plan.n, 2);
+	assert_string_equal(plan.steps[0].check, "libs.env");
+	assert_string_equal(plan.steps[1].check, "containers.docker");
+	assert_int_equal(fix_plan_problems(&plan), 1);
+	fix_plan_release(&plan);
+	fake_run_release(&fr);
+}
+
+/* A fix line as a line of shell for JSON and Markdown, and its parts. */
+static void test_fix_shell(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *line, *command, *remark, *where, *kind;
+	} rows[] = {
+		{ "unset LD_LIBRARY_PATH   (for this shell)", "unset LD_LIBRARY_PATH   # for this shell",
+		  "unset LD_LIBRARY_PATH", "for this shell", "linux", "command" },
+		{ "sudo ldconfig", "sudo ldconfig", "sudo ldconfig", NULL, "linux", "command" },
+		{ "wsl.exe --update   (in PowerShell)", "wsl.exe --update   # in PowerShell",
+		  "wsl.exe --update", "in PowerShell", "powershell", "command" },
+		{ "update the NVIDIA driver on Windows   (in Windows: NVIDIA app)",
+		  "# update the NVIDIA driver on Windows   # in Windows: NVIDIA app", NULL,
+		  "in Windows: NVIDIA app", "windows", "instruction" },
+		/* a command for another machine: a comment here, its command named */
+		{ "on the host: sudo modprobe nvidia   (its error message says why)",
+		  "# on the host: sudo modprobe nvidia   # its error message says why",
+		  "sudo modprobe nvidia", "its error message says why", "host", "command" },
+		{ "on the host: dkms status", "# on the host: dkms status", "dkms status", NULL, "host",
+		  "command" },
+		{ "dpkg -S DIR   (a template: put in DIR)", "# dpkg -S DIR   # a template: put in DIR",
+		  "dpkg -S DIR", "a template: put in DIR", "linux", "template" },
+		{ "or, with toolkit 1.18.0 or newer: sudo systemctl restart x.service",
+		  "# or, with toolkit 1.18.0 or newer: sudo systemctl restart x.service", NULL, NULL,
+		  "linux", "instruction" },
+		/* a line break in a value never starts a live line */
+		{ "cp -a /x ~/   (then read it\nrm -rf /)", "cp -a /x ~/   # then read it" TEXT_LINE_BREAK "rm -rf /",
+		  "cp -a /x ~/", "then read it" TEXT_LINE_BREAK "rm -rf /", "linux", "command" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct fix_shell s;
+		fix_shell_of(rows[i].in, &s);
+		assert_string_equal(s.line, rows[i].line);
+		if (rows[i].command)
+			assert_string_equal(s.command, rows[i].command);
+		else
+			assert_null(s.command);
+		if (rows[i].remark)
+			assert_string_equal(s.remark, rows[i].remark);
+		else
+			assert_null(s.remark);
+		assert_string_equal(s.where, rows[i].where);
+		assert_string_equal(s.kind, rows[i].kind);
+		fix_shell_release(&s);
+	}
 }
 
 static void test_plan_cvd(void **state)
@@ -732,6 +810,8 @@ int main(void)
 		cmocka_unit_test(test_for_user),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_cvd),
+		cmocka_unit_test(test_plan_unknown),
+		cmocka_unit_test(test_fix_shell),
 		cmocka_unit_test(test_consequences),
 		cmocka_unit_test(test_edit),
 		cmocka_unit_test(test_buildinfo),

@@ -910,6 +910,10 @@ static void test_change_kinds(void **state)
 		{ "e.fail_timeout", "fail", "k3", "" }, { "f.skip_pass", "skip", NULL, "" },
 		{ "g.pass_skip", "pass", NULL, "" },    { "h.fail_fail", "fail", "k4", "" },
 		{ "i.only_old", "fail", NULL, "" },
+		/* unknown (the check could not find out): news only next to a problem */
+		{ "k.fail_unknown", "fail", "k7", "" }, { "l.pass_unknown", "pass", NULL, "" },
+		{ "m.unknown_pass", "unknown", NULL, "" }, { "n.unknown_fail", "unknown", NULL, "" },
+		{ "o.warn_unknown", "warn", "k9", "" },
 	};
 	struct history_check cb[] = {
 		{ "a.pass_warn", "warn", "k5", "slow" }, { "b.warn_pass", "pass", NULL, "" },
@@ -917,6 +921,9 @@ static void test_change_kinds(void **state)
 		{ "e.fail_timeout", "timeout", NULL, "" }, { "f.skip_pass", "pass", NULL, "" },
 		{ "g.pass_skip", "skip", NULL, "" },     { "h.fail_fail", "fail", "k4", "" },
 		{ "j.only_new", "fail", NULL, "" },
+		{ "k.fail_unknown", "unknown", NULL, "cannot be read" },
+		{ "l.pass_unknown", "unknown", NULL, "" }, { "m.unknown_pass", "pass", NULL, "" },
+		{ "n.unknown_fail", "fail", "k8", "" }, { "o.warn_unknown", "unknown", NULL, "" },
 	};
 	struct history_run v[2];
 	memset(v, 0, sizeof v);
@@ -925,11 +932,11 @@ static void test_change_kinds(void **state)
 	v[0].facts = fa;
 	v[0].nfacts = 4;
 	v[0].checks = ca;
-	v[0].nchecks = 9;
+	v[0].nchecks = sizeof ca / sizeof ca[0];
 	v[1].facts = fb;
 	v[1].nfacts = 4;
 	v[1].checks = cb;
-	v[1].nchecks = 9;
+	v[1].nchecks = sizeof cb / sizeof cb[0];
 	struct history_runs runs = { v, 2, 0, 0 };
 	struct history_changes ch;
 	history_changes(&runs, &ch);
@@ -942,6 +949,7 @@ static void test_change_kinds(void **state)
 		/* worse first, then better, then the rest */
 		{ "a.pass_warn", "warns", "k5" },
 		{ "c.warn_warn", "cause", "k6" },
+		{ "n.unknown_fail", "broke", "k8" },
 		{ "b.warn_pass", "fixed", "k1" },
 		{ "kernel", "changed", KB_HISTORY_KERNEL_CHANGED },
 		{ "libcuda", "changed", KB_HISTORY_LIBCUDA_CHANGED },
@@ -949,6 +957,9 @@ static void test_change_kinds(void **state)
 		{ "nvcc", "removed", NULL },
 		{ "d.fail_skip", "skipped", "k2" },
 		{ "e.fail_timeout", "changed", NULL },
+		/* not "fixed": the problem can no longer be seen */
+		{ "k.fail_unknown", "unverified", "k7" },
+		{ "o.warn_unknown", "unverified", "k9" },
 	};
 	assert_int_equal(t->n, sizeof want / sizeof want[0]);
 	for (size_t i = 0; i < t->n; i++) {
@@ -959,8 +970,8 @@ static void test_change_kinds(void **state)
 		else
 			assert_null(t->v[i].kb);
 	}
-	assert_null(t->v[6].new);
-	assert_null(t->v[5].old);
+	assert_null(t->v[7].new);
+	assert_null(t->v[6].old);
 	history_changes_release(&ch);
 }
 

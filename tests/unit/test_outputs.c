@@ -360,11 +360,14 @@ static void test_prom_metrics(void **state)
 	assert_contains(s, "# TYPE wslgpu_cuda_kernel_launch_seconds gauge\n"
 			   "wslgpu_cuda_kernel_launch_seconds{launch=\"first\"} 0.05225\n"
 			   "wslgpu_cuda_kernel_launch_seconds{launch=\"second\"} 0.00075\n");
-	/* one series per status per shown check: bounded */
+	/* one series per status per shown check: bounded (seven statuses,
+	 * unknown the last) */
 	size_t n = 0;
 	for (const char *p = s; (p = strstr(p, "\nwslgpu_check_status{")); p++)
 		n++;
-	assert_int_equal(n, 8 * 6);
+	assert_int_equal(n, 8 * ST__COUNT);
+	assert_int_equal(ST__COUNT, 7);
+	assert_contains(s, "status=\"unknown\"} 0\n");
 	assert_null(strstr(s, "perf.storage"));
 	promtool_ok(&m);
 	sb_release(&m);
