@@ -1158,7 +1158,7 @@ void explain_scan_finish(struct explain_scan *s)
 		/* A signature with context: words reads its message as the GPU
 		 * chain's only where the input shows one of them: "permission
 		 * denied ... docker.sock" alone is an ordinary docker error. */
-		if (s->m[i].count && s->db->sig[i].context && !s->ctxseen[i])
+		if (s->m[i].count && s->db->sig[i].context && !s->ctxseen[i] && !s->in_context)
 			s->m[i].count = 0;
 		if (s->m[i].count) {
 			s->m[i].tier = (unsigned char)explain_sig_tier(&s->db->sig[i]);
@@ -1221,6 +1221,9 @@ const struct kb_entry *explain_best(const struct explain_db *db, const char *pre
 	struct explain_scan s;
 	explain_scan_init(&s, db);
 	s.only = only; /* the others are not asked about, nor refine these */
+	/* a probe asks about the output of its own GPU check (docker info
+	 * for containers.docker): that is the context the words stand for */
+	s.in_context = true;
 	explain_scan_feed(&s, text, len);
 	explain_scan_finish(&s);
 	for (size_t i = 0; i < s.nfound; i++) {

@@ -243,6 +243,7 @@ struct explain_scan {
 
 	/* private */
 	const unsigned char *only; /* if set: the signatures looked for */
+	bool in_context;           /* the text is known to be the GPU chain's: context: words are not needed */
 	struct explain_match *m;   /* per signature */
 	unsigned long *last;       /* last line covered by a match, per signature */
 	unsigned long *stamp;      /* matched on the current line alone */
