@@ -220,7 +220,8 @@ static void add_ld_conf(struct members *m)
 		at += (size_t)(end - p) + 1;
 	}
 	sb_release(&list);
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n) /* with none, names is NULL, which qsort may not be given */
+		qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		/* The member's name in printable ASCII: tar listings print it
 		 * (an ESC, a newline), and libarchive cannot write a name it

@@ -8,8 +8,10 @@
  * none too: the output then goes to the terminal as it would without one.
  * less gets LESS=FRX when LESS is unset (quit when the text fits one
  * screen, show colours, leave the text on the screen) and lv LV=-c, as
- * git sets them. The command runs through /bin/sh, so a value with
- * options ("less -S") works.
+ * git sets them. The value is split into words at blanks and its program
+ * run directly, found on PATH (no shell: the project starts no command
+ * through one, tests/e2e/security.sh), so a value with options ("less
+ * -S") works and shell syntax (quotes, pipes) does not.
  *
  * The pager reads what the command writes to standard output (and
  * standard error, when that is the terminal too) through a pipe; the
@@ -64,34 +66,39 @@ static const char *pager_command(void)
 	return v;
 }
 
-/* Whether the program the command starts with can be run: a path, or a
- * name found on PATH. */
-static bool program_found(const char *cmd)
+/* The program the command starts with, as a path that can be run (a path,
+ * or a name found on PATH), or NULL. */
+static char *program_path(const char *cmd)
 {
 	size_t n = strcspn(cmd, " \t");
 	char *prog = xstrndup(cmd, n);
-	bool ok = false;
 	if (strchr(prog, '/')) {
-		ok = access(prog, X_OK) == 0;
-	} else {
-		const char *path = getenv("PATH");
-		if (!path)
-			path = "/usr/bin:/bin";
-		struct strbuf p = STRBUF_INIT;
-		for (const char *d = path; !ok;) {
-			size_t dl = strcspn(d, ":");
-			sb_reset(&p);
-			sb_addf(&p, "%.*s/%s", (int)dl, dl ? d : ".", prog);
-			struct stat st;
-			ok = stat(p.buf, &st) == 0 && S_ISREG(st.st_mode) && access(p.buf, X_OK) == 0;
-			if (!d[dl])
-				break;
-			d += dl + 1;
-		}
-		sb_release(&p);
+		if (access(prog, X_OK) == 0)
+			return prog;
+		free(prog);
+		return NULL;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	struct strbuf p = STRBUF_INIT;
+	bool ok = false;
+	for (const char *d = path; !ok;) {
+		size_t dl = strcspn(d, ":");
+		sb_reset(&p);
+		sb_addf(&p, "%.*s/%s", (int)dl, dl ? d : ".", prog);
+		struct stat st;
+		ok = stat(p.buf, &st) == 0 && S_ISREG(st.st_mode) && access(p.buf, X_OK) == 0;
+		if (!d[dl])
+			break;
+		d += dl + 1;
 	}
 	free(prog);
-	return ok;
+	if (!ok) {
+		sb_release(&p);
+		return NULL;
+	}
+	return sb_detach(&p);
 }
 
 static void pager_wait_atexit(void)
@@ -104,7 +111,8 @@ void pager_start(void)
 	if (disabled || pager_pid > 0 || !isatty(STDOUT_FILENO))
 		return;
 	const char *cmd = pager_command();
-	if (!cmd || !program_found(cmd))
+	char *prog = cmd ? program_path(cmd) : NULL;
+	if (!prog)
 		return;
 	const char *env[3];
 	size_t ne = 0;
@@ -113,14 +121,22 @@ void pager_start(void)
 	if (!getenv("LV"))
 		env[ne++] = "LV=-c";
 	env[ne] = NULL;
-	/* exec: the shell becomes the pager, which then dies with us */
-	char *line = xasprintf("exec %s", cmd);
-	const char *argv[] = { "/bin/sh", "-c", line, NULL };
+	/* its words: the program found above, then the options */
+	char *words = xstrdup(cmd);
+	const char *argv[32];
+	size_t na = 0;
+	argv[na++] = prog;
+	char *save = NULL;
+	strtok_r(words, " \t", &save); /* the program's own word */
+	for (char *w; na < sizeof argv / sizeof argv[0] - 1 && (w = strtok_r(NULL, " \t", &save));)
+		argv[na++] = w;
+	argv[na] = NULL;
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid;
 	int fd = proc_start_pager(argv, env, &pid);
-	free(line);
+	free(words);
+	free(prog);
 	if (fd < 0)
 		return;
 	pager_pid = pid;
