@@ -299,6 +299,39 @@ bool fix_for_user(const char *line, enum fix_user u, struct strbuf *out)
 /* A line for the machine the container runs on, not this one. */
 #define HOST_PREFIX "on the host: "
 
+/* Whether t can be a line of POSIX shell at all: quotes closed, no "(" in
+ * an argument's place (bash -n rejects "cmd (remark)"), no remark in the
+ * middle ("cmd   (in PowerShell), then ..."), not a PowerShell call
+ * ("& 'C:\...'") or a lone option. A line that cannot is words. */
+static bool shell_plausible(const char *t)
+{
+	if (t[0] == '-' || t[0] == '&' || strstr(t, "   ("))
+		return false;
+	char quote = 0;
+	bool command_place = true; /* where "(" opens a subshell */
+	for (const char *p = t; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			else if (*p == '\\' && quote == '"' && p[1])
+				p++;
+			continue;
+		}
+		switch (*p) {
+		case '\'': case '"': quote = *p; command_place = false; break;
+		case '\\': if (p[1]) p++; command_place = false; break;
+		case '(':
+			if (!command_place && !(p > t && strchr("$<>=", p[-1])))
+				return false;
+			break;
+		case ';': case '|': case '&': command_place = true; break;
+		case ' ': case '\t': break;
+		default: command_place = false; break;
+		}
+	}
+	return quote == 0;
+}
+
 void fix_shell_of(const char *line, struct fix_shell *s)
 {
 	memset(s, 0, sizeof *s);
@@ -311,6 +344,8 @@ void fix_shell_of(const char *line, struct fix_shell *s)
 	/* "on the host:" reads as words (its first word), the command after
 	 * it as what it is */
 	bool words = host ? is_instruction(cmd) : c.instruction && !tmpl;
+	if (!words && !tmpl && !shell_plausible(cmd))
+		words = true;
 	s->kind = tmpl ? "template" : words ? "instruction" : "command";
 	s->where = host ? "host" : fix_where_name(c.where);
 	struct strbuf t = STRBUF_INIT;

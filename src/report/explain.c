@@ -319,10 +319,8 @@ static void json_cause(struct json_writer *jw, const struct cause_rank *r,
 	jw_kv_str(jw, "layer", e->layer);
 	jw_kv_str(jw, "title", e->title);
 	jw_kv_str(jw, "cause", fv.cause);
-	jw_kv_array(jw, "fix");
-	for (size_t i = 0; i < fv.nfix; i++)
-		jw_str(jw, fv.fix[i]);
-	jw_end(jw);
+	/* lines of shell, remarks as # comments, as check --json has them */
+	finding_fix_json(jw, &fv, true);
 	jw_kv_str(jw, "confirm", e->confirm);
 	jw_kv_strings(jw, "source", e->source.v, e->source.n);
 	jw_kv_str(jw, "machine", verdict_name(r->v));
@@ -371,7 +369,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	struct json_writer jw;
 	jw_init(&jw, out);
 	jw_object_begin(&jw);
-	jw_kv_str(&jw, "schema", "wslgpu/explain/1");
+	jw_kv_str(&jw, "schema", "wslgpu/explain/2");
 	jw_kv_object(&jw, "tool");
 	jw_kv_str(&jw, "name", "wslgpu");
 	jw_kv_str(&jw, "version", WSLGPU_VERSION);
@@ -526,7 +524,7 @@ void explain_list_json(struct strbuf *out, const struct explain_db *db)
 	struct json_writer jw;
 	jw_init(&jw, out);
 	jw_object_begin(&jw);
-	jw_kv_str(&jw, "schema", "wslgpu/explain/1");
+	jw_kv_str(&jw, "schema", "wslgpu/explain/2");
 	jw_kv_array_lines(&jw, "signatures");
 	for (size_t l = 0; l < nl; l++)
 		for (size_t i = 0; i < db->n; i++) {

@@ -1,6 +1,6 @@
 /*
  * explain (report): what `wslgpu explain` prints -- the text for people, the
- * JSON (schema "wslgpu/explain/1", doc/explain.md) for programs, the
+ * JSON (schema "wslgpu/explain/2", doc/explain.md) for programs, the
  * signature list, and the hidden pattern dump the benchmark feeds to grep.
  * Each appends to out, as every writer of src/report/ does.
  *

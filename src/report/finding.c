@@ -188,6 +188,15 @@ void finding_text(struct strbuf *out, const struct finding_view *v, int indent, 
 void finding_json(struct json_writer *jw, const struct finding_view *v, bool with_fix)
 {
 	jw_kv_str(jw, "cause", v->cause);
+	finding_fix_json(jw, v, with_fix);
+	jw_kv_array(jw, "source");
+	for (size_t i = 0; v->e && i < v->e->source.n; i++)
+		jw_str(jw, v->e->source.v[i]);
+	jw_end(jw);
+}
+
+void finding_fix_json(struct json_writer *jw, const struct finding_view *v, bool with_fix)
+{
 	/* each a line of shell, as the terminal and Markdown show it */
 	jw_kv_array(jw, "fix");
 	for (size_t i = 0; with_fix && i < v->nfix; i++) {
@@ -209,10 +218,6 @@ void finding_json(struct json_writer *jw, const struct finding_view *v, bool wit
 		jw_end(jw);
 		fix_shell_release(&fs);
 	}
-	jw_end(jw);
-	jw_kv_array(jw, "source");
-	for (size_t i = 0; v->e && i < v->e->source.n; i++)
-		jw_str(jw, v->e->source.v[i]);
 	jw_end(jw);
 }
 

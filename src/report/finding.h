@@ -51,6 +51,9 @@ void finding_command_line(struct strbuf *out, int indent, const char *label, con
  * in parts: command, remark, where, kind) and "source" of the object
  * being written. */
 void finding_json(struct json_writer *jw, const struct finding_view *v, bool with_fix);
+/* Only "fix" and "fix_steps", for writers with their own "cause" and
+ * "source" (explain's causes). */
+void finding_fix_json(struct json_writer *jw, const struct finding_view *v, bool with_fix);
 
 /* Evidence as a JSON object member named key: {"k":"v",...}, a repeated
  * key as an array of its values in order. */

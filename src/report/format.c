@@ -70,7 +70,7 @@ static const struct format table[] = {
 	{ "html", "report", report_html, NULL,
 	  "one self-contained HTML page (verdict, findings, watch, bench, history) instead" },
 	{ "text", "explain", explain_text, NULL, NULL },
-	{ "json", "explain", explain_json, NULL, "print JSON (schema wslgpu/explain/1)" },
+	{ "json", "explain", explain_json, NULL, "print JSON (schema wslgpu/explain/2)" },
 	{ "script", "fix", fix_script, NULL, NULL },
 	{ "json", "fix", fix_json, NULL, "print the plan as JSON (schema wslgpu/fix/1)" },
 	{ "commands", "fix", fix_commands, NULL,

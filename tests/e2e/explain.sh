@@ -64,7 +64,7 @@ case "$first" in *"✗ cuda:"*) ok "the problem comes before the harmless messag
 # The same from a file, as JSON.
 run_json explain -f "$WORK/train.log"
 expect_rc 1
-expect_json '.schema == "wslgpu/explain/1"'
+expect_json '.schema == "wslgpu/explain/2"'
 expect_json '.input.lines == 93 and .input.clipped_lines == 0'
 expect_json '.input.source | endswith("train.log")'
 expect_json '.checked == false'
@@ -120,7 +120,7 @@ expect_line '^containers$'
 expect_line '^  explain\.sig\.no_adapters +finding +nvidia-container-cli: WSL environment detected'
 expect_line '^[0-9]+ signatures\. '
 run_json explain --list
-expect_json '.schema == "wslgpu/explain/1" and .count >= 80 and (.signatures | length) == .count'
+expect_json '.schema == "wslgpu/explain/2" and .count >= 80 and (.signatures | length) == .count'
 expect_json '[.signatures[] | select(.source | length == 0)] | length == 0'
 expect_json '.signatures[] | select(.id == "explain.sig.pinned_host") | .refines | index("explain.sig.cuda_oom") != null'
 

@@ -6,8 +6,9 @@
 # fix block of the Markdown report
 # (remarks and words for a person are comments there, as on the terminal);
 # and every fix string of the JSON: check --json's fix[] (with fix_steps,
-# its parts, agreeing), fix --json's commands[].line, and the check.json
-# of report's bundle.
+# its parts, agreeing), fix --json's commands[].line, the check.json
+# of report's bundle, and explain --json's causes (with --check on each
+# fixture, and without on the real messages of tests/explain/).
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v bash >/dev/null 2>&1; then
@@ -84,6 +85,10 @@ for f in $(fixture_tool --list); do
 	if [ -s "$WORK/check-fix.sh" ]; then
 		bash_n "check's fix lines" "$WORK/check-fix.sh"
 	fi
+	# explain --check: the causes of a pasted error, with this machine's
+	# evidence (its sudo, its values)
+	run_json explain --check -f "$top/tests/explain/libs.log"
+	json_lines "explain --check --json fix" '[.matches[].causes[].fix[]] | unique | .[]' "$JSON"
 	run report --markdown -o "$WORK/report.md"
 	# the code block after **Fix**
 	awk '/^\*\*Fix\*\*/ { fix = 1; next } fix && /^```$/ { if (in_block) exit; in_block = 1; next }
@@ -92,5 +97,20 @@ for f in $(fixture_tool --list); do
 		bash_n "report --markdown's fix block" "$WORK/report-fix.sh"
 	fi
 done
+
+# explain --json without --check: every cause of the real messages of
+# tests/explain/ (each fix line once)
+fixture healthy-wsl2
+cat "$top"/tests/explain/*.log >"$WORK/all.log"
+run_json explain -f "$WORK/all.log"
+json_lines "explain --json fix" '[.matches[].causes[].fix[]] | unique | .[]' "$JSON"
+if jq -e '[.matches[].causes[] | [.fix, .fix_steps] | transpose[] | . as [$l, $s]
+	| if $s.kind == "command" and $s.where != "host"
+	  then $l == $s.command + (if $s.remark then "   # " + $s.remark else "" end)
+	  else ($l | startswith("# ")) end] | all' "$JSON" >/dev/null; then
+	ok "explain --json: fix_steps agree with fix"
+else
+	fail "explain --json: fix_steps disagree with fix"
+fi
 
 done_testing

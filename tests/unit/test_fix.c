@@ -425,6 +425,27 @@ static void test_fix_shell(void **state)
 		{ "or, with toolkit 1.18.0 or newer: sudo systemctl restart x.service",
 		  "# or, with toolkit 1.18.0 or newer: sudo systemctl restart x.service", NULL, NULL,
 		  "linux", "instruction" },
+		/* what bash cannot read is words: a remark in the middle, a
+		 * parenthesis in an argument's place, an open quote, PowerShell's
+		 * call operator */
+		{ "wsl.exe --update   (in PowerShell), then wsl.exe --shutdown",
+		  "# wsl.exe --update   (in PowerShell), then wsl.exe --shutdown", NULL, NULL,
+		  "powershell", "instruction" },
+		{ "find the feature in the program's options (IPC, GL interop)",
+		  "# find the feature in the program's options (IPC, GL interop)", NULL, NULL, "linux",
+		  "instruction" },
+		{ "--max-model-len with a smaller value (--tensor-parallel-size)",
+		  "# --max-model-len with a smaller value (--tensor-parallel-size)", NULL, NULL, "linux",
+		  "instruction" },
+		{ "& 'C:\\Docker\\DockerCli.exe' -SwitchLinuxEngine   (in PowerShell)",
+		  "# & 'C:\\Docker\\DockerCli.exe' -SwitchLinuxEngine   # in PowerShell", NULL,
+		  "in PowerShell", "powershell", "instruction" },
+		/* ...and what it can stays a command */
+		{ "python3 -c \"import torch; print(torch.cuda.is_available())\"",
+		  "python3 -c \"import torch; print(torch.cuda.is_available())\"",
+		  "python3 -c \"import torch; print(torch.cuda.is_available())\"", NULL, "linux", "command" },
+		{ "echo $(nproc) && (cd /tmp && ls)", "echo $(nproc) && (cd /tmp && ls)",
+		  "echo $(nproc) && (cd /tmp && ls)", NULL, "linux", "command" },
 		/* a line break in a value never starts a live line */
 		{ "cp -a /x ~/   (then read it\nrm -rf /)", "cp -a /x ~/   # then read it" TEXT_LINE_BREAK "rm -rf /",
 		  "cp -a /x ~/", "then read it" TEXT_LINE_BREAK "rm -rf /", "linux", "command" },
