@@ -44,6 +44,20 @@ json_lines() {
 	done <"$WORK/lines"
 }
 
+# steps_agree WHAT PATH: in $JSON, each object at PATH has fix_steps that
+# are its fix lines in parts: a command for this shell is the line, its
+# remark the comment after it; anything else a comment.
+steps_agree() {
+	if jq -e "[$2"' | [.fix, .fix_steps] | transpose[] | . as [$l, $s]
+		| if $s.kind == "command" and $s.where != "host"
+		  then $l == $s.command + (if $s.remark then "   # " + $s.remark else "" end)
+		  else ($l | startswith("# ")) end] | all' "$JSON" >/dev/null; then
+		ok "$1: fix_steps agree with fix"
+	else
+		fail "$1: fix_steps disagree with fix"
+	fi
+}
+
 for f in $(fixture_tool --list); do
 	fixture "$f"
 	selected || continue
@@ -54,16 +68,7 @@ for f in $(fixture_tool --list); do
 	json_lines "fix --json line" '.steps[].commands[].line' "$JSON"
 	run_json check
 	json_lines "check --json fix" '.checks[].fix[]' "$JSON"
-	# fix_steps are the same lines in parts: a command for this shell is
-	# the line, its remark the comment after it; anything else a comment
-	if jq -e '[.checks[] | [.fix, .fix_steps] | transpose[] | . as [$l, $s]
-		| if $s.kind == "command" and $s.where != "host"
-		  then $l == $s.command + (if $s.remark then "   # " + $s.remark else "" end)
-		  else ($l | startswith("# ")) end] | all' "$JSON" >/dev/null; then
-		ok "check --json: fix_steps agree with fix"
-	else
-		fail "check --json: fix_steps disagree with fix"
-	fi
+	steps_agree "check --json" '.checks[]'
 	run report -o "$WORK/bundle.tar.gz"
 	rm -rf "$WORK/bundle" && mkdir "$WORK/bundle"
 	if tar -xzf "$WORK/bundle.tar.gz" -C "$WORK/bundle" 2>/dev/null &&
@@ -104,13 +109,6 @@ fixture healthy-wsl2
 cat "$top"/tests/explain/*.log >"$WORK/all.log"
 run_json explain -f "$WORK/all.log"
 json_lines "explain --json fix" '[.matches[].causes[].fix[]] | unique | .[]' "$JSON"
-if jq -e '[.matches[].causes[] | [.fix, .fix_steps] | transpose[] | . as [$l, $s]
-	| if $s.kind == "command" and $s.where != "host"
-	  then $l == $s.command + (if $s.remark then "   # " + $s.remark else "" end)
-	  else ($l | startswith("# ")) end] | all' "$JSON" >/dev/null; then
-	ok "explain --json: fix_steps agree with fix"
-else
-	fail "explain --json: fix_steps disagree with fix"
-fi
+steps_agree "explain --json" '.matches[].causes[]'
 
 done_testing
