@@ -20,7 +20,7 @@
  * The parser trusts nothing: every count, offset and string is checked
  * against the file size, and a file that fails any check is rejected with
  * a one-line reason, so that a truncated or scribbled-on cache is reported
- * ("run sudo ldconfig") instead of read past its end. Entries are kept in
+ * ("ldconfig rebuilds it") instead of read past its end. Entries are kept in
  * file order, which is the order ld.so searches them in.
  */
 #ifndef WSLGPU_LDCACHE_H

@@ -1105,19 +1105,19 @@ static void verdict_unresolved(const struct lib_facts *f, struct result *r, stru
 			    p->broken_why ? p->broken_why : "");
 	} else if (f->cache == CACHE_CORRUPT) {
 		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_CORRUPT,
-			    "ld.so.cache is corrupt: %s — run sudo ldconfig", f->cache_why);
+			    "ld.so.cache is corrupt: %s — ldconfig rebuilds it", f->cache_why);
 	} else if (f->cache == CACHE_MISSING) {
 		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_MISSING,
-			    "%s is missing, so the loader finds no %s — run sudo ldconfig",
+			    "%s is missing, so the loader finds no %s — ldconfig rebuilds it",
 			    LD_SO_CACHE, ls->soname);
 	} else if (p->stale) {
 		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_STALE,
-			    "ld.so.cache names %s for %s, but that file is not there — run "
-			    "sudo ldconfig", p->stale, ls->soname);
+			    "ld.so.cache names %s for %s, but that file is not there (a stale "
+			    "cache: ldconfig rebuilds it)", p->stale, ls->soname);
 	} else if (f->wsl && f->wsl_copy_exists) {
 		findings_add(v, ST_FAIL, KB_LIBS_LDCACHE_NO_ENTRY,
-			    "ld.so.cache has no entry for %s although %s/%s exists — run sudo "
-			    "ldconfig", ls->soname, WSL_LIB, ls->soname);
+			    "ld.so.cache has no entry for %s although %s/%s exists (a stale "
+			    "cache: ldconfig rebuilds it)", ls->soname, WSL_LIB, ls->soname);
 	} else if (f->wsl) {
 		findings_add(v, ST_FAIL, KB_LIBS_LOADER_NOT_FOUND,
 			    "the loader finds no %s (not in LD_LIBRARY_PATH, ld.so.cache or "
@@ -1188,16 +1188,16 @@ static void verdict_resolved(const struct lib_facts *f, enum origin origin, cons
 	/* Works, but: a cache the loader cannot use. */
 	if (f->cache == CACHE_CORRUPT)
 		findings_add(v, ST_WARN, KB_LIBS_LDCACHE_CORRUPT,
-			    "ld.so.cache is corrupt: %s — run sudo ldconfig (only %s keeps "
+			    "ld.so.cache is corrupt: %s — ldconfig rebuilds it (only %s keeps "
 			    "%s reachable)", f->cache_why, via, ls->soname);
 	else if (f->cache == CACHE_MISSING)
 		findings_add(v, ST_WARN, KB_LIBS_LDCACHE_MISSING,
-			    "%s is missing — run sudo ldconfig (only %s keeps %s reachable)",
+			    "%s is missing — ldconfig rebuilds it (only %s keeps %s reachable)",
 			    LD_SO_CACHE, via, ls->soname);
 	else if (p->stale)
 		findings_add(v, ST_WARN, KB_LIBS_LDCACHE_STALE,
-			    "ld.so.cache names %s for %s, but that file is not there — run "
-			    "sudo ldconfig", p->stale, ls->soname);
+			    "ld.so.cache names %s for %s, but that file is not there (a stale "
+			    "cache: ldconfig rebuilds it)", p->stale, ls->soname);
 }
 
 /* On WSL, with the soname right: what else a program could open instead

@@ -438,8 +438,8 @@ expect_kb libs.kernel_modules libs.kernel_modules.unreadable
 fixture corrupt-ldcache
 run --only libs
 expect_rc 1
-expect_line '^✗ libs\.libcuda +ld\.so\.cache is corrupt: the header claims 3 entries but the file has room for 2 — run sudo ldconfig$'
-expect_line '^✗ libs\.libnvml +ld\.so\.cache is corrupt: the header claims 3 entries but the file has room for 2 — run sudo ldconfig$'
+expect_line '^✗ libs\.libcuda +ld\.so\.cache is corrupt: the header claims 3 entries but the file has room for 2 — ldconfig rebuilds it$'
+expect_line '^✗ libs\.libnvml +ld\.so\.cache is corrupt: the header claims 3 entries but the file has room for 2 — ldconfig rebuilds it$'
 expect_line '^ +fix +sudo ldconfig$'
 run_json --only libs
 expect_kb libs.libcuda libs.ldcache.corrupt
@@ -461,12 +461,12 @@ check_cache() { # WHAT DETAIL-ERE
 	expect_no_line '^(☠|T) '
 }
 : >"$cache"
-check_cache empty 'ld\.so\.cache is corrupt: the file is empty — run sudo ldconfig$'
+check_cache empty 'ld\.so\.cache is corrupt: the file is empty — ldconfig rebuilds it$'
 head -c 4096 /dev/urandom >"$cache"
 check_cache random 'ld\.so\.cache is corrupt: '
 rm "$cache"
 truncate -s 100M "$cache"
-check_cache sparse 'ld\.so\.cache is corrupt: it is larger than 16 MiB \(104857600 bytes\), far beyond any real cache — run sudo ldconfig$'
+check_cache sparse 'ld\.so\.cache is corrupt: it is larger than 16 MiB \(104857600 bytes\), far beyond any real cache — ldconfig rebuilds it$'
 rm "$cache"
 mkdir "$cache"
 check_cache directory 'ld\.so\.cache is corrupt: it cannot be read \(Is a directory\)'
@@ -484,7 +484,7 @@ check_cache nlibs 'ld\.so\.cache is corrupt: the header claims 4294967295 entrie
 check_cache offset 'ld\.so\.cache is corrupt: entry 0: the library name is at offset 65535, beyond the end of the file'
 ln -sf /nowhere "$cache"
 run --only libs.libcuda
-expect_line '^✗ libs\.libcuda +/etc/ld\.so\.cache is missing, so the loader finds no libcuda\.so\.1 — run sudo ldconfig$'
+expect_line '^✗ libs\.libcuda +/etc/ld\.so\.cache is missing, so the loader finds no libcuda\.so\.1 — ldconfig rebuilds it$'
 run_json --only libs.libcuda
 expect_kb libs.libcuda libs.ldcache.missing
 
