@@ -81,6 +81,12 @@ static bool fix_can_break(const char *text, size_t at)
 	return plain_word(text + b, e - b) || (last && strchr(",;:.)", last));
 }
 
+/* In a comment, "#" stays with the word after it (no line ending in "#"). */
+static bool comment_can_break(const char *text, size_t at)
+{
+	return !(at >= 1 && text[at - 1] == '#');
+}
+
 /*
  * A command with a remark ("cmd   (for this shell)") is shown as the command
  * whole and the remark as a shell comment ("cmd   # for this shell"), so the
@@ -119,8 +125,13 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 		/* Words for a person are a comment, every wrapped line of them,
 		 * so that a pasted block still runs (as the Markdown report). */
 		struct strbuf c = STRBUF_INIT, t = STRBUF_INIT;
-		sb_addf(&c, "# %s", clean.buf);
+		/* its remark, as in the JSON's line (fix_shell_of): "# words   # remark" */
+		if (note)
+			sb_addf(&c, "# %.*s   # %s", (int)(note - clean.buf), clean.buf, sb_str(&remark));
+		else
+			sb_addf(&c, "# %s", clean.buf);
 		w.indent = FINDING_TEXT_COLUMN + 2;
+		w.can_break = comment_can_break;
 		text_wrap(&t, sb_str(&c), &w);
 		for (const char *p = sb_str(&t); *p; p++) {
 			sb_addc(out, *p);

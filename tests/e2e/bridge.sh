@@ -157,7 +157,7 @@ expect_rc 1
 expect_line '^✗ bridge\.dxg +/dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\)$'
 expect_line '^✗ Broken at the bridge layer: /dev/dxg is missing: this container was started without the GPU \(docker run --gpus all\) \(bridge\.dxg\)\.'
 # the image is not knowable inside the container: a template, never a live line
-expect_line 'fix +# docker run --rm --gpus all IMAGE nvidia-smi   \(restart it with --gpus all; compose: .*\)   \(a template: put in IMAGE, the image this container runs\)$'
+expect_line 'fix +# docker run --rm --gpus all IMAGE nvidia-smi   # restart it with --gpus all; compose: .*; a template: put in IMAGE, the image this container runs$'
 run fix --commands
 expect_no_line 'IMAGE'
 # ... and the image --docker-image names, where the user gave one

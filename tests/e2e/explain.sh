@@ -205,7 +205,7 @@ expect_rc 1
 expect_line '\(a myth\)$'
 # The Linux driver is removed package by package, never by a pattern: a
 # template, marked as one (two remarks of one fix as one comment: test_fix).
-expect_line 'sudo apt-get remove --purge PACKAGES   \(a template: put in PACKAGES, the names the line above lists, each by name, never a pattern; for a \.run install: sudo nvidia-uninstall\)$'
+expect_line '# sudo apt-get remove --purge PACKAGES   # a template: put in PACKAGES, the names the line above lists, each by name, never a pattern; for a \.run install: sudo nvidia-uninstall$'
 expect_no_line "apt-get remove.*'libnvidia-\\*'"
 # --check off WSL: a Windows-build cause is not "not determined" but not
 # applicable, and ranked last.

@@ -100,7 +100,7 @@ rm -r "$ROOT/usr/lib/wsl"
 run --only libs.wsl_dir
 expect_rc 1
 expect_line '^✗ libs\.wsl_dir +this container has no /usr/lib/wsl/lib: it was started without the GPU \(docker run --gpus all\)$'
-expect_line '^ +fix +# docker run --rm --gpus all IMAGE nvidia-smi   \(start the container with --gpus all\)   \(a template: put in IMAGE'
+expect_line '^ +fix +# docker run --rm --gpus all IMAGE nvidia-smi   # start the container with --gpus all; a template: put in IMAGE'
 
 # ---------------------------------------------------------------- libs.wsl_dir
 # ld.wsl.conf gone and ldconfig run since (any apt install): the cache lost WSL's

@@ -37,7 +37,7 @@ expect_json '.summary.status == "fail"'
 # unknown, it stays a template to complete, never run
 setenv WSL_DISTRO_NAME=
 run
-expect_line '^             # wsl\.exe --set-version DISTRO 2   \(in PowerShell; a template: put in DISTRO, the NAME'
+expect_line '^             # wsl\.exe --set-version DISTRO 2   # in PowerShell; a template: put in DISTRO, the NAME'
 # --windows is never met with silence: host.driver, which asks, was held back
 run --windows
 expect_err 'warning: --windows: Windows was not asked: host\.driver skipped: platform\.kind failed'
