@@ -258,6 +258,15 @@ void proc_result_release(struct proc_result *r)
 	sb_release(&r->ran_here);
 }
 
+/* A child starts with no signal blocked and SIGPIPE's default (an exec keeps both). */
+static void default_signals(void)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+}
+
 int proc_child_setup(pid_t parent, int out, int err, const int *keep, size_t nkeep)
 {
 	proc_detach();
@@ -271,28 +280,35 @@ int proc_child_setup(pid_t parent, int out, int err, const int *keep, size_t nke
 	if (dup2(out, 1) < 0 || dup2(err >= 0 ? err : devnull, 2) < 0)
 		rc = -1;
 	proc_close_fds(keep, nkeep);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
+	default_signals();
 	return rc;
+}
+
+/* A pipe and a child: 0, or -errno with nothing left open. */
+static int pipe_and_fork(int p[2], pid_t *pid)
+{
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	*pid = fork();
+	if (*pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	return 0;
 }
 
 int proc_start_reader(const char *const *argv, pid_t *pid_out)
 {
 	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
 	struct sandbox_cmd sbx;
 	sandbox_cmd_plan(argv[0], &sbx);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
+	pid_t parent = getpid(), pid;
+	int rc = pipe_and_fork(p, &pid);
+	if (rc < 0) {
 		sandbox_cmd_release(&sbx);
-		return -e;
+		return rc;
 	}
 	if (pid == 0) {
 		if (proc_child_setup(parent, p[1], -1, NULL, 0) < 0)
@@ -311,25 +327,16 @@ int proc_start_reader(const char *const *argv, pid_t *pid_out)
 int proc_start_pager(const char *const *argv, const char *const *env_set, pid_t *pid_out)
 {
 	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
-		return -e;
-	}
+	pid_t parent = getpid(), pid;
+	int rc = pipe_and_fork(p, &pid);
+	if (rc < 0)
+		return rc;
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent || dup2(p[0], 0) < 0)
 			_exit(127);
 		proc_close_fds(NULL, 0);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
+		default_signals();
 		for (size_t i = 0; env_set && env_set[i]; i++)
 			putenv((char *)env_set[i]);
 		execv(argv[0], (char *const *)argv);
