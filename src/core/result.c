@@ -297,6 +297,10 @@ void findings_settle(struct result *r, struct findings *f)
 			if ((long)i == w)
 				continue;
 			res_ev(r, "also", "%s", f->v[i].detail);
+			/* its status and entry, n-th beside the n-th "also": a
+			 * problem of its own gets a step of its own (fix/plan.c) */
+			res_ev(r, "also_kb", "%s %s", status_name(f->v[i].st),
+			       f->v[i].kb ? f->v[i].kb : "-");
 			if (f->v[i].label)
 				sb_addf(&d, "%s%s", labelled++ ? ", " : "; also ", f->v[i].label);
 		}

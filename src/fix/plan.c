@@ -251,15 +251,17 @@ static int earlier_command(const struct fix_plan *plan, const char *text)
 	return 0;
 }
 
+/* A step for the result's own finding (e NULL: its KB entry), or for one of
+ * its other findings (e and found: the "also" that has an entry). */
 static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cvd,
-		       const char *home)
+		       const char *home, const struct kb_entry *other, const char *found)
 {
 	const struct result *r = s->r;
-	const struct kb_entry *e = r->kb ? kb_find(r->kb) : NULL;
+	const struct kb_entry *e = other ? other : r->kb ? kb_find(r->kb) : NULL;
 	s->check = r->def ? r->def->id : "?";
 	s->kb = e ? e->id : NULL;
 	s->title = xstrdup(e && e->title ? e->title : r->def ? r->def->title : s->check);
-	s->found = xstrdup(r->detail ? r->detail : status_name(r->status));
+	s->found = xstrdup(found ? found : r->detail ? r->detail : status_name(r->status));
 	struct finding_view fv;
 	finding_expand(&fv, e, &r->ev, s->check);
 	if (fv.cause)
@@ -276,7 +278,8 @@ static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cv
 			unset_cvd = true;
 	}
 	finding_view_release(&fv);
-	if (res_get(r, "ldpath_fix"))
+	/* the edits belong to the finding that blames the variable */
+	if (!other && res_get(r, "ldpath_fix"))
 		ldpath_edits(plan, s, home);
 	if (unset_cvd)
 		cvd_edits(plan, s, cvd, home);
@@ -298,6 +301,43 @@ static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cv
 		}
 }
 
+/* The next step, for r; counted once built (plan->n++), so that its
+ * commands and edits are not compared with its own. */
+static struct fix_step *new_step(struct fix_plan *plan, const struct result *r)
+{
+	plan->steps = xrealloc(plan->steps, (plan->n + 1) * sizeof *plan->steps);
+	struct fix_step *s = &plan->steps[plan->n];
+	memset(s, 0, sizeof *s);
+	s->n = (int)plan->n + 1;
+	s->r = r;
+	return s;
+}
+
+/* A check's other problems ("also" with a KB entry and a fix: CUDA_HOME
+ * wrong beside LD_LIBRARY_PATH) each get a step of their own, right after
+ * its first; want: the pass of fix_plan_build (0 failures, 1 warnings). */
+static void other_steps(struct fix_plan *plan, const struct result *r, int want,
+			const char *cvd, const char *home)
+{
+	for (size_t k = 0;; k++) {
+		const char *found = res_get_nth(r, "also", k);
+		const char *tag = res_get_nth(r, "also_kb", k);
+		if (!found || !tag)
+			break;
+		const char *id = strchr(tag, ' ');
+		char *st_name = id ? xstrndup(tag, (size_t)(id - tag)) : NULL;
+		int st = st_name ? status_parse(st_name) : -1;
+		free(st_name);
+		const struct kb_entry *e = id && strcmp(id + 1, "-") ? kb_find(id + 1) : NULL;
+		if (!e || !e->fix.n || st < 0 ||
+		    (status_is_failure((enum status)st) ? 0 : st == ST_WARN ? 1 : -1) != want)
+			continue;
+		struct fix_step *s = new_step(plan, r);
+		build_step(plan, s, cvd, home, e, found);
+		plan->n++;
+	}
+}
+
 void fix_plan_build(struct fix_plan *plan, const struct result *results, const bool *shown,
 		    size_t n, const char *home)
 {
@@ -315,14 +355,10 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 			if ((shown && !shown[i]) || !r->ran || rank(r) != want ||
 			    r->consequence_of)
 				continue;
-			plan->steps = xrealloc(plan->steps, (plan->n + 1) * sizeof *plan->steps);
-			struct fix_step *s = &plan->steps[plan->n];
-			memset(s, 0, sizeof *s);
-			s->n = (int)plan->n + 1;
-			s->r = r;
-			/* Counted before it is built, so that its commands and
-			 * edits are not compared with its own. */
-			build_step(plan, s, cvd, home);
+			struct fix_step *s = new_step(plan, r);
+			build_step(plan, s, cvd, home, NULL, NULL);
+			plan->n++;
+			other_steps(plan, r, want, cvd, home);
 			struct strbuf also = STRBUF_INIT;
 			for (size_t j = 0; j < n; j++)
 				if ((!shown || shown[j]) && results[j].ran && results[j].consequence_of &&
@@ -330,7 +366,6 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 					sb_addf(&also, "%s%s", also.len ? ", " : "", results[j].def->id);
 			s->also = also.len ? sb_detach(&also) : NULL;
 			sb_release(&also);
-			plan->n++;
 		}
 }
 

@@ -3,7 +3,9 @@
  *
  * One step per finding, failures first and then warnings, each in chain
  * order (the first failure is the one to fix first; later layers skipped
- * because of it have no step). A step carries the KB entry's title, the
+ * because of it have no step); a check's other problems (its "also"
+ * evidence with an entry of its own, "also_kb") each get a step after its
+ * first. A step carries the KB entry's title, the
  * cause in one line, and its fix lines, each classified by src/kb/fixline.h:
  * where it runs (the Linux shell, PowerShell, Windows settings), whether it
  * needs root, its risk with a reason, and whether it is a command or words

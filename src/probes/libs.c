@@ -1520,6 +1520,8 @@ static void check_dir_var(struct result *r, struct findings *v, const char *name
 	if (!*val || val[0] != '/' || !is_dir(val)) {
 		res_ev(r, "var", "%s", name);
 		res_ev(r, "value", "%s", val);
+		/* the fix points it at the toolkit only where there is one */
+		res_ev(r, "toolkit", "%s", is_dir("/usr/local/cuda") ? "yes" : "no");
 		findings_add(v, ST_WARN, KB_LIBS_ENV_CUDA_HOME_MISSING,
 			    "%s=%s does not exist", name, val);
 	}

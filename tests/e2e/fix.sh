@@ -366,6 +366,25 @@ else
 	echo "# python3 or bash missing: the shell-quoting checks are skipped"
 fi
 
+# ---- a check's other problem (an "also" with an entry and a fix) is a step
+# of its own, after the check's first: CUDA_HOME wrong beside LD_LIBRARY_PATH
+fixture report-secrets
+run fix
+expect_line '^# 2 steps, '
+expect_line '^# \[1\] libs\.env \(warn\): LD_LIBRARY_PATH names directories that do not exist$'
+expect_line '^# \[2\] libs\.env \(warn\): CUDA_HOME or CUDA_PATH names a directory that does not exist$'
+expect_line '^# found: CUDA_HOME=/opt/<secret>/cuda does not exist$'
+expect_line '^unset CUDA_HOME   # for this shell: no toolkit is at /usr/local/cuda$'
+run_json fix
+expect_json '[.steps[] | .kb] == ["libs.env.ldpath_missing", "libs.env.cuda_home_missing"]'
+expect_json '.steps[1].check == "libs.env" and .steps[1].found == "CUDA_HOME=/opt/<secret>/cuda does not exist"'
+# swap in use beside too little memory: both warnings, each its step
+fixture tiny-wslconfig
+run_json fix
+expect_json '[.steps[] | select(.check == "perf.memory") | .kb] == ["perf.memory.small", "perf.memory.swapping"]'
+run_json check
+expect_json '.checks[] | select(.id == "perf.memory") | .evidence.also_kb == "warn perf.memory.swapping"'
+
 # ---- usage
 fixture healthy-wsl2
 run fix --yes

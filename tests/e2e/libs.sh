@@ -579,7 +579,13 @@ fixture healthy-wsl2
 setenv CUDA_HOME=/usr/local/cuda-11.8
 run_json --only libs.env
 expect_kb libs.env libs.env.cuda_home_missing
-expect_fix libs.env 1 "export CUDA_HOME=/usr/local/cuda"
+# no toolkit at /usr/local/cuda here: pointing the variable there would not
+# help (plans.sh re-runs check after the plan); with one, it goes there
+expect_fix libs.env 0 "unset CUDA_HOME   # for this shell: no toolkit is at /usr/local/cuda"
+expect_fix libs.env 1 "grep -nE 'CUDA_(HOME|PATH)' ~/.bashrc ~/.profile ~/.zshrc /etc/environment   # correct or remove it for good"
+mkdir -p "$ROOT/usr/local/cuda"
+run_json --only libs.env
+expect_fix libs.env 0 "export CUDA_HOME=/usr/local/cuda   # for this shell: the toolkit installed here"
 fixture healthy-wsl2
 setenv LD_LIBRARY_PATH=/opt/cuda-10.2/lib64:/usr/lib/wsl/lib
 run_json --only libs.env
