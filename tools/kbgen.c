@@ -47,6 +47,11 @@ const struct kb *kb_builtin(void)
 	return &kb;
 }
 
+const struct kb_entry *kb_builtin_find(const char *id)
+{
+	return kb_find_in(&kb, id);
+}
+
 static int failed;
 
 static void complain(const struct kb_entry *e, const char *fmt, ...)
@@ -116,82 +121,230 @@ static void put_str(struct strbuf *o, const char *s)
 	sb_addc(o, '"');
 }
 
-/* The list values of every entry, in one array; l's place in it. */
-static size_t put_list_values(struct strbuf *o, const struct kb_list *l, size_t *at)
+/*
+ * The tables hold no pointers: a string is an offset into one pool
+ * (kb_pool), an entry or a signature an index. Pointers in static data are
+ * relocations the loader writes at every start of every command (19,000 of
+ * them were 81 % of the relocations, and ~90 pages copied and written
+ * before main); offsets keep the tables in .rodata, shared with the page
+ * cache and never written. The structs the rest of the tool reads (kb.h,
+ * matcher.h) are filled from them at first use (kb_builtin_entry,
+ * explain_db_builtin), in memory of their own: an entry when it is looked
+ * up, the matcher when a process first matches.
+ */
+
+/* The pool: every distinct string once, NUL-terminated. */
+struct pool {
+	struct strbuf text; /* the C initialiser, one literal per string */
+	size_t len;         /* bytes so far */
+	char **key;         /* open addressing: the strings... */
+	size_t *off;        /* ...and their offsets */
+	size_t cap, n;
+};
+
+static size_t hash_str(const char *s)
 {
-	size_t start = *at;
-	for (size_t i = 0; i < l->n; i++) {
-		sb_add(o, "\t");
-		put_str(o, l->v[i]);
-		sb_add(o, ",\n");
+	size_t h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+/* s's offset in the pool, adding it if it is new. */
+static size_t pool_add(struct pool *p, const char *s)
+{
+	if (p->n * 2 >= p->cap) {
+		struct pool old = *p;
+		p->cap = old.cap ? old.cap * 2 : 4096;
+		p->key = xcalloc(p->cap, sizeof *p->key);
+		p->off = xcalloc(p->cap, sizeof *p->off);
+		p->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.key[i]) {
+				size_t h = hash_str(old.key[i]) & (p->cap - 1);
+				while (p->key[h])
+					h = (h + 1) & (p->cap - 1);
+				p->key[h] = old.key[i];
+				p->off[h] = old.off[i];
+				p->n++;
+			}
+		free(old.key);
+		free(old.off);
 	}
-	*at += l->n;
-	return start;
+	size_t h = hash_str(s) & (p->cap - 1);
+	while (p->key[h]) {
+		if (!strcmp(p->key[h], s))
+			return p->off[h];
+		h = (h + 1) & (p->cap - 1);
+	}
+	p->key[h] = xstrdup(s);
+	p->off[h] = p->len;
+	p->n++;
+	sb_add(&p->text, "\t");
+	put_str(&p->text, s);
+	sb_add(&p->text, " \"\\0\"\n");
+	p->len += strlen(s) + 1;
+	return p->off[h];
 }
 
-static void put_field(struct strbuf *o, const char *name, const char *v)
+/* A field that may be NULL: 0, or its offset + 1. */
+static size_t pool_ref(struct pool *p, const char *s)
 {
-	sb_addf(o, "\t\t.%s = ", name);
-	put_str(o, v);
-	sb_add(o, ",\n");
+	return s ? pool_add(p, s) + 1 : 0;
 }
 
-static void put_list(struct strbuf *o, const char *name, const struct kb_list *l, size_t off)
+static void pool_free(struct pool *p)
 {
-	if (l->n)
-		sb_addf(o, "\t\t.%s = { kb_values + %zu, %zu },\n", name, off, l->n);
+	for (size_t i = 0; i < p->cap; i++)
+		free(p->key[i]);
+	free(p->key);
+	free(p->off);
+	sb_release(&p->text);
 }
 
-static void put_entries(struct strbuf *o)
+/* An entry's lists, in the order of struct kb_packed's. */
+static const struct kb_list *entry_list(const struct kb_entry *e, int k)
 {
-	/* Values first, then the entries that point into them. */
-	size_t at = 0, (*off)[8] = xcalloc(kb.n ? kb.n : 1, sizeof *off);
-	sb_add(o, "static const char *kb_values[] = {\n");
+	const struct kb_list *l[8] = { &e->fix, &e->source, &e->match, &e->regex,
+				       &e->see, &e->support, &e->exclude, &e->context };
+	return l[k];
+}
+
+/* What the generated code defines before the tables: the packed forms. */
+static const char packed_types[] =
+	"/* An entry as offsets: strings into kb_pool (+ 1; 0 is NULL), lists as\n"
+	" * their first value in kb_values and how many. */\n"
+	"struct kb_packed {\n"
+	"\tuint32_t id, layer, kind, title, cause, confirm, platform, family, file;\n"
+	"\tuint32_t list[8]; /* fix source match regex see support exclude context */\n"
+	"\tuint16_t nlist[8];\n"
+	"\tint32_t line;\n"
+	"};\n\n"
+	"struct sig_packed {\n"
+	"\tuint32_t e, kind, cause, ncause, refines, nrefines, refined_by, nrefined_by, re, nre;\n"
+	"\tuint32_t keymax;\n"
+	"\tbool always, and, context;\n"
+	"\tunsigned char edge;\n"
+	"};\n\n"
+	"struct key_packed {\n"
+	"\tuint32_t arg, text, same;\n"
+	"\tunsigned char kind;\n"
+	"};\n\n"
+	"struct re_packed {\n"
+	"\tuint32_t src, id;\n"
+	"\tunsigned char edge;\n"
+	"};\n\n";
+
+static void put_entries(struct strbuf *o, struct pool *pool)
+{
+	size_t at = 0;
+	struct strbuf vals = STRBUF_INIT;
+	sb_addf(o, "static const struct kb_packed kb_packed[%zu] = {\n", kb.n ? kb.n : 1);
 	for (size_t i = 0; i < kb.n; i++) {
 		const struct kb_entry *e = &kb.e[i];
-		off[i][0] = put_list_values(o, &e->fix, &at);
-		off[i][1] = put_list_values(o, &e->source, &at);
-		off[i][2] = put_list_values(o, &e->match, &at);
-		off[i][3] = put_list_values(o, &e->regex, &at);
-		off[i][4] = put_list_values(o, &e->see, &at);
-		off[i][5] = put_list_values(o, &e->support, &at);
-		off[i][6] = put_list_values(o, &e->exclude, &at);
-		off[i][7] = put_list_values(o, &e->context, &at);
-	}
-	sb_add(o, "\tNULL\n};\n\n");
-	sb_addf(o, "static struct kb_entry kb_entries[%zu] = {\n", kb.n);
-	for (size_t i = 0; i < kb.n; i++) {
-		const struct kb_entry *e = &kb.e[i];
-		sb_add(o, "\t{\n");
-		put_field(o, "id", e->id);
-		put_field(o, "layer", e->layer);
-		put_field(o, "kind", e->kind);
-		put_field(o, "title", e->title);
-		put_field(o, "cause", e->cause);
-		put_field(o, "confirm", e->confirm);
-		put_list(o, "fix", &e->fix, off[i][0]);
-		put_list(o, "source", &e->source, off[i][1]);
-		put_list(o, "match", &e->match, off[i][2]);
-		put_list(o, "regex", &e->regex, off[i][3]);
-		put_list(o, "see", &e->see, off[i][4]);
-		put_list(o, "support", &e->support, off[i][5]);
-		put_list(o, "exclude", &e->exclude, off[i][6]);
-		put_list(o, "context", &e->context, off[i][7]);
-		put_field(o, "platform", e->platform);
-		put_field(o, "family", e->family);
-		put_field(o, "file", e->file);
-		sb_addf(o, "\t\t.line = %d,\n\t},\n", e->line);
+		sb_addf(o, "\t{ %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu,\n\t  {",
+			pool_ref(pool, e->id), pool_ref(pool, e->layer), pool_ref(pool, e->kind),
+			pool_ref(pool, e->title), pool_ref(pool, e->cause),
+			pool_ref(pool, e->confirm), pool_ref(pool, e->platform),
+			pool_ref(pool, e->family), pool_ref(pool, e->file));
+		for (int k = 0; k < 8; k++) {
+			const struct kb_list *l = entry_list(e, k);
+			sb_addf(o, " %zu,", l->n ? at : 0);
+			for (size_t j = 0; j < l->n; j++)
+				sb_addf(&vals, "%s%zu,", at++ % 16 ? " " : "\n\t", pool_add(pool, l->v[j]));
+		}
+		sb_add(o, " }, {");
+		for (int k = 0; k < 8; k++) {
+			if (entry_list(e, k)->n > 65535) {
+				complain(e, "a list of more than 65535 values");
+				break;
+			}
+			sb_addf(o, " %zu,", entry_list(e, k)->n);
+		}
+		sb_addf(o, " }, %d },\n", e->line);
 	}
 	sb_add(o, "};\n\n");
-	free(off);
-	sb_addf(o, "static size_t kb_byid[%zu] = {", kb.n);
+	sb_addf(o, "static const uint32_t kb_values[%zu] = {%s\n};\n\n", at ? at : 1,
+		at ? vals.buf : " 0");
+	sb_release(&vals);
+	sb_addf(o, "static const size_t kb_byid[%zu] = {", kb.n ? kb.n : 1);
 	for (size_t i = 0; i < kb.n; i++)
 		sb_addf(o, "%s%zu,", i % 16 ? " " : "\n\t", kb.byid[i]);
 	sb_add(o, "\n};\n\n");
-	sb_addf(o, "static struct kb kb_compiled = { .e = kb_entries, .n = %zu, .byid = kb_byid };\n\n",
-		kb.n);
-	sb_add(o, "const struct kb *kb_builtin(void)\n{\n\treturn &kb_compiled;\n}\n\n");
+	sb_addf(o, "#define KB_N %zuu\n#define KB_NVALUES %zuu\n\n", kb.n, at);
 }
+
+/* The code that fills kb.h's structs from the packed tables. */
+static const char entries_code[] =
+	"/* The entries as kb.h has them, each filled at its first use; the\n"
+	" * arrays are allocated whole (untouched pages cost nothing) so that an\n"
+	" * entry has one address however it was reached. */\n"
+	"static struct kb_entry *kb_filled;\n"
+	"static const char **kb_filled_values;\n\n"
+	"static const char *kb_str(uint32_t ref)\n"
+	"{\n"
+	"\treturn ref ? kb_pool + ref - 1 : NULL;\n"
+	"}\n\n"
+	"const struct kb_entry *kb_builtin_entry(size_t i)\n"
+	"{\n"
+	"\tif (!kb_filled) {\n"
+	"\t\tkb_filled = xcalloc(KB_N ? KB_N : 1, sizeof *kb_filled);\n"
+	"\t\tkb_filled_values = xcalloc(KB_NVALUES ? KB_NVALUES : 1, sizeof *kb_filled_values);\n"
+	"\t}\n"
+	"\tstruct kb_entry *e = &kb_filled[i];\n"
+	"\tif (e->id)\n"
+	"\t\treturn e;\n"
+	"\tconst struct kb_packed *p = &kb_packed[i];\n"
+	"\tstruct kb_list *l[8] = { &e->fix, &e->source, &e->match, &e->regex,\n"
+	"\t\t\t\t &e->see, &e->support, &e->exclude, &e->context };\n"
+	"\tfor (int k = 0; k < 8; k++) {\n"
+	"\t\tif (!p->nlist[k])\n"
+	"\t\t\tcontinue;\n"
+	"\t\tconst char **v = kb_filled_values + p->list[k];\n"
+	"\t\tfor (size_t j = 0; j < p->nlist[k]; j++)\n"
+	"\t\t\tv[j] = kb_pool + kb_values[p->list[k] + j];\n"
+	"\t\tl[k]->v = v;\n"
+	"\t\tl[k]->n = p->nlist[k];\n"
+	"\t}\n"
+	"\te->layer = kb_str(p->layer);\n"
+	"\te->kind = kb_str(p->kind);\n"
+	"\te->title = kb_str(p->title);\n"
+	"\te->cause = kb_str(p->cause);\n"
+	"\te->confirm = kb_str(p->confirm);\n"
+	"\te->platform = kb_str(p->platform);\n"
+	"\te->family = kb_str(p->family);\n"
+	"\te->file = kb_str(p->file);\n"
+	"\te->line = p->line;\n"
+	"\te->id = kb_str(p->id); /* last: it marks the entry filled */\n"
+	"\treturn e;\n"
+	"}\n\n"
+	"const struct kb_entry *kb_builtin_find(const char *id)\n"
+	"{\n"
+	"\tsize_t lo = 0, hi = KB_N;\n"
+	"\twhile (lo < hi) {\n"
+	"\t\tsize_t mid = lo + (hi - lo) / 2;\n"
+	"\t\tint c = strcmp(kb_pool + kb_packed[kb_byid[mid]].id - 1, id);\n"
+	"\t\tif (!c)\n"
+	"\t\t\treturn kb_builtin_entry(kb_byid[mid]);\n"
+	"\t\tif (c < 0)\n"
+	"\t\t\tlo = mid + 1;\n"
+	"\t\telse\n"
+	"\t\t\thi = mid;\n"
+	"\t}\n"
+	"\treturn NULL;\n"
+	"}\n\n"
+	"const struct kb *kb_builtin(void)\n"
+	"{\n"
+	"\tstatic struct kb kb;\n"
+	"\tif (!kb.e) {\n"
+	"\t\tfor (size_t i = 0; i < KB_N; i++)\n"
+	"\t\t\tkb_builtin_entry(i);\n"
+	"\t\tkb.e = kb_filled;\n"
+	"\t\tkb.n = KB_N;\n"
+	"\t\tkb.byid = (size_t *)kb_byid; /* never written */\n"
+	"\t}\n"
+	"\treturn &kb;\n"
+	"}\n\n";
 
 /* An array of numbers, or nothing when n is 0 (C has no empty arrays);
  * the reference to it is then NULL. */
@@ -205,12 +358,6 @@ static void put_sizes(struct strbuf *o, const char *decl, const size_t *v, size_
 	sb_add(o, "\n};\n");
 }
 
-static void put_ref(struct strbuf *o, const char *field, const char *array, size_t off, size_t n)
-{
-	if (n)
-		sb_addf(o, " .%s = %s + %zu,", field, array, off);
-}
-
 static size_t entry_index(const struct kb_entry *e)
 {
 	if (e < kb.e || e >= kb.e + kb.n) {
@@ -220,11 +367,6 @@ static size_t entry_index(const struct kb_entry *e)
 	return (size_t)(e - kb.e);
 }
 
-static const char *const key_kinds[] = {
-	[EK_LIT] = "EK_LIT", [EK_RE] = "EK_RE",   [EK_RE2] = "EK_RE2", [EK_CODE] = "EK_CODE",
-	[EK_CTX] = "EK_CTX", [EK_ERR] = "EK_ERR", [EK_GPU] = "EK_GPU", [EK_WORD] = "EK_WORD",
-};
-
 /* The automaton's integer tables, in the order TABLES.bin holds them. */
 struct blob_part {
 	const char *field, *type;
@@ -233,7 +375,7 @@ struct blob_part {
 };
 
 static void put_matcher(struct strbuf *o, const struct explain_db *db, const char *bin_path,
-			struct strbuf *bin)
+			struct strbuf *bin, struct pool *pool)
 {
 	/* Causes, and the index lists: refinements both ways, then the rest. */
 	size_t ncause = 0, nidx = 0, nre = 0;
@@ -242,13 +384,12 @@ static void put_matcher(struct strbuf *o, const struct explain_db *db, const cha
 		nidx += db->sig[i].nrefines + db->sig[i].nrefined_by;
 		nre += db->sig[i].nre;
 	}
-	if (ncause) {
-		sb_addf(o, "static const struct kb_entry *ex_causes[%zu] = {\n", ncause);
-		for (size_t i = 0; i < db->n; i++)
-			for (size_t j = 0; j < db->sig[i].ncause; j++)
-				sb_addf(o, "\t&kb_entries[%zu],\n", entry_index(db->sig[i].cause[j]));
-		sb_add(o, "};\n");
-	}
+	sb_addf(o, "static const uint32_t ex_causes[%zu] = {", ncause ? ncause : 1);
+	size_t k = 0;
+	for (size_t i = 0; i < db->n; i++)
+		for (size_t j = 0; j < db->sig[i].ncause; j++)
+			sb_addf(o, "%s%zu,", k++ % 16 ? " " : "\n\t", entry_index(db->sig[i].cause[j]));
+	sb_add(o, ncause ? "\n};\n" : " 0 };\n");
 	size_t *idx = xcalloc(nidx ? nidx : 1, sizeof *idx), ni = 0;
 	for (size_t i = 0; i < db->n; i++) {
 		memcpy(idx + ni, db->sig[i].refines, db->sig[i].nrefines * sizeof *idx);
@@ -256,57 +397,43 @@ static void put_matcher(struct strbuf *o, const struct explain_db *db, const cha
 		memcpy(idx + ni, db->sig[i].refined_by, db->sig[i].nrefined_by * sizeof *idx);
 		ni += db->sig[i].nrefined_by;
 	}
-	put_sizes(o, "static size_t ex_refs", idx, nidx);
+	put_sizes(o, "static const size_t ex_refs", idx, nidx);
 	free(idx);
-	put_sizes(o, "static size_t ex_always", db->always, db->nalways);
-	put_sizes(o, "static size_t ex_byid", db->byid, db->n);
-	if (nre) {
-		sb_addf(o, "static struct explain_re ex_regexes[%zu] = {\n", nre);
-		for (size_t i = 0; i < db->n; i++)
-			for (size_t j = 0; j < db->sig[i].nre; j++) {
-				const struct explain_re *r = &db->sig[i].re[j];
-				sb_add(o, "\t{ .src = ");
-				put_str(o, r->src);
-				sb_add(o, ", .rx = { .lazy = ");
-				put_str(o, r->src);
-				sb_addf(o, " }, .id = %zu, .edge = %u },\n", r->id, r->edge);
-			}
-		sb_add(o, "};\n");
-	}
-	sb_addf(o, "\nstatic struct explain_sig ex_sigs[%zu] = {\n", db->n ? db->n : 1);
+	put_sizes(o, "static const size_t ex_always", db->always, db->nalways);
+	put_sizes(o, "static const size_t ex_byid", db->byid, db->n);
+	sb_addf(o, "static const struct re_packed ex_regexes[%zu] = {\n", nre ? nre : 1);
+	for (size_t i = 0; i < db->n; i++)
+		for (size_t j = 0; j < db->sig[i].nre; j++) {
+			const struct explain_re *r = &db->sig[i].re[j];
+			sb_addf(o, "\t{ %zu, %zu, %u },\n", pool_add(pool, r->src), r->id, r->edge);
+		}
+	sb_add(o, nre ? "};\n" : "\t{ 0, 0, 0 }\n};\n");
+	sb_addf(o, "\nstatic const struct sig_packed ex_sigs[%zu] = {\n", db->n ? db->n : 1);
 	size_t oc = 0, oi = 0, orx = 0;
 	for (size_t i = 0; i < db->n; i++) {
 		const struct explain_sig *g = &db->sig[i];
-		sb_addf(o, "\t{ .e = &kb_entries[%zu], .kind = ", entry_index(g->e));
-		put_str(o, g->kind);
-		sb_add(o, ",");
-		put_ref(o, "cause", "ex_causes", oc, g->ncause);
-		sb_addf(o, " .ncause = %zu,", g->ncause);
+		sb_addf(o, "\t{ %zu, %zu, %zu, %zu, ", entry_index(g->e), pool_ref(pool, g->kind), oc,
+			g->ncause);
 		oc += g->ncause;
-		put_ref(o, "refines", "ex_refs", oi, g->nrefines);
-		sb_addf(o, " .nrefines = %zu,", g->nrefines);
+		sb_addf(o, "%zu, %zu, ", oi, g->nrefines);
 		oi += g->nrefines;
-		put_ref(o, "refined_by", "ex_refs", oi, g->nrefined_by);
-		sb_addf(o, " .nrefined_by = %zu,", g->nrefined_by);
+		sb_addf(o, "%zu, %zu, ", oi, g->nrefined_by);
 		oi += g->nrefined_by;
-		put_ref(o, "re", "ex_regexes", orx, g->nre);
-		sb_addf(o, " .nre = %zu,", g->nre);
-		orx += g->nre;
-		sb_addf(o, " .always = %s, .and = %s, .context = %s, .edge = %u, .keymax = %zu },\n",
+		sb_addf(o, "%zu, %zu, %zu, %s, %s, %s, %u },\n", orx, g->nre, g->keymax,
 			g->always ? "true" : "false", g->and ? "true" : "false",
-			g->context ? "true" : "false", g->edge, g->keymax);
+			g->context ? "true" : "false", g->edge);
+		orx += g->nre;
 	}
 	sb_add(o, "};\n\n");
-	sb_addf(o, "static struct explain_key ex_keys[%zu] = {\n", db->nkeys ? db->nkeys : 1);
+	sb_addf(o, "static const struct key_packed ex_keys[%zu] = {\n", db->nkeys ? db->nkeys : 1);
 	for (size_t i = 0; i < db->nkeys; i++) {
-		const struct explain_key *k = &db->key[i];
-		sb_addf(o, "\t{ .kind = %s, .arg = %zu, .text = ", key_kinds[k->kind], k->arg);
-		put_str(o, k->text);
-		sb_addf(o, ", .same = %zu },\n", k->same);
+		const struct explain_key *q = &db->key[i];
+		sb_addf(o, "\t{ %zu, %zu, %zu, %u },\n", q->arg, pool_ref(pool, q->text), q->same,
+			q->kind);
 	}
 	sb_add(o, "};\n\n");
 	if (db->ncodesig) {
-		sb_addf(o, "static struct explain_codesig ex_codesigs[%zu] = {\n", db->ncodesig);
+		sb_addf(o, "static const struct explain_codesig ex_codesigs[%zu] = {\n", db->ncodesig);
 		for (size_t i = 0; i < db->ncodesig; i++)
 			sb_addf(o, "\t{ .code = %d, .sig = %zu },\n", db->codesig[i].code, db->codesig[i].sig);
 		sb_add(o, "};\n");
@@ -342,30 +469,81 @@ static void put_matcher(struct strbuf *o, const struct explain_db *db, const cha
 	sb_add(o, "\t{ -1, -1 }\n};\n");
 	put_sizes(o, "static const size_t ex_keylen", ac->keylen, ac->nkeys);
 
-	sb_addf(o, "\nstatic struct explain_db ex_compiled = {\n\t.sig = ex_sigs,\n\t.n = %zu,\n", db->n);
-	if (db->n)
-		sb_add(o, "\t.byid = ex_byid,\n");
-	sb_addf(o, "\t.key = ex_keys,\n\t.nkeys = %zu,\n", db->nkeys);
-	if (db->nalways)
-		sb_add(o, "\t.always = ex_always,\n");
+	/* What has no pointer is constant as it is; the rest is filled in. */
+	sb_add(o, "\nstatic const struct explain_db ex_shape = {\n");
+	sb_addf(o, "\t.n = %zu,\n\t.nkeys = %zu,\n", db->n, db->nkeys);
 	sb_addf(o, "\t.nalways = %zu,\n\t.nre = %zu,\n", db->nalways, db->nre);
-	if (db->ncodesig)
-		sb_add(o, "\t.codesig = ex_codesigs,\n");
 	sb_addf(o, "\t.ncodesig = %zu,\n\t.code_families = %uu,\n", db->ncodesig, db->code_families);
 	sb_add(o, "\t.ac = {\n\t\t.cls = {");
 	for (int i = 0; i < 256; i++)
 		sb_addf(o, "%s%u,", i % 16 ? " " : "\n\t\t\t", ac->cls[i]);
 	sb_addf(o, "\n\t\t},\n\t\t.ncls = %d,\n\t\t.nstates = %d,\n", ac->ncls, ac->nstates);
-	size_t at = 0;
-	for (size_t i = 0; i < nparts; i++) {
-		sb_addf(o, "\t\t.%s = (%s)(kb_automaton + %zu),\n", parts[i].field, parts[i].type, at);
-		at += parts[i].n;
-	}
-	sb_add(o, "\t\t.outs = ex_outs,\n");
-	if (ac->nkeys)
-		sb_add(o, "\t\t.keylen = ex_keylen,\n");
 	sb_addf(o, "\t\t.nkeys = %zu,\n\t},\n};\n\n", ac->nkeys);
-	sb_add(o, "const struct explain_db *explain_db_builtin(void)\n{\n\treturn &ex_compiled;\n}\n");
+
+	sb_add(o, "/* The matcher as matcher.h has it, filled at the first call (a process\n"
+		  " * that matches nothing never builds it). */\n"
+		  "const struct explain_db *explain_db_builtin(void)\n{\n"
+		  "\tstatic struct explain_db db;\n"
+		  "\tif (db.sig)\n\t\treturn &db;\n"
+		  "\tstruct explain_db d = ex_shape;\n"
+		  "\tconst struct kb_entry **causes = xcalloc(sizeof ex_causes / sizeof ex_causes[0],\n"
+		  "\t\t\t\t\t\t sizeof *causes);\n"
+		  "\tfor (size_t i = 0; i < sizeof ex_causes / sizeof ex_causes[0]; i++)\n"
+		  "\t\tcauses[i] = kb_builtin_entry(ex_causes[i]);\n"
+		  "\tstruct explain_re *re = xcalloc(sizeof ex_regexes / sizeof ex_regexes[0], sizeof *re);\n"
+		  "\tfor (size_t i = 0; i < sizeof ex_regexes / sizeof ex_regexes[0]; i++) {\n"
+		  "\t\tre[i].src = kb_pool + ex_regexes[i].src;\n"
+		  "\t\tre[i].rx.lazy = re[i].src;\n"
+		  "\t\tre[i].id = ex_regexes[i].id;\n"
+		  "\t\tre[i].edge = ex_regexes[i].edge;\n"
+		  "\t}\n"
+		  "\tstruct explain_sig *sig = xcalloc(sizeof ex_sigs / sizeof ex_sigs[0], sizeof *sig);\n"
+		  "\tfor (size_t i = 0; i < d.n; i++) {\n"
+		  "\t\tconst struct sig_packed *p = &ex_sigs[i];\n"
+		  "\t\tsig[i] = (struct explain_sig){\n"
+		  "\t\t\t.e = kb_builtin_entry(p->e),\n"
+		  "\t\t\t.kind = kb_str(p->kind),\n"
+		  "\t\t\t.cause = p->ncause ? causes + p->cause : NULL,\n"
+		  "\t\t\t.ncause = p->ncause,\n");
+	/* ex_refs exists only when some signature refines another. */
+	sb_addf(o, "\t\t\t.refines = %s,\n", nidx ? "p->nrefines ? (size_t *)ex_refs + p->refines : NULL"
+						: "NULL");
+	sb_add(o, "\t\t\t.nrefines = p->nrefines,\n");
+	sb_addf(o, "\t\t\t.refined_by = %s,\n",
+		nidx ? "p->nrefined_by ? (size_t *)ex_refs + p->refined_by : NULL" : "NULL");
+	sb_add(o, "\t\t\t.nrefined_by = p->nrefined_by,\n"
+		  "\t\t\t.re = p->nre ? re + p->re : NULL,\n"
+		  "\t\t\t.nre = p->nre,\n"
+		  "\t\t\t.always = p->always,\n"
+		  "\t\t\t.and = p->and,\n"
+		  "\t\t\t.context = p->context,\n"
+		  "\t\t\t.edge = p->edge,\n"
+		  "\t\t\t.keymax = p->keymax,\n"
+		  "\t\t};\n"
+		  "\t}\n"
+		  "\tstruct explain_key *key = xcalloc(sizeof ex_keys / sizeof ex_keys[0], sizeof *key);\n"
+		  "\tfor (size_t i = 0; i < d.nkeys; i++) {\n"
+		  "\t\tkey[i].kind = ex_keys[i].kind;\n"
+		  "\t\tkey[i].arg = ex_keys[i].arg;\n"
+		  "\t\tkey[i].text = (char *)kb_str(ex_keys[i].text); /* never written */\n"
+		  "\t\tkey[i].same = ex_keys[i].same;\n"
+		  "\t}\n"
+		  "\td.key = key;\n");
+	if (db->n)
+		sb_add(o, "\td.byid = (size_t *)ex_byid;\n");
+	if (db->nalways)
+		sb_add(o, "\td.always = (size_t *)ex_always;\n");
+	if (db->ncodesig)
+		sb_add(o, "\td.codesig = (struct explain_codesig *)ex_codesigs;\n");
+	size_t off = 0;
+	for (size_t i = 0; i < nparts; i++) {
+		sb_addf(o, "\td.ac.%s = (%s)(kb_automaton + %zu);\n", parts[i].field, parts[i].type, off);
+		off += parts[i].n;
+	}
+	sb_add(o, "\td.ac.outs = ex_outs;\n");
+	if (ac->nkeys)
+		sb_add(o, "\td.ac.keylen = ex_keylen;\n");
+	sb_add(o, "\td.sig = sig;\n\tdb = d;\n\treturn &db;\n}\n");
 }
 
 /* KB_ and the id in capitals, '.' and '-' as '_'. */
@@ -480,15 +658,24 @@ int main(int argc, char **argv)
 	}
 	check_entries(&db);
 
-	struct strbuf c = STRBUF_INIT, bin = STRBUF_INIT, ids = STRBUF_INIT;
+	struct strbuf c = STRBUF_INIT, bin = STRBUF_INIT, ids = STRBUF_INIT, body = STRBUF_INIT;
+	struct pool pool = { STRBUF_INIT, 0, NULL, NULL, 0, 0 };
 	sb_add(&c, "/* Generated by tools/kbgen from the files below: the knowledge base and\n"
 		   " * its signature matcher as data. Do not edit.\n");
 	for (int i = 4; i < argc; i++)
 		sb_addf(&c, " *   %s\n", argv[i]);
-	sb_add(&c, " */\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
-		   "#include \"explain/matcher.h\"\n#include \"kb/kb.h\"\n\n");
-	put_entries(&c);
-	put_matcher(&c, &db, argv[2], &bin);
+	sb_add(&c, " */\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n"
+		   "#include <string.h>\n\n"
+		   "#include \"core/strbuf.h\"\n#include \"explain/matcher.h\"\n#include \"kb/kb.h\"\n\n");
+	sb_add(&c, packed_types);
+	put_entries(&body, &pool);
+	sb_add(&body, entries_code);
+	put_matcher(&body, &db, argv[2], &bin, &pool);
+	/* The pool first: the tables and the code after it point into it. */
+	sb_addf(&c, "static const char kb_pool[%zu] =\n", pool.len + 1);
+	sb_add(&c, pool.len ? pool.text.buf : "\t\"\"\n");
+	sb_add(&c, "\t;\n\n");
+	sb_add(&c, body.buf);
 	put_ids(&ids);
 	if (failed)
 		return 1;
@@ -502,5 +689,7 @@ int main(int argc, char **argv)
 	sb_release(&c);
 	sb_release(&bin);
 	sb_release(&ids);
+	sb_release(&body);
+	pool_free(&pool);
 	return 0;
 }

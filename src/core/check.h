@@ -45,6 +45,13 @@ typedef void (*probe_fn)(struct probe_ctx *ctx, struct result *r);
  * program in the shared child, and when it finds one to run, it is run
  * again in a child of its own (python3, docker, nvcc, nvidia-smi). */
 #define CHECK_COMMANDS 2u
+/* With CHECK_COMMANDS: its probe starts with the run, in a child of its
+ * own, before its deps are done, so that its command runs beside them
+ * (toolkit.nvcc's nvcc --version beside the CUDA chain it is judged
+ * against); it calls probe_wait_deps before it reads their results. When
+ * a dep fails, what it found is dropped and it is skipped as any check
+ * is. */
+#define CHECK_EARLY 4u
 
 struct check_def {
 	const char *id;
@@ -110,6 +117,9 @@ int probe_run(struct probe_ctx *ctx, struct result *r, const char *const *argv,
  * own, where this is false. The same hand-over as probe_run's.
  */
 bool probe_alone(struct probe_ctx *ctx);
+/* A CHECK_EARLY probe: waits until its deps are done and their results
+ * are in ctx (returns at once when they are, as outside the runner). */
+void probe_wait_deps(struct probe_ctx *ctx);
 /* Announces what the probe is about to wait for; a time-out names it. */
 void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -94,6 +94,9 @@ struct result {
 	char *output;     /* captured stdout/stderr of the probe process */
 	bool output_truncated;
 	double ms;
+	/* CHECK_EARLY (check.h): the part of ms its probe ran before its deps
+	 * were done; the rest ran after them (the critical path's view). */
+	double ms_before_deps;
 };
 
 const char *status_name(enum status s);      /* "pass", "warn", ..., "unknown" */

@@ -28,13 +28,15 @@
  * that starts now (int32 index), 'C' a cut decided in the child (int32),
  * 'M' the milliseconds the probe took, measured in the child (double),
  * 'R' the check running now is handed back, to run again: 'c' it wants to
- * run a command (then alone), 'w' it waits for such a check.
+ * run a command (then alone), 'w' it waits for such a check; 'W' a
+ * CHECK_EARLY probe waits for its deps (double: the ms it ran before).
  */
 #define REC_PGID 'G'
 #define REC_BEGIN 'I'
 #define REC_CUT 'C'
 #define REC_MS 'M'
 #define REC_DEFER 'R'
+#define REC_WAIT 'W'
 
 /*
  * The members of a child share its stdout and stderr (one pipe): before
@@ -72,6 +74,9 @@ enum state { ST_IDLE, ST_PENDING, ST_RUNNING, ST_DONE };
 struct task {
 	enum state state;
 	bool solo;       /* after trouble in a shared child: next time alone */
+	bool early;      /* CHECK_EARLY, started before its deps were done */
+	bool waiting;    /* ...and waiting for them now (REC_WAIT) */
+	double pre_ms;   /* what it ran before it waited */
 	char deferred;   /* its run in a shared child is void: REC_DEFER's 'c' or 'w' */
 	unsigned slot_id; /* the child running it (its output counts), 0: none */
 	struct strbuf out; /* its captured stdout and stderr */
@@ -88,6 +93,7 @@ struct slot {
 	int out_fd;    /* captured stdout/stderr */
 	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
 	bool shared;   /* it runs shareable probes (which hand commands over) */
+	bool once;     /* an early probe's: its control pipe brings only its deps */
 	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
 	struct strbuf wire;
@@ -357,6 +363,80 @@ static void put_i32(int fd, char type, int v)
 /* In a shared child no command runs: the probe is handed over. */
 static bool child_deferred;
 
+/* The member running in this child: when it began, how long it waited
+ * for its deps (probe_wait_deps). An early probe's deps are still to come
+ * on the control pipe child_deps_fd while child_deps_pending. */
+static double child_t0, child_waited;
+static bool child_deps_pending;
+static int child_deps_fd = -1;
+
+/*
+ * What the runner sends a child on its control pipe: REC_RESULT idx, then
+ * that check's result records (a dep that ran elsewhere); REC_RUN idx to
+ * run a check (an idle child); REC_GO idx: the deps of the early probe
+ * running now are done, their results sent. The runner closes the pipe at
+ * the end.
+ */
+#define REC_RESULT 'J'
+#define REC_RUN 'X'
+#define REC_GO 'Y'
+
+/* Applies one control record to ctx (a dep's result arriving); returns its
+ * type when it is REC_RUN or REC_GO with a valid index, else 0. */
+static char ctl_apply(struct probe_ctx *ctx, const char *rec, size_t size, uint32_t n, int32_t v,
+		      int *target)
+{
+	char type = rec[0];
+	if (!n && size > 5)
+		return 0; /* garbage */
+	bool idx = n == 4 && v >= 0 && (size_t)v < ctx->n;
+	if (type == REC_RESULT && idx) {
+		*target = v;
+		result_release(&ctx->results[v]);
+		result_init(&ctx->results[v], &ctx->defs[v]);
+	} else if (type == REC_CUT && n == 4 && *target >= 0) {
+		ctx->results[*target].cut = (enum cut)v;
+	} else if ((type == REC_RUN || type == REC_GO) && idx) {
+		*target = -1;
+		return type;
+	} else if (type && *target >= 0) {
+		wire_apply(&ctx->results[*target], rec, size);
+	}
+	return 0;
+}
+
+void probe_wait_deps(struct probe_ctx *ctx)
+{
+	if (!child_deps_pending)
+		return;
+	child_deps_pending = false;
+	double t0 = now_ms(), pre = t0 - child_t0 - child_waited;
+	wire_put(ctx->wire_fd, REC_WAIT, &pre, sizeof pre);
+	struct strbuf in = STRBUF_INIT;
+	int target = -1;
+	bool go = false;
+	while (!go) {
+		char buf[16384];
+		ssize_t got = read(child_deps_fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			_exit(0); /* the runner ended the run, or this check: it kills us */
+		sb_addn(&in, buf, (size_t)got);
+		size_t used = 0, size;
+		uint32_t n;
+		int32_t v;
+		while (!go && next_record(in.buf + used, in.len - used, &size, &n, &v)) {
+			go = ctl_apply(ctx, in.buf + used, size, n, v, &target) == REC_GO;
+			used += size;
+		}
+		memmove(in.buf, in.buf + used, in.len - used);
+		in.len -= used;
+	}
+	sb_release(&in);
+	child_waited += now_ms() - t0;
+}
+
 static bool defer_command(void *arg)
 {
 	(void)arg;
@@ -415,7 +495,12 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 	if (!shared)
 		sandbox_child_begin();
 	double t0 = now_ms();
+	child_t0 = t0;
+	child_waited = 0;
 	ctx->defs[i].run(ctx, r);
+	/* A result counts only once its deps are known (a dep that fails
+	 * voids it): an early probe that did not ask waits now. */
+	probe_wait_deps(ctx);
 	if (!shared)
 		sandbox_child_end(r);
 	rootfs_notes_to(NULL);
@@ -423,7 +508,7 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 	 * child nothing is started: commands are handed over.) */
 	if (!shared)
 		proc_end_children(NULL, 0);
-	double ms = now_ms() - t0;
+	double ms = now_ms() - t0 - child_waited;
 	if (!r->detail)
 		r->detail = xstrdup("");
 	fflush(stdout);
@@ -433,14 +518,7 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 	r->ran = !child_deferred; /* for the members after it */
 }
 
-/*
- * An idle child waits for more work on its control pipe: REC_RESULT idx,
- * then that check's result records (a dep that ran elsewhere), and
- * REC_RUN idx to run a check. The runner closes the pipe at the end.
- */
-#define REC_RESULT 'J'
-#define REC_RUN 'X'
-
+/* An idle child waits for more work on its control pipe (ctl_apply). */
 static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl_fd)
 {
 	struct strbuf in = STRBUF_INIT;
@@ -457,21 +535,8 @@ static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl
 		uint32_t n;
 		int32_t v;
 		while (next_record(in.buf + used, in.len - used, &size, &n, &v)) {
-			char type = in.buf[used];
-			if (!n && size > 5)
-				type = 0; /* garbage */
-			if (type == REC_RESULT && n == 4 && v >= 0 && (size_t)v < ctx->n) {
-				target = v;
-				result_release(&ctx->results[v]);
-				result_init(&ctx->results[v], &ctx->defs[v]);
-			} else if (type == REC_CUT && n == 4 && target >= 0) {
-				ctx->results[target].cut = (enum cut)v;
-			} else if (type == REC_RUN && n == 4 && v >= 0 && (size_t)v < ctx->n) {
-				target = -1;
+			if (ctl_apply(ctx, in.buf + used, size, n, v, &target) == REC_RUN)
 				child_member(ctx, (size_t)v, true, shared, wire_fd);
-			} else if (type && target >= 0) {
-				wire_apply(&ctx->results[target], in.buf + used, size);
-			}
 			used += size;
 		}
 		memmove(in.buf, in.buf + used, in.len - used);
@@ -481,8 +546,8 @@ static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl
 }
 
 static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmembers,
-		      bool shared, int wire_fd, int out_fd, int ctl_fd, const sigset_t *mask,
-		      pid_t runner)
+		      bool shared, bool early, int wire_fd, int out_fd, int ctl_fd,
+		      const sigset_t *mask, pid_t runner)
 {
 	/* A session of its own: no controlling terminal for the probes and
 	 * the vendor code they load (nothing written to the user's terminal,
@@ -523,6 +588,8 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	int keep[2] = { wire_fd, ctl_fd };
 	proc_close_fds(keep, 2);
 	ctx->wire_fd = wire_fd;
+	child_deps_pending = early && ctl_fd >= 0;
+	child_deps_fd = ctl_fd;
 	child_wire_fd = wire_fd;
 	/* The commands its probes run: their groups go to the parent, which
 	 * kills them with the probe; a shared child runs none. */
@@ -638,6 +705,7 @@ static void requeue(struct run *run, int i, bool solo)
 	result_release(&run->results[i]);
 	run->tasks[i].state = ST_PENDING;
 	run->tasks[i].solo = solo;
+	run->tasks[i].early = run->tasks[i].waiting = false;
 	run->tasks[i].deferred = 0;
 	run->tasks[i].slot_id = 0;
 	sb_reset(&run->tasks[i].out);
@@ -656,6 +724,7 @@ static void member_complete(struct run *run, struct slot *s)
 	}
 	struct task *t = &run->tasks[i];
 	r->ms = t->child_ms >= 0 ? t->child_ms : now_ms() - t->start;
+	r->ms_before_deps = t->early ? t->pre_ms : 0;
 	r->ran = true;
 	t->state = ST_DONE;
 	s->known[i] = true;
@@ -671,7 +740,7 @@ static bool record_ok(unsigned char type, uint32_t n, const unsigned char *p)
 		return n == 4;
 	case REC_DEFER: case 'S':
 		return n == 1;
-	case REC_MS:
+	case REC_MS: case REC_WAIT:
 		return n == sizeof(double);
 	case 'D': case 'K': case 'T':
 		return true;
@@ -723,6 +792,12 @@ static void slot_absorb_wire(struct run *run, struct slot *s)
 				run->tasks[s->cur].deferred = (char)p[0];
 		} else if (h[0] == REC_MS && n == sizeof(double) && s->cur >= 0) {
 			memcpy(&run->tasks[s->cur].child_ms, p, sizeof(double));
+		} else if (h[0] == REC_WAIT && n == sizeof(double) && s->cur >= 0 &&
+			   run->tasks[s->cur].early) {
+			/* Its deps' own time limits hold while it waits for them. */
+			run->tasks[s->cur].waiting = true;
+			memcpy(&run->tasks[s->cur].pre_ms, p, sizeof(double));
+			s->deadline = 1e300;
 		} else if (s->cur >= 0) {
 			struct result *r = &run->results[s->cur];
 			wire_apply(r, s->wire.buf + used, size);
@@ -733,7 +808,7 @@ static void slot_absorb_wire(struct run *run, struct slot *s)
 	}
 	/* A record not complete yet: its type byte alone tells a foreign
 	 * write, before the made-up length it implies has come. */
-	if (used < s->wire.len && !memchr("GICRMSDKTE", s->wire.buf[used], 10)) {
+	if (used < s->wire.len && !memchr("GICRMSDKTEW", s->wire.buf[used], 11)) {
 		wire_corrupt(s, s->wire.buf + used, s->wire.len - used);
 		used = s->wire.len;
 	}
@@ -1096,10 +1171,11 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 		goto failed;
 	}
 	bool shared = shareable(run, first) && !run->tasks[first].solo;
+	bool early = run->tasks[first].early;
 	if (pid == 0) {
 		if (cp[1] >= 0)
 			close(cp[1]);
-		run_child(&ctx, members, nm, shared, wp[1], op[1], cp[0], mask, runner);
+		run_child(&ctx, members, nm, shared, early, wp[1], op[1], cp[0], mask, runner);
 	}
 	/* No setpgid(pid, pid): the child's setsid() must come first
 	 * (end_slot kills it by pid too). */
@@ -1117,8 +1193,10 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	s->pid = pid;
 	s->wire_fd = wp[0];
 	s->out_fd = op[0];
-	/* A child that had trouble before runs alone and is not reused. */
-	s->ctl_fd = run->tasks[first].solo && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
+	/* A child that had trouble before runs alone and is not reused; an
+	 * early probe's gets only its deps' results on its control pipe. */
+	s->ctl_fd = run->tasks[first].solo && !early && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
+	s->once = early;
 	s->shared = shared;
 	s->known = xcalloc(run->n, sizeof *s->known);
 	for (size_t k = 0; k < run->n; k++)
@@ -1145,7 +1223,22 @@ failed:
 
 static bool slot_idle(const struct slot *s)
 {
-	return s->used && s->ctl_fd >= 0 && !s->exited && s->done == s->nmembers;
+	return s->used && !s->once && s->ctl_fd >= 0 && !s->exited && s->done == s->nmembers;
+}
+
+/* Sends child s every result that is done and that it does not have, as
+ * a fresh fork would have them. */
+static void send_done_results(struct run *run, struct slot *s)
+{
+	for (size_t j = 0; j < run->n; j++) {
+		if (s->known[j] || run->tasks[j].state != ST_DONE || !run->results[j].ran)
+			continue;
+		put_i32(s->ctl_fd, REC_RESULT, (int)j);
+		if (run->results[j].cut != CUT_NONE)
+			put_i32(s->ctl_fd, REC_CUT, (int)run->results[j].cut);
+		wire_put_result(s->ctl_fd, &run->results[j]);
+		s->known[j] = true;
+	}
 }
 
 /*
@@ -1179,15 +1272,7 @@ static bool give_to_idle(struct run *run, size_t i)
 	}
 	if (!s)
 		return false;
-	for (size_t j = 0; j < run->n; j++) {
-		if (s->known[j] || run->tasks[j].state != ST_DONE || !run->results[j].ran)
-			continue;
-		put_i32(s->ctl_fd, REC_RESULT, (int)j);
-		if (run->results[j].cut != CUT_NONE)
-			put_i32(s->ctl_fd, REC_CUT, (int)run->results[j].cut);
-		wire_put_result(s->ctl_fd, &run->results[j]);
-		s->known[j] = true;
-	}
+	send_done_results(run, s);
 	put_i32(s->ctl_fd, REC_RUN, (int)i);
 	double now = now_ms();
 	/* A member handed back (REC_DEFER) may come here again: a child can
@@ -1211,6 +1296,70 @@ static size_t busy_slots(const struct run *run)
 	for (size_t i = 0; i < run->n; i++)
 		k += run->slots[i].used && !slot_idle(&run->slots[i]);
 	return k;
+}
+
+/*
+ * An early probe waits for its deps (REC_WAIT): once they are done, it
+ * gets their results and goes on, with a time limit of its own again; or,
+ * when they block it (or the budget is spent), what it found is dropped,
+ * it is settled as a check not run would be, and its child ends. Returns
+ * true when it did either.
+ */
+static bool release_waiting(struct run *run, size_t i)
+{
+	bool pending;
+	int b = blocking_dep(run->defs, run->n, run->results, i, &pending);
+	if (b < 0 && pending)
+		return false;
+	struct task *t = &run->tasks[i];
+	struct slot *s = NULL;
+	for (size_t k = 0; k < run->n && !s; k++)
+		if (run->slots[k].used && run->slots[k].id == t->slot_id)
+			s = &run->slots[k];
+	t->waiting = false;
+	if (!s)
+		return false;
+	/* Settled as a check not run is, from a fresh result: what it found
+	 * so far is dropped with its child. */
+	struct result kept = run->results[i];
+	result_init(&run->results[i], &run->defs[i]);
+	if (settle_unrun(run->defs, run->n, run->results, i, run->opts)) {
+		result_release(&kept);
+		t->state = ST_DONE;
+		t->slot_id = 0; /* its output is void */
+		sb_reset(&t->out);
+		s->done++;
+		s->cur = -1;
+		kill(-s->pid, SIGKILL);
+		kill(s->pid, SIGKILL);
+		return true;
+	}
+	result_release(&run->results[i]);
+	run->results[i] = kept;
+	double now = now_ms();
+	send_done_results(run, s);
+	put_i32(s->ctl_fd, REC_GO, (int)i);
+	s->deadline = now + run->opts->timeout_ms;
+	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
+		s->deadline = run->opts->budget_end_ms;
+	return true;
+}
+
+/* Starts a CHECK_EARLY probe whose deps are not done yet in a child of
+ * its own, where it waits for them (probe_wait_deps). Returns whether it
+ * did. */
+static bool start_early(struct run *run, size_t i, int max_parallel, const sigset_t *mask)
+{
+	struct task *t = &run->tasks[i];
+	if (!(run->defs[i].flags & CHECK_EARLY) || run->opts->no_fork || t->solo ||
+	    (int)busy_slots(run) >= max_parallel)
+		return false;
+	bool pending;
+	if (blocking_dep(run->defs, run->n, run->results, i, &pending) >= 0 || !pending)
+		return false;
+	t->early = t->solo = true;
+	start_slot(run, i, mask);
+	return true;
 }
 
 static void run_in_process(struct run *run, size_t i)
@@ -1298,6 +1447,11 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		run.tasks[i].state = want[i] ? ST_PENDING : ST_IDLE;
 	}
 
+	/* The early probes fork first: their commands are the longest waits
+	 * (nvcc --version), and nothing waits for them. */
+	for (size_t i = 0; i < n; i++)
+		if (run.tasks[i].state == ST_PENDING)
+			start_early(&run, i, max_parallel, &oldmask);
 	int sig = 0;
 	for (;;) {
 		if (!opts->no_fork && (sig = interrupt_signal()))
@@ -1307,12 +1461,16 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		while (progress) {
 			progress = false;
 			for (size_t i = 0; i < n; i++) {
+				if (run.tasks[i].waiting && release_waiting(&run, i))
+					progress = true;
 				if (run.tasks[i].state != ST_PENDING)
 					continue;
 				bool pending;
 				int b = blocking_dep(defs, n, results, i, &pending);
-				if (b < 0 && pending)
+				if (b < 0 && pending) {
+					progress |= start_early(&run, i, max_parallel, &oldmask);
 					continue;
+				}
 				if (settle_unrun(defs, n, results, i, opts)) {
 					run.tasks[i].state = ST_DONE;
 					progress = true;
@@ -1488,11 +1646,14 @@ size_t runner_critical_path(const struct check_def *defs, size_t n, const struct
 		for (size_t i = 0; i < n; i++) {
 			if (!probe_ran(&results[i]))
 				continue;
+			/* An early probe ran its first part beside its deps:
+			 * only what it ran after them follows them. */
+			double pre = defs[i].flags & CHECK_EARLY ? results[i].ms_before_deps : 0;
 			for (int d = 0; d < CHECK_MAX_DEPS && defs[i].deps[d]; d++) {
 				int j = dep_index(defs, n, i, d);
-				if (j < 0 || !probe_ran(&results[j]))
+				if (j < 0 || !probe_ran(&results[j]) || len[j] <= pre)
 					continue;
-				double l = len[j] + results[i].ms;
+				double l = len[j] + results[i].ms - pre;
 				if (l > len[i] + 1e-9) {
 					len[i] = l;
 					via[i] = j;

@@ -260,7 +260,7 @@ const struct kb_entry *kb_find_in(const struct kb *kb, const char *id)
 
 const struct kb_entry *kb_find(const char *id)
 {
-	return kb_find_in(kb_builtin(), id);
+	return id ? kb_builtin_find(id) : NULL;
 }
 
 static const char *const platform_words[] = {

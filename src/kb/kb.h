@@ -66,8 +66,14 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err);
 void kb_free(struct kb *kb);
 
 /* The knowledge base compiled into the binary (defined in the tables the
- * build generates: tools/kbgen.c). */
+ * build generates: tools/kbgen.c). The tables hold offsets, not pointers
+ * (no relocations: they stay in .rodata); these structs are filled from
+ * them at first use: all of them by kb_builtin, one by kb_builtin_entry
+ * (entry i of kb_builtin's e, at the same address) and kb_find. */
 const struct kb *kb_builtin(void);
+const struct kb_entry *kb_builtin_entry(size_t i);
+/* kb_find's binary search of the built-in KB (id not NULL). */
+const struct kb_entry *kb_builtin_find(const char *id);
 /* The entry with this id in kb (a binary search), or NULL. */
 const struct kb_entry *kb_find_in(const struct kb *kb, const char *id);
 /* The same in the built-in KB. */

@@ -419,6 +419,9 @@ static void collect_nvcc(struct probe_ctx *ctx, struct result *r, struct nvcc_co
 	}
 	f->picked = picked;
 	f->nvcc_error = c->nvcc_error.len ? c->nvcc_error.buf : NULL;
+	/* What ran so far needs no other check (CHECK_EARLY: nvcc ran beside
+	 * the CUDA chain); what the driver supports does. */
+	probe_wait_deps(ctx);
 	f->driver_cuda = driver_cuda(ctx, &f->driver_cuda_from);
 	f->myth_in = cuda_wsl_myth();
 	f->platform = probe_platform(ctx);
@@ -749,7 +752,7 @@ out:
 }
 
 const struct check_def toolkit_checks[] = {
-	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi", CHECK_AFTER "host.driver" }, probe_nvcc, CHECK_COMMANDS },
+	{ "toolkit.nvcc", "toolkit", "CUDA toolkit (nvcc)", "nvcc found, its version, and whether the driver supports it", { "platform.kind", CHECK_AFTER "cuda.init", CHECK_AFTER "nvml.smi", CHECK_AFTER "host.driver" }, probe_nvcc, CHECK_COMMANDS | CHECK_EARLY },
 	{ "toolkit.packages", "toolkit", "Distro GPU packages", "packages that must not be installed in WSL, and the CUDA apt repositories", { "platform.kind" }, probe_packages, CHECK_FILES },
 	{ NULL, NULL, NULL, NULL, { NULL }, NULL, 0 },
 };

@@ -565,6 +565,60 @@ static void test_critical_path(void **state)
 		result_release(&res[i]);
 }
 
+/* CHECK_EARLY: starts before its deps are done, waits for their results
+ * before it reads them. */
+static void p_early(struct probe_ctx *ctx, struct result *r)
+{
+	res_ev(r, "start", "%.3f", now_ms());
+	printf("before the wait\n");
+	fflush(stdout);
+	probe_wait_deps(ctx);
+	const char *end = probe_dep_get(ctx, "e.slow", "end");
+	res_set(r, ST_PASS, NULL, "%s", end ? end : "no result of e.slow");
+}
+
+/* An early probe starts with the run, beside its deps, and reads their
+ * results after they are done; its time is its own (not the wait); when a
+ * dep fails, it is skipped as any check, what it found is dropped. */
+static void test_runner_early(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "e.slow", "e", "", "", { NULL }, p_sleep300, 0 },
+		{ "e.fail", "e", "", "", { NULL }, p_fail, CHECK_FILES },
+		{ "e.early", "e", "", "", { "after:e.slow" }, p_early, CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.blocked", "e", "", "", { "e.fail", "after:e.slow" }, p_early,
+		  CHECK_COMMANDS | CHECK_EARLY },
+	};
+	enum { NE = sizeof defs / sizeof defs[0] };
+	bool want[NE];
+	struct result res[NE];
+	for (size_t i = 0; i < NE; i++)
+		want[i] = true;
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NE, &opts, want, res), 0);
+	assert_int_equal(res[2].status, ST_PASS);
+	/* It read e.slow's result, and began before e.slow ended. */
+	assert_string_equal(res[2].detail, res_get(&res[0], "end"));
+	assert_true(strtod(res_get(&res[2], "start"), NULL) < strtod(res_get(&res[0], "end"), NULL));
+	assert_non_null(res[2].output);
+	assert_true(res[2].ms < 250);
+	assert_true(res[2].ms_before_deps <= res[2].ms);
+	/* Blocked: skipped, its output void. */
+	assert_int_equal(res[3].status, ST_SKIP);
+	assert_string_equal(res_get(&res[3], "blocked_by"), "e.fail");
+	assert_null(res_get(&res[3], "start"));
+	assert_null(res[3].output);
+	/* The critical path: e.early ran beside e.slow, not after it. */
+	size_t path[NE];
+	double total;
+	size_t k = runner_critical_path(defs, NE, res, path, &total);
+	assert_true(k >= 1);
+	assert_true(total < res[0].ms + res[2].ms);
+	for (size_t i = 0; i < NE; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -798,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_runner_alone),
 		cmocka_unit_test(test_runner_reuse),
 		cmocka_unit_test(test_critical_path),
+		cmocka_unit_test(test_runner_early),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
