@@ -243,8 +243,16 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 			tmp[i].by = NULL;
 		}
 	}
-	for (size_t i = 0; i < nc; i++)
+	for (size_t i = 0; i < nc; i++) {
 		weigh(&tmp[i], pf ? pf->words : NULL);
+		/* The log shows where it ran: a cause of that platform's own
+		 * (a shadowing libcuda in WSL, a kernel module natively) is
+		 * likelier there than one that holds everywhere (what a check
+		 * found about this machine says more). */
+		if (pf && pf->established && (tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN) &&
+		    sig->cause[i]->platform && kb_applies(sig->cause[i], kind))
+			tmp[i].score += 1;
+	}
 	size_t w = 0;
 	for (enum verdict v = V_UNCHECKED; v <= V_NOT_HERE; v++) {
 		size_t from = w;

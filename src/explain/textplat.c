@@ -16,6 +16,8 @@ static const struct {
 	{ "microsoft-standard-wsl2", P_WSL }, { "wsl.exe", P_WSL }, { "wsl/service", P_WSL },
 	{ "wslregisterdistribution", P_WSL }, { "hcs_e_", P_WSL }, { "wsl2", P_WSL },
 	{ "\\\\wsl$", P_WSL }, { "\\\\wsl.localhost", P_WSL }, { "/mnt/c/", P_WSL },
+	/* Windows drives as WSL mounts them (C: is the usual, data drives next) */
+	{ "/mnt/d/", P_WSL }, { "/mnt/e/", P_WSL },
 	{ "wsl environment detected", P_WSL }, { "docker desktop", P_WSL },
 
 	{ "c:\\", P_WIN }, { "d:\\", P_WIN }, { ".dll", P_WIN }, { ".exe", P_WIN },

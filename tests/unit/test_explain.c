@@ -1574,6 +1574,25 @@ static void test_rank_real_pastes(void **state)
 					   "application ptx input, line 9; fatal : Unsupported .version "
 					   "7.3; current version is '7.1'\n", NULL),
 			    "frameworks.ptx_toolchain");
+	/* "No CUDA-capable device" from a paste with no platform marker: first
+	 * the question that tells its causes apart (does the driver see a
+	 * GPU? is CUDA_VISIBLE_DEVICES hiding it?), not one platform's advice
+	 * (jax#28376); from a log of a known platform, its own causes lead
+	 * (cuml#5624 on WSL; natively the kernel module and /dev/nvidia*) */
+	const char nodev[] = "2025-04-29 09:53:32.455092: E external/xla/xla/stream_executor/cuda/"
+			     "cuda_platform.cc:51] failed call to cuInit: INTERNAL: CUDA error: "
+			     "Failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device "
+			     "is detected\n";
+	assert_string_equal(first_cause_of(nodev, NULL), "explain.cuda.no_device_any");
+	assert_string_equal(first_cause_of(nodev, "native"), "cuda.init.no_device_native");
+	assert_string_equal(first_cause_of(nodev, "wsl2"), "cuda.load.shadowed");
+	/* The OOM killer is host RAM on any machine; WSL's memory cap leads
+	 * only on WSL (ert#7797, WSL#8984) */
+	const char killed[] = "[havb@be-lx139213:~]$ perl -wE 'my @xs; for (1..2**20) { push @xs, "
+			      "q{a} x 2**20 }; say scalar @xs;'\nKilled\n";
+	assert_string_equal(first_cause_of(killed, NULL), "explain.perf.host_oom");
+	assert_string_equal(first_cause_of(killed, "native"), "explain.perf.host_oom");
+	assert_string_equal(first_cause_of(killed, "wsl2"), "explain.perf.oom_killer");
 	/* CUDA's unknown error on native Linux: nvidia_uvm first; on WSL it
 	 * does not apply (pytorch#159954) */
 	const char uvm[] = "/home/krish/miniconda3/envs/ass-test/lib/python3.10/site-packages/torch/"
