@@ -1342,6 +1342,26 @@ void explain_scan_finish(struct explain_scan *s)
 	qsort(s->found, s->nfound, sizeof *s->found, by_order);
 }
 
+void explain_scan_dump(const struct explain_scan *s, struct strbuf *out)
+{
+	const struct explain_stats *st = &s->st;
+	sb_addf(out, "bytes %llu lines %lu clipped %lu nul %llu bad %llu unknown %lu recognised %lu\n",
+		st->bytes, st->lines, st->clipped, st->nul_bytes, st->bad_utf8, st->unknown,
+		st->recognised);
+	for (size_t i = 0; i < s->nfound; i++) {
+		const struct explain_match *m = s->found[i];
+		sb_addf(out, "match %s count %lu lines %lu-%lu\n", s->db->sig[m->sig].e->id, m->count,
+			m->first_line, m->last_line);
+		for (size_t j = 0; j < m->nocc; j++) {
+			const struct explain_occ *o = &m->occ[j];
+			sb_addf(out, "  at %lu+%u%s%s %s\n", o->line, o->lines,
+				o->wrapped ? " wrapped" : "", o->cut ? " cut" : "", o->text);
+		}
+	}
+	for (size_t i = 0; i < s->nunk; i++)
+		sb_addf(out, "unknown %lu x%lu %s\n", s->unk[i].line, s->unk[i].count, s->unk[i].text);
+}
+
 const struct explain_match *explain_scan_get(const struct explain_scan *s, const char *id)
 {
 	int i = explain_db_find(s->db, id);

@@ -329,6 +329,11 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len);
 void explain_scan_finish(struct explain_scan *s);
 void explain_scan_release(struct explain_scan *s);
 
+/* Everything a finished scan found, one fact a line (the matches with
+ * their occurrences, the unrecognised lines, the counts): for tests and
+ * the fuzz target, which compare scans that must agree. */
+void explain_scan_dump(const struct explain_scan *s, struct strbuf *out);
+
 /* The match of signature id after finish, or NULL (for tests and --check). */
 const struct explain_match *explain_scan_get(const struct explain_scan *s, const char *id);
 
