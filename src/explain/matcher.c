@@ -691,8 +691,10 @@ static struct explain_memo_line *memo_find(struct explain_scan *s, uint64_t h, i
 	if (!s->lmemo)
 		return NULL;
 	struct explain_memo_line *m = memo_slot(s, h);
+	/* the hashes first: a line that is not there reads 16 bytes */
+	const uint64_t *hs = &s->lhash[m - s->lmemo];
 	for (int i = 0; i < 2; i++, m++)
-		if (m->msg && m->hash == h && m->from == from && m->len == len &&
+		if (hs[i] == h && m->msg && m->from == from && m->len == len &&
 		    !memcmp(m->msg, msg, len)) {
 			m->used = s->st.lines;
 			return m;
@@ -705,14 +707,16 @@ static struct explain_memo_line *memo_find(struct explain_scan *s, uint64_t h, i
 static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, int32_t from,
 					  const char *msg, size_t len)
 {
-	if (!s->lmemo)
+	if (!s->lmemo) {
 		s->lmemo = xcalloc(EXPLAIN_MEMO_SLOTS, sizeof *s->lmemo);
+		s->lhash = xcalloc(EXPLAIN_MEMO_SLOTS, sizeof *s->lhash);
+	}
 	struct explain_memo_line *m = memo_slot(s, h);
 	if (m[1].used < m[0].used) /* the one used longer ago goes */
 		m++;
 	memo_clear(m);
+	s->lhash[m - s->lmemo] = h;
 	m->used = s->st.lines;
-	m->hash = h;
 	m->from = from;
 	m->to = s->state;
 	m->len = len;
@@ -1263,6 +1267,13 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t take = nl ? (size_t)(nl - buf) : len;
+		if (nl && !s->partial && take <= EXPLAIN_LINE_MAX) {
+			/* a whole line in the chunk: read where it is, not copied */
+			process_line(s, buf, take, false);
+			buf += take + 1;
+			len -= take + 1;
+			continue;
+		}
 		size_t room = EXPLAIN_LINE_MAX - s->rawlen;
 		if (take > room) {
 			memcpy(s->raw + s->rawlen, buf, room);
@@ -1400,6 +1411,7 @@ void explain_scan_release(struct explain_scan *s)
 		for (size_t i = 0; i < EXPLAIN_MEMO_SLOTS; i++)
 			memo_clear(&s->lmemo[i]);
 	free(s->lmemo);
+	free(s->lhash);
 	free(s->lseen);
 	free(s->rec);
 	free(s->raw);

@@ -235,7 +235,6 @@ struct explain_memo_re {
 	bool hit, memo;
 };
 struct explain_memo_line {
-	uint64_t hash;
 	char *msg;      /* NULL: an empty slot */
 	size_t len;
 	int32_t from, to; /* automaton state before and after the message */
@@ -314,6 +313,7 @@ struct explain_scan {
 	unsigned long norder;
 	struct explain_memo_line *lmemo; /* hash table of messages, allocated
 					    when a long input first needs it */
+	uint64_t *lhash;                 /* lmemo's hashes, looked at first */
 	uint64_t *lseen;                 /* hashes of messages seen once */
 	struct explain_memo_line *lcur;  /* the current line's entry, or NULL */
 	struct explain_memo_ev *rec;     /* automaton hits of the line being read */
