@@ -755,6 +755,8 @@ static const struct explain_memo_re *memo_regex(const struct explain_memo_line *
 static void memo_regex_add(struct explain_memo_line *m, size_t id, size_t at, bool hit, bool memo,
 			   int32_t state)
 {
+	if (m->nre == EXPLAIN_MEMO_RESULTS) /* run again next time */
+		return;
 	if (m->nre == m->are) {
 		m->are = m->are ? 2 * m->are : 4;
 		m->re = xrealloc(m->re, m->are * sizeof *m->re);
@@ -780,8 +782,12 @@ static void add_code_kept(void *ctx, int code)
 {
 	struct explain_scan *s = ctx;
 	struct explain_memo_line *m = s->lcur;
-	m->codes = xrealloc(m->codes, (m->ncodes + 1) * sizeof *m->codes);
-	m->codes[m->ncodes++] = code;
+	if (!m->codes)
+		m->codes = xmalloc(EXPLAIN_MEMO_RESULTS * sizeof *m->codes);
+	if (m->ncodes < EXPLAIN_MEMO_RESULTS)
+		m->codes[m->ncodes++] = code;
+	else
+		m->code_mask = 0; /* too many to keep: read again next time */
 	add_code(ctx, code);
 }
 
@@ -923,7 +929,7 @@ static void match_line(struct explain_scan *s, unsigned long line, const char *m
 		lm->ncodes = 0;
 		lm->code_mask = ctx;
 		codes_numbers(msg, mlen, ctx, add_code_kept, s);
-		lm->codes_known = true;
+		lm->codes_known = lm->code_mask != 0;
 	} else if (ctx) {
 		codes_numbers(msg, mlen, ctx, add_code, s);
 	}

@@ -43,6 +43,10 @@
  *   - the source lines a Python traceback echoes (`raise X("...")` under
  *     `File "...", line N`) are skipped, so the exception line is the one
  *     reported;
+ *   - a message read before (from the same automaton state) is not read
+ *     again: its automaton hits, its regexes' results and its error codes
+ *     are replayed from a bounded memo (struct explain_memo_line), which is
+ *     what an error-dense log, the same messages with new timestamps, costs;
  *   - occurrences of one signature are grouped: a count, the first and last
  *     line, and the text of the first EXPLAIN_SAMPLES occurrences;
  *   - lines that nothing recognised but that carry an error word and a GPU
@@ -72,10 +76,12 @@
 #define EXPLAIN_UNKNOWN_KEEP 50
 /* The message memo (struct explain_memo_line): slots, longest message and
  * most automaton hits kept per message, and the lines read before it is
- * used (a paste of a few lines never allocates it). */
-#define EXPLAIN_MEMO_SLOTS 4096
-#define EXPLAIN_MEMO_TEXT 1024
-#define EXPLAIN_MEMO_EVENTS 128
+ * used (a paste of a few lines never allocates it). At most about 3 MB
+ * whatever the input; a message past a limit is matched as if new. */
+#define EXPLAIN_MEMO_SLOTS 2048
+#define EXPLAIN_MEMO_TEXT 512
+#define EXPLAIN_MEMO_EVENTS 64
+#define EXPLAIN_MEMO_RESULTS 32 /* regex results, and codes, per message */
 #define EXPLAIN_MEMO_AFTER 64
 
 /* One regular expression of a signature: a `regex:` line, or a `match:`
