@@ -76,9 +76,9 @@
 #define EXPLAIN_UNKNOWN_KEEP 50
 /* The message memo (struct explain_memo_line): slots, longest message and
  * most automaton hits kept per message, and the lines read before it is
- * used (a paste of a few lines never allocates it). At most about 5 MB
+ * used (a paste of a few lines never allocates it). At most about 10 MB
  * whatever the input; a message past a limit is matched as if new. */
-#define EXPLAIN_MEMO_SLOTS 2048
+#define EXPLAIN_MEMO_SLOTS 4096
 #define EXPLAIN_MEMO_TEXT 512
 #define EXPLAIN_MEMO_EVENTS 128
 #define EXPLAIN_MEMO_RESULTS 32 /* regex results, and codes, per message */
