@@ -120,6 +120,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(ranks);
 	explain_scan_release(&s);
 
+	/* The input repeated, after enough lines for the message memo to be
+	 * used: replaying a message must find what matching it again finds. */
+	if (size && size <= 4096) {
+		struct strbuf rep = STRBUF_INIT, with = STRBUF_INIT, without = STRBUF_INIT;
+		for (int i = 0; i < EXPLAIN_MEMO_AFTER; i++)
+			sb_addf(&rep, "%d\n", i);
+		for (int i = 0; i < 4; i++) {
+			sb_addn(&rep, p, size);
+			sb_addc(&rep, '\n');
+		}
+		for (int memo = 0; memo < 2; memo++) {
+			struct explain_scan r;
+			explain_scan_init(&r, explain_db_builtin());
+			r.no_memo = !memo;
+			for (size_t off = 0; off < rep.len; off += step)
+				explain_scan_feed(&r, rep.buf + off, rep.len - off < step ? rep.len - off : step);
+			explain_scan_finish(&r);
+			explain_scan_dump(&r, memo ? &with : &without);
+			explain_scan_release(&r);
+		}
+		if (strcmp(sb_str(&with), sb_str(&without))) {
+			fprintf(stderr, "the message memo changed the scan:\n%s\n--- without:\n%s\n",
+				sb_str(&with), sb_str(&without));
+			abort();
+		}
+		sb_release(&rep);
+		sb_release(&with);
+		sb_release(&without);
+	}
+
 	explain_best(explain_db_builtin(), "frameworks.", p, size);
 	int n = 0;
 	codes_numbers(p, size, (1u << CF_COUNT) - 1, count, &n);

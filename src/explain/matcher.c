@@ -649,6 +649,148 @@ static void on_hit(void *ctx, size_t key, long end)
 		s->span[k->arg] = from;
 }
 
+/* ---- the message memo (matcher.h: struct explain_memo_line) ---- */
+
+/* A hash of the message and the automaton state it is read from, eight
+ * bytes a step: it runs on every line of a long input. */
+static uint64_t memo_hash(const char *p, size_t n, int32_t from)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint32_t)from ^ ((uint64_t)n << 32);
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		h = (h ^ x) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	uint64_t x = 0;
+	memcpy(&x, p, n);
+	h = (h ^ x) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+static void memo_clear(struct explain_memo_line *m)
+{
+	free(m->msg);
+	free(m->ev);
+	free(m->re);
+	free(m->codes);
+	memset(m, 0, sizeof *m);
+}
+
+/* The two slots a message may be in (two, so that two messages that
+ * alternate in a log do not keep evicting each other). */
+static struct explain_memo_line *memo_slot(const struct explain_scan *s, uint64_t h)
+{
+	return &s->lmemo[h % EXPLAIN_MEMO_SLOTS & ~(size_t)1];
+}
+
+/* The entry of msg[0..len) read from automaton state from, or NULL. */
+static struct explain_memo_line *memo_find(struct explain_scan *s, uint64_t h, int32_t from,
+					   const char *msg, size_t len)
+{
+	if (!s->lmemo)
+		return NULL;
+	struct explain_memo_line *m = memo_slot(s, h);
+	/* the hashes first: a line that is not there reads 16 bytes */
+	const uint64_t *hs = &s->lhash[m - s->lmemo];
+	for (int i = 0; i < 2; i++, m++)
+		if (hs[i] == h && m->msg && m->from == from && m->len == len &&
+		    !memcmp(m->msg, msg, len)) {
+			m->used = s->st.lines;
+			return m;
+		}
+	return NULL;
+}
+
+/* Keeps the message with the automaton hits just recorded (s->rec) and
+ * the state after it, in place of what its slot held. */
+static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, int32_t from,
+					  const char *msg, size_t len)
+{
+	if (!s->lmemo) {
+		s->lmemo = xcalloc(EXPLAIN_MEMO_SLOTS, sizeof *s->lmemo);
+		s->lhash = xcalloc(EXPLAIN_MEMO_SLOTS, sizeof *s->lhash);
+	}
+	struct explain_memo_line *m = memo_slot(s, h);
+	if (m[1].used < m[0].used) /* the one used longer ago goes */
+		m++;
+	memo_clear(m);
+	s->lhash[m - s->lmemo] = h;
+	m->used = s->st.lines;
+	m->from = from;
+	m->to = s->state;
+	m->len = len;
+	m->msg = xmalloc(len + 1);
+	memcpy(m->msg, msg, len);
+	m->nev = s->nrec;
+	m->ev = xmalloc((s->nrec ? s->nrec : 1) * sizeof *m->ev);
+	memcpy(m->ev, s->rec, s->nrec * sizeof *m->ev);
+	return m;
+}
+
+/* Whether a message with hash h was seen before; notes that it was. Four
+ * hashes a bucket: a few hundred messages that recur in turn must not
+ * keep replacing each other. */
+static bool memo_seen(struct explain_scan *s, uint64_t h)
+{
+	if (!s->lseen)
+		s->lseen = xcalloc(EXPLAIN_MEMO_SLOTS, sizeof *s->lseen);
+	uint64_t *b = &s->lseen[(h >> 32) % (EXPLAIN_MEMO_SLOTS / 4) * 4];
+	for (int i = 0; i < 4; i++)
+		if (b[i] == h)
+			return true;
+	b[s->st.lines % 4] = h;
+	return false;
+}
+
+static const struct explain_memo_re *memo_regex(const struct explain_memo_line *m, size_t id,
+						size_t at)
+{
+	for (size_t i = 0; i < m->nre; i++)
+		if (m->re[i].id == id && m->re[i].at == at)
+			return &m->re[i];
+	return NULL;
+}
+
+static void memo_regex_add(struct explain_memo_line *m, size_t id, size_t at, bool hit, bool memo,
+			   int32_t state)
+{
+	if (m->nre == EXPLAIN_MEMO_RESULTS) /* run again next time */
+		return;
+	if (m->nre == m->are) {
+		m->are = m->are ? 2 * m->are : 4;
+		m->re = xrealloc(m->re, m->are * sizeof *m->re);
+	}
+	m->re[m->nre++] = (struct explain_memo_re){ (uint32_t)id, (uint32_t)at, state, hit, memo };
+}
+
+/* on_hit, recording the hit for the memo. */
+static void on_hit_kept(void *ctx, size_t key, long end)
+{
+	struct explain_scan *s = ctx;
+	if (!s->rec)
+		s->rec = xmalloc(EXPLAIN_MEMO_EVENTS * sizeof *s->rec);
+	if (s->nrec < EXPLAIN_MEMO_EVENTS)
+		s->rec[s->nrec++] = (struct explain_memo_ev){ (uint32_t)key, (int32_t)end };
+	else
+		s->rec_over = true;
+	on_hit(ctx, key, end);
+}
+
+/* add_code, keeping the code in the line's memo entry. */
+static void add_code_kept(void *ctx, int code)
+{
+	struct explain_scan *s = ctx;
+	struct explain_memo_line *m = s->lcur;
+	if (!m->codes)
+		m->codes = xmalloc(EXPLAIN_MEMO_RESULTS * sizeof *m->codes);
+	if (m->ncodes < EXPLAIN_MEMO_RESULTS)
+		m->codes[m->ncodes++] = code;
+	else
+		m->code_mask = 0; /* too many to keep: read again next time */
+	add_code(ctx, code);
+}
+
 /* regexec, for what rx declines: regcomp runs on first use, as the
  * built-in matcher's tables carry only the pattern (like rx's DFA, a cache
  * that is not part of the matcher's meaning, so the const matcher may
@@ -689,16 +831,27 @@ static bool alone_regex(struct explain_scan *s, const struct explain_re *r, cons
 	int32_t st = RX_START;
 	if (!(r->edge & LIT_LEAD))
 		at = 0;
+	struct explain_memo_line *lm = s->lcur;
+	const struct explain_memo_re *mr = lm ? memo_regex(lm, r->id, at) : NULL;
+	if (mr) {
+		if (mr->memo)
+			s->alone[r->id] = (struct explain_memo){ line, line, mr->state };
+		return mr->hit;
+	}
 	if (at)
 		st = RX_MID;
 	int rc = rx_feed(rx, &st, msg + at, mlen - at);
+	bool hit = true, memo = false;
 	if (rc == 0 && !rx_at_end(rx, st)) {
 		s->alone[r->id] = (struct explain_memo){ line, line, st };
-		return false;
+		hit = false;
+		memo = true;
+	} else if (rc < 0) {
+		hit = re_exec(r, msg);
 	}
-	if (rc < 0)
-		return re_exec(r, msg);
-	return true;
+	if (lm)
+		memo_regex_add(lm, r->id, at, hit, memo, st);
+	return hit;
 }
 
 /* Drops, from the signatures matched together, those that another one
@@ -768,8 +921,18 @@ static void match_line(struct explain_scan *s, unsigned long line, const char *m
 			add_hit(s, sig, line, &nh);
 	}
 	unsigned ctx = sl->bits & db->code_families;
-	if (ctx)
+	struct explain_memo_line *lm = s->lcur;
+	if (ctx && lm && lm->codes_known && lm->code_mask == ctx) {
+		for (size_t i = 0; i < lm->ncodes; i++)
+			add_code(s, lm->codes[i]);
+	} else if (ctx && lm) {
+		lm->ncodes = 0;
+		lm->code_mask = ctx;
+		codes_numbers(msg, mlen, ctx, add_code_kept, s);
+		lm->codes_known = lm->code_mask != 0;
+	} else if (ctx) {
 		codes_numbers(msg, mlen, ctx, add_code, s);
+	}
 	for (size_t i = 0; i < s->ncodes; i++) {
 		size_t lo = 0, hi = db->ncodesig;
 		while (lo < hi) {
@@ -1026,7 +1189,28 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 		if (sl->space)
 			st = ac_feed(&db->ac, st, " ", 1, -1, on_hit, s);
 	}
-	s->state = ac_feed(&db->ac, st, msg, feed, 0, on_hit, s);
+	s->lcur = NULL;
+	if (s->no_memo || clipped || line <= EXPLAIN_MEMO_AFTER || mlen > EXPLAIN_MEMO_TEXT) {
+		s->state = ac_feed(&db->ac, st, msg, feed, 0, on_hit, s);
+	} else {
+		uint64_t h = memo_hash(msg, mlen, st);
+		struct explain_memo_line *lm = memo_find(s, h, st, msg, mlen);
+		if (lm) {
+			for (size_t i = 0; i < lm->nev; i++)
+				on_hit(s, lm->ev[i].key, lm->ev[i].end);
+			s->state = lm->to;
+			s->lcur = lm;
+		} else {
+			s->nrec = 0;
+			s->rec_over = false;
+			s->state = ac_feed(&db->ac, st, msg, feed, 0, on_hit_kept, s);
+			/* kept where regexes or the code reader will run, from
+			 * the second time it is seen (most lines are unique) */
+			if (!s->rec_over && (sl->ncand || (sl->bits & db->code_families)) &&
+			    memo_seen(s, h))
+				s->lcur = memo_add(s, h, st, msg, mlen);
+		}
+	}
 	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU);
 
 	match_line(s, line, msg, mlen);
@@ -1089,6 +1273,13 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len)
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t take = nl ? (size_t)(nl - buf) : len;
+		if (nl && !s->partial && take <= EXPLAIN_LINE_MAX) {
+			/* a whole line in the chunk: read where it is, not copied */
+			process_line(s, buf, take, false);
+			buf += take + 1;
+			len -= take + 1;
+			continue;
+		}
 		size_t room = EXPLAIN_LINE_MAX - s->rawlen;
 		if (take > room) {
 			memcpy(s->raw + s->rawlen, buf, room);
@@ -1168,6 +1359,26 @@ void explain_scan_finish(struct explain_scan *s)
 	qsort(s->found, s->nfound, sizeof *s->found, by_order);
 }
 
+void explain_scan_dump(const struct explain_scan *s, struct strbuf *out)
+{
+	const struct explain_stats *st = &s->st;
+	sb_addf(out, "bytes %llu lines %lu clipped %lu nul %llu bad %llu unknown %lu recognised %lu\n",
+		st->bytes, st->lines, st->clipped, st->nul_bytes, st->bad_utf8, st->unknown,
+		st->recognised);
+	for (size_t i = 0; i < s->nfound; i++) {
+		const struct explain_match *m = s->found[i];
+		sb_addf(out, "match %s count %lu lines %lu-%lu\n", s->db->sig[m->sig].e->id, m->count,
+			m->first_line, m->last_line);
+		for (size_t j = 0; j < m->nocc; j++) {
+			const struct explain_occ *o = &m->occ[j];
+			sb_addf(out, "  at %lu+%u%s%s %s\n", o->line, o->lines,
+				o->wrapped ? " wrapped" : "", o->cut ? " cut" : "", o->text);
+		}
+	}
+	for (size_t i = 0; i < s->nunk; i++)
+		sb_addf(out, "unknown %lu x%lu %s\n", s->unk[i].line, s->unk[i].count, s->unk[i].text);
+}
+
 const struct explain_match *explain_scan_get(const struct explain_scan *s, const char *id)
 {
 	int i = explain_db_find(s->db, id);
@@ -1202,6 +1413,13 @@ void explain_scan_release(struct explain_scan *s)
 		free(s->slot[i].wcand);
 		free(s->slot[i].buf);
 	}
+	if (s->lmemo)
+		for (size_t i = 0; i < EXPLAIN_MEMO_SLOTS; i++)
+			memo_clear(&s->lmemo[i]);
+	free(s->lmemo);
+	free(s->lhash);
+	free(s->lseen);
+	free(s->rec);
 	free(s->raw);
 	free(s->tail);
 	free(s->joined);

@@ -43,6 +43,10 @@
  *   - the source lines a Python traceback echoes (`raise X("...")` under
  *     `File "...", line N`) are skipped, so the exception line is the one
  *     reported;
+ *   - a message read before (from the same automaton state) is not read
+ *     again: its automaton hits, its regexes' results and its error codes
+ *     are replayed from a bounded memo (struct explain_memo_line), which is
+ *     what an error-dense log, the same messages with new timestamps, costs;
  *   - occurrences of one signature are grouped: a count, the first and last
  *     line, and the text of the first EXPLAIN_SAMPLES occurrences;
  *   - lines that nothing recognised but that carry an error word and a GPU
@@ -70,6 +74,15 @@
 #define EXPLAIN_WRAP 4
 #define EXPLAIN_CUT_MIN 20
 #define EXPLAIN_UNKNOWN_KEEP 50
+/* The message memo (struct explain_memo_line): slots, longest message and
+ * most automaton hits kept per message, and the lines read before it is
+ * used (a paste of a few lines never allocates it). At most about 10 MB
+ * whatever the input; a message past a limit is matched as if new. */
+#define EXPLAIN_MEMO_SLOTS 4096
+#define EXPLAIN_MEMO_TEXT 512
+#define EXPLAIN_MEMO_EVENTS 128
+#define EXPLAIN_MEMO_RESULTS 32 /* regex results, and codes, per message */
+#define EXPLAIN_MEMO_AFTER 64
 
 /* One regular expression of a signature: a `regex:` line, or a `match:`
  * line with classes. rx is the fast engine; re is regcomp's, used where rx
@@ -212,6 +225,36 @@ struct explain_memo {
 	int32_t state;
 };
 
+/* A message seen before, with what matching it alone found (private to
+ * matcher.c): an error-dense log repeats a few messages with different
+ * timestamps, and each of these results is a function of the message's
+ * bytes (and of the automaton's state before it) alone, so a repeat
+ * replays them instead of running the automaton, the regexes and the
+ * error-code reader again. */
+struct explain_memo_ev {
+	uint32_t key; /* an automaton hit, as on_hit gets it */
+	int32_t end;
+};
+struct explain_memo_re {
+	uint32_t id, at; /* regex, and where in the message it ran from */
+	int32_t state;   /* its DFA state at the end, when memo is set */
+	bool hit, memo;
+};
+struct explain_memo_line {
+	char *msg;      /* NULL: an empty slot */
+	size_t len;
+	int32_t from, to; /* automaton state before and after the message */
+	struct explain_memo_ev *ev;
+	size_t nev;
+	struct explain_memo_re *re;
+	size_t nre, are;
+	int *codes;       /* codes_numbers' answer for code_mask */
+	size_t ncodes;
+	unsigned code_mask;
+	bool codes_known;
+	unsigned long used; /* the last line that read it */
+};
+
 /* One line of the wrap window (private to matcher.c). */
 struct explain_slot {
 	char *buf;
@@ -274,6 +317,15 @@ struct explain_scan {
 	bool clipped, partial, finished;
 	char *joined;
 	unsigned long norder;
+	struct explain_memo_line *lmemo; /* hash table of messages, allocated
+					    when a long input first needs it */
+	uint64_t *lhash;                 /* lmemo's hashes, looked at first */
+	uint64_t *lseen;                 /* hashes of messages seen once */
+	struct explain_memo_line *lcur;  /* the current line's entry, or NULL */
+	struct explain_memo_ev *rec;     /* automaton hits of the line being read */
+	size_t nrec;
+	bool rec_over;                   /* more than EXPLAIN_MEMO_EVENTS */
+	bool no_memo;                    /* tests: never replay (same results, slower) */
 };
 
 void explain_scan_init(struct explain_scan *s, const struct explain_db *db);
@@ -282,6 +334,11 @@ void explain_scan_feed(struct explain_scan *s, const char *buf, size_t len);
 /* Ends the input (a last line without newline counts) and sorts the matches. */
 void explain_scan_finish(struct explain_scan *s);
 void explain_scan_release(struct explain_scan *s);
+
+/* Everything a finished scan found, one fact a line (the matches with
+ * their occurrences, the unrecognised lines, the counts): for tests and
+ * the fuzz target, which compare scans that must agree. */
+void explain_scan_dump(const struct explain_scan *s, struct strbuf *out);
 
 /* The match of signature id after finish, or NULL (for tests and --check). */
 const struct explain_match *explain_scan_get(const struct explain_scan *s, const char *id);

@@ -321,10 +321,11 @@ static size_t tok_time(const char *s, size_t len, size_t p)
 	if (q >= len || s[q] != ':' || digits(s, len, q + 1) != 2)
 		return 0;
 	q += 3;
-	if (q < len && s[q] == ':' && digits(s, len, q + 1) >= 1) {
-		q += 1 + digits(s, len, q + 1);
-		if (q < len && (s[q] == '.' || s[q] == ',') && digits(s, len, q + 1) >= 1)
-			q += 1 + digits(s, len, q + 1);
+	size_t d;
+	if (q < len && s[q] == ':' && (d = digits(s, len, q + 1)) >= 1) {
+		q += 1 + d;
+		if (q < len && (s[q] == '.' || s[q] == ',') && (d = digits(s, len, q + 1)) >= 1)
+			q += 1 + d;
 	}
 	if (q < len && s[q] == 'Z') {
 		q++;
@@ -459,14 +460,24 @@ static size_t tok_source_loc(const char *s, size_t len, size_t p)
 	return q;
 }
 
+/* A level word, in lower case: English, and the translations that
+ * localised tools print ("Fehler:", "Erreur :" is two tokens, "AVISO"). */
+static bool level_word(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"info", "warn", "warning", "error", "err", "debug", "fatal", "critical", "trace",
+		"notice", "fehler", "warnung", "erreur", "avertissement", "errore", "avviso", "erro",
+		"aviso", "advertencia", "fout", "waarschuwing",
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (words[i][0] == w[0] && strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return true;
+	return false;
+}
+
 /* INFO, WARNING:, ERROR:root:, error:, FATAL */
 static size_t tok_level(const char *s, size_t len, size_t p)
 {
-	/* English, and the translations that localised tools print
-	 * ("Fehler:", "Erreur :" is two tokens, "AVISO"). */
-	static const char words[] = " info warn warning error err debug fatal critical trace notice"
-				    " fehler warnung erreur avertissement errore avviso erro aviso"
-				    " advertencia fout waarschuwing ";
 	size_t q = p;
 	while (q < len && is_alpha(s[q]) && q - p < 16)
 		q++;
@@ -475,12 +486,9 @@ static size_t tok_level(const char *s, size_t len, size_t p)
 	if (n < 3 || n > 13 || (q < len && is_alpha(s[q])))
 		return 0;
 	char w[16];
-	w[0] = ' ';
 	for (size_t i = 0; i < n; i++)
-		w[i + 1] = lower(s[p + i]);
-	w[n + 1] = ' ';
-	w[n + 2] = '\0';
-	if (!strstr(words, w))
+		w[i] = lower(s[p + i]);
+	if (!level_word(w, n))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (s[p + i] >= 'a' && s[p + i] <= 'z')
@@ -601,6 +609,10 @@ static size_t tok_step(const char *s, size_t len, size_t p)
 	return q;
 }
 
+/* What a word holds, for next_token: the characters some tokens need. */
+enum { W_COLON = 1, W_AT = 2, W_PIPE = 4 };
+static const unsigned char wtab[256] = { [':'] = W_COLON, ['@'] = W_AT, ['|'] = W_PIPE };
+
 /* A token counts only where it ends: at a blank, the end, or its own punctuation. */
 static bool boundary(const char *s, size_t len, size_t t)
 {
@@ -629,13 +641,23 @@ static size_t next_token(const char *s, size_t len, size_t p, int k, bool after_
 		return t;
 	if (s[p] == '#' && p + 1 < len && s[p + 1] >= '0' && s[p + 1] <= '9')
 		return tok_number(s, len, p); /* BuildKit's step: "#8 [4/6] COPY ..." */
-	size_t (*const tokens[])(const char *, size_t, size_t) = {
-		tok_glog, tok_bracket, tok_paren_pid, tok_source_loc, tok_level,
-		tok_step, tok_compose, tok_prompt,
-	};
-	for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
-		if ((t = tokens[i](s, len, p)))
-			return t;
+	/* The word at p, once: the tokens that need a ':', '@' or '|' in it
+	 * (or, for a compose name, a '|' after it) are not tried without. */
+	unsigned w = 0;
+	size_t we = p;
+	while (we < len && s[we] != ' ')
+		w |= wtab[(unsigned char)s[we++]];
+	while (we < len && s[we] == ' ')
+		we++;
+	if (we < len && s[we] == '|')
+		w |= W_PIPE;
+	if ((t = tok_glog(s, len, p)) || (t = tok_bracket(s, len, p)) ||
+	    (t = tok_paren_pid(s, len, p)) ||
+	    ((w & W_COLON) && (t = tok_source_loc(s, len, p))) ||
+	    (is_alpha(s[p]) && (t = tok_level(s, len, p))) || (t = tok_step(s, len, p)) ||
+	    ((w & W_PIPE) && (t = tok_compose(s, len, p))) ||
+	    ((w & W_AT || s[p] == '$' || s[p] == '#' || s[p] == '>') && (t = tok_prompt(s, len, p))))
+		return t;
 	if (p + 1 < len && in(s[p], C_LEVEL) && s[p + 1] == ' ')
 		return p + 1; /* a glog/TensorFlow level letter: "E ", "W " */
 	if (k > 0 && in(s[p], C_SEP) && (p + 1 == len || s[p + 1] == ' '))

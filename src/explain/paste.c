@@ -17,6 +17,11 @@ static bool wsl_path(const char *p)
 
 static void read_ldconfig(const char *buf, size_t len, struct paste *p)
 {
+	/* Every entry of the listing has ") => " and its header "libs found
+	 * in cache": a paste with neither has none, and is not copied and
+	 * parsed (for a big log, megabytes) to learn that. */
+	if (!memmem(buf, len, ") => ", 5) && !memmem(buf, len, " libs found in cache ", 21))
+		return;
 	struct ldconfig_text t;
 	ldconfig_text_parse(buf, len, &t);
 	p->ld_entries = t.cache.n;

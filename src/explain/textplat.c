@@ -40,6 +40,8 @@ static const struct {
 	{ "docker compose", P_CTR }, { "docker-compose", P_CTR }, { "--gpus", P_CTR },
 };
 
+#define NMARKERS (sizeof markers / sizeof markers[0])
+
 /* A marker that is a word ("xid", "runc", "wsl2") must not be part of a longer one. */
 static bool word_at(const char *lo, size_t len, size_t at, size_t n)
 {
@@ -57,6 +59,16 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 	tp->kind = NULL;
 	tp->marker[0] = 0;
 	const char *first[P_N] = { NULL };
+	/* the markers by their first byte: head[c], then next[m] */
+	int head[256], next[NMARKERS];
+	size_t mlen[NMARKERS];
+	for (int c = 0; c < 256; c++)
+		head[c] = -1;
+	for (int m = (int)NMARKERS - 1; m >= 0; m--) {
+		mlen[m] = strlen(markers[m].text);
+		next[m] = head[(unsigned char)markers[m].text[0]];
+		head[(unsigned char)markers[m].text[0]] = m;
+	}
 	/* One lower-cased window at a time: the kept paste is at most 4 MiB. */
 	char lo[8192 + 64];
 	size_t keep = 0;
@@ -70,17 +82,22 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 			lo[keep + i] = (char)tolower((unsigned char)buf[off + i]);
 		size_t have = keep + n;
 		lo[have] = 0;
-		for (size_t m = 0; m < sizeof markers / sizeof markers[0]; m++) {
-			if (first[markers[m].plat])
-				continue;
-			size_t ml = strlen(markers[m].text);
-			for (const char *p = lo; (p = memmem(p, have - (size_t)(p - lo), markers[m].text, ml));
-			     p++)
-				if (word_at(lo, have, (size_t)(p - lo), ml)) {
-					first[markers[m].plat] = markers[m].text;
-					break;
-				}
-		}
+		/* One pass over the window, trying at each byte the markers
+		 * that begin with it (a memmem per marker read it ~60 times,
+		 * a tenth of explain's time on a big log); then, in list order,
+		 * the first marker found names its platform, as before. */
+		bool found[NMARKERS] = { false };
+		for (size_t i = 0; i < have; i++)
+			for (int m = head[(unsigned char)lo[i]]; m >= 0; m = next[m]) {
+				size_t ml = mlen[m];
+				if (i + ml <= have && lo[i + 1] == markers[m].text[1] &&
+				    !found[m] && !first[markers[m].plat] &&
+				    !memcmp(lo + i, markers[m].text, ml) && word_at(lo, have, i, ml))
+					found[m] = true;
+			}
+		for (size_t m = 0; m < NMARKERS; m++)
+			if (found[m] && !first[markers[m].plat])
+				first[markers[m].plat] = markers[m].text;
 		off += n;
 		/* keep the tail, for a marker split by the window */
 		keep = have < 48 ? have : 48;

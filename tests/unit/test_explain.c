@@ -1877,6 +1877,107 @@ static void test_corpus(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* ---- the message memo (matcher.h: struct explain_memo_line) ---- */
+
+/* text scanned in chunks of step bytes, with the memo or without, as
+ * explain_scan_dump writes the result. */
+static char *scan_dump(const char *text, size_t len, size_t step, bool memo, bool *used)
+{
+	struct explain_scan s;
+	explain_scan_init(&s, explain_db_builtin());
+	s.no_memo = !memo;
+	for (size_t off = 0; off < len; off += step)
+		explain_scan_feed(&s, text + off, len - off < step ? len - off : step);
+	explain_scan_finish(&s);
+	struct strbuf out = STRBUF_INIT;
+	explain_scan_dump(&s, &out);
+	if (used)
+		*used = s.lmemo != NULL;
+	explain_scan_release(&s);
+	return sb_detach(&out);
+}
+
+/* Replaying a repeated message finds what matching it again finds: the
+ * corpus's cases (wrapped, cut, traceback and unrecognised lines among
+ * them) each line with a timestamp, several times over, in chunks that
+ * split lines, with and without the memo. */
+static void test_match_memo(void **state)
+{
+	(void)state;
+	struct strbuf all = STRBUF_INIT;
+	DIR *d = opendir("tests/explain");
+	assert_non_null(d);
+	struct dirent *de;
+	struct strbuf one = STRBUF_INIT;
+	while ((de = readdir(d))) {
+		size_t nl = strlen(de->d_name);
+		if (nl <= 4 || strcmp(de->d_name + nl - 4, ".log"))
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "tests/explain/%s", de->d_name);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+			sb_addn(&one, buf, n);
+		fclose(f);
+	}
+	closedir(d);
+	for (int round = 0; round < 3; round++) {
+		const char *p = one.buf;
+		for (int k = 0; *p; k++) {
+			const char *e = strchr(p, '\n');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			/* a timestamp on every other line: the same messages,
+			 * different raw lines */
+			if (k % 2)
+				sb_addf(&all, "2024-05-01 12:%02d:%02d.%06d: ", k % 60, round, k);
+			sb_addn(&all, p, n);
+			sb_addc(&all, '\n');
+			p += n + (e != NULL);
+		}
+	}
+	sb_release(&one);
+	assert_true(all.len > 100000);
+	size_t steps[] = { all.len, 4096, 97 };
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		bool used = false;
+		char *with = scan_dump(all.buf, all.len, steps[i], true, &used);
+		char *without = scan_dump(all.buf, all.len, steps[i], false, NULL);
+		assert_true(used);
+		assert_string_equal(with, without);
+		free(with);
+		free(without);
+	}
+	sb_release(&all);
+}
+
+/* Two messages that recur in turn are both replayed, and a message seen
+ * a thousand times is counted a thousand times. */
+static void test_match_memo_repeats(void **state)
+{
+	(void)state;
+	struct strbuf t = STRBUF_INIT;
+	for (int i = 0; i < 1000; i++) {
+		sb_addf(&t, "2024-05-01 12:00:%02d.%06d: RuntimeError: CUDA error: no kernel image is "
+			    "available for execution on the device\n",
+			i % 60, i);
+		sb_addf(&t, "[%d] ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n", i);
+		sb_addf(&t, "step %d loss 0.%04d\n", i, i * 7 % 10000);
+	}
+	bool used = false;
+	char *with = scan_dump(t.buf, t.len, t.len, true, &used);
+	char *without = scan_dump(t.buf, t.len, t.len, false, NULL);
+	assert_true(used);
+	assert_string_equal(with, without);
+	assert_non_null(strstr(with, "count 1000 lines 1-2998"));
+	assert_non_null(strstr(with, "count 1000 lines 2-2999"));
+	free(with);
+	free(without);
+	sb_release(&t);
+}
+
 /* ---- the field corpus (tests/explain/field/README.md) ---- */
 
 /* A field block must be recognised, and its first recognised message must
@@ -1928,6 +2029,8 @@ int main(void)
 		cmocka_unit_test(test_match_refine),
 		cmocka_unit_test(test_match_chunks),
 		cmocka_unit_test(test_match_long_and_binary),
+		cmocka_unit_test(test_match_memo),
+		cmocka_unit_test(test_match_memo_repeats),
 		cmocka_unit_test(test_paste),
 		cmocka_unit_test(test_rx_semantics),
 		cmocka_unit_test(test_rx_random),
