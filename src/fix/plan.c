@@ -352,20 +352,24 @@ void fix_plan_build(struct fix_plan *plan, const struct result *results, const b
 			const struct result *r = &results[i];
 			/* what follows from an earlier finding is fixed by its fix
 			 * (consequence.h): no step of its own */
-			if ((shown && !shown[i]) || !r->ran || rank(r) != want ||
-			    r->consequence_of)
+			if ((shown && !shown[i]) || !r->ran || r->consequence_of)
 				continue;
-			struct fix_step *s = new_step(plan, r);
-			build_step(plan, s, cvd, home, NULL, NULL);
-			plan->n++;
+			if (rank(r) == want) {
+				struct fix_step *s = new_step(plan, r);
+				build_step(plan, s, cvd, home, NULL, NULL);
+				struct strbuf also = STRBUF_INIT;
+				for (size_t j = 0; j < n; j++)
+					if ((!shown || shown[j]) && results[j].ran &&
+					    results[j].consequence_of && r->def &&
+					    !strcmp(results[j].consequence_of, r->def->id))
+						sb_addf(&also, "%s%s", also.len ? ", " : "",
+							results[j].def->id);
+				s->also = also.len ? sb_detach(&also) : NULL;
+				sb_release(&also);
+				plan->n++;
+			}
+			/* after it (new_step may move plan->steps: s is not used after) */
 			other_steps(plan, r, want, cvd, home);
-			struct strbuf also = STRBUF_INIT;
-			for (size_t j = 0; j < n; j++)
-				if ((!shown || shown[j]) && results[j].ran && results[j].consequence_of &&
-				    r->def && !strcmp(results[j].consequence_of, r->def->id))
-					sb_addf(&also, "%s%s", also.len ? ", " : "", results[j].def->id);
-			s->also = also.len ? sb_detach(&also) : NULL;
-			sb_release(&also);
 		}
 }
 
