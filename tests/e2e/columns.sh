@@ -17,12 +17,37 @@
 command -v python3 >/dev/null || { echo "ok - # SKIP no python3"; done_testing; exit 0; }
 
 # fits WHAT: no line of $OUT and $ERR wider than 80 columns, but those
-# over80.py allows given the commands in $WORK/fixes.
+# over80.py allows given the commands in $WORK/fixes. Judged at fits_check,
+# all those since the last in one over80.py (a Python start-up for each
+# output was most of this test's cost); call it before $WORK/fixes changes.
+K=0
 fits() {
-	bad=$(printf '%s\n%s\n' "$OUT" "$ERR" | python3 "$top/tests/e2e/over80.py" 80 "$WORK/fixes")
-	if [ -z "$bad" ]; then ok "$1 fits 80 columns"
-	else fail "$1: lines wider than 80 columns:
-$bad"; fi
+	selected || return 0
+	K=$((K + 1))
+	printf '%s\n%s\n' "$OUT" "$ERR" >"$WORK/fit.$K"
+	printf '%s\t%s\n' "$WORK/fixes" "$WORK/fit.$K" >>"$WORK/fits"
+	# the run a failure shows, as if judged at once
+	eval "FIT_WHAT_$K=\$1 FIT_OUT_$K=\$OUT FIT_ERR_$K=\$ERR FIT_FIXTURE_$K=\$FIXTURE"
+}
+fits_check() {
+	[ "$K" -gt 0 ] || return 0
+	python3 "$top/tests/e2e/over80.py" 80 --each "$WORK/fits"
+	prc=$?
+	i=1
+	while [ $i -le $K ]; do
+		eval "what=\$FIT_WHAT_$i OUT=\$FIT_OUT_$i ERR=\$FIT_ERR_$i FIXTURE=\$FIT_FIXTURE_$i"
+		if [ $prc -ne 0 ]; then
+			fail "$what: over80.py failed (exit status $prc)"
+		elif [ -s "$WORK/fit.$i.over" ]; then
+			fail "$what: lines wider than 80 columns:
+$(cat "$WORK/fit.$i.over")"
+		else
+			ok "$what fits 80 columns"
+		fi
+		i=$((i + 1))
+	done
+	K=0
+	: >"$WORK/fits"
 }
 
 printf '%s\n' 'CUDA error: no CUDA-capable device is detected' \
@@ -58,6 +83,7 @@ for f in $(fixture_tool --list); do
 	run report -o "$WORK/bundle.tar.gz" --timeout 2
 	fits "report ($how)"
 	rm -f "$WORK/bundle.tar.gz"
+	fits_check
 done
 
 # Once: the knowledge base, every --help, explain, bench, watch, history.
@@ -83,12 +109,14 @@ for how in COLUMNS=80 COLUMNS=; do
 		ERR=""
 		fits "wslgpu $c --help ($how)"
 	done
+	fits_check
 	run_json explain -f "$WORK/log"
 	jq -r '.matches[].causes[].fix[]' "$JSON" >"$WORK/fixes"
 	run explain -f "$WORK/log"
 	fits "explain ($how)"
 	run explain -v -f "$WORK/log"
 	fits "explain -v ($how)"
+	fits_check
 	: >"$WORK/fixes"
 	mkdir -p "$ROOT/home/user" "$ROOT/mnt/c/Users/alice"
 	run bench io /home/user /mnt/c/Users/alice --size 1M --files 20 --seconds 10
@@ -108,6 +136,7 @@ for how in COLUMNS=80 COLUMNS=; do
 		dd if=/dev/zero of=/dev/null bs=64k count=20000 2>&1 >/dev/null)
 	ERR=""
 	fits "watch's summary ($how)"
+	fits_check
 done
 
 done_testing

@@ -31,7 +31,9 @@
 #   sh tests/e2e/faults.sh            BUILD=build by default
 #   FAULT_ONLY=REGEX sh tests/e2e/faults.sh    only the matching cases
 #   tests/run-tests.sh 'faults:lib:hang-*'     the same, by a pattern of ids
-. "$(dirname "$0")/lib.sh"
+# (each case runs this script again: what a case's process starts, it
+# starts 133 times, so it reads its directory without dirname)
+case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
 
 # --timeout for every run: short, so that the hang cases stay quick, yet
 # long enough for an ASan build on a loaded 2-core machine.
@@ -44,12 +46,16 @@ BIG_LIMIT=${FAULT_BIG_TIMEOUT:-60}
 FAULT_JOBS=${FAULT_JOBS:-2}
 TIME_BIN=/usr/bin/time
 # Root ignores file permissions, so as root the EACCES cases run the tool as
-# nobody (setpriv, util-linux); without setpriv they are skipped.
-AS_USER=""
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-	AS_USER="$(command -v setpriv) --reuid=65534 --regid=65534 --clear-groups"
+# nobody (setpriv, util-linux); without setpriv they are skipped. Found
+# once, and passed to the cases.
+if [ -z "${FAULT_UID:-}" ]; then
+	FAULT_UID=$(id -u)
+	AS_USER=""
+	if [ "$FAULT_UID" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+		AS_USER="$(command -v setpriv) --reuid=65534 --regid=65534 --clear-groups"
+	fi
+	SETSID=$(command -v setsid || echo /usr/bin/setsid)
 fi
-SETSID=$(command -v setsid || echo /usr/bin/setsid)
 RSS_LIMIT_KB=${RSS_LIMIT_KB:-1048576} # 1 GiB, generous: ASan builds are fat
 
 # ---- one case ----
@@ -74,7 +80,7 @@ break_file() {
 	case "$2" in
 	missing) rm -rf "$f" ;;
 	eacces)
-		[ "$(id -u)" = 0 ] && [ -z "$AS_USER" ] && return 2
+		[ "$FAULT_UID" = 0 ] && [ -z "$AS_USER" ] && return 2
 		[ -e "$f" ] || : >"$f"
 		chmod 000 "$f"
 		;;
@@ -144,13 +150,33 @@ echo \"partial output\"; exit 0" ;;
 	chmod 755 "$f"
 }
 
+# Times are hundredths of a second, from /proc/uptime (lib.sh's centisecs)
+# and the shell's arithmetic: a case starts no date or awk to time itself.
+# cs_of SECS: SECS (N, N.D or N.DD) in hundredths, in $CS_OF.
+cs_of() {
+	case $1 in
+	*.*) _cs_i=${1%%.*} _cs_f=${1#*.}00 ;;
+	*) _cs_i=$1 _cs_f=00 ;;
+	esac
+	_cs_f=${_cs_f%"${_cs_f#??}"} # its first two digits
+	CS_OF=$((${_cs_i:-0} * 100 + 1$_cs_f - 100))
+}
+# secs_of CS: CS hundredths as seconds with two decimals (awk's %.2f).
+secs_of() {
+	SECS_OF=$(($1 / 100)).$(($1 % 100 / 10))$(($1 % 10))
+}
+
 # run_case ID KIND WHAT FAULT EXPECT
 # KIND file|cmd|lib; WHAT a guest path, or for lib the VAR=VALUE to set;
 # EXPECT "CHECK:STATUS|STATUS..." or "-" for no expectation beyond the
 # general ones (a file fault must never crash or time out a probe).
 run_case() {
 	id=$1 kind=$2 what=$3 fault=$4 expect=$5
-	case_dir=$(mktemp -d "$WORK/case.XXXXXX")
+	# this process's own directory (lib.sh's $WORK, gone when it exits):
+	# one case a process
+	case_dir=$WORK/case
+	tmpd=$case_dir/tmp
+	mkdir "$case_dir" "$tmpd"
 	: >"$case_dir/pids" # vendor code may append to it, not create it
 	ROOT=$case_dir/root
 	cp -a "$BASE" "$ROOT"
@@ -164,7 +190,14 @@ run_case() {
 		fi
 		# WHAT may name several files (comma-separated), broken together.
 		brc=0
-		for path in $(echo "$what" | tr ',' ' '); do
+		set -f
+		old_ifs=$IFS
+		IFS=,
+		# shellcheck disable=SC2086
+		set -- $what
+		IFS=$old_ifs
+		set +f
+		for path; do
 			break_file "$path" "$fault" || { brc=$?; break; }
 		done
 		if [ $brc -ne 0 ]; then
@@ -186,9 +219,11 @@ run_case() {
 	limit=$LIMIT
 	case $fault in big|bigtext) limit=$BIG_LIMIT ;; esac
 	# Twice the healthy run: the machine's load changes while cases run.
-	bound=$(echo "$limit $BASE_SECS" | awk '{printf "%.2f", $1 + 2 + 2 * $2}')
-	tmpd=$case_dir/tmp
-	mkdir "$tmpd"
+	cs_of "$limit"
+	limit_cs=$CS_OF
+	cs_of "$BASE_SECS"
+	base_cs=$CS_OF
+	bound_cs=$((limit_cs + 200 + 2 * base_cs))
 	envfile="$top/tests/fixtures/$FAULT_FIXTURE/env"
 	vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/user LANG=C.UTF-8"
 	while IFS= read -r line; do
@@ -204,7 +239,8 @@ run_case() {
 		chmod 711 "$WORK"
 		chmod 777 "$case_dir" "$tmpd"
 	fi
-	t0=$(date +%s.%N)
+	centisecs
+	t0=$CS
 	# The shell records its pid, which setsid made the session id, then
 	# becomes wslgpu.
 	# shellcheck disable=SC2086
@@ -214,23 +250,30 @@ run_case() {
 		"$case_dir/sid" "$WSLGPU" --root "$ROOT" --json --timeout "$limit" $args \
 		>"$case_dir/out" 2>"$case_dir/err" 9>>"$case_dir/inherited"
 	rc=$?
-	t1=$(date +%s.%N)
-	secs=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+	centisecs
+	secs_cs=$((CS - t0))
+	secs_of $secs_cs
+	secs=$SECS_OF
 	J=$case_dir/out
 	bad=""
 	note() { bad="$bad; $*"; }
 
 	# Time. Over the bound, a healthy run is timed again: when the machine
 	# has slowed since the baseline, twice what it takes now is the bound.
-	if awk -v s="$secs" -v l="$bound" 'BEGIN { exit !(s > l) }'; then
-		h0=$(date +%s.%N)
+	if [ $secs_cs -gt $bound_cs ]; then
+		centisecs
+		h0=$CS
 		# shellcheck disable=SC2086
 		env -i $vars "$WSLGPU" --root "$BASE" --json --timeout "$LIMIT" >/dev/null 2>&1
-		h1=$(date +%s.%N)
-		now=$(echo "$h1 $h0" | awk '{printf "%.2f", $1 - $2}')
-		bound=$(echo "$limit $BASE_SECS $now" | awk '{m = $2 > $3 ? $2 : $3; printf "%.2f", $1 + 2 + 2 * m}')
-		if awk -v s="$secs" -v l="$bound" 'BEGIN { exit !(s > l) }'; then
-			note "took $secs s, bound $bound s (--timeout $limit + 2 s + twice a healthy run's $BASE_SECS s, $now s now)"
+		centisecs
+		now_cs=$((CS - h0))
+		secs_of $now_cs
+		now=$SECS_OF
+		[ $now_cs -gt $base_cs ] && base_cs=$now_cs
+		bound_cs=$((limit_cs + 200 + 2 * base_cs))
+		if [ $secs_cs -gt $bound_cs ]; then
+			secs_of $bound_cs
+			note "took $secs s, bound $SECS_OF s (--timeout $limit + 2 s + twice a healthy run's $BASE_SECS s, $now s now)"
 		fi
 	fi
 	# A complete report, the exit status as documented, the right finding:
@@ -245,31 +288,61 @@ run_case() {
 		' "$J" >"$case_dir/facts" 2>/dev/null; then
 		note "output is not JSON (exit $rc): $(head -c 300 "$case_dir/err")"
 	else
-		fact() { sed -n "${1}p" "$case_dir/facts"; }
-		[ "$(fact 1)" = "$BASE_IDS" ] || note "checks listed differ from the healthy run's: $(fact 1)"
-		[ "$(fact 2)" = true ] || note "no summary"
-		nfail=$(fact 3)
+		ids="" summary="" nfail="" crashed=""
+		{ IFS= read -r ids; IFS= read -r summary; IFS= read -r nfail; IFS= read -r crashed; } <"$case_dir/facts"
+		[ "$ids" = "$BASE_IDS" ] || note "checks listed differ from the healthy run's: $ids"
+		[ "$summary" = true ] || note "no summary"
 		want=0
 		[ "$nfail" -gt 0 ] && want=1
 		[ "$rc" = "$want" ] || note "exit status $rc, expected $want ($nfail failed/crashed/timed out)"
-		if [ "$kind" = file ] && [ -n "$(fact 4)" ]; then
-			note "a bad file crashed or timed out a probe: $(fact 4)"
+		if [ "$kind" = file ] && [ -n "$crashed" ]; then
+			note "a bad file crashed or timed out a probe: $crashed"
 		fi
 		# EXPECT: "-", or CHECK:STATUS|STATUS,... for each check it names.
-		for e in $(echo "$expect" | tr ',' ' '); do
+		set -f
+		old_ifs=$IFS
+		IFS=,
+		# shellcheck disable=SC2086
+		set -- $expect
+		IFS=$old_ifs
+		set +f
+		for e; do
 			[ "$e" = - ] && continue
 			check=${e%%:*}
 			want_st=${e#*:}
-			line=$(sed -n '5,$p' "$case_dir/facts" | awk -v id="$check" '$1 == id')
-			got=$(echo "$line" | awk '{print $2}')
-			if ! echo "$got" | grep -Eqx "$want_st"; then
+			# CHECK's line of the facts (from the fifth), its status the
+			# second word
+			line="" n=0
+			while IFS= read -r l; do
+				n=$((n + 1))
+				[ $n -ge 5 ] || continue
+				case $l in "$check "*) line=${line:+$line$NL}$l ;; esac
+			done <"$case_dir/facts"
+			case $line in
+			*"$NL"*) got=$(echo "$line" | awk '{print $2}') ;;
+			*) got=${line#"$check "} got=${got%% *} ;;
+			esac
+			# Is it one of STATUS|STATUS...? (grep -Eqx where they are
+			# more than words)
+			st_ok=""
+			case $want_st in
+			*[!a-z\|]*) echo "$got" | grep -Eqx "$want_st" && st_ok=1 ;;
+			*)
+				case $got in
+				*[!a-z]*) echo "$got" | grep -Eqx "$want_st" && st_ok=1 ;;
+				*) case "|$want_st|" in *"|$got|"*) st_ok=1 ;; esac ;;
+				esac
+				;;
+			esac
+			if [ -z "$st_ok" ]; then
 				note "$check is '${got:-missing}' (${line#* * }), expected $want_st"
 			fi
 		done
 	fi
 	# No stray processes: the session is empty once wslgpu has exited (give
 	# the kernel a moment to reap what was SIGKILLed).
-	sid=$(cat "$case_dir/sid" 2>/dev/null)
+	sid=""
+	{ read -r sid; } 2>/dev/null <"$case_dir/sid"
 	if [ -n "$sid" ]; then
 		left=""
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -289,7 +362,8 @@ run_case() {
 	left=""
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		left=$(grep -lsz "^WSLGPU_FAULT_RUN=$case_dir\$" /proc/[0-9]*/environ |
-			sed 's,^/proc/\([0-9]*\)/environ$,\1,' | while read -r p; do
+			while read -r p; do
+				p=${p#/proc/} p=${p%/environ}
 				[ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" = Z ] || echo "$p"
 			done)
 		[ -z "$left" ] && break
@@ -307,10 +381,16 @@ run_case() {
 		echo "$left" | xargs -r kill -9 2>/dev/null
 	fi
 	[ -s "$case_dir/inherited" ] && note "something wrote into the inherited descriptor 9"
-	# No temp files.
-	[ -z "$(ls -A "$tmpd")" ] || note "temp files left: $(ls -A "$tmpd" | head -5 | tr '\n' ' ')"
-	# Memory.
-	rss=$(tail -n 1 "$case_dir/rss" 2>/dev/null)
+	# No temp files (the shell's globs see them; ls names them).
+	for x in "$tmpd"/* "$tmpd"/.[!.]* "$tmpd"/..?*; do
+		if [ -e "$x" ] || [ -L "$x" ]; then
+			note "temp files left: $(ls -A "$tmpd" | head -5 | tr '\n' ' ')"
+			break
+		fi
+	done
+	# Memory: the last line GNU time wrote.
+	rss=""
+	{ while IFS= read -r l || [ -n "$l" ]; do rss=$l; done; } 2>/dev/null <"$case_dir/rss"
 	case $rss in
 	''|*[!0-9]*) rss=? ;;
 	*) [ "$rss" -le "$RSS_LIMIT_KB" ] || note "peak RSS $rss KiB over $RSS_LIMIT_KB KiB" ;;
@@ -322,9 +402,11 @@ run_case() {
 		tap_line "not ok" "$id:${bad#;}"
 		{ echo "---- stderr"; head -c 1500 "$case_dir/err"; echo; } | sed 's/^/# /'
 	fi
-	chmod -R u+rwx "$case_dir" 2>/dev/null
+	# lib.sh's exit removes $WORK, the case with it; what was made
+	# unreadable first made readable again
+	[ "$fault" = eacces ] && chmod -R u+rwx "$case_dir" 2>/dev/null
 	[ -n "${FAULT_KEEP:-}" ] && cp "$J" "$FAULT_KEEP.$$.json"
-	rm -rf "$case_dir"
+	return 0
 }
 
 # ---- the matrix ----
@@ -442,6 +524,13 @@ cases() {
 
 if [ "${1:-}" = --case ]; then
 	shift
+	# one argument: the case's line, as cases gives it
+	if [ $# -eq 1 ]; then
+		set -f
+		# shellcheck disable=SC2086
+		set -- $1
+		set +f
+	fi
 	run_case "$@"
 	exit 0
 fi
@@ -560,16 +649,20 @@ mkdir -p "$ROOT/var/lib/dpkg"
 printf 'Package: libc6\nStatus: install ok installed\nArchitecture: amd64\nVersion: 2.35-0ubuntu3.8\n\n' \
 	>"$ROOT/var/lib/dpkg/status"
 BASE=$ROOT
-t0=$(date +%s.%N)
+# (not t0: run sets its own, and so, with date's t1, made the baseline
+# 1.8e9 s and every case's bound void)
+centisecs
+base_t0=$CS
 run_json --timeout "$LIMIT"
-t1=$(date +%s.%N)
-base_secs=$(echo "$t1 $t0" | awk '{printf "%.2f", $1 - $2}')
+centisecs
+secs_of $((CS - base_t0))
+base_secs=$SECS_OF
 expect_rc 0
 BASE_IDS=$(jq -r '[.checks[].id] | sort | join(" ")' "$JSON")
 BASE_SECS=$base_secs
 echo "# baseline: $(jq '.checks | length' "$JSON") checks in $base_secs s; each case must end within its --timeout ($LIMIT s, 100 MB cases $BIG_LIMIT s) + 2 s + 2 x $base_secs s"
 FAULT_FIXTURE=$FIXTURE
-export BASE BASE_IDS BASE_SECS FAULT_FIXTURE BUILD TOP="$top"
+export BASE BASE_IDS BASE_SECS FAULT_FIXTURE BUILD TOP="$top" FAULT_UID AS_USER SETSID
 
 results=$WORK/results
 cases | { if [ -n "${FAULT_ONLY:-}" ]; then grep -E -- "$FAULT_ONLY"; else cat; fi; } |
@@ -577,7 +670,7 @@ cases | { if [ -n "${FAULT_ONLY:-}" ]; then grep -E -- "$FAULT_ONLY"; else cat; 
 		# shellcheck disable=SC2254
 		case ${line%% *} in $FAULT_CASE) echo "$line" ;; esac
 	done | tr '\n' '\0' |
-	xargs -0 -P "$FAULT_JOBS" -I{} sh -c 'sh "$0" --case $1' "$0" {} >"$results" 2>&1
+	xargs -0 -P "$FAULT_JOBS" -n 1 sh "$0" --case >"$results" 2>&1
 cat "$results"
 n_ok=$(grep -c '^ok ' "$results")
 n_fail=$(grep -c '^not ok ' "$results")

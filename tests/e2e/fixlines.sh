@@ -25,23 +25,80 @@ bash_n() {
 	fi
 }
 
-# json_lines WHAT FILTER FILE: each string FILTER gives on a file of its
-# own, each one assertion: one bad line must not hide behind another's
-# quote.
+# json_lines WHAT FILTER FILE: each string FILTER gives on FILE is one
+# assertion, "WHAT N (its first 60 bytes) passes bash -n", each string a
+# file of its own: one bad line must not hide behind another's quote. They
+# are checked at lines_check, a fixture's all at once (a process or more a
+# line was most of this test's cost). jq writes the strings as the
+# arguments of one command (@sh), which lines_check's bash runs: no
+# newline in a string splits it.
+Q=0
 json_lines() {
-	rm -f "$WORK"/line.*
-	i=0
-	jq -r "$2 | @base64" "$3" |
-		while read -r line; do
-			i=$((i + 1))
-			printf '%s\n' "$line" | base64 -d >"$WORK/line.$i"
-			echo "$WORK/line.$i"
-		done >"$WORK/lines"
-	n=0
-	while read -r file; do
+	selected || return 0
+	Q=$((Q + 1))
+	# try: the strings FILTER gave before an error are checked, as jq -r
+	# printed them
+	jq -rn --arg q "$Q" --arg what "$1" \
+		"\"bash_n_each \" + ([\$q, \$what] + [inputs | try (($2) | tostring)] | @sh)" \
+		"$3" >>"$WORK/lines"
+	# the run a failure shows, as if checked at once
+	eval "Q_OUT_$Q=\$OUT Q_ERR_$Q=\$ERR"
+}
+
+# The queued lines' assertions, from one bash: bash_n_each Q WHAT LINE...
+# runs `bash -n` on each LINE, a file of its own, and prints "ok Q TEXT" or
+# "fail Q TEXT" (TEXT the assertion's, Q the json_lines call). Each
+# distinct line runs once in the script: bash -n of the same bytes says the
+# same, so a line that passed ($WORK/lines.passed, NUL after each) passes
+# again without a process.
+BASH_N_EACH='
+nl="
+"
+declare -A passed
+while IFS= read -r -d "" l; do passed[x$l]=1; done <"$WORK/lines.passed"
+# cut: the first $2 bytes of $1 (head -c), each newline made $3 (tr)
+bytes() { local LC_ALL=C; cut=${1:0:$2}; cut=${cut//$nl/$3}; }
+bash_n_each() {
+	local q=$1 what=$2 n=0 line name e x
+	shift 2
+	for line; do
 		n=$((n + 1))
-		bash_n "$1 $n ($(head -c 60 "$file" | tr '\n' ' '))" "$file"
-	done <"$WORK/lines"
+		bytes "$line" 60 " "
+		name="$what $n ($cut)"
+		if [[ -n ${passed[x$line]:-} ]]; then echo "ok $q $name passes bash -n"; continue; fi
+		printf "%s" "$line" >"$WORK/line.$n"
+		if bash -n "$WORK/line.$n" 2>"$WORK/bash.err"; then
+			passed[x$line]=1
+			printf "%s\0" "$line" >>"$WORK/lines.passed"
+			echo "ok $q $name passes bash -n"
+		else
+			mapfile -t -n 3 err <"$WORK/bash.err"
+			e=""
+			for x in "${err[@]}"; do e="$e$x "; done
+			bytes "$line" 300 "|"
+			echo "fail $q $name fails bash -n: $e [$cut]"
+		fi
+	done
+}
+. "$WORK/lines"
+'
+: >"$WORK/lines.passed"
+lines_check() {
+	[ -s "$WORK/lines" ] || return 0
+	WORK=$WORK bash -c "$BASH_N_EACH" >"$WORK/lines.res"
+	while IFS= read -r r; do
+		q=${r#* }
+		text=${q#* }
+		q=${q%% *}
+		case $r in
+		ok*) ok "$text" ;;
+		*)
+			eval "OUT=\$Q_OUT_$q ERR=\$Q_ERR_$q"
+			fail "$text"
+			;;
+		esac
+	done <"$WORK/lines.res"
+	: >"$WORK/lines"
 }
 
 # steps_agree WHAT PATH: in $JSON, each object at PATH has fix_steps that
@@ -101,6 +158,7 @@ for f in $(fixture_tool --list); do
 	if [ -s "$WORK/report-fix.sh" ]; then
 		bash_n "report --markdown's fix block" "$WORK/report-fix.sh"
 	fi
+	lines_check
 done
 
 # explain --json without --check: every cause of the real messages of
@@ -109,6 +167,7 @@ fixture healthy-wsl2
 cat "$top"/tests/explain/*.log >"$WORK/all.log"
 run_json explain -f "$WORK/all.log"
 json_lines "explain --json fix" '[.matches[].causes[].fix[]] | unique | .[]' "$JSON"
+lines_check
 steps_agree "explain --json" '.matches[].causes[]'
 
 done_testing

@@ -137,7 +137,19 @@ NL='
 # start a directive such as "# TODO"), lines after its first are comments.
 tap_line() {
 	case $2 in
-	*'#'* | *"$NL"*) printf '%s\n' "$2" | sed -e '1s/#/\\#/g' -e "1s/^/$1 - /" -e '2,$s/^/# /' ;;
+	*"$NL"*) printf '%s\n' "$2" | sed -e '1s/#/\\#/g' -e "1s/^/$1 - /" -e '2,$s/^/# /' ;;
+	*'#'*)
+		# by the shell: many a fix line has a "# remark", and a process
+		# for each was a good part of fixlines.sh's cost
+		_tl_rest=$2 _tl_text=""
+		while :; do
+			case $_tl_rest in
+			*'#'*) _tl_text="$_tl_text${_tl_rest%%#*}\\#" _tl_rest=${_tl_rest#*#} ;;
+			*) break ;;
+			esac
+		done
+		printf '%s - %s\n' "$1" "$_tl_text$_tl_rest"
+		;;
 	*) printf '%s - %s\n' "$1" "$2" ;;
 	esac
 }

@@ -6,35 +6,65 @@
 # ": " in one, or such a command shown after a "# PS> " prompt, the
 # PowerShell commands of a plan -- or, after its label or a comment's "# ",
 # a single word (a path, a URL) that no line could hold. FIXES "-" is none.
+#
+# over80.py WIDTH --each LIST: the same for many outputs in one process
+# (a Python start-up costs more than the check): each line of LIST is
+# "FIXES<tab>FILE", and what stdin would give for FILE goes to FILE.over
+# (empty when all fit; the error, when FILE could not be judged).
 import re, sys, unicodedata
-width, fixes = int(sys.argv[1]), sys.argv[2]
-whole, inside = set(), []
-if fixes != "-":
-    for f in open(fixes, encoding="utf-8"):
-        f = f.rstrip("\n")
-        cmd = f.split("   (")[0].split("   # ")[0]  # a remark: the views' "(...)", the JSON's "# ..."
-        whole.update((f, cmd))
-        inside.append(cmd)
+
+def allowed(fixes):
+    whole, inside = set(), []
+    if fixes != "-":
+        for f in open(fixes, encoding="utf-8"):
+            f = f.rstrip("\n")
+            cmd = f.split("   (")[0].split("   # ")[0]  # a remark: the views' "(...)", the JSON's "# ..."
+            whole.update((f, cmd))
+            inside.append(cmd)
+    return whole, inside
+
 def cols(s):
     s = re.sub(r"\x1b\[[0-9;]*m", "", s)
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
                for c in s)
-for line in sys.stdin.read().split("\n"):
-    if cols(line) <= width:
-        continue
-    text = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
-    if text in whole:
-        continue
-    for label in ("fix ", "more ", "check ", "confirm ", "source ", "regex ", "match "):
-        if text.startswith(label):
-            text = text[len(label):].strip()
-    if text[:2] in ("· ", "* ") and ": " in text:
-        text = text.split(": ", 1)[1].strip()
-    if text.startswith("# PS> "):
-        text = text[6:]
-    elif text.startswith("# "):
-        text = text[2:]  # a comment line of a fix: a word alone on it is a URL or a path
-    cmd = text.split("   (")[0]
-    if text in whole or cmd in whole or " " not in text or any(": " + text in c for c in inside):
-        continue
-    print(cols(line), line)
+
+def over(output, width, whole, inside):
+    for line in output.split("\n"):
+        if cols(line) <= width:
+            continue
+        text = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
+        if text in whole:
+            continue
+        for label in ("fix ", "more ", "check ", "confirm ", "source ", "regex ", "match "):
+            if text.startswith(label):
+                text = text[len(label):].strip()
+        if text[:2] in ("· ", "* ") and ": " in text:
+            text = text.split(": ", 1)[1].strip()
+        if text.startswith("# PS> "):
+            text = text[6:]
+        elif text.startswith("# "):
+            text = text[2:]  # a comment line of a fix: a word alone on it is a URL or a path
+        cmd = text.split("   (")[0]
+        if text in whole or cmd in whole or " " not in text or any(": " + text in c for c in inside):
+            continue
+        yield "%d %s" % (cols(line), line)
+
+width = int(sys.argv[1])
+if sys.argv[2] != "--each":
+    whole, inside = allowed(sys.argv[2])
+    for bad in over(sys.stdin.read(), width, whole, inside):
+        print(bad)
+    sys.exit(0)
+known = {}
+for item in open(sys.argv[3], encoding="utf-8"):
+    fixes, path = item.rstrip("\n").split("\t", 1)
+    with open(path + ".over", "w", encoding="utf-8") as out:
+        try:
+            if fixes not in known:
+                known[fixes] = allowed(fixes)
+            # decoded as stdin would be
+            with open(path, encoding=sys.stdin.encoding, errors=sys.stdin.errors) as f:
+                for bad in over(f.read(), width, *known[fixes]):
+                    print(bad, file=out)
+        except Exception as e:  # noqa: BLE001 -- any failure to judge is a failure
+            print("over80.py: %s: %s" % (path, e), file=out)
