@@ -223,17 +223,20 @@ expect_status frameworks.torch skip
 expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.blocked_by | test("^libs\\.")'
 
 # Concurrency: python3 sleeps 2 s (for each of the four framework probes),
-# docker 1 s, nvidia-smi 1 s. Run one after another that is 10 s; the whole
-# check must take less than twice the slowest probe.
+# docker 1 s, nvidia-smi 1 s. Run one after another that is 10 s or more:
+# the whole check must take well under the sum of its probes' times (on a
+# loaded machine both grow; the sleeps do not shrink, so one after another
+# can never pass).
 fixture fw-concurrency
 run_json
 expect_status frameworks.torch pass
 expect_status containers.docker pass
 slowest=$(jq '[.checks[].ms] | max / 1000' "$JSON")
-if awk -v s="$SECS" -v m="$slowest" 'BEGIN { exit !(m >= 2 && s < 2 * m) }'; then
-	ok "whole check ${SECS}s < 2 x slowest probe ${slowest}s"
+sum=$(jq '[.checks[].ms] | add / 1000' "$JSON")
+if awk -v s="$SECS" -v m="$slowest" -v t="$sum" 'BEGIN { exit !(m >= 2 && t >= 9.5 && s < 0.6 * t) }'; then
+	ok "whole check ${SECS}s < 0.6 x the probes' ${sum}s one after another (slowest ${slowest}s)"
 else
-	fail "whole check ${SECS}s, slowest probe ${slowest}s: the probes did not run concurrently"
+	fail "whole check ${SECS}s, probes ${sum}s one after another, slowest ${slowest}s: the probes did not run concurrently"
 fi
 
 # The real probe script under a real Python 3, with a stand-in torch module.

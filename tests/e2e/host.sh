@@ -73,7 +73,7 @@ run --only host.driver_store
 expect_rc 1
 expect_line '^✗ host\.driver_store +no NVIDIA driver store in /usr/lib/wsl/drivers \(2 folders\): no NVIDIA Windows driver with WSL support$'
 expect_line 'cause +None of the 2 folders in /usr/lib/wsl/drivers holds'
-expect_line 'fix +# install the current NVIDIA driver for your GPU from https://www\.nvidia\.com/Download/index\.aspx +\(in Windows; Maxwell, Pascal and Volta GPUs: R580 is their last driver branch\)'
+expect_line 'fix +# install the current NVIDIA driver for your GPU from https://www\.nvidia\.com/Download/index\.aspx +# in Windows; Maxwell, Pascal and Volta GPUs: R580 is their last driver branch'
 run_json --only host.driver_store
 check_json host.driver_store '.kb == "host.driver_store.none"'
 check_json host.driver_store '.evidence.nvidia_named == "/usr/lib/wsl/drivers/nvhda.inf_amd64_1111222233334444 has no libcuda.so.1.1"'
