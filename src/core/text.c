@@ -298,9 +298,16 @@ void text_wrap_remark(struct strbuf *out, int col, const char *remark, int inden
 		sb_add(out, "   ");
 		col += 3;
 	}
-	struct strbuf t = STRBUF_INIT;
 	struct text_wrap w = { width, col, indent + 2, 0, NULL };
-	text_wrap(&t, sb_str(&c), &w);
+	text_wrap_comment(out, sb_str(&c), &w, indent);
+	sb_release(&c);
+}
+
+void text_wrap_comment(struct strbuf *out, const char *text, const struct text_wrap *w,
+		       int indent)
+{
+	struct strbuf t = STRBUF_INIT;
+	text_wrap(&t, text, w);
 	for (const char *p = sb_str(&t); *p; p++) {
 		sb_addc(out, *p);
 		if (*p == '\n') {
@@ -309,7 +316,6 @@ void text_wrap_remark(struct strbuf *out, int col, const char *remark, int inden
 		}
 	}
 	sb_release(&t);
-	sb_release(&c);
 }
 
 bool text_next_line(const char *buf, size_t len, size_t *pos, const char **line, size_t *n)

@@ -89,6 +89,10 @@ void text_print_line(FILE *f, const char *text, int indent, size_t keep);
  */
 #define TEXT_REMARK_MIN_COLUMNS 20
 void text_wrap_remark(struct strbuf *out, int col, const char *remark, int indent);
+/* text (a comment, "# ...") wrapped by w, every further line a comment too:
+ * "# " at column indent. No newline at the end. */
+void text_wrap_comment(struct strbuf *out, const char *text, const struct text_wrap *w,
+		       int indent);
 
 /*
  * The next line of buf[0..len) from *pos: *line and *n get its start and

@@ -124,7 +124,7 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 	} else if (words) {
 		/* Words for a person are a comment, every wrapped line of them,
 		 * so that a pasted block still runs (as the Markdown report). */
-		struct strbuf c = STRBUF_INIT, t = STRBUF_INIT;
+		struct strbuf c = STRBUF_INIT;
 		/* its remark, as in the JSON's line (fix_shell_of): "# words   # remark" */
 		if (note)
 			sb_addf(&c, "# %.*s   # %s", (int)(note - clean.buf), clean.buf, sb_str(&remark));
@@ -132,15 +132,7 @@ static void put_line(struct strbuf *out, int indent, const char *label, const ch
 			sb_addf(&c, "# %s", clean.buf);
 		w.indent = FINDING_TEXT_COLUMN + 2;
 		w.can_break = comment_can_break;
-		text_wrap(&t, sb_str(&c), &w);
-		for (const char *p = sb_str(&t); *p; p++) {
-			sb_addc(out, *p);
-			if (*p == '\n') {
-				sb_addf(out, "%*s# ", FINDING_TEXT_COLUMN, "");
-				p += strspn(p + 1, " ");
-			}
-		}
-		sb_release(&t);
+		text_wrap_comment(out, sb_str(&c), &w, FINDING_TEXT_COLUMN);
 		sb_release(&c);
 	} else {
 		if (command) {
