@@ -47,12 +47,17 @@ static char *first_sentence(const char *s)
  * not find out, when its entry says how to (its fix lines are the
  * commands that tell: Docker Desktop's GPU support by starting a
  * container); -1: no step. */
+/* The pass of fix_plan_build a problem of this status belongs to: 0
+ * failures, 1 warnings; -1 none of these. */
+static int rank_of_status(enum status st)
+{
+	return status_is_failure(st) ? 0 : st == ST_WARN ? 1 : -1;
+}
+
 static int rank(const struct result *r)
 {
-	if (status_is_failure(r->status))
-		return 0;
-	if (r->status == ST_WARN)
-		return 1;
+	if (rank_of_status(r->status) >= 0)
+		return rank_of_status(r->status);
 	const struct kb_entry *e = r->status == ST_UNKNOWN && r->kb ? kb_find(r->kb) : NULL;
 	return e && e->fix.n ? 2 : -1;
 }
@@ -329,8 +334,7 @@ static void other_steps(struct fix_plan *plan, const struct result *r, int want,
 		int st = st_name ? status_parse(st_name) : -1;
 		free(st_name);
 		const struct kb_entry *e = id && strcmp(id + 1, "-") ? kb_find(id + 1) : NULL;
-		if (!e || !e->fix.n || st < 0 ||
-		    (status_is_failure((enum status)st) ? 0 : st == ST_WARN ? 1 : -1) != want)
+		if (!e || !e->fix.n || st < 0 || rank_of_status((enum status)st) != want)
 			continue;
 		struct fix_step *s = new_step(plan, r);
 		build_step(plan, s, cvd, home, e, found);
