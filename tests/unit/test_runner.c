@@ -619,6 +619,69 @@ static void test_runner_early(void **state)
 		result_release(&res[i]);
 }
 
+/* An early probe whose code crashes or hangs, before its wait or after it,
+ * costs only itself: a crash is a crash, a hang its time limit; the wait
+ * for its deps is no hang. */
+static void p_early_crash(struct probe_ctx *ctx, struct result *r)
+{
+	(void)r;
+	probe_step(ctx, "before the wait");
+	raise(SIGSEGV);
+}
+
+static void p_early_hang_after(struct probe_ctx *ctx, struct result *r)
+{
+	(void)r;
+	probe_wait_deps(ctx);
+	probe_step(ctx, "after the wait");
+	for (;;)
+		pause();
+}
+
+static void p_early_crash_after(struct probe_ctx *ctx, struct result *r)
+{
+	(void)r;
+	probe_wait_deps(ctx);
+	probe_step(ctx, "after the wait");
+	raise(SIGSEGV);
+}
+
+static void test_runner_early_faults(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "e.slow", "e", "", "", { NULL }, p_sleep300, 0 },
+		{ "e.crash", "e", "", "", { "after:e.slow" }, p_early_crash, CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.hang", "e", "", "", { "after:e.slow" }, p_hang, CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.hang_after", "e", "", "", { "after:e.slow" }, p_early_hang_after,
+		  CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.crash_after", "e", "", "", { "after:e.slow" }, p_early_crash_after,
+		  CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.next", "e", "", "", { "e.crash" }, p_ok, 0 },
+	};
+	enum { NE = sizeof defs / sizeof defs[0] };
+	bool want[NE];
+	struct result res[NE];
+	for (size_t i = 0; i < NE; i++)
+		want[i] = true;
+	struct run_opts opts = { .timeout_ms = 1500, .max_parallel = 16 };
+	double t0 = now_ms();
+	assert_int_equal(runner_run_table(defs, NE, &opts, want, res), 0);
+	/* Each hang ends at its limit, not the run's sum of them. */
+	assert_true(now_ms() - t0 < 1500 + 300 + 1500);
+	assert_int_equal(res[0].status, ST_PASS);
+	assert_int_equal(res[1].status, ST_CRASH);
+	assert_string_equal(res_get(&res[1], "signal"), "SIGSEGV");
+	assert_int_equal(res[2].status, ST_TIMEOUT);
+	assert_int_equal(res[3].status, ST_TIMEOUT);
+	assert_int_equal(res[4].status, ST_CRASH);
+	assert_string_equal(res_get(&res[4], "signal"), "SIGSEGV");
+	/* What depends on a crashed early probe is skipped as after any crash. */
+	assert_int_equal(res[5].status, ST_SKIP);
+	for (size_t i = 0; i < NE; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -853,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_runner_reuse),
 		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_runner_early),
+		cmocka_unit_test(test_runner_early_faults),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
