@@ -625,6 +625,9 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	int keep[2] = { wire_fd, ctl_fd };
 	proc_close_fds(keep, 2);
 	ctx->wire_fd = wire_fd;
+	/* Its probes walk the same directories again and again (/usr/lib):
+	 * once is enough for a process this short-lived (rootfs.h). */
+	rootfs_cache(true);
 	child_deps_pending = early && ctl_fd >= 0;
 	child_deps_fd = ctl_fd;
 	child_wire_fd = wire_fd;
