@@ -32,7 +32,7 @@ static char *root_dir; /* without trailing slash; "" means the real root */
  * at once. The key is the resolved guest path, which names one host path
  * (the root's). Open addressing, no removal: full, it stops growing.
  */
-#define DIR_CACHE_SLOTS 512
+#define DIR_CACHE_SLOTS 256
 static struct dir_cache {
 	bool on;
 	size_t n;
@@ -90,7 +90,8 @@ static void dir_cache_add(const struct strbuf *guest, bool missing)
 
 void rootfs_cache(bool on)
 {
-	for (size_t i = 0; i < DIR_CACHE_SLOTS; i++) {
+	/* Empty, it is not touched: a fresh child's copy stays shared. */
+	for (size_t i = 0; dir_cache.n && i < DIR_CACHE_SLOTS; i++) {
 		free(dir_cache.slot[i].path);
 		dir_cache.slot[i].path = NULL;
 	}
@@ -318,7 +319,20 @@ int rootfs_realpath(const char *guest, struct strbuf *out, struct strbuf *host)
 {
 	struct strbuf h = STRBUF_INIT, g = STRBUF_INIT;
 	int rc = rootfs_host_path(guest, true, &h);
-	if (rc == 0) {
+	struct stat st;
+	if (rc == 0 && !rootfs_is_real()) {
+		/* The walk followed every link already: h is the real path,
+		 * once it exists (realpath(3) would readlink each component
+		 * again). */
+		if (stat(h.buf, &st) < 0)
+			rc = -errno;
+		else
+			rc = rootfs_guest_path(h.buf, &g);
+		if (rc == 0 && host) {
+			sb_reset(host);
+			sb_addn(host, h.buf, h.len);
+		}
+	} else if (rc == 0) {
 		char *real = realpath(h.buf, NULL);
 		if (!real) {
 			rc = -errno;
