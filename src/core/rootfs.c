@@ -90,7 +90,8 @@ static void dir_cache_add(const struct strbuf *guest, bool missing)
 
 void rootfs_cache(bool on)
 {
-	/* Empty, it is not touched: a fresh child's copy stays shared. */
+	if (!dir_cache.n && dir_cache.on == on)
+		return; /* nothing to forget: its pages stay untouched */
 	for (size_t i = 0; dir_cache.n && i < DIR_CACHE_SLOTS; i++) {
 		free(dir_cache.slot[i].path);
 		dir_cache.slot[i].path = NULL;
@@ -540,10 +541,9 @@ int rootfs_open_regular(const char *guest, struct stat *st)
 		close(fd);
 		return -EINVAL;
 	}
-	/* Back to blocking reads (O_NONBLOCK was for the open only). */
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	/* Back to blocking reads (O_NONBLOCK was for the open only): of the
+	 * flags F_SETFL sets, rootfs_open gave it no other. */
+	fcntl(fd, F_SETFL, 0);
 	return fd;
 }
 
