@@ -1496,6 +1496,11 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		run.tasks[i].state = want[i] ? ST_PENDING : ST_IDLE;
 	}
 
+	/* What ppoll waits on: two pipes a slot. Allocated once, not at each
+	 * wakeup (fresh pages there fault, shared with the children). */
+	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof *pfd);
+	struct slot **who = xcalloc(2 * n + 1, sizeof *who);
+
 	/* The early probes fork first: their commands are the longest waits
 	 * (nvcc --version), and nothing waits for them. */
 	for (size_t i = 0; i < n; i++)
@@ -1561,8 +1566,6 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 			show_progress(&run);
 
 		/* Wait for output, exits, a signal or the nearest deadline. */
-		struct pollfd *pfd = xcalloc(2 * n, sizeof *pfd);
-		struct slot **who = xcalloc(2 * n, sizeof *who);
 		size_t np = 0;
 		double now = now_ms(), next = now + 1000;
 		for (size_t k = 0; k < n; k++) {
@@ -1598,8 +1601,6 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 					drain_out(&run, s);
 			}
 		}
-		free(pfd);
-		free(who);
 
 		now = now_ms();
 		/* SIGCHLD may stand for several children: each slot is asked. */
@@ -1662,6 +1663,8 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		sigaction(SIGPIPE, &old_pipe, NULL);
 		interrupt_restore();
 	}
+	free(pfd);
+	free(who);
 	free(run.tasks);
 	free(run.slots);
 	free(run.height);
