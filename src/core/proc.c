@@ -214,13 +214,24 @@ static size_t list_children(pid_t **v, size_t *alloc)
 	return n;
 }
 
+/* Whether this process (any of its threads) has a child, running or not
+ * waited for, of any kind (__WALL): one system call, where listing them
+ * takes a directory and a file per thread. */
+static bool has_children(void)
+{
+	siginfo_t info;
+	return waitid(P_ALL, 0, &info,
+		      WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT | __WALL) == 0 ||
+	       errno != ECHILD;
+}
+
 size_t proc_end_children(const pid_t *keep, size_t nkeep)
 {
 	pid_t *v = NULL;
 	size_t alloc = 0, ended = 0;
 	/* A killed child's own children become ours (we are a subreaper), so
 	 * go round until none is left; a bound against a fork bomb. */
-	for (int round = 0; round < 64; round++) {
+	for (int round = 0; round < 64 && has_children(); round++) {
 		size_t n = list_children(&v, &alloc), k = 0;
 		for (size_t i = 0; i < n; i++) {
 			bool keepit = false;

@@ -322,7 +322,7 @@ void findings_release(struct findings *f)
 
 #define WIRE_MAX_RECORD (1u << 20)
 
-void wire_put(int fd, char type, const void *data, size_t len)
+void wire_add(struct strbuf *sb, char type, const void *data, size_t len)
 {
 	if (len > WIRE_MAX_RECORD)
 		len = WIRE_MAX_RECORD;
@@ -330,39 +330,70 @@ void wire_put(int fd, char type, const void *data, size_t len)
 				 (unsigned char)((len >> 8) & 0xff),
 				 (unsigned char)((len >> 16) & 0xff),
 				 (unsigned char)((len >> 24) & 0xff) };
-	struct strbuf sb = STRBUF_INIT;
-	sb_addn(&sb, hdr, sizeof hdr);
-	sb_addn(&sb, data, len);
+	sb_addn(sb, hdr, sizeof hdr);
+	sb_addn(sb, data, len);
+}
+
+int wire_write(int fd, struct strbuf *sb)
+{
 	size_t off = 0;
-	while (off < sb.len) {
-		ssize_t n = write(fd, sb.buf + off, sb.len - off);
+	int rc = 0;
+	while (off < sb->len) {
+		ssize_t n = write(fd, sb->buf + off, sb->len - off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			rc = -errno;
 			break;
 		}
 		off += (size_t)n;
 	}
+	sb_reset(sb);
+	return rc;
+}
+
+void wire_put(int fd, char type, const void *data, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	wire_add(&sb, type, data, len);
+	wire_write(fd, &sb);
 	sb_release(&sb);
+}
+
+void wire_add_result(struct strbuf *sb, const struct result *r)
+{
+	unsigned char st = (unsigned char)r->status;
+	for (size_t i = 0; i < r->ev.n; i++) {
+		size_t kl = strlen(r->ev.v[i].key), vl = strlen(r->ev.v[i].val);
+		size_t len = kl + 1 + vl;
+		if (len > WIRE_MAX_RECORD) /* as wire_add would cut it */
+			len = WIRE_MAX_RECORD;
+		unsigned char hdr[5] = { 'E', (unsigned char)(len & 0xff),
+					 (unsigned char)((len >> 8) & 0xff),
+					 (unsigned char)((len >> 16) & 0xff),
+					 (unsigned char)((len >> 24) & 0xff) };
+		size_t start = sb->len;
+		sb_addn(sb, hdr, sizeof hdr);
+		sb_addn(sb, r->ev.v[i].key, kl);
+		sb_addc(sb, '\0');
+		sb_addn(sb, r->ev.v[i].val, vl);
+		sb->len = start + sizeof hdr + len;
+		sb->buf[sb->len] = '\0';
+	}
+	if (r->kb)
+		wire_add(sb, 'K', r->kb, strlen(r->kb));
+	if (r->detail)
+		wire_add(sb, 'D', r->detail, strlen(r->detail));
+	/* Status last: its arrival marks a complete result. */
+	wire_add(sb, 'S', &st, 1);
 }
 
 void wire_put_result(int fd, const struct result *r)
 {
-	unsigned char st = (unsigned char)r->status;
-	for (size_t i = 0; i < r->ev.n; i++) {
-		struct strbuf sb = STRBUF_INIT;
-		sb_add(&sb, r->ev.v[i].key);
-		sb_addc(&sb, '\0');
-		sb_add(&sb, r->ev.v[i].val);
-		wire_put(fd, 'E', sb.buf, sb.len);
-		sb_release(&sb);
-	}
-	if (r->kb)
-		wire_put(fd, 'K', r->kb, strlen(r->kb));
-	if (r->detail)
-		wire_put(fd, 'D', r->detail, strlen(r->detail));
-	/* Status last: its arrival marks a complete result. */
-	wire_put(fd, 'S', &st, 1);
+	struct strbuf sb = STRBUF_INIT;
+	wire_add_result(&sb, r);
+	wire_write(fd, &sb);
+	sb_release(&sb);
 }
 
 static char *dup_payload(const char *p, size_t n)

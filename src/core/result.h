@@ -188,6 +188,15 @@ void findings_release(struct findings *f);
  */
 void wire_put(int fd, char type, const void *data, size_t len);
 void wire_put_result(int fd, const struct result *r);
+/* The same records appended to sb, for a writer that sends several in one
+ * write(2) (wire_write): a result's evidence, a batch of results. The
+ * caller writes them before anything that may not return (vendor code, a
+ * wait for the runner), so that a crash loses none. */
+void wire_add(struct strbuf *sb, char type, const void *data, size_t len);
+void wire_add_result(struct strbuf *sb, const struct result *r);
+/* Writes sb whole (retrying short writes and EINTR) and empties it;
+ * returns 0, or -errno (EPIPE: the reader is gone) with sb emptied too. */
+int wire_write(int fd, struct strbuf *sb);
 /* Applies every complete record in buf to r; returns bytes consumed. */
 size_t wire_apply(struct result *r, const char *buf, size_t len);
 

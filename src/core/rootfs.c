@@ -22,6 +22,84 @@
 
 static char *root_dir; /* without trailing slash; "" means the real root */
 
+/*
+ * What lstat said of a resolved guest path on a walk, while a cache is on
+ * (rootfs_cache): a directory, or nothing there (ENOENT). A probe child
+ * then looks at /usr, /usr/lib, /usr/lib/wsl... once, not once for every
+ * path under them, nor at a missing /usr/local for every command it looks
+ * for (873 lstat calls in one check of a fixture, /usr 150 times). Never
+ * a symlink: it is read again at each walk, so a retargeted link is seen
+ * at once. The key is the resolved guest path, which names one host path
+ * (the root's). Open addressing, no removal: full, it stops growing.
+ */
+#define DIR_CACHE_SLOTS 256
+static struct dir_cache {
+	bool on;
+	size_t n;
+	struct {
+		uint32_t hash;
+		bool missing; /* ENOENT; else a directory */
+		char *path;
+	} slot[DIR_CACHE_SLOTS];
+} dir_cache;
+
+static uint32_t path_hash(const char *p, size_t len)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
+
+/* The slot of path, or of the empty place where it would go. */
+static size_t dir_cache_find(const char *p, size_t len, uint32_t h)
+{
+	size_t i = h & (DIR_CACHE_SLOTS - 1);
+	while (dir_cache.slot[i].path &&
+	       (dir_cache.slot[i].hash != h || strncmp(dir_cache.slot[i].path, p, len) ||
+		dir_cache.slot[i].path[len]))
+		i = (i + 1) & (DIR_CACHE_SLOTS - 1);
+	return i;
+}
+
+/* 0: not known; 1: a directory; -ENOENT: nothing there. */
+static int dir_cached(const struct strbuf *guest)
+{
+	if (!dir_cache.on)
+		return 0;
+	uint32_t h = path_hash(guest->buf, guest->len);
+	size_t i = dir_cache_find(guest->buf, guest->len, h);
+	if (!dir_cache.slot[i].path)
+		return 0;
+	return dir_cache.slot[i].missing ? -ENOENT : 1;
+}
+
+static void dir_cache_add(const struct strbuf *guest, bool missing)
+{
+	if (!dir_cache.on || dir_cache.n >= DIR_CACHE_SLOTS * 3 / 4)
+		return;
+	uint32_t h = path_hash(guest->buf, guest->len);
+	size_t i = dir_cache_find(guest->buf, guest->len, h);
+	if (dir_cache.slot[i].path)
+		return;
+	dir_cache.slot[i].hash = h;
+	dir_cache.slot[i].missing = missing;
+	dir_cache.slot[i].path = xstrndup(guest->buf, guest->len);
+	dir_cache.n++;
+}
+
+void rootfs_cache(bool on)
+{
+	if (!dir_cache.n && dir_cache.on == on)
+		return; /* nothing to forget: its pages stay untouched */
+	for (size_t i = 0; dir_cache.n && i < DIR_CACHE_SLOTS; i++) {
+		free(dir_cache.slot[i].path);
+		dir_cache.slot[i].path = NULL;
+	}
+	dir_cache.n = 0;
+	dir_cache.on = on;
+}
+
 int rootfs_set(const char *root)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -41,6 +119,7 @@ int rootfs_set(const char *root)
 		sb.buf[--sb.len] = '\0';
 	free(root_dir);
 	root_dir = sb_detach(&sb);
+	rootfs_cache(dir_cache.on); /* what it knew was of the old root */
 	return 0;
 }
 
@@ -93,11 +172,18 @@ static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out
 			continue;
 		if (missing && *missing)
 			continue;
+		int known = dir_cached(&done);
+		if (known > 0)
+			continue; /* a directory: nothing to follow */
 		sb_reset(&host);
 		sb_add(&host, root_dir ? root_dir : "");
 		sb_add(&host, done.buf);
 		struct stat st;
-		if (lstat(host.buf, &st) < 0) {
+		if (known < 0 || lstat(host.buf, &st) < 0) {
+			if (known < 0)
+				errno = -known;
+			else if (errno == ENOENT)
+				dir_cache_add(&done, true);
 			if (missing && (errno == ENOENT || errno == ENOTDIR)) {
 				*missing = true;
 				continue;
@@ -107,6 +193,8 @@ static int resolve_guest(const char *guest, bool follow_last, struct strbuf *out
 			rc = -errno;
 			goto out;
 		}
+		if (S_ISDIR(st.st_mode))
+			dir_cache_add(&done, false);
 		if (!S_ISLNK(st.st_mode))
 			continue;
 		if (++hops > 40) {
@@ -232,7 +320,20 @@ int rootfs_realpath(const char *guest, struct strbuf *out, struct strbuf *host)
 {
 	struct strbuf h = STRBUF_INIT, g = STRBUF_INIT;
 	int rc = rootfs_host_path(guest, true, &h);
-	if (rc == 0) {
+	struct stat st;
+	if (rc == 0 && !rootfs_is_real()) {
+		/* The walk followed every link already: h is the real path,
+		 * once it exists (realpath(3) would readlink each component
+		 * again). */
+		if (stat(h.buf, &st) < 0)
+			rc = -errno;
+		else
+			rc = rootfs_guest_path(h.buf, &g);
+		if (rc == 0 && host) {
+			sb_reset(host);
+			sb_addn(host, h.buf, h.len);
+		}
+	} else if (rc == 0) {
 		char *real = realpath(h.buf, NULL);
 		if (!real) {
 			rc = -errno;
@@ -440,10 +541,9 @@ int rootfs_open_regular(const char *guest, struct stat *st)
 		close(fd);
 		return -EINVAL;
 	}
-	/* Back to blocking reads (O_NONBLOCK was for the open only). */
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	/* Back to blocking reads (O_NONBLOCK was for the open only): of the
+	 * flags F_SETFL sets, rootfs_open gave it no other. */
+	fcntl(fd, F_SETFL, 0);
 	return fd;
 }
 

@@ -31,6 +31,20 @@
 #define ROOTFS_LINE_MAX (1u << 20)
 
 int rootfs_set(const char *root);
+/*
+ * on: from now on, what the resolver finds on its walks under a --root --
+ * a directory, or nothing there -- is remembered, and not looked at again
+ * (lstat) until rootfs_cache(false) or the next rootfs_cache(true), which
+ * forget it. For a short-lived process that reads a root nobody changes
+ * while it runs: the probe runner's children, each bounded by its time
+ * limit. Symlinks are never remembered (a retargeted one is seen at once).
+ * What changes while remembered is not seen: a path created is still
+ * missing; a directory replaced by a symlink is walked through as a
+ * directory, and the kernel follows that symlink when the host path is
+ * used -- the race every path handed out as a string already has between
+ * the walk and its use, only longer (see doc/hardening.md).
+ */
+void rootfs_cache(bool on);
 const char *rootfs_root(void);
 /* True when the root is "/": the probes look at this very machine. */
 bool rootfs_is_real(void);

@@ -112,6 +112,38 @@ struct slot {
 	struct strbuf foreign; /* the first of them */
 };
 
+/* ---- the child's records ---- */
+
+/*
+ * What a child sends the runner on its result pipe, gathered and written
+ * in one write(2) per batch: a result's records, a member's result with
+ * the next one's start. Flushed before anything that may not return or
+ * may not come back soon -- a probe's run (vendor code, commands), a step
+ * (what comes next may crash), a command's group, a wait on the control
+ * pipe, the end -- so that a crash or a kill loses nothing written before.
+ */
+static int child_wire_fd = -1;
+static struct strbuf child_pending = STRBUF_INIT;
+
+static void child_add(char type, const void *data, size_t len)
+{
+	wire_add(&child_pending, type, data, len);
+}
+
+static void child_flush(void)
+{
+	if (child_pending.len && child_wire_fd >= 0)
+		wire_write(child_wire_fd, &child_pending);
+	sb_reset(&child_pending);
+}
+
+static void add_i32(struct strbuf *sb, char type, int v);
+
+static void child_add_i32(char type, int v)
+{
+	add_i32(&child_pending, type, v);
+}
+
 /* ---- helpers the probes call (they run in the child) ---- */
 
 const struct result *probe_dep(struct probe_ctx *ctx, const char *id)
@@ -177,8 +209,10 @@ void probe_step(struct probe_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (ctx->wire_fd >= 0)
-		wire_put(ctx->wire_fd, 'T', sb.buf, sb.len);
+	if (ctx->wire_fd >= 0) { /* at once: what comes next may crash */
+		child_add('T', sb.buf, sb.len);
+		child_flush();
+	}
 	sb_release(&sb);
 }
 
@@ -316,15 +350,12 @@ static bool settle_unrun(const struct check_def *defs, size_t n, struct result *
 
 /* ---- the child side ---- */
 
-static int child_wire_fd = -1;
-
 static void report_pgid(void *arg, pid_t pgid)
 {
 	(void)arg;
-	if (child_wire_fd >= 0) {
-		int32_t v = (int32_t)pgid;
-		wire_put(child_wire_fd, REC_PGID, &v, sizeof v);
-	}
+	/* At once: the runner kills the group if this child dies. */
+	child_add_i32(REC_PGID, (int)pgid);
+	child_flush();
 }
 
 /*
@@ -354,10 +385,10 @@ static bool next_record(const char *buf, size_t len, size_t *size, uint32_t *n, 
 	return true;
 }
 
-static void put_i32(int fd, char type, int v)
+static void add_i32(struct strbuf *sb, char type, int v)
 {
 	int32_t x = (int32_t)v;
-	wire_put(fd, type, &x, sizeof x);
+	wire_add(sb, type, &x, sizeof x);
 }
 
 /* In a shared child no command runs: the probe is handed over. */
@@ -411,7 +442,8 @@ void probe_wait_deps(struct probe_ctx *ctx)
 		return;
 	child_deps_pending = false;
 	double t0 = now_ms(), pre = t0 - child_t0 - child_waited;
-	wire_put(ctx->wire_fd, REC_WAIT, &pre, sizeof pre);
+	child_add(REC_WAIT, &pre, sizeof pre);
+	child_flush();
 	struct strbuf in = STRBUF_INIT;
 	int target = -1;
 	bool go = false;
@@ -440,8 +472,10 @@ void probe_wait_deps(struct probe_ctx *ctx)
 static bool defer_command(void *arg)
 {
 	(void)arg;
-	if (!child_deferred)
-		wire_put(child_wire_fd, REC_DEFER, "c", 1);
+	if (!child_deferred) {
+		child_add(REC_DEFER, "c", 1);
+		child_flush();
+	}
 	child_deferred = true;
 	return true;
 }
@@ -460,27 +494,28 @@ static bool deps_ran(const struct probe_ctx *ctx, size_t i)
  * may have run here (and failed, or been handed over: then it waits for
  * them in the parent); the first member's were done when the parent chose
  * it. */
-static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool shared,
-			 int wire_fd)
+static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool shared)
 {
 	struct result *r = &ctx->results[i];
 	if (check_deps) {
 		result_init(r, &ctx->defs[i]);
 		if (!deps_ran(ctx, i)) {
-			put_i32(wire_fd, REC_BEGIN, (int)i);
-			wire_put(wire_fd, REC_DEFER, "w", 1);
-			wire_put_result(wire_fd, r);
+			child_add_i32(REC_BEGIN, (int)i);
+			child_add(REC_DEFER, "w", 1);
+			wire_add_result(&child_pending, r);
 			return;
 		}
 		if (settle_unrun(ctx->defs, ctx->n, ctx->results, i, ctx->opts)) {
-			put_i32(wire_fd, REC_BEGIN, (int)i);
+			child_add_i32(REC_BEGIN, (int)i);
 			if (r->cut != CUT_NONE)
-				put_i32(wire_fd, REC_CUT, (int)r->cut);
-			wire_put_result(wire_fd, r);
+				child_add_i32(REC_CUT, (int)r->cut);
+			wire_add_result(&child_pending, r);
 			return;
 		}
 	}
-	put_i32(wire_fd, REC_BEGIN, (int)i);
+	/* Its start (and what came before it) goes out before it runs. */
+	child_add_i32(REC_BEGIN, (int)i);
+	child_flush();
 	char mark[MARK_LEN + 1];
 	fflush(stdout);
 	fflush(stderr);
@@ -513,18 +548,19 @@ static void child_member(struct probe_ctx *ctx, size_t i, bool check_deps, bool 
 		r->detail = xstrdup("");
 	fflush(stdout);
 	fflush(stderr);
-	wire_put(wire_fd, REC_MS, &ms, sizeof ms);
-	wire_put_result(wire_fd, r);
+	child_add(REC_MS, &ms, sizeof ms);
+	wire_add_result(&child_pending, r);
 	r->ran = !child_deferred; /* for the members after it */
 }
 
 /* An idle child waits for more work on its control pipe (ctl_apply). */
-static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl_fd)
+static void child_serve(struct probe_ctx *ctx, bool shared, int ctl_fd)
 {
 	struct strbuf in = STRBUF_INIT;
 	int target = -1;
 	for (;;) {
 		char buf[16384];
+		child_flush(); /* the results so far, before waiting for more work */
 		ssize_t got = read(ctl_fd, buf, sizeof buf);
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -536,12 +572,13 @@ static void child_serve(struct probe_ctx *ctx, bool shared, int wire_fd, int ctl
 		int32_t v;
 		while (next_record(in.buf + used, in.len - used, &size, &n, &v)) {
 			if (ctl_apply(ctx, in.buf + used, size, n, v, &target) == REC_RUN)
-				child_member(ctx, (size_t)v, true, shared, wire_fd);
+				child_member(ctx, (size_t)v, true, shared);
 			used += size;
 		}
 		memmove(in.buf, in.buf + used, in.len - used);
 		in.len -= used;
 	}
+	child_flush();
 	_exit(0);
 }
 
@@ -588,6 +625,9 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	int keep[2] = { wire_fd, ctl_fd };
 	proc_close_fds(keep, 2);
 	ctx->wire_fd = wire_fd;
+	/* Its probes walk the same directories again and again (/usr/lib):
+	 * once is enough for a process this short-lived (rootfs.h). */
+	rootfs_cache(true);
 	child_deps_pending = early && ctl_fd >= 0;
 	child_deps_fd = ctl_fd;
 	child_wire_fd = wire_fd;
@@ -599,8 +639,8 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 	ctx->procs = &watch;
 
 	for (size_t m = 0; m < nmembers; m++)
-		child_member(ctx, members[m], m > 0, shared, wire_fd);
-	child_serve(ctx, shared, wire_fd, ctl_fd);
+		child_member(ctx, members[m], m > 0, shared);
+	child_serve(ctx, shared, ctl_fd);
 }
 
 /* ---- the parent side ---- */
@@ -1227,18 +1267,23 @@ static bool slot_idle(const struct slot *s)
 }
 
 /* Sends child s every result that is done and that it does not have, as
- * a fresh fork would have them. */
-static void send_done_results(struct run *run, struct slot *s)
+ * a fresh fork would have them, then the order `type` for check i: all
+ * in one write. */
+static void send_done_results(struct run *run, struct slot *s, char type, size_t i)
 {
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t j = 0; j < run->n; j++) {
 		if (s->known[j] || run->tasks[j].state != ST_DONE || !run->results[j].ran)
 			continue;
-		put_i32(s->ctl_fd, REC_RESULT, (int)j);
+		add_i32(&sb, REC_RESULT, (int)j);
 		if (run->results[j].cut != CUT_NONE)
-			put_i32(s->ctl_fd, REC_CUT, (int)run->results[j].cut);
-		wire_put_result(s->ctl_fd, &run->results[j]);
+			add_i32(&sb, REC_CUT, (int)run->results[j].cut);
+		wire_add_result(&sb, &run->results[j]);
 		s->known[j] = true;
 	}
+	add_i32(&sb, type, (int)i);
+	wire_write(s->ctl_fd, &sb);
+	sb_release(&sb);
 }
 
 /*
@@ -1272,8 +1317,7 @@ static bool give_to_idle(struct run *run, size_t i)
 	}
 	if (!s)
 		return false;
-	send_done_results(run, s);
-	put_i32(s->ctl_fd, REC_RUN, (int)i);
+	send_done_results(run, s, REC_RUN, i);
 	double now = now_ms();
 	/* A member handed back (REC_DEFER) may come here again: a child can
 	 * run more checks than the table has. */
@@ -1337,8 +1381,7 @@ static bool release_waiting(struct run *run, size_t i)
 	result_release(&run->results[i]);
 	run->results[i] = kept;
 	double now = now_ms();
-	send_done_results(run, s);
-	put_i32(s->ctl_fd, REC_GO, (int)i);
+	send_done_results(run, s, REC_GO, i);
 	s->deadline = now + run->opts->timeout_ms;
 	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
 		s->deadline = run->opts->budget_end_ms;
@@ -1398,9 +1441,15 @@ static void show_progress(struct run *run)
 	run->opts->progress(done, total, longest);
 }
 
+/* Set when a child exited or stopped (the handler runs only inside ppoll,
+ * where SIGCHLD is unblocked): the slots are waited for then, not after
+ * every wakeup for output. */
+static volatile sig_atomic_t child_changed;
+
 static void on_sigchld(int sig)
 {
-	(void)sig; /* only wakes ppoll: a child exited */
+	(void)sig; /* wakes ppoll: a child exited or stopped */
+	child_changed = 1;
 }
 
 int runner_run_table(const struct check_def *defs, size_t n, const struct run_opts *opts,
@@ -1446,6 +1495,11 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		result_init(&results[i], &defs[i]);
 		run.tasks[i].state = want[i] ? ST_PENDING : ST_IDLE;
 	}
+
+	/* What ppoll waits on: two pipes a slot. Allocated once, not at each
+	 * wakeup (fresh pages there fault, shared with the children). */
+	struct pollfd *pfd = xcalloc(2 * n + 1, sizeof *pfd);
+	struct slot **who = xcalloc(2 * n + 1, sizeof *who);
 
 	/* The early probes fork first: their commands are the longest waits
 	 * (nvcc --version), and nothing waits for them. */
@@ -1512,8 +1566,6 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 			show_progress(&run);
 
 		/* Wait for output, exits, a signal or the nearest deadline. */
-		struct pollfd *pfd = xcalloc(2 * n, sizeof *pfd);
-		struct slot **who = xcalloc(2 * n, sizeof *who);
 		size_t np = 0;
 		double now = now_ms(), next = now + 1000;
 		for (size_t k = 0; k < n; k++) {
@@ -1549,16 +1601,17 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 					drain_out(&run, s);
 			}
 		}
-		free(pfd);
-		free(who);
 
 		now = now_ms();
+		/* SIGCHLD may stand for several children: each slot is asked. */
+		bool reap = child_changed;
+		child_changed = 0;
 		for (size_t k = 0; k < n; k++) {
 			struct slot *s = &run.slots[k];
 			if (!s->used)
 				continue;
 			int st, stopped = 0;
-			if (!s->exited && waitpid(s->pid, &st, WNOHANG | WUNTRACED) == s->pid) {
+			if (reap && !s->exited && waitpid(s->pid, &st, WNOHANG | WUNTRACED) == s->pid) {
 				if (WIFSTOPPED(st)) {
 					stopped = WSTOPSIG(st);
 				} else {
@@ -1610,6 +1663,8 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		sigaction(SIGPIPE, &old_pipe, NULL);
 		interrupt_restore();
 	}
+	free(pfd);
+	free(who);
 	free(run.tasks);
 	free(run.slots);
 	free(run.height);

@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <signal.h>
 
 #include "core/json.h"
 #include "core/result.h"
@@ -155,6 +156,55 @@ static void test_wire(void **state)
 	result_release(&a);
 	result_release(&b);
 	result_release(&c);
+}
+
+/* Records gathered in a buffer (wire_add, wire_add_result) are the bytes
+ * wire_put and wire_put_result write one record at a time, and one
+ * wire_write sends them all. */
+static void test_wire_batch(void **state)
+{
+	(void)state;
+	struct result a;
+	result_init(&a, NULL);
+	res_set(&a, ST_FAIL, "a.b", "gone");
+	res_ev(&a, "file", "/etc/os-release");
+	res_ev(&a, "empty", "%s", "");
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	int32_t idx = 3;
+	wire_put(p[1], 'I', &idx, sizeof idx);
+	wire_put_result(p[1], &a);
+	close(p[1]);
+	char one[4096];
+	ssize_t n1 = read(p[0], one, sizeof one);
+	close(p[0]);
+	assert_true(n1 > 0);
+
+	struct strbuf sb = STRBUF_INIT;
+	wire_add(&sb, 'I', &idx, sizeof idx);
+	wire_add_result(&sb, &a);
+	assert_int_equal(sb.len, (size_t)n1);
+	assert_memory_equal(sb.buf, one, (size_t)n1);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(wire_write(p[1], &sb), 0);
+	assert_int_equal(sb.len, 0); /* emptied for the next batch */
+	close(p[1]);
+	char two[4096];
+	ssize_t n2 = read(p[0], two, sizeof two);
+	close(p[0]);
+	assert_int_equal(n2, n1);
+	assert_memory_equal(two, one, (size_t)n1);
+
+	/* A reader gone: an error, and the batch is dropped, not kept. */
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	wire_add_result(&sb, &a);
+	assert_int_equal(wire_write(p[1], &sb), -EPIPE);
+	assert_int_equal(sb.len, 0);
+	close(p[1]);
+	sb_release(&sb);
+	result_release(&a);
 }
 
 /* ST_UNKNOWN: the check could not find out. Its name and mark, the
@@ -716,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf),   cmocka_unit_test(test_version),
 		cmocka_unit_test(test_osrelease), cmocka_unit_test(test_inifile),
 		cmocka_unit_test(test_json),     cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_wire_batch),
 		cmocka_unit_test(test_status_unknown),
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),

@@ -313,6 +313,133 @@ static void test_fixture_root(void **state)
 	free(d);
 }
 
+/* Where guest resolves to (rc, host path, and rootfs_resolve's answer)
+ * as one line, to compare runs with and without the cache. */
+static void resolve_line(const char *guest, bool follow, struct strbuf *out)
+{
+	struct strbuf h = STRBUF_INIT, r = STRBUF_INIT, link = STRBUF_INIT;
+	int rc = rootfs_host_path(guest, follow, &h);
+	bool missing = false;
+	int rrc = rootfs_resolve(guest, &r, &missing, &link);
+	sb_addf(out, "%s %d %s | %d %s %d %s\n", guest, rc, h.buf ? h.buf : "", rrc,
+		r.buf ? r.buf : "", missing, link.buf ? link.buf : "");
+	sb_release(&h);
+	sb_release(&r);
+	sb_release(&link);
+}
+
+static void path_of(const char *R, const char *rel, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", R, rel);
+}
+
+/* rootfs_cache: the same answers as without it; a symlink retargeted after
+ * a walk is seen at once; what changed under a remembered path is seen
+ * after the next rootfs_cache(true), or without the cache, or under a new
+ * root. */
+static void test_dir_cache(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "usr/lib/wsl/lib/libcuda.so.1", "wsl");
+	tu_symlink(d, "usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
+	tu_symlink(d, "lib", "usr/lib");
+	tu_symlink(d, "escape", "../../../../../../../etc");
+	tu_symlink(d, "loop/a", "/loop/b");
+	tu_symlink(d, "loop/b", "/loop/a");
+	tu_write_str(d, "etc/os-release", "ID=x\n");
+	tu_write_str(d, "a/x", "a");
+	tu_write_str(d, "b/x", "b");
+	tu_write_str(d, "dir/x", "dir");
+	tu_symlink(d, "l", "/a");
+	assert_int_equal(rootfs_set(d), 0);
+	const char *R = rootfs_root();
+	static const char *const guests[] = {
+		"/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1",
+		"/usr/lib/wsl/lib/libnvidia-ml.so.1", "/usr/local/bin/nvcc", "/usr/local",
+		"/usr/../../usr/./lib/", "/escape/passwd", "/loop/a", "/loop/a/x",
+		"/etc/os-release/x", "/etc/os-release", "/l/x", "/no/such/file", "/",
+		"/lib/../etc", "/usr/lib/wsl/lib",
+	};
+	struct strbuf plain = STRBUF_INIT, cached = STRBUF_INIT, again = STRBUF_INIT;
+	for (int follow = 0; follow < 2; follow++)
+		for (size_t i = 0; i < sizeof guests / sizeof guests[0]; i++)
+			resolve_line(guests[i], follow, &plain);
+	rootfs_cache(true);
+	for (int follow = 0; follow < 2; follow++)
+		for (size_t i = 0; i < sizeof guests / sizeof guests[0]; i++)
+			resolve_line(guests[i], follow, &cached);
+	/* the second time from what was remembered */
+	for (int follow = 0; follow < 2; follow++)
+		for (size_t i = 0; i < sizeof guests / sizeof guests[0]; i++)
+			resolve_line(guests[i], follow, &again);
+	assert_string_equal(cached.buf, plain.buf);
+	assert_string_equal(again.buf, plain.buf);
+
+	/* A symlink is read at every walk: retargeted, it leads elsewhere. */
+	struct strbuf h = STRBUF_INIT;
+	char want[4096], p[4096], q[4096];
+	assert_int_equal(rootfs_host_path("/l/x", true, &h), 0);
+	path_of(R, "a/x", want, sizeof want);
+	assert_string_equal(h.buf, want);
+	path_of(R, "l", p, sizeof p);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(symlink("/b", p), 0);
+	assert_int_equal(rootfs_host_path("/l/x", true, &h), 0);
+	path_of(R, "b/x", want, sizeof want);
+	assert_string_equal(h.buf, want);
+
+	/* A directory remembered, then replaced by a symlink (to elsewhere
+	 * inside the root), and a missing one created: the next cache, or
+	 * none, sees both. */
+	assert_int_equal(rootfs_host_path("/dir/x", true, &h), 0);
+	assert_int_equal(rootfs_host_path("/new/x", true, &h), -ENOENT);
+	path_of(R, "dir", p, sizeof p);
+	path_of(R, "dir.old", q, sizeof q);
+	assert_int_equal(rename(p, q), 0);
+	assert_int_equal(symlink("/b", p), 0);
+	tu_write_str(R, "new/x", "new");
+	rootfs_cache(true);
+	assert_int_equal(rootfs_host_path("/dir/x", true, &h), 0);
+	path_of(R, "b/x", want, sizeof want);
+	assert_string_equal(h.buf, want);
+	assert_int_equal(rootfs_host_path("/new/x", true, &h), 0);
+	path_of(R, "new/x", want, sizeof want);
+	assert_string_equal(h.buf, want);
+	/* and back, now without a cache */
+	rootfs_cache(false);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(rename(q, p), 0);
+	assert_int_equal(rootfs_host_path("/dir/x", true, &h), 0);
+	path_of(R, "dir/x", want, sizeof want);
+	assert_string_equal(h.buf, want);
+
+	/* A new root forgets what the old one had. */
+	char *e = tu_mkdtemp();
+	assert_non_null(e);
+	tu_symlink(e, "usr", "/opt");
+	tu_write_str(e, "opt/lib/x", "e");
+	rootfs_cache(true);
+	assert_int_equal(rootfs_host_path("/usr/lib/wsl/lib/libcuda.so.1", true, &h), 0);
+	assert_int_equal(rootfs_set(e), 0);
+	assert_int_equal(rootfs_host_path("/usr/lib/x", true, &h), 0);
+	path_of(rootfs_root(), "opt/lib/x", want, sizeof want);
+	assert_string_equal(h.buf, want);
+	assert_int_equal(rootfs_host_path("/usr/lib/wsl/lib/libcuda.so.1", true, &h), -ENOENT);
+
+	rootfs_cache(false);
+	sb_release(&h);
+	sb_release(&plain);
+	sb_release(&cached);
+	sb_release(&again);
+	rootfs_set("/");
+	tu_rmtree(d);
+	tu_rmtree(e);
+	free(d);
+	free(e);
+}
+
 static void test_read_rules(void **state)
 {
 	(void)state;
@@ -490,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_real_root),      cmocka_unit_test(test_fixture_root),
 		cmocka_unit_test(test_read_rules),     cmocka_unit_test(test_isolated), cmocka_unit_test(test_os_release),
 		cmocka_unit_test(test_dpkg_once),
+		cmocka_unit_test(test_dir_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
