@@ -355,6 +355,10 @@ bool fix_is_linux_only(const char *line)
 	struct fix_command c;
 	fix_classify(line, &c);
 	bool linux = false;
+	/* "NAME=value cmd": a POSIX shell's, PowerShell sets $env:NAME */
+	size_t name = strspn(c.text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	if (c.where == FIX_LINUX)
+		linux = name > 0 && c.text[name] == '=' && strchr(c.text + name, ' ');
 	if (c.where == FIX_LINUX)
 		for (size_t i = 0; words[i] && !linux; i++)
 			linux = has_word(c.text, words[i]);

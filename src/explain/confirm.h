@@ -149,7 +149,8 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 bool fix_is_wsl_only(const char *line);
 /* Whether a fix line runs only in a Linux shell: sudo, apt, dpkg, ldconfig,
  * modprobe, export, /usr/ and /etc/ paths, a venv's bin/python, 2>/dev/null,
- * a pipe into grep, python3, wslgpu itself. A PowerShell or Windows line
+ * a pipe into grep, python3, wslgpu itself, NAME=value before a command
+ * (PowerShell sets $env:NAME). A PowerShell or Windows line
  * (fixline.h), words with none of these, nvidia-smi or python -m pip are
  * not; nor is a line that says "in WSL:". */
 bool fix_is_linux_only(const char *line);

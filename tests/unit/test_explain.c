@@ -1550,6 +1550,16 @@ static void test_text_platform(void **state)
 		{ "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!",
 		  "windows" },
 		{ "PS C:\\Users\\me> python train.py", "windows" },
+		/* what programs print on Windows: Go's exit status of an
+		 * NTSTATUS, a batch launcher's pause, a data drive, an HRESULT
+		 * by its full number (a marker ending in a digit is a prefix) */
+		{ "Error: llama runner process has terminated: exit status 0xc0000409", "windows" },
+		{ "Press any key to continue . . .", "windows" },
+		{ "  File \"E:\\ComfyUI\\main.py\", line 3", "windows" },
+		{ "failed with error 0x80070005", "windows" },
+		{ "Default install with install.bat", "windows" },
+		/* ".bat" ends its word */
+		{ "the battery.battery level", NULL },
 		{ "RuntimeError: CUDA error: no kernel image is available for execution", NULL },
 		/* a word inside another is no marker */
 		{ "the proxide was fixed; rerunc", NULL },
