@@ -385,6 +385,9 @@ static bool kind_is_wsl(const char *k)
 	return k && (!strcmp(k, "wsl1") || !strcmp(k, "wsl2") || !strcmp(k, "container-in-wsl2"));
 }
 
+/* The remark of the check put before a destructive first step. */
+#define WHICH_CAUSE_FIRST "   (first: which cause this is, before removing or reinstalling anything)"
+
 static void fix_insert_first(struct finding_view *fv, char *line)
 {
 	fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
@@ -426,8 +429,7 @@ static void order_fixes_windows(struct finding_view *fv, const struct cause_rank
 		}
 	if (in_wsl && r->e->confirm && strstr(r->e->confirm, "--only")) {
 		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "in WSL: %s   (first: which cause this is, before removing or reinstalling anything)",
-			r->e->confirm);
+		sb_addf(&sb, "in WSL: %s" WHICH_CAUSE_FIRST, r->e->confirm);
 		fix_insert_first(fv, sb_detach(&sb));
 	}
 }
@@ -467,20 +469,13 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	if ((wsl_first || dropped_all) && e->confirm && strstr(e->confirm, "--only")) {
 		/* Every fix is WSL's: off WSL, the check that tells the causes
 		 * apart comes first. */
-		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
-		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
-		fv->fix[0] = xstrdup(e->confirm);
-		fv->nfix++;
+		fix_insert_first(fv, xstrdup(e->confirm));
 	}
 	if (fv->nfix && fix_is_destructive(fv->fix[0]) && r->v != V_CONFIRMED) {
 		const char *only = e->confirm && strstr(e->confirm, "--only") ? e->confirm : NULL;
 		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "%s   (first: which cause this is, before removing or reinstalling anything)",
-			only ? only : "wslgpu check");
-		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
-		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
-		fv->fix[0] = sb_detach(&sb);
-		fv->nfix++;
+		sb_addf(&sb, "%s" WHICH_CAUSE_FIRST, only ? only : "wslgpu check");
+		fix_insert_first(fv, sb_detach(&sb));
 	}
 }
 
