@@ -328,6 +328,14 @@ bool fix_is_wsl_only(const char *line)
 	return has_any(line, words);
 }
 
+bool fix_names_wsl(const char *line)
+{
+	static const char *const words[] = {
+		"wsl.exe", "wsl --", ".wslconfig", "/usr/lib/wsl", "wsl.conf", NULL,
+	};
+	return has_any(line, words);
+}
+
 /* Whether line holds word where a word may start (an alphanumeric word
  * not inside a longer one: "apt " is not in "adapt "). */
 static bool has_word(const char *line, const char *word)
@@ -416,6 +424,18 @@ static void order_fixes_windows(struct finding_view *fv, const struct cause_rank
 		}
 	}
 	fv->nfix = k;
+	/* a line for WSL (wsl.exe, .wslconfig) is the Windows side's too,
+	 * but this log's program runs on Windows itself: it goes last */
+	if (!in_wsl) {
+		char **keep = xcalloc(k ? k : 1, sizeof *keep);
+		size_t w = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < k; i++)
+				if (fix_names_wsl(fv->fix[i]) == (pass == 1))
+					keep[w++] = fv->fix[i];
+		free(fv->fix);
+		fv->fix = keep;
+	}
 	if (!k || !fix_is_destructive(fv->fix[0]) || r->v == V_CONFIRMED)
 		return;
 	/* a destructive step never leads on a guess: the first one that

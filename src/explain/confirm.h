@@ -135,7 +135,8 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
  *     another platform's; where that leaves a WSL-only line first (or
  *     none), the cause's check command comes first;
  *   - on a log established as Windows', a cause that is not WSL's drops
- *     its Linux-only lines (fix_is_linux_only) and keeps its Windows ones;
+ *     its Linux-only lines (fix_is_linux_only) and keeps its Windows ones,
+ *     those about WSL itself (fix_names_wsl) last;
  *     a WSL cause's lines say "in WSL:" (it is shown for a Windows user
  *     who runs the program in WSL);
  *   - a destructive first line (removing packages or files, reinstalling a
@@ -154,6 +155,9 @@ bool fix_is_wsl_only(const char *line);
  * (fixline.h), words with none of these, nvidia-smi or python -m pip are
  * not; nor is a line that says "in WSL:". */
 bool fix_is_linux_only(const char *line);
+/* Whether a fix line is about WSL itself (wsl.exe, .wslconfig, /usr/lib/wsl):
+ * on a Windows log it goes after the lines for Windows itself. */
+bool fix_names_wsl(const char *line);
 bool fix_is_destructive(const char *line);
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */

@@ -1392,13 +1392,14 @@ static void test_rank_windows(void **state)
 {
 	(void)state;
 	const char *linux_fix[] = { "sudo ldconfig", "dpkg -S /usr/lib/x86_64-linux-gnu/libcuda.so.1" };
-	const char *any_fix[] = { "nvidia-smi   (does the driver answer?)", "sudo ldconfig" };
+	const char *any_fix[] = { "wsl.exe --shutdown   (in PowerShell)", "nvidia-smi   (does the driver answer?)",
+				  "sudo ldconfig" };
 	const char *win_fix[] = { "where.exe cublas64_12.dll   (in PowerShell)" };
 	const char *wsl_fix[] = { "ls -l /usr/lib/wsl/lib   (the Windows driver's libraries)" };
 	struct kb_entry lin = { .id = "x.linux_steps", .layer = "libs", .kind = "finding", .title = "L",
 				.fix = { linux_fix, 2 } };
 	struct kb_entry any = { .id = "x.any_steps", .layer = "libs", .kind = "finding", .title = "A",
-				.fix = { any_fix, 2 } };
+				.fix = { any_fix, 3 } };
 	struct kb_entry win = { .id = "x.windows", .layer = "libs", .kind = "finding", .title = "W",
 				.platform = "windows", .fix = { win_fix, 1 } };
 	struct kb_entry wsl = { .id = "x.wsl", .layer = "bridge", .kind = "finding", .title = "S",
@@ -1431,8 +1432,9 @@ static void test_rank_windows(void **state)
 	finding_view_release(&fv);
 	finding_expand(&fv, &any, NULL, NULL);
 	order_fixes(&fv, &r[1], &pf);
-	assert_int_equal(fv.nfix, 1);
+	assert_int_equal(fv.nfix, 2);
 	assert_string_equal(fv.fix[0], "nvidia-smi   (does the driver answer?)");
+	assert_string_equal(fv.fix[1], "wsl.exe --shutdown   (in PowerShell)");
 	finding_view_release(&fv);
 	finding_expand(&fv, &wsl, NULL, NULL);
 	order_fixes(&fv, &r[3], &pf);
@@ -1512,6 +1514,13 @@ static void test_rank_every_platform(void **state)
 				if (fv.nfix && fix_is_destructive(fv.fix[0]))
 					fail_msg("%s on %s: %s leads with a destructive fix: %s", sig->e->id,
 						 kinds[k] ? kinds[k] : "unknown", e->id, fv.fix[0]);
+				/* a general cause's line about WSL is never first
+				 * on a Windows log while a line for Windows itself
+				 * is there */
+				if (windows && !wsl_bound && fv.nfix &&
+				    fix_names_wsl(fv.fix[0]) && !fix_names_wsl(fv.fix[fv.nfix - 1]))
+					fail_msg("%s on windows: %s leads with a WSL line: %s", sig->e->id,
+						 e->id, fv.fix[0]);
 				for (size_t f = 0; windows && f < fv.nfix; f++)
 					if (fix_is_linux_only(fv.fix[f]) ||
 					    (!wsl_bound && !strncmp(fv.fix[f], "in WSL:", 7)))
