@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "../core/error.h"
+#include "../kb/fixline.h"
 
 #include "report.h"
 
@@ -210,6 +211,37 @@ static void weigh(struct cause_rank *r, struct paste_words *w)
 		}
 }
 
+static bool kind_is_windows(const char *k)
+{
+	return k && !strcmp(k, "windows");
+}
+
+/* A cause of WSL's own (the platform: line names WSL and no Linux outside
+ * it, nor Windows itself). */
+static bool is_wsl_cause(const struct kb_entry *e)
+{
+	return e->platform && (kb_applies(e, "wsl2") || kb_applies(e, "wsl1")) &&
+	       !kb_applies(e, "native") && !kb_applies(e, "container");
+}
+
+/* Whether every fix line of e is a Linux command (and it has one). */
+static bool all_fixes_linux(const struct kb_entry *e)
+{
+	for (size_t i = 0; i < e->fix.n; i++)
+		if (!fix_is_linux_only(e->fix.v[i]))
+			return false;
+	return e->fix.n > 0;
+}
+
+/* Whether a goes after b within a verdict: a general cause with only Linux
+ * steps after one with a step Windows can run (a Windows log), then by score. */
+static bool ranks_after(const struct cause_rank *a, const struct cause_rank *b)
+{
+	if (a->linux_fixes != b->linux_fixes)
+		return a->linux_fixes;
+	return a->score < b->score;
+}
+
 void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 const struct result *results, size_t n, const struct rank_platform *pf,
 		 struct cause_rank *out)
@@ -229,6 +261,8 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 * (wsl.exe, the Windows driver), so it is bound, not excluded. */
 		bool win_wsl = kind && !strcmp(kind, "windows") && sig->cause[i]->platform &&
 			       kb_applies(sig->cause[i], "wsl2");
+		tmp[i].linux_fixes = false;
+		tmp[i].marker = NULL;
 		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT && !win_wsl &&
 		    !kb_applies(sig->cause[i], kind)) {
 			tmp[i].v = V_NOT_HERE;
@@ -239,9 +273,16 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 			/* Nothing says where the log ran: what holds everywhere
 			 * first (this machine's kind is only a prior). */
 			tmp[i].v = V_BOUND;
-			tmp[i].why = R_NONE;
+			tmp[i].why = win_wsl ? R_TEXT : R_NONE;
 			tmp[i].by = NULL;
+			tmp[i].marker = win_wsl && pf ? pf->marker : NULL;
 		}
+		/* A Windows log: a general cause whose every step is a Linux
+		 * command (libcuda.so, LD_LIBRARY_PATH) says less there than one
+		 * with a step Windows can run (KB data decides, no list here). */
+		if (kind_is_windows(kind) && pf->established && !sig->cause[i]->platform &&
+		    (tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN))
+			tmp[i].linux_fixes = all_fixes_linux(sig->cause[i]);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		weigh(&tmp[i], pf ? pf->words : NULL);
@@ -263,7 +304,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		for (size_t i = from + 1; i < w; i++) {
 			struct cause_rank x = out[i];
 			size_t j = i;
-			for (; j > from && out[j - 1].score < x.score; j--)
+			for (; j > from && ranks_after(&out[j - 1], &x); j--)
 				out[j] = out[j - 1];
 			out[j] = x;
 		}
@@ -287,6 +328,53 @@ bool fix_is_wsl_only(const char *line)
 	return has_any(line, words);
 }
 
+bool fix_names_wsl(const char *line)
+{
+	static const char *const words[] = {
+		"wsl.exe", "wsl --", ".wslconfig", "/usr/lib/wsl", "wsl.conf", NULL,
+	};
+	return has_any(line, words);
+}
+
+/* Whether line holds word where a word may start (an alphanumeric word
+ * not inside a longer one: "apt " is not in "adapt "). */
+static bool has_word(const char *line, const char *word)
+{
+	bool alpha = isalnum((unsigned char)word[0]);
+	for (const char *p = line; (p = strcasestr(p, word)); p++)
+		if (!alpha || p == line || !isalnum((unsigned char)p[-1]))
+			return true;
+	return false;
+}
+
+bool fix_is_linux_only(const char *line)
+{
+	static const char *const words[] = {
+		"sudo ", "apt ", "apt-get ", "dpkg", "ldconfig", "modprobe", "export ", "unset ",
+		"/usr/", "/etc/", "/opt/", "/proc/", "/sys/", "/var/", "/dev/", "~/", "bin/python",
+		"bin/pip", "bin/activate", "| grep", "|grep", "LD_LIBRARY_PATH", "LD_PRELOAD",
+		"LD_DEBUG", "systemctl", "dmesg", "lsmod", "lspci", "uname ", "dkms", "mokutil",
+		".so.", ".so ", ".so'", "$(", "python3 ", "wslgpu ", "nvidia-ctk", "echo $", "ls -",
+		"ls /", "cat /", "chmod ", "usermod ", "source ", NULL,
+	};
+	/* a line for WSL on a Windows machine says so (order_fixes) */
+	if (!strncmp(line, "in WSL:", 7))
+		return false;
+	struct fix_command c;
+	fix_classify(line, &c);
+	bool linux = false;
+	/* "NAME=value cmd": a POSIX shell's, PowerShell sets $env:NAME */
+	size_t name = strspn(c.text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	if (c.where == FIX_LINUX)
+		linux = name > 0 && c.text[name] == '=' && strchr(c.text + name, ' ');
+	if (c.where == FIX_LINUX)
+		for (size_t i = 0; words[i] && !linux; i++)
+			linux = has_word(c.text, words[i]);
+	free(c.text);
+	free(c.note);
+	return linux;
+}
+
 bool fix_is_destructive(const char *line)
 {
 	static const char *const words[] = {
@@ -305,13 +393,78 @@ static bool kind_is_wsl(const char *k)
 	return k && (!strcmp(k, "wsl1") || !strcmp(k, "wsl2") || !strcmp(k, "container-in-wsl2"));
 }
 
+/* The remark of the check put before a destructive first step. */
+#define WHICH_CAUSE_FIRST "   (first: which cause this is, before removing or reinstalling anything)"
+
+static void fix_insert_first(struct finding_view *fv, char *line)
+{
+	fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
+	memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
+	fv->fix[0] = line;
+	fv->nfix++;
+}
+
+/* order_fixes for a log established as Windows'. No Linux command leads
+ * there: a general cause's Linux lines are another platform's (dropped,
+ * as a WSL line is on native Linux's log), and a WSL cause's lines are for
+ * WSL on that machine, which they say. */
+static void order_fixes_windows(struct finding_view *fv, const struct cause_rank *r, bool in_wsl)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < fv->nfix; i++) {
+		if (!fix_is_linux_only(fv->fix[i])) {
+			fv->fix[k++] = fv->fix[i];
+		} else if (in_wsl) {
+			struct strbuf sb = STRBUF_INIT;
+			sb_addf(&sb, "in WSL: %s", fv->fix[i]);
+			free(fv->fix[i]);
+			fv->fix[k++] = sb_detach(&sb);
+		} else {
+			free(fv->fix[i]);
+		}
+	}
+	fv->nfix = k;
+	/* a line for WSL (wsl.exe, .wslconfig) is the Windows side's too,
+	 * but this log's program runs on Windows itself: it goes last */
+	if (!in_wsl) {
+		char **keep = xcalloc(k ? k : 1, sizeof *keep);
+		size_t w = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < k; i++)
+				if (fix_names_wsl(fv->fix[i]) == (pass == 1))
+					keep[w++] = fv->fix[i];
+		free(fv->fix);
+		fv->fix = keep;
+	}
+	if (!k || !fix_is_destructive(fv->fix[0]) || r->v == V_CONFIRMED)
+		return;
+	/* a destructive step never leads on a guess: the first one that
+	 * only looks or changes less comes first */
+	for (size_t i = 1; i < k; i++)
+		if (!fix_is_destructive(fv->fix[i])) {
+			char *x = fv->fix[i];
+			memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
+			fv->fix[0] = x;
+			return;
+		}
+	if (in_wsl && r->e->confirm && strstr(r->e->confirm, "--only")) {
+		struct strbuf sb = STRBUF_INIT;
+		sb_addf(&sb, "in WSL: %s" WHICH_CAUSE_FIRST, r->e->confirm);
+		fix_insert_first(fv, sb_detach(&sb));
+	}
+}
+
 void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 		 const struct rank_platform *pf)
 {
 	const struct kb_entry *e = r->e;
 	bool established = pf && pf->established && pf->kind;
 	bool wsl_log = established && kind_is_wsl(pf->kind);
-	/* A cause that is WSL's own keeps its order: it is marked as such. */
+	if (established && kind_is_windows(pf->kind)) {
+		order_fixes_windows(fv, r, is_wsl_cause(e));
+		return;
+	}
+	/* A cause of WSL's own (or Windows') keeps its order: it is marked as such. */
 	bool wsl_cause = e->platform && !kb_applies(e, "native") && !kb_applies(e, "container");
 	if (!wsl_cause && !wsl_log && fv->nfix) {
 		char **keep = xcalloc(fv->nfix, sizeof *keep);
@@ -336,20 +489,13 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	if ((wsl_first || dropped_all) && e->confirm && strstr(e->confirm, "--only")) {
 		/* Every fix is WSL's: off WSL, the check that tells the causes
 		 * apart comes first. */
-		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
-		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
-		fv->fix[0] = xstrdup(e->confirm);
-		fv->nfix++;
+		fix_insert_first(fv, xstrdup(e->confirm));
 	}
 	if (fv->nfix && fix_is_destructive(fv->fix[0]) && r->v != V_CONFIRMED) {
 		const char *only = e->confirm && strstr(e->confirm, "--only") ? e->confirm : NULL;
 		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "%s   (first: which cause this is, before removing or reinstalling anything)",
-			only ? only : "wslgpu check");
-		fv->fix = xrealloc(fv->fix, (fv->nfix + 1) * sizeof *fv->fix);
-		memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
-		fv->fix[0] = sb_detach(&sb);
-		fv->nfix++;
+		sb_addf(&sb, "%s" WHICH_CAUSE_FIRST, only ? only : "wslgpu check");
+		fix_insert_first(fv, sb_detach(&sb));
 	}
 }
 
@@ -425,12 +571,22 @@ void cause_evidence(const struct cause_rank *r, struct strbuf *out)
 			{ "wsl", "WSL" }, { "not-wsl", "Linux outside WSL" }, { "wsl1", "WSL1" },
 			{ "wsl2", "WSL2" }, { "native", "native Linux" },
 			{ "container", "a container on native Linux" },
-			{ "container-in-wsl2", "a container inside WSL2" },
+			{ "container-in-wsl2", "a container inside WSL2" }, { "windows", "Windows" },
 		};
 		const char *where = r->e->platform ? r->e->platform : "";
 		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 			if (!strcmp(where, names[i][0]))
 				where = names[i][1];
+		if (r->v == V_BOUND && r->why == R_TEXT) {
+			/* a Windows log: WSL is a program run on that machine too */
+			sb_addf(out, "applies only on %s; the log is from Windows (", where);
+			if (r->marker)
+				sb_addf(out, "its text shows \"%s\"", r->marker);
+			else
+				sb_add(out, "--platform");
+			sb_add(out, "): it holds only where the program runs in WSL on that machine");
+			break;
+		}
 		if (r->v == V_BOUND) {
 			sb_addf(out, "applies only on %s; the text does not show where it ran "
 				     "(--platform says)", where);

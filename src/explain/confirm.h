@@ -68,6 +68,11 @@ struct cause_rank {
 	enum verdict v;
 	enum open_reason why;          /* for V_OPEN */
 	const struct result *by;       /* the result that decided, if any */
+	/* On a log established as Windows': every fix line of this cause
+	 * that holds everywhere is a Linux command (fix_is_linux_only), so
+	 * it goes after those with a step Windows can run. */
+	bool linux_fixes;
+	const char *marker;            /* V_BOUND on a Windows log: the text that showed it */
 };
 
 /* The pasted text, for the causes' support: and exclude: words (lower-cased
@@ -99,10 +104,13 @@ struct rank_platform {
  * results NULL when no checks were run. A cause whose platform: line
  * excludes pf->kind is V_NOT_HERE and goes last, with or without results;
  * when the kind is not established, a cause bound to one platform is
- * V_BOUND and goes after those that hold everywhere. Within a verdict,
- * causes whose support: words the paste shows come first and those whose
- * exclude: words it shows last (KB order otherwise). pf may be NULL
- * (platform unknown, no paste). */
+ * V_BOUND and goes after those that hold everywhere. A log established as
+ * Windows' keeps a WSL cause, V_BOUND (a Windows user may run the program
+ * in WSL), and puts a general cause whose fix lines are all Linux commands
+ * after one with a step Windows can run. Within a verdict, causes whose
+ * support: words the paste shows come first and those whose exclude: words
+ * it shows last (KB order otherwise). pf may be NULL (platform unknown,
+ * no paste). */
 void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 const struct result *results, size_t n, const struct rank_platform *pf,
 		 struct cause_rank *out);
@@ -126,6 +134,11 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
  *     established as WSL's, and drops them where it is established as
  *     another platform's; where that leaves a WSL-only line first (or
  *     none), the cause's check command comes first;
+ *   - on a log established as Windows', a cause that is not WSL's drops
+ *     its Linux-only lines (fix_is_linux_only) and keeps its Windows ones,
+ *     those about WSL itself (fix_names_wsl) last;
+ *     a WSL cause's lines say "in WSL:" (it is shown for a Windows user
+ *     who runs the program in WSL);
  *   - a destructive first line (removing packages or files, reinstalling a
  *     driver, changing the system) is never first on a guess: unless this
  *     machine's checks name the cause (confirmed), the cause's own check
@@ -135,6 +148,16 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 		 const struct rank_platform *pf);
 /* Whether a fix line is WSL-only, or destructive (for order_fixes and tests). */
 bool fix_is_wsl_only(const char *line);
+/* Whether a fix line runs only in a Linux shell: sudo, apt, dpkg, ldconfig,
+ * modprobe, export, /usr/ and /etc/ paths, a venv's bin/python, 2>/dev/null,
+ * a pipe into grep, python3, wslgpu itself, NAME=value before a command
+ * (PowerShell sets $env:NAME). A PowerShell or Windows line
+ * (fixline.h), words with none of these, nvidia-smi or python -m pip are
+ * not; nor is a line that says "in WSL:". */
+bool fix_is_linux_only(const char *line);
+/* Whether a fix line is about WSL itself (wsl.exe, .wslconfig, /usr/lib/wsl):
+ * on a Windows log it goes after the lines for Windows itself. */
+bool fix_names_wsl(const char *line);
 bool fix_is_destructive(const char *line);
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */

@@ -20,9 +20,18 @@ static const struct {
 	{ "/mnt/d/", P_WSL }, { "/mnt/e/", P_WSL },
 	{ "wsl environment detected", P_WSL }, { "docker desktop", P_WSL },
 
-	{ "c:\\", P_WIN }, { "d:\\", P_WIN }, { ".dll", P_WIN }, { ".exe", P_WIN },
+	{ "c:\\", P_WIN }, { "d:\\", P_WIN }, { "e:\\", P_WIN }, { "f:\\", P_WIN },
+	{ ".dll", P_WIN }, { ".exe", P_WIN },
 	{ "ps c:", P_WIN }, { "powershell", P_WIN }, { "hresult", P_WIN }, { "0x8007", P_WIN },
 	{ "appdata", P_WIN }, { "program files", P_WIN },
+	/* what programs on Windows print: Go's exit status of an NTSTATUS
+	 * (Ollama's runner), a batch launcher and its pause, ComfyUI's
+	 * portable Python, a venv's Scripts folder, PyTorch's own source
+	 * paths; and the version a reporter names (WSL's markers win) */
+	{ "exit status 0xc0000", P_WIN }, { "ntstatus", P_WIN }, { ".bat", P_WIN },
+	{ "press any key to continue", P_WIN }, { "python_embeded", P_WIN },
+	{ "win10", P_WIN }, { "win11", P_WIN }, { "windows 10", P_WIN }, { "windows 11", P_WIN },
+	{ "\\scripts\\python", P_WIN }, { "venv\\scripts", P_WIN }, { "\\aten\\src\\", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
 	/* not /dev/nvidia0: "cannot access /dev/nvidia0" is what WSL users
@@ -42,15 +51,17 @@ static const struct {
 
 #define NMARKERS (sizeof markers / sizeof markers[0])
 
-/* A marker that is a word ("xid", "runc", "wsl2") must not be part of a longer one. */
+/* A marker that is a word ("xid", "runc", "wsl2") must not be part of a longer one;
+ * one that starts with a sign (".bat") must end its word. */
 static bool word_at(const char *lo, size_t len, size_t at, size_t n)
 {
-	bool alpha = isalnum((unsigned char)lo[at]);
-	if (!alpha)
-		return true;
 	bool before = at > 0 && isalnum((unsigned char)lo[at - 1]);
+	/* a marker that ends in a digit is a prefix ("0x8007" of an HRESULT) */
 	bool after = at + n < len && isalnum((unsigned char)lo[at + n]) &&
-		     isalnum((unsigned char)lo[at + n - 1]);
+		     isalpha((unsigned char)lo[at + n - 1]);
+	/* ".bat" ends a word too (not ".battery") */
+	if (!isalnum((unsigned char)lo[at]))
+		return !after;
 	return !before && !after;
 }
 

@@ -6,8 +6,12 @@
  * markers (case-insensitive, anywhere in the kept part of the paste):
  *   WSL        /usr/lib/wsl, ld.wsl.conf, dxg (the paravirtual GPU),
  *              microsoft-standard-WSL2, wsl.exe, Wsl/Service, HCS_E_...
- *   Windows    C:\ paths, .exe and .dll names, a PowerShell prompt, HRESULTs
- *              (0x8007...), AppData: Windows, or WSL with a WSL marker too
+ *   Windows    C:\ to F:\ paths, .exe, .dll and .bat names, a PowerShell
+ *              prompt, HRESULTs (0x8007...), AppData, NTSTATUS exit codes
+ *              (exit status 0xc0000...), cmd's "Press any key to continue",
+ *              a venv's Scripts folder, ComfyUI's python_embeded, PyTorch's
+ *              ..\aten\src\ paths, Win10/Windows 11: Windows, or WSL with
+ *              a WSL marker too
  *   native     NVRM:, nvidia.ko, DKMS, Secure Boot, Xid, RmInitAdapter,
  *              modprobe, nouveau, /lib/modules/ (not /dev/nvidia0: a WSL
  *              user looking for it pastes that path too)

@@ -264,7 +264,8 @@ const struct kb_entry *kb_find(const char *id)
 }
 
 static const char *const platform_words[] = {
-	"wsl1", "wsl2", "container-in-wsl2", "native", "container", "wsl", "not-wsl", NULL,
+	"wsl1", "wsl2", "container-in-wsl2", "native", "container", "windows", "wsl", "not-wsl",
+	NULL,
 };
 
 /* Whether the word w (length n) covers platform kind. */

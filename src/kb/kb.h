@@ -45,8 +45,9 @@ struct kb_entry {
 			       * wording (libload, oom, arch...): it gives way on a
 			       * line another signature reads */
 	const char *platform; /* where the cause can apply: platform kinds
-			       * (wsl1 wsl2 container-in-wsl2 native container)
-			       * or wsl / not-wsl, blank-separated; NULL: anywhere */
+			       * (wsl1 wsl2 container-in-wsl2 native container
+			       * windows) or wsl / not-wsl, blank-separated;
+			       * NULL: anywhere */
 	const char *file;
 	int line;
 };
@@ -81,7 +82,8 @@ const struct kb_entry *kb_find(const char *id);
 /* Whether e can apply on a machine of platform kind (platform.kind's
  * "kind"): true where e names no platform or kind is unknown (NULL, "",
  * "unknown"). "wsl" stands for wsl1, wsl2 and container-in-wsl2, "not-wsl"
- * for native and container. */
+ * for native and container; "windows" is a program run on Windows itself
+ * (a log with C:\ paths and DLLs, not WSL's). */
 bool kb_applies(const struct kb_entry *e, const char *kind);
 /* Whether every word of a platform: value is one kb_applies knows. */
 bool kb_platform_valid(const char *value);

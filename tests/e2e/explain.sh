@@ -27,6 +27,45 @@ expect_line '^    check +wslgpu check --only bridge\.dxg$'
 run_json explain "$(printf 'ls /usr/lib/wsl/lib\nCUDA driver initialization failed, you might not have a CUDA gpu')"
 expect_json '.log_platform.kind == "wsl2" and .log_platform.from == "text" and .log_platform.marker == "/usr/lib/wsl"'
 expect_json '.matches[0].causes[0].id == "explain.bridge.no_dxg"'
+# Pastes from Windows itself (C:\ paths, DLLs, NTSTATUS): the cause written
+# for Windows leads, no Linux command is a first fix, and a WSL cause says
+# the log is from Windows. Ollama on Windows with a driver too old for it
+# (https://github.com/ollama/ollama/issues/6604):
+run_json explain 'time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg="unable to load cuda driver library" library=C:\WINDOWS\system32\nvcuda.dll error="symbol lookup for cuCtxCreate_v3 failed"'
+expect_json '.log_platform.kind == "windows" and .log_platform.established and .log_platform.marker == "c:\\"'
+expect_json '.matches[0].causes[0].id == "explain.apps.ollama_old_nvcuda" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe"))'
+expect_json '[.matches[0].causes[] | select(.machine == null) | .fix[] | select(startswith("#") | not) | select(test("dpkg|ldconfig|/usr/lib|^export |^sudo "))] == []'
+expect_json '[.matches[0].causes[] | select(.machine == "platform_bound") | .evidence | test("the log is from Windows .*runs in WSL on that machine")] | length > 0 and all'
+expect_json '[.matches[0].causes[] | select(.machine == "platform_bound") | .fix[] | select(test("/usr/lib") and (startswith("# in WSL: ") | not))] == []'
+# CTranslate2 on Windows (https://github.com/jianchang512/stt/issues/52): the
+# DLL, its CUDA major and PATH, not libcublas.so and LD_LIBRARY_PATH.
+run_json explain 'Library cublas64_11.dll is not found or cannot be loaded'
+expect_json '.log_platform.kind == "windows" and .matches[0].causes[0].id == "explain.wide.cuda_dll_not_found"'
+expect_json '.matches[0].causes[0].fix[0] | test("where\\.exe")'
+expect_json '[.matches[0].causes[] | .fix[] | select(test("LD_LIBRARY_PATH"))] == []'
+# Ollama's runner on Windows, an NTSTATUS the only marker
+# (https://github.com/ollama/ollama/issues/4572): no "NAME=value cmd", which
+# PowerShell cannot run.
+run_json explain 'Error: llama runner process has terminated: exit status 0xc0000409'
+expect_json '.log_platform.kind == "windows" and .log_platform.marker == "exit status 0xc0000"'
+expect_json '.matches[0].causes[0].id == "explain.apps.ollama_runner_windows"'
+expect_json '[.matches[0].causes[] | .fix[] | select(startswith("OLLAMA_DEBUG=1"))] == []'
+# PyTorch's CPU-only build in ComfyUI's portable Python
+# (https://github.com/Comfy-Org/ComfyUI/issues/4759), and a batch launcher's
+# pause after a driver too old (https://github.com/lllyasviel/stable-diffusion-webui-forge/issues/2053).
+run_json explain "$(printf 'AssertionError: Torch not compiled with CUDA enabled\n.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build')"
+expect_json '.log_platform.kind == "windows" and .matches[0].causes[0].id == "explain.frameworks.torch_cpu_windows"'
+expect_json '[.matches[0].causes[0].fix[] | select(test("venvs/torch|bin/python"))] == []'
+run_json explain "$(printf 'RuntimeError: The NVIDIA driver on your system is too old (found version 11070).\nPress any key to continue . . .')"
+expect_json '.log_platform.kind == "windows" and .matches[0].causes[0].id == "explain.host.windows_driver_too_old"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+# The same messages with nothing of Windows: the Windows causes are bound
+# to it and go after, the Linux steps stay.
+run_json explain --platform native 'Library cublas64_11.dll is not found or cannot be loaded'
+expect_json '.matches[0].causes[-1].id == "explain.wide.cuda_dll_not_found" and .matches[0].causes[-1].machine == "not_applicable"'
+run_json explain 'Library libcublas.so.12 is not found or cannot be loaded'
+expect_json '[.matches[0].causes[] | select(.id == "explain.wide.cuda_dll_not_found") | .machine] | all(. == "platform_bound" or . == "not_applicable")'
+expect_json '.matches[0].causes[0].id != "explain.wide.cuda_dll_not_found"'
 run explain --platform windows95 "x"
 expect_rc 2
 expect_err 'unknown kind'

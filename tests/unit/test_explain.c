@@ -1371,7 +1371,9 @@ static void test_rank_platform(void **state)
 	assert_false(kb_applies(&myth, "native"));
 	assert_true(kb_applies(&myth, "unknown"));
 	assert_true(kb_platform_valid("wsl not-wsl native"));
-	assert_false(kb_platform_valid("windows"));
+	/* a program run on Windows itself (its DLLs, PowerShell) */
+	assert_true(kb_platform_valid("windows"));
+	assert_false(kb_platform_valid("wsl windoze"));
 	struct kb kb;
 	struct strbuf err = STRBUF_INIT;
 	const char bad[] = "[x.y]\nlayer: bridge\ntitle: t\nplatform: linux\n";
@@ -1381,10 +1383,95 @@ static void test_rank_platform(void **state)
 }
 
 
+/* A log that shows Windows (C:\ paths, DLLs): the cause written for Windows
+ * leads, a general cause whose every step is a Linux command goes after
+ * one with a step Windows can run and shows no Linux line, a WSL cause
+ * stays (a Windows user may run the program in WSL), says why, and its
+ * lines say "in WSL:"; a Linux-only cause is not here. */
+static void test_rank_windows(void **state)
+{
+	(void)state;
+	const char *linux_fix[] = { "sudo ldconfig", "dpkg -S /usr/lib/x86_64-linux-gnu/libcuda.so.1" };
+	const char *any_fix[] = { "wsl.exe --shutdown   (in PowerShell)", "nvidia-smi   (does the driver answer?)",
+				  "sudo ldconfig" };
+	const char *win_fix[] = { "where.exe cublas64_12.dll   (in PowerShell)" };
+	const char *wsl_fix[] = { "ls -l /usr/lib/wsl/lib   (the Windows driver's libraries)" };
+	struct kb_entry lin = { .id = "x.linux_steps", .layer = "libs", .kind = "finding", .title = "L",
+				.fix = { linux_fix, 2 } };
+	struct kb_entry any = { .id = "x.any_steps", .layer = "libs", .kind = "finding", .title = "A",
+				.fix = { any_fix, 3 } };
+	struct kb_entry win = { .id = "x.windows", .layer = "libs", .kind = "finding", .title = "W",
+				.platform = "windows", .fix = { win_fix, 1 } };
+	struct kb_entry wsl = { .id = "x.wsl", .layer = "bridge", .kind = "finding", .title = "S",
+				.platform = "wsl", .fix = { wsl_fix, 1 } };
+	struct kb_entry nat = { .id = "x.native", .layer = "host", .kind = "finding", .title = "N",
+				.platform = "native" };
+	const struct kb_entry *causes[] = { &lin, &wsl, &any, &nat, &win };
+	struct explain_sig sig = { .e = &lin, .kind = "finding", .cause = causes, .ncause = 5 };
+	struct rank_platform pf;
+	rank_platform_pick(&pf, NULL, "windows", "c:\\", NULL);
+	struct cause_rank r[5];
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	const struct kb_entry *want[] = { &win, &any, &lin, &wsl, &nat };
+	for (int i = 0; i < 5; i++)
+		assert_ptr_equal(r[i].e, want[i]);
+	assert_true(r[2].linux_fixes);
+	assert_false(r[1].linux_fixes);
+	assert_int_equal(r[3].v, V_BOUND);
+	assert_int_equal(r[4].v, V_NOT_HERE);
+	struct strbuf sb = STRBUF_INIT;
+	cause_evidence(&r[3], &sb);
+	assert_string_equal(sb.buf, "applies only on WSL; the log is from Windows (its text shows \"c:\\\"): "
+				    "it holds only where the program runs in WSL on that machine");
+	sb_release(&sb);
+	/* the fix lines as shown: no Linux command leads */
+	struct finding_view fv;
+	finding_expand(&fv, &lin, NULL, NULL);
+	order_fixes(&fv, &r[2], &pf);
+	assert_int_equal(fv.nfix, 0);
+	finding_view_release(&fv);
+	finding_expand(&fv, &any, NULL, NULL);
+	order_fixes(&fv, &r[1], &pf);
+	assert_int_equal(fv.nfix, 2);
+	assert_string_equal(fv.fix[0], "nvidia-smi   (does the driver answer?)");
+	assert_string_equal(fv.fix[1], "wsl.exe --shutdown   (in PowerShell)");
+	finding_view_release(&fv);
+	finding_expand(&fv, &wsl, NULL, NULL);
+	order_fixes(&fv, &r[3], &pf);
+	assert_int_equal(fv.nfix, 1);
+	assert_string_equal(fv.fix[0], "in WSL: ls -l /usr/lib/wsl/lib   (the Windows driver's libraries)");
+	finding_view_release(&fv);
+	/* elsewhere the Windows cause is not here, the Linux one keeps its
+	 * place and its steps */
+	struct rank_platform pn;
+	rank_platform_pick(&pn, NULL, "native", "nvrm:", NULL);
+	rank_causes(&sig, NULL, NULL, 0, &pn, r);
+	assert_ptr_equal(r[0].e, &nat);
+	assert_ptr_equal(r[1].e, &lin);
+	assert_false(r[1].linux_fixes);
+	assert_int_equal(r[4].v, V_NOT_HERE);
+	assert_true(kb_applies(&win, "windows"));
+	assert_false(kb_applies(&win, "wsl2"));
+	assert_false(kb_applies(&win, "native"));
+	/* which lines only a Linux shell runs */
+	assert_true(fix_is_linux_only("sudo apt-get install nvidia-cuda-toolkit"));
+	assert_true(fix_is_linux_only("python -m pip list 2>/dev/null | grep -i nvidia"));
+	assert_true(fix_is_linux_only("venv/bin/python -c \"import torch\""));
+	assert_true(fix_is_linux_only("export LD_LIBRARY_PATH=/opt/lib"));
+	assert_false(fix_is_linux_only("nvidia-smi"));
+	assert_false(fix_is_linux_only("python -m pip install nvidia-cublas-cu12"));
+	assert_false(fix_is_linux_only("where.exe cudnn64_8.dll   (in PowerShell)"));
+	assert_false(fix_is_linux_only("update the NVIDIA driver, then adapt the batch size"));
+	assert_false(fix_is_linux_only("in WSL: sudo ldconfig"));
+	/* a word inside another is none: "apt " in "adapt ", "ls -" in "tools -U" */
+	assert_false(fix_is_linux_only("python -m pip install tools -U"));
+}
+
 /* Every signature's causes, ranked for a log from each platform (the
  * text shows it) and for one that shows none: no cause bound to WSL
  * comes before one that holds everywhere, a log from another platform
- * gets no WSL-only fix line from a general cause, and no cause leads
+ * gets no WSL-only fix line from a general cause, a Windows log no Linux
+ * command but a WSL cause's (which says "in WSL:"), and no cause leads
  * with a destructive fix on a guess. */
 static void test_rank_every_platform(void **state)
 {
@@ -1396,6 +1483,7 @@ static void test_rank_every_platform(void **state)
 		struct rank_platform pf;
 		rank_platform_pick(&pf, NULL, kinds[k], "marker", NULL);
 		bool wsl = kinds[k] && !strcmp(kinds[k], "wsl2");
+		bool windows = kinds[k] && !strcmp(kinds[k], "windows");
 		for (size_t i = 0; i < db->n; i++) {
 			const struct explain_sig *sig = &db->sig[i];
 			struct cause_rank r[64];
@@ -1406,8 +1494,12 @@ static void test_rank_every_platform(void **state)
 				if (r[j].v == V_NOT_HERE)
 					continue;
 				const struct kb_entry *e = r[j].e;
-				bool wsl_bound = e->platform && !kb_applies(e, "native") &&
-						 !kb_applies(e, "container");
+				bool wsl_bound = e->platform && kb_applies(e, "wsl2") &&
+						 !kb_applies(e, "native") && !kb_applies(e, "container");
+				if (windows && j > 0 && r[j - 1].v == r[j].v && r[j - 1].linux_fixes &&
+				    !r[j].linux_fixes)
+					fail_msg("%s on windows: %s, all of whose steps are Linux "
+						 "commands, before %s", sig->e->id, r[j - 1].e->id, e->id);
 				if (!wsl && wsl_bound)
 					bound_seen = true;
 				if (!e->platform) {
@@ -1422,7 +1514,19 @@ static void test_rank_every_platform(void **state)
 				if (fv.nfix && fix_is_destructive(fv.fix[0]))
 					fail_msg("%s on %s: %s leads with a destructive fix: %s", sig->e->id,
 						 kinds[k] ? kinds[k] : "unknown", e->id, fv.fix[0]);
-				if (kinds[k] && !wsl && !wsl_bound && strcmp(kinds[k], "windows"))
+				/* a general cause's line about WSL is never first
+				 * on a Windows log while a line for Windows itself
+				 * is there */
+				if (windows && !wsl_bound && fv.nfix &&
+				    fix_names_wsl(fv.fix[0]) && !fix_names_wsl(fv.fix[fv.nfix - 1]))
+					fail_msg("%s on windows: %s leads with a WSL line: %s", sig->e->id,
+						 e->id, fv.fix[0]);
+				for (size_t f = 0; windows && f < fv.nfix; f++)
+					if (fix_is_linux_only(fv.fix[f]) ||
+					    (!wsl_bound && !strncmp(fv.fix[f], "in WSL:", 7)))
+						fail_msg("%s on windows: %s shows a Linux command: %s",
+							 sig->e->id, e->id, fv.fix[f]);
+				if (kinds[k] && !wsl && !wsl_bound && !windows)
 					for (size_t f = 0; f < fv.nfix; f++)
 						if (fix_is_wsl_only(fv.fix[f]))
 							fail_msg("%s on %s: %s shows a WSL-only fix: %s",
@@ -1455,6 +1559,16 @@ static void test_text_platform(void **state)
 		{ "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!",
 		  "windows" },
 		{ "PS C:\\Users\\me> python train.py", "windows" },
+		/* what programs print on Windows: Go's exit status of an
+		 * NTSTATUS, a batch launcher's pause, a data drive, an HRESULT
+		 * by its full number (a marker ending in a digit is a prefix) */
+		{ "Error: llama runner process has terminated: exit status 0xc0000409", "windows" },
+		{ "Press any key to continue . . .", "windows" },
+		{ "  File \"E:\\ComfyUI\\main.py\", line 3", "windows" },
+		{ "failed with error 0x80070005", "windows" },
+		{ "Default install with install.bat", "windows" },
+		/* ".bat" ends its word */
+		{ "the battery.battery level", NULL },
 		{ "RuntimeError: CUDA error: no kernel image is available for execution", NULL },
 		/* a word inside another is no marker */
 		{ "the proxide was fixed; rerunc", NULL },
@@ -2049,6 +2163,7 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_rank_other),
 		cmocka_unit_test(test_rank_platform),
+		cmocka_unit_test(test_rank_windows),
 		cmocka_unit_test(test_rank_every_platform),
 		cmocka_unit_test(test_text_platform),
 		cmocka_unit_test(test_rank_real_pastes),
