@@ -306,7 +306,7 @@ static void check_fix(const char *what, const char *line, struct strbuf *errs)
 /* Words that tie a line to WSL (or Windows) and to Linux outside WSL. */
 static const char *const wsl_words[] = {
 	"wsl.exe", "powershell", ".wslconfig", "/usr/lib/wsl", "nvidia-smi.exe", "windows driver",
-	"wsl --", "/dev/dxg", NULL,
+	"wsl --", "/dev/dxg", "$env:", NULL,
 };
 static const char *const native_words[] = {
 	"modprobe", "rmmod", "dkms", "nouveau", "secure boot", "mokutil", "/dev/nvidia", NULL,
@@ -340,6 +340,9 @@ static const struct {
 	{ "explain.containers.nvml_permissions",
 	  "its first step lists both platforms' device files (/dev/dxg and /dev/nvidia*): "
 	  "whichever exists answers, on WSL or on a Linux host" },
+	{ "explain.nccl.windows_libuv",
+	  "Windows-native PyTorch's (not WSL's), matched in Windows logs; kb.c has no platform "
+	  "word for Windows to bind it with" },
 	{ "libs.kernel_modules.unreadable",
 	  "a read-only listing of /sys/module that answers on any Linux; nouveau is only a "
 	  "module name looked for, not a step" },
