@@ -71,7 +71,7 @@ const char *cuda_result_kb(enum cuda_step step, int code, bool hidden, bool wsl2
 	case CUDA_ERROR_OPERATING_SYSTEM:
 		return KB_CUDA_INIT_OS_ERROR;
 	case CUDA_ERROR_UNKNOWN:
-		return KB_CUDA_INIT_UNKNOWN;
+		return wsl2 ? KB_CUDA_INIT_UNKNOWN : KB_CUDA_INIT_UNKNOWN_NATIVE;
 	case CUDA_ERROR_NOT_INITIALIZED:
 		return KB_CUDA_INIT_NOT_INITIALIZED;
 	default:

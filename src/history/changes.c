@@ -66,8 +66,20 @@ static void add(struct history_transition *t, size_t *alloc, const struct histor
 	t->v[t->n++] = *c;
 }
 
+/* A driver downgrade on WSL is the Windows driver's (Windows Update's OEM
+ * package, the usual cause); elsewhere the distribution's or NVIDIA's
+ * installer put it in. platform: the newer run's platform kind, or NULL. */
+static const char *downgrade_kb(const struct fact_rule *rule, const char *platform)
+{
+	bool wsl = platform && (!strcmp(platform, "wsl2") || !strcmp(platform, "wsl1") ||
+				!strcmp(platform, "container-in-wsl2"));
+	if (rule->kb_down && !strcmp(rule->kb_down, KB_HISTORY_DRIVER_DOWNGRADE) && !wsl)
+		return KB_HISTORY_DRIVER_DOWNGRADE_NATIVE;
+	return rule->kb_down;
+}
+
 static void fact_change(struct history_transition *t, size_t *alloc, const char *key,
-			const char *old, const char *new)
+			const char *old, const char *new, const char *platform)
 {
 	if (old && new && !strcmp(old, new))
 		return;
@@ -83,7 +95,7 @@ static void fact_change(struct history_transition *t, size_t *alloc, const char 
 			int cmp = version_cmp(&a, &b);
 			if (cmp > 0) {
 				c.how = "downgrade";
-				c.kb = rule->kb_down;
+				c.kb = downgrade_kb(rule, platform);
 			} else if (cmp < 0) {
 				c.how = "upgrade";
 				c.kb = rule->kb_up;
@@ -135,12 +147,13 @@ static void compare(const struct history_run *from, const struct history_run *to
 	t->to = to;
 	t->v = NULL;
 	t->n = 0;
+	const char *platform = history_run_fact(to, "platform");
 	for (size_t i = 0; i < to->nfacts; i++)
 		fact_change(t, &alloc, to->facts[i].key, history_run_fact(from, to->facts[i].key),
-			    to->facts[i].val);
+			    to->facts[i].val, platform);
 	for (size_t i = 0; i < from->nfacts; i++)
 		if (!history_run_fact(to, from->facts[i].key))
-			fact_change(t, &alloc, from->facts[i].key, from->facts[i].val, NULL);
+			fact_change(t, &alloc, from->facts[i].key, from->facts[i].val, NULL, platform);
 	/* Checks present in only one of the runs (another --only, a newer
 	 * wslgpu with more checks) say nothing about the machine. */
 	for (size_t i = 0; i < to->nchecks; i++) {

@@ -649,7 +649,7 @@ static void judge_snapshot(const struct fwdesc *d, const struct fw_run *run, boo
 		res_ev(t, "error", "%s", err ? err : "");
 		const struct kb_entry *e =
 			explain_best(explain_db_builtin(), "frameworks.", sig.buf, sig.len);
-		if (e && strcmp(e->id, KB_FRAMEWORKS_CUDNN_LIBCUDA) == 0)
+		if (wsl && e && strcmp(e->id, KB_FRAMEWORKS_CUDNN_LIBCUDA) == 0)
 			set_from_signature(t, e, "the cuDNN convolution failed");
 		else
 			res_set(t, ST_FAIL, KB_FRAMEWORKS_TORCH_CUDNN_FAILED,

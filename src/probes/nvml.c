@@ -168,7 +168,8 @@ static void probe_init(struct probe_ctx *ctx, struct result *r)
 			"%s returned %s (9): NVML cannot reach the NVIDIA driver", n.sym_init,
 			what);
 	} else if (rc == NVML_ERROR_OPERATING_SYSTEM) {
-		res_set(r, ST_FAIL, KB_NVML_INIT_OS_BLOCKED,
+		res_set(r, ST_FAIL,
+			probe_is_wsl2(ctx) ? KB_NVML_INIT_OS_BLOCKED : KB_NVML_INIT_NATIVE_OS_BLOCKED,
 			"%s returned %s (17): GPU access blocked by the operating system",
 			n.sym_init, what);
 	} else if (rc == NVML_ERROR_LIBRARY_NOT_FOUND) {

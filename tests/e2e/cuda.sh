@@ -283,6 +283,24 @@ expect_json '.checks[] | select(.id == "cuda.load") | .cause | test("undefined s
 # No host path of the fixture leaks into the report.
 if grep -q "$ROOT" "$JSON"; then fail "the fixture's host path is in the report"; else ok "guest paths only"; fi
 
+# ---- native Linux: the platform's own reading, no WSL step ----
+# CUDA's unknown error (999) and "no device" (100) on a native machine:
+# the nvidia_uvm module and the device nodes, never wsl.exe or nvidia-smi.exe.
+fixture native-nvidia
+native_case() { # code kb
+	with FAKE_CUDA_FAIL=cuInit:$1
+	run_json --only cuda.init
+	expect_rc 1
+	expect_kb cuda.init "$2"
+	expect_json '[.checks[] | select(.id == "cuda.init") | .fix[] | select(test("wsl\\.exe|nvidia-smi\\.exe|PowerShell"))] == []'
+	expect_json '.checks[] | select(.id == "cuda.init") | (.cause | test("WSL") | not)'
+}
+native_case 999 cuda.init.unknown_native
+expect_json '.checks[] | select(.id == "cuda.init") | .cause | test("nvidia_uvm")'
+expect_json '.checks[] | select(.id == "cuda.init") | .fix[0] == "nvidia-smi"'
+native_case 100 cuda.init.no_device_native
+with
+
 # ---- the CUDA toolkit's real stub (CI machines have /usr/local/cuda) ----
 STUB=/usr/local/cuda/lib64/stubs/libcuda.so
 if [ -f "$STUB" ]; then

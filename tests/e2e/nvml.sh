@@ -149,6 +149,15 @@ setenv FAKE_NVML_FAIL=nvmlInit:9
 run --only nvml.init
 expect_line 'elevation of the first WSL session'
 expect_line 'wsl\.exe --shutdown'
+# Natively the same code is the device nodes' or the container runtime's:
+# no WSL step (no wsl.exe, no removing Linux driver packages).
+fixture native-nvidia
+setenv FAKE_NVML_FAIL=nvmlInit_v2:17
+run_json --only nvml.init
+expect_rc 1
+expect_field nvml.init kb nvml.init.native_os_blocked
+expect_json '.checks[] | select(.id == "nvml.init") | .fix[0] | test("/dev/nvidiactl")'
+expect_json '[.checks[] | select(.id == "nvml.init") | .fix[], .cause | select(test("wsl|WSL|PowerShell|nvidia-utils"))] == []'
 
 # Old NVML: only the unversioned names (nvmlInit, nvmlDeviceGetCount, ...).
 fixture healthy-wsl2

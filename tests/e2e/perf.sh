@@ -102,8 +102,10 @@ run --only perf.memory
 expect_rc 0
 expect_line '^! perf\.memory +only 1\.9 GiB of memory \(\.wslconfig memory=2GB\): too little for GPU training; also swap in use$'
 expect_line 'cause +Linux has 1\.9 GiB \(2012345 kB\) of memory, less than the 3\.5 GiB this check asks for\.'
-expect_line 'fix +notepad \$env:USERPROFILE\\\.wslconfig +# in PowerShell, on WSL2: under \[wsl2\] set memory=8GB or more'
-expect_line 'wsl\.exe --shutdown +# in PowerShell, then reopen the distribution$'
+# A step that holds on any Linux first, then WSL2's own, marked as WSL2's.
+expect_line 'fix +free -h +# the memory Linux has: "total"$'
+expect_line '^ +notepad \$env:USERPROFILE\\\.wslconfig +# in PowerShell, on WSL2: under \[wsl2\] set memory=8GB or more'
+expect_line 'wsl\.exe --shutdown +# on WSL2, in PowerShell; then reopen the distribution'
 expect_line '^! No failures, 1 warning \(first: perf\.memory\)\.$'
 run_json --only perf.memory
 check_json perf.memory '.kb == "perf.memory.small"'

@@ -177,6 +177,10 @@ static void test_result_kb(void **state)
 			    KB_CUDA_INIT_NO_DEVICE_NATIVE);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 100, true, true), KB_CUDA_INIT_HIDDEN);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 999, false, true), KB_CUDA_INIT_UNKNOWN);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 999, false, false),
+			    KB_CUDA_INIT_UNKNOWN_NATIVE);
+	assert_string_equal(cuda_result_kb(CUDA_STEP_CONTEXT, 999, false, false),
+			    KB_CUDA_INIT_UNKNOWN_NATIVE);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 304, false, true), KB_CUDA_INIT_OS_ERROR);
 	assert_string_equal(cuda_result_kb(CUDA_STEP_INIT, 3, false, true),
 			    KB_CUDA_INIT_NOT_INITIALIZED);

@@ -1718,6 +1718,22 @@ static void test_rank_real_pastes(void **state)
 			   "`nvidia_uvm` on Linux\n";
 	assert_string_equal(first_cause_of(uvm, "native"), "explain.host.uvm_bad_state");
 	assert_string_not_equal(first_cause_of(uvm, "wsl2"), "explain.host.uvm_bad_state");
+	/* ...and with no platform shown, the general reading (does the driver
+	 * answer?) leads, not WSL's restart (pycuda#276) nor native's module
+	 * reload (pytorch#88639) */
+	const char unk[] = "RuntimeError: CUDA error: unknown error\n";
+	assert_string_equal(first_cause_of(unk, NULL), "explain.cuda.unknown_any");
+	assert_string_equal(first_cause_of(unk, "wsl2"), "cuda.init.unknown");
+	assert_string_equal(first_cause_of(unk, "native"), "explain.host.uvm_bad_state");
+	/* nvidia-smi's "blocked by the operating system": WSL's readings lead
+	 * only on WSL (WSL#9938); natively the device nodes (gvisor#11069);
+	 * with no platform shown, the reading that names both */
+	const char blocked[] = "Failed to initialize NVML: GPU access blocked by the operating "
+			       "system\n";
+	assert_string_equal(first_cause_of(blocked, NULL), "explain.nvml.os_blocked_any");
+	assert_string_equal(first_cause_of(blocked, "native"), "nvml.smi.native_os_blocked");
+	assert_string_equal(first_cause_of(blocked, "container"), "nvml.smi.native_os_blocked");
+	assert_string_equal(first_cause_of(blocked, "wsl2"), "host.driver.tcc");
 	/* cuBLAS NOT_SUPPORTED by its code class: the call, not the setup
 	 * (ComfyUI_ACE-Step#10) */
 	assert_string_equal(first_cause_of("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when "

@@ -692,6 +692,46 @@ static const struct history_change *find_change(const struct history_transition 
 	return NULL;
 }
 
+/* A driver downgrade is Windows Update's reading only on WSL; on native
+ * Linux (or with no platform recorded) the distribution's packages did it. */
+static void test_downgrade_by_platform(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *platform, *kb;
+	} t[] = { { "wsl2", KB_HISTORY_DRIVER_DOWNGRADE },
+		  { "container-in-wsl2", KB_HISTORY_DRIVER_DOWNGRADE },
+		  { "native", KB_HISTORY_DRIVER_DOWNGRADE_NATIVE },
+		  { "container", KB_HISTORY_DRIVER_DOWNGRADE_NATIVE },
+		  { NULL, KB_HISTORY_DRIVER_DOWNGRADE_NATIVE } };
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		struct history_kv a[] = { { (char *)"driver.version", (char *)"560.35.03" },
+					  { (char *)"platform", (char *)t[i].platform } };
+		struct history_kv b[] = { { (char *)"driver.version", (char *)"550.54.14" },
+					  { (char *)"platform", (char *)t[i].platform } };
+		struct history_run r[2];
+		memset(r, 0, sizeof r);
+		r[0].machine = r[1].machine = (char *)"m";
+		r[0].started_at = (char *)"2025-11-03T09:00:00Z";
+		r[1].started_at = (char *)"2025-11-10T09:00:00Z";
+		r[0].facts = a;
+		r[1].facts = b;
+		r[0].nfacts = r[1].nfacts = t[i].platform ? 2 : 1;
+		struct history_runs runs;
+		memset(&runs, 0, sizeof runs);
+		runs.v = r;
+		runs.n = 2;
+		struct history_changes ch;
+		history_changes(&runs, &ch);
+		assert_int_equal(ch.n, 1);
+		const struct history_change *c = find_change(&ch.v[0], "driver.version");
+		assert_non_null(c);
+		assert_string_equal(c->how, "downgrade");
+		assert_string_equal(c->kb, t[i].kb);
+		history_changes_release(&ch);
+	}
+}
+
 static void test_changes(void **state)
 {
 	(void)state;
@@ -882,8 +922,9 @@ static void test_kb_entries(void **state)
 		    strstr(sb.buf, "<what>"))
 			fail_msg("%s: a placeholder is not filled: %s", e->id, sb.buf);
 	}
-	assert_int_equal(mine, 5);
-	static const char *const used[] = { KB_HISTORY_DRIVER_DOWNGRADE, KB_HISTORY_DRIVER_UPGRADE,
+	assert_int_equal(mine, 6);
+	static const char *const used[] = { KB_HISTORY_DRIVER_DOWNGRADE,
+					    KB_HISTORY_DRIVER_DOWNGRADE_NATIVE, KB_HISTORY_DRIVER_UPGRADE,
 					    KB_HISTORY_KERNEL_CHANGED, KB_HISTORY_LIBCUDA_CHANGED,
 					    KB_HISTORY_FRAMEWORK_CHANGED };
 	for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
@@ -1285,6 +1326,7 @@ int main(void)
 		cmocka_unit_test(test_record_roundtrip),
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_changes),
+		cmocka_unit_test(test_downgrade_by_platform),
 		cmocka_unit_test(test_change_kinds),
 		cmocka_unit_test(test_human_time),
 		cmocka_unit_test(test_kb_entries),

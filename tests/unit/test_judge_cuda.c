@@ -285,6 +285,17 @@ static void test_fail_call(void **state)
 	ju_expect("no device, native", &r, ST_FAIL, "cuda.init.no_device_native", NULL, "call",
 		  "cuInit");
 	result_release(&r);
+	/* The unknown error (999): WSL's reading (restart the VM) on WSL 2,
+	 * nvidia_uvm's elsewhere; wsl.exe is no step on native Linux. */
+	result_init(&r, NULL);
+	cuda_fail_call(&r, CUDA_STEP_INIT, "cuInit", CUDA_ERROR_UNKNOWN, NULL, true, NULL);
+	ju_expect("unknown, WSL", &r, ST_FAIL, "cuda.init.unknown", NULL, "call", "cuInit");
+	result_release(&r);
+	result_init(&r, NULL);
+	cuda_fail_call(&r, CUDA_STEP_INIT, "cuInit", CUDA_ERROR_UNKNOWN, NULL, false, NULL);
+	ju_expect("unknown, native", &r, ST_FAIL, "cuda.init.unknown_native",
+		  "cuInit returned CUDA_ERROR_UNKNOWN", "call", "cuInit");
+	result_release(&r);
 }
 
 /* What wslgpu_check's counters say once copied back. */

@@ -128,11 +128,10 @@ static const struct row rows[] = {
 	  "SyntaxError: odd", NULL, NULL },
 };
 
-static void test_rows(void **state)
+/* Judges row w's run on WSL 2 (wsl) or elsewhere and checks its verdict. */
+static void judge_row(const struct row *w, bool wsl)
 {
-	(void)state;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		const struct row *w = &rows[i];
+	{
 		struct fw_run run;
 		memset(&run, 0, sizeof run);
 		proc_result_init(&run.pr);
@@ -153,7 +152,7 @@ static void test_rows(void **state)
 			run.parsed = pyprobe_parse(run.pr.out.buf, run.pr.out.len, &run.snap);
 		struct result r;
 		result_init(&r, NULL);
-		judge_framework_run(&TORCH, &run, true, w->cvd, &r);
+		judge_framework_run(&TORCH, &run, wsl, w->cvd, &r);
 		ju_expect(w->name, &r, w->st, w->kb, w->detail, w->ev_key, w->ev_val);
 		result_release(&r);
 		pyprobe_free(&run.snap);
@@ -161,10 +160,39 @@ static void test_rows(void **state)
 	}
 }
 
+static void test_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		judge_row(&rows[i], true);
+}
+
+/* cuDNN's "libcuda.so: cannot open shared object file" is WSL's missing
+ * unversioned name (its fix is /usr/lib/wsl/lib on LD_LIBRARY_PATH) only on
+ * WSL; elsewhere it is a cuDNN failure, with no WSL step. */
+static void test_cudnn_libcuda_by_platform(void **state)
+{
+	(void)state;
+	static const struct row wsl = {
+		"cuDNN cannot load libcuda.so, WSL", 0, 0, PROC_EXITED, 0, HEAD GPU ARCH DONE
+		", \"compute\": \"ok\", \"conv\": \"error\", \"conv_error\": \"Could not load "
+		"library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object "
+		"file: No such file or directory\"", NULL, "", NULL,
+		ST_FAIL, "frameworks.cudnn_libcuda", NULL, NULL, NULL
+	};
+	judge_row(&wsl, true);
+	struct row native = wsl;
+	native.name = "cuDNN cannot load libcuda.so, native";
+	native.kb = "frameworks.torch.cudnn_failed";
+	native.detail = "its cuDNN convolution failed";
+	judge_row(&native, false);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_cudnn_libcuda_by_platform),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,11 @@
  *  - a removal command (apt-get remove, dpkg -P ...) names its packages,
  *    never a pattern: in every fix line, and in every fixture's `wslgpu
  *    fix` plan (kbtruth.sh writes them beside the runs).
+ *  - platform-true: an entry without a platform: line holds on every
+ *    platform, so its first step is no one platform's command and its cause
+ *    is not one platform's in every sentence; on every fixture machine, the
+ *    entry a check picked applies to its platform and, off WSL, its first
+ *    step is no WSL command.
  * And no user text names internal ids (field-case numbers, fixture names).
  */
 #include "testutil.h"
@@ -296,6 +301,199 @@ static void check_fix(const char *what, const char *line, struct strbuf *errs)
 			line);
 }
 
+/* ---- platform-true: no one platform's advice in an entry for all ---- */
+
+/* Words that tie a line to WSL (or Windows) and to Linux outside WSL. */
+static const char *const wsl_words[] = {
+	"wsl.exe", "powershell", ".wslconfig", "/usr/lib/wsl", "nvidia-smi.exe", "windows driver",
+	"wsl --", "/dev/dxg", "$env:", NULL,
+};
+static const char *const native_words[] = {
+	"modprobe", "rmmod", "dkms", "nouveau", "secure boot", "mokutil", "/dev/nvidia", NULL,
+};
+/* A sentence with one of these speaks of WSL (or Windows), or of Linux
+ * outside it; a cause that names the other side is not one platform's. */
+static const char *const wsl_scope[] = { "wsl", "windows", "/dev/dxg", NULL };
+static const char *const other_scope[] = {
+	"native", "outside wsl", "elsewhere", "container", "bare metal", "any linux", "on linux",
+	NULL,
+};
+
+static const char *word_in(const char *text, const char *const *words)
+{
+	for (size_t i = 0; text && words[i]; i++)
+		if (strcasestr(text, words[i]))
+			return words[i];
+	return NULL;
+}
+
+/*
+ * Entries without a platform: line that still name one platform's devices,
+ * files or commands, read and judged general: a reason each. An entry whose
+ * advice holds on one platform only gets a platform: line instead, and one
+ * whose check must say something else elsewhere is split (cuda.init.unknown
+ * and cuda.init.unknown_native).
+ */
+static const struct {
+	const char *id, *why;
+} platform_general[] = {
+	{ "explain.containers.nvml_permissions",
+	  "its first step lists both platforms' device files (/dev/dxg and /dev/nvidia*): "
+	  "whichever exists answers, on WSL or on a Linux host" },
+	{ "explain.nccl.windows_libuv",
+	  "Windows-native PyTorch's (not WSL's), matched in Windows logs; kb.c has no platform "
+	  "word for Windows to bind it with" },
+	{ "libs.kernel_modules.unreadable",
+	  "a read-only listing of /sys/module that answers on any Linux; nouveau is only a "
+	  "module name looked for, not a step" },
+	{ "nvml.init.no_permission",
+	  "its first step lists both platforms' device files (/dev/dxg on WSL, /dev/nvidia* "
+	  "natively), as its cause says" },
+	{ "watch.cpu_bound",
+	  "the cause's general part needs the run's evidence; WSL2's processors= is one "
+	  "item, marked as WSL2's, in a list of general causes" },
+	{ "watch.cpu_or_gpu_bound",
+	  "shown only where NVML reports no GPU utilisation (on WSL, as watch says); the "
+	  "step is marked as WSL's, and the general ones need the job's evidence" },
+	{ "watch.gpu_util_unavailable",
+	  "a note shown only where NVML reports no utilisation, which its cause explains "
+	  "as WSL's limit; the step is marked as WSL's" },
+	{ NULL, NULL },
+};
+
+static const char *platform_general_why(const char *id)
+{
+	for (size_t i = 0; platform_general[i].id; i++)
+		if (!strcmp(platform_general[i].id, id))
+			return platform_general[i].why;
+	return NULL;
+}
+
+/* Whether every sentence of text names one of words (a cause whose every
+ * sentence is one platform's says nothing for the others). */
+static bool every_sentence_has(const char *text, const char *const *words)
+{
+	struct strbuf s = STRBUF_INIT;
+	bool all = true, any = false;
+	for (const char *p = text; *p && all;) {
+		const char *end = strstr(p, ". ");
+		size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
+		sb_reset(&s);
+		sb_addn(&s, p, n);
+		all = word_in(s.buf, words) != NULL;
+		any = true;
+		p += n;
+		p += strspn(p, " ");
+	}
+	sb_release(&s);
+	return any && all;
+}
+
+/* Why an entry with no platform: line reads as one platform's, or NULL.
+ * Read as `wslgpu kb` and explain show it: without evidence (a sentence or a
+ * fix that needs evidence of the platform is left out there). A fix's
+ * command is read, not its remark, which may say where it applies. */
+static const char *one_platform(const struct finding_view *v, struct strbuf *why)
+{
+	sb_reset(why);
+	if (v->nfix) {
+		struct strbuf note = STRBUF_INIT, cmd = STRBUF_INIT;
+		const char *rem = kb_fix_remark(v->fix[0], &note);
+		sb_addn(&cmd, v->fix[0], rem ? (size_t)(rem - v->fix[0]) : strlen(v->fix[0]));
+		const char *w = word_in(cmd.buf, wsl_words);
+		const char *n = word_in(cmd.buf, native_words);
+		if (w || n)
+			sb_addf(why, "its first fix is %s's (%s): %s", w ? "WSL" : "native Linux",
+				w ? w : n, v->fix[0]);
+		sb_release(&note);
+		sb_release(&cmd);
+		if (w || n)
+			return why->buf;
+	}
+	if (!v->cause)
+		return NULL;
+	const char *cw = word_in(v->cause, wsl_words), *cn = word_in(v->cause, native_words);
+	if (cw && !word_in(v->cause, other_scope) && every_sentence_has(v->cause, wsl_scope)) {
+		sb_addf(why, "every sentence of its cause is WSL's (%s)", cw);
+		return why->buf;
+	}
+	if (cn && !word_in(v->cause, wsl_scope) && every_sentence_has(v->cause, native_words)) {
+		sb_addf(why, "every sentence of its cause is native Linux's (%s)", cn);
+		return why->buf;
+	}
+	return NULL;
+}
+
+/* The detector itself, on entries as they were and as they are meant to be. */
+static void test_platform_detector(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"[t.wsl_first]\nlayer: cuda\ntitle: t\ncause: The driver gives no more detail.\n"
+		"fix: wsl.exe --shutdown   (in PowerShell)\nfix: nvidia-smi\n"
+		"source: https://example.invalid/\n\n"
+		"[t.general_first]\nlayer: cuda\ntitle: t\ncause: The driver gives no more detail.\n"
+		"fix: nvidia-smi\nfix: wsl.exe --shutdown   (on WSL, in PowerShell)\n"
+		"source: https://example.invalid/\n\n"
+		"[t.wsl_cause]\nlayer: cuda\ntitle: t\ncause: On WSL the file is in /usr/lib/wsl/lib.\n"
+		"fix: ldconfig -p\nsource: https://example.invalid/\n\n"
+		"[t.both]\nlayer: cuda\ntitle: t\ncause: NVML comes with the driver. On WSL it is in\n"
+		"  /usr/lib/wsl/lib.\nfix: ldconfig -p\nsource: https://example.invalid/\n\n"
+		"[t.native_fix]\nlayer: cuda\ntitle: t\ncause: The module is in a bad state.\n"
+		"fix: sudo rmmod nvidia_uvm   (with no CUDA program running)\n"
+		"source: https://example.invalid/\n";
+	struct kb kb;
+	struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+	assert_int_equal(kb_parse(text, strlen(text), &kb, &err), 0);
+	static const struct {
+		const char *id;
+		bool hit;
+	} want[] = { { "t.wsl_first", true },  { "t.general_first", false }, { "t.wsl_cause", true },
+		     { "t.both", false },      { "t.native_fix", true } };
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct finding_view v;
+		finding_expand(&v, kb_find_in(&kb, want[i].id), NULL, NULL);
+		if ((one_platform(&v, &why) != NULL) != want[i].hit)
+			fail_msg("%s: expected %s", want[i].id, want[i].hit ? "a hit" : "none");
+		finding_view_release(&v);
+	}
+	kb_free(&kb);
+	sb_release(&err);
+	sb_release(&why);
+}
+
+static void test_platform_true(void **state)
+{
+	(void)state;
+	const struct kb *kb = kb_builtin();
+	struct strbuf errs = STRBUF_INIT, why = STRBUF_INIT;
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		if (e->platform || !strcmp(e->kind, "signature"))
+			continue;
+		struct finding_view v;
+		finding_expand(&v, e, NULL, NULL);
+		const char *hit = one_platform(&v, &why);
+		if (hit && !platform_general_why(e->id))
+			sb_addf(&errs,
+				"%s:%d: [%s] has no platform: line, but %s (give it one, put a "
+				"diagnostic that holds everywhere first and say which platform each "
+				"part is for, or list it in platform_general with a reason)\n",
+				e->file, e->line, e->id, hit);
+		else if (!hit && platform_general_why(e->id))
+			sb_addf(&errs, "[%s] is listed in platform_general but reads as general: "
+				"drop it from the list\n", e->id);
+		finding_view_release(&v);
+	}
+	for (size_t i = 0; platform_general[i].id; i++)
+		if (!kb_find(platform_general[i].id))
+			sb_addf(&errs, "platform_general names [%s], which is no entry\n",
+				platform_general[i].id);
+	fail_with(&errs);
+	sb_release(&errs);
+	sb_release(&why);
+}
+
 /* ---- without evidence ---- */
 
 static void test_general_advice(void **state)
@@ -496,6 +694,11 @@ static void check_run(const char *file, const char *buf, size_t len, struct strb
 				finding_view_release(&o);
 				continue;
 			}
+			/* The entry a check picked holds on this machine's platform,
+			 * and off WSL its first step is no WSL command. */
+			if (kind.len && !kb_applies(e, kind.buf))
+				sb_addf(errs, "%s: the entry is for %s, this machine is %s\n", what.buf,
+					e->platform, kind.buf);
 			for (size_t j = 0; j < e->fix.n; j++)
 				if (kb_unfilled(e->fix.v[j], &ev, id.buf, &keys) && !pending(e))
 					sb_addf(errs, "%s: fix leaves %s unfilled: %s\n", what.buf, keys.buf,
@@ -504,6 +707,10 @@ static void check_run(const char *file, const char *buf, size_t len, struct strb
 			finding_expand(&v, e, &ev, id.buf);
 			if (v.cause)
 				apply_rules(what.buf, v.cause, false, &f, errs);
+			if (kind.len && !strstr(kind.buf, "wsl") && v.nfix &&
+			    word_in(v.fix[0], wsl_words))
+				sb_addf(errs, "%s: off WSL its first fix is WSL's: %s\n", what.buf,
+					v.fix[0]);
 			for (size_t j = 0; j < v.nfix; j++) {
 				apply_rules(what.buf, v.fix[j], true, &f, errs);
 				check_fix(what.buf, v.fix[j], errs);
@@ -628,6 +835,8 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_removal_pattern_detector),
 		cmocka_unit_test(test_general_advice),
+		cmocka_unit_test(test_platform_detector),
+		cmocka_unit_test(test_platform_true),
 		cmocka_unit_test(test_no_internal_ids),
 		cmocka_unit_test(test_fixture_runs),
 	};
