@@ -340,9 +340,6 @@ static const struct {
 	{ "explain.containers.nvml_permissions",
 	  "its first step lists both platforms' device files (/dev/dxg and /dev/nvidia*): "
 	  "whichever exists answers, on WSL or on a Linux host" },
-	{ "explain.nccl.windows_libuv",
-	  "Windows-native PyTorch's (not WSL's), matched in Windows logs; kb.c has no platform "
-	  "word for Windows to bind it with" },
 	{ "libs.kernel_modules.unreadable",
 	  "a read-only listing of /sys/module that answers on any Linux; nouveau is only a "
 	  "module name looked for, not a step" },
