@@ -162,6 +162,8 @@ static const struct torch_wheel wheels[] = {
 /* Releases the knowledge base names for something other than their wheels. */
 static const struct torch_note notes[] = {
 	{ "2.4", "torch.distributed's TCPStore uses libuv by default" },
+	/* pytorch/pytorch#121834 and #125790 (2024-05) */
+	{ "2.3", "2.3.0's cuDNN v8 convolutions warn \"Plan failed with a cudnnException\"; 2.3.1 does not" },
 };
 
 const struct torch_note *torch_notes(size_t *n)

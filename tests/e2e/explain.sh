@@ -112,7 +112,7 @@ expect_json '.matches[0].kind == "noise" and .matches[1].kind == "finding"'
 expect_json '.matches[1].count == 41 and .matches[1].first_line == 12 and .matches[1].last_line == 92'
 expect_json '.matches[1].lines[0].line == 12 and (.matches[1].lines | length) == 8'
 expect_json '.matches[1].lines[0].text | test("CUDA_ERROR_NO_DEVICE")'
-expect_json '.matches[1].causes[0].id == "cuda.load.shadowed" and .matches[1].causes[0].machine == null'
+expect_json '.matches[1].causes[0].id == "libs.loader.distro_package" and .matches[1].causes[0].layer == "libs" and .matches[1].causes[0].machine == null'
 expect_json '[.matches[1].causes[] | select(.confirm == null or (.confirm | startswith("wslgpu check")))] | length > 0'
 expect_json '.matches[1].source | length > 0'
 expect_json '.summary.status == "problem" and .summary.findings == 1 and .summary.noise == 1'
@@ -462,6 +462,29 @@ expect_err 'my\.bad: match 1: unknown class \{version\}'
 run explain --kb "$WORK/missing.kb" "x"
 expect_rc 2
 expect_err 'cannot open .*missing\.kb'
+
+# Families read in any wording name the layer where their cause sits
+# (doc/explain.md, "Layers"). SGLang's KV cache (InferenceX#2128): the
+# fix raises the memory share, never lowers it.
+run_json explain "$(printf 'Load weight end. quant=fp8, fmt=e4m3, avail mem=12.25 GB, mem usage=125.65 GB.\nValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88.')"
+expect_json '.matches[0].signature == "explain.sig.wide_kv_cache" and .matches[0].family == "oom"'
+expect_json '.matches[0].causes[0].id == "explain.wide.kv_cache_budget" and .matches[0].causes[0].layer == "cuda"'
+expect_json '[.matches[0].causes[0].fix[] | select(test("a larger --mem-fraction-static"))] | length == 1'
+expect_json '[.matches[0].causes[0].fix[] | select(test("(smaller|lower) --mem-fraction"))] | length == 0'
+# ONNX Runtime's error 126 on Windows (onnxruntime#21825): a CUDA or cuDNN
+# DLL is missing, the toolkit's layer
+run_json explain 'LoadLibrary failed with error 126 "" when trying to load "c:\Simon\Timpi\test\myenv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll"'
+expect_json '.matches[0].causes[0].id == "explain.apps.ort_windows_126" and .matches[0].causes[0].layer == "toolkit"'
+# Ollama on Windows with a driver whose nvcuda.dll lacks cuCtxCreate_v3
+# (ollama#6626): the driver is too old, the host's layer; the WSL reading
+# (a Linux package's libcuda) is not first on a Windows log
+run_json explain 'time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg="unable to load cuda driver library" library=C:\WINDOWS\system32\nvcuda.dll error="symbol lookup for cuCtxCreate_v3 failed"'
+expect_json '.matches[0].causes[0].id == "explain.host.driver_too_old" and .matches[0].causes[0].layer == "host"'
+# The NVIDIA module's build stopping in gcc on a new kernel
+# (open-gpu-kernel-modules#751): the host, and no removal first
+run_json explain "$(printf 'In file included from /usr/src/linux-headers-6.13.0-aosc-main/include/linux/module.h:22,\n                 from nvidia/nv.c:24:\nnvidia/nv.c:130:18: error: expected x before DMA_BUF\n')"
+expect_json '.matches[0].signature == "explain.sig.wide_module_build_cc" and .matches[0].causes[0].id == "explain.wide.module_build"'
+expect_json '.matches[0].causes[0].fix[0] | test("make.log")'
 
 # The fixed strings for grep -F.
 run explain --dump-keys

@@ -1699,7 +1699,7 @@ static void test_rank_real_pastes(void **state)
 			     "is detected\n";
 	assert_string_equal(first_cause_of(nodev, NULL), "explain.cuda.no_device_any");
 	assert_string_equal(first_cause_of(nodev, "native"), "cuda.init.no_device_native");
-	assert_string_equal(first_cause_of(nodev, "wsl2"), "cuda.load.shadowed");
+	assert_string_equal(first_cause_of(nodev, "wsl2"), "libs.loader.distro_package");
 	/* The OOM killer is host RAM on any machine; WSL's memory cap leads
 	 * only on WSL (ert#7797, WSL#8984) */
 	const char killed[] = "[havb@be-lx139213:~]$ perl -wE 'my @xs; for (1..2**20) { push @xs, "
