@@ -477,9 +477,11 @@ run_json explain 'LoadLibrary failed with error 126 "" when trying to load "c:\S
 expect_json '.matches[0].causes[0].id == "explain.apps.ort_windows_126" and .matches[0].causes[0].layer == "toolkit"'
 # Ollama on Windows with a driver whose nvcuda.dll lacks cuCtxCreate_v3
 # (ollama#6626): the driver is too old, the host's layer; the WSL reading
-# (a Linux package's libcuda) is not first on a Windows log
+# (a Linux package's libcuda) is not first on a Windows log; Windows' own
+# reading of it leads, the general one after it
 run_json explain 'time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg="unable to load cuda driver library" library=C:\WINDOWS\system32\nvcuda.dll error="symbol lookup for cuCtxCreate_v3 failed"'
-expect_json '.matches[0].causes[0].id == "explain.host.driver_too_old" and .matches[0].causes[0].layer == "host"'
+expect_json '.matches[0].causes[0].id == "explain.apps.ollama_old_nvcuda" and .matches[0].causes[0].layer == "host"'
+expect_json '.matches[0].causes[1].id == "explain.host.driver_too_old" and .matches[0].causes[1].layer == "host"'
 # The NVIDIA module's build stopping in gcc on a new kernel
 # (open-gpu-kernel-modules#751): the host, and no removal first
 run_json explain "$(printf 'In file included from /usr/src/linux-headers-6.13.0-aosc-main/include/linux/module.h:22,\n                 from nvidia/nv.c:24:\nnvidia/nv.c:130:18: error: expected x before DMA_BUF\n')"
