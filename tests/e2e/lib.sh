@@ -231,7 +231,8 @@ json_settle() {
 	JQ_GEN=$((JQ_GEN + 1))
 }
 json_flush() {
-	[ -n "$JQ_Q$JQ_VALID" ] || return 0
+	# (from the exit trap, too: perhaps before lib.sh set these)
+	[ -n "${JQ_Q:-}${JQ_VALID:-}" ] || return 0
 	_jq_q=$JQ_Q _jq_n=$JQ_N _jq_valid=$JQ_VALID _jq_prog=$JQ_PROG
 	# emptied first: the ok and fail below flush too
 	JQ_Q="" JQ_PROG="" JQ_N=0 JQ_VALID=""
