@@ -384,6 +384,12 @@ void proc_describe_end(const struct proc_result *r, struct strbuf *sb)
 	case PROC_STOPPED:
 		sb_addf(sb, "was stopped by %s and killed", signal_name(r->sig, buf));
 		break;
+	case PROC_OUTPUT_OVER:
+		if (r->out.len % 1024 == 0)
+			sb_addf(sb, "printed more than %zu KiB and was stopped", r->out.len >> 10);
+		else
+			sb_addf(sb, "printed more than %zu bytes and was stopped", r->out.len);
+		break;
 	}
 }
 
@@ -490,7 +496,8 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 	ssize_t got = read(ex[0], &exec_errno, sizeof exec_errno);
 	close(ex[0]);
 
-	bool out_open = true, err_open = true, timed_out = false, exited = false;
+	bool stop_at_cap = opts && opts->stop_at_cap;
+	bool out_open = true, err_open = true, timed_out = false, exited = false, over = false;
 	int status = 0, stop_sig = 0;
 	double deadline = start + timeout_ms;
 	double exit_grace = 0; /* when the child exited, how long we still read */
@@ -516,6 +523,14 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 				out_open = drain(out[0], &r->out, cap, &r->out_truncated);
 			if (err_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR)))
 				err_open = drain(err[0], &r->err, cap, &r->err_truncated);
+			if (stop_at_cap && r->out_truncated && !exited) {
+				/* the rest could not be kept: reading it to its
+				 * end only burns CPU (the group goes, grandchildren
+				 * with it) */
+				kill(-pid, SIGKILL);
+				over = true;
+				break;
+			}
 		}
 		if (!exited && waitpid(pid, &status, WNOHANG | WUNTRACED) == pid) {
 			if (WIFSTOPPED(status)) {
@@ -571,6 +586,8 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		r->sig = stop_sig;
 	} else if (timed_out) {
 		r->end = PROC_TIMEOUT;
+	} else if (over && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		r->end = PROC_OUTPUT_OVER;
 	} else if (WIFSIGNALED(status)) {
 		r->end = PROC_SIGNALED;
 		r->sig = WTERMSIG(status);

@@ -26,6 +26,7 @@ enum proc_end {
 	PROC_TIMEOUT,  /* killed at the time limit */
 	PROC_EXEC_FAILED, /* code holds the errno of execve */
 	PROC_STOPPED,  /* sig holds the signal that stopped it; then killed */
+	PROC_OUTPUT_OVER, /* its stdout passed the cap (stop_at_cap); then killed */
 };
 
 struct proc_result {
@@ -65,6 +66,11 @@ struct proc_opts {
 	size_t cap;            /* 0: PROC_OUTPUT_CAP */
 	const char *const *env_set; /* extra "NAME=value" entries, NULL-terminated */
 	const struct proc_watch *watch; /* NULL: nobody watches */
+	/* Once stdout passes the cap, kill the command's group rather than
+	 * read the rest to its end: for a command whose output past the cap
+	 * cannot be used (the Python probe's result lines; a Python that
+	 * prints a gigabyte cost seconds of CPU to drain). */
+	bool stop_at_cap;
 };
 
 void proc_result_init(struct proc_result *r);

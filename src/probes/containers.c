@@ -49,7 +49,7 @@ static int run_cmd(struct probe_ctx *ctx, struct result *r, const char *const *a
 		   int limit_ms, struct proc_result *pr, const char *step)
 {
 	probe_step(ctx, "%s", step);
-	struct proc_opts po = { limit_ms, 256u << 10, NULL, NULL };
+	struct proc_opts po = { .timeout_ms = limit_ms, .cap = 256u << 10 };
 	return probe_run(ctx, r, argv, &po, pr);
 }
 

@@ -672,7 +672,8 @@ static void judge_no_snapshot(const struct fw_run *run, struct result *t)
 		res_set(t, ST_WARN, KB_FRAMEWORKS_PROBE_GARBLED,
 			"%s printed more than %u KiB that is not the probe's output%s",
 			python, FW_OUTPUT_CAP >> 10,
-			pr->end == PROC_TIMEOUT ? " (and was stopped at the time limit)" : "");
+			pr->end == PROC_TIMEOUT ? " (and was stopped at the time limit)"
+			: pr->end == PROC_OUTPUT_OVER ? " (and was stopped there)" : "");
 	} else if (pr->end == PROC_TIMEOUT) {
 		res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_HANG,
 			"%s did not start the probe within %.1f s", python,
@@ -770,6 +771,10 @@ static void judge_run_status(const struct fwdesc *d, const struct fw_run *run, b
 			res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_CRASH, "%s crashed (%s) during %s",
 				python, signal_name(pr->sig, pbuf),
 				stage_words(stage, d, sbuf, sizeof sbuf));
+		} else if (pr->end == PROC_OUTPUT_OVER) {
+			res_set(t, ST_WARN, KB_FRAMEWORKS_PROBE_GARBLED,
+				"%s printed more than %u KiB during %s and was stopped there", python,
+				FW_OUTPUT_CAP >> 10, stage_words(stage, d, sbuf, sizeof sbuf));
 		} else {
 			res_set(t, ST_FAIL, KB_FRAMEWORKS_PROBE_CRASH, "%s exited with status %d during %s",
 				python, pr->code, stage_words(stage, d, sbuf, sizeof sbuf));
@@ -873,7 +878,9 @@ static void collect_run(struct probe_ctx *ctx, struct result *r, const struct fw
 		const char *argv[] = { ip->host, "-c", pyprobe_script, d->name, NULL };
 		static const char *const env[] = { "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1",
 						   NULL };
-		struct proc_opts po = { limit, FW_OUTPUT_CAP, env, NULL };
+		/* past the cap its result lines could not be read: stop it there */
+		struct proc_opts po = { .timeout_ms = limit, .cap = FW_OUTPUT_CAP, .env_set = env,
+					.stop_at_cap = true };
 		run->started = probe_run(ctx, r, argv, &po, &run->pr);
 		run->parsed = pyprobe_parse(run->pr.out.buf, run->pr.out.len, &run->snap);
 	}

@@ -566,7 +566,7 @@ static void smi_run(struct probe_ctx *ctx, struct result *r, const char *guest,
 		    const char *host, struct smi_run *s)
 {
 	const char *argv[] = { host, NULL };
-	struct proc_opts po = { smi_limit_ms(ctx), 0, NULL, NULL };
+	struct proc_opts po = { .timeout_ms = smi_limit_ms(ctx) };
 	proc_result_init(&s->pr);
 	sb_init(&s->end);
 	sb_init(&s->output);
@@ -646,6 +646,7 @@ static void smi_classify(struct probe_ctx *ctx, struct result *r, const struct s
 			 in->have_header ? " after printing its header" : "");
 		return;
 	}
+	case PROC_OUTPUT_OVER: /* not asked for: its output is read to its end */
 	case PROC_EXITED:
 		break;
 	}

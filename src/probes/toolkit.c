@@ -105,7 +105,7 @@ static void nvcc_version(struct probe_ctx *ctx, const char *guest, const char *h
 {
 	probe_step(ctx, "%s --version", guest);
 	const char *argv[] = { host, "--version", NULL };
-	struct proc_opts po = { limit_ms, 64 << 10, NULL, NULL };
+	struct proc_opts po = { .timeout_ms = limit_ms, .cap = 64 << 10 };
 	struct proc_result pr;
 	proc_result_init(&pr);
 	if (probe_run(ctx, r, argv, &po, &pr) == 0) {

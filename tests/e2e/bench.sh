@@ -176,6 +176,7 @@ done
 # ---- not enough free space: a tiny tmpfs, where a mount namespace is allowed ----
 mkdir -p "$ROOT/tmp/tiny"
 if unshare -rm sh -c "mount -t tmpfs -o size=2m none '$ROOT/tmp/tiny'" 2>/dev/null; then
+	json_settle
 	unshare -rm sh -c "mount -t tmpfs -o size=2m none '$ROOT/tmp/tiny' &&
 		env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user \
 		'$WSLGPU' --root '$ROOT' bench io /tmp/tiny --json $IO_SMALL >'$WORK/out'; echo \$? >'$WORK/rc'"
@@ -190,6 +191,7 @@ if unshare -rm sh -c "mount -t tmpfs -o size=2m none '$ROOT/tmp/tiny'" 2>/dev/nu
 	expect_json '.io.verdict.findings[0].cause | test("Not even its smallest run fits")'
 	expect_json '.io.verdict.findings[0].fix[0] | test("^df -h /tmp/tiny")'
 	# 64 MiB asked on a 100 MiB tmpfs: a smaller --size that fits.
+	json_settle
 	unshare -rm sh -c "mount -t tmpfs -o size=100m none '$ROOT/tmp/tiny' &&
 		env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user \
 		'$WSLGPU' --root '$ROOT' bench io /tmp/tiny --json --size 64M --files 20 --seconds 10 >'$WORK/out'; echo \$? >'$WORK/rc'"

@@ -381,7 +381,15 @@ complete_bash() { # WORDS... (the last one is being completed)
 		_wslgpu wslgpu "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 		printf "%s\n" "${COMPREPLY[@]}"' complete "$BC" "$C/wslgpu.bash" "$@" 2>&1
 }
-complete_zsh() { # LINE
+complete_zsh() { # WORDS...: as complete_bash, by complete.zsh (one line)
+	# answered by the batch below when it asked this line
+	_zi=0
+	while IFS= read -r _zl; do
+		_zi=$((_zi + 1))
+		if [ "$_zl" = "$*" ] && [ -f "$WORK/zsh/$_zi" ]; then cat "$WORK/zsh/$_zi"; return; fi
+	done <<EOF
+$ZSH_LINES
+EOF
 	env -i PATH="$BUILD:/usr/bin:/bin" HOME="$WORK" TERM=xterm zsh -f "$top/tests/e2e/complete.zsh" "$C" "$*" 2>&1
 }
 # offers SHELL EXPECTED WORDS...: the completion of WORDS includes EXPECTED
@@ -396,23 +404,45 @@ offers() {
 shells=bash
 if command -v zsh >/dev/null 2>&1 && zsh -fc 'zmodload zsh/zpty' 2>/dev/null; then shells="bash zsh"; else
 	echo "# zsh with zpty not installed: zsh completion not tested"; fi
+# EXPECTED WORDS... (offers), in both shells
+OFFERS='check ch
+help he
+--color --co
+--version --ve
+always --color al
+check --root /tmp ch
+check --color never ch
+platform.kind check --only platform.k
+libs check --only li
+bridge.dxg.missing kb bridge.dxg.
+history help hi
+gpu bench g
+never check --color n
+--apply fix --ap
+--policy smoke --pol
+--changes history --ch'
+# Every line zsh is asked below, asked of one zsh (complete.zsh --each):
+# a zsh's compinit is 2 s of CPU. Should that zsh say anything on its
+# standard error or fail, each line is asked of a zsh of its own instead.
+ZSH_LINES=""
+if [ "${shells#*zsh}" != "$shells" ]; then
+	ZSH_LINES=$(printf '%s\n' "$OFFERS" | while read -r _want words; do echo "wslgpu $words"; done
+		echo "wslgpu check --only platform,bridge.d"
+		echo "wslgpu check --only "
+		for c in $cmds; do [ "$c" = help ] || [ "$c" = kb ] || echo "wslgpu $c --"; done)
+	mkdir "$WORK/zsh"
+	# one argument a line
+	(IFS=$NL; set -f; exec env -i PATH="$BUILD:/usr/bin:/bin" HOME="$WORK" TERM=xterm zsh -f \
+		"$top/tests/e2e/complete.zsh" "$C" --each "$WORK/zsh" $ZSH_LINES) 2>"$WORK/zsh.err" >&2 &&
+		[ ! -s "$WORK/zsh.err" ] || rm -f "$WORK"/zsh/*
+fi
 for s in $shells; do
-	offers $s check ch
-	offers $s help he
-	offers $s --color --co
-	offers $s --version --ve
-	offers $s always --color al
-	offers $s check --root /tmp ch
-	offers $s check --color never ch
-	offers $s platform.kind check --only platform.k
-	offers $s libs check --only li
-	offers $s bridge.dxg.missing kb bridge.dxg.
-	offers $s history help hi
-	offers $s gpu bench g
-	offers $s never check --color n
-	offers $s --apply fix --ap
-	offers $s --policy smoke --pol
-	offers $s --changes history --ch
+	while read -r want words; do
+		# shellcheck disable=SC2086
+		offers $s "$want" $words </dev/null
+	done <<EOF
+$OFFERS
+EOF
 done
 offers bash platform,bridge.dxg check --only platform,bridge.d
 [ "${shells#*zsh}" != "$shells" ] && offers zsh bridge.dxg check --only platform,bridge.d

@@ -290,6 +290,7 @@ if command -v python3 >/dev/null 2>&1 && command -v bash >/dev/null 2>&1; then
 	mkdir -p "$ROOT/opt/my libs" "$ROOT/opt/\$(touch $PWNED)"
 	evil="/usr/lib/x86_64-linux-gnu:/opt/my libs:/opt/\$(touch $PWNED)"
 	run_env "LD_LIBRARY_PATH=$evil" check --json --timeout 5
+	json_settle
 	JSON="$WORK/evil.json"; cp "$WORK/out" "$JSON"
 	line=$(jq -r '[.checks[].fix[]? | select(startswith("export LD_LIBRARY_PATH="))][0] | sub("   # .*$"; "")' "$JSON")
 	want="/opt/my libs:/opt/\$(touch $PWNED)"
@@ -319,6 +320,7 @@ if command -v python3 >/dev/null 2>&1 && command -v bash >/dev/null 2>&1; then
 	mkdir -p "$ROOT$pydir"
 	mv "$ROOT/usr/bin/python3" "$ROOT$pydir/python3"
 	run_env "PATH=$pydir:/usr/bin:/bin" check --json --only frameworks.torch --timeout 10
+	json_settle
 	JSON="$WORK/py.json"; cp "$WORK/out" "$JSON"
 	line=$(jq -r '.checks[] | select(.id == "frameworks.torch") | .fix[0]' "$JSON")
 	case "$line" in "'$pydir/python3' -m pip install "*) ok "the interpreter's path is one quoted word" ;;

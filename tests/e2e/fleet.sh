@@ -28,6 +28,7 @@ T_SKIP=0
 DEPLOY="$top/deploy"
 skip_test() { T_SKIP=$((T_SKIP + 1)); echo "skip: $1"; }
 finish() {
+	json_flush
 	echo "e2e-result: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ]
 	exit $?

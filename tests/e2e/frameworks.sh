@@ -190,6 +190,9 @@ expect_status frameworks.torch warn
 expect_json '.checks[] | select(.id == "frameworks.torch") | .kb == "frameworks.probe_garbled"'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .detail | test("printed more than 128 KiB")'
 expect_json '.checks[] | select(.id == "frameworks.torch") | .ms < 5000'
+# stopped at the cap, not read to its end (a gigabyte: seconds of CPU)
+expect_json '.checks[] | select(.id == "frameworks.torch") | .evidence.exit == "printed more than 128 KiB and was stopped"'
+expect_json '.checks[] | select(.id == "frameworks.torch") | .detail | test("[(]and was stopped there[)]$")'
 
 fixture python-silent
 run_json --only frameworks

@@ -20,6 +20,7 @@ h() {
 }
 H_ENV=""
 hjson() {
+	json_settle
 	h --json "$@"
 	JSON="$WORK/out.json"
 	cp "$WORK/out" "$JSON"

@@ -10,7 +10,9 @@
 # over80.py WIDTH --each LIST: the same for many outputs in one process
 # (a Python start-up costs more than the check): each line of LIST is
 # "FIXES<tab>FILE", and what stdin would give for FILE goes to FILE.over
-# (empty when all fit; the error, when FILE could not be judged).
+# (empty when all fit; the error, when FILE could not be judged), and to
+# FILE.widest the width of its widest line (ux.sh's "widest": wide
+# characters 2, every other character 1).
 import re, sys, unicodedata
 
 def allowed(fixes):
@@ -64,7 +66,11 @@ for item in open(sys.argv[3], encoding="utf-8"):
                 known[fixes] = allowed(fixes)
             # decoded as stdin would be
             with open(path, encoding=sys.stdin.encoding, errors=sys.stdin.errors) as f:
-                for bad in over(f.read(), width, *known[fixes]):
-                    print(bad, file=out)
+                text = f.read()
+            for bad in over(text, width, *known[fixes]):
+                print(bad, file=out)
+            with open(path + ".widest", "w", encoding="utf-8") as w:
+                print(max(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l)
+                          for l in text.split("\n")), file=w)
         except Exception as e:  # noqa: BLE001 -- any failure to judge is a failure
             print("over80.py: %s: %s" % (path, e), file=out)

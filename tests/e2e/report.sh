@@ -80,6 +80,7 @@ for m in README.txt check.json evidence/etc-os-release evidence/proc-version evi
 	check "member $m" '[ -f "$B/$m" ]'
 done
 check "members are 0600" '[ -z "$(find "$B" -type f ! -perm 600)" ]'
+json_settle
 JSON="$B/check.json"
 check "check.json is JSON" 'jq -e . "$JSON" >/dev/null'
 expect_json '.schema == "wslgpu/check/2"'

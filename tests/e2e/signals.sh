@@ -143,6 +143,7 @@ bg check --json --timeout 60
 interrupt INT
 expect_rc 130
 expect_quick_end
+json_settle
 JSON=$WORK/out.json
 printf '%s\n' "$OUT" >"$JSON"
 expect_json '.summary.interrupted == "SIGINT"'

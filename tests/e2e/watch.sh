@@ -30,6 +30,7 @@ w() {
 	ERR=$(cat "$WORK/err")
 }
 json_file() {
+	json_settle
 	JSON=$1
 	if ! jq -e . "$JSON" >/dev/null 2>&1; then
 		fail "$JSON is not valid JSON"

@@ -50,6 +50,7 @@ ARCH_TRIPLET=x86_64-linux-gnu
 # TAP, as tests/e2e/lib.sh writes it; a known failure carries prove's TODO
 # directive ("not ok - ... # TODO reason"), which is not a failure.
 ok() {
+	[ -z "$JQ_Q$JQ_VALID" ] || json_flush
 	selected || return 0
 	T_PASS=$((T_PASS + 1))
 	if [ -n "$TODO_REASON" ]; then
@@ -60,6 +61,7 @@ ok() {
 	fi
 }
 fail() {
+	[ -z "$JQ_Q$JQ_VALID" ] || json_flush
 	selected || return 0
 	if [ -n "$TODO_REASON" ]; then
 		T_TODO=$((T_TODO + 1))
@@ -81,6 +83,7 @@ todo() {
 	TODO_REASON=""
 }
 done_testing() {
+	json_flush
 	echo "e2e-result: $T_PASS passed, $T_FAIL failed, $T_TODO todo"
 	[ "$T_FAIL" -eq 0 ]
 }

@@ -72,6 +72,7 @@ fi
 check_unchanged() {
 	label=$1
 	shift
+	json_settle
 	before=$(snapshot)
 	# shellcheck disable=SC2086
 	env -i PATH="$SMI_DIR:/usr/bin:/bin" HOME="$HOME_DIR" LD_LIBRARY_PATH="$LIBS" COLUMNS=1000 \

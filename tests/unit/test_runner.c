@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -762,6 +763,67 @@ static void test_proc_run(void **state)
 	assert_int_equal(r.out.len, 1000);
 	assert_true(r.out_truncated);
 	assert_int_equal(r.end, PROC_EXITED);
+	proc_result_release(&r);
+
+	/* With stop_at_cap, a command that prints without end is killed once
+	 * its output passes the cap, its whole group with it (the grandchild
+	 * sleep here), long before its limit; what it printed up to the cap
+	 * is kept. */
+	char pidfile[] = "/tmp/wslgpu-test-overXXXXXX";
+	int pfd = mkstemp(pidfile);
+	assert_true(pfd >= 0);
+	close(pfd);
+	char endless[160];
+	snprintf(endless, sizeof endless, "sleep 60 & echo $! >%s; exec yes", pidfile);
+	const char *over[] = { "/bin/sh", "-c", endless, NULL };
+	struct proc_opts stop = { .timeout_ms = 60000, .cap = 1000, .stop_at_cap = true };
+	proc_result_init(&r);
+	t0 = now_ms();
+	assert_int_equal(proc_run(over, &stop, &r), 0);
+	assert_true(now_ms() - t0 < 30000); /* not at its 60 s limit */
+	assert_int_equal(r.end, PROC_OUTPUT_OVER);
+	assert_int_equal(r.out.len, 1000);
+	assert_true(r.out_truncated);
+	assert_int_equal(memcmp(r.out.buf, "y\ny\n", 4), 0);
+	struct strbuf how = STRBUF_INIT;
+	proc_describe_end(&r, &how);
+	assert_string_equal(how.buf, "printed more than 1000 bytes and was stopped");
+	sb_release(&how);
+	proc_result_release(&r);
+	FILE *pf = fopen(pidfile, "r");
+	assert_non_null(pf);
+	int gc_pid = 0;
+	assert_int_equal(fscanf(pf, "%d", &gc_pid), 1);
+	fclose(pf);
+	unlink(pidfile);
+	/* gone (or a zombie until init reaps it), within seconds, not 60 */
+	bool gone = false;
+	for (int i = 0; i < 1000 && !gone; i++) {
+		char stat_path[64], st[256] = "";
+		snprintf(stat_path, sizeof stat_path, "/proc/%d/stat", gc_pid);
+		FILE *sf = fopen(stat_path, "r");
+		if (!sf) {
+			gone = true;
+			break;
+		}
+		size_t n = fread(st, 1, sizeof st - 1, sf);
+		fclose(sf);
+		st[n] = '\0';
+		const char *close_paren = strrchr(st, ')');
+		gone = close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
+		if (!gone)
+			poll(NULL, 0, 10);
+	}
+	assert_true(gone);
+
+	/* Output up to the cap is no reason to stop it. */
+	const char *fits[] = { "/bin/sh", "-c", "head -c 1000 /dev/zero; exit 5", NULL };
+	proc_result_init(&r);
+	proc_run(fits, &stop, &r);
+	assert_int_equal(r.end, PROC_EXITED);
+	assert_int_equal(r.code, 5);
+	assert_int_equal(r.out.len, 1000);
+	assert_false(r.out_truncated);
 	proc_result_release(&r);
 }
 
