@@ -390,6 +390,15 @@ expect_json '.matches[0].causes[0].id != "explain.rt.async_alloc"'
 printf 'BUG: kernel NULL pointer dereference, address: 0000000000000000\nRIP: 0010:_raw_q_schedule+0x2f/0xb0 [nvidia_uvm]\n uvm_suspend.isra.0+0x9f/0x1b0 [nvidia_uvm]\n' >"$WORK/uvmoops.log"
 run_json explain -f "$WORK/uvmoops.log"
 expect_json '.matches[0].signature == "explain.sig.kmod_oops" and ([.matches[0].causes[].id] | index("explain.host.uvm_bad_state") != null)'
+# Podman that does not read /var/run/cdi is among the causes of an
+# unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
+# "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
+# first (https://github.com/YanWenKun/ComfyUI-Docker/issues/60).
+run_json explain "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"
+expect_json '[.matches[0].causes[].id] | index("explain.podman.cdi_dirs") != null'
+printf 'RuntimeError: No CUDA GPUs are available\n    environment:\n      CUDA_VISIBLE_DEVICES: all\n' >"$WORK/cvdall.log"
+run_json explain -f "$WORK/cvdall.log"
+expect_json '.matches[0].causes[0].id == "libs.env.cvd_hidden"'
 # A library older than the one JAX was built with sits in the toolkit layer
 # (https://github.com/jax-ml/jax/issues/18027).
 run_json explain "CUDA backend failed to initialize: Found cuBLAS version 120205, but JAX was built against version 120304, which is newer."
