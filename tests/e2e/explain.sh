@@ -399,6 +399,14 @@ expect_json '[.matches[0].causes[].id] | index("explain.podman.cdi_dirs") != nul
 printf 'RuntimeError: No CUDA GPUs are available\n    environment:\n      CUDA_VISIBLE_DEVICES: all\n' >"$WORK/cvdall.log"
 run_json explain -f "$WORK/cvdall.log"
 expect_json '.matches[0].causes[0].id == "libs.env.cvd_hidden"'
+# CUDA graph capture failing with 999 on a WSL log leads with the WSL
+# release (https://github.com/microsoft/WSL/issues/14452); without the words,
+# the general unknown-error readings stay ahead of it.
+printf 'Running vLLM on RTX 5090 + WSL2 caused a hard crash during CUDA graph capture:\ncudaErrorUnknown: unknown error\n' >"$WORK/graphwsl.log"
+run_json explain -f "$WORK/graphwsl.log"
+expect_json '.matches[0].causes[0].id == "explain.rt.wsl_graph_capture"'
+run_json explain --platform wsl2 "cudaErrorUnknown: unknown error"
+expect_json '.matches[0].causes[0].id != "explain.rt.wsl_graph_capture"'
 # A library older than the one JAX was built with sits in the toolkit layer
 # (https://github.com/jax-ml/jax/issues/18027).
 run_json explain "CUDA backend failed to initialize: Found cuBLAS version 120205, but JAX was built against version 120304, which is newer."
