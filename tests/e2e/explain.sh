@@ -415,6 +415,41 @@ expect_json '.application == "ComfyUI"'
 expect_json '.matches[0].family != null and (.matches[0].names[0] | .role == "cuDNN" and .version == "9" and .layer == "toolkit")'
 run_json explain "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory"
 expect_json '.application == null and ([.matches[].names[] | .what] | index("CUDA runtime 12") != null)'
+# The paste's words rank the causes of a general message: ComfyUI's
+# "Device: ... : cudaMallocAsync" puts the allocator first for "operation
+# not supported" (https://github.com/Comfy-Org/ComfyUI/issues/2935), and
+# nvidia_uvm frames in a kernel Oops put the module's state after suspend
+# next to the crash itself (https://github.com/CachyOS/CachyOS-PKGBUILDS/issues/1764).
+printf 'Device: cuda:0 Tesla M40 24GB : cudaMallocAsync\nError occurred when executing KSampler:\nCUDA error: operation not supported\n  File "D:\\stable-diffusion\\ComfyUI_windows_portable\\ComfyUI\\execution.py", line 152\n' >"$WORK/asyncalloc.log"
+run_json explain -f "$WORK/asyncalloc.log"
+expect_json '.matches[0].signature == "explain.sig.not_supported" and .matches[0].causes[0].id == "explain.rt.async_alloc"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python main.py --disable-cuda-malloc")'
+run_json explain "RuntimeError: CUDA error: operation not supported"
+expect_json '.matches[0].causes[0].id != "explain.rt.async_alloc"'
+printf 'BUG: kernel NULL pointer dereference, address: 0000000000000000\nRIP: 0010:_raw_q_schedule+0x2f/0xb0 [nvidia_uvm]\n uvm_suspend.isra.0+0x9f/0x1b0 [nvidia_uvm]\n' >"$WORK/uvmoops.log"
+run_json explain -f "$WORK/uvmoops.log"
+expect_json '.matches[0].signature == "explain.sig.kmod_oops" and ([.matches[0].causes[].id] | index("explain.host.uvm_bad_state") != null)'
+# Podman that does not read /var/run/cdi is among the causes of an
+# unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
+# "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
+# first (https://github.com/YanWenKun/ComfyUI-Docker/issues/60).
+run_json explain "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"
+expect_json '[.matches[0].causes[].id] | index("explain.podman.cdi_dirs") != null'
+printf 'RuntimeError: No CUDA GPUs are available\n    environment:\n      CUDA_VISIBLE_DEVICES: all\n' >"$WORK/cvdall.log"
+run_json explain -f "$WORK/cvdall.log"
+expect_json '.matches[0].causes[0].id == "libs.env.cvd_hidden"'
+# CUDA graph capture failing with 999 on a WSL log leads with the WSL
+# release (https://github.com/microsoft/WSL/issues/14452); without the words,
+# the general unknown-error readings stay ahead of it.
+printf 'Running vLLM on RTX 5090 + WSL2 caused a hard crash during CUDA graph capture:\ncudaErrorUnknown: unknown error\n' >"$WORK/graphwsl.log"
+run_json explain -f "$WORK/graphwsl.log"
+expect_json '.matches[0].causes[0].id == "explain.rt.wsl_graph_capture"'
+run_json explain --platform wsl2 "cudaErrorUnknown: unknown error"
+expect_json '.matches[0].causes[0].id != "explain.rt.wsl_graph_capture"'
+# A library older than the one JAX was built with sits in the toolkit layer
+# (https://github.com/jax-ml/jax/issues/18027).
+run_json explain "CUDA backend failed to initialize: Found cuBLAS version 120205, but JAX was built against version 120304, which is newer."
+expect_json '.matches[0].signature == "explain.sig.skew_jax_lib_version" and .matches[0].causes[0].layer == "toolkit"'
 run explain "the weather is fine, nothing failed today"
 expect_line '^\? No known signature in 1 line\. Run'
 expect_no_line 'look like'
