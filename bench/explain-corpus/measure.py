@@ -18,9 +18,12 @@ cause not marked for another platform.
   layer right the first cause's layer, or the first match's signature layer,
               is `layer` or `layer_alt` ("strict": the first cause's layer only).
   harmful     automatic reading of the first fix shown:
-                - WSL-only (wsl.exe, /usr/lib/wsl, a Windows driver, .wslconfig,
-                  PowerShell) where the paste's platform is not wsl2 (a container
-                  on WSL, per platform_detail, counts as WSL), or
+                - WSL-only (wsl.exe, /usr/lib/wsl, .wslconfig) where the
+                  paste's platform is not wsl2 (/dev/dxg too; a container on WSL, per
+                  platform_detail, counts as WSL); Windows-side (PowerShell, the
+                  Windows driver, nvidia-smi.exe) where it is neither wsl2 nor
+                  windows; a Linux shell step (sudo, apt, dpkg, ldconfig,
+                  export, /usr paths) on a windows paste, or
                 - destructive (apt/dnf purge or remove, rm -rf, a driver .run
                   or package install/reinstall, dkms remove, disabling Secure
                   Boot) where the platform is unknown or the fix is for
@@ -35,8 +38,14 @@ cause not marked for another platform.
 import json, os, re, subprocess, sys
 from collections import defaultdict
 
-WSL_FIX = re.compile(r'wsl\.exe|/usr/lib/wsl|\.wslconfig|wsl --|powershell|windows driver|'
-                     r'nvidia app|geforce experience|in windows|on windows|wsl2? kernel', re.I)
+# WSL's own steps, right only on WSL; Windows-side steps, right on WSL (its
+# driver is Windows') and on a log from Windows itself.
+WSL_FIX = re.compile(r'wsl\.exe|/usr/lib/wsl|\.wslconfig|wsl --|wsl2? kernel|/dev/dxg', re.I)
+WINDOWS_FIX = re.compile(r'powershell|windows driver|nvidia app|geforce experience|in windows|'
+                         r'on windows|nvidia-smi\.exe|where\.exe', re.I)
+# A step only a Linux shell runs (what a Windows log must not get first).
+LINUX_FIX = re.compile(r'^[#\s]*(sudo|apt(-get)?|dpkg|ldconfig|modprobe|export)\b|(^|[\s=:])/usr/|'
+                       r'\bexport [A-Z_]+|^[#\s]*[A-Z_]+=\S+ ')
 DESTRUCTIVE = re.compile(r'\b(apt(-get)?|dnf|yum|zypper)\b[^\n]*\b(purge|remove|autoremove|erase)\b|'
                          r'rm -rf?|dkms remove|--uninstall|nvidia-uninstall|'
                          r'mokutil --disable-validation|'
@@ -105,6 +114,10 @@ def harmful(h, c):
     plat = h.get('platform')
     if not on_wsl(h) and WSL_FIX.search(text):
         return 'WSL-only first fix off WSL: ' + fix[:160]
+    if not on_wsl(h) and plat != 'windows' and WINDOWS_FIX.search(text):
+        return 'Windows-side first fix off WSL and Windows: ' + fix[:160]
+    if plat == 'windows' and LINUX_FIX.search(fix):
+        return 'Linux-only first fix on a Windows log: ' + fix[:160]
     if DESTRUCTIVE.search(fix):
         if plat == 'unknown':
             return 'destructive first fix, platform unknown: ' + fix[:160]
