@@ -1,6 +1,7 @@
 /* explain.c: text, JSON, list and pattern dump for `wslgpu explain`. See explain.h. */
 #include "explain.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/json.h"
@@ -102,7 +103,18 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 	order_fixes(&fv, r, v->log);
 	if (fv.cause)
 		finding_text_line(&sb, 4, "", fv.cause);
-	finding_text(&sb, &fv, 4, FT_FIXES | FT_CONFIRM | (v->verbose ? FT_SOURCES : 0));
+	/* A log from Windows itself: the check that tells the causes apart
+	 * runs in WSL on that machine, not where the log came from. */
+	bool windows_log = v->log && v->log->established && v->log->kind &&
+			   !strcmp(v->log->kind, "windows");
+	finding_text(&sb, &fv, 4, FT_FIXES | (windows_log ? 0 : FT_CONFIRM));
+	if (windows_log && e->confirm) {
+		char *in_wsl = xasprintf("in WSL: %s", e->confirm);
+		finding_command_line(&sb, 4, "check", in_wsl);
+		free(in_wsl);
+	}
+	if (v->verbose)
+		finding_text(&sb, &fv, 4, FT_SOURCES);
 	sb_add(out, sb.buf);
 	finding_view_release(&fv);
 	sb_release(&sb);

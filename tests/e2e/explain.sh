@@ -517,6 +517,14 @@ expect_json '.matches[0].causes[0].id == "explain.apps.ort_windows_126" and .mat
 run_json explain 'time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg="unable to load cuda driver library" library=C:\WINDOWS\system32\nvcuda.dll error="symbol lookup for cuCtxCreate_v3 failed"'
 expect_json '.matches[0].causes[0].id == "explain.apps.ollama_old_nvcuda" and .matches[0].causes[0].layer == "host"'
 expect_json '.matches[0].causes[1].id == "explain.host.driver_too_old" and .matches[0].causes[1].layer == "host"'
+# The check that tells its causes apart runs in WSL on that machine, not
+# where the log came from; a log with no Windows marker gets it as it is
+run explain 'time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg="unable to load cuda driver library" library=C:\WINDOWS\system32\nvcuda.dll error="symbol lookup for cuCtxCreate_v3 failed"'
+expect_line '^    check +# in WSL: wslgpu check --only host\.driver$'
+expect_no_line '^    check +wslgpu check'
+run explain --platform native 'level=INFO source=gpu.go:568 msg="unable to load cuda driver library" library=/usr/lib/x86_64-linux-gnu/libcuda.so.1 error="symbol lookup for cuCtxCreate_v3 failed"'
+expect_line '^    check +wslgpu check --only '
+expect_no_line 'in WSL: wslgpu check'
 # The NVIDIA module's build stopping in gcc on a new kernel
 # (open-gpu-kernel-modules#751): the host, and no removal first
 run_json explain "$(printf 'In file included from /usr/src/linux-headers-6.13.0-aosc-main/include/linux/module.h:22,\n                 from nvidia/nv.c:24:\nnvidia/nv.c:130:18: error: expected x before DMA_BUF\n')"
