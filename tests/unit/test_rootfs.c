@@ -143,19 +143,26 @@ static void test_real_root(void **state)
 	sb_release(&h);
 }
 
+/* The links every resolver test walks: a WSL libcuda reached through an
+ * absolute link and a relative one, a link out of the root, a loop. */
+static void link_tree(const char *d)
+{
+	tu_write_str(d, "usr/lib/wsl/lib/libcuda.so.1", "wsl");
+	tu_symlink(d, "usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
+	tu_symlink(d, "lib", "usr/lib");
+	tu_symlink(d, "escape", "../../../../../../../etc");
+	tu_symlink(d, "loop/a", "/loop/b");
+	tu_symlink(d, "loop/b", "/loop/a");
+}
+
 static void test_fixture_root(void **state)
 {
 	(void)state;
 	char *d = tu_mkdtemp();
 	assert_non_null(d);
-	tu_write_str(d, "usr/lib/wsl/lib/libcuda.so.1", "wsl");
-	tu_symlink(d, "usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
-	tu_symlink(d, "lib", "usr/lib");
+	link_tree(d);
 	tu_symlink(d, "usr/local/cuda", "cuda-12.4");
 	tu_write_str(d, "usr/local/cuda-12.4/bin/nvcc", "");
-	tu_symlink(d, "escape", "../../../../../../../etc");
-	tu_symlink(d, "loop/a", "/loop/b");
-	tu_symlink(d, "loop/b", "/loop/a");
 	tu_symlink(d, "dangling", "/nowhere/file");
 	/* A trailing slash on --root changes nothing. */
 	char withslash[4096];
@@ -342,12 +349,7 @@ static void test_dir_cache(void **state)
 	(void)state;
 	char *d = tu_mkdtemp();
 	assert_non_null(d);
-	tu_write_str(d, "usr/lib/wsl/lib/libcuda.so.1", "wsl");
-	tu_symlink(d, "usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1");
-	tu_symlink(d, "lib", "usr/lib");
-	tu_symlink(d, "escape", "../../../../../../../etc");
-	tu_symlink(d, "loop/a", "/loop/b");
-	tu_symlink(d, "loop/b", "/loop/a");
+	link_tree(d);
 	tu_write_str(d, "etc/os-release", "ID=x\n");
 	tu_write_str(d, "a/x", "a");
 	tu_write_str(d, "b/x", "b");
