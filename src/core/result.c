@@ -322,7 +322,9 @@ void findings_release(struct findings *f)
 
 #define WIRE_MAX_RECORD (1u << 20)
 
-void wire_add(struct strbuf *sb, char type, const void *data, size_t len)
+/* Appends a record's header for a payload of len bytes; returns the
+ * payload's length as sent (a longer one is cut at WIRE_MAX_RECORD). */
+static size_t wire_add_header(struct strbuf *sb, char type, size_t len)
 {
 	if (len > WIRE_MAX_RECORD)
 		len = WIRE_MAX_RECORD;
@@ -331,7 +333,12 @@ void wire_add(struct strbuf *sb, char type, const void *data, size_t len)
 				 (unsigned char)((len >> 16) & 0xff),
 				 (unsigned char)((len >> 24) & 0xff) };
 	sb_addn(sb, hdr, sizeof hdr);
-	sb_addn(sb, data, len);
+	return len;
+}
+
+void wire_add(struct strbuf *sb, char type, const void *data, size_t len)
+{
+	sb_addn(sb, data, wire_add_header(sb, type, len));
 }
 
 int wire_write(int fd, struct strbuf *sb)
@@ -364,20 +371,14 @@ void wire_add_result(struct strbuf *sb, const struct result *r)
 {
 	unsigned char st = (unsigned char)r->status;
 	for (size_t i = 0; i < r->ev.n; i++) {
+		/* "key\0value" built in place, cut as wire_add cuts a payload */
 		size_t kl = strlen(r->ev.v[i].key), vl = strlen(r->ev.v[i].val);
-		size_t len = kl + 1 + vl;
-		if (len > WIRE_MAX_RECORD) /* as wire_add would cut it */
-			len = WIRE_MAX_RECORD;
-		unsigned char hdr[5] = { 'E', (unsigned char)(len & 0xff),
-					 (unsigned char)((len >> 8) & 0xff),
-					 (unsigned char)((len >> 16) & 0xff),
-					 (unsigned char)((len >> 24) & 0xff) };
+		size_t len = wire_add_header(sb, 'E', kl + 1 + vl);
 		size_t start = sb->len;
-		sb_addn(sb, hdr, sizeof hdr);
 		sb_addn(sb, r->ev.v[i].key, kl);
 		sb_addc(sb, '\0');
 		sb_addn(sb, r->ev.v[i].val, vl);
-		sb->len = start + sizeof hdr + len;
+		sb->len = start + len;
 		sb->buf[sb->len] = '\0';
 	}
 	if (r->kb)
