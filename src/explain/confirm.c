@@ -216,6 +216,11 @@ static bool kind_is_windows(const char *k)
 	return k && !strcmp(k, "windows");
 }
 
+bool log_is_windows(const struct rank_platform *pf)
+{
+	return pf && pf->established && kind_is_windows(pf->kind);
+}
+
 /* A cause of WSL's own (the platform: line names WSL and no Linux outside
  * it, nor Windows itself). */
 static bool is_wsl_cause(const struct kb_entry *e)
@@ -259,7 +264,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 * names, says more than its platform line. */
 		/* A Windows log: a WSL cause may still be the Windows side's
 		 * (wsl.exe, the Windows driver), so it is bound, not excluded. */
-		bool win_wsl = kind && !strcmp(kind, "windows") && sig->cause[i]->platform &&
+		bool win_wsl = kind_is_windows(kind) && sig->cause[i]->platform &&
 			       kb_applies(sig->cause[i], "wsl2");
 		tmp[i].linux_fixes = false;
 		tmp[i].marker = NULL;
@@ -280,7 +285,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		/* A Windows log: a general cause whose every step is a Linux
 		 * command (libcuda.so, LD_LIBRARY_PATH) says less there than one
 		 * with a step Windows can run (KB data decides, no list here). */
-		if (kind_is_windows(kind) && pf->established && !sig->cause[i]->platform &&
+		if (log_is_windows(pf) && !sig->cause[i]->platform &&
 		    (tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN))
 			tmp[i].linux_fixes = all_fixes_linux(sig->cause[i]);
 	}
@@ -460,7 +465,7 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	const struct kb_entry *e = r->e;
 	bool established = pf && pf->established && pf->kind;
 	bool wsl_log = established && kind_is_wsl(pf->kind);
-	if (established && kind_is_windows(pf->kind)) {
+	if (log_is_windows(pf)) {
 		order_fixes_windows(fv, r, is_wsl_cause(e));
 		return;
 	}

@@ -146,6 +146,9 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
  */
 void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 		 const struct rank_platform *pf);
+/* Whether pf is a log established as one from Windows itself (not WSL's):
+ * its causes and fixes are ranked and shown for Windows. */
+bool log_is_windows(const struct rank_platform *pf);
 /* Whether a fix line is WSL-only, or destructive (for order_fixes and tests). */
 bool fix_is_wsl_only(const char *line);
 /* Whether a fix line runs only in a Linux shell: sudo, apt, dpkg, ldconfig,

@@ -105,8 +105,7 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 		finding_text_line(&sb, 4, "", fv.cause);
 	/* A log from Windows itself: the check that tells the causes apart
 	 * runs in WSL on that machine, not where the log came from. */
-	bool windows_log = v->log && v->log->established && v->log->kind &&
-			   !strcmp(v->log->kind, "windows");
+	bool windows_log = log_is_windows(v->log);
 	finding_text(&sb, &fv, 4, FT_FIXES | (windows_log ? 0 : FT_CONFIRM));
 	if (windows_log && e->confirm) {
 		char *in_wsl = xasprintf("in WSL: %s", e->confirm);
