@@ -393,11 +393,6 @@ bool fix_is_destructive(const char *line)
 	return has_any(line, words);
 }
 
-static bool kind_is_wsl(const char *k)
-{
-	return k && (!strcmp(k, "wsl1") || !strcmp(k, "wsl2") || !strcmp(k, "container-in-wsl2"));
-}
-
 /* The remark of the check put before a destructive first step. */
 #define WHICH_CAUSE_FIRST "   (first: which cause this is, before removing or reinstalling anything)"
 
@@ -464,7 +459,7 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 {
 	const struct kb_entry *e = r->e;
 	bool established = pf && pf->established && pf->kind;
-	bool wsl_log = established && kind_is_wsl(pf->kind);
+	bool wsl_log = established && kb_kind_is_wsl(pf->kind);
 	if (log_is_windows(pf)) {
 		order_fixes_windows(fv, r, is_wsl_cause(e));
 		return;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kb/kb.h"
 #include "../parse/version.h"
 #include "kb_ids.h"
 
@@ -71,9 +72,8 @@ static void add(struct history_transition *t, size_t *alloc, const struct histor
  * installer put it in. platform: the newer run's platform kind, or NULL. */
 static const char *downgrade_kb(const struct fact_rule *rule, const char *platform)
 {
-	bool wsl = platform && (!strcmp(platform, "wsl2") || !strcmp(platform, "wsl1") ||
-				!strcmp(platform, "container-in-wsl2"));
-	if (rule->kb_down && !strcmp(rule->kb_down, KB_HISTORY_DRIVER_DOWNGRADE) && !wsl)
+	if (rule->kb_down && !strcmp(rule->kb_down, KB_HISTORY_DRIVER_DOWNGRADE) &&
+	    !kb_kind_is_wsl(platform))
 		return KB_HISTORY_DRIVER_DOWNGRADE_NATIVE;
 	return rule->kb_down;
 }

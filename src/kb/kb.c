@@ -268,11 +268,16 @@ static const char *const platform_words[] = {
 	NULL,
 };
 
+bool kb_kind_is_wsl(const char *kind)
+{
+	return kind && (!strcmp(kind, "wsl1") || !strcmp(kind, "wsl2") ||
+			!strcmp(kind, "container-in-wsl2"));
+}
+
 /* Whether the word w (length n) covers platform kind. */
 static bool platform_word_covers(const char *w, size_t n, const char *kind)
 {
-	bool wsl = !strcmp(kind, "wsl1") || !strcmp(kind, "wsl2") ||
-		   !strcmp(kind, "container-in-wsl2");
+	bool wsl = kb_kind_is_wsl(kind);
 	if (n == 3 && !strncmp(w, "wsl", 3))
 		return wsl;
 	/* Linux outside WSL: a Windows log (kind "windows") is neither. */

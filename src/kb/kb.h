@@ -85,6 +85,9 @@ const struct kb_entry *kb_find(const char *id);
  * for native and container; "windows" is a program run on Windows itself
  * (a log with C:\ paths and DLLs, not WSL's). */
 bool kb_applies(const struct kb_entry *e, const char *kind);
+/* Whether platform kind is WSL's ("wsl" in a platform: line): wsl1, wsl2 or
+ * container-in-wsl2; false for NULL. */
+bool kb_kind_is_wsl(const char *kind);
 /* Whether every word of a platform: value is one kb_applies knows. */
 bool kb_platform_valid(const char *value);
 
