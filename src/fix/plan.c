@@ -43,10 +43,6 @@ static char *first_sentence(const char *s)
 	return xstrdup(s);
 }
 
-/* The order of the plan: failures, then warnings, then a check that could
- * not find out, when its entry says how to (its fix lines are the
- * commands that tell: Docker Desktop's GPU support by starting a
- * container); -1: no step. */
 /* The pass of fix_plan_build a problem of this status belongs to: 0
  * failures, 1 warnings; -1 none of these. */
 static int rank_of_status(enum status st)
@@ -54,10 +50,15 @@ static int rank_of_status(enum status st)
 	return status_is_failure(st) ? 0 : st == ST_WARN ? 1 : -1;
 }
 
+/* The order of the plan: failures, then warnings, then a check that could
+ * not find out, when its entry says how to (its fix lines are the
+ * commands that tell: Docker Desktop's GPU support by starting a
+ * container); -1: no step. */
 static int rank(const struct result *r)
 {
-	if (rank_of_status(r->status) >= 0)
-		return rank_of_status(r->status);
+	int by_status = rank_of_status(r->status);
+	if (by_status >= 0)
+		return by_status;
 	const struct kb_entry *e = r->status == ST_UNKNOWN && r->kb ? kb_find(r->kb) : NULL;
 	return e && e->fix.n ? 2 : -1;
 }
