@@ -600,7 +600,7 @@ static void readme(struct strbuf *sb, const struct report *rep, const struct bun
 			sum.first_failure ? "broken" : "no failures, first warning", r->def->layer,
 			one_line(&t1, r->detail), r->def->id);
 		struct finding_view v;
-		finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
+		finding_of_result(&v, r);
 		finding_text(sb, &v, 0, FT_CAUSE | FT_FIXES | FT_MORE);
 		finding_view_release(&v);
 	}

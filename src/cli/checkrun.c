@@ -9,6 +9,7 @@
 #include "../core/layers.h"
 #include "../bundle/redact.h"
 #include "../fix/consequence.h"
+#include "../kb/finding.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
@@ -250,6 +251,8 @@ void checkrun_execute(struct checkrun *cr)
 	cr->interrupted = runner_run_table(defs, cr->n, &cr->opts, cr->want, cr->results);
 	/* no output of any command shows a secret the machine holds */
 	redact_scrub_results(cr->results, cr->n);
+	/* every finding's fixes are chosen for the platform this run found */
+	finding_mark_platform(cr->results, cr->n);
 	/* one root cause, one problem: what follows from it is shown under it */
 	consequences_mark(cr->results, cr->n);
 	cr->end_ms = now_ms();

@@ -90,6 +90,11 @@ struct result {
 	 * (src/fix/consequence.h marks it after the run). The status stays
 	 * what it is, for the exit code, JUnit, Prometheus and history. */
 	const char *consequence_of;
+	/* The platform kind its fix lines are chosen for (platform.kind's,
+	 * a static string; finding_mark_platform sets it after the run), or
+	 * NULL where no run established one: then a line for WSL or for
+	 * native Linux comes after those that hold everywhere. */
+	const char *platform;
 	char *step;       /* last step the probe announced (for time-outs) */
 	char *output;     /* captured stdout/stderr of the probe process */
 	bool output_truncated;

@@ -316,83 +316,6 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 	}
 }
 
-static bool has_any(const char *line, const char *const *words)
-{
-	for (size_t i = 0; words[i]; i++)
-		if (strcasestr(line, words[i]))
-			return true;
-	return false;
-}
-
-bool fix_is_wsl_only(const char *line)
-{
-	static const char *const words[] = {
-		"wsl.exe", "powershell", "/usr/lib/wsl", ".wslconfig", "nvidia-smi.exe",
-		"on windows", "in windows", "windows driver", "wsl --", NULL,
-	};
-	return has_any(line, words);
-}
-
-bool fix_names_wsl(const char *line)
-{
-	static const char *const words[] = {
-		"wsl.exe", "wsl --", ".wslconfig", "/usr/lib/wsl", "wsl.conf", NULL,
-	};
-	return has_any(line, words);
-}
-
-/* Whether line holds word where a word may start (an alphanumeric word
- * not inside a longer one: "apt " is not in "adapt "). */
-static bool has_word(const char *line, const char *word)
-{
-	bool alpha = isalnum((unsigned char)word[0]);
-	for (const char *p = line; (p = strcasestr(p, word)); p++)
-		if (!alpha || p == line || !isalnum((unsigned char)p[-1]))
-			return true;
-	return false;
-}
-
-bool fix_is_linux_only(const char *line)
-{
-	static const char *const words[] = {
-		"sudo ", "apt ", "apt-get ", "dpkg", "ldconfig", "modprobe", "export ", "unset ",
-		"/usr/", "/etc/", "/opt/", "/proc/", "/sys/", "/var/", "/dev/", "~/", "bin/python",
-		"bin/pip", "bin/activate", "| grep", "|grep", "LD_LIBRARY_PATH", "LD_PRELOAD",
-		"LD_DEBUG", "systemctl", "dmesg", "lsmod", "lspci", "uname ", "dkms", "mokutil",
-		".so.", ".so ", ".so'", "$(", "python3 ", "wslgpu ", "nvidia-ctk", "echo $", "ls -",
-		"ls /", "cat /", "chmod ", "usermod ", "source ", NULL,
-	};
-	/* a line for WSL on a Windows machine says so (order_fixes) */
-	if (!strncmp(line, "in WSL:", 7))
-		return false;
-	struct fix_command c;
-	fix_classify(line, &c);
-	bool linux = false;
-	/* "NAME=value cmd": a POSIX shell's, PowerShell sets $env:NAME */
-	size_t name = strspn(c.text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
-	if (c.where == FIX_LINUX)
-		linux = name > 0 && c.text[name] == '=' && strchr(c.text + name, ' ');
-	if (c.where == FIX_LINUX)
-		for (size_t i = 0; words[i] && !linux; i++)
-			linux = has_word(c.text, words[i]);
-	free(c.text);
-	free(c.note);
-	return linux;
-}
-
-bool fix_is_destructive(const char *line)
-{
-	static const char *const words[] = {
-		"apt-get remove", "apt remove", "apt-get purge", "apt purge", "apt-get autoremove",
-		"--purge", "dnf remove", "yum remove", "zypper remove", "dpkg -r", "dpkg --remove",
-		"rm -rf", "rm -f ", "sudo rm ", "dkms remove", "nvidia-uninstall", "--uninstall",
-		"reinstall the nvidia", "reinstall the current nvidia", "mokutil --disable",
-		"install nvidia-driver", "install cuda-drivers", "install -y nvidia-driver",
-		"nvidia-linux-", ".run ", "update-alternatives", "sudoedit /etc", NULL,
-	};
-	return has_any(line, words);
-}
-
 /* The remark of the check put before a destructive first step. */
 #define WHICH_CAUSE_FIRST "   (first: which cause this is, before removing or reinstalling anything)"
 
@@ -466,25 +389,10 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	}
 	/* A cause of WSL's own (or Windows') keeps its order: it is marked as such. */
 	bool wsl_cause = e->platform && !kb_applies(e, "native") && !kb_applies(e, "container");
-	if (!wsl_cause && !wsl_log && fv->nfix) {
-		char **keep = xcalloc(fv->nfix, sizeof *keep);
-		size_t k = 0;
-		for (size_t i = 0; i < fv->nfix; i++)
-			if (!fix_is_wsl_only(fv->fix[i]))
-				keep[k++] = fv->fix[i];
-		for (size_t i = 0; i < fv->nfix; i++) {
-			if (!fix_is_wsl_only(fv->fix[i]))
-				continue;
-			if (established) /* another platform's log */
-				free(fv->fix[i]);
-			else
-				keep[k++] = fv->fix[i];
-		}
-		free(fv->fix);
-		fv->fix = keep;
-		fv->nfix = k;
-	}
-	bool wsl_first = !wsl_cause && !wsl_log && fv->nfix && fix_is_wsl_only(fv->fix[0]);
+	/* the lines for another platform: as check shows them (finding.h) */
+	finding_for_platform(fv, established ? pf->kind : NULL);
+	bool wsl_first = !wsl_cause && !wsl_log && fv->nfix &&
+			 fix_platform_of(fv->fix[0]) == FIX_WSL_ONLY;
 	bool dropped_all = !wsl_cause && established && !wsl_log && !fv->nfix;
 	if ((wsl_first || dropped_all) && e->confirm && strstr(e->confirm, "--only")) {
 		/* Every fix is WSL's: off WSL, the check that tells the causes

@@ -149,19 +149,8 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 /* Whether pf is a log established as one from Windows itself (not WSL's):
  * its causes and fixes are ranked and shown for Windows. */
 bool log_is_windows(const struct rank_platform *pf);
-/* Whether a fix line is WSL-only, or destructive (for order_fixes and tests). */
-bool fix_is_wsl_only(const char *line);
-/* Whether a fix line runs only in a Linux shell: sudo, apt, dpkg, ldconfig,
- * modprobe, export, /usr/ and /etc/ paths, a venv's bin/python, 2>/dev/null,
- * a pipe into grep, python3, wslgpu itself, NAME=value before a command
- * (PowerShell sets $env:NAME). A PowerShell or Windows line
- * (fixline.h), words with none of these, nvidia-smi or python -m pip are
- * not; nor is a line that says "in WSL:". */
-bool fix_is_linux_only(const char *line);
-/* Whether a fix line is about WSL itself (wsl.exe, .wslconfig, /usr/lib/wsl):
- * on a Windows log it goes after the lines for Windows itself. */
-bool fix_names_wsl(const char *line);
-bool fix_is_destructive(const char *line);
+/* fix_is_wsl_only, fix_is_linux_only, fix_names_wsl and fix_is_destructive,
+ * which order_fixes reads, are fixline.h's. */
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */
 void cause_evidence(const struct cause_rank *r, struct strbuf *out);

@@ -117,7 +117,7 @@ static const struct result *failed_ancestor(struct result *results, size_t n, si
 static char *first_fix(const struct result *r)
 {
 	struct finding_view v;
-	finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
+	finding_of_result(&v, r);
 	char *cmd = NULL;
 	if (v.nfix) {
 		struct fix_command c;

@@ -270,6 +270,7 @@ static void build_step(struct fix_plan *plan, struct fix_step *s, const char *cv
 	s->found = xstrdup(found ? found : r->detail ? r->detail : status_name(r->status));
 	struct finding_view fv;
 	finding_expand(&fv, e, &r->ev, s->check);
+	finding_for_platform(&fv, r->platform);
 	if (fv.cause)
 		s->why = first_sentence(fv.cause);
 	s->risk_reason = "nothing to run";

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/check.h"
 #include "../core/strbuf.h"
 #include "fixline.h"
 
@@ -49,4 +50,67 @@ void finding_view_release(struct finding_view *v)
 		free(v->fix[i]);
 	free(v->fix);
 	memset(v, 0, sizeof *v);
+}
+
+/* An entry's platform: line binds it to WSL, or to Linux outside WSL. */
+static bool entry_wsl_only(const struct kb_entry *e)
+{
+	return e->platform && !kb_applies(e, "native") && !kb_applies(e, "container");
+}
+
+static bool entry_off_wsl_only(const struct kb_entry *e)
+{
+	return e->platform && !kb_applies(e, "wsl2") && !kb_applies(e, "wsl1") &&
+	       !kb_applies(e, "container-in-wsl2");
+}
+
+void finding_for_platform(struct finding_view *v, const char *kind)
+{
+	if (!v->e || !v->nfix || (kind && !strcmp(kind, "windows")))
+		return;
+	bool known = kind && *kind && strcmp(kind, "unknown");
+	bool wsl = known && kb_kind_is_wsl(kind);
+	/* what an entry bound to one side says of it is right there */
+	bool keep_wsl = entry_wsl_only(v->e), keep_native = entry_off_wsl_only(v->e);
+	enum fix_platform other = !known ? FIX_ANY_PLATFORM
+				  : wsl ? (keep_native ? FIX_ANY_PLATFORM : FIX_NATIVE_ONLY)
+				  : (keep_wsl ? FIX_ANY_PLATFORM : FIX_WSL_ONLY);
+	char **later = xcalloc(v->nfix, sizeof *later);
+	size_t k = 0, nl = 0;
+	struct strbuf t = STRBUF_INIT;
+	for (size_t i = 0; i < v->nfix; i++) {
+		enum fix_platform p = fix_platform_of(v->fix[i]);
+		bool bound = (p == FIX_WSL_ONLY && !keep_wsl) || (p == FIX_NATIVE_ONLY && !keep_native);
+		if (!known && bound) {
+			later[nl++] = v->fix[i];
+		} else if (known && p != FIX_ANY_PLATFORM && p == other) {
+			free(v->fix[i]);
+		} else if (fix_remark_for(v->fix[i], other, &t)) {
+			free(v->fix[i]);
+			v->fix[k++] = sb_detach(&t);
+		} else {
+			v->fix[k++] = v->fix[i];
+		}
+	}
+	for (size_t i = 0; i < nl; i++)
+		v->fix[k++] = later[i];
+	v->nfix = k;
+	free(later);
+	sb_release(&t);
+}
+
+void finding_of_result(struct finding_view *v, const struct result *r)
+{
+	finding_expand(v, r->kb ? kb_find(r->kb) : NULL, &r->ev, r->def ? r->def->id : NULL);
+	finding_for_platform(v, r->platform);
+}
+
+void finding_mark_platform(struct result *results, size_t n)
+{
+	const char *kind = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (results[i].ran && results[i].def && !strcmp(results[i].def->id, "platform.kind"))
+			kind = kb_platform_kind(res_get(&results[i], "kind"));
+	for (size_t i = 0; i < n; i++)
+		results[i].platform = kind;
 }

@@ -25,4 +25,24 @@ void finding_expand(struct finding_view *v, const struct kb_entry *e, const stru
 		    const char *self_id);
 void finding_view_release(struct finding_view *v);
 
+/*
+ * The fix lines of v as shown on platform kind (platform.kind's "kind"; NULL
+ * or "unknown": not established), rewritten in place. In an entry that
+ * holds on both sides, a line for WSL (fix_platform_of) is left out where
+ * the platform is established as Linux outside WSL (native, container),
+ * and a line for native Linux where it is WSL's; the remark's clauses for
+ * the other side go too (fix_remark_for). With the platform unknown both
+ * kinds are kept, after the lines that hold everywhere. An entry bound to
+ * one side by its platform: line keeps its lines; kind "windows" (a log
+ * from Windows itself) is explain's order_fixes' to decide.
+ */
+void finding_for_platform(struct finding_view *v, const char *kind);
+/* finding_expand of r's own entry with its evidence, then
+ * finding_for_platform for the platform r's fixes are chosen for
+ * (r->platform): how every view and the plan read a result's finding. */
+void finding_of_result(struct finding_view *v, const struct result *r);
+/* Sets each result's platform (result.h) to platform.kind's "kind" among
+ * results, when it ran and established one; NULL otherwise. */
+void finding_mark_platform(struct result *results, size_t n);
+
 #endif

@@ -375,3 +375,217 @@ void fix_shell_release(struct fix_shell *s)
 	free(s->remark);
 	memset(s, 0, sizeof *s);
 }
+
+static bool has_any(const char *line, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (strcasestr(line, words[i]))
+			return true;
+	return false;
+}
+
+bool fix_is_wsl_only(const char *line)
+{
+	static const char *const words[] = {
+		"wsl.exe", "powershell", "/usr/lib/wsl", ".wslconfig", "nvidia-smi.exe",
+		"on windows", "in windows", "windows driver", "wsl --", "--windows", NULL,
+	};
+	return has_any(line, words);
+}
+
+bool fix_names_wsl(const char *line)
+{
+	static const char *const words[] = {
+		"wsl.exe", "wsl --", ".wslconfig", "/usr/lib/wsl", "wsl.conf", NULL,
+	};
+	return has_any(line, words);
+}
+
+/* Whether line holds word where a word may start (an alphanumeric word
+ * not inside a longer one: "apt " is not in "adapt "). */
+static bool has_word(const char *line, const char *word)
+{
+	bool alpha = isalnum((unsigned char)word[0]);
+	for (const char *p = line; (p = strcasestr(p, word)); p++)
+		if (!alpha || p == line || !isalnum((unsigned char)p[-1]))
+			return true;
+	return false;
+}
+
+bool fix_is_linux_only(const char *line)
+{
+	static const char *const words[] = {
+		"sudo ", "apt ", "apt-get ", "dpkg", "ldconfig", "modprobe", "export ", "unset ",
+		"/usr/", "/etc/", "/opt/", "/proc/", "/sys/", "/var/", "/dev/", "~/", "bin/python",
+		"bin/pip", "bin/activate", "| grep", "|grep", "LD_LIBRARY_PATH", "LD_PRELOAD",
+		"LD_DEBUG", "systemctl", "dmesg", "lsmod", "lspci", "uname ", "dkms", "mokutil",
+		".so.", ".so ", ".so'", "$(", "python3 ", "wslgpu ", "nvidia-ctk", "echo $", "ls -",
+		"ls /", "cat /", "chmod ", "usermod ", "source ", NULL,
+	};
+	/* a line for WSL on a Windows machine says so (order_fixes) */
+	if (!strncmp(line, "in WSL:", 7))
+		return false;
+	struct fix_command c;
+	fix_classify(line, &c);
+	bool linux = false;
+	/* "NAME=value cmd": a POSIX shell's, PowerShell sets $env:NAME */
+	size_t name = strspn(c.text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	if (c.where == FIX_LINUX)
+		linux = name > 0 && c.text[name] == '=' && strchr(c.text + name, ' ');
+	if (c.where == FIX_LINUX)
+		for (size_t i = 0; words[i] && !linux; i++)
+			linux = has_word(c.text, words[i]);
+	free(c.text);
+	free(c.note);
+	return linux;
+}
+
+bool fix_is_destructive(const char *line)
+{
+	static const char *const words[] = {
+		"apt-get remove", "apt remove", "apt-get purge", "apt purge", "apt-get autoremove",
+		"--purge", "dnf remove", "yum remove", "zypper remove", "dpkg -r", "dpkg --remove",
+		"rm -rf", "rm -f ", "sudo rm ", "dkms remove", "nvidia-uninstall", "--uninstall",
+		"reinstall the nvidia", "reinstall the current nvidia", "mokutil --disable",
+		"install nvidia-driver", "install cuda-drivers", "install -y nvidia-driver",
+		"nvidia-linux-", ".run ", "update-alternatives", "sudoedit /etc", NULL,
+	};
+	return has_any(line, words);
+}
+
+/* The remark's first words that put the line on one platform: each part
+ * of its first clause (up to "; ", split at ", "), with no colon after it
+ * ("on WSL, in PowerShell; then reopen the distribution"). */
+static const char *const wsl_binding[] = {
+	"on WSL", "on WSL 2", "on WSL2", "in WSL", "under WSL", "inside WSL", "inside WSL only",
+	"WSL only", "in PowerShell", "in an administrator PowerShell", "in Windows", "on Windows",
+	NULL,
+};
+static const char *const native_binding[] = {
+	"native Linux", "native Linux only", "on native Linux", "natively", "outside WSL", NULL,
+};
+/* A clause of a remark that speaks for one platform ("on WSL: the Windows
+ * driver, then wsl.exe --shutdown"): its first words. */
+static const char *const wsl_clause[] = {
+	"on WSL", "in WSL", "under WSL", "inside WSL", "on Windows", "in Windows", "in PowerShell",
+	NULL,
+};
+static const char *const native_clause[] = {
+	"natively", "on native Linux", "native Linux", "outside WSL", NULL,
+};
+
+static bool is_one_of(const char *s, size_t n, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !strncmp(s, words[i], n))
+			return true;
+	return false;
+}
+
+static bool starts_with_one_of(const char *s, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++) {
+		size_t n = strlen(words[i]);
+		if (!strncmp(s, words[i], n) && !isalnum((unsigned char)s[n]))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the remark's first clause binds the line (words, a list). */
+static bool remark_binds(const char *note, const char *const *words)
+{
+	size_t end = strcspn(note, ";");
+	for (const char *p = note; p < note + end;) {
+		p += strspn(p, " ");
+		size_t n = strcspn(p, ",;");
+		if (p + n > note + end)
+			n = (size_t)(note + end - p);
+		while (n && p[n - 1] == ' ')
+			n--;
+		if (!memchr(p, ':', n) && is_one_of(p, n, words))
+			return true;
+		p += strcspn(p, ",;");
+		if (*p == ',')
+			p++;
+		else
+			break;
+	}
+	return false;
+}
+
+enum fix_platform fix_platform_of(const char *line)
+{
+	static const char *const native_words[] = {
+		"modprobe", "rmmod", "dkms", "mokutil", "lsmod", "lspci", "ubuntu-drivers",
+		"/proc/driver/nvidia", "install nvidia-driver", "install -y nvidia-driver",
+		"install cuda-drivers", "nvidia-linux-", NULL,
+	};
+	struct strbuf note = STRBUF_INIT;
+	const char *rem = kb_fix_remark(line, &note);
+	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+	size_t wl = strcspn(cmd, " ");
+	/* both device files ("ls -l /dev/dxg /dev/nvidia*") answer anywhere */
+	bool dxg = strstr(cmd, "/dev/dxg") != NULL, nvdev = strstr(cmd, "/dev/nvidia") != NULL;
+	enum fix_platform p = FIX_ANY_PLATFORM;
+	if (fix_is_wsl_only(cmd) || strstr(cmd, "$env:") ||
+	    (wl > 4 && !strncmp(cmd + wl - 4, ".exe", 4)) || (dxg && !nvdev) ||
+	    remark_binds(sb_str(&note), wsl_binding))
+		p = FIX_WSL_ONLY;
+	else if (has_any(cmd, native_words) || (nvdev && !dxg) ||
+		 remark_binds(sb_str(&note), native_binding))
+		p = FIX_NATIVE_ONLY;
+	free(cmd);
+	sb_release(&note);
+	return p;
+}
+
+/* Whether a clause of a remark is for platform other. */
+static bool clause_is_for(const char *c, size_t n, enum fix_platform other)
+{
+	char *s = xstrndup(c, n);
+	bool is = other == FIX_WSL_ONLY
+			  ? starts_with_one_of(s, wsl_clause) || fix_is_wsl_only(s) || fix_names_wsl(s)
+			  : starts_with_one_of(s, native_clause);
+	free(s);
+	return is;
+}
+
+bool fix_remark_for(const char *line, enum fix_platform other, struct strbuf *out)
+{
+	sb_reset(out);
+	const char *rem = kb_fix_remark(line, NULL);
+	if (!rem || other == FIX_ANY_PLATFORM) {
+		sb_add(out, line);
+		return false;
+	}
+	sb_addn(out, line, (size_t)(rem - line));
+	bool changed = false;
+	/* each "   (...)" group, its clauses split at "; " */
+	for (const char *g = rem; !strncmp(g, "   (", 4);) {
+		const char *in = g + 4;
+		const char *close = strstr(in, ")   (");
+		const char *end = close ? close : in + strlen(in) - 1;
+		struct strbuf kept = STRBUF_INIT;
+		for (const char *c = in; c < end;) {
+			const char *semi = strstr(c, "; ");
+			size_t n = semi && semi < end ? (size_t)(semi - c) : (size_t)(end - c);
+			if (clause_is_for(c, n, other))
+				changed = true;
+			else
+				sb_addf(&kept, "%s%.*s", kept.len ? "; " : "", (int)n, c);
+			c += n;
+			if (c < end)
+				c += 2;
+		}
+		if (kept.len)
+			sb_addf(out, "   (%s)", kept.buf);
+		sb_release(&kept);
+		g = end + 1;
+	}
+	if (!changed) {
+		sb_reset(out);
+		sb_add(out, line);
+	}
+	return changed;
+}

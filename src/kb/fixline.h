@@ -93,4 +93,41 @@ struct fix_shell {
 void fix_shell_of(const char *line, struct fix_shell *s);
 void fix_shell_release(struct fix_shell *s);
 
+/*
+ * Which platform a fix line is for. The KB writes a line for WSL or for
+ * native Linux into an entry that holds everywhere with the platform in
+ * its command (wsl.exe, PowerShell, .wslconfig, /usr/lib/wsl; modprobe,
+ * dkms, lspci, /dev/nvidia*) or in its remark's first words ("(on WSL, in
+ * PowerShell)", "(Debian/Ubuntu, native Linux only)"); a remark that
+ * says "on WSL: ..." with a colon is an aside to a line for everyone
+ * ("update the NVIDIA driver   (on WSL: the Windows driver; ...)"), which
+ * fix_remark_for leaves out off WSL. One decision, read by every view and
+ * the plan through finding_for_platform (finding.h) and by explain's
+ * order_fixes.
+ */
+enum fix_platform { FIX_ANY_PLATFORM, FIX_WSL_ONLY, FIX_NATIVE_ONLY };
+enum fix_platform fix_platform_of(const char *line);
+/* The line with the clauses of its remark that are for platform other
+ * ("on WSL: ...", "in WSL, wsl.exe --shutdown also works" for
+ * FIX_WSL_ONLY; "natively: ..." for FIX_NATIVE_ONLY) left out, and the
+ * remark with them when nothing else is left; into out (replaced).
+ * Returns whether it changed. */
+bool fix_remark_for(const char *line, enum fix_platform other, struct strbuf *out);
+/* Whether a line names WSL or Windows (wsl.exe, PowerShell, /usr/lib/wsl,
+ * .wslconfig, nvidia-smi.exe, the Windows driver, --windows) anywhere. */
+bool fix_is_wsl_only(const char *line);
+/* Whether a fix line runs only in a Linux shell: sudo, apt, dpkg, ldconfig,
+ * modprobe, export, /usr/ and /etc/ paths, a venv's bin/python, 2>/dev/null,
+ * a pipe into grep, python3, wslgpu itself, NAME=value before a command
+ * (PowerShell sets $env:NAME). A PowerShell or Windows line, words with
+ * none of these, nvidia-smi or python -m pip are not; nor is a line that
+ * says "in WSL:". */
+bool fix_is_linux_only(const char *line);
+/* Whether a fix line is about WSL itself (wsl.exe, .wslconfig, /usr/lib/wsl):
+ * on a Windows log it goes after the lines for Windows itself. */
+bool fix_names_wsl(const char *line);
+/* Whether a fix line removes packages or files, reinstalls a driver or
+ * changes the system. */
+bool fix_is_destructive(const char *line);
+
 #endif

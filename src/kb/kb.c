@@ -274,6 +274,15 @@ bool kb_kind_is_wsl(const char *kind)
 			!strcmp(kind, "container-in-wsl2"));
 }
 
+const char *kb_platform_kind(const char *kind)
+{
+	/* the kinds lead platform_words; "wsl" and "not-wsl" name groups */
+	for (size_t i = 0; kind && i < 6; i++)
+		if (!strcmp(kind, platform_words[i]))
+			return platform_words[i];
+	return NULL;
+}
+
 /* Whether the word w (length n) covers platform kind. */
 static bool platform_word_covers(const char *w, size_t n, const char *kind)
 {

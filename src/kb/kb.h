@@ -88,6 +88,10 @@ bool kb_applies(const struct kb_entry *e, const char *kind);
 /* Whether platform kind is WSL's ("wsl" in a platform: line): wsl1, wsl2 or
  * container-in-wsl2; false for NULL. */
 bool kb_kind_is_wsl(const char *kind);
+/* The platform kind kind names (a static string: wsl1, wsl2,
+ * container-in-wsl2, native, container, windows), or NULL for NULL,
+ * "unknown" and any other text. */
+const char *kb_platform_kind(const char *kind);
 /* Whether every word of a platform: value is one kb_applies knows. */
 bool kb_platform_valid(const char *value);
 

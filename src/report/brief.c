@@ -82,7 +82,7 @@ void check_brief(struct strbuf *out, const struct format_input *in)
 		const struct result *r = &rep->results[i];
 		problem_line(out, rep, r, idw);
 		struct finding_view v;
-		finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
+		finding_of_result(&v, r);
 		consequences_line(out, rep, r);
 		if (v.nfix)
 			finding_command_line(out, 2, "fix", v.fix[0]);

@@ -86,7 +86,7 @@ static void put_finding(struct strbuf *out, const struct result *r)
 	const struct kb_entry *e = kb_find(r->kb);
 	if (e) {
 		struct finding_view v;
-		finding_expand(&v, e, &r->ev, r->def->id);
+		finding_of_result(&v, r);
 		if (v.cause) {
 			sb_add(out, "<p><b>Cause:</b> ");
 			html_escape(out, v.cause);

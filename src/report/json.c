@@ -26,7 +26,7 @@ static const char *cut_name(enum cut c)
 static void put_check(struct json_writer *jw, const struct report *rep, const struct result *r)
 {
 	struct finding_view v;
-	finding_expand(&v, kb_find(r->kb), &r->ev, r->def->id);
+	finding_of_result(&v, r);
 	jw_object_begin(jw);
 	jw_kv_str(jw, "id", r->def->id);
 	jw_kv_str(jw, "layer", r->def->layer);
@@ -37,6 +37,8 @@ static void put_check(struct json_writer *jw, const struct report *rep, const st
 	if (r->consequence_of) /* one problem: the views show it under that check */
 		jw_kv_str(jw, "consequence_of", r->consequence_of);
 	finding_json(jw, &v, r->status != ST_PASS);
+	/* the platform its fix lines are chosen for (finding_for_platform) */
+	jw_kv_str(jw, "fixes_for", r->platform ? r->platform : "unknown");
 	evidence_json(jw, "evidence", &r->ev);
 	if (r->cut != CUT_NONE)
 		jw_kv_str(jw, "cut", cut_name(r->cut));

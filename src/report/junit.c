@@ -125,7 +125,7 @@ static void junit_finding(struct strbuf *body, const struct result *r)
 {
 	const struct kb_entry *e = kb_find(r->kb);
 	struct finding_view v;
-	finding_expand(&v, e, &r->ev, r->def->id);
+	finding_of_result(&v, r);
 	put_labelled(body, "detail", r->detail && *r->detail ? r->detail : r->def->title);
 	if (v.cause)
 		put_labelled(body, "cause", v.cause);

@@ -133,7 +133,7 @@ static void put_first(struct strbuf *sb, const struct result *r)
 	if (!e)
 		return;
 	struct finding_view v;
-	finding_expand(&v, e, &r->ev, r->def->id);
+	finding_of_result(&v, r);
 	if (v.cause) {
 		sb_add(sb, "\n> **Cause:** ");
 		md_inline(sb, v.cause);

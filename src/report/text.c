@@ -86,8 +86,8 @@ static const struct result *same_finding(const struct report *rep, const struct 
 		    !o->kb || strcmp(o->kb, r->kb))
 			continue;
 		struct finding_view a, b;
-		finding_expand(&a, kb_find(r->kb), &r->ev, r->def->id);
-		finding_expand(&b, kb_find(o->kb), &o->ev, o->def->id);
+		finding_of_result(&a, r);
+		finding_of_result(&b, o);
 		bool same = a.nfix == b.nfix;
 		for (size_t j = 0; same && j < a.nfix; j++)
 			same = !strcmp(a.fix[j], b.fix[j]);
@@ -137,14 +137,14 @@ static void put_check(struct strbuf *out, const struct report *rep, const struct
 		sb_release(&f);
 		if (rep->verbose && e) {
 			struct finding_view v;
-			finding_expand(&v, e, &r->ev, r->def->id);
+			finding_of_result(&v, r);
 			finding_text(out, &v, 6, FT_CAUSE | FT_FIXES | FT_SOURCES | FT_MORE);
 			finding_view_release(&v);
 		}
 	} else if (e && r->status != ST_SKIP && (r->status != ST_PASS || (rep->verbose && e->cause))) {
 		const struct result *same = r->status == ST_PASS ? NULL : same_finding(rep, r);
 		struct finding_view v;
-		finding_expand(&v, e, &r->ev, r->def->id);
+		finding_of_result(&v, r);
 		if (same) {
 			sb_addf(out, "      cause and fix: as for %s above\n", same->def->id);
 			if (rep->verbose)
