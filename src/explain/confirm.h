@@ -33,6 +33,7 @@
 #include "../core/check.h"
 #include "../core/strbuf.h"
 #include "../kb/finding.h"
+#include "../kb/fixline.h"
 #include "matcher.h"
 
 /* Registry indexes of the checks (and of every check of the layers) that a

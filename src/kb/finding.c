@@ -68,22 +68,21 @@ void finding_for_platform(struct finding_view *v, const char *kind)
 {
 	if (!v->e || !v->nfix || (kind && !strcmp(kind, "windows")))
 		return;
+	/* what an entry bound to one side says is right there, whatever
+	 * its lines name (nodes in /dev/nvidia* made by hand on WSL) */
+	if (entry_wsl_only(v->e) || entry_off_wsl_only(v->e))
+		return;
 	bool known = kind && *kind && strcmp(kind, "unknown");
-	bool wsl = known && kb_kind_is_wsl(kind);
-	/* what an entry bound to one side says of it is right there */
-	bool keep_wsl = entry_wsl_only(v->e), keep_native = entry_off_wsl_only(v->e);
 	enum fix_platform other = !known ? FIX_ANY_PLATFORM
-				  : wsl ? (keep_native ? FIX_ANY_PLATFORM : FIX_NATIVE_ONLY)
-				  : (keep_wsl ? FIX_ANY_PLATFORM : FIX_WSL_ONLY);
+				  : kb_kind_is_wsl(kind) ? FIX_NATIVE_ONLY : FIX_WSL_ONLY;
 	char **later = xcalloc(v->nfix, sizeof *later);
 	size_t k = 0, nl = 0;
 	struct strbuf t = STRBUF_INIT;
 	for (size_t i = 0; i < v->nfix; i++) {
 		enum fix_platform p = fix_platform_of(v->fix[i]);
-		bool bound = (p == FIX_WSL_ONLY && !keep_wsl) || (p == FIX_NATIVE_ONLY && !keep_native);
-		if (!known && bound) {
+		if (!known && p != FIX_ANY_PLATFORM) {
 			later[nl++] = v->fix[i];
-		} else if (known && p != FIX_ANY_PLATFORM && p == other) {
+		} else if (known && p == other) {
 			free(v->fix[i]);
 		} else if (fix_remark_for(v->fix[i], other, &t)) {
 			free(v->fix[i]);

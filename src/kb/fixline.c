@@ -517,7 +517,8 @@ static bool remark_binds(const char *note, const char *const *words)
 enum fix_platform fix_platform_of(const char *line)
 {
 	static const char *const native_words[] = {
-		"modprobe", "rmmod", "dkms", "mokutil", "lsmod", "lspci", "ubuntu-drivers",
+		/* as commands: "nvidia-dkms" in a grep of packages is no step */
+		"modprobe ", "rmmod ", "dkms ", "mokutil ", "lsmod", "lspci", "ubuntu-drivers",
 		"/proc/driver/nvidia", "install nvidia-driver", "install -y nvidia-driver",
 		"install cuda-drivers", "nvidia-linux-", NULL,
 	};

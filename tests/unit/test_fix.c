@@ -399,6 +399,172 @@ static void test_plan_unknown(void **state)
 	fake_run_release(&fr);
 }
 
+/* Which platform a fix line is for, and its remark for the other one. */
+static void test_platform_of_line(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *line;
+		enum fix_platform p;
+	} want[] = {
+		{ "wsl.exe --shutdown   (in PowerShell, then reopen the distribution)", FIX_WSL_ONLY },
+		{ "nvidia-smi.exe   (in PowerShell)", FIX_WSL_ONLY },
+		{ "wslgpu check --windows --only host.driver   (on WSL)", FIX_WSL_ONLY },
+		{ "start https://www.nvidia.com/Download/index.aspx   (on WSL, in PowerShell: "
+		  "install the current Windows driver)", FIX_WSL_ONLY },
+		{ "ls -l /usr/lib/wsl/lib/libcuda.so.1", FIX_WSL_ONLY },
+		{ "ls -l /dev/dxg", FIX_WSL_ONLY },
+		/* an aside for WSL ("on WSL: ...") to a step for everyone */
+		{ "update the NVIDIA driver   (on WSL: the Windows driver, then wsl.exe --shutdown; "
+		  "Maxwell, Pascal and Volta GPUs: R580 is their last driver branch)", FIX_ANY_PLATFORM },
+		{ "nvidia-smi   (the memory in use; on WSL the processes using it show only in "
+		  "nvidia-smi.exe, in PowerShell)", FIX_ANY_PLATFORM },
+		{ "ls -l /dev/dxg /dev/nvidia*   (WSL 2 has /dev/dxg, native Linux /dev/nvidia*)",
+		  FIX_ANY_PLATFORM },
+		{ "dpkg -l | grep -E 'nvidia-dkms|cuda-drivers'", FIX_ANY_PLATFORM },
+		{ "ls -l /dev/nvidia-uvm", FIX_NATIVE_ONLY },
+		{ "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm", FIX_NATIVE_ONLY },
+		{ "apt-cache policy 'nvidia-utils-*'   (Debian/Ubuntu, native Linux only)",
+		  FIX_NATIVE_ONLY },
+		{ "sudo reboot   (natively, after a driver update)", FIX_NATIVE_ONLY },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		if (fix_platform_of(want[i].line) != want[i].p)
+			fail_msg("fix_platform_of(%s) is %d, not %d", want[i].line,
+				 (int)fix_platform_of(want[i].line), (int)want[i].p);
+	static const struct {
+		const char *line;
+		enum fix_platform other;
+		const char *out; /* NULL: unchanged */
+	} rem[] = {
+		{ "update the NVIDIA driver   (on WSL: the Windows driver, then wsl.exe --shutdown; "
+		  "Maxwell, Pascal and Volta GPUs: R580 is their last driver branch)", FIX_WSL_ONLY,
+		  "update the NVIDIA driver   (Maxwell, Pascal and Volta GPUs: R580 is their last "
+		  "driver branch)" },
+		{ "ldconfig -p | grep libcuda   (on WSL the first entry should be /usr/lib/wsl/lib)",
+		  FIX_WSL_ONLY, "ldconfig -p | grep libcuda" },
+		{ "newgrp docker   (or close and reopen the terminal; in WSL, wsl.exe --shutdown also "
+		  "works)", FIX_WSL_ONLY, "newgrp docker   (or close and reopen the terminal)" },
+		{ "install NVIDIA driver 550 or newer   (on WSL: on Windows, your IT's package; "
+		  "natively: the distribution's driver package)", FIX_NATIVE_ONLY,
+		  "install NVIDIA driver 550 or newer   (on WSL: on Windows, your IT's package)" },
+		/* a template's mark is a remark of its own, and stays one */
+		{ "dpkg -S LOADED   (if a package owns it, reinstall it; if it is under /usr/lib/wsl, "
+		  "run wsl.exe --shutdown)   (a template: put in LOADED)", FIX_WSL_ONLY,
+		  "dpkg -S LOADED   (if a package owns it, reinstall it)   (a template: put in "
+		  "LOADED)" },
+		{ "nvidia-smi   (the driver version)", FIX_WSL_ONLY, NULL },
+		{ "update the NVIDIA driver   (on WSL: the Windows driver)", FIX_ANY_PLATFORM, NULL },
+	};
+	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof rem / sizeof *rem; i++) {
+		bool changed = fix_remark_for(rem[i].line, rem[i].other, &out);
+		assert_int_equal(changed, rem[i].out != NULL);
+		assert_string_equal(out.buf, rem[i].out ? rem[i].out : rem[i].line);
+		assert_true(kb_fix_is_template(out.buf) == kb_fix_is_template(rem[i].line));
+	}
+	sb_release(&out);
+}
+
+/* An entry's fix lines on each platform (finding_for_platform). */
+static void test_finding_for_platform(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"[t.general]\nlayer: cuda\ntitle: t\ncause: The driver gives no more detail.\n"
+		"fix: wsl.exe --shutdown   (on WSL, in PowerShell; then reopen the distribution)\n"
+		"fix: nvidia-smi   (the driver version; on WSL the Windows driver's)\n"
+		"fix: sudo modprobe nvidia   (natively)\n"
+		"source: https://example.invalid/\n\n"
+		"[t.wsl]\nlayer: bridge\nplatform: wsl\ntitle: t\ncause: Nodes made by hand.\n"
+		"fix: ls -l /dev/nvidia*\nfix: wsl.exe --shutdown   (in PowerShell)\n"
+		"source: https://example.invalid/\n";
+	struct kb kb;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(kb_parse(text, strlen(text), &kb, &err), 0);
+	static const struct {
+		const char *id, *kind;
+		const char *fix[3];
+	} want[] = {
+		{ "t.general", "native", { "nvidia-smi   (the driver version)",
+					   "sudo modprobe nvidia   (natively)", NULL } },
+		{ "t.general", "container", { "nvidia-smi   (the driver version)",
+					      "sudo modprobe nvidia   (natively)", NULL } },
+		{ "t.general", "wsl2",
+		  { "wsl.exe --shutdown   (on WSL, in PowerShell; then reopen the distribution)",
+		    "nvidia-smi   (the driver version; on WSL the Windows driver's)", NULL } },
+		{ "t.general", "container-in-wsl2",
+		  { "wsl.exe --shutdown   (on WSL, in PowerShell; then reopen the distribution)",
+		    "nvidia-smi   (the driver version; on WSL the Windows driver's)", NULL } },
+		/* unknown: what holds everywhere first, each side's after it */
+		{ "t.general", NULL,
+		  { "nvidia-smi   (the driver version; on WSL the Windows driver's)",
+		    "wsl.exe --shutdown   (on WSL, in PowerShell; then reopen the distribution)",
+		    "sudo modprobe nvidia   (natively)" } },
+		{ "t.general", "unknown",
+		  { "nvidia-smi   (the driver version; on WSL the Windows driver's)",
+		    "wsl.exe --shutdown   (on WSL, in PowerShell; then reopen the distribution)",
+		    "sudo modprobe nvidia   (natively)" } },
+		/* an entry bound to WSL says what is right there */
+		{ "t.wsl", "wsl2", { "ls -l /dev/nvidia*", "wsl.exe --shutdown   (in PowerShell)", NULL } },
+		{ "t.wsl", "native", { "ls -l /dev/nvidia*", "wsl.exe --shutdown   (in PowerShell)", NULL } },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		struct finding_view v;
+		finding_expand(&v, kb_find_in(&kb, want[i].id), NULL, NULL);
+		finding_for_platform(&v, want[i].kind);
+		size_t n = 0;
+		while (n < 3 && want[i].fix[n])
+			n++;
+		if (v.nfix != n)
+			fail_msg("%s on %s: %zu lines, not %zu", want[i].id,
+				 want[i].kind ? want[i].kind : "NULL", v.nfix, n);
+		for (size_t j = 0; j < n; j++)
+			assert_string_equal(v.fix[j], want[i].fix[j]);
+		finding_view_release(&v);
+	}
+	kb_free(&kb);
+	sb_release(&err);
+}
+
+/* Each result carries the platform its fixes are chosen for, and the plan
+ * reads it: no wsl.exe step on native Linux, the same finding's on WSL. */
+static void test_plan_platform(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind;
+		bool wsl_step;
+	} runs[] = { { "native", false }, { "container", false }, { "wsl2", true }, { NULL, true } };
+	for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+		struct fake_run fr;
+		fake_run_init(&fr);
+		if (runs[k].kind)
+			res_ev(fake_result(&fr, "platform.kind", ST_PASS, NULL, "here"), "kind", "%s",
+			       runs[k].kind);
+		struct result *r = fake_result(&fr, "cuda.init", ST_FAIL,
+					       KB_CUDA_INIT_NOT_INITIALIZED, "cuInit 3");
+		finding_mark_platform(fr.r, fr.n);
+		if (runs[k].kind)
+			assert_string_equal(r->platform, runs[k].kind);
+		else
+			assert_null(r->platform);
+		struct fix_plan plan;
+		fix_plan_build(&plan, fr.r, fr.shown, fr.n, "/home/user");
+		assert_int_equal(plan.n, 1);
+		bool wsl = false;
+		for (size_t j = 0; j < plan.steps[0].ncmd; j++)
+			wsl = wsl || strstr(plan.steps[0].cmd[j].text, "wsl.exe") != NULL;
+		if (wsl != runs[k].wsl_step)
+			fail_msg("on %s: a wsl.exe step %s", runs[k].kind ? runs[k].kind : "unknown",
+				 wsl ? "is there" : "is missing");
+		/* never first where the platform is unknown */
+		assert_true(plan.steps[0].ncmd > 0 && !strstr(plan.steps[0].cmd[0].text, "wsl.exe"));
+		fix_plan_release(&plan);
+		fake_run_release(&fr);
+	}
+}
+
 /* A fix line as a line of shell for JSON and Markdown, and its parts. */
 static void test_fix_shell(void **state)
 {
@@ -828,6 +994,9 @@ int main(void)
 		cmocka_unit_test(test_value_dirs),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_platform_of_line),
+		cmocka_unit_test(test_finding_for_platform),
+		cmocka_unit_test(test_plan_platform),
 		cmocka_unit_test(test_for_user),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_cvd),

@@ -29,6 +29,7 @@
 #include <regex.h>
 
 #include "core/result.h"
+#include "kb/fixline.h"
 #include "kb/kb.h"
 #include "parse/jsonscan.h"
 #include "report/finding.h"
@@ -491,6 +492,97 @@ static void test_platform_true(void **state)
 	sb_release(&why);
 }
 
+/*
+ * Every fix line, not only the first, as check, fix and report show it on a
+ * platform (finding_for_platform): off WSL no line (command or remark) of an
+ * entry that can apply there names WSL or Windows, on WSL none names the
+ * native kernel module's tools, and an entry that has fixes keeps one.
+ * A line naming both device files (/dev/dxg and /dev/nvidia*) answers on
+ * either side.
+ */
+static const char *other_side_word(const char *line, const char *const *words)
+{
+	bool both = strstr(line, "/dev/dxg") && strstr(line, "/dev/nvidia");
+	const char *w = word_in(line, words);
+	if (w && both && (!strcmp(w, "/dev/dxg") || !strcmp(w, "/dev/nvidia")))
+		return NULL;
+	return w;
+}
+
+static void audit_platform(const struct kb_entry *e, const char *kind, const char *const *words,
+			   struct strbuf *errs)
+{
+	struct finding_view v;
+	finding_expand(&v, e, NULL, NULL);
+	size_t had = v.nfix;
+	finding_for_platform(&v, kind);
+	for (size_t j = 0; j < v.nfix; j++) {
+		const char *w = other_side_word(v.fix[j], words);
+		if (w)
+			sb_addf(errs, "%s:%d: [%s] on %s shows fix %zu for another platform (%s): %s\n",
+				e->file, e->line, e->id, kind, j + 1, w, v.fix[j]);
+	}
+	/* platform_general's entries are shown where one side's evidence
+	 * picks them, their steps marked as that side's */
+	if (had && !v.nfix && !platform_general_why(e->id))
+		sb_addf(errs, "%s:%d: [%s] on %s shows none of its %zu fixes (add one that holds "
+			"there)\n", e->file, e->line, e->id, kind, had);
+	finding_view_release(&v);
+}
+
+/* The mirror's words: the kernel module's tools as commands (nouveau is
+ * looked for on WSL too, and nvidia-dkms is a package a grep may name). */
+static const char *const kmod_words[] = {
+	"modprobe ", "rmmod ", "dkms ", "mokutil ", "secure boot", "/dev/nvidia", NULL,
+};
+
+static void test_every_fix_platform_true(void **state)
+{
+	(void)state;
+	const struct kb *kb = kb_builtin();
+	struct strbuf errs = STRBUF_INIT;
+	static const char *const off_wsl[] = { "native", "container", NULL };
+	static const char *const on_wsl[] = { "wsl2", "container-in-wsl2", NULL };
+	for (size_t i = 0; i < kb->n; i++) {
+		const struct kb_entry *e = &kb->e[i];
+		/* one side's entry: its platform: line says where it holds */
+		bool both = kb_applies(e, "native") && kb_applies(e, "wsl2");
+		if (!strcmp(e->kind, "signature") || !both)
+			continue;
+		/* platform unknown: one side's lines come last and say whose */
+		struct finding_view v;
+		finding_expand(&v, e, NULL, NULL);
+		finding_for_platform(&v, NULL);
+		bool later = false;
+		for (size_t j = 0; j < v.nfix; j++) {
+			enum fix_platform p = fix_platform_of(v.fix[j]);
+			if (p == FIX_ANY_PLATFORM && later)
+				sb_addf(&errs, "[%s] with the platform unknown: fix %zu holds "
+					"everywhere but comes after one side's: %s\n", e->id, j + 1,
+					v.fix[j]);
+			later = later || p != FIX_ANY_PLATFORM;
+			bool says = p == FIX_WSL_ONLY ? strcasestr(v.fix[j], "wsl") ||
+							      strcasestr(v.fix[j], "powershell") ||
+							      strcasestr(v.fix[j], "windows")
+				  : p == FIX_NATIVE_ONLY ? strcasestr(v.fix[j], "native") != NULL
+							 : true;
+			if (!says)
+				sb_addf(&errs, "%s:%d: [%s] fix %zu is one platform's but does not "
+					"say which (on WSL / in PowerShell / native Linux): %s\n",
+					e->file, e->line, e->id, j + 1, v.fix[j]);
+		}
+		finding_view_release(&v);
+		for (size_t k = 0; off_wsl[k]; k++)
+			if (kb_applies(e, off_wsl[k]))
+				audit_platform(e, off_wsl[k], wsl_words, &errs);
+		for (size_t k = 0; on_wsl[k]; k++)
+			if (kb_applies(e, on_wsl[k]))
+				audit_platform(e, on_wsl[k], kmod_words, &errs);
+	}
+	fail_with(&errs);
+	sb_release(&errs);
+}
+
 /* ---- without evidence ---- */
 
 static void test_general_advice(void **state)
@@ -834,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_general_advice),
 		cmocka_unit_test(test_platform_detector),
 		cmocka_unit_test(test_platform_true),
+		cmocka_unit_test(test_every_fix_platform_true),
 		cmocka_unit_test(test_no_internal_ids),
 		cmocka_unit_test(test_fixture_runs),
 	};
