@@ -1725,6 +1725,7 @@ void redact_results(struct redactor *r, const struct result *in, size_t n,
 		y->cut = x->cut;
 		y->tolerated_by = redact_dup(r, NULL, x->tolerated_by);
 		y->consequence_of = x->consequence_of; /* a check id: nothing to redact */
+		y->platform = x->platform;             /* a platform kind, likewise */
 		for (size_t k = 0; k < x->ev.n; k++) {
 			char *v = redact_dup(r, x->ev.v[k].key, x->ev.v[k].val);
 			ev_add(&y->ev, x->ev.v[k].key, "%s", v);

@@ -574,16 +574,23 @@ static void script_text(const struct fix_plan *plan, const struct fix_meta *m, s
 		root += plan->steps[i].needs_root;
 		win += plan->steps[i].windows;
 	}
-	sb_addf(out, "# %zu step%s, the first failure first; %zu need%s root, %zu %s Windows-side "
-		"commands; --apply can make %zu edit%s.\n",
-		plan->n, plan->n == 1 ? "" : "s", root, root == 1 ? "s" : "", win,
-		win == 1 ? "has" : "have", autos, autos == 1 ? "" : "s");
+	/* Windows is named only where a step has a command for it: off WSL
+	 * no step does (finding_for_platform) */
+	sb_addf(out, "# %zu step%s, the first failure first; %zu need%s root",
+		plan->n, plan->n == 1 ? "" : "s", root, root == 1 ? "s" : "");
+	if (win)
+		sb_addf(out, ", %zu %s Windows-side commands", win, win == 1 ? "has" : "have");
+	sb_addf(out, "; --apply can make %zu edit%s.\n", autos, autos == 1 ? "" : "s");
 	sb_add(out, "#\n"
 		    "# Read each step, then type the commands you agree with in your own shell:\n"
-		    "# \"for this shell\" commands work only there. Windows-side commands are\n"
-		    "# commented out (PS>: run them in PowerShell on Windows). Run as a script,\n"
-		    "# this file stops here:\n"
-		    "echo 'wslgpu fix: this is a plan to read; run its steps yourself' >&2\n"
+		    "# \"for this shell\" commands work only there.");
+	if (win)
+		sb_add(out, " Windows-side commands are\n"
+			    "# commented out (PS>: run them in PowerShell on Windows). Run as a script,\n"
+			    "# this file stops here:\n");
+	else
+		sb_add(out, "\n# Run as a script, this file stops here:\n");
+	sb_add(out, "echo 'wslgpu fix: this is a plan to read; run its steps yourself' >&2\n"
 		    "exit 1\n");
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct fix_step *s = &plan->steps[i];

@@ -730,6 +730,34 @@ static void str_member(const struct js_val *obj, const char *name, struct strbuf
 		js_string(&v, out);
 }
 
+/* The fix lines a run printed for one check: chosen for the machine's
+ * platform (fixes_for), and, where its entry holds on both sides, none of
+ * them the other side's (every line, not only the first). */
+static void check_printed_fixes(const char *file, const char *id, const struct kb_entry *own,
+				const struct js_val *c, const char *kind, struct strbuf *errs)
+{
+	struct strbuf ff = STRBUF_INIT, line = STRBUF_INIT;
+	str_member(c, "fixes_for", &ff);
+	if (*kind && strcmp(sb_str(&ff), kind))
+		sb_addf(errs, "%s: %s: fixes chosen for %s on a %s machine\n", file, id,
+			ff.len ? ff.buf : "(none)", kind);
+	bool both = kb_applies(own, "native") && kb_applies(own, "wsl2");
+	const char *const *other = !*kind ? NULL : strstr(kind, "wsl") ? kmod_words : wsl_words;
+	struct js_val fixes, el;
+	if (both && other && js_object_get(c, "fix", &fixes) == 0 && fixes.type == JS_ARRAY) {
+		size_t pos = 0;
+		for (size_t j = 1; js_array_next(&fixes, &pos, &el) == 1; j++) {
+			js_string(&el, &line);
+			const char *w = other_side_word(sb_str(&line), other);
+			if (w)
+				sb_addf(errs, "%s: %s [%s] printed fix %zu for another platform than "
+					"%s (%s): %s\n", file, id, own->id, j, kind, w, line.buf);
+		}
+	}
+	sb_release(&ff);
+	sb_release(&line);
+}
+
 static void check_run(const char *file, const char *buf, size_t len, struct strbuf *errs)
 {
 	struct js_val top, checks, platform, c, evo;
@@ -759,6 +787,7 @@ static void check_run(const char *file, const char *buf, size_t len, struct strb
 		struct evidence ev = EVIDENCE_INIT;
 		if (js_object_get(&c, "evidence", &evo) == 0 && evo.type == JS_OBJECT)
 			json_evidence(&evo, &ev);
+		check_printed_fixes(file, id.buf, own, &c, sb_str(&kind), errs);
 		struct facts f = { sb_str(&kind), sb_str(&distro), &ev, NULL };
 		const struct kb *kb = kb_builtin();
 		for (size_t i = 0; i < kb->n; i++) {
