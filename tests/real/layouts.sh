@@ -131,6 +131,15 @@ compare_nvml
 no_wsl_words nvml.smi
 for id in libs.libcuda cuda.load cuda.init nvml.init host.driver; do no_wsl_words "$id"; done
 all_no_wsl_words
+# The plan and the report read the same findings: no WSL step either.
+run fix
+w=$(printf '%s\n' "$OUT" | grep -E "$WSL_STEP_WORDS|PS>" | head -1)
+if [ -z "$w" ]; then ok "fix: no WSL or Windows step on native Linux"
+else fail "fix: a WSL or Windows step on native Linux: $w"; fi
+run report --markdown
+w=$(printf '%s\n' "$OUT" | awk '/^```/ { f = !f; next } f' | grep -E "$WSL_STEP_WORDS" | head -1)
+if [ -z "$w" ]; then ok "report --markdown: no WSL or Windows step on native Linux"
+else fail "report --markdown: a WSL or Windows step on native Linux: $w"; fi
 matrix_row native-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
 
 # nvidia-smi without its NVML (the root's loader finds no libnvidia-ml.so.1):

@@ -35,6 +35,7 @@
 #   matrix_row SCENARIO ...    a row of the scenario table ($REAL_MATRIX)
 #   no_wsl_words ID, all_no_wsl_words
 #                              no WSL-only fix (cause) off WSL
+#   no_native_steps            on WSL, no native Linux step
 # shellcheck disable=SC1091
 . "$(cd "$(dirname "$0")/../e2e" && pwd)/lib.sh"
 REAL=${WSLGPU_CACHE:-$top/.cache}/debian/real
@@ -467,12 +468,34 @@ no_wsl_words() {
 	if [ -z "$w" ]; then ok "$1: no WSL-only fix on $(jq -r '.checks[] | select(.id == "platform.kind") | .evidence.kind // "?"' "$JSON")"
 	else fail "$1: a WSL-only fix on native Linux: $w"; fi
 }
-# all_no_wsl_words: the same for every check's fix lines and cause.
+# all_no_wsl_words: the same for every check's fix lines and cause; and
+# every fix line, later ones too, has no WSL or Windows step at all (an
+# aside "on WSL: ..." included), chosen for the machine's platform.
+WSL_STEP_WORDS="$WSL_WORDS|nvidia-smi\\.exe|Windows driver|on WSL|in WSL|under WSL"
 all_no_wsl_words() {
+	kind=$(jq -r '.platform.kind' "$JSON")
+	n=$(jq --arg k "$kind" '[.checks[] | select(.fixes_for != $k)] | length' "$JSON")
+	if [ "$n" = 0 ]; then ok "every check's fixes are chosen for $kind"
+	else fail "$n checks' fixes are not chosen for $kind"; fi
+	w=$(jq -r '.checks[] | (.fix // [])[]' "$JSON" | grep -E "$WSL_STEP_WORDS" | head -1)
+	if [ -z "$w" ]; then ok "no fix line names a WSL or Windows step on $kind"
+	else fail "a fix line names a WSL or Windows step on $kind: $w"; fi
 	for id in $(jq -r '.checks[] | select(((.fix // []) | length) > 0 or .cause != null) | .id' "$JSON"); do
 		w=$(jq -r --arg id "$id" '.checks[] | select(.id == $id) | ((.fix // [])[]), (.cause // empty)' "$JSON" |
 			grep -E "$WSL_WORDS" | head -1)
 		if [ -z "$w" ]; then ok "$id: no WSL-only fix or cause off WSL"
 		else fail "$id: a WSL-only fix or cause off WSL: $w"; fi
 	done
+}
+# no_native_steps: on WSL the mirror: every check's fixes are chosen for
+# WSL, and no fix line is a step for native Linux's kernel driver.
+NATIVE_STEP_WORDS='/proc/driver/nvidia|sudo reboot|natively|modprobe nvidia|dkms status|mokutil|ubuntu-drivers'
+no_native_steps() {
+	kind=$(jq -r '.platform.kind' "$JSON")
+	n=$(jq --arg k "$kind" '[.checks[] | select(.fixes_for != $k)] | length' "$JSON")
+	if [ "$n" = 0 ]; then ok "every check's fixes are chosen for $kind"
+	else fail "$n checks' fixes are not chosen for $kind"; fi
+	w=$(jq -r '.checks[] | (.fix // [])[]' "$JSON" | grep -E "$NATIVE_STEP_WORDS" | head -1)
+	if [ -z "$w" ]; then ok "no fix line is a native Linux step on $kind"
+	else fail "a fix line is a native Linux step on $kind: $w"; fi
 }

@@ -39,6 +39,7 @@ ln -s libcuda.so "$ROOT$(stub_dir)/libcuda.so.1"
 ldcache
 run_json check
 compare_stub
+no_native_steps
 matrix_row wsl-stub-llp "$REAL_CUDA" $CHECKS
 
 # The same without ld.wsl.conf (ldconfig = false in wsl.conf, or deleted).
@@ -49,6 +50,7 @@ rm "$ROOT/etc/ld.so.conf.d/ld.wsl.conf"
 ldcache
 run_json check
 compare_stub
+no_native_steps
 # The loader's pick is judged though libs.wsl_dir failed: never WSL's file in its place.
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub"'
 expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
@@ -62,6 +64,7 @@ echo "/usr/local/cuda/lib64/stubs" >"$ROOT/etc/ld.so.conf.d/cuda-stubs.conf"
 ldcache
 run_json check
 compare_stub
+no_native_steps
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub_cached"'
 matrix_row wsl-stub-conf "$REAL_CUDA" $CHECKS
 
@@ -73,6 +76,7 @@ rm "$ROOT/etc/ld.so.conf.d/ld.wsl.conf"
 ldcache
 run_json check
 compare_stub
+no_native_steps
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub_cached"'
 expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
 # Restoring ld.wsl.conf alone leaves the stub first (wsl-stub-conf above):
