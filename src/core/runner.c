@@ -94,6 +94,7 @@ struct slot {
 	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
 	bool shared;   /* it runs shareable probes (which hand commands over) */
 	bool once;     /* an early probe's: its control pipe brings only its deps */
+	bool released; /* idle with nothing left for it: told to exit (pipe closed) */
 	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
 	struct strbuf wire;
@@ -1286,35 +1287,36 @@ static void send_done_results(struct run *run, struct slot *s, char type, size_t
 	sb_release(&sb);
 }
 
+/* May child s run check i: a shareable probe in a shared child, a vendor
+ * probe in the child of its own chain (the one that ran a check it needs:
+ * nvml.devices after nvml.init)? */
+static bool slot_fits(const struct run *run, const struct slot *s, size_t i)
+{
+	bool sh = shareable(run, i);
+	if (run->tasks[i].solo || s->shared != sh)
+		return false;
+	if (sh)
+		return true;
+	bool *in = xcalloc(run->n, sizeof *in);
+	for (size_t m = 0; m < s->nmembers; m++)
+		in[s->members[m]] = true;
+	bool mine = depends_on_any(run, i, in);
+	free(in);
+	return mine;
+}
+
 /*
- * Gives check i to an idle child instead of forking one: a shareable probe
- * to a shared child, a vendor probe to the child of its own chain (the one
- * that ran a check it needs: nvml.devices after nvml.init). The child gets
- * every result that is done and that it does not have, as a fresh fork
- * would, then the check to run. Returns false when no child fits.
+ * Gives check i to an idle child instead of forking one (slot_fits). The
+ * child gets every result that is done and that it does not have, as a
+ * fresh fork would, then the check to run. Returns false when no child
+ * fits.
  */
 static bool give_to_idle(struct run *run, size_t i)
 {
-	const struct task *t = &run->tasks[i];
-	if (t->solo)
-		return false;
-	bool sh = shareable(run, i);
 	struct slot *s = NULL;
-	for (size_t k = 0; k < run->n && !s; k++) {
-		struct slot *c = &run->slots[k];
-		if (!slot_idle(c) || c->shared != sh)
-			continue;
-		if (!sh) {
-			bool *in = xcalloc(run->n, sizeof *in);
-			for (size_t m = 0; m < c->nmembers; m++)
-				in[c->members[m]] = true;
-			bool mine = depends_on_any(run, i, in);
-			free(in);
-			if (!mine)
-				continue;
-		}
-		s = c;
-	}
+	for (size_t k = 0; k < run->n && !s; k++)
+		if (slot_idle(&run->slots[k]) && slot_fits(run, &run->slots[k], i))
+			s = &run->slots[k];
 	if (!s)
 		return false;
 	send_done_results(run, s, REC_RUN, i);
@@ -1332,6 +1334,35 @@ static bool give_to_idle(struct run *run, size_t i)
 	run->tasks[i].start = now;
 	run->tasks[i].slot_id = s->id;
 	return true;
+}
+
+/*
+ * An idle child that no check still to run could go to is told to exit
+ * (its control pipe closed) while the others run: it ends beside them, not
+ * after the last result, when the run would wait for it (a process's end
+ * is not free: its memory is taken apart, and on a VM that costs ms).
+ * Returns whether it released one.
+ */
+static bool release_unneeded(struct run *run)
+{
+	bool any = false;
+	for (size_t k = 0; k < run->n; k++) {
+		struct slot *s = &run->slots[k];
+		if (!slot_idle(s))
+			continue;
+		bool wanted = false;
+		for (size_t i = 0; i < run->n && !wanted; i++)
+			wanted = run->tasks[i].state == ST_PENDING && slot_fits(run, s, i);
+		if (wanted)
+			continue;
+		close(s->ctl_fd);
+		s->ctl_fd = -1;
+		s->released = true;
+		/* It exits at once; a child that does not is ended then. */
+		s->deadline = now_ms() + 1000;
+		any = true;
+	}
+	return any;
 }
 
 static size_t busy_slots(const struct run *run)
@@ -1551,6 +1582,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				progress = true;
 			}
 		}
+		release_unneeded(&run);
 		if (busy_slots(&run) == 0) {
 			/* Nothing left to give them: the idle children go, all
 			 * killed before the first is waited for. */
@@ -1626,6 +1658,8 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				end_slot(&run, s, 'w', 0); /* its results are lost */
 			else if (slot_idle(s) && !stopped && !s->corrupt)
 				s->deadline = 1e300; /* waits for more work: no time limit */
+			else if (s->released && !s->exited && !stopped && now < s->deadline)
+				; /* released: its exit is on its way */
 			else if (s->done == s->nmembers)
 				end_slot(&run, s, 'c', 0); /* complete: what it left goes */
 			else if (s->exited)
