@@ -7,8 +7,9 @@
 #     / its critical path (`check -v` prints both: "critical path: ... (X ms
 #     of Y ms)"), median of RUNS runs; goal <= 1.3x (and wall <= 80 ms);
 #   explain of a one-line paste / `wslgpu --version`: CPU (user + sys) per
-#     run over RUNS runs, and instructions (callgrind, when valgrind is
-#     installed: stable where CPU time on a shared machine is not); goal <= 3x;
+#     run over RUNS runs, and instructions of the main process (callgrind,
+#     when valgrind is installed: stable where CPU time on a shared machine
+#     is not); goal <= 3x;
 #   check on the healthy WSL2 fixture: the tool's own CPU per run; goal
 #     <= 10 ms. Sampled with perf (cpu-clock, call chains), each sample
 #     charged to the process and the first user-space object on its stack:
@@ -47,12 +48,18 @@ cpu_ms() {
 	done) ; } 2>&1 )
 	echo "$t" | awk -v n="$runs" '{printf "%.2f %.2f", $1 * 1000 / n, ($2 + $3) * 1000 / n}'
 }
-insns() { # instructions of one run of wslgpu ARGS (children included), or "?"
+# instructions of one run of wslgpu ARGS in its own process, or "?". Not its
+# probe children's: one killed at the end of a run leaves no profile, one that
+# exits leaves one, so summing them counted how children ended, not their work.
+insns() {
 	command -v valgrind >/dev/null || { echo "?"; return; }
 	rm -f "$WORK"/cg.*
-	env -i PATH=/usr/bin:/bin HOME="$WORK" valgrind --tool=callgrind --trace-children=yes \
-		--callgrind-out-file="$WORK/cg.%p" "$WSLGPU" "$@" >/dev/null 2>&1
-	cat "$WORK"/cg.* 2>/dev/null | sed -n 's/^summary: //p' | awk '{ s += $1 } END { print s + 0 }'
+	# valgrind runs the program in its own process: the shell's pid is its pid
+	env -i PATH=/usr/bin:/bin HOME="$WORK" sh -c 'echo $$ >"$0/cg.pid"
+		exec valgrind --tool=callgrind --callgrind-out-file="$0/cg.%p" "$@"' \
+		"$WORK" "$WSLGPU" "$@" >/dev/null 2>&1
+	sed -n 's/^summary: //p' "$WORK/cg.$(cat "$WORK/cg.pid")" 2>/dev/null |
+		awk '{ s += $1 } END { print s + 0 }'
 }
 
 # ---- check on this machine: wall / critical path

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,42 +296,168 @@ int proc_child_setup(pid_t parent, int out, int err, const int *keep, size_t nke
 	return rc;
 }
 
-/* A pipe and a child: 0, or -errno with nothing left open. */
-static int pipe_and_fork(int p[2], pid_t *pid)
+/*
+ * Starting a command. A fork copies this process's page tables, and every
+ * page either side writes afterwards faults to be copied: on a VM where a
+ * fault costs tens of microseconds, the fork of a probe's child for one
+ * exec cost more than the command's own start. So a command's child is a
+ * clone that shares this process's memory until its exec (CLONE_VM |
+ * CLONE_VFORK, what posix_spawn does): nothing is copied, this process
+ * waits the few system calls until the exec. posix_spawn itself cannot
+ * give the child what proc_child_setup and the sandbox do (the parent's
+ * death signal, the seccomp filter, no_new_privs, a chroot in a user
+ * namespace), so the child is ours; everything it calls until the exec
+ * is a system call on its own stack, and what it needs -- the environment
+ * included, never putenv in shared memory -- is made before the clone.
+ * All signals are blocked across the clone and the child puts every
+ * caught one back to its default before it unblocks any: a handler of
+ * ours must not run on our memory in the child.
+ */
+struct spawn {
+	pid_t parent;
+	int out, err; /* its stdout, stderr (-1: /dev/null) */
+	int ex;       /* where an exec error goes (-1: nowhere) */
+	const char *const *argv;
+	char *const *envp;
+	const struct sandbox_cmd *sbx;
+};
+
+#ifndef _NSIG
+#define _NSIG 65
+#endif
+
+static int spawn_child(void *arg)
 {
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	*pid = fork();
-	if (*pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
-		return -e;
+	const struct spawn *sp = arg;
+	for (int sig = 1; sig < _NSIG; sig++) {
+		struct sigaction sa;
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0 ||
+		    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
 	}
-	return 0;
+	if (proc_child_setup(sp->parent, sp->out, sp->err, &sp->ex, sp->ex >= 0) < 0 &&
+	    sp->ex < 0)
+		_exit(127);
+	const char *prog = sandbox_cmd_enter(sp->sbx, sp->argv[0]);
+	if (prog)
+		execve(prog, (char *const *)sp->argv, sp->envp);
+	int e = errno;
+	if (sp->ex >= 0) {
+		ssize_t w = write(sp->ex, &e, sizeof e);
+		(void)w;
+	}
+	_exit(127);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PROC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROC_ASAN 1
+#endif
+#endif
+#ifdef PROC_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+/* Starts sp's command; its pid, or -errno. Returns once the child has
+ * exec'd or died. */
+static pid_t spawn_start(const struct spawn *sp)
+{
+	/* The child's stack, in this frame: this process is stopped while
+	 * the child uses it. Aligned for any ABI. */
+	_Alignas(64) char stack[64 << 10];
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid_t pid = clone(spawn_child, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD,
+			  (void *)sp);
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+#ifdef PROC_ASAN
+	/* The child's frames poisoned what is our array again. */
+	ASAN_UNPOISON_MEMORY_REGION(stack, sizeof stack);
+#endif
+	return pid < 0 ? -e : pid;
+}
+
+/* The environment for a command: ours with env_set's "NAME=value" entries
+ * put in (NULL: ours as it is), made before the clone (the child must not
+ * allocate). Free with free() (the strings are not copied). */
+static char **spawn_env(const char *const *env_set)
+{
+	if (!env_set || !env_set[0])
+		return NULL;
+	size_t n = 0, k = 0, nset = 0;
+	while (environ && environ[n])
+		n++;
+	while (env_set[nset])
+		nset++;
+	char **envp = xcalloc(n + nset + 1, sizeof *envp);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		bool replaced = false;
+		for (size_t j = 0; j < nset && !replaced; j++)
+			replaced = !strncmp(env_set[j], environ[i], len) && env_set[j][len] == '=';
+		if (!replaced)
+			envp[k++] = environ[i];
+	}
+	for (size_t j = 0; j < nset; j++)
+		envp[k++] = (char *)env_set[j];
+	return envp;
+}
+
+/* A descriptor that polls readable when process pid has exited
+ * (pidfd_open, Linux 5.3), or -1: then the caller polls for the exit. */
+static int exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* argv with the program named as the described machine names it, for a
+ * command run chrooted into it (sandbox_cmd_plan said so). Free it. */
+static const char **argv_in_root(const char *const *argv, const struct sandbox_cmd *sbx)
+{
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	const char **in_root = xcalloc(n + 1, sizeof *in_root);
+	memcpy(in_root, argv, n * sizeof *in_root);
+	in_root[0] = sbx->path.buf;
+	return in_root;
 }
 
 int proc_start_reader(const char *const *argv, pid_t *pid_out)
 {
 	int p[2];
 	struct sandbox_cmd sbx;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
 	sandbox_cmd_plan(argv[0], &sbx);
-	pid_t parent = getpid(), pid;
-	int rc = pipe_and_fork(p, &pid);
-	if (rc < 0) {
-		sandbox_cmd_release(&sbx);
-		return rc;
-	}
-	if (pid == 0) {
-		if (proc_child_setup(parent, p[1], -1, NULL, 0) < 0)
-			_exit(127);
-		const char *prog = sandbox_cmd_enter(&sbx, argv[0]);
-		if (prog)
-			execv(prog, (char *const *)argv);
-		_exit(127);
-	}
+	const char *const *run = argv;
+	const char **in_root = sbx.chroot ? argv_in_root(argv, &sbx) : NULL;
+	if (in_root)
+		run = in_root;
+	struct spawn sp = { getpid(), p[1], -1, -1, run, environ, &sbx };
+	pid_t pid = spawn_start(&sp);
+	free(in_root);
 	close(p[1]);
 	sandbox_cmd_release(&sbx);
+	if (pid < 0) {
+		close(p[0]);
+		return pid;
+	}
 	*pid_out = pid;
 	return p[0];
 }
@@ -338,10 +465,15 @@ int proc_start_reader(const char *const *argv, pid_t *pid_out)
 int proc_start_pager(const char *const *argv, const char *const *env_set, pid_t *pid_out)
 {
 	int p[2];
-	pid_t parent = getpid(), pid;
-	int rc = pipe_and_fork(p, &pid);
-	if (rc < 0)
-		return rc;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent || dup2(p[0], 0) < 0)
@@ -421,15 +553,7 @@ int proc_run(const char *const *argv, const struct proc_opts *opts, struct proc_
 	 * command runs where it cannot change this machine (sandbox.h). */
 	struct sandbox_cmd sbx;
 	sandbox_cmd_plan(argv[0], &sbx);
-	const char **in_root = NULL; /* argv with the program's name there */
-	if (sbx.chroot) {
-		size_t n = 0;
-		while (argv[n])
-			n++;
-		in_root = xcalloc(n + 1, sizeof *in_root);
-		memcpy(in_root, argv, n * sizeof *in_root);
-		in_root[0] = sbx.path.buf;
-	}
+	const char **in_root = sbx.chroot ? argv_in_root(argv, &sbx) : NULL;
 	int rc = proc_run_raw(in_root ? in_root : argv, opts, r, &sbx);
 	free(in_root);
 	if (rc == 0 && sbx.here.len)
@@ -462,35 +586,25 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		close(out[0]); close(out[1]); close(err[0]); close(err[1]);
 		return -e;
 	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
+	char **envp = spawn_env(opts ? opts->env_set : NULL);
+	struct spawn sp = { getpid(), out[1], err[1], ex[1], argv, envp ? envp : environ, sbx };
+	pid_t pid = spawn_start(&sp);
+	free(envp);
 	if (pid < 0) {
-		int e = errno;
 		close(out[0]); close(out[1]); close(err[0]); close(err[1]);
 		close(ex[0]); close(ex[1]);
-		return -e;
+		return pid;
 	}
-	if (pid == 0) {
-		proc_child_setup(parent, out[1], err[1], &ex[1], 1);
-		if (opts && opts->env_set)
-			for (const char *const *e = opts->env_set; *e; e++)
-				putenv((char *)*e);
-		const char *prog = sandbox_cmd_enter(sbx, argv[0]);
-		if (prog)
-			execv(prog, (char *const *)argv);
-		int e = errno;
-		ssize_t w = write(ex[1], &e, sizeof e);
-		(void)w;
-		_exit(127);
-	}
-	/* Not setpgid(pid, pid) here: the child's setsid() must come first.
-	 * Until it has, a kill of its group misses it; its death signal and
-	 * the kill below by pid still reach it. */
+	/* The child has exec'd (or died): its setsid() came first, so its
+	 * group is its own and a kill of the group reaches it. */
 	if (watch && watch->started)
 		watch->started(watch->arg, pid);
 	close(out[1]);
 	close(err[1]);
 	close(ex[1]);
+	/* Its exit wakes the waits below at once (no sleep between polls for
+	 * it: a command's exit is often what the run waits for). */
+	int xfd = exit_fd(pid);
 
 	int exec_errno = 0;
 	ssize_t got = read(ex[0], &exec_errno, sizeof exec_errno);
@@ -512,10 +626,11 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 			break; /* a grandchild holds the pipe open; stop waiting for it */
 		int wait_ms = (int)((exited ? exit_grace : deadline) - now) + 1;
 		if (!exited && wait_ms > 50)
-			wait_ms = 50; /* also poll for the exit itself */
-		struct pollfd p[2] = { { out_open ? out[0] : -1, POLLIN, 0 },
-				       { err_open ? err[0] : -1, POLLIN, 0 } };
-		int n = poll(p, 2, wait_ms);
+			wait_ms = 50; /* a stop wakes nothing: look for it too */
+		struct pollfd p[3] = { { out_open ? out[0] : -1, POLLIN, 0 },
+				       { err_open ? err[0] : -1, POLLIN, 0 },
+				       { exited ? -1 : xfd, POLLIN, 0 } };
+		int n = poll(p, 3, wait_ms);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0) {
@@ -567,8 +682,14 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 			timed_out = true;
 			break;
 		}
-		poll(NULL, 0, left < 5 ? (int)left + 1 : 5);
+		/* Until its exit (or a stop, looked for every 50 ms); without
+		 * an exit descriptor, every 5 ms. */
+		struct pollfd p = { xfd, POLLIN, 0 };
+		int most = xfd >= 0 ? 50 : 5;
+		poll(&p, xfd >= 0, left < most ? (int)left + 1 : most);
 	}
+	if (xfd >= 0)
+		close(xfd);
 	/* Its exit status collected, whatever is left in the group
 	 * (grandchildren) goes. */
 	kill(-pid, SIGKILL);

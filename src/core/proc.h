@@ -6,7 +6,9 @@
  * capped stdout and stderr. It inherits no other descriptor, and a command
  * that closes its output early is still waited for until its time limit:
  * its exit status, not the pipes' end, says how it ended. It is never run through a shell: argv[0] is an
- * absolute host path that rootfs_which resolved.
+ * absolute host path that rootfs_which resolved. Its child shares the
+ * caller's memory until the exec (CLONE_VM | CLONE_VFORK, as posix_spawn):
+ * no page tables copied, no page copied on write for one exec.
  */
 #ifndef WSLGPU_PROC_H
 #define WSLGPU_PROC_H

@@ -535,6 +535,44 @@ static void test_runner_reuse(void **state)
 		result_release(&res[i]);
 }
 
+/* Waits (up to 4 s) for the child that ran r.a to be gone (exited and
+ * reaped by the runner): its pid is in r.a's detail ("in PID"). */
+static void p_wait_gone(struct probe_ctx *ctx, struct result *r)
+{
+	const struct result *a = probe_dep(ctx, "r.a");
+	long pid = a && a->detail ? atol(a->detail + 3) : 0;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld", pid);
+	double end = now_ms() + 4000;
+	while (pid > 0 && access(path, F_OK) == 0 && now_ms() < end)
+		usleep(5000);
+	if (pid > 0 && access(path, F_OK) != 0)
+		res_set(r, ST_PASS, NULL, "gone");
+	else
+		res_set(r, ST_FAIL, NULL, "the shared child %ld is still there", pid);
+}
+
+/* A child that no check still to run can go to ends while the others run,
+ * not after the last result: the shared child, once its checks are done
+ * and only a vendor check is left, is gone before that check ends. */
+static void test_runner_release(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "r.a", "r", "a", "", { NULL }, p_pid, CHECK_FILES },
+		{ "r.vendor", "r", "vendor", "", { "r.a" }, p_wait_gone, 0 },
+	};
+	enum { NR = sizeof defs / sizeof defs[0] };
+	bool want[NR] = { true, true };
+	struct result res[NR];
+	struct run_opts opts = { .timeout_ms = 10000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NR, &opts, want, res), 0);
+	assert_int_equal(res[0].status, ST_PASS);
+	assert_string_equal(res[1].detail, "gone");
+	for (size_t i = 0; i < NR; i++)
+		result_release(&res[i]);
+}
+
 /* The critical path: the chain of deps whose times add up to the most. */
 static void test_critical_path(void **state)
 {
@@ -710,6 +748,35 @@ static void test_proc_run(void **state)
 	proc_run(segv, NULL, &r);
 	assert_int_equal(r.end, PROC_SIGNALED);
 	assert_int_equal(r.sig, SIGSEGV);
+	proc_result_release(&r);
+
+	/* env_set: a name replaced, one added, in the command only; the
+	 * caller's environment and signal mask as they were. */
+	setenv("WSLGPU_TEST_A", "old", 1);
+	unsetenv("WSLGPU_TEST_B");
+	const char *env[] = { "WSLGPU_TEST_A=new", "WSLGPU_TEST_B=added", NULL };
+	const char *show[] = { "/bin/sh", "-c", "echo \"$WSLGPU_TEST_A $WSLGPU_TEST_B\"", NULL };
+	struct proc_opts eo = { .env_set = env };
+	sigset_t usr2, before, after;
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, &before);
+	proc_result_init(&r);
+	assert_int_equal(proc_run(show, &eo, &r), 0);
+	assert_string_equal(r.out.buf, "new added\n");
+	assert_string_equal(getenv("WSLGPU_TEST_A"), "old");
+	assert_null(getenv("WSLGPU_TEST_B"));
+	proc_result_release(&r);
+	/* ...and the command starts with none blocked */
+	const char *mask[] = { "/bin/sh", "-c", "grep SigBlk /proc/$$/status", NULL };
+	proc_result_init(&r);
+	assert_int_equal(proc_run(mask, NULL, &r), 0);
+	assert_string_equal(r.out.buf, "SigBlk:\t0000000000000000\n");
+	sigprocmask(SIG_BLOCK, NULL, &after);
+	assert_true(sigismember(&after, SIGUSR2));
+	assert_false(sigismember(&after, SIGTERM));
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	unsetenv("WSLGPU_TEST_A");
 	proc_result_release(&r);
 
 	const char *missing[] = { "/nonexistent/nvidia-smi", NULL };
@@ -976,6 +1043,7 @@ int main(void)
 		cmocka_unit_test(test_runner_shared),
 		cmocka_unit_test(test_runner_alone),
 		cmocka_unit_test(test_runner_reuse),
+		cmocka_unit_test(test_runner_release),
 		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_runner_early),
 		cmocka_unit_test(test_runner_early_faults),
