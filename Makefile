@@ -15,6 +15,12 @@
 #
 # BUILD selects the output directory, so that several builds can coexist.
 
+# One job per CPU unless the command line says -jN (which wins); not beside
+# clean, which would race the build.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 CC ?= cc
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -53,6 +59,7 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC)) $(GEN_OBJ)
 KB_SRC := $(sort $(wildcard src/kb/*.kb))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+UNIT_OBJ := $(UNIT_BIN:=.o)
 # Fake vendor libraries: tests/fakes/NAME.c becomes $(BUILD)/fakes/SONAME,
 # where SONAME is on the source's "// soname: ..." line.
 FAKE_SRC := $(wildcard tests/fakes/*.c)
@@ -138,7 +145,7 @@ $(KB_GEN): $(BUILD)/gen/kb.stamp ;
 $(BUILD)/gen/kb_tables.o: $(BUILD)/gen/kb_tables.bin
 $(BUILD)/gen/kb_tables.o: CPPFLAGS += -Isrc
 # Every object may name entries: the header exists before the first one.
-$(filter-out $(GEN_OBJ),$(LIB_OBJ)) $(BUILD)/src/cli/main.o $(UNIT_BIN): | $(BUILD)/gen/kb_ids.h
+$(filter-out $(GEN_OBJ),$(LIB_OBJ)) $(BUILD)/src/cli/main.o $(UNIT_OBJ): | $(BUILD)/gen/kb_ids.h
 # ---- end of the knowledge base block ----
 
 $(BUILD)/gen/kernels_ptx.c: src/gpu/kernels.ptx tools/text2c.awk
@@ -151,15 +158,18 @@ $(BUILD)/gen/pyprobe_script.c: src/probes/pyprobe.py tools/text2c.awk
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# Unit tests: one cmocka binary per tests/unit/test_*.c. test_outputs reads
-# the pushed metrics back with libcurl itself (the tool opens it at use).
+# Unit tests: one cmocka binary per tests/unit/test_*.c, compiled apart from
+# its link, so that a new library (every commit's buildinfo.o) relinks the
+# tests and recompiles none. test_outputs reads the pushed metrics back with
+# libcurl itself (the tool opens it at use).
 $(BUILD)/tests/test_outputs: LDLIBS += -lcurl
 # test_history reads the databases back with SQLite itself.
 $(BUILD)/tests/test_history: LDLIBS += -lsqlite3
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libwslgpu.a
+$(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(DEPFLAGS) -MF $@.d $(LDFLAGS) -o $@ $< \
-		$(BUILD)/libwslgpu.a -lcmocka $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libwslgpu.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libwslgpu.a -lcmocka $(LDLIBS)
 
 # The fakes are built without sanitizers, as a vendor library would be.
 define fake_rule
@@ -176,8 +186,10 @@ asan:
 	$(MAKE) SANITIZE=1 $(BUILD)/wslgpu
 
 # make check T='libs core:test_kb_parse' runs only those (tests/run-tests.sh).
+# (MAKEFLAGS emptied: a make a test runs is a make of its own, not a job of
+# this one's jobserver.)
 check: $(BUILD)/wslgpu $(UNIT_BIN) $(FAKE_LIB)
-	BUILD=$(BUILD) sh tests/run-tests.sh $(T)
+	MAKEFLAGS= BUILD=$(BUILD) sh tests/run-tests.sh $(T)
 
 bench: $(BUILD)/wslgpu
 	BUILD=$(BUILD) sh bench/run-benchmarks.sh
@@ -248,4 +260,4 @@ static:
 clean:
 	rm -rf build build-asan build-fuzz build-* wslgpu
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/src/cli/main.o $(KBGEN_OBJ)) $(UNIT_BIN:=.d)
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/src/cli/main.o $(KBGEN_OBJ) $(UNIT_OBJ))
