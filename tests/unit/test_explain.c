@@ -1783,6 +1783,31 @@ static void test_rank_suspend(void **state)
 				"explain.host.uvm_bad_state");
 }
 
+/* Docker's "could not select device driver" where the paste says the
+ * toolkit is installed: the daemon that does not use it first, from the
+ * user's words (gzdev#97, rootless docker) or dpkg's listing
+ * (nvidia-container-toolkit#854); the message alone stays "install it". */
+static void test_rank_docker_installed(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]]\n\n"
+					   "Run 'docker run --help' for more information\n"
+					   "Extra info:\nI have already installed `nvidia-container-toolkit` "
+					   "on this machine!\n", NULL),
+			    "explain.containers.docker_unconfigured");
+	assert_string_equal(first_cause_of("$ dpkg -l | grep nvidia-container-toolkit\n"
+					   "ii  nvidia-container-toolkit                      1.17.3-1"
+					   "                                 amd64        NVIDIA Container "
+					   "toolkit\n$ docker run --rm --gpus all nvidia/cuda nvidia-smi\n"
+					   "docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]].\n", NULL),
+			    "explain.containers.docker_unconfigured");
+	assert_string_equal(first_cause_of("docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]].\n", NULL),
+			    "containers.docker.no_toolkit");
+}
+
 /* One message, two readings told apart by the words around it (KB support:
  * and exclude:), each from a real paste. */
 static void test_rank_real_pastes(void **state)
@@ -2300,6 +2325,7 @@ int main(void)
 		cmocka_unit_test(test_rank_own_words),
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_suspend),
+		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
