@@ -1783,6 +1783,26 @@ static void test_rank_suspend(void **state)
 				"explain.host.uvm_bad_state");
 }
 
+/* A kernel that ran too long: on a log that shows the GPU drives the
+ * display, the Linux driver's run-time limit (numba#9381; picongpu#2704),
+ * on WSL Windows' TDR; natively it is the only reading that applies. */
+static void test_rank_display_watchdog(void **state)
+{
+	(void)state;
+	const char numba[] = "Unexpected \"CUDA error: the launch timed out and was terminated\" or "
+			     "`CUDA_ERROR_LAUNCH_TIMEOUT`\n\nYes, this is just my main graphics card "
+			     "(NVIDIA GeForce GTX 980). I also noticed that when running with "
+			     "`CUDA_LAUNCH_BLOCKING=1` my display doesn't really update any more\n";
+	assert_string_equal(first_cause_of(numba, NULL), "explain.host.display_watchdog");
+	assert_string_equal(first_cause_of(numba, "wsl2"), "explain.cuda.tdr");
+	const char picon[] = "alpaka/include/alpaka/event/EventCudaRt.hpp(195)\n'ret = cudaEventQuery( "
+			     "event.m_spEventImpl->m_CudaEvent)' returned error  : "
+			     "'cudaErrorLaunchTimeout': 'the launch timed out and was terminated'!\n";
+	assert_string_equal(first_cause_of(picon, "native"), "explain.host.display_watchdog");
+	/* the message alone, platform unknown: no platform's advice is lifted */
+	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
+}
+
 /* Docker's "could not select device driver" where the paste says the
  * toolkit is installed: the daemon that does not use it first, from the
  * user's words (gzdev#97, rootless docker) or dpkg's listing
@@ -2326,6 +2346,7 @@ int main(void)
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_docker_installed),
+		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
