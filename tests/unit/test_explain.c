@@ -1803,6 +1803,30 @@ static void test_rank_display_watchdog(void **state)
 	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
 }
 
+/* The NVIDIA module that cannot load because another driver holds the GPU:
+ * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
+ * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
+ * names nouveau among the possible reasons, is no such evidence
+ * (Bumblebee#932: the general reading, read the log). */
+static void test_rank_other_driver(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("ERROR: Unable to load the kernel module 'nvidia.ko'.\n"
+					   "-> Kernel module load error: No such device\n"
+					   "[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.\n"
+					   "[  201.913648] NVRM: No NVIDIA devices probed.\n", NULL),
+			    "explain.host.other_driver_bound");
+	assert_string_equal(first_cause_of("ERROR: Unable to load the kernel module 'nvidia.ko'.  This "
+					   "happens most frequently when this kernel module was built "
+					   "against the wrong or improperly configured kernel sources, with "
+					   "a version of gcc that differs from the one used to build the "
+					   "target kernel, or if a driver such as rivafb, nvidiafb, or "
+					   "nouveau is present and prevents the NVIDIA kernel module from "
+					   "obtaining ownership of the NVIDIA graphics device(s)\n"
+					   "-> Kernel module load error: No such device\n", NULL),
+			    "explain.wide.module_build");
+}
+
 /* Docker's "could not select device driver" where the paste says the
  * toolkit is installed: the daemon that does not use it first, from the
  * user's words (gzdev#97, rootless docker) or dpkg's listing
@@ -2347,6 +2371,7 @@ int main(void)
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
+		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
