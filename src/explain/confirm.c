@@ -191,14 +191,30 @@ static bool paste_has(struct paste_words *w, const char *word)
 	return found;
 }
 
-/* The support: and exclude: words of r's cause that the paste shows. */
-static void weigh(struct cause_rank *r, struct paste_words *w)
+/* Whether word is part of the message sig reads (a literal or regex of
+ * its own): every paste it matches shows that word, so it tells none of
+ * its causes apart ("out of memory" supports the full GPU where another
+ * message names it, not where it is the message). */
+static bool sig_says(const struct kb_entry *sig, const char *word)
+{
+	for (size_t i = 0; i < sig->match.n; i++)
+		if (strcasestr(sig->match.v[i], word))
+			return true;
+	for (size_t i = 0; i < sig->regex.n; i++)
+		if (strcasestr(sig->regex.v[i], word))
+			return true;
+	return false;
+}
+
+/* The support: and exclude: words of r's cause that the paste shows,
+ * beyond the words of the message itself (sig, or NULL). */
+static void weigh(struct cause_rank *r, const struct kb_entry *sig, struct paste_words *w)
 {
 	const struct kb_entry *e = r->e;
 	r->score = 0;
 	r->nsupport = r->nexclude = 0;
 	for (size_t i = 0; i < e->support.n; i++)
-		if (paste_has(w, e->support.v[i])) {
+		if (!(sig && sig_says(sig, e->support.v[i])) && paste_has(w, e->support.v[i])) {
 			r->score += 1;
 			if (r->nsupport < RANK_WORDS)
 				r->support[r->nsupport++] = e->support.v[i];
@@ -251,7 +267,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 const struct result *results, size_t n, const struct rank_platform *pf,
 		 struct cause_rank *out)
 {
-	struct cause_rank tmp[64];
+	struct cause_rank tmp[64], unbound[64];
 	size_t nc = sig->ncause < 64 ? sig->ncause : 64;
 	const char *kind = pf ? pf->kind : NULL;
 	const struct result *platform = pf && !strcmp(pf->from ? pf->from : "", "machine") ? pf->machine : NULL;
@@ -277,6 +293,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 			   (!(pf && pf->established) || win_wsl)) {
 			/* Nothing says where the log ran: what holds everywhere
 			 * first (this machine's kind is only a prior). */
+			unbound[i] = tmp[i];
 			tmp[i].v = V_BOUND;
 			tmp[i].why = win_wsl ? R_TEXT : R_NONE;
 			tmp[i].by = NULL;
@@ -290,7 +307,18 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 			tmp[i].linux_fixes = all_fixes_linux(sig->cause[i]);
 	}
 	for (size_t i = 0; i < nc; i++) {
-		weigh(&tmp[i], pf ? pf->words : NULL);
+		weigh(&tmp[i], sig->e, pf ? pf->words : NULL);
+		/* Evidence beats the platform prior: a cause bound to Linux
+		 * outside WSL (native) whose own words the paste shows ranks
+		 * with those that hold everywhere, by its score (nvidia_uvm
+		 * after "suspend"). Never a cause of WSL's or Windows' own:
+		 * their advice does not lead where the platform is unknown. */
+		if (tmp[i].v == V_BOUND && tmp[i].why == R_NONE && tmp[i].nsupport > 0 && tmp[i].score > 0 &&
+		    kb_applies(sig->cause[i], "native") && !is_wsl_cause(sig->cause[i])) {
+			tmp[i].v = unbound[i].v;
+			tmp[i].why = unbound[i].why;
+			tmp[i].by = unbound[i].by;
+		}
 		/* The log shows where it ran: a cause of that platform's own
 		 * (a shadowing libcuda in WSL, a kernel module natively) is
 		 * likelier there than one that holds everywhere (what a check

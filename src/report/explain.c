@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../core/json.h"
 #include "../core/layers.h"
@@ -72,13 +73,85 @@ static const char *verdict_tag(enum verdict v)
 	}
 }
 
+/* What the paste showed of match mi, as evidence for the slots of its
+ * causes' fixes (kb.h): the library file its lines name (paste_lib),
+ * that file's major version (paste_lib_major) and what it is with that
+ * version (paste_lib_what: "cuDNN 8") where they name exactly one,
+ * every file where they name several (paste_libs: the template stays,
+ * saying which to put in), and the application (paste_app). A file name is
+ * taken only when it is a plain word of the characters a library's name
+ * has, so a slot never carries shell syntax from a paste. */
+static void paste_evidence(const struct explain_view *v, size_t mi, struct evidence *ev)
+{
+	const struct explain_match *m = v->scan->found[mi];
+	char libs[4][64], major[4][8], what[4][96];
+	size_t nlib = 0;
+	for (size_t i = 0; i < m->nocc; i++) {
+		struct names nm;
+		names_read(m->occ[i].text, strlen(m->occ[i].text), &nm);
+		for (size_t k = 0; k < nm.n; k++) {
+			const struct name_hit *h = &nm.hit[k];
+			size_t len = strlen(h->text);
+			if (h->kind != NK_LIBRARY || !len ||
+			    strspn(h->text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					    "0123456789._+-") != len)
+				continue;
+			bool seen = false;
+			for (size_t j = 0; j < nlib && !seen; j++)
+				seen = !strcasecmp(libs[j], h->text);
+			if (!seen && nlib < 4) {
+				snprintf(libs[nlib], sizeof libs[nlib], "%s", h->text);
+				snprintf(major[nlib], sizeof major[nlib], "%s", h->version);
+				snprintf(what[nlib], sizeof what[nlib], "%s", h->what);
+				nlib++;
+			}
+		}
+	}
+	if (nlib == 1) {
+		ev_add(ev, "paste_lib", "%s", libs[0]);
+		if (major[0][0]) {
+			ev_add(ev, "paste_lib_major", "%s", major[0]);
+			ev_add(ev, "paste_lib_what", "%s", what[0]);
+		}
+	} else if (nlib > 1) {
+		struct strbuf all = STRBUF_INIT;
+		for (size_t j = 0; j < nlib; j++)
+			sb_addf(&all, "%s%s", j ? (j + 1 == nlib ? " or " : ", ") : "", libs[j]);
+		ev_add(ev, "paste_libs", "%s", all.buf);
+		sb_release(&all);
+	}
+	if (v->application)
+		ev_add(ev, "paste_app", "%s", v->application);
+}
+
+/* Whether an entry's texts have a slot the paste fills (paste_evidence):
+ * only those are expanded with it, so that no other line is read as this
+ * machine's (a fix expanded with evidence is written for this user). */
+static bool uses_paste_slots(const struct kb_entry *e)
+{
+	if (e->cause && strstr(e->cause, "paste_"))
+		return true;
+	for (size_t i = 0; i < e->fix.n; i++)
+		if (strstr(e->fix.v[i], "paste_"))
+			return true;
+	return false;
+}
+
+/* The evidence a cause's texts are filled from: the check result that
+ * confirmed it, else what the paste showed where its texts ask for that. */
+static const struct evidence *cause_fill(const struct cause_rank *r, const struct evidence *pasted)
+{
+	if (r->v == V_CONFIRMED && r->by)
+		return &r->by->ev;
+	return pasted && uses_paste_slots(r->e) ? pasted : NULL;
+}
+
 /* compact: the title and what decided it only (a ruled-out cause, or any
  * other cause once one is confirmed on this machine). */
 static void text_cause(struct strbuf *out, const struct explain_view *v, const struct cause_rank *r,
-		       const char *label, bool compact)
+		       const struct evidence *pasted, const char *label, bool compact)
 {
 	const struct kb_entry *e = r->e;
-	const struct result *ev = r->v == V_CONFIRMED ? r->by : NULL;
 	struct strbuf sb = STRBUF_INIT;
 	sb_addf(&sb, "%s (%s)", e->title, e->id);
 	if (r->v != V_UNCHECKED) {
@@ -99,7 +172,7 @@ static void text_cause(struct strbuf *out, const struct explain_view *v, const s
 		return;
 	}
 	struct finding_view fv;
-	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	finding_expand(&fv, e, cause_fill(r, pasted), NULL);
 	order_fixes(&fv, r, v->log);
 	if (fv.cause)
 		finding_text_line(&sb, 4, "", fv.cause);
@@ -174,16 +247,19 @@ static void text_match(struct strbuf *out, const struct explain_view *v, size_t 
 	bool confirmed = sig->ncause && ranks[0].v == V_CONFIRMED;
 	/* The two most likely causes; -v shows them all. */
 	size_t nshow_cause = v->verbose || sig->ncause <= 2 ? sig->ncause : 2;
+	struct evidence pasted = EVIDENCE_INIT;
+	paste_evidence(v, mi, &pasted);
 	for (size_t i = 0; i < nshow_cause; i++) {
 		char label[32];
 		if (sig->ncause == 1)
 			snprintf(label, sizeof label, "cause");
 		else
 			snprintf(label, sizeof label, "%zu.", i + 1);
-		text_cause(out, v, &ranks[i], label,
+		text_cause(out, v, &ranks[i], &pasted, label,
 			   ranks[i].v == V_RULED_OUT || ranks[i].v == V_NOT_HERE ||
 				   (confirmed && ranks[i].v != V_CONFIRMED));
 	}
+	ev_release(&pasted);
 	if (nshow_cause < sig->ncause) {
 		char more[64];
 		size_t left = sig->ncause - nshow_cause;
@@ -317,12 +393,11 @@ void explain_report_text(struct strbuf *out, const struct explain_view *v)
 /* ---- JSON ---- */
 
 static void json_cause(struct json_writer *jw, const struct cause_rank *r,
-		       const struct rank_platform *log)
+		       const struct rank_platform *log, const struct evidence *pasted)
 {
 	const struct kb_entry *e = r->e;
-	const struct result *ev = r->v == V_CONFIRMED ? r->by : NULL;
 	struct finding_view fv;
-	finding_expand(&fv, e, ev ? &ev->ev : NULL, NULL);
+	finding_expand(&fv, e, cause_fill(r, pasted), NULL);
 	order_fixes(&fv, r, log);
 	jw_object_begin(jw);
 	jw_kv_str(jw, "id", e->id);
@@ -444,8 +519,11 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 		}
 		jw_end(&jw);
 		jw_kv_array(&jw, "causes");
+		struct evidence pasted = EVIDENCE_INIT;
+		paste_evidence(v, i, &pasted);
 		for (size_t j = 0; j < sig->ncause; j++)
-			json_cause(&jw, &v->ranks[i][j], v->log);
+			json_cause(&jw, &v->ranks[i][j], v->log, &pasted);
+		ev_release(&pasted);
 		jw_end(&jw);
 		jw_kv_str(&jw, "confirm", sig->e->confirm);
 		jw_kv_strings(&jw, "source", sig->e->source.v, sig->e->source.n);

@@ -532,6 +532,25 @@ expect_json '.matches[0].signature == "explain.sig.wide_module_build_cc" and .ma
 expect_json '.matches[0].causes[0].fix[0] | test("make.log")'
 
 # The fixed strings for grep -F.
+# A fix fills in what the paste shows where it is unambiguous: the one DLL
+# a message names, and what it is by its major version (RealtimeSTT's
+# ctranslate2 asking for cuBLAS 12, https://github.com/KoljaB/RealtimeSTT/issues/220;
+# NarratoAI's asking for cuDNN 8, https://github.com/linyqh/NarratoAI/issues/74);
+# where several are named (TensorFlow 2.13 on Windows,
+# https://github.com/tensorflow/tensorflow/issues/72097) the template stays
+# and lists them; without a paste (wslgpu kb) it is the template.
+run_json explain "Error: Library cublas64_12.dll is not found or cannot be loaded"
+expect_json '.matches[0].causes[0].id == "explain.wide.cuda_dll_not_found" and (.matches[0].causes[0].fix[0] | startswith("where.exe cublas64_12.dll   #"))'
+expect_json '.matches[0].causes[0].fix[1] | contains("that major (cuBLAS for CUDA 12)")'
+run explain "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!"
+expect_line 'where\.exe cudnn_ops_infer64_8\.dll'
+expect_line 'major \(cuDNN 8\)'
+printf "W dso_loader.cc:64] Could not load dynamic library 'cublas64_11.dll'; dlerror: cublas64_11.dll not found\nW dso_loader.cc:64] Could not load dynamic library 'cufft64_10.dll'; dlerror: cufft64_10.dll not found\n" >"$WORK/twodll.log"
+run_json explain -f "$WORK/twodll.log"
+expect_json '[.matches[].causes[] | select(.id == "explain.wide.cuda_dll_not_found") | .fix[0]] | all(startswith("# where.exe DLL") and contains("cublas64_11.dll"))'
+run kb explain.wide.cuda_dll_not_found
+expect_line '# where\.exe DLL   # in PowerShell; a template: put in DLL, the file'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'

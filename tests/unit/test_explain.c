@@ -1651,6 +1651,89 @@ static void test_rank_words(void **state)
 	finding_view_release(&fv);
 }
 
+/* The words of the message itself tell none of its causes apart: a
+ * support word the signature's own literal or regex holds is shown by
+ * every paste it matches, so it moves nothing (the KB order stands). */
+static void test_rank_own_words(void **state)
+{
+	(void)state;
+	static const char *oom[] = { "out of memory" };
+	static const char *pat[] = { "CUDA out of memory" };
+	struct kb_entry sige = { .id = "x.sig", .layer = "cuda", .kind = "signature", .title = "S",
+				 .match = { pat, 1 } };
+	struct kb_entry first = { .id = "x.first", .layer = "cuda", .kind = "finding", .title = "F" };
+	struct kb_entry mem = { .id = "x.mem", .layer = "cuda", .kind = "finding", .title = "M",
+				.support = { oom, 1 } };
+	const struct kb_entry *causes[] = { &first, &mem };
+	struct explain_sig sig = { .e = &sige, .kind = "finding", .cause = causes, .ncause = 2 };
+	const char paste[] = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+	struct paste_words w = { .text = paste, .len = sizeof paste - 1 };
+	struct rank_platform pf = { .words = &w };
+	struct cause_rank r[2];
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &first);
+	assert_ptr_equal(r[1].e, &mem);
+	assert_int_equal(r[1].nsupport, 0);
+	/* ...while the same word where another message is read counts */
+	static const char *other_pat[] = { "CUDNN_STATUS_NOT_INITIALIZED" };
+	sige.match = (struct kb_list){ other_pat, 1 };
+	const char paste2[] = "CUDNN_STATUS_NOT_INITIALIZED\nRuntimeError: CUDA out of memory.\n";
+	struct paste_words w2 = { .text = paste2, .len = sizeof paste2 - 1 };
+	pf.words = &w2;
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &mem);
+	assert_int_equal(r[0].nsupport, 1);
+	paste_words_release(&w);
+	paste_words_release(&w2);
+}
+
+/* Evidence beats the platform prior: with the log's platform unknown, a
+ * native Linux cause whose words the paste shows ranks with the causes
+ * that hold everywhere; a WSL cause never does (its advice does not lead
+ * where the platform is unknown), whatever the paste says. */
+static void test_rank_evidence_lifts(void **state)
+{
+	(void)state;
+	static const char *sus[] = { "suspend" };
+	struct kb_entry any = { .id = "x.any", .layer = "cuda", .kind = "finding", .title = "A" };
+	struct kb_entry native = { .id = "x.native", .layer = "host", .kind = "finding", .title = "N",
+				   .platform = "not-wsl", .support = { sus, 1 } };
+	struct kb_entry wsl = { .id = "x.wsl", .layer = "host", .kind = "finding", .title = "W",
+				.platform = "wsl", .support = { sus, 1 } };
+	const struct kb_entry *causes[] = { &any, &wsl, &native };
+	struct explain_sig sig = { .e = &any, .kind = "finding", .cause = causes, .ncause = 3 };
+	const char paste[] = "RuntimeError: CUDA error: unspecified launch failure\n"
+			     "after I suspend the laptop\n";
+	struct paste_words w = { .text = paste, .len = sizeof paste - 1 };
+	struct rank_platform pf = { .words = &w };
+	struct cause_rank r[3];
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &native);
+	assert_int_equal(r[0].v, V_UNCHECKED);
+	assert_ptr_equal(r[1].e, &any);
+	assert_ptr_equal(r[2].e, &wsl);
+	assert_int_equal(r[2].v, V_BOUND);
+	/* without the word, the general cause first and both bound */
+	const char plain[] = "RuntimeError: CUDA error: unspecified launch failure\n";
+	struct paste_words w2 = { .text = plain, .len = sizeof plain - 1 };
+	pf.words = &w2;
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &any);
+	assert_int_equal(r[1].v, V_BOUND);
+	assert_int_equal(r[2].v, V_BOUND);
+	/* a log established as WSL's: the native cause does not apply */
+	pf.words = &w;
+	pf.kind = "wsl2";
+	pf.established = true;
+	pf.from = "text";
+	rank_causes(&sig, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &wsl);
+	assert_ptr_equal(r[2].e, &native);
+	assert_int_equal(r[2].v, V_NOT_HERE);
+	paste_words_release(&w);
+	paste_words_release(&w2);
+}
+
 /* The first cause explain gives for a real paste: its first match's causes
  * ranked for a log of platform kind (NULL: unknown) with the paste's words. */
 static const char *first_cause_of(const char *paste, const char *kind)
@@ -1669,6 +1752,104 @@ static const char *first_cause_of(const char *paste, const char *kind)
 	paste_words_release(&w);
 	explain_scan_release(&s);
 	return id;
+}
+
+/* A kernel launch that fails after the machine slept: the nvidia_uvm
+ * module first, from pastes of several programs (CuPy: cupy#7774,
+ * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
+ * a suspend stays a program's kernel fault (pytorch#74235). */
+static void test_rank_suspend(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of(">>> cupy.sin(30)\n"
+					   "cupy_backends.cuda.api.runtime.CUDARuntimeError: "
+					   "cudaErrorLaunchFailure: unspecified launch failure\n"
+					   "I get cupy error after my laptop goes to sleep or hibernation.\n",
+					   NULL),
+			    "explain.host.uvm_bad_state");
+	assert_string_equal(first_cause_of("RuntimeError: CUDA error: unspecified launch failure\n\n"
+					   "the error happen if i suspend my device and try to run "
+					   "the script , but if i repoot my device the error solved !\n",
+					   NULL),
+			    "explain.host.uvm_bad_state");
+	assert_string_equal(first_cause_of("RuntimeError: CUDA error: unspecified launch failure\n"
+					   "CUDA kernel errors might be asynchronously reported at some "
+					   "other API call, so the stacktrace below might be incorrect.\n",
+					   NULL),
+			    "explain.cuda.kernel_fault");
+	/* on WSL there is no nvidia_uvm module to reload */
+	assert_string_not_equal(first_cause_of("RuntimeError: CUDA error: unspecified launch failure\n"
+					       "after I suspend the laptop\n", "wsl2"),
+				"explain.host.uvm_bad_state");
+}
+
+/* A kernel that ran too long: on a log that shows the GPU drives the
+ * display, the Linux driver's run-time limit (numba#9381; picongpu#2704),
+ * on WSL Windows' TDR; natively it is the only reading that applies. */
+static void test_rank_display_watchdog(void **state)
+{
+	(void)state;
+	const char numba[] = "Unexpected \"CUDA error: the launch timed out and was terminated\" or "
+			     "`CUDA_ERROR_LAUNCH_TIMEOUT`\n\nYes, this is just my main graphics card "
+			     "(NVIDIA GeForce GTX 980). I also noticed that when running with "
+			     "`CUDA_LAUNCH_BLOCKING=1` my display doesn't really update any more\n";
+	assert_string_equal(first_cause_of(numba, NULL), "explain.host.display_watchdog");
+	assert_string_equal(first_cause_of(numba, "wsl2"), "explain.cuda.tdr");
+	const char picon[] = "alpaka/include/alpaka/event/EventCudaRt.hpp(195)\n'ret = cudaEventQuery( "
+			     "event.m_spEventImpl->m_CudaEvent)' returned error  : "
+			     "'cudaErrorLaunchTimeout': 'the launch timed out and was terminated'!\n";
+	assert_string_equal(first_cause_of(picon, "native"), "explain.host.display_watchdog");
+	/* the message alone, platform unknown: no platform's advice is lifted */
+	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
+}
+
+/* The NVIDIA module that cannot load because another driver holds the GPU:
+ * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
+ * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
+ * names nouveau among the possible reasons, is no such evidence
+ * (Bumblebee#932: the general reading, read the log). */
+static void test_rank_other_driver(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("ERROR: Unable to load the kernel module 'nvidia.ko'.\n"
+					   "-> Kernel module load error: No such device\n"
+					   "[  201.910514] NVRM: GPU 0000:01:00.0 is already bound to NovaCore.\n"
+					   "[  201.913648] NVRM: No NVIDIA devices probed.\n", NULL),
+			    "explain.host.other_driver_bound");
+	assert_string_equal(first_cause_of("ERROR: Unable to load the kernel module 'nvidia.ko'.  This "
+					   "happens most frequently when this kernel module was built "
+					   "against the wrong or improperly configured kernel sources, with "
+					   "a version of gcc that differs from the one used to build the "
+					   "target kernel, or if a driver such as rivafb, nvidiafb, or "
+					   "nouveau is present and prevents the NVIDIA kernel module from "
+					   "obtaining ownership of the NVIDIA graphics device(s)\n"
+					   "-> Kernel module load error: No such device\n", NULL),
+			    "explain.wide.module_build");
+}
+
+/* Docker's "could not select device driver" where the paste says the
+ * toolkit is installed: the daemon that does not use it first, from the
+ * user's words (gzdev#97, rootless docker) or dpkg's listing
+ * (nvidia-container-toolkit#854); the message alone stays "install it". */
+static void test_rank_docker_installed(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]]\n\n"
+					   "Run 'docker run --help' for more information\n"
+					   "Extra info:\nI have already installed `nvidia-container-toolkit` "
+					   "on this machine!\n", NULL),
+			    "explain.containers.docker_unconfigured");
+	assert_string_equal(first_cause_of("$ dpkg -l | grep nvidia-container-toolkit\n"
+					   "ii  nvidia-container-toolkit                      1.17.3-1"
+					   "                                 amd64        NVIDIA Container "
+					   "toolkit\n$ docker run --rm --gpus all nvidia/cuda nvidia-smi\n"
+					   "docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]].\n", NULL),
+			    "explain.containers.docker_unconfigured");
+	assert_string_equal(first_cause_of("docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]].\n", NULL),
+			    "containers.docker.no_toolkit");
 }
 
 /* One message, two readings told apart by the words around it (KB support:
@@ -2185,6 +2366,12 @@ int main(void)
 		cmocka_unit_test(test_rank_real_pastes),
 		cmocka_unit_test(test_context_words),
 		cmocka_unit_test(test_rank_words),
+		cmocka_unit_test(test_rank_own_words),
+		cmocka_unit_test(test_rank_evidence_lifts),
+		cmocka_unit_test(test_rank_suspend),
+		cmocka_unit_test(test_rank_docker_installed),
+		cmocka_unit_test(test_rank_display_watchdog),
+		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
