@@ -361,6 +361,28 @@ static void test_match_traceback(void **state)
 	assert_int_equal(m->count, 1); /* the echoed source line is skipped */
 	assert_int_equal(m->first_line, 4);
 	explain_scan_release(&s);
+	/* Cut after the raise: the raise's text is the message, on its line. */
+	scan_text(&s, "  File \"/x/torch/cuda/__init__.py\", line 289, in _lazy_init\n"
+		      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n");
+	m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED);
+	assert_non_null(m);
+	assert_int_equal(m->count, 1);
+	assert_int_equal(m->first_line, 2);
+	explain_scan_release(&s);
+	/* ...also where an empty line or another traceback follows it. */
+	scan_text(&s, "  File \"/x/torch/cuda/__init__.py\", line 289, in _lazy_init\n"
+		      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+		      "\n"
+		      "next\n");
+	m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED);
+	assert_non_null(m);
+	assert_int_equal(m->first_line, 2);
+	explain_scan_release(&s);
+	/* A source line that is not a raise stays an echo. */
+	scan_text(&s, "  File \"/x/app.py\", line 3, in main\n"
+		      "    print(\"Torch not compiled with CUDA enabled\")\n");
+	assert_false(found(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED));
+	explain_scan_release(&s);
 	/* A frame without source (python -c): the exception line still counts. */
 	scan_text(&s, "  File \"<string>\", line 1, in <module>\n"
 		      "AssertionError: Torch not compiled with CUDA enabled\n");
