@@ -42,6 +42,7 @@ static const struct {
 	{ "xid", P_NATIVE }, { "rminitadapter", P_NATIVE }, { "modprobe", P_NATIVE },
 	{ "nouveau", P_NATIVE }, { "/lib/modules/", P_NATIVE }, { "nvidia-installer", P_NATIVE },
 	{ "mokutil", P_NATIVE }, { "linux-headers", P_NATIVE }, { "akmod", P_NATIVE },
+	{ "akmods", P_NATIVE }, { "akmodsbuild", P_NATIVE },
 
 	{ "/.dockerenv", P_CTR }, { "docker run", P_CTR }, { "docker: error response", P_CTR },
 	{ "nvidia-container-cli", P_CTR }, { "nvidia-container-runtime", P_CTR },

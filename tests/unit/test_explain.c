@@ -1577,6 +1577,9 @@ static void test_text_platform(void **state)
 		{ "NVRM: Xid (PCI:0000:0b:00): 13, pid=1", "native" },
 		{ "Error! Bad return status for module build\nConsult /var/lib/dkms/nvidia/545/build/make.log",
 		  "native" },
+		/* akmods (Fedora) names itself with an s */
+		{ "2026/02/11 18:46:34 akmods: Building rpms failed; see /var/cache/akmods/nvidia/x.failed.log",
+		  "native" },
 		{ "docker: Error response from daemon: could not select device driver", "container" },
 		{ "nvidia-container-cli: initialization error: WSL environment detected but no adapters",
 		  "container-in-wsl2" },
