@@ -1123,9 +1123,50 @@ static size_t strip_ellipsis(const char *msg, size_t len)
 	return len;
 }
 
+/* A traceback source line that raises an exception with its text:
+ * `raise RuntimeError("UVA is not available")`. */
+static bool raises_text(const char *msg, size_t mlen)
+{
+	return mlen > 6 && !memcmp(msg, "raise ", 6) &&
+	       (memchr(msg, '"', mlen) || memchr(msg, '\'', mlen));
+}
+
+static void process_line(struct explain_scan *s, const char *raw, size_t len, bool clipped);
+
+/* The held `raise` line, read on its own line number: the traceback was cut
+ * after it (the input ends, or an empty line or another frame follows). */
+static void replay_raise(struct explain_scan *s)
+{
+	unsigned long lines = s->st.lines;
+	size_t n = s->raiselen;
+	s->raiselen = 0;
+	chain_break(s, false);
+	s->st.lines = s->raise_line - 1;
+	s->replay = true;
+	process_line(s, s->raise, n, false);
+	s->replay = false;
+	chain_break(s, false);
+	s->st.lines = lines;
+}
+
+/* Whether raw is empty, blanks only, or a traceback frame: what may follow
+ * a cut traceback's `raise` line where its exception line would be. */
+static bool ends_traceback(const char *raw, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r'))
+		i++;
+	return i == len || (len - i > 6 && !memcmp(raw + i, "File \"", 6));
+}
+
 static void process_line(struct explain_scan *s, const char *raw, size_t len, bool clipped)
 {
 	const struct explain_db *db = s->db;
+	if (s->raiselen && !s->replay) {
+		if (ends_traceback(raw, len))
+			replay_raise(s);
+		s->raiselen = 0;
+	}
 	s->st.lines++;
 	if (clipped)
 		s->st.clipped++;
@@ -1159,7 +1200,15 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 	bool frame = mlen > 6 && !memcmp(msg, "File \"", 6) && memmem(msg, mlen, "\", line ", 8);
 	/* The source line a traceback prints under a frame is indented deeper;
 	 * it repeats what the exception line says, so it is not matched. */
-	bool echo = s->chain && s->prev_frame && sl->nl.indent > s->slot[s->cur].nl.indent;
+	bool echo = !s->replay && s->chain && s->prev_frame &&
+		    sl->nl.indent > s->slot[s->cur].nl.indent;
+	if (echo && !clipped && raises_text(msg, mlen)) {
+		if (!s->raise)
+			s->raise = xmalloc(EXPLAIN_LINE_MAX);
+		memcpy(s->raise, raw, len);
+		s->raiselen = len;
+		s->raise_line = line;
+	}
 	if (echo || mlen == 0) {
 		chain_break(s, false);
 		s->prev_frame = false;
@@ -1341,6 +1390,8 @@ void explain_scan_finish(struct explain_scan *s)
 		return;
 	if (s->partial)
 		end_line(s);
+	if (s->raiselen)
+		replay_raise(s);
 	chain_break(s, true);
 	s->partial = false;
 	s->finished = true;
@@ -1407,6 +1458,7 @@ void explain_scan_release(struct explain_scan *s)
 	free(s->from);
 	free(s->alone);
 	free(s->win);
+	free(s->raise);
 	for (int i = 0; i < W; i++) {
 		free(s->slot[i].flags);
 		free(s->slot[i].cand);

@@ -305,6 +305,11 @@ struct explain_scan {
 	int32_t state;             /* automaton state after the last line */
 	size_t width;              /* terminal width seen, 0 if none */
 	bool prev_frame;
+	char *raise;               /* a traceback's `raise X("text")` source line, held:
+				      read where no exception line follows it */
+	size_t raiselen;
+	unsigned long raise_line;
+	bool replay;               /* reading the held line: not an echo */
 	const char *cmsg;          /* the last line's message, and how much of it was fed */
 	size_t cmlen, cfeed;
 	size_t joff[EXPLAIN_WRAP + 1];

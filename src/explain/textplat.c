@@ -13,6 +13,8 @@ static const struct {
 } markers[] = {
 	{ "/usr/lib/wsl", P_WSL }, { "ld.wsl.conf", P_WSL }, { "/dev/dxg", P_WSL },
 	{ "dxgkrnl", P_WSL }, { "dxgk", P_WSL }, { "dxcore", P_WSL },
+	/* dxgkrnl's VMBus source file and its functions (dxgvmb_send_*) */
+	{ "dxgvmbus", P_WSL }, { "dxgvmb", P_WSL },
 	{ "microsoft-standard-wsl2", P_WSL }, { "wsl.exe", P_WSL }, { "wsl/service", P_WSL },
 	{ "wslregisterdistribution", P_WSL }, { "hcs_e_", P_WSL }, { "wsl2", P_WSL },
 	{ "\\\\wsl$", P_WSL }, { "\\\\wsl.localhost", P_WSL }, { "/mnt/c/", P_WSL },
@@ -40,6 +42,7 @@ static const struct {
 	{ "xid", P_NATIVE }, { "rminitadapter", P_NATIVE }, { "modprobe", P_NATIVE },
 	{ "nouveau", P_NATIVE }, { "/lib/modules/", P_NATIVE }, { "nvidia-installer", P_NATIVE },
 	{ "mokutil", P_NATIVE }, { "linux-headers", P_NATIVE }, { "akmod", P_NATIVE },
+	{ "akmods", P_NATIVE }, { "akmodsbuild", P_NATIVE },
 
 	{ "/.dockerenv", P_CTR }, { "docker run", P_CTR }, { "docker: error response", P_CTR },
 	{ "nvidia-container-cli", P_CTR }, { "nvidia-container-runtime", P_CTR },

@@ -361,6 +361,28 @@ static void test_match_traceback(void **state)
 	assert_int_equal(m->count, 1); /* the echoed source line is skipped */
 	assert_int_equal(m->first_line, 4);
 	explain_scan_release(&s);
+	/* Cut after the raise: the raise's text is the message, on its line. */
+	scan_text(&s, "  File \"/x/torch/cuda/__init__.py\", line 289, in _lazy_init\n"
+		      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n");
+	m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED);
+	assert_non_null(m);
+	assert_int_equal(m->count, 1);
+	assert_int_equal(m->first_line, 2);
+	explain_scan_release(&s);
+	/* ...also where an empty line or another traceback follows it. */
+	scan_text(&s, "  File \"/x/torch/cuda/__init__.py\", line 289, in _lazy_init\n"
+		      "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+		      "\n"
+		      "next\n");
+	m = explain_scan_get(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED);
+	assert_non_null(m);
+	assert_int_equal(m->first_line, 2);
+	explain_scan_release(&s);
+	/* A source line that is not a raise stays an echo. */
+	scan_text(&s, "  File \"/x/app.py\", line 3, in main\n"
+		      "    print(\"Torch not compiled with CUDA enabled\")\n");
+	assert_false(found(&s, KB_EXPLAIN_SIG_TORCH_NOT_COMPILED));
+	explain_scan_release(&s);
 	/* A frame without source (python -c): the exception line still counts. */
 	scan_text(&s, "  File \"<string>\", line 1, in <module>\n"
 		      "AssertionError: Torch not compiled with CUDA enabled\n");
@@ -1549,9 +1571,14 @@ static void test_text_platform(void **state)
 	} cases[] = {
 		{ "ls: cannot access '/usr/lib/wsl/lib/libcuda.so.1'", "wsl2" },
 		{ "Linux box 5.15.153.1-microsoft-standard-WSL2 #1 SMP", "wsl2" },
+		/* dxgkrnl's VMBus file and functions, in a kernel WARN */
+		{ "field-spanning write in dxgvmb_send_wait_sync_object_gpu (dxgvmbus.c:3095)", "wsl2" },
 		{ "[  12.0] NVRM: API mismatch: the client has the version 570.153.02", "native" },
 		{ "NVRM: Xid (PCI:0000:0b:00): 13, pid=1", "native" },
 		{ "Error! Bad return status for module build\nConsult /var/lib/dkms/nvidia/545/build/make.log",
+		  "native" },
+		/* akmods (Fedora) names itself with an s */
+		{ "2026/02/11 18:46:34 akmods: Building rpms failed; see /var/cache/akmods/nvidia/x.failed.log",
 		  "native" },
 		{ "docker: Error response from daemon: could not select device driver", "container" },
 		{ "nvidia-container-cli: initialization error: WSL environment detected but no adapters",
