@@ -467,7 +467,8 @@ static const char *const native_binding[] = {
 /* A clause of a remark that speaks for one platform ("on WSL: the Windows
  * driver, then wsl.exe --shutdown"): its first words. */
 static const char *const wsl_clause[] = {
-	"on WSL", "in WSL", "under WSL", "inside WSL", "on Windows", "in Windows", "in PowerShell",
+	"on WSL", "on WSL2", "in WSL", "under WSL", "inside WSL", "on Windows", "in Windows",
+	"in PowerShell",
 	NULL,
 };
 static const char *const native_clause[] = {
