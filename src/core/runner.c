@@ -1028,14 +1028,20 @@ static void end_slot(struct run *run, struct slot *s, char how, int sig)
 	read_wire(run, s);
 	drain_out(run, s);
 	out_feed(run, s, true);
-	/* Its orphans (setsid()ed daemons) are ours now: we are a subreaper. */
-	pid_t *live = xcalloc(run->n + 1, sizeof *live);
-	size_t nlive = 0;
-	for (size_t k = 0; k < run->n; k++)
-		if (run->slots[k].used && &run->slots[k] != s)
-			live[nlive++] = run->slots[k].pid;
-	proc_end_children(live, nlive);
-	free(live);
+	/* Its orphans (setsid()ed daemons) are ours now: we are a subreaper.
+	 * A child that completed every member has none (each vendor member
+	 * ended what it started before its result came; a shared child starts
+	 * nothing): the sweep at the run's end is enough, and each sweep
+	 * reads /proc. */
+	if (how != 'c') {
+		pid_t *live = xcalloc(run->n + 1, sizeof *live);
+		size_t nlive = 0;
+		for (size_t k = 0; k < run->n; k++)
+			if (run->slots[k].used && &run->slots[k] != s)
+				live[nlive++] = run->slots[k].pid;
+		proc_end_children(live, nlive);
+		free(live);
+	}
 
 	if (s->cur >= 0 && run->tasks[s->cur].deferred && how != 'i') {
 		/* Handed back before it ended: what happened since is void. */
@@ -1714,6 +1720,9 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				run.tasks[i].state = ST_DONE;
 			}
 	}
+	/* Whatever a child left behind, all children ended: one sweep. */
+	if (!opts->no_fork)
+		proc_end_children(NULL, 0);
 	/* The output each check's probe wrote. */
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &run.tasks[i];
