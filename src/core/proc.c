@@ -415,10 +415,7 @@ static char **spawn_env(const char *const *env_set)
 static int exit_fd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
-	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (fd >= 0)
-		fcntl(fd, F_SETFD, FD_CLOEXEC);
-	return fd;
+	return (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec already */
 #else
 	(void)pid;
 	return -1;
@@ -595,8 +592,9 @@ static int proc_run_raw(const char *const *argv, const struct proc_opts *opts,
 		close(ex[0]); close(ex[1]);
 		return pid;
 	}
-	/* The child has exec'd (or died): its setsid() came first, so its
-	 * group is its own and a kill of the group reaches it. */
+	/* The child has exec'd or died (CLONE_VFORK; valgrind makes it a
+	 * fork, where it may not have yet: the kills below by pid reach it
+	 * before its setsid()). */
 	if (watch && watch->started)
 		watch->started(watch->arg, pid);
 	close(out[1]);

@@ -621,10 +621,10 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 		      bool shared, bool early, int wire_fd, int out_fd, int ctl_fd,
 		      const sigset_t *mask, pid_t runner)
 {
+	dl_iterate_phdr(map_code_of, NULL); /* the code it runs, mapped at once */
 	/* A session of its own: no controlling terminal for the probes and
 	 * the vendor code they load (nothing written to the user's terminal,
 	 * its settings untouched, no job control stop). */
-	dl_iterate_phdr(map_code_of, NULL);
 	proc_detach();
 	/* Dies with the runner (even a SIGKILLed one), and inherits what its
 	 * descendants orphan, setsid()ed daemons too, to end it all below. */
@@ -690,6 +690,7 @@ struct run {
 	struct slot *slots; /* n of them: never more children than checks */
 	size_t running;     /* slots in use */
 	double *height;     /* how many checks wait on each, through the chain */
+	size_t forks;       /* children started */
 };
 
 /* Output of member i from slot s, kept up to the cap. */
@@ -1028,14 +1029,20 @@ static void end_slot(struct run *run, struct slot *s, char how, int sig)
 	read_wire(run, s);
 	drain_out(run, s);
 	out_feed(run, s, true);
-	/* Its orphans (setsid()ed daemons) are ours now: we are a subreaper. */
-	pid_t *live = xcalloc(run->n + 1, sizeof *live);
-	size_t nlive = 0;
-	for (size_t k = 0; k < run->n; k++)
-		if (run->slots[k].used && &run->slots[k] != s)
-			live[nlive++] = run->slots[k].pid;
-	proc_end_children(live, nlive);
-	free(live);
+	/* Its orphans (setsid()ed daemons) are ours now: we are a subreaper.
+	 * A child that completed every member has none (each vendor member
+	 * ended what it started before its result came; a shared child starts
+	 * nothing): the sweep at the run's end is enough, and each sweep
+	 * reads /proc. */
+	if (how != 'c') {
+		pid_t *live = xcalloc(run->n + 1, sizeof *live);
+		size_t nlive = 0;
+		for (size_t k = 0; k < run->n; k++)
+			if (run->slots[k].used && &run->slots[k] != s)
+				live[nlive++] = run->slots[k].pid;
+		proc_end_children(live, nlive);
+		free(live);
+	}
 
 	if (s->cur >= 0 && run->tasks[s->cur].deferred && how != 'i') {
 		/* Handed back before it ended: what happened since is void. */
@@ -1267,6 +1274,7 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	s->id = ++next_id;
 	s->out_owner = (int)members[0];
 	s->pid = pid;
+	run->forks++;
 	s->wire_fd = wp[0];
 	s->out_fd = op[0];
 	/* A child that had trouble before runs alone and is not reused; an
@@ -1522,7 +1530,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		     bool *want, struct result *results)
 {
 	struct run run = { defs, n, opts, results, xcalloc(n, sizeof(struct task)),
-			   xcalloc(n, sizeof(struct slot)), 0, xcalloc(n, sizeof(double)) };
+			   xcalloc(n, sizeof(struct slot)), 0, xcalloc(n, sizeof(double)), 0 };
 	int max_parallel = opts->max_parallel > 0 ? opts->max_parallel : 16;
 	resolve_deps(defs, n);
 	compute_heights(&run);
@@ -1696,7 +1704,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 			else if (s->released && !s->exited && !stopped && now < s->deadline)
 				; /* released: its exit is on its way */
 			else if (s->done == s->nmembers)
-				end_slot(&run, s, 'c', 0); /* complete: what it left goes */
+				end_slot(&run, s, 'c', 0); /* complete: it ends */
 			else if (s->exited)
 				end_slot(&run, s, 'x', 0); /* a result never came */
 			else if (now >= s->deadline)
@@ -1714,6 +1722,9 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				run.tasks[i].state = ST_DONE;
 			}
 	}
+	/* Whatever a child left behind, all children ended: one sweep. */
+	if (run.forks)
+		proc_end_children(NULL, 0);
 	/* The output each check's probe wrote. */
 	for (size_t i = 0; i < n; i++) {
 		struct task *t = &run.tasks[i];
