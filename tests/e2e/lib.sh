@@ -129,6 +129,7 @@ run_json() {
 	JSON="$WORK/out.json"
 	if ! selected; then
 		: >"$JSON"
+		OUT="" ERR="" RC=0 SECS=0 # as run leaves them when skipped
 		return 0
 	fi
 	case ${1:-} in
