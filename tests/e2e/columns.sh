@@ -17,15 +17,16 @@
 command -v python3 >/dev/null || { echo "ok - # SKIP no python3"; done_testing; exit 0; }
 
 # fits WHAT: no line of $OUT and $ERR wider than 80 columns, but those
-# over80.py allows given the commands in $WORK/fixes. Judged at fits_check,
-# all those since the last in one over80.py (a Python start-up for each
-# output was most of this test's cost); call it before $WORK/fixes changes.
+# over80.py allows given the commands in $FIXES. Judged at fits_check, all
+# those since the last in one over80.py (a Python start-up for each output
+# was most of this test's cost); call it before $FIXES changes.
 K=0
+FIXES=$WORK/fixes
 fits() {
 	selected || return 0
 	K=$((K + 1))
 	printf '%s\n%s\n' "$OUT" "$ERR" >"$WORK/fit.$K"
-	printf '%s\t%s\n' "$WORK/fixes" "$WORK/fit.$K" >>"$WORK/fits"
+	printf '%s\t%s\n' "$FIXES" "$WORK/fit.$K" >>"$WORK/fits"
 	# the run a failure shows, as if judged at once
 	eval "FIT_WHAT_$K=\$1 FIT_OUT_$K=\$OUT FIT_ERR_$K=\$ERR FIT_FIXTURE_$K=\$FIXTURE"
 }
@@ -54,6 +55,24 @@ printf '%s\n' 'CUDA error: no CUDA-capable device is detected' \
 	'ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link' \
 	'RuntimeError: DataLoader worker (pid 123) is killed by signal: Bus error.' >"$WORK/log"
 
+# fixes_of CHECK FIX EXPLAIN: the commands of a fixture's three JSON
+# outputs, one a line, as three `jq -r` would print them, from one jq (a
+# jq each, and one each for run_json's check that the output is JSON, were
+# a fifth of this test's CPU): each output given as text and read with
+# fromjson; the exit status says which were one JSON value neither false
+# nor null (64 + 4, 2, 1), what run_json's `jq -e .` asks. Any other exit
+# status: the commands are not all there, ask as before.
+fixes_of() {
+	jq -rn --rawfile c "$1" --rawfile f "$2" --rawfile e "$3" '
+	def read: try [fromjson] catch null;
+	def valid: if . != null and (.[0] | . != false and . != null) then 1 else 0 end;
+	($c | read) as $c | ($f | read) as $f | ($e | read) as $e
+	| if $c == null or $f == null or $e == null then "" | halt_error(3) else
+	(try ($c[0] | .checks[].fix[]?)), (try ($f[0] | .steps[].commands[].command)),
+	(try ($e[0] | .matches[]?.causes[]?.fix[]?)),
+	("" | halt_error(64 + 4 * ($c | valid) + 2 * ($f | valid) + ($e | valid))) end'
+}
+
 n=0
 for f in $(fixture_tool --list); do
 	fixture "$f"
@@ -61,13 +80,37 @@ for f in $(fixture_tool --list); do
 	# every other fixture on a pipe with no COLUMNS, the others at COLUMNS=80
 	n=$((n + 1))
 	if [ $((n % 2)) = 0 ]; then setenv COLUMNS=; how="pipe"; else setenv COLUMNS=80; how="COLUMNS=80"; fi
-	# the commands these runs may print, one a line
-	run_json check --timeout 2
-	jq -r '.checks[].fix[]?' "$JSON" >"$WORK/fixes"
-	run_json fix --timeout 2
-	jq -r '.steps[].commands[].command' "$JSON" >>"$WORK/fixes"
-	run_json explain --check --timeout 2 -f "$WORK/log"
-	jq -r '.matches[]?.causes[]?.fix[]?' "$JSON" >>"$WORK/fixes"
+	# the commands these runs may print, one a line (a fixture's own file:
+	# its outputs are judged after the last fixture's)
+	FIXES=$WORK/fixes.$n
+	for o in check fix explain; do
+		RUN_JSON_TO=$WORK/$o.json
+		case $o in
+		explain) run_json explain --check --timeout 2 -f "$WORK/log" ;;
+		*) run_json "$o" --timeout 2 ;;
+		esac
+		# (its check that this is JSON is below)
+		JQ_VALID=""
+		eval "J_OUT_$o=\$OUT J_ERR_$o=\$ERR"
+	done
+	RUN_JSON_TO=""
+	fixes_of "$WORK/check.json" "$WORK/fix.json" "$WORK/explain.json" >"$FIXES"
+	v=$?
+	case $v in 6[4-9] | 7[01]) v=$((v - 64)) ;; *)
+		v=0
+		jq -r '.checks[].fix[]?' "$WORK/check.json" >"$FIXES"
+		jq -r '.steps[].commands[].command' "$WORK/fix.json" >>"$FIXES"
+		jq -r '.matches[]?.causes[]?.fix[]?' "$WORK/explain.json" >>"$FIXES"
+		;;
+	esac
+	for o in check fix explain; do
+		if [ $((v & 4)) = 0 ]; then
+			# as run_json's check does it: jq -e . decides
+			eval "OUT=\$J_OUT_$o ERR=\$J_ERR_$o"
+			jq -e . "$WORK/$o.json" >/dev/null 2>&1 || fail "output is not valid JSON"
+		fi
+		v=$((v * 2))
+	done
 	run check --timeout 2
 	fits "check ($how)"
 	run check -v --timeout 2
@@ -83,8 +126,9 @@ for f in $(fixture_tool --list); do
 	run report -o "$WORK/bundle.tar.gz" --timeout 2
 	fits "report ($how)"
 	rm -f "$WORK/bundle.tar.gz"
-	fits_check
 done
+fits_check
+FIXES=$WORK/fixes
 
 # Once: the knowledge base, every --help, explain, bench, watch, history.
 fixture healthy-wsl2

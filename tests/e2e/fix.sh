@@ -265,12 +265,18 @@ check_plan() { # WHAT
 	printf '%s\n' "$OUT" >"$WORK/plan.sh"
 	if bash -n "$WORK/plan.sh" 2>"$WORK/bashn"; then ok "$1: the plan passes bash -n"; else
 		fail "$1: the plan fails bash -n: $(head -3 "$WORK/bashn")"; fi
-	ll=$(live_lines | grep -v '^#!/bin/sh$')
-	# live lines come after the guard only
-	first_live=$(printf '%s\n' "$OUT" | grep -n -v -e '^#' -e '^$' | head -1 | cut -d: -f2-)
+	# live lines come after the guard only: the first line that is neither
+	# a comment nor empty (read by the shell: four processes a plan before)
+	first_live=""
+	while IFS= read -r l; do
+		case $l in '#'* | '') continue ;; esac
+		first_live=$l
+		break
+	done <<EOF
+$OUT
+EOF
 	case "$first_live" in "echo 'wslgpu fix: "*|"") ok "$1: nothing runs before the guard" ;;
 	*) fail "$1: a live line before the guard: $first_live" ;; esac
-	: "$ll"
 }
 # The environment as the fixture's, plus one VAR=VALUE that may hold spaces.
 run_env() { # VAR=VALUE ARGS...

@@ -46,11 +46,15 @@ json_lines() {
 }
 
 # The queued lines' assertions, from one bash: bash_n_each Q WHAT LINE...
-# runs `bash -n` on each LINE, a file of its own, and prints "ok Q TEXT" or
-# "fail Q TEXT" (TEXT the assertion's, Q the json_lines call). Each
-# distinct line runs once in the script: bash -n of the same bytes says the
-# same, so a line that passed ($WORK/lines.passed, NUL after each) passes
-# again without a process.
+# parses each LINE as `bash -n` would a file holding it, and prints "ok Q
+# TEXT" or "fail Q TEXT" (TEXT the assertion's, Q the json_lines call).
+# Each is parsed in a subshell of that bash, which reads a file holding
+# "set -n" and the line (after `set -n` bash reads a script's commands
+# without running them, as `bash -n` does: a fork, not a new bash); a
+# line that does not pass so is asked of `bash -n` itself, which decides
+# and gives the message. Each distinct line is parsed once in the script:
+# the same bytes parse the same way, so a line that passed
+# ($WORK/lines.passed, NUL after each) passes again without a process.
 BASH_N_EACH='
 nl="
 "
@@ -66,8 +70,9 @@ bash_n_each() {
 		bytes "$line" 60 " "
 		name="$what $n ($cut)"
 		if [[ -n ${passed[x$line]:-} ]]; then echo "ok $q $name passes bash -n"; continue; fi
+		printf "set -n\n%s" "$line" >"$WORK/line.n"
 		printf "%s" "$line" >"$WORK/line.$n"
-		if bash -n "$WORK/line.$n" 2>"$WORK/bash.err"; then
+		if ( . "$WORK/line.n" ) 2>/dev/null || bash -n "$WORK/line.$n" 2>"$WORK/bash.err"; then
 			passed[x$line]=1
 			printf "%s\0" "$line" >>"$WORK/lines.passed"
 			echo "ok $q $name passes bash -n"
@@ -104,58 +109,171 @@ lines_check() {
 # steps_agree WHAT PATH: in $JSON, each object at PATH has fix_steps that
 # are its fix lines in parts: a command for this shell is the line, its
 # remark the comment after it; anything else a comment.
-steps_agree() {
-	if jq -e "[$2"' | [.fix, .fix_steps] | transpose[] | . as [$l, $s]
+STEPS_AGREE='| [.fix, .fix_steps] | transpose[] | . as [$l, $s]
 		| if $s.kind == "command" and $s.where != "host"
 		  then $l == $s.command + (if $s.remark then "   # " + $s.remark else "" end)
-		  else ($l | startswith("# ")) end] | all' "$JSON" >/dev/null; then
+		  else ($l | startswith("# ")) end] | all'
+steps_agree() {
+	if jq -e "[$2$STEPS_AGREE" "$JSON" >/dev/null; then
 		ok "$1: fix_steps agree with fix"
 	else
 		fail "$1: fix_steps disagree with fix"
 	fi
 }
 
+# What json_lines asks of a fixture's outputs, and the rest of the
+# fixture's JSON questions, in one jq (nine, a jq each, were a third of
+# this test's processes): each output given as text (--rawfile) and read
+# with fromjson, so that one that is not a single JSON value leaves the
+# others be. It prints, one a line: "valid NAME 1" when NAME's output is
+# one JSON value, neither false nor null (what run_json's `jq -e .` asks);
+# "bash_n_each ..." as json_lines would, for an output read; "json_lines
+# Q" for one not read (json_lines asks its own jq, as before); and "agree
+# 1" or "agree 0" for check's fix_steps (0: asked again alone, which
+# decides, as lib.sh's batches do).
+fixture_jq() { # FIX CHECK BUNDLE-or-"" EXPLAIN
+	set -- --rawfile fix "$1" --rawfile check "$2" --rawfile bundle "${3:-/dev/null}" \
+		--rawfile explain "$4" --arg bundled "${3:+1}" --arg q "$Q"
+	jq -rn "$@" '
+	def read: try [fromjson] catch null;
+	def lines($q; $what; $in; f): if $in == null then "json_lines \($q)"
+		else "bash_n_each " + ([$q, $what] + [$in[0] | try ((f) | tostring)] | @sh) end;
+	def valid($name; $in): if $in != null and ($in[0] | . != false and . != null) then "valid \($name) 1" else empty end;
+	($fix | read) as $f | ($check | read) as $c | ($explain | read) as $e
+	| (if $bundled == "1" then ($bundle | read) else null end) as $b
+	| ($q | tonumber) as $q
+	| valid("fix"; $f), valid("check"; $c), valid("explain"; $e),
+	lines($q + 1 | tostring; "fix line"; $f; .steps[].commands[] | select(.where == "linux" and .kind == "command")
+		| .command + (if .note then "   # " + .note else "" end)),
+	lines($q + 2 | tostring; "fix --json line"; $f; .steps[].commands[].line),
+	lines($q + 3 | tostring; "check --json fix"; $c; .checks[].fix[]),
+	(if $bundled == "1" then lines($q + 4 | tostring; "report'"'"'s check.json fix"; $b; .checks[].fix[]) else empty end),
+	lines($q + (if $bundled == "1" then 5 else 4 end) | tostring; "explain --check --json fix"; $e;
+		[.matches[].causes[].fix[]] | unique | .[]),
+	"agree \(if $c != null then (try ([$c[0] | [.checks[]'"$STEPS_AGREE"'] | if length == 0 then 0
+		elif (.[-1] | . == false or . == null) then 0 else 1 end) catch 0) else 0 end)"'
+}
+
+# keep NAME: the last run's output and errors as NAME's (a fixture's runs
+# come first, then its questions, in one jq and one bash)
+keep() { eval "K_OUT_$1=\$OUT K_ERR_$1=\$ERR"; JSON="$WORK/$1.json"; }
+# as NAME: $OUT, $ERR and $JSON as NAME's run left them
+as() { eval "OUT=\$K_OUT_$1 ERR=\$K_ERR_$1"; JSON="$WORK/$1.json"; }
+# json_valid NAME: run_json's check that NAME's output is JSON, where
+# fixture_jq did not find it so: `jq -e .` decides, as lib.sh's does
+json_valid() {
+	eval "v=\${v_$1:-}"
+	[ "$v" = 1 ] && return 0
+	as "$1"
+	jq -e . "$JSON" >/dev/null 2>&1 || fail "output is not valid JSON"
+}
+
 for f in $(fixture_tool --list); do
 	fixture "$f"
 	selected || continue
+	# (run_json's check that its output is JSON is fixture_jq's)
+	RUN_JSON_TO=$WORK/fix.json
 	run_json fix
-	json_lines "fix line" '.steps[].commands[] | select(.where == "linux" and .kind == "command")
-		| .command + (if .note then "   # " + .note else "" end)' "$JSON"
-	# every line of the plan's JSON, as the script writes it
-	json_lines "fix --json line" '.steps[].commands[].line' "$JSON"
+	JQ_VALID=""
+	keep fix
+	RUN_JSON_TO=$WORK/check.json
 	run_json check
-	json_lines "check --json fix" '.checks[].fix[]' "$JSON"
-	steps_agree "check --json" '.checks[]'
+	JQ_VALID=""
+	keep check
 	run report -o "$WORK/bundle.tar.gz"
+	keep report
 	rm -rf "$WORK/bundle" && mkdir "$WORK/bundle"
-	if tar -xzf "$WORK/bundle.tar.gz" -C "$WORK/bundle" 2>/dev/null &&
-		bundle_json=$(find "$WORK/bundle" -name check.json | head -1) && [ -n "$bundle_json" ]; then
-		json_lines "report's check.json fix" '.checks[].fix[]' "$bundle_json"
-	else
-		fail "report's bundle has no check.json"
+	bundle_json=""
+	if tar -xzf "$WORK/bundle.tar.gz" -C "$WORK/bundle" 2>/dev/null; then
+		bundle_json=$(find "$WORK/bundle" -name check.json | head -1)
 	fi
 	run fix --commands
+	keep commands
 	printf '%s\n' "$OUT" >"$WORK/commands.sh"
-	bash_n "fix --commands" "$WORK/commands.sh"
 	# the fix blocks of check (80 columns, as a terminal wraps them):
 	# commands whole, remarks and words for a person as # comments
 	setenv COLUMNS=80
 	run check
+	keep check80
 	awk '/^      fix    / { fix = 1; print substr($0, 14); next }
 		fix && /^             / { print substr($0, 14); next } { fix = 0 }' \
 		"$WORK/out" >"$WORK/check-fix.sh"
-	if [ -s "$WORK/check-fix.sh" ]; then
-		bash_n "check's fix lines" "$WORK/check-fix.sh"
-	fi
 	# explain --check: the causes of a pasted error, with this machine's
 	# evidence (its sudo, its values)
+	RUN_JSON_TO=$WORK/explain.json
 	run_json explain --check -f "$top/tests/explain/libs.log"
-	json_lines "explain --check --json fix" '[.matches[].causes[].fix[]] | unique | .[]' "$JSON"
+	JQ_VALID=""
+	RUN_JSON_TO=""
+	keep explain
 	run report --markdown -o "$WORK/report.md"
+	keep markdown
 	# the code block after **Fix**
 	awk '/^\*\*Fix\*\*/ { fix = 1; next } fix && /^```$/ { if (in_block) exit; in_block = 1; next }
 		in_block { print }' "$WORK/report.md" >"$WORK/report-fix.sh"
+
+	# The questions, in the order the assertions were made one at a time.
+	if ! fixture_jq "$WORK/fix.json" "$WORK/check.json" "$bundle_json" "$WORK/explain.json" >"$WORK/fx.jq"; then
+		# (no answer at all: every question asked alone)
+		n=4 && [ -z "$bundle_json" ] || n=5
+		i=1
+		while [ $i -le $n ]; do echo "json_lines $((Q + i))"; i=$((i + 1)); done >"$WORK/fx.jq"
+	fi
+	v_fix="" v_check="" v_explain="" agree=0
+	: >"$WORK/lines"
+	while IFS= read -r l; do
+		case $l in
+		"valid "*) l=${l#valid }; eval "v_${l% *}=1" ;;
+		"agree "*) agree=${l#agree } ;;
+		*) printf '%s\n' "$l" >>"$WORK/lines" ;;
+		esac
+	done <"$WORK/fx.jq"
+	# json_lines' numbers and runs, as if each had been asked at once
+	Q0=$Q
+	for step in fix fix check bundle explain; do
+		case $step in bundle) [ -n "$bundle_json" ] || continue; as report ;; *) as "$step" ;; esac
+		Q=$((Q + 1))
+		eval "Q_OUT_$Q=\$OUT Q_ERR_$Q=\$ERR"
+	done
+	Qn=$Q
+	# an output jq could not read as one value: its json_lines ask their
+	# own jq, as before, in their place
+	if grep -q '^json_lines ' "$WORK/lines"; then
+		mv "$WORK/lines" "$WORK/lines.batch"
+		: >"$WORK/lines"
+		while IFS= read -r l; do
+			case $l in
+			"json_lines "*)
+				Q=$((${l#json_lines } - 1))
+				k=$((Q + 1 - Q0))
+				[ -n "$bundle_json" ] || [ $k -lt 4 ] || k=$((k + 1))
+				case $k in
+				1) as fix; json_lines "fix line" '.steps[].commands[] | select(.where == "linux" and .kind == "command")
+					| .command + (if .note then "   # " + .note else "" end)' "$JSON" ;;
+				2) as fix; json_lines "fix --json line" '.steps[].commands[].line' "$JSON" ;;
+				3) as check; json_lines "check --json fix" '.checks[].fix[]' "$JSON" ;;
+				4) as report; json_lines "report's check.json fix" '.checks[].fix[]' "$bundle_json" ;;
+				5) as explain; json_lines "explain --check --json fix" '[.matches[].causes[].fix[]] | unique | .[]' "$JSON" ;;
+				esac
+				;;
+			*) printf '%s\n' "$l" >>"$WORK/lines" ;;
+			esac
+		done <"$WORK/lines.batch"
+		Q=$Qn
+	fi
+	json_valid fix
+	json_valid check
+	as check
+	if [ "$agree" = 1 ]; then ok "check --json: fix_steps agree with fix"; else steps_agree "check --json" '.checks[]'; fi
+	[ -n "$bundle_json" ] || { as report; fail "report's bundle has no check.json"; }
+	as commands
+	bash_n "fix --commands" "$WORK/commands.sh"
+	if [ -s "$WORK/check-fix.sh" ]; then
+		as check80
+		bash_n "check's fix lines" "$WORK/check-fix.sh"
+	fi
+	json_valid explain
 	if [ -s "$WORK/report-fix.sh" ]; then
+		as markdown
 		bash_n "report --markdown's fix block" "$WORK/report-fix.sh"
 	fi
 	lines_check

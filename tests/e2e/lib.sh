@@ -12,7 +12,8 @@
 #                       wide (COLUMNS=1000), so that a line is asserted whole;
 #                       `setenv COLUMNS=80` tests the wrapping (tests/e2e/ux.sh);
 #                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
-#   run_json ARGS...    run with --json; sets $JSON (a file)
+#   run_json ARGS...    run with --json; sets $JSON (a file: $WORK/out.json, or
+#                       $RUN_JSON_TO when set)
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
 #                       (expect_json's filters are evaluated together, in one
 #                       jq, at the next assertion, run or fixture; see
@@ -126,7 +127,7 @@ centisecs() {
 # --json goes after the command word (git's rule: only global options
 # before it); without a command word the arguments are check's.
 run_json() {
-	JSON="$WORK/out.json"
+	JSON=${RUN_JSON_TO:-$WORK/out.json}
 	if ! selected; then
 		: >"$JSON"
 		OUT="" ERR="" RC=0 SECS=0 # as run leaves them when skipped
