@@ -1921,6 +1921,23 @@ static void test_rank_docker_installed(void **state)
 			    "containers.docker.no_toolkit");
 }
 
+/* The device plugin failing where the paste says an earlier release works
+ * on the same node (k8s-device-plugin#1469): the release first, not a
+ * runtime reconfiguration on a guess; the message alone keeps the runtime. */
+static void test_rank_k8s_plugin_release(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("The failed log states `error starting plugins: error getting "
+					   "plugins: unable to create plugins: failed to construct resource "
+					   "managers: invalid device discovery strategy` but both the "
+					   "working and failed versions have `\"deviceDiscoveryStrategy\": "
+					   "\"auto\"`.\n", NULL),
+			    "explain.containers.k8s_plugin_release");
+	assert_string_equal(first_cause_of("I0523 main.go:256] No devices found. Waiting indefinitely.\n",
+					   NULL),
+			    "explain.containers.k8s_runtime");
+}
+
 /* One message, two readings told apart by the words around it (KB support:
  * and exclude:), each from a real paste. */
 static void test_rank_real_pastes(void **state)
@@ -2442,6 +2459,7 @@ int main(void)
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_gpupv_guest),
+		cmocka_unit_test(test_rank_k8s_plugin_release),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
