@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-enum { P_WSL, P_WIN, P_NATIVE, P_CTR, P_N };
+enum { P_WSL, P_WIN, P_NATIVE, P_CTR, P_GUEST, P_N };
 
 static const struct {
 	const char *text;
@@ -50,6 +50,13 @@ static const struct {
 	{ "runc", P_CTR }, { "oci runtime", P_CTR }, { "kubectl", P_CTR }, { "kubelet", P_CTR },
 	{ "k8s-device-plugin", P_CTR }, { "pod/", P_CTR }, { "podman", P_CTR },
 	{ "docker compose", P_CTR }, { "docker-compose", P_CTR }, { "--gpus", P_CTR },
+
+	/* A Hyper-V guest given a GPU by paravirtualisation borrows WSL's
+	 * stack: dxgkrnl built out of tree (WSL's kernel has it built in,
+	 * github.com/staralt/dxgkrnl-dkms), so its dxg markers say nothing
+	 * about WSL, and no WSL or Windows step applies inside it. */
+	{ "dxgkrnl: loading out-of-tree module", P_GUEST },
+	{ "dxgkrnl: module verification failed", P_GUEST }, { "dxgkrnl-dkms", P_GUEST },
 };
 
 #define NMARKERS (sizeof markers / sizeof markers[0])
@@ -118,7 +125,9 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 		memmove(lo, lo + have - keep, keep);
 	}
 	const char *why = NULL;
-	if (first[P_CTR]) {
+	if (first[P_GUEST] && !first[P_CTR]) {
+		/* neither WSL nor native Linux: unknown */
+	} else if (first[P_CTR]) {
 		tp->kind = first[P_WSL] ? "container-in-wsl2" : "container";
 		why = first[P_CTR];
 	} else if (first[P_WSL]) {

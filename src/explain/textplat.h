@@ -17,6 +17,8 @@
  *              user looking for it pastes that path too)
  *   container  /.dockerenv, docker run, the NVIDIA container toolkit's
  *              programs, containerd, runc, Kubernetes (kubectl, kubelet, pod/)
+ *   neither    dxgkrnl built out of tree (a Hyper-V GPU-PV guest that
+ *              borrows WSL's stack): unknown, whatever else it shows
  * A container marker wins over the host (container-in-wsl2 with a WSL
  * marker too), WSL over native, native over a Windows path; none: unknown.
  * Only the first TEXT_PLATFORM_READ bytes are read.

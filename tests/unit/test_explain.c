@@ -1573,6 +1573,13 @@ static void test_text_platform(void **state)
 		{ "Linux box 5.15.153.1-microsoft-standard-WSL2 #1 SMP", "wsl2" },
 		/* dxgkrnl's VMBus file and functions, in a kernel WARN */
 		{ "field-spanning write in dxgvmb_send_wait_sync_object_gpu (dxgvmbus.c:3095)", "wsl2" },
+		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
+		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
+		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
+		  "[    2.410266] hv_vmbus: registering driver dxgkrnl\nThe dkms module compiles fine",
+		  NULL },
+		{ "sudo apt install ./dxgkrnl-dkms_2.0.3_all.deb\nls /dev/dxg", NULL },
+		{ "[    2.410266] hv_vmbus: registering driver dxgkrnl", "wsl2" },
 		{ "[  12.0] NVRM: API mismatch: the client has the version 570.153.02", "native" },
 		{ "NVRM: Xid (PCI:0000:0b:00): 13, pid=1", "native" },
 		{ "Error! Bad return status for module build\nConsult /var/lib/dkms/nvidia/545/build/make.log",
@@ -1830,6 +1837,32 @@ static void test_rank_display_watchdog(void **state)
 	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
 }
 
+/* A Hyper-V guest given the GPU by paravirtualisation, with dxgkrnl built
+ * by DKMS (oneclick-gpu-pv#8): its dxg lines do not make it WSL, so no WSL or
+ * Windows driver-model step leads; the question of the platform comes first. */
+static void test_rank_gpupv_guest(void **state)
+{
+	(void)state;
+	const char guest[] = "The dkms module compiles fine, `dmesg | grep dx` shows\n"
+			     "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
+			     "[    2.404372] dxgkrnl: module verification failed: signature and/or "
+			     "required key missing - tainting kernel\n"
+			     "[    2.410266] hv_vmbus: registering driver dxgkrnl\n"
+			     "and `nvidia-smi` shows\n"
+			     "Failed to initialize NVML: GPU access blocked by the operating system\n"
+			     "Failed to properly shut down NVML: GPU access blocked by the operating "
+			     "system\n";
+	struct text_platform tp;
+	text_platform_read(guest, sizeof guest - 1, &tp);
+	assert_null(tp.kind);
+	assert_string_equal(first_cause_of(guest, tp.kind), "explain.nvml.os_blocked_any");
+	/* the same lines from WSL itself (no out-of-tree module) stay WSL's */
+	const char wsl[] = "[    2.410266] hv_vmbus: registering driver dxgkrnl\n"
+			   "Failed to initialize NVML: GPU access blocked by the operating system\n";
+	text_platform_read(wsl, sizeof wsl - 1, &tp);
+	assert_string_equal(tp.kind, "wsl2");
+}
+
 /* The NVIDIA module that cannot load because another driver holds the GPU:
  * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
  * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
@@ -1874,9 +1907,35 @@ static void test_rank_docker_installed(void **state)
 					   "docker: Error response from daemon: could not select device "
 					   "driver \"\" with capabilities: [[gpu]].\n", NULL),
 			    "explain.containers.docker_unconfigured");
+	/* the runtime's own --version output shows it installed
+	 * (nvidia-container-toolkit#814: Docker Desktop's context was current) */
+	assert_string_equal(first_cause_of("docker: Error response from daemon: could not select device "
+					   "driver \"\" with capabilities: [[gpu]].\n\n"
+					   "docker --version\nDocker version 27.3.1, build ce12230\n\n"
+					   "nvidia-container-runtime --version\n"
+					   "NVIDIA Container Runtime version 1.17.2\n"
+					   "commit: fa66e4cd562804509055e44a88f666673e6d27c0\n", NULL),
+			    "explain.containers.docker_unconfigured");
 	assert_string_equal(first_cause_of("docker: Error response from daemon: could not select device "
 					   "driver \"\" with capabilities: [[gpu]].\n", NULL),
 			    "containers.docker.no_toolkit");
+}
+
+/* The device plugin failing where the paste says an earlier release works
+ * on the same node (k8s-device-plugin#1469): the release first, not a
+ * runtime reconfiguration on a guess; the message alone keeps the runtime. */
+static void test_rank_k8s_plugin_release(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("The failed log states `error starting plugins: error getting "
+					   "plugins: unable to create plugins: failed to construct resource "
+					   "managers: invalid device discovery strategy` but both the "
+					   "working and failed versions have `\"deviceDiscoveryStrategy\": "
+					   "\"auto\"`.\n", NULL),
+			    "explain.containers.k8s_plugin_release");
+	assert_string_equal(first_cause_of("I0523 main.go:256] No devices found. Waiting indefinitely.\n",
+					   NULL),
+			    "explain.containers.k8s_runtime");
 }
 
 /* One message, two readings told apart by the words around it (KB support:
@@ -2399,6 +2458,8 @@ int main(void)
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_other_driver),
+		cmocka_unit_test(test_rank_gpupv_guest),
+		cmocka_unit_test(test_rank_k8s_plugin_release),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
