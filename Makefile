@@ -16,8 +16,9 @@
 # BUILD selects the output directory, so that several builds can coexist.
 
 # One job per CPU unless the command line says -jN (which wins); not beside
-# clean, which would race the build.
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# clean, which would race the build, and not in a sub-make, which shares
+# its parent's jobs (a -j of its own would only warn and reset them).
+ifeq ($(filter clean,$(MAKECMDGOALS))$(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 
