@@ -459,6 +459,14 @@ owner_by_link() {
 	echo "its target $t is ${o:-owned by no package}"
 }
 
+# fixes_chosen_here: every check's fixes are chosen for the platform the
+# run found (sets $kind to it)
+fixes_chosen_here() {
+	kind=$(jq -r '.platform.kind' "$JSON")
+	n=$(jq --arg k "$kind" '[.checks[] | select(.fixes_for != $k)] | length' "$JSON")
+	if [ "$n" = 0 ]; then ok "every check's fixes are chosen for $kind"
+	else fail "$n checks' fixes are not chosen for $kind"; fi
+}
 # Words only WSL's advice has. On native Linux and in containers a fix or
 # a cause must not lead there.
 WSL_WORDS='/usr/lib/wsl|ld\.wsl\.conf|wsl(\.exe)? |\.wslconfig|/dev/dxg|--windows|PowerShell'
@@ -473,10 +481,7 @@ no_wsl_words() {
 # aside "on WSL: ..." included), chosen for the machine's platform.
 WSL_STEP_WORDS="$WSL_WORDS|nvidia-smi\\.exe|Windows driver|on WSL|in WSL|under WSL"
 all_no_wsl_words() {
-	kind=$(jq -r '.platform.kind' "$JSON")
-	n=$(jq --arg k "$kind" '[.checks[] | select(.fixes_for != $k)] | length' "$JSON")
-	if [ "$n" = 0 ]; then ok "every check's fixes are chosen for $kind"
-	else fail "$n checks' fixes are not chosen for $kind"; fi
+	fixes_chosen_here
 	w=$(jq -r '.checks[] | (.fix // [])[]' "$JSON" | grep -E "$WSL_STEP_WORDS" | head -1)
 	if [ -z "$w" ]; then ok "no fix line names a WSL or Windows step on $kind"
 	else fail "a fix line names a WSL or Windows step on $kind: $w"; fi
@@ -491,10 +496,7 @@ all_no_wsl_words() {
 # WSL, and no fix line is a step for native Linux's kernel driver.
 NATIVE_STEP_WORDS='/proc/driver/nvidia|sudo reboot|natively|modprobe nvidia|dkms status|mokutil|ubuntu-drivers'
 no_native_steps() {
-	kind=$(jq -r '.platform.kind' "$JSON")
-	n=$(jq --arg k "$kind" '[.checks[] | select(.fixes_for != $k)] | length' "$JSON")
-	if [ "$n" = 0 ]; then ok "every check's fixes are chosen for $kind"
-	else fail "$n checks' fixes are not chosen for $kind"; fi
+	fixes_chosen_here
 	w=$(jq -r '.checks[] | (.fix // [])[]' "$JSON" | grep -E "$NATIVE_STEP_WORDS" | head -1)
 	if [ -z "$w" ]; then ok "no fix line is a native Linux step on $kind"
 	else fail "a fix line is a native Linux step on $kind: $w"; fi
