@@ -15,6 +15,11 @@ void finding_expand(struct finding_view *v, const struct kb_entry *e, const stru
 	v->e = e;
 	if (!e)
 		return;
+	if (e->source.n) {
+		v->source = xcalloc(e->source.n, sizeof *v->source);
+		for (size_t i = 0; i < e->source.n; i++)
+			v->source[v->nsource++] = e->source.v[i];
+	}
 	struct strbuf t = STRBUF_INIT, u = STRBUF_INIT;
 	if (e->cause) {
 		kb_expand(e->cause, ev, self_id, &t);
@@ -49,6 +54,7 @@ void finding_view_release(struct finding_view *v)
 	for (size_t i = 0; i < v->nfix; i++)
 		free(v->fix[i]);
 	free(v->fix);
+	free(v->source);
 	memset(v, 0, sizeof *v);
 }
 
@@ -64,9 +70,29 @@ static bool entry_off_wsl_only(const struct kb_entry *e)
 	       !kb_applies(e, "container-in-wsl2");
 }
 
+/* Off WSL, WSL's pages go while another source is left; with the platform
+ * unknown they follow the general ones. (No source is native Linux's
+ * alone: on WSL every one stays.) */
+static void sources_for_platform(struct finding_view *v, bool known, enum fix_platform other)
+{
+	const char **later = xcalloc(v->nsource + 1, sizeof *later);
+	size_t k = 0, nl = 0;
+	for (size_t i = 0; i < v->nsource; i++) {
+		if (source_platform_of(v->source[i]) == FIX_WSL_ONLY && other != FIX_NATIVE_ONLY)
+			later[nl++] = v->source[i];
+		else
+			v->source[k++] = v->source[i];
+	}
+	if (!known || !k)
+		for (size_t i = 0; i < nl; i++)
+			v->source[k++] = later[i];
+	v->nsource = k;
+	free(later);
+}
+
 void finding_for_platform(struct finding_view *v, const char *kind)
 {
-	if (!v->e || !v->nfix || (kind && !strcmp(kind, "windows")))
+	if (!v->e || (kind && !strcmp(kind, "windows")))
 		return;
 	/* what an entry bound to one side says is right there, whatever
 	 * its lines name (nodes in /dev/nvidia* made by hand on WSL) */
@@ -75,6 +101,9 @@ void finding_for_platform(struct finding_view *v, const char *kind)
 	bool known = kind && *kind && strcmp(kind, "unknown");
 	enum fix_platform other = !known ? FIX_ANY_PLATFORM
 				  : kb_kind_is_wsl(kind) ? FIX_NATIVE_ONLY : FIX_WSL_ONLY;
+	sources_for_platform(v, known, other);
+	if (!v->nfix)
+		return;
 	char **later = xcalloc(v->nfix, sizeof *later);
 	size_t k = 0, nl = 0;
 	struct strbuf t = STRBUF_INIT;

@@ -18,6 +18,8 @@ struct finding_view {
 	char *cause;  /* NULL when the entry has none */
 	char **fix;   /* commands, in the entry's order */
 	size_t nfix;
+	const char **source; /* the entry's, chosen for the platform as fix is */
+	size_t nsource;
 };
 
 /* ev may be NULL (no machine evidence); self_id fills {id}. */
@@ -34,7 +36,9 @@ void finding_view_release(struct finding_view *v);
  * the other side go too (fix_remark_for). With the platform unknown both
  * kinds are kept, after the lines that hold everywhere. An entry bound to
  * one side by its platform: line keeps its lines; kind "windows" (a log
- * from Windows itself) is explain's order_fixes' to decide.
+ * from Windows itself) is explain's order_fixes' to decide. Sources go the
+ * same way (source_platform_of), except that the last ones are kept: a
+ * claim keeps its reference even where only WSL's documents state it.
  */
 void finding_for_platform(struct finding_view *v, const char *kind);
 /* finding_expand of r's own entry with its evidence, then

@@ -515,6 +515,13 @@ static bool remark_binds(const char *note, const char *const *words)
 	return false;
 }
 
+enum fix_platform source_platform_of(const char *url)
+{
+	return strcasestr(url, "wsl") || strcasestr(url, "learn.microsoft.com/en-us/windows/")
+		       ? FIX_WSL_ONLY
+		       : FIX_ANY_PLATFORM;
+}
+
 enum fix_platform fix_platform_of(const char *line)
 {
 	static const char *const native_words[] = {

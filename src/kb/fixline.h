@@ -113,6 +113,11 @@ enum fix_platform fix_platform_of(const char *line);
  * remark with them when nothing else is left; into out (replaced).
  * Returns whether it changed. */
 bool fix_remark_for(const char *line, enum fix_platform other, struct strbuf *out);
+/* Which platform a source URL documents: FIX_WSL_ONLY for WSL's and
+ * Windows' own pages (a "wsl" in the address: NVIDIA's CUDA on WSL guide,
+ * Microsoft's WSL docs and tracker; learn.microsoft.com's Windows pages),
+ * FIX_ANY_PLATFORM otherwise. */
+enum fix_platform source_platform_of(const char *url);
 /* Whether a line names WSL or Windows (wsl.exe, PowerShell, /usr/lib/wsl,
  * .wslconfig, nvidia-smi.exe, the Windows driver, --windows) anywhere. */
 bool fix_is_wsl_only(const char *line);

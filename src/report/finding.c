@@ -178,8 +178,8 @@ void finding_text(struct strbuf *out, const struct finding_view *v, int indent, 
 	if ((what & FT_CONFIRM) && e->confirm)
 		finding_command_line(out, indent, "check", e->confirm);
 	if (what & FT_SOURCES)
-		for (size_t i = 0; i < e->source.n; i++)
-			finding_text_line(out, indent, i ? "" : "source", e->source.v[i]);
+		for (size_t i = 0; i < v->nsource; i++)
+			finding_text_line(out, indent, i ? "" : "source", v->source[i]);
 	if (what & FT_MORE) {
 		struct strbuf m = STRBUF_INIT;
 		sb_addf(&m, "wslgpu kb %s", e->id);
@@ -193,8 +193,8 @@ void finding_json(struct json_writer *jw, const struct finding_view *v, bool wit
 	jw_kv_str(jw, "cause", v->cause);
 	finding_fix_json(jw, v, with_fix);
 	jw_kv_array(jw, "source");
-	for (size_t i = 0; v->e && i < v->e->source.n; i++)
-		jw_str(jw, v->e->source.v[i]);
+	for (size_t i = 0; i < v->nsource; i++)
+		jw_str(jw, v->source[i]);
 	jw_end(jw);
 }
 

@@ -123,7 +123,6 @@ static void put_labelled(struct strbuf *body, const char *label, const char *tex
 /* The plain text of a finding: detail, cause, fixes, evidence, source. */
 static void junit_finding(struct strbuf *body, const struct result *r)
 {
-	const struct kb_entry *e = kb_find(r->kb);
 	struct finding_view v;
 	finding_of_result(&v, r);
 	put_labelled(body, "detail", r->detail && *r->detail ? r->detail : r->def->title);
@@ -142,8 +141,8 @@ static void junit_finding(struct strbuf *body, const struct result *r)
 		put_labelled(body, i ? "" : "evidence", t.buf);
 	}
 	sb_release(&t);
-	for (size_t i = 0; e && i < e->source.n; i++)
-		put_labelled(body, i ? "" : "source", e->source.v[i]);
+	for (size_t i = 0; i < v.nsource; i++)
+		put_labelled(body, i ? "" : "source", v.source[i]);
 	if (r->kb)
 		put_labelled(body, "kb", r->kb);
 	finding_view_release(&v);

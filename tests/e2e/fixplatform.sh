@@ -79,7 +79,7 @@ expect_json '.checks[] | select(.id == "nvml.init") | .fix == ["nvidia-smi"]'
 # an aside for WSL in a remark goes, the step stays
 with FAKE_NVML_FAIL=nvmlInit_v2:18
 run_json --only nvml.init
-expect_kb nvml.init nvml.init.version_mismatch
+expect_json '.checks[] | select(.id == "nvml.init") | .kb == "nvml.init.version_mismatch"'
 expect_json '.checks[] | select(.id == "nvml.init") | .fix[0] == "ldconfig -p | grep libnvidia-ml   # the copies programs may load"'
 expect_json '[.checks[] | select(.id == "nvml.init") | .fix[] | select(test("/proc/driver/nvidia"))] | length == 1'
 every_view "$WSL_STEP"
@@ -106,6 +106,27 @@ fixture container-no-gpu
 every_view "$WSL_STEP"
 run_json
 expect_json '[.checks[] | select(.fixes_for != "container")] == []'
+
+# ---- sources: off WSL, WSL's and Windows' pages go where another is left ----
+WSL_PAGE='wsl|learn[.]microsoft[.]com/en-us/windows/'
+for fx in native-nvidia container-no-gpu; do
+	fixture "$fx"
+	with CUDA_HOME=/nonexistent
+	run_json
+	expect_json '.checks[] | select(.id == "libs.env") | .source | length > 0'
+	expect_json "[.checks[] | select(.source | length > 1) | select(any(.source[]; test(\"$WSL_PAGE\")))] == []"
+	run check -v
+	if selected; then
+		if printf '%s\n' "$OUT" | grep -E '^ +source ' | grep -qE "$WSL_PAGE"; then
+			fail "check -v: a WSL page as a source off WSL"
+		else ok "check -v: no WSL page as a source off WSL"; fi
+	fi
+done
+# ...on WSL2 the same entry keeps them
+fixture healthy-wsl2
+with CUDA_HOME=/nonexistent
+run_json
+expect_json '.checks[] | select(.id == "libs.env") | any(.source[]; test("wsl-user-guide"))'
 
 # ---- WSL fixtures with Linux driver packages, nouveau, Docker ----
 for fx in dpkg-linux-driver nouveau-loaded docker-ce-no-toolkit docker-permission; do

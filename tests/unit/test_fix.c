@@ -527,6 +527,61 @@ static void test_finding_for_platform(void **state)
 	sb_release(&err);
 }
 
+/* An entry's sources on each platform: off WSL, WSL's and Windows' pages
+ * go while another is left (kept when they are all there is); with the
+ * platform unknown they follow; on WSL the entry's order stays. */
+static void test_sources_for_platform(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"[t.mixed]\nlayer: libs\ntitle: t\ncause: c.\nfix: true\n"
+		"source: https://docs.nvidia.com/cuda/wsl-user-guide/index.html\n"
+		"source: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html\n"
+		"source: https://github.com/microsoft/WSL/issues/9099\n"
+		"source: https://pytorch.org/get-started/locally/\n\n"
+		"[t.only_wsl]\nlayer: cuda\ntitle: t\ncause: c.\n"
+		"source: https://learn.microsoft.com/en-us/windows/wsl/wsl-config\n";
+	struct kb kb;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(kb_parse(text, strlen(text), &kb, &err), 0);
+	static const char wsl_guide[] = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
+			  linux_guide[] = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html",
+			  wsl_issue[] = "https://github.com/microsoft/WSL/issues/9099",
+			  torch[] = "https://pytorch.org/get-started/locally/",
+			  wslconfig[] = "https://learn.microsoft.com/en-us/windows/wsl/wsl-config";
+	static const struct {
+		const char *id, *kind;
+		const char *src[4];
+	} want[] = {
+		{ "t.mixed", "native", { linux_guide, torch } },
+		{ "t.mixed", "container", { linux_guide, torch } },
+		{ "t.mixed", "wsl2", { wsl_guide, linux_guide, wsl_issue, torch } },
+		{ "t.mixed", NULL, { linux_guide, torch, wsl_guide, wsl_issue } },
+		{ "t.mixed", "unknown", { linux_guide, torch, wsl_guide, wsl_issue } },
+		{ "t.only_wsl", "native", { wslconfig } },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		struct finding_view v;
+		finding_expand(&v, kb_find_in(&kb, want[i].id), NULL, NULL);
+		finding_for_platform(&v, want[i].kind);
+		size_t n = 0;
+		while (n < 4 && want[i].src[n])
+			n++;
+		if (v.nsource != n)
+			fail_msg("%s on %s: %zu sources, not %zu", want[i].id,
+				 want[i].kind ? want[i].kind : "NULL", v.nsource, n);
+		for (size_t j = 0; j < n; j++)
+			assert_string_equal(v.source[j], want[i].src[j]);
+		finding_view_release(&v);
+	}
+	assert_int_equal(source_platform_of(wsl_guide), FIX_WSL_ONLY);
+	assert_int_equal(source_platform_of("https://github.com/nix-community/NixOS-WSL/issues/246"),
+			 FIX_WSL_ONLY);
+	assert_int_equal(source_platform_of(linux_guide), FIX_ANY_PLATFORM);
+	kb_free(&kb);
+	sb_release(&err);
+}
+
 /* Each result carries the platform its fixes are chosen for, and the plan
  * reads it: no wsl.exe step on native Linux, the same finding's on WSL. */
 static void test_plan_platform(void **state)
@@ -996,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_platform_of_line),
 		cmocka_unit_test(test_finding_for_platform),
+		cmocka_unit_test(test_sources_for_platform),
 		cmocka_unit_test(test_plan_platform),
 		cmocka_unit_test(test_for_user),
 		cmocka_unit_test(test_plan),
