@@ -232,6 +232,7 @@ void checkrun_execute(struct checkrun *cr)
 	cr->opts.ndata = cr->ndata;
 	cr->opts.pythons = cr->pythons;
 	cr->opts.npythons = cr->npythons;
+	cr->opts.early_pays = registry_early_pays;
 	if (!cr->only)
 		for (size_t i = 0; i < cr->n; i++)
 			cr->want[i] = true;

@@ -83,6 +83,16 @@ struct run_opts {
 	/* Called while waiting (at most every 100 ms) with how many checks
 	 * finished and the one running longest; NULL for none. */
 	void (*progress)(size_t done, size_t total, const char *waiting_for);
+	/*
+	 * Whether a CHECK_EARLY probe's start beside its deps can pay, asked
+	 * in the runner's own process just before it would fork for it:
+	 * false when the command it would run there is not on the described
+	 * machine (no nvcc to find), and then it waits for its deps as any
+	 * check and runs where they did -- in the shared child, no fork of
+	 * its own. Our code only (a few lookups through rootfs); NULL, or
+	 * true: early (registry_early_pays has the answers).
+	 */
+	bool (*early_pays)(const struct check_def *def);
 };
 
 struct probe_ctx {

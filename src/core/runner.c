@@ -77,6 +77,7 @@ struct task {
 	enum state state;
 	bool solo;       /* after trouble in a shared child: next time alone */
 	bool early;      /* CHECK_EARLY, started before its deps were done */
+	bool late;       /* CHECK_EARLY whose early_if said no: runs as any check */
 	bool waiting;    /* ...and waiting for them now (REC_WAIT) */
 	double pre_ms;   /* what it ran before it waited */
 	char deferred;   /* its run in a shared child is void: REC_DEFER's 'c' or 'w' */
@@ -1468,12 +1469,18 @@ static bool release_waiting(struct run *run, size_t i)
 static bool start_early(struct run *run, size_t i, int max_parallel, const sigset_t *mask)
 {
 	struct task *t = &run->tasks[i];
-	if (!(run->defs[i].flags & CHECK_EARLY) || run->opts->no_fork || t->solo ||
+	if (!(run->defs[i].flags & CHECK_EARLY) || run->opts->no_fork || t->solo || t->late ||
 	    (int)busy_slots(run) >= max_parallel)
 		return false;
 	bool pending;
 	if (blocking_dep(run->defs, run->n, run->results, i, &pending) >= 0 || !pending)
 		return false;
+	/* Nothing to run beside its deps (no nvcc): a fork of its own would
+	 * buy nothing; it runs after them with the shared child's parsers. */
+	if (run->opts->early_pays && !run->opts->early_pays(&run->defs[i])) {
+		t->late = true;
+		return false;
+	}
 	t->early = t->solo = true;
 	start_slot(run, i, mask);
 	return true;

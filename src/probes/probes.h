@@ -12,6 +12,8 @@ extern const struct check_def libs_checks[];
 extern const struct check_def cuda_checks[];
 extern const struct check_def nvml_checks[];
 extern const struct check_def toolkit_checks[];
+/* Whether toolkit.nvcc finds an nvcc to run (its early start pays). */
+bool toolkit_nvcc_found(void);
 extern const struct check_def frameworks_checks[];
 extern const struct check_def containers_checks[];
 extern const struct check_def perf_checks[];

@@ -57,3 +57,10 @@ int registry_is_layer(const char *name)
 {
 	return layer_index(name) >= 0;
 }
+
+bool registry_early_pays(const struct check_def *def)
+{
+	if (strcmp(def->id, "toolkit.nvcc") == 0)
+		return toolkit_nvcc_found();
+	return true;
+}

@@ -6,6 +6,7 @@
 #ifndef WSLGPU_REGISTRY_H
 #define WSLGPU_REGISTRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../core/check.h"
@@ -16,5 +17,8 @@ const struct check_def *registry_checks(size_t *n);
 int registry_find(const char *id);
 /* True if name is a layer name. */
 int registry_is_layer(const char *name);
+/* run_opts.early_pays: whether the early probe def has its command to run
+ * (toolkit.nvcc: nvcc is found); true for any other. */
+bool registry_early_pays(const struct check_def *def);
 
 #endif

@@ -445,6 +445,12 @@ static void nvcc_collect_release(struct nvcc_collect *c)
 	sb_release(&c->home_real);
 }
 
+/* collect_nvcc runs nvcc only when this finds one: the same lookup. */
+bool toolkit_nvcc_found(void)
+{
+	return rootfs_which("nvcc", NULL, NULL, NULL) == 0;
+}
+
 static void probe_nvcc(struct probe_ctx *ctx, struct result *r)
 {
 	struct nvcc_collect c;

@@ -658,6 +658,48 @@ static void test_runner_early(void **state)
 		result_release(&res[i]);
 }
 
+/* An early probe that would find nothing to run beside its deps
+ * (run_opts.early_pays false) gets no child of its own: it runs after its
+ * deps, in the shared child of the file probes, and reads their results. */
+static bool early_never_pays(const struct check_def *def)
+{
+	(void)def;
+	return false;
+}
+
+static void p_pid_after(struct probe_ctx *ctx, struct result *r)
+{
+	probe_wait_deps(ctx);
+	res_ev(r, "start", "%.3f", now_ms());
+	const char *end = probe_dep_get(ctx, "e.slow", "end");
+	res_set(r, ST_PASS, NULL, "in %ld after %s", (long)getpid(), end ? end : "nothing");
+}
+
+static void test_runner_early_unpaid(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "e.slow", "e", "", "", { NULL }, p_sleep300, 0 },
+		{ "e.files", "e", "", "", { NULL }, p_pid, CHECK_FILES },
+		{ "e.early", "e", "", "", { "after:e.slow" }, p_pid_after, CHECK_COMMANDS | CHECK_EARLY },
+	};
+	enum { NE = sizeof defs / sizeof defs[0] };
+	bool want[NE] = { true, true, true };
+	struct result res[NE];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16,
+				 .early_pays = early_never_pays };
+	assert_int_equal(runner_run_table(defs, NE, &opts, want, res), 0);
+	assert_int_equal(res[2].status, ST_PASS);
+	/* After e.slow ended, in the file probes' child, with e.slow's result. */
+	assert_true(strtod(res_get(&res[2], "start"), NULL) >= strtod(res_get(&res[0], "end"), NULL));
+	char expect[128];
+	snprintf(expect, sizeof expect, "%s after %s", res[1].detail, res_get(&res[0], "end"));
+	assert_string_equal(res[2].detail, expect);
+	assert_true(res[2].ms < 250); /* the wait is not its time */
+	for (size_t i = 0; i < NE; i++)
+		result_release(&res[i]);
+}
+
 /* An early probe whose code crashes or hangs, before its wait or after it,
  * costs only itself: a crash is a crash, a hang its time limit; the wait
  * for its deps is no hang. */
@@ -1046,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_runner_release),
 		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_runner_early),
+		cmocka_unit_test(test_runner_early_unpaid),
 		cmocka_unit_test(test_runner_early_faults),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
