@@ -255,6 +255,22 @@ run explain -v --check "CUDA driver version is insufficient for CUDA runtime ver
 expect_line '\(bridge\.dxg\.windows_old\)  \[not on this platform\]$'
 expect_no_line 'windows_old\)  \[not determined here\]'
 
+# A message whose every cause holds on one platform only (vLLM's "UVA is
+# not available" is printed where vLLM turns pinned memory off: WSL2,
+# https://github.com/syv-ai/qwen38-27b-rtx3090/pull/9): with no marker in the
+# text, this machine's platform is a prior and does not rule them all out:
+# they are shown bound ("which is the log's?"), the first one first. A
+# cause of another platform next to one that holds here stays last.
+run_json explain "RuntimeError: UVA is not available"
+expect_json '.matches[0].kind == "finding" and .matches[0].causes[0].id == "explain.frameworks.vllm_uva_wsl" and ([.matches[0].causes[].machine] | all(. == "platform_bound"))'
+run explain "RuntimeError: UVA is not available"
+expect_line '\[only on one'
+expect_no_line '\[not on this platform\]'
+run_json explain --platform native "RuntimeError: UVA is not available"
+expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+run_json explain --check "CUDA driver version is insufficient for CUDA runtime version"
+expect_json '.matches[0].causes[-1].machine == "not_applicable"'
+
 # --check with nothing recognised runs nothing.
 run explain --check "all good"
 expect_rc 0
