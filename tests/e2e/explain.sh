@@ -445,6 +445,23 @@ expect_json '.matches[0].causes[0].id != "explain.rt.async_alloc"'
 printf 'BUG: kernel NULL pointer dereference, address: 0000000000000000\nRIP: 0010:_raw_q_schedule+0x2f/0xb0 [nvidia_uvm]\n uvm_suspend.isra.0+0x9f/0x1b0 [nvidia_uvm]\n' >"$WORK/uvmoops.log"
 run_json explain -f "$WORK/uvmoops.log"
 expect_json '.matches[0].signature == "explain.sig.kmod_oops" and ([.matches[0].causes[].id] | index("explain.host.uvm_bad_state") != null)'
+# "no kernel image" raised from an extension's own sources is the
+# extension's build, not the framework's: xformers' bundled flash-attention
+# (https://github.com/facebookresearch/xformers/issues/1329), a flash-attn
+# wheel (https://github.com/ostris/ai-toolkit/issues/475), bitsandbytes' ops.cu
+# on Windows (https://github.com/bitsandbytes-foundation/bitsandbytes/issues/310);
+# torch's own warning that it lacks the GPU keeps the framework's build first.
+for l in 'CUDA error (/workspace/xfrm2/third_party/flash-attention/hopper/flash_fwd_launch_template.h:188): no kernel image is available for execution on the device' \
+	'CUDA error (/build/source/flash-attn/flash_fwd_launch_template.h:184): no kernel image is available for execution on the device' \
+	'Error no kernel image is available for execution on the device at line 167 in file D:\ai\tool\bitsandbytes\csrc\ops.cu'; do
+	run_json explain "$l"
+	expect_json '.matches[0].signature == "explain.sig.no_kernel_image" and .matches[0].causes[0].id == "explain.frameworks.ext_arch_missing" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu"))'
+done
+run_json explain "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+expect_json '.matches[0].causes[0].id == "frameworks.arch_missing"'
+printf 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 170\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n' >"$WORK/torcharch.log"
+run_json explain -f "$WORK/torcharch.log"
+expect_json '[.matches[] | select(.signature == "explain.sig.no_kernel_image") | .causes[0].id] == ["frameworks.arch_missing"]'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
