@@ -462,6 +462,19 @@ expect_json '.matches[0].causes[0].id == "frameworks.arch_missing"'
 printf 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 170\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n' >"$WORK/torcharch.log"
 run_json explain -f "$WORK/torcharch.log"
 expect_json '[.matches[] | select(.signature == "explain.sig.no_kernel_image") | .causes[0].id] == ["frameworks.arch_missing"]'
+# Ollama's "no nvidia devices detected by library": the driver's library
+# loaded and found no GPU, so "does the driver see one?" (nvidia-smi) leads
+# on a Fedora host (https://github.com/ollama/ollama/issues/12116) and in a
+# container (https://github.com/ollama/ollama/issues/6840); a WSL log
+# (https://github.com/NixOS/nixpkgs/issues/389898) keeps WSL's readings first.
+run_json explain 'Aug 29 12:00:56 linux ollama[12550]: time=2025-08-29T12:00:56.249+02:00 level=INFO source=gpu.go:604 msg="no nvidia devices detected by library /usr/lib64/libcuda.so.575.64.05"'
+expect_json '.matches[0].signature == "explain.sig.ollama_lib_no_devices" and .matches[0].causes[0].id == "explain.cuda.no_device_any" and .matches[0].causes[0].fix[0] == "nvidia-smi   # lists the GPUs the driver sees; an error or none here: the driver, the machine, or the container'"'"'s GPU access"'
+run_json explain 'time=2024-09-17T15:04:08.215Z level=INFO source=gpu.go:560 msg="no nvidia devices detected" library=/usr/lib/x86_64-linux-gnu/libcuda.so.550.107.02'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
+printf '%s\n' 'time=2025-03-14T19:04:56.786Z level=INFO source=gpu.go:602 msg="no nvidia devices detected by library /usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01"' \
+	'time=2025-03-14T19:04:56.792Z level=INFO source=gpu.go:602 msg="no nvidia devices detected by library /usr/lib/wsl/lib/libcuda.so"' >"$WORK/ollamawsl.log"
+run_json explain -f "$WORK/ollamawsl.log"
+expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "cuda.init.no_device"'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
