@@ -475,6 +475,24 @@ printf '%s\n' 'time=2025-03-14T19:04:56.786Z level=INFO source=gpu.go:602 msg="n
 	'time=2025-03-14T19:04:56.792Z level=INFO source=gpu.go:602 msg="no nvidia devices detected by library /usr/lib/wsl/lib/libcuda.so"' >"$WORK/ollamawsl.log"
 run_json explain -f "$WORK/ollamawsl.log"
 expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "cuda.init.no_device"'
+# A TensorRT library that does not load is TensorRT's install, not CUDA's:
+# ONNX Runtime's TensorRT provider in an image without it
+# (https://github.com/FocoosAI/focoos/issues/143), `import tensorrt`
+# (https://github.com/open-mmlab/mmdeploy/issues/2594), Triton on a Jetson
+# (https://github.com/triton-inference-server/server/issues/3030); a TensorRT
+# plugin that fails on cuBLAS (https://github.com/NVIDIA/TensorRT/issues/3061)
+# and a cuBLAS line are not.
+run_json explain '[E:onnxruntime:Default, provider_bridge_ort.cc:2167 TryGetProviderInfo_TensorRT] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1778 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.10: cannot open shared object file: No such file or directory'
+expect_json '.matches[0].signature == "explain.sig.ort_provider_lib" and .matches[0].causes[0].id == "explain.wide.tensorrt_lib_not_found"'
+for l in 'ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory' \
+	'error while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory'; do
+	run_json explain "$l"
+	expect_json '.matches[0].causes[0].id == "explain.wide.tensorrt_lib_not_found" and (.matches[0].causes[0].fix[1] | startswith("ldconfig -p | grep -F libnvinfer.so."))'
+done
+run_json explain 'Unable to open library: libnvinfer_plugin.so.8 due to libcublas.so.11: cannot open shared object file: No such file or directory'
+expect_json '[.matches[].causes[0].id] | index("explain.wide.tensorrt_lib_not_found") == null'
+run_json explain 'ImportError: libcublasLt.so.12: cannot open shared object file: No such file or directory'
+expect_json '[.matches[].causes[0].id] | index("explain.wide.tensorrt_lib_not_found") == null'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
