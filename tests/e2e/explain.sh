@@ -493,6 +493,24 @@ run_json explain 'Unable to open library: libnvinfer_plugin.so.8 due to libcubla
 expect_json '[.matches[].causes[0].id] | index("explain.wide.tensorrt_lib_not_found") == null'
 run_json explain 'ImportError: libcublasLt.so.12: cannot open shared object file: No such file or directory'
 expect_json '[.matches[].causes[0].id] | index("explain.wide.tensorrt_lib_not_found") == null'
+# NVML's version mismatch next to the loaded module's own version line
+# (/proc/driver/nvidia/version: "NVRM version: ... Kernel Module 580.173.02")
+# is the module and the libraries of two driver versions, a native reading
+# that the paste's words lift ahead of the general one: a TrueNAS script's
+# install (https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19), an
+# Ubuntu package update (https://github.com/oddmario/NVIDIA-Ubuntu-Driver-Guide/issues/4).
+# The message alone keeps the general reading first; WSL's log its own.
+printf '%s\n' 'root@truenas[/]# nvidia-smi' 'Failed to initialize NVML: Driver/library version mismatch' 'NVML library version: 580.178' \
+	'root@truenas[/]# cat /proc/driver/nvidia/version' 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.173.02  Tue Jun 23 08:38:17 UTC 2026' >"$WORK/nvrmver.log"
+run_json explain -f "$WORK/nvrmver.log"
+expect_json '.matches[0].causes[0].id == "explain.wide.nvrm_api_mismatch" and .matches[0].causes[0].words.support == ["nvrm version"] and .matches[0].causes[0].fix[0] == "cat /proc/driver/nvidia/version   # the module loaded now"'
+printf '%s\n' '`Failed to initialize NVML: Driver/library version mismatch`' 'For instance, right now I have updated to `nvidia-driver-550:amd64 550.107.02-0ubuntu0.24.04.1`, but /proc/driver/nvidia/version reports `NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 09:35:42 UTC 2024`.' >"$WORK/nvrmver2.log"
+run_json explain -f "$WORK/nvrmver2.log"
+expect_json '.matches[0].causes[0].id == "explain.wide.nvrm_api_mismatch"'
+run_json explain "Failed to initialize NVML: Driver/library version mismatch"
+expect_json '.matches[0].causes[0].id == "nvml.init.version_mismatch"'
+run_json explain --platform wsl2 "Failed to initialize NVML: Driver/library version mismatch"
+expect_json '.matches[0].causes[0].id == "nvml.smi.linux_shadow"'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
