@@ -462,6 +462,13 @@ expect_json '.matches[0].causes[0].id == "frameworks.arch_missing"'
 printf 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 170\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n' >"$WORK/torcharch.log"
 run_json explain -f "$WORK/torcharch.log"
 expect_json '[.matches[] | select(.signature == "explain.sig.no_kernel_image") | .causes[0].id] == ["frameworks.arch_missing"]'
+# A Windows log with no extension in it (Ollama's own ggml-cuda kernels,
+# https://github.com/ollama/ollama/issues/12316) keeps the build's reading
+# first, with a step Windows can run.
+printf '%s\n' 'ggml_cuda_compute_forward: SCALE failed' 'CUDA error: no kernel image is available for execution on the device' \
+	'  current device: 0, in function ggml_cuda_compute_forward at C:\a\ollama\ollama\ml\backend\ggml\ggml\src\ggml-cuda\ggml-cuda.cu:2568' >"$WORK/ggmlarch.log"
+run_json explain -f "$WORK/ggmlarch.log"
+expect_json '.log_platform.kind == "windows" and .matches[0].causes[0].id == "frameworks.arch_missing" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap"))'
 # Ollama's "no nvidia devices detected by library": the driver's library
 # loaded and found no GPU, so "does the driver see one?" (nvidia-smi) leads
 # on a Fedora host (https://github.com/ollama/ollama/issues/12116) and in a
