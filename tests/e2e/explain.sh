@@ -518,6 +518,16 @@ run_json explain "Failed to initialize NVML: Driver/library version mismatch"
 expect_json '.matches[0].causes[0].id == "nvml.init.version_mismatch"'
 run_json explain --platform wsl2 "Failed to initialize NVML: Driver/library version mismatch"
 expect_json '.matches[0].causes[0].id == "nvml.smi.linux_shadow"'
+# An out-of-memory error on a WSL log: a pinning call in the paste puts
+# WSL's pinned-memory limit first (https://github.com/dvmazur/mixtral-offloading/issues/18);
+# PyTorch's report of a device allocation and its memory summary put the
+# GPU's memory first (https://github.com/komikndr/raylight/issues/108).
+printf '%s\n' '  File "/mnt/c/models/mixtral/expert_cache.py", line 40, in __init__' '    torch.UntypedStorage(self.module_size).pin_memory(self.device) for _ in range(offload_size)]' 'RuntimeError: CUDA error: out of memory' >"$WORK/pinoom.log"
+run_json explain -f "$WORK/pinoom.log"
+expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "explain.cuda.pinned_limit" and .matches[0].causes[0].words.support == ["pin_memory"]'
+printf '%s\n' '  File "/mnt/c/ComfyUI/ComfyUI/comfy/ops.py", line 426, in cast_bias_weight' '    weight = weight.to(dtype=dtype)' 'torch.OutOfMemoryError: Allocation on device' '|                  PyTorch CUDA memory summary, device ID 0                 |' >"$WORK/devoom.log"
+run_json explain -f "$WORK/devoom.log"
+expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "explain.cuda.vram_oom" and .matches[0].causes[-1].id == "explain.cuda.pinned_limit"'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
