@@ -528,6 +528,20 @@ expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "expla
 printf '%s\n' '  File "/mnt/c/ComfyUI/ComfyUI/comfy/ops.py", line 426, in cast_bias_weight' '    weight = weight.to(dtype=dtype)' 'torch.OutOfMemoryError: Allocation on device' '|                  PyTorch CUDA memory summary, device ID 0                 |' >"$WORK/devoom.log"
 run_json explain -f "$WORK/devoom.log"
 expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "explain.cuda.vram_oom" and .matches[0].causes[-1].id == "explain.cuda.pinned_limit"'
+# cuBLAS's EXECUTION_FAILED is a kernel that did not run (a CUDA build
+# older than the GPU), not a library that could not start: PyTorch
+# (https://github.com/facebookresearch/SparseConvNet/issues/208), TensorFlow
+# (https://github.com/QingyongHu/SensatUrban/issues/25), ONNX Runtime on
+# Windows (https://github.com/C0untFloyd/roop-unleashed/issues/995);
+# NOT_INITIALIZED keeps the runtime-without-driver reading first.
+for l in 'RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`' \
+	'failed to run cuBLAS routine cublasSgemm_v2: CUBLAS_STATUS_EXECUTION_FAILED' \
+	"2024-11-24 19:49:58.7213964 [E:onnxruntime:Default, cuda_call.cc:116 onnxruntime::CudaCall] CUBLAS failure 13: CUBLAS_STATUS_EXECUTION_FAILED ; GPU=0 ; hostname=LED-PC ; file=D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\math\\gemm.cc ; line=121"; do
+	run_json explain "$l"
+	expect_json '.matches[0].causes[0].id == "explain.cuda.cublas_exec_failed" and .matches[0].causes[-1].id == "explain.cuda.lib_init_no_driver" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap"))'
+done
+run_json explain 'RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`'
+expect_json '.matches[0].causes[0].id == "explain.cuda.lib_init_no_driver"'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
