@@ -306,6 +306,22 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		    (tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN))
 			tmp[i].linux_fixes = all_fixes_linux(sig->cause[i]);
 	}
+	/* Only this machine's kind (a prior) put every cause of the message
+	 * on another platform: the message itself is then the evidence of
+	 * where it ran (vLLM's "UVA is not available" is printed on WSL), so
+	 * its causes are bound, shown as such, not all "not on this
+	 * platform". Not for a myth: one that is a myth only elsewhere is
+	 * harmless here (explain_effective_kind). */
+	bool prior_only = !results && nc && !(pf && pf->established) && strcmp(sig->kind, "myth") &&
+			  strcmp(sig->cause[0]->kind, "myth");
+	for (size_t i = 0; prior_only && i < nc; i++)
+		prior_only = tmp[i].v == V_NOT_HERE && tmp[i].why == R_NONE;
+	for (size_t i = 0; prior_only && i < nc; i++) {
+		unbound[i] = tmp[i];
+		unbound[i].v = V_UNCHECKED;
+		tmp[i].v = V_BOUND;
+		tmp[i].by = NULL;
+	}
 	for (size_t i = 0; i < nc; i++) {
 		weigh(&tmp[i], sig->e, pf ? pf->words : NULL);
 		/* Evidence beats the platform prior: a cause bound to Linux

@@ -83,9 +83,11 @@ struct paste_words {
 	size_t len;
 	char *lower;
 	/* words already looked up (KB strings: compared by address), so that
-	 * a word shared by the causes of many signatures is searched once */
-	const char *seen[64];
-	bool found[64];
+	 * a word shared by the causes of many signatures is searched once;
+	 * room for every word the KB names (96 now), or a paste that many
+	 * signatures read searches the ones beyond it again per signature */
+	const char *seen[256];
+	bool found[256];
 	size_t nseen;
 };
 void paste_words_release(struct paste_words *w);

@@ -255,6 +255,22 @@ run explain -v --check "CUDA driver version is insufficient for CUDA runtime ver
 expect_line '\(bridge\.dxg\.windows_old\)  \[not on this platform\]$'
 expect_no_line 'windows_old\)  \[not determined here\]'
 
+# A message whose every cause holds on one platform only (vLLM's "UVA is
+# not available" is printed where vLLM turns pinned memory off: WSL2,
+# https://github.com/syv-ai/qwen38-27b-rtx3090/pull/9): with no marker in the
+# text, this machine's platform is a prior and does not rule them all out:
+# they are shown bound ("which is the log's?"), the first one first. A
+# cause of another platform next to one that holds here stays last.
+run_json explain "RuntimeError: UVA is not available"
+expect_json '.matches[0].kind == "finding" and .matches[0].causes[0].id == "explain.frameworks.vllm_uva_wsl" and ([.matches[0].causes[].machine] | all(. == "platform_bound"))'
+run explain "RuntimeError: UVA is not available"
+expect_line '\[only on one'
+expect_no_line '\[not on this platform\]'
+run_json explain --platform native "RuntimeError: UVA is not available"
+expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+run_json explain --check "CUDA driver version is insufficient for CUDA runtime version"
+expect_json '.matches[0].causes[-1].machine == "not_applicable"'
+
 # --check with nothing recognised runs nothing.
 run explain --check "all good"
 expect_rc 0
@@ -429,6 +445,103 @@ expect_json '.matches[0].causes[0].id != "explain.rt.async_alloc"'
 printf 'BUG: kernel NULL pointer dereference, address: 0000000000000000\nRIP: 0010:_raw_q_schedule+0x2f/0xb0 [nvidia_uvm]\n uvm_suspend.isra.0+0x9f/0x1b0 [nvidia_uvm]\n' >"$WORK/uvmoops.log"
 run_json explain -f "$WORK/uvmoops.log"
 expect_json '.matches[0].signature == "explain.sig.kmod_oops" and ([.matches[0].causes[].id] | index("explain.host.uvm_bad_state") != null)'
+# "no kernel image" raised from an extension's own sources is the
+# extension's build, not the framework's: xformers' bundled flash-attention
+# (https://github.com/facebookresearch/xformers/issues/1329), a flash-attn
+# wheel (https://github.com/ostris/ai-toolkit/issues/475), bitsandbytes' ops.cu
+# on Windows (https://github.com/bitsandbytes-foundation/bitsandbytes/issues/310);
+# torch's own warning that it lacks the GPU keeps the framework's build first.
+for l in 'CUDA error (/workspace/xfrm2/third_party/flash-attention/hopper/flash_fwd_launch_template.h:188): no kernel image is available for execution on the device' \
+	'CUDA error (/build/source/flash-attn/flash_fwd_launch_template.h:184): no kernel image is available for execution on the device' \
+	'Error no kernel image is available for execution on the device at line 167 in file D:\ai\tool\bitsandbytes\csrc\ops.cu'; do
+	run_json explain "$l"
+	expect_json '.matches[0].signature == "explain.sig.no_kernel_image" and .matches[0].causes[0].id == "explain.frameworks.ext_arch_missing" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu"))'
+done
+run_json explain "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+expect_json '.matches[0].causes[0].id == "frameworks.arch_missing"'
+printf 'NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n  File "/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py", line 170\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n' >"$WORK/torcharch.log"
+run_json explain -f "$WORK/torcharch.log"
+expect_json '[.matches[] | select(.signature == "explain.sig.no_kernel_image") | .causes[0].id] == ["frameworks.arch_missing"]'
+# A Windows log with no extension in it (Ollama's own ggml-cuda kernels,
+# https://github.com/ollama/ollama/issues/12316) keeps the build's reading
+# first, with a step Windows can run.
+printf '%s\n' 'ggml_cuda_compute_forward: SCALE failed' 'CUDA error: no kernel image is available for execution on the device' \
+	'  current device: 0, in function ggml_cuda_compute_forward at C:\a\ollama\ollama\ml\backend\ggml\ggml\src\ggml-cuda\ggml-cuda.cu:2568' >"$WORK/ggmlarch.log"
+run_json explain -f "$WORK/ggmlarch.log"
+expect_json '.log_platform.kind == "windows" and .matches[0].causes[0].id == "frameworks.arch_missing" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap"))'
+# Ollama's "no nvidia devices detected by library": the driver's library
+# loaded and found no GPU, so "does the driver see one?" (nvidia-smi) leads
+# on a Fedora host (https://github.com/ollama/ollama/issues/12116) and in a
+# container (https://github.com/ollama/ollama/issues/6840); a WSL log
+# (https://github.com/NixOS/nixpkgs/issues/389898) keeps WSL's readings first.
+run_json explain 'Aug 29 12:00:56 linux ollama[12550]: time=2025-08-29T12:00:56.249+02:00 level=INFO source=gpu.go:604 msg="no nvidia devices detected by library /usr/lib64/libcuda.so.575.64.05"'
+expect_json '.matches[0].signature == "explain.sig.ollama_lib_no_devices" and .matches[0].causes[0].id == "explain.cuda.no_device_any" and .matches[0].causes[0].fix[0] == "nvidia-smi   # lists the GPUs the driver sees; an error or none here: the driver, the machine, or the container'"'"'s GPU access"'
+run_json explain 'time=2024-09-17T15:04:08.215Z level=INFO source=gpu.go:560 msg="no nvidia devices detected" library=/usr/lib/x86_64-linux-gnu/libcuda.so.550.107.02'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
+printf '%s\n' 'time=2025-03-14T19:04:56.786Z level=INFO source=gpu.go:602 msg="no nvidia devices detected by library /usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01"' \
+	'time=2025-03-14T19:04:56.792Z level=INFO source=gpu.go:602 msg="no nvidia devices detected by library /usr/lib/wsl/lib/libcuda.so"' >"$WORK/ollamawsl.log"
+run_json explain -f "$WORK/ollamawsl.log"
+expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "cuda.init.no_device"'
+# A TensorRT library that does not load is TensorRT's install, not CUDA's:
+# ONNX Runtime's TensorRT provider in an image without it
+# (https://github.com/FocoosAI/focoos/issues/143), `import tensorrt`
+# (https://github.com/open-mmlab/mmdeploy/issues/2594), Triton on a Jetson
+# (https://github.com/triton-inference-server/server/issues/3030); a TensorRT
+# plugin that fails on cuBLAS (https://github.com/NVIDIA/TensorRT/issues/3061)
+# and a cuBLAS line are not.
+run_json explain '[E:onnxruntime:Default, provider_bridge_ort.cc:2167 TryGetProviderInfo_TensorRT] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1778 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.10: cannot open shared object file: No such file or directory'
+expect_json '.matches[0].signature == "explain.sig.ort_provider_lib" and .matches[0].causes[0].id == "explain.wide.tensorrt_lib_not_found"'
+for l in 'ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory' \
+	'error while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory'; do
+	run_json explain "$l"
+	expect_json '.matches[0].causes[0].id == "explain.wide.tensorrt_lib_not_found" and (.matches[0].causes[0].fix[1] | startswith("ldconfig -p | grep -F libnvinfer.so."))'
+done
+run_json explain 'Unable to open library: libnvinfer_plugin.so.8 due to libcublas.so.11: cannot open shared object file: No such file or directory'
+expect_json '[.matches[].causes[0].id] | index("explain.wide.tensorrt_lib_not_found") == null'
+run_json explain 'ImportError: libcublasLt.so.12: cannot open shared object file: No such file or directory'
+expect_json '[.matches[].causes[0].id] | index("explain.wide.tensorrt_lib_not_found") == null'
+# NVML's version mismatch next to the loaded module's own version line
+# (/proc/driver/nvidia/version: "NVRM version: ... Kernel Module 580.173.02")
+# is the module and the libraries of two driver versions, a native reading
+# that the paste's words lift ahead of the general one: a TrueNAS script's
+# install (https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/19), an
+# Ubuntu package update (https://github.com/oddmario/NVIDIA-Ubuntu-Driver-Guide/issues/4).
+# The message alone keeps the general reading first; WSL's log its own.
+printf '%s\n' 'root@truenas[/]# nvidia-smi' 'Failed to initialize NVML: Driver/library version mismatch' 'NVML library version: 580.178' \
+	'root@truenas[/]# cat /proc/driver/nvidia/version' 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.173.02  Tue Jun 23 08:38:17 UTC 2026' >"$WORK/nvrmver.log"
+run_json explain -f "$WORK/nvrmver.log"
+expect_json '.matches[0].causes[0].id == "explain.wide.nvrm_api_mismatch" and .matches[0].causes[0].words.support == ["nvrm version"] and .matches[0].causes[0].fix[0] == "cat /proc/driver/nvidia/version   # the module loaded now"'
+printf '%s\n' '`Failed to initialize NVML: Driver/library version mismatch`' 'For instance, right now I have updated to `nvidia-driver-550:amd64 550.107.02-0ubuntu0.24.04.1`, but /proc/driver/nvidia/version reports `NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 09:35:42 UTC 2024`.' >"$WORK/nvrmver2.log"
+run_json explain -f "$WORK/nvrmver2.log"
+expect_json '.matches[0].causes[0].id == "explain.wide.nvrm_api_mismatch"'
+run_json explain "Failed to initialize NVML: Driver/library version mismatch"
+expect_json '.matches[0].causes[0].id == "nvml.init.version_mismatch"'
+run_json explain --platform wsl2 "Failed to initialize NVML: Driver/library version mismatch"
+expect_json '.matches[0].causes[0].id == "nvml.smi.linux_shadow"'
+# An out-of-memory error on a WSL log: a pinning call in the paste puts
+# WSL's pinned-memory limit first (https://github.com/dvmazur/mixtral-offloading/issues/18);
+# PyTorch's report of a device allocation and its memory summary put the
+# GPU's memory first (https://github.com/komikndr/raylight/issues/108).
+printf '%s\n' '  File "/mnt/c/models/mixtral/expert_cache.py", line 40, in __init__' '    torch.UntypedStorage(self.module_size).pin_memory(self.device) for _ in range(offload_size)]' 'RuntimeError: CUDA error: out of memory' >"$WORK/pinoom.log"
+run_json explain -f "$WORK/pinoom.log"
+expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "explain.cuda.pinned_limit" and .matches[0].causes[0].words.support == ["pin_memory"]'
+printf '%s\n' '  File "/mnt/c/ComfyUI/ComfyUI/comfy/ops.py", line 426, in cast_bias_weight' '    weight = weight.to(dtype=dtype)' 'torch.OutOfMemoryError: Allocation on device' '|                  PyTorch CUDA memory summary, device ID 0                 |' >"$WORK/devoom.log"
+run_json explain -f "$WORK/devoom.log"
+expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "explain.cuda.vram_oom" and .matches[0].causes[-1].id == "explain.cuda.pinned_limit"'
+# cuBLAS's EXECUTION_FAILED is a kernel that did not run (a CUDA build
+# older than the GPU), not a library that could not start: PyTorch
+# (https://github.com/facebookresearch/SparseConvNet/issues/208), TensorFlow
+# (https://github.com/QingyongHu/SensatUrban/issues/25), ONNX Runtime on
+# Windows (https://github.com/C0untFloyd/roop-unleashed/issues/995);
+# NOT_INITIALIZED keeps the runtime-without-driver reading first.
+for l in 'RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`' \
+	'failed to run cuBLAS routine cublasSgemm_v2: CUBLAS_STATUS_EXECUTION_FAILED' \
+	"2024-11-24 19:49:58.7213964 [E:onnxruntime:Default, cuda_call.cc:116 onnxruntime::CudaCall] CUBLAS failure 13: CUBLAS_STATUS_EXECUTION_FAILED ; GPU=0 ; hostname=LED-PC ; file=D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\math\\gemm.cc ; line=121"; do
+	run_json explain "$l"
+	expect_json '.matches[0].causes[0].id == "explain.cuda.cublas_exec_failed" and .matches[0].causes[-1].id == "explain.cuda.lib_init_no_driver" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap"))'
+done
+run_json explain 'RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`'
+expect_json '.matches[0].causes[0].id == "explain.cuda.lib_init_no_driver"'
 # Podman that does not read /var/run/cdi is among the causes of an
 # unresolvable CDI device (https://github.com/NixOS/nixpkgs/issues/417312);
 # "CUDA_VISIBLE_DEVICES: all" in a compose file puts the hidden-GPU reading
