@@ -51,15 +51,16 @@ static const char *const gpu_words[] = {
  * of NVIDIA's own words below is not read as an NVIDIA fault: a CUDA error
  * on the next line still is. */
 static const char *const other_vendor_words[] = {
-	"hip error", "hiperror", "hip out of memory", "no hip gpus", "torch_use_hip_dsa",
+	"hip error", "hiperror", "rocm error", "hip out of memory", "no hip gpus", "torch_use_hip_dsa",
 	"amd_serialize_kernel", "rocblas", "hipblas", "miopen", "hsa_status",
 	"ze_result_", "ur_result_", "level_zero", "xpu out of memory", "torch.xpu",
 	"mps backend", "mpsgraph", "directml", "dmlexecutionprovider", NULL,
 };
-/* NVIDIA's own words, which keep such a line an NVIDIA one. */
+/* NVIDIA's own words, which keep such a line an NVIDIA one (not cuBLAS's
+ * names: ggml's ROCm build says "ROCm error: CUBLAS_STATUS_INTERNAL_ERROR"). */
 static const char *const nvidia_words[] = {
 	"cuda error", "cuda_error", "cudaerror", "cuda out of memory", "cuda driver", "nvidia",
-	"cublas", "cudnn", "nvml", "libcuda", "nvcuda", "cudart", "cuinit", NULL,
+	"nvml", "libcuda", "nvcuda", "cudart", "cuinit", NULL,
 };
 
 /* ---- building ---- */
