@@ -19,7 +19,12 @@ enum {
 };
 
 /* Slot bits: one per code family named on the line, then these. */
-enum { LB_ERR = 1u << CF_COUNT, LB_GPU = 1u << (CF_COUNT + 1) };
+enum {
+	LB_ERR = 1u << CF_COUNT,
+	LB_GPU = 1u << (CF_COUNT + 1),
+	LB_OTHER = 1u << (CF_COUNT + 2), /* another vendor's GPU stack names the line */
+	LB_NV = 1u << (CF_COUNT + 3),    /* ...and NVIDIA's own, as a CUDA error does */
+};
 
 /* What makes an unrecognised line worth showing: an error word and a word
  * of the GPU chain (lower case; found anywhere, so "fail" covers "failed"). */
@@ -33,6 +38,29 @@ static const char *const gpu_words[] = {
 	"cuda", "cudnn", "cublas", "cufft", "curand", "cusolver", "cusparse", "cupy", "nccl", "nvml",
 	"nvidia", "nvcc", "nvrtc", "nvjitlink", "ptx", "dxg", "dxcore", "d3d12", "libcu", "libnv",
 	"wsl", "gpu", "tensorrt", "cuinit", "hcs_e", NULL,
+};
+
+/* Words only another vendor's GPU stack prints: AMD's ROCm/HIP (PyTorch's
+ * ROCm build says "HIP error: invalid device function", "HIP out of memory",
+ * TORCH_USE_HIP_DSA; hipErrorNoDevice ... are HIP's hipError_t names,
+ * https://rocm.docs.amd.com/projects/HIP/en/latest/reference/error_codes.html),
+ * Intel's XPU/oneAPI (Level Zero's ZE_RESULT_*, the unified runtime's
+ * UR_RESULT_*, "XPU out of memory"), Apple's MPS ("MPS backend out of
+ * memory") and DirectML. Their messages share CUDA's wording (HIP's
+ * hipGetErrorString texts are CUDA's), so a line with one of these and none
+ * of NVIDIA's own words below is not read as an NVIDIA fault: a CUDA error
+ * on the next line still is. */
+static const char *const other_vendor_words[] = {
+	"hip error", "hiperror", "rocm error", "hip out of memory", "no hip gpus", "torch_use_hip_dsa",
+	"amd_serialize_kernel", "rocblas", "hipblas", "miopen", "hsa_status",
+	"ze_result_", "ur_result_", "level_zero", "xpu out of memory", "torch.xpu",
+	"mps backend", "mpsgraph", "directml", "dmlexecutionprovider", NULL,
+};
+/* NVIDIA's own words, which keep such a line an NVIDIA one (not cuBLAS's
+ * names: ggml's ROCm build says "ROCm error: CUBLAS_STATUS_INTERNAL_ERROR"). */
+static const char *const nvidia_words[] = {
+	"cuda error", "cuda_error", "cudaerror", "cuda out of memory", "cuda driver", "nvidia",
+	"nvml", "libcuda", "nvcuda", "cudart", "cuinit", NULL,
 };
 
 /* ---- building ---- */
@@ -297,6 +325,10 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 		add_key(db, EK_ERR, 0, xstrdup(*w));
 	for (const char *const *w = gpu_words; *w; w++)
 		add_key(db, EK_GPU, 0, xstrdup(*w));
+	for (const char *const *w = other_vendor_words; *w; w++)
+		add_key(db, EK_VENDOR, 0, xstrdup(*w));
+	for (const char *const *w = nvidia_words; *w; w++)
+		add_key(db, EK_VENDOR, 1, xstrdup(*w));
 
 	/* Literal keys with the same text (two signatures quoting one message)
 	 * in rings, for the cut-off check, which finds one key of a text. */
@@ -461,9 +493,25 @@ static void commit(struct explain_scan *s, struct explain_slot *sl)
 	u->text = sample_lines(s, sl->line, sl->line);
 }
 
+/* Whether the lines name another vendor's GPU stack and not NVIDIA's
+ * (other_vendor_words): what they say is not an NVIDIA fault, though a
+ * message known to be harmless may still be called so. */
+static bool other_vendor(const struct explain_scan *s, unsigned long first, unsigned long last)
+{
+	unsigned bits = 0;
+	for (unsigned long l = first; l <= last; l++) {
+		int k = slot_of(s, l);
+		if (k >= 0)
+			bits |= s->slot[k].bits;
+	}
+	return (bits & LB_OTHER) && !(bits & LB_NV);
+}
+
 static void record(struct explain_scan *s, size_t sig, unsigned long first, unsigned long last,
 		   bool cut)
 {
+	if (other_vendor(s, first, last) && strcmp(s->db->sig[sig].kind, "noise"))
+		return;
 	struct explain_match *m = &s->m[sig];
 	if (m->count == 0) {
 		m->sig = sig;
@@ -625,6 +673,7 @@ static void on_hit(void *ctx, size_t key, long end)
 		case EK_CTX: sl->bits |= 1u << k->arg; break;
 		case EK_ERR: sl->bits |= LB_ERR; break;
 		case EK_GPU: sl->bits |= LB_GPU; break;
+		case EK_VENDOR: sl->bits |= k->arg ? LB_NV : LB_OTHER; break;
 		case EK_WORD: s->ctxseen[k->arg] = 1; break;
 		default: /* EK_CODE: a name, as a whole word */
 			if ((start == 0 || !word_char(s->cmsg[start - 1])) &&
@@ -1260,7 +1309,8 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 				s->lcur = memo_add(s, h, st, msg, mlen);
 		}
 	}
-	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU);
+	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU) &&
+		      !((sl->bits & LB_OTHER) && !(sl->bits & LB_NV));
 
 	match_line(s, line, msg, mlen);
 	if (s->chain > 1)

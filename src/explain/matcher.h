@@ -126,6 +126,7 @@ enum explain_key_kind {
 	EK_ERR,  /* an error word, for the unrecognised lines */
 	EK_GPU,  /* a GPU word, for the unrecognised lines */
 	EK_WORD, /* a context: word of a signature, anywhere in the input (arg: signature) */
+	EK_VENDOR, /* a word of another GPU vendor's stack (arg 0) or NVIDIA's own (arg 1) */
 };
 
 struct explain_key {
