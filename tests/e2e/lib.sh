@@ -107,12 +107,12 @@ in_part() {
 	esac
 }
 
-# fixture_vars: RUN_VARS, the fixture's environment (tools/fixture --env) as
+# run_vars: RUN_VARS, the fixture's environment (tools/fixture --env) as
 # KEY=VALUE words. Asked once per run of the suite: kept in the fixture
 # cache, and read back by the shell (a sh and a tr for each fixture a test
 # took were a good part of the loops over every fixture).
 VARS_OF=""
-fixture_vars() {
+run_vars() {
 	_fv=$WORK/fixture.env
 	if [ -n "${WSLGPU_FIXTURE_CACHE:-}" ]; then
 		_fv=$WSLGPU_FIXTURE_CACHE/.env/$FIXTURE
@@ -136,7 +136,7 @@ run() {
 	fi
 	set -- --root "$ROOT" "$@"
 	# A clean environment: the fixture's, not the developer's.
-	[ "$VARS_OF" = "$FIXTURE" ] || fixture_vars
+	[ "$VARS_OF" = "$FIXTURE" ] || run_vars
 	centisecs
 	t0=$CS
 	# shellcheck disable=SC2086

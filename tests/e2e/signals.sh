@@ -41,7 +41,7 @@ bg() {
 		vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=${HOME:-/root} LANG=C.UTF-8"
 		shift
 	else
-		[ "$VARS_OF" = "$FIXTURE" ] || fixture_vars
+		[ "$VARS_OF" = "$FIXTURE" ] || run_vars
 		vars=$RUN_VARS
 	fi
 	rm -f "$WORK/sid" "$WORK/started"
