@@ -19,6 +19,9 @@
 #   tests/run-tests.sh libs                     both libs tests
 #   tests/run-tests.sh libs:ldpath-stubs        one fixture of libs.sh
 #   tests/run-tests.sh kbgen:test_messages      one cmocka function
+# A script whose header has the line "# test-parts: N" runs as N tests,
+# e2e/NAME@1 .. e2e/NAME@N (WSLGPU_TEST_PART=K/N; NAME picks them all,
+# NAME@K one).
 # TEST_JOBS sets how many run at once (default: twice the CPUs, as the e2e
 # tests mostly wait on the processes they start). Each test's output is
 # kept in $BUILD/test-logs/.
