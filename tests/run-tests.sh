@@ -19,6 +19,9 @@
 #   tests/run-tests.sh libs                     both libs tests
 #   tests/run-tests.sh libs:ldpath-stubs        one fixture of libs.sh
 #   tests/run-tests.sh kbgen:test_messages      one cmocka function
+# A script whose header has the line "# test-parts: N" runs as N tests,
+# e2e/NAME@1 .. e2e/NAME@N (WSLGPU_TEST_PART=K/N; NAME picks them all,
+# NAME@K one).
 # TEST_JOBS sets how many run at once (default: twice the CPUs, as the e2e
 # tests mostly wait on the processes they start). Each test's output is
 # kept in $BUILD/test-logs/.
@@ -40,6 +43,16 @@ if [ "${1:-}" = --one ]; then
 	name=${2%%:*}
 	case $2 in *:*) WSLGPU_TEST_CASE=${2#*:} ;; *) WSLGPU_TEST_CASE="" ;; esac
 	export WSLGPU_TEST_CASE
+	# e2e/NAME@K: part K of a script whose header says "# test-parts: N"
+	# (lib.sh's `mine` and `in_part` pick a part's share)
+	WSLGPU_TEST_PART=""
+	case $name in *@*)
+		n=$(sed -n 's/^# test-parts: \([0-9]*\)$/\1/p' "tests/${name%@*}.sh")
+		WSLGPU_TEST_PART=${name#*@}/$n
+		name=${name%@*}
+		;;
+	esac
+	export WSLGPU_TEST_PART
 	log=$LOGS/$(echo "$2" | tr '/:*?[]' '______')
 	read -r up0 _ </proc/uptime
 	case $name in
@@ -70,9 +83,26 @@ fi
 
 # ---- which tests ----
 all=""
+# A script whose header says "# test-parts: N" runs as N tests, e2e/NAME@1
+# to e2e/NAME@N, each with a share of its fixtures (lib.sh's `mine`): a
+# long loop over every fixture would otherwise be the one test still
+# running at the end, on one CPU.
+parts=$(grep -H '^# test-parts: [0-9]*$' tests/e2e/*.sh)
 for t in tests/e2e/*.sh; do
 	case $t in */lib.sh) continue ;; esac
-	all="$all e2e/$(basename "$t" .sh)"
+	t=${t%.sh}
+	n=""
+	case $parts in *"$t.sh:# test-parts: "*)
+		n=${parts#*"$t.sh:# test-parts: "}
+		n=${n%%"$NL"*}
+		;;
+	esac
+	if [ -n "$n" ]; then
+		k=1
+		while [ "$k" -le "$n" ]; do all="$all e2e/${t##*/}@$k"; k=$((k + 1)); done
+	else
+		all="$all e2e/${t##*/}"
+	fi
 done
 for t in tests/real/*.sh; do
 	case $t in */lib.sh) continue ;; esac
@@ -94,8 +124,10 @@ else
 		for t in $all; do
 			short=${t#*/}
 			# shellcheck disable=SC2254
+			# (NAME picks all parts of e2e/NAME@K, NAME@K one)
 			case $t in
 			$pat | */$pat | unit/test_$pat) picked="$picked $t$cs"; n=$((n + 1)) ;;
+			*@*) case ${t%@*} in $pat | */$pat) picked="$picked $t$cs"; n=$((n + 1)) ;; esac ;;
 			esac
 		done
 		if [ $n -eq 0 ]; then
@@ -129,7 +161,8 @@ picked=$(for t in $picked; do echo "$t"; done |
 	awk -v mine="$BUILD/test-times" -v known=tests/test-times '
 	BEGIN { while ((getline l < known) > 0) if (l !~ /^#/) { split(l, f, " "); w[f[1]] = f[2] }
 		while ((getline l < mine) > 0) { split(l, f, " "); w[f[1]] = f[2] } }
-	{ n = $0; sub(/:.*/, "", n); print (n in w ? w[n] : 0), $0 }' |
+	{ n = $0; sub(/:.*/, "", n); b = n; sub(/@.*/, "", b)
+		print (n in w ? w[n] : b in w ? w[b] : 0), $0 }' |
 	sort -s -k1,1 -rn | cut -d' ' -f2- | tr '\n' ' ')
 # shellcheck disable=SC2086
 prove -j "$jobs" --exec "sh $0 --one" $picked

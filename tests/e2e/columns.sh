@@ -12,6 +12,7 @@
 # one (https://github.com/jgm/pandoc/issues/3594), so a wrapped paragraph
 # would render ragged where it is pasted. tests/e2e/ux.sh pins the layout
 # itself (hanging indents, where a long command goes).
+# test-parts: 3
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { echo "ok - # SKIP no python3"; done_testing; exit 0; }
@@ -75,10 +76,12 @@ fixes_of() {
 
 n=0
 for f in $(fixture_tool --list); do
+	# every other fixture on a pipe with no COLUMNS, the others at
+	# COLUMNS=80 (by its place in the list: the same in every run)
+	n=$((n + 1))
+	mine $n || continue
 	fixture "$f"
 	selected || continue
-	# every other fixture on a pipe with no COLUMNS, the others at COLUMNS=80
-	n=$((n + 1))
 	if [ $((n % 2)) = 0 ]; then setenv COLUMNS=; how="pipe"; else setenv COLUMNS=80; how="COLUMNS=80"; fi
 	# the commands these runs may print, one a line (a fixture's own file:
 	# its outputs are judged after the last fixture's)
@@ -131,6 +134,7 @@ fits_check
 FIXES=$WORK/fixes
 
 # Once: the knowledge base, every --help, explain, bench, watch, history.
+in_part 1 || { done_testing; exit; }
 fixture healthy-wsl2
 for how in COLUMNS=80 COLUMNS=; do
 	EXTRA_ENV=$how

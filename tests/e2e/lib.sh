@@ -91,7 +91,43 @@ selected() {
 	return 1
 }
 
+# A script whose header says "# test-parts: N" is run by tests/run-tests.sh
+# as N tests at once, WSLGPU_TEST_PART=K/N in each (unset: the whole
+# script). mine I: whether the Ith item (from 1) of a loop over fixtures is
+# this part's (every Nth from the Kth); in_part K: whether what follows, done
+# once, is (part K's).
+mine() {
+	case ${WSLGPU_TEST_PART:-} in
+	*/*) [ $((($1 - 1) % ${WSLGPU_TEST_PART#*/} + 1)) = "${WSLGPU_TEST_PART%/*}" ] ;;
+	esac
+}
+in_part() {
+	case ${WSLGPU_TEST_PART:-} in
+	*/*) [ "${WSLGPU_TEST_PART%/*}" = "$1" ] ;;
+	esac
+}
+
+# run_vars: RUN_VARS, the fixture's environment (tools/fixture --env) as
+# KEY=VALUE words. Asked once per run of the suite: kept in the fixture
+# cache, and read back by the shell (a sh and a tr for each fixture a test
+# took were a good part of the loops over every fixture).
 VARS_OF=""
+run_vars() {
+	_fv=$WORK/fixture.env
+	if [ -n "${WSLGPU_FIXTURE_CACHE:-}" ]; then
+		_fv=$WSLGPU_FIXTURE_CACHE/.env/$FIXTURE
+		if [ ! -f "$_fv" ]; then
+			mkdir -p "${_fv%/*}" &&
+				fixture_tool --env "$FIXTURE" >"$_fv.$$" && mv -f "$_fv.$$" "$_fv" || exit 3
+		fi
+	else
+		fixture_tool --env "$FIXTURE" >"$_fv" || exit 3
+	fi
+	RUN_VARS=""
+	while IFS= read -r _l; do RUN_VARS="$RUN_VARS$_l "; done <"$_fv"
+	VARS_OF=$FIXTURE
+}
+
 run() {
 	json_settle
 	if ! selected; then
@@ -100,10 +136,7 @@ run() {
 	fi
 	set -- --root "$ROOT" "$@"
 	# A clean environment: the fixture's, not the developer's.
-	if [ "$VARS_OF" != "$FIXTURE" ]; then
-		RUN_VARS=$(fixture_tool --env "$FIXTURE" | tr "\n" " ")
-		VARS_OF=$FIXTURE
-	fi
+	[ "$VARS_OF" = "$FIXTURE" ] || run_vars
 	centisecs
 	t0=$CS
 	# shellcheck disable=SC2086

@@ -41,10 +41,7 @@ bg() {
 		vars="PATH=/usr/local/bin:/usr/bin:/bin HOME=${HOME:-/root} LANG=C.UTF-8"
 		shift
 	else
-		if [ "$VARS_OF" != "$FIXTURE" ]; then
-			RUN_VARS=$(fixture_tool --env "$FIXTURE" | tr "\n" " ")
-			VARS_OF=$FIXTURE
-		fi
+		[ "$VARS_OF" = "$FIXTURE" ] || run_vars
 		vars=$RUN_VARS
 	fi
 	rm -f "$WORK/sid" "$WORK/started"
