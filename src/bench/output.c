@@ -142,7 +142,7 @@ static void put_findings(struct strbuf *sb, const struct bench_out *o,
 		if (!e || seen || r->status == ST_PASS)
 			continue;
 		struct finding_view fv;
-		finding_expand(&fv, e, &r->ev, NULL);
+		finding_of_result(&fv, r);
 		struct strbuf t = STRBUF_INIT;
 		finding_text(&t, &fv, 6, FT_CAUSE | FT_FIXES | (o->verbose ? FT_SOURCES : 0));
 		sb_addn(sb, t.buf, t.len);
@@ -513,7 +513,7 @@ static void json_verdict(struct json_writer *jw, const struct bench_verdict *v)
 	for (size_t i = 0; i < v->n; i++) {
 		const struct result *r = &v->findings[i];
 		struct finding_view fv;
-		finding_expand(&fv, kb_find(r->kb), &r->ev, NULL);
+		finding_of_result(&fv, r);
 		jw_object_begin(jw);
 		jw_kv_str(jw, "status", status_name(r->status));
 		jw_kv_str(jw, "kb", nonempty(r->kb));

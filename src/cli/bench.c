@@ -29,6 +29,7 @@
 #include "../core/runner.h"
 #include "../core/text.h"
 #include "../probes/registry.h"
+#include "checkrun.h"
 #include "cli.h"
 
 static int parse_size_opt(const char *opt, const char *v, uint64_t *out, uint64_t max)
@@ -70,26 +71,12 @@ static int parse_seconds(const char *opt, const char *v, double *out)
  */
 static char *predicted_libcuda(void)
 {
-	size_t n;
-	const struct check_def *defs = registry_checks(&n);
-	int idx = -1;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(defs[i].id, "libs.libcuda"))
-			idx = (int)i;
-	if (idx < 0)
+	char *v = checkrun_fact("libs.libcuda", "resolved");
+	if (v && v[0] != '/') {
+		free(v);
 		return NULL;
-	bool *want = xcalloc(n, sizeof *want);
-	struct result *res = xcalloc(n, sizeof *res);
-	struct run_opts o = { .timeout_ms = 10000, .max_parallel = 4 };
-	want[idx] = true;
-	runner_run_table(defs, n, &o, want, res);
-	const char *v = res[idx].ran ? res_get(&res[idx], "resolved") : NULL;
-	char *out = v && v[0] == '/' ? xstrdup(v) : NULL;
-	for (size_t i = 0; i < n; i++)
-		result_release(&res[i]);
-	free(res);
-	free(want);
-	return out;
+	}
+	return v;
 }
 
 /*
@@ -376,6 +363,18 @@ static int bench_parse(int argc, char **argv, struct bench_cmd *cmd)
 	return -1;
 }
 
+/* Each finding's fixes are chosen for the platform of the machine the root
+ * describes, as check's are (finding_for_platform): no wsl.exe step on
+ * native Linux. */
+static void mark_platform(struct bench_verdict *v)
+{
+	if (!v->n)
+		return;
+	const char *kind = checkrun_platform_kind();
+	for (size_t i = 0; i < v->n; i++)
+		v->findings[i].platform = kind;
+}
+
 /* Measures each location; returns the exit status so far, or -EINTR. */
 static int bench_run_io(struct bench_cmd *cmd, struct bench_results *res)
 {
@@ -388,6 +387,7 @@ static int bench_run_io(struct bench_cmd *cmd, struct bench_results *res)
 			if (bench_io_run(&res->locs[i], &cmd->io) == -EINTR)
 				return -EINTR;
 	bench_verdict_io(res->locs, res->nlocs, &res->vio);
+	mark_platform(&res->vio);
 	res->have_io = true;
 	int rc = EXIT_OK;
 	bool measured = false;
@@ -413,6 +413,7 @@ static int bench_run_gpu(struct bench_cmd *cmd, struct bench_results *res)
 	guest_paths(res->g->library, sizeof res->g->library);
 	guest_paths(res->g->error, sizeof res->g->error);
 	bench_verdict_gpu(res->g, &res->vgpu);
+	mark_platform(&res->vgpu);
 	res->have_gpu = true;
 	return r < 0 ? EXIT_FAILED : EXIT_OK;
 }

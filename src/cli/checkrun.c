@@ -10,6 +10,7 @@
 #include "../bundle/redact.h"
 #include "../fix/consequence.h"
 #include "../kb/finding.h"
+#include "../kb/kb.h"
 #include "../core/proc.h"
 #include "../core/rootfs.h"
 #include "../core/runner.h"
@@ -339,4 +340,33 @@ void checkrun_release(struct checkrun *cr)
 	free(cr->data);
 	free(cr->pythons);
 	memset(cr, 0, sizeof *cr);
+}
+
+char *checkrun_fact(const char *id, const char *key)
+{
+	size_t n;
+	const struct check_def *defs = registry_checks(&n);
+	int idx = registry_find(id);
+	if (idx < 0)
+		return NULL;
+	bool *want = xcalloc(n, sizeof *want);
+	struct result *res = xcalloc(n, sizeof *res);
+	struct run_opts o = { .timeout_ms = 10000, .max_parallel = 4 };
+	want[idx] = true;
+	runner_run_table(defs, n, &o, want, res);
+	const char *v = res[idx].ran ? res_get(&res[idx], key) : NULL;
+	char *out = v ? xstrdup(v) : NULL;
+	for (size_t i = 0; i < n; i++)
+		result_release(&res[i]);
+	free(res);
+	free(want);
+	return out;
+}
+
+const char *checkrun_platform_kind(void)
+{
+	char *kind = checkrun_fact("platform.kind", "kind");
+	const char *k = kb_platform_kind(kind); /* a static string, or NULL */
+	free(kind);
+	return k;
 }

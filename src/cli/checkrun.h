@@ -100,5 +100,12 @@ int checkrun_interrupt_note(int sig, const struct result *results, size_t n);
  * checks that took longest, against the run's wall time (check -v). */
 void checkrun_critical_path(const struct checkrun *cr, struct strbuf *out);
 void checkrun_release(struct checkrun *cr);
+/* Runs check id alone (with what it depends on) on the machine the root
+ * describes and returns its evidence key, allocated; NULL when it did not
+ * run or has none. For a command that needs one fact, not a check run. */
+char *checkrun_fact(const char *id, const char *key);
+/* platform.kind's kind (kb_platform_kind): the platform a command that
+ * runs no checks (watch, bench) chooses its fix lines for; NULL unknown. */
+const char *checkrun_platform_kind(void);
 
 #endif

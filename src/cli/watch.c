@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../watch/watch.h"
+#include "checkrun.h"
 #include "cli.h"
 
 /* "1s", "100ms", "2.5", "1m" → milliseconds; -1 when unreadable. */
@@ -165,5 +166,8 @@ int cmd_watch(int argc, char **argv)
 		cli_usage_error("watch", "no command to run (wslgpu watch -- python train.py)");
 		return EXIT_USAGE;
 	}
+	/* the verdict's fix lines are chosen for this machine's platform,
+	 * as check's are: no nvidia-smi.exe step on native Linux */
+	o.platform = checkrun_platform_kind();
 	return watch_run(&o);
 }

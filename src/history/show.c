@@ -584,12 +584,15 @@ static void change_evidence(const struct history_change *c, const char *label,
 	ev_add(ev, "what", "%s", label);
 }
 
+/* platform: the kind the later run recorded; its fix lines are chosen for
+ * it (finding_for_platform), as check chose them on that run. */
 static void put_finding(FILE *f, const struct kb_entry *e, const struct evidence *ev,
-			unsigned what)
+			unsigned what, const char *platform)
 {
 	struct finding_view v;
 	struct strbuf sb = STRBUF_INIT;
 	finding_expand(&v, e, ev, NULL);
+	finding_for_platform(&v, kb_platform_kind(platform));
 	finding_text(&sb, &v, 6, what);
 	fputs(sb.buf, f);
 	sb_release(&sb);
@@ -620,7 +623,7 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 		/* The old problem's entry is no explanation of a check that
 		 * no longer runs or can no longer tell. */
 		if (e && strcmp(c->how, "skipped") != 0 && strcmp(c->how, "unverified") != 0)
-			put_finding(f, e, NULL, FT_MORE);
+			put_finding(f, e, NULL, FT_MORE, NULL);
 		return;
 	}
 	if (e && e->title) {
@@ -640,10 +643,10 @@ static void print_change_text(FILE *f, const struct history_transition *t,
 	if (!strcmp(c->how, "downgrade")) {
 		struct evidence ev = EVIDENCE_INIT;
 		change_evidence(c, label, &ev);
-		put_finding(f, e, &ev, FT_CAUSE | FT_FIXES);
+		put_finding(f, e, &ev, FT_CAUSE | FT_FIXES, platform_of(t->to));
 		ev_release(&ev);
 	} else {
-		put_finding(f, e, NULL, FT_MORE);
+		put_finding(f, e, NULL, FT_MORE, NULL);
 	}
 }
 

@@ -453,6 +453,40 @@ bool fix_is_destructive(const char *line)
 	return has_any(line, words);
 }
 
+bool fix_changes_system(const char *line)
+{
+	static const char *const words[] = {
+		/* installs, in a package manager or a Python environment */
+		"apt-get install", "apt install", "dnf install", "yum install", "zypper in",
+		"pacman -S", "snap install", "pip install", "pip3 install", "pip uninstall",
+		"conda install", "conda remove", "mamba install", "uv pip install", "reinstall",
+		"install the", "install a ", "install an ", "install nvidia", "install cuda",
+		"update the nvidia", "update the driver", "update the windows", "upgrade the",
+		"rebuild", "dpkg -i", "rpm-ostree",
+		/* services, WSL's VM, the machine */
+		"systemctl restart", "systemctl stop", "systemctl start", "systemctl enable",
+		"systemctl disable", "systemctl daemon-reload", "service docker", "reboot",
+		"restart windows", "restart the computer", "wsl.exe --shutdown", "wsl --shutdown",
+		"wsl.exe --terminate", "wsl.exe -t ", "wsl.exe --update", "wsl --update",
+		"wsl.exe --install", "wsl --install", "wsl.exe --set-version", "wsl.exe --unregister",
+		/* configuration of the system, the runtime, WSL, the GPU */
+		"nvidia-ctk runtime configure", "nvidia-ctk cdi generate", "tee /etc", "tee -a /etc",
+		"> /etc", "sed -i", "sudoedit", "usermod", "modprobe", "rmmod", "insmod",
+		"nvidia-smi -pm", "nvidia-smi.exe -pm", " -dm ", "nvidia-smi -r", "dism", "bcdedit /set",
+		"enable-feature", "setx ", "update-initramfs", "update-grub", NULL,
+	};
+	if (fix_is_destructive(line))
+		return true;
+	struct strbuf note = STRBUF_INIT;
+	const char *rem = kb_fix_remark(line, &note);
+	sb_release(&note);
+	/* the command, not its remark ("(...; pip install ... fixes it)") */
+	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+	bool changes = has_any(cmd, words);
+	free(cmd);
+	return changes;
+}
+
 /* The remark's first words that put the line on one platform: each part
  * of its first clause (up to "; ", split at ", "), with no colon after it
  * ("on WSL, in PowerShell; then reopen the distribution"). */

@@ -134,5 +134,13 @@ bool fix_names_wsl(const char *line);
 /* Whether a fix line removes packages or files, reinstalls a driver or
  * changes the system. */
 bool fix_is_destructive(const char *line);
+/* Whether a fix line changes the system, as a command or in words: it
+ * installs, removes or reinstalls software or a driver, edits system or
+ * WSL configuration, loads a module, or restarts a service, WSL's VM or
+ * the machine (fix_is_destructive's lines included). A step that only
+ * looks, or changes this shell alone (export, unset), does not. The one
+ * definition the KB's rule "no system-changing first step on a guess"
+ * is tested by (test_explain). */
+bool fix_changes_system(const char *line);
 
 #endif

@@ -249,7 +249,7 @@ static void print_command(struct strbuf *out, const struct watch_report *r)
 	sb_release(&clean);
 }
 
-static void print_kb(FILE *f, const char *id, const struct evidence *ev)
+static void print_kb(FILE *f, const char *id, const struct evidence *ev, const char *platform)
 {
 	const struct kb_entry *e = kb_find(id);
 	if (!e)
@@ -257,6 +257,7 @@ static void print_kb(FILE *f, const char *id, const struct evidence *ev)
 	struct finding_view v;
 	struct strbuf sb = STRBUF_INIT;
 	finding_expand(&v, e, ev, NULL);
+	finding_for_platform(&v, platform);
 	finding_text(&sb, &v, 2, FT_CAUSE | FT_FIXES);
 	fputs(sb.buf, f);
 	sb_release(&sb);
@@ -380,7 +381,7 @@ void watch_print_summary(FILE *f, const struct watch_report *r)
 				  "rests on CPU and I/O evidence only");
 	fputs(sb_str(&out), f);
 	sb_reset(&out);
-	print_kb(f, v->kb, &v->ev);
+	print_kb(f, v->kb, &v->ev, r->opts->platform);
 	for (size_t i = 0; i < v->nalso; i++) {
 		struct strbuf a = STRBUF_INIT;
 		watch_verdict_headline(&r->sum, v->also[i], &a);

@@ -40,6 +40,8 @@ struct watch_opts {
 	bool self_stats;      /* print watch's own CPU time at the end */
 	const char *nvml_lib; /* what the GPU sampler dlopens */
 	const char *gpu_source; /* "auto" (NULL), "nvml", "windows" */
+	const char *platform;   /* platform.kind's kind the verdict's fix lines are
+				 * chosen for (finding_for_platform); NULL unknown */
 };
 
 /* Everything the outputs need once the job has ended. */

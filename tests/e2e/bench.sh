@@ -378,6 +378,26 @@ expect_rc 1
 expect_json '.gpu.error.kb == "bench.gpu.no_library"'
 expect_json '.gpu.error.message | test("^could not load /usr/lib/wsl/lib/libcuda.so.1: ")'
 
+# ---- the findings' fix lines are chosen for the root's platform ----
+# As check's are (finding_for_platform): a hang on native Linux shows no
+# WSL step (wsl.exe --shutdown), in text or JSON; on WSL2 the step stays.
+fixture native-nvidia
+setenv FAKE_CUDA_HANG=cuMemAlloc
+run_json bench gpu $GPU_SMALL --timeout 1
+expect_rc 1
+expect_json '.gpu.error.kb == "bench.gpu.timeout"'
+expect_json '[.gpu.verdict.findings[].fix[]] | length > 0'
+expect_json '[.gpu.verdict.findings[].fix[] | select(test("wsl\\.exe|PowerShell"))] == []'
+run bench gpu $GPU_SMALL --timeout 1
+expect_line '^      fix    wslgpu bench gpu --timeout 600'
+expect_no_line 'wsl\.exe|PowerShell'
+clearenv
+fixture healthy-wsl2
+setenv FAKE_CUDA_HANG=cuMemAlloc
+run_json bench gpu $GPU_SMALL --timeout 1
+expect_json '[.gpu.verdict.findings[].fix[] | select(startswith("wsl.exe --shutdown"))] | length == 1'
+clearenv
+
 # ---- both at once: one JSON document ----
 fixture healthy-wsl2
 mkdir -p "$ROOT/tmp/data"

@@ -277,6 +277,39 @@ h --help
 expect_rc 0
 expect_line '^usage: wslgpu history'
 
+# ---- a downgrade's fix lines, chosen for the later run's platform ----
+# As check chose them on that run (finding_for_platform): a kernel
+# downgrade on native Linux shows no WSL step (wsl.exe --version), the same
+# downgrade on WSL2 keeps it. The fleet's schema, with runs of its own.
+PDB="$WORK/platforms.db"
+sqlite3 "$DB" ".backup '$PDB'"
+N=1111aaaa2222bbbb
+W=3333cccc4444dddd
+sqlite3 "$PDB" >/dev/null <<EOF
+DELETE FROM facts; DELETE FROM checks; DELETE FROM runs;
+INSERT INTO runs VALUES(1,'2025-11-03T09:00:00Z',2100,'smoke',0,'$N','0.1.0',NULL,'ok',NULL);
+INSERT INTO runs VALUES(2,'2025-11-10T09:00:00Z',2100,'smoke',0,'$N','0.1.0',NULL,'ok',NULL);
+INSERT INTO runs VALUES(3,'2025-11-03T09:00:00Z',2100,'smoke',0,'$W','0.1.0',NULL,'ok',NULL);
+INSERT INTO runs VALUES(4,'2025-11-10T09:00:00Z',2100,'smoke',0,'$W','0.1.0',NULL,'ok',NULL);
+INSERT INTO facts VALUES(1,0,'platform','native');
+INSERT INTO facts VALUES(1,1,'kernel','6.8.0-45-generic');
+INSERT INTO facts VALUES(2,0,'platform','native');
+INSERT INTO facts VALUES(2,1,'kernel','6.5.0-44-generic');
+INSERT INTO facts VALUES(3,0,'platform','wsl2');
+INSERT INTO facts VALUES(3,1,'kernel','6.6.87.2-microsoft-standard-WSL2');
+INSERT INTO facts VALUES(4,0,'platform','wsl2');
+INSERT INTO facts VALUES(4,1,'kernel','5.15.167.4-microsoft-standard-WSL2');
+EOF
+h --db "$PDB" --changes --machine "$N"
+expect_rc 0
+expect_line '^  ! kernel 6\.8\.0-45-generic → 6\.5\.0-44-generic: a downgrade'
+expect_line '^      fix    wslgpu check --only platform,bridge'
+expect_no_line 'wsl\.exe|PowerShell'
+h --db "$PDB" --changes --machine "$W"
+expect_rc 0
+expect_line '^  ! kernel 6\.6\.87\.2-microsoft-standard-WSL2 → 5\.15\.167\.4-microsoft-standard-WSL2: a downgrade'
+expect_line '^             wsl\.exe --version   # on WSL, in PowerShell'
+
 # ---- the whole path, through wslgpu smoke --record ----
 fixture healthy-wsl2
 printf '0123456789abcdef0123456789abcdef\n' >"$ROOT/etc/machine-id"

@@ -347,6 +347,29 @@ expect_err 'note +GPU utilisation was not available: this verdict rests on CPU a
 json_file "$WORK/wsl.json"
 expect_json '.gpu.state == "util-unavailable" and .verdict.id == "gpu-idle" and .verdict.cpu_io_only'
 expect_json '.summary.gpu_mem_used_mib.n > 0 and .summary.gpu_util_pct.n == 0'
+# Memory that rises with no utilisation: probably GPU-bound. Its fix lines
+# are chosen for this machine's platform as check's are: WSL's Windows-side
+# step (nvidia-smi.exe) only where platform.kind finds WSL -- WSL's
+# variables make it so here; without them, on a machine that is not WSL,
+# no view of watch shows it.
+WIN_STEP='nvidia-smi\.exe|wsl\.exe|PowerShell'
+w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_MEM_STEP_MIB=200 WSL_DISTRO_NAME=Ubuntu \
+	WSL_INTEROP=/run/WSL/1_interop -- --interval 200ms -- sleep 2
+expect_err '^verdict: probably GPU-bound: '
+expect_err '^             nvidia-smi\.exe -l 1   # on WSL, in PowerShell'
+here=$(env -i PATH=/usr/bin:/bin "$WSLGPU" check --only platform.kind --json |
+	jq -r '.checks[] | select(.id == "platform.kind") | .evidence.kind')
+case $here in
+wsl1 | wsl2 | container-in-wsl2) echo "skip: this machine is $here: WSL's step belongs here" ;;
+*)
+	w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_MEM_STEP_MIB=200 -- --interval 200ms -- sleep 2
+	expect_err '^verdict: probably GPU-bound: '
+	expect_err '^  fix        wslgpu watch --csv run\.csv -- COMMAND'
+	if printf '%s\n' "$ERR" | grep -Eq "$WIN_STEP"; then
+		fail "on $here watch shows a step for WSL: $(printf '%s\n' "$ERR" | grep -E "$WIN_STEP" | head -1)"
+	else ok "on $here watch shows no step for WSL"; fi
+	;;
+esac
 # NVML crashes at every reading: given up on; the command is untouched.
 w LD_LIBRARY_PATH="$FAKES" FAKE_NVML_UNSUPPORTED=processes FAKE_NVML_CRASH=nvmlDeviceGetMemoryInfo -- \
 	--interval 100ms -- sh -c 'sleep 1.5; exit 3'

@@ -419,7 +419,12 @@ int nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
 		return NVML_ERROR_NOT_SUPPORTED;
 	unsigned long long mib = 1024ull * 1024ull;
 	memory->total = (unsigned long long)env_long("FAKE_NVML_MEM_TOTAL_MIB", 10240) * mib;
-	memory->used = (unsigned long long)env_long("FAKE_NVML_MEM_USED_MIB", 1024) * mib;
+	/* FAKE_NVML_MEM_STEP_MIB: each reading finds that much more in use (a
+	 * job that allocates as it runs: watch's "memory rose" evidence) */
+	static long readings;
+	long used = env_long("FAKE_NVML_MEM_USED_MIB", 1024) +
+		    readings++ * env_long("FAKE_NVML_MEM_STEP_MIB", 0);
+	memory->used = (unsigned long long)used * mib;
 	memory->free = memory->total > memory->used ? memory->total - memory->used : 0;
 	return NVML_SUCCESS;
 }
