@@ -74,6 +74,16 @@ if [ "${1:-}" = --one ]; then
 			echo "not ok - the script stopped before its end (exit status $rc)"
 			n=$((n + 1))
 		fi
+		# A command the script itself calls that does not exist (a
+		# helper another script defines) makes sh say so and go on: an
+		# assertion that silently asserted nothing.
+		missing=$(grep -E '^[^ ]+\.sh: [0-9]+: [^ ]+: not found$' "$log.err")
+		if [ -n "$missing" ]; then
+			printf 'not ok - the script called a command that does not exist\n'
+			printf '%s\n' "$missing" | sed 's/^/# /'
+			n=$((n + 1))
+			rc=1
+		fi
 		echo "1..$n"
 		;;
 	esac
