@@ -30,7 +30,7 @@ dpkg_s_answers
 # The same packages are named once each.
 expect_json '[.checks[] | select(.id == "toolkit.packages") | .detail | scan("libnvidia-compute-535")] | length == 1' ||
 	true
-matrix_row wsl-ubuntu-535 "$REAL_CUDA; $REAL_NVML; $REAL_SMI" $CHECKS
+matrix_row wsl-ubuntu-535 "${REAL_CUDA:-}; ${REAL_NVML:-}; ${REAL_SMI:-}" $CHECKS
 
 # Debian's layout in WSL2: libcuda1 puts the library in nvidia/current, the
 # links in /usr/lib/x86_64-linux-gnu lead there through /etc/alternatives.
@@ -77,7 +77,7 @@ driver_packages_named() {
 	done
 }
 driver_packages_named ""
-matrix_row wsl-debian-535 "$REAL_CUDA; $REAL_NVML; $REAL_SMI" $CHECKS
+matrix_row wsl-debian-535 "${REAL_CUDA:-}; ${REAL_NVML:-}; ${REAL_SMI:-}" $CHECKS
 
 # The 470 branch the same way in WSL2.
 scenario wsl-debian-470 healthy-wsl2
@@ -94,7 +94,7 @@ expect_status toolkit.packages fail
 driver_packages_named ""
 dpkg_s_answers
 smi_owner
-matrix_row wsl-debian-470 "$REAL_CUDA; $REAL_NVML; $REAL_SMI" $CHECKS
+matrix_row wsl-debian-470 "${REAL_CUDA:-}; ${REAL_NVML:-}; ${REAL_SMI:-}" $CHECKS
 
 # Native Linux with no NVIDIA module: the real libraries agree that there
 # is no driver (cuInit CUDA_ERROR_NO_DEVICE, nvmlInit
@@ -115,7 +115,7 @@ expect_eq "the real nvmlInit_v2 finds no driver" "$(ans nvmlInit_v2)" 9
 o=$(in_root /usr/bin/nvidia-smi 2>&1)
 REAL_SMI="/usr/bin/nvidia-smi: exit $?, $(printf '%s\n' "$o" | head -1 | cut -c1-70)"
 expect_json '.checks[] | select(.id == "toolkit.packages") | .status == "pass"'
-matrix_row native-none-535 "loader: $lib; cuInit $(in_root /tmp/answer -C / cuda | sed -n 's/^cuInit=//p'); nvmlInit_v2 9; $REAL_SMI" \
+matrix_row native-none-535 "loader: $lib; cuInit $(in_root /tmp/answer -C / cuda | sed -n 's/^cuInit=//p'); nvmlInit_v2 9; ${REAL_SMI:-}" \
 	bridge.nvidia_dev host.driver_store libs.libcuda cuda.load toolkit.packages
 
 # Native Linux whose root says the 535 module is loaded (its /dev nodes are
@@ -140,7 +140,7 @@ run report --markdown
 w=$(printf '%s\n' "$OUT" | awk '/^```/ { f = !f; next } f' | grep -E "$WSL_STEP_WORDS" | head -1)
 if [ -z "$w" ]; then ok "report --markdown: no WSL or Windows step on native Linux"
 else fail "report --markdown: a WSL or Windows step on native Linux: $w"; fi
-matrix_row native-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
+matrix_row native-535 "${REAL_CUDA:-}; ${REAL_NVML:-}" $CHECKS
 
 # nvidia-smi without its NVML (the root's loader finds no libnvidia-ml.so.1):
 # the described machine's nvidia-smi says so itself (run in the root).
@@ -156,7 +156,7 @@ REAL_SMI="/usr/bin/nvidia-smi: exit $rc, $(printf '%s\n' "$o" | head -1 | cut -c
 expect_eq "nvml.smi: nvidia-smi's exit status in that machine" "$(ev nvml.smi exit)" "exited with status $rc"
 no_wsl_words nvml.smi
 all_no_wsl_words
-matrix_row native-smi-no-nvml "$REAL_SMI" libs.libnvml nvml.init nvml.smi
+matrix_row native-smi-no-nvml "${REAL_SMI:-}" libs.libnvml nvml.init nvml.smi
 
 # NVIDIA's .run installer: the same files, owned by no package.
 scenario native-run-535 native-nvidia
@@ -170,7 +170,7 @@ expect_eq "libs.libcuda names no package" "$(ev libs.libcuda package)" ""
 expect_json '.checks[] | select(.id == "toolkit.packages") | .status == "pass"'
 for id in libs.libcuda cuda.load cuda.init nvml.init; do no_wsl_words "$id"; done
 all_no_wsl_words
-matrix_row native-run-535 "$REAL_CUDA; $REAL_NVML" $CHECKS
+matrix_row native-run-535 "${REAL_CUDA:-}; ${REAL_NVML:-}" $CHECKS
 
 # A conda environment that carries the Linux driver's libcuda (its lib/ on
 # LD_LIBRARY_PATH by the activate script), in WSL2.
@@ -182,7 +182,7 @@ run_json check
 compare_cuda
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.conda"'
 dpkg_s_answers
-expect_ev cuda.load conda_prefix /home/user/miniconda3/envs/tf
-matrix_row wsl-conda-535 "$REAL_CUDA" libs.libcuda cuda.load cuda.init
+expect_json '.checks[] | select(.id == "cuda.load") | .evidence.conda_prefix == "/home/user/miniconda3/envs/tf"'
+matrix_row wsl-conda-535 "${REAL_CUDA:-}" libs.libcuda cuda.load cuda.init
 
 done_testing

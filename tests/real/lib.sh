@@ -32,7 +32,7 @@
 #   todo REASON ASSERTION..    an assertion that fails today for REASON: not
 #                              ok ... # TODO REASON (not a failure); once it
 #                              holds it passes and says to drop the TODO
-#   matrix_row SCENARIO ...    a row of the scenario table ($REAL_MATRIX)
+#   matrix_row SCENARIO ...    a row of the scenario table (${REAL_MATRIX:-})
 #   no_wsl_words ID, all_no_wsl_words
 #                              no WSL-only fix (cause) off WSL
 #   no_native_steps            on WSL, no native Linux step

@@ -53,7 +53,7 @@ run_json check
 compare_cuda
 skew 470 "/usr/lib/$ARCH_TRIPLET/nvidia/tesla-470"
 all_no_wsl_words
-matrix_row native-470-cuda13 "$REAL_CUDA; $REAL_SKEW" host.driver cuda.init toolkit.nvcc toolkit.packages
+matrix_row native-470-cuda13 "${REAL_CUDA:-}; ${REAL_SKEW:-}" host.driver cuda.init toolkit.nvcc toolkit.packages
 
 # Ubuntu's 535 with the CUDA 13 toolkit.
 scenario native-535-cuda13 native-nvidia PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin
@@ -65,6 +65,6 @@ run_json check
 compare_cuda
 skew 535 "/usr/lib/$ARCH_TRIPLET"
 all_no_wsl_words
-matrix_row native-535-cuda13 "$REAL_CUDA; $REAL_SKEW" host.driver cuda.init toolkit.nvcc
+matrix_row native-535-cuda13 "${REAL_CUDA:-}; ${REAL_SKEW:-}" host.driver cuda.init toolkit.nvcc
 
 done_testing

@@ -40,7 +40,7 @@ ldcache
 run_json check
 compare_stub
 no_native_steps
-matrix_row wsl-stub-llp "$REAL_CUDA" $CHECKS
+matrix_row wsl-stub-llp "${REAL_CUDA:-}" $CHECKS
 
 # The same without ld.wsl.conf (ldconfig = false in wsl.conf, or deleted).
 scenario wsl-stub-llp-no-wslconf healthy-wsl2 LD_LIBRARY_PATH=/usr/local/cuda/lib64/stubs
@@ -54,7 +54,7 @@ no_native_steps
 # The loader's pick is judged though libs.wsl_dir failed: never WSL's file in its place.
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub"'
 expect_json '.checks[] | select(.id == "cuda.load") | .kb == "cuda.load.stub"'
-matrix_row wsl-stub-llp-no-wslconf "$REAL_CUDA" $CHECKS
+matrix_row wsl-stub-llp-no-wslconf "${REAL_CUDA:-}" $CHECKS
 
 # The stubs directory in /etc/ld.so.conf.d, ld.wsl.conf in place: the real
 # ldconfig still puts the stub first.
@@ -66,7 +66,7 @@ run_json check
 compare_stub
 no_native_steps
 expect_json '.checks[] | select(.id == "libs.libcuda") | .kb == "libs.loader.stub_cached"'
-matrix_row wsl-stub-conf "$REAL_CUDA" $CHECKS
+matrix_row wsl-stub-conf "${REAL_CUDA:-}" $CHECKS
 
 # ... and without ld.wsl.conf: the false pass of issue 26.
 scenario wsl-stub-conf-no-wslconf healthy-wsl2
@@ -89,7 +89,7 @@ stub_fix() {
 	fi
 }
 stub_fix
-matrix_row wsl-stub-conf-no-wslconf "$REAL_CUDA" $CHECKS
+matrix_row wsl-stub-conf-no-wslconf "${REAL_CUDA:-}" $CHECKS
 
 # Native Linux, the 535 driver, the stub first on LD_LIBRARY_PATH: the
 # stub's advice must be native Linux's.
@@ -123,6 +123,6 @@ llp_fix_drops_stubs() {
 # The entries that name it through the toolkit's links go too (cuda.c's
 # ld_path_without compares real paths).
 llp_fix_drops_stubs
-matrix_row native-stub "$REAL_CUDA" libs.libcuda cuda.load cuda.init
+matrix_row native-stub "${REAL_CUDA:-}" libs.libcuda cuda.load cuda.init
 
 done_testing
