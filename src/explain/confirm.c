@@ -307,13 +307,17 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 			tmp[i].linux_fixes = all_fixes_linux(sig->cause[i]);
 	}
 	/* Only this machine's kind (a prior) put every cause of the message
-	 * on another platform: the message itself is then the evidence of
-	 * where it ran (vLLM's "UVA is not available" is printed on WSL), so
-	 * its causes are bound, shown as such, not all "not on this
-	 * platform". Not for a myth: one that is a myth only elsewhere is
-	 * harmless here (explain_effective_kind). */
-	bool prior_only = !results && nc && !(pf && pf->established) && strcmp(sig->kind, "myth") &&
-			  strcmp(sig->cause[0]->kind, "myth");
+	 * on another platform, and the KB says the message itself is printed
+	 * only there (the signature's platform: line; vLLM's "UVA is not
+	 * available" on WSL): the message is then the evidence of where it
+	 * ran, so its causes are bound, shown as such, not all "not on this
+	 * platform". A message printed everywhere whose known causes are one
+	 * platform's (nvidia-smi's "Unable to determine the device handle")
+	 * keeps the prior: no other platform's step leads. Not for a myth:
+	 * one that is a myth only elsewhere is harmless here
+	 * (explain_effective_kind). */
+	bool prior_only = !results && nc && !(pf && pf->established) && sig->e->platform &&
+			  strcmp(sig->kind, "myth") && strcmp(sig->cause[0]->kind, "myth");
 	for (size_t i = 0; prior_only && i < nc; i++)
 		prior_only = tmp[i].v == V_NOT_HERE && tmp[i].why == R_NONE;
 	for (size_t i = 0; prior_only && i < nc; i++) {

@@ -270,6 +270,15 @@ run_json explain --platform native "RuntimeError: UVA is not available"
 expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
 run_json explain --check "CUDA driver version is insufficient for CUDA runtime version"
 expect_json '.matches[0].causes[-1].machine == "not_applicable"'
+# ...but only where the KB says the message itself is printed on one
+# platform (the signature's platform: line). nvidia-smi's "Unable to
+# determine the device handle" is printed on native Linux too
+# (https://github.com/NVIDIA/nvidia-docker/issues/1553): its known causes are
+# WSL's, and off WSL, with no marker in the text, none of their steps leads.
+run_json explain "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"
+expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+run explain "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"
+expect_no_line 'nvidia-smi\.exe'
 
 # --check with nothing recognised runs nothing.
 run explain --check "all good"
