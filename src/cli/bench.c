@@ -365,14 +365,16 @@ static int bench_parse(int argc, char **argv, struct bench_cmd *cmd)
 
 /* Each finding's fixes are chosen for the platform of the machine the root
  * describes, as check's are (finding_for_platform): no wsl.exe step on
- * native Linux. */
-static void mark_platform(struct bench_verdict *v)
+ * native Linux. platform.kind runs once, and only when there are findings. */
+static void mark_platform(struct bench_results *res)
 {
-	if (!v->n)
+	struct bench_verdict *v[] = { &res->vio, &res->vgpu };
+	if (!res->vio.n && !res->vgpu.n)
 		return;
 	const char *kind = checkrun_platform_kind();
-	for (size_t i = 0; i < v->n; i++)
-		v->findings[i].platform = kind;
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < v[k]->n; i++)
+			v[k]->findings[i].platform = kind;
 }
 
 /* Measures each location; returns the exit status so far, or -EINTR. */
@@ -387,7 +389,6 @@ static int bench_run_io(struct bench_cmd *cmd, struct bench_results *res)
 			if (bench_io_run(&res->locs[i], &cmd->io) == -EINTR)
 				return -EINTR;
 	bench_verdict_io(res->locs, res->nlocs, &res->vio);
-	mark_platform(&res->vio);
 	res->have_io = true;
 	int rc = EXIT_OK;
 	bool measured = false;
@@ -413,7 +414,6 @@ static int bench_run_gpu(struct bench_cmd *cmd, struct bench_results *res)
 	guest_paths(res->g->library, sizeof res->g->library);
 	guest_paths(res->g->error, sizeof res->g->error);
 	bench_verdict_gpu(res->g, &res->vgpu);
-	mark_platform(&res->vgpu);
 	res->have_gpu = true;
 	return r < 0 ? EXIT_FAILED : EXIT_OK;
 }
@@ -493,6 +493,7 @@ int cmd_bench(int argc, char **argv)
 		if (r != EXIT_OK)
 			rc = r;
 	}
+	mark_platform(&res);
 	struct strbuf sb = STRBUF_INIT;
 	bench_render(&cmd, &res, &sb);
 	fputs(sb_str(&sb), stdout);
