@@ -477,9 +477,7 @@ bool fix_changes_system(const char *line)
 	};
 	if (fix_is_destructive(line))
 		return true;
-	struct strbuf note = STRBUF_INIT;
-	const char *rem = kb_fix_remark(line, &note);
-	sb_release(&note);
+	const char *rem = kb_fix_remark(line, NULL);
 	/* the command, not its remark ("(...; pip install ... fixes it)") */
 	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
 	bool changes = has_any(cmd, words);
