@@ -493,9 +493,15 @@ static void commit(struct explain_scan *s, struct explain_slot *sl)
 	u->text = sample_lines(s, sl->line, sl->line);
 }
 
-/* Whether the lines name another vendor's GPU stack and not NVIDIA's
- * (other_vendor_words): what they say is not an NVIDIA fault, though a
- * message known to be harmless may still be called so. */
+/* Whether slot bits name another vendor's GPU stack and not NVIDIA's
+ * (other_vendor_words): what such a line says is not an NVIDIA fault. */
+static bool other_vendor_only(unsigned bits)
+{
+	return (bits & LB_OTHER) && !(bits & LB_NV);
+}
+
+/* ...of lines first..last together; a message known to be harmless may
+ * still be called so. */
 static bool other_vendor(const struct explain_scan *s, unsigned long first, unsigned long last)
 {
 	unsigned bits = 0;
@@ -504,7 +510,7 @@ static bool other_vendor(const struct explain_scan *s, unsigned long first, unsi
 		if (k >= 0)
 			bits |= s->slot[k].bits;
 	}
-	return (bits & LB_OTHER) && !(bits & LB_NV);
+	return other_vendor_only(bits);
 }
 
 static void record(struct explain_scan *s, size_t sig, unsigned long first, unsigned long last,
@@ -1309,8 +1315,7 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 				s->lcur = memo_add(s, h, st, msg, mlen);
 		}
 	}
-	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU) &&
-		      !((sl->bits & LB_OTHER) && !(sl->bits & LB_NV));
+	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU) && !other_vendor_only(sl->bits);
 
 	match_line(s, line, msg, mlen);
 	if (s->chain > 1)
