@@ -466,6 +466,20 @@ static void test_platform_of_line(void **state)
 	sb_release(&out);
 }
 
+/* GOT[0..ngot) is WANT (up to max entries, NULL-ended when fewer): id's
+ * WHAT on platform kind. */
+static void expect_list(const char *id, const char *kind, const char *what,
+			const char *const *got, size_t ngot, const char *const *want, size_t max)
+{
+	size_t n = 0;
+	while (n < max && want[n])
+		n++;
+	if (ngot != n)
+		fail_msg("%s on %s: %zu %s, not %zu", id, kind ? kind : "NULL", ngot, what, n);
+	for (size_t j = 0; j < n; j++)
+		assert_string_equal(got[j], want[j]);
+}
+
 /* An entry's fix lines on each platform (finding_for_platform). */
 static void test_finding_for_platform(void **state)
 {
@@ -513,14 +527,8 @@ static void test_finding_for_platform(void **state)
 		struct finding_view v;
 		finding_expand(&v, kb_find_in(&kb, want[i].id), NULL, NULL);
 		finding_for_platform(&v, want[i].kind);
-		size_t n = 0;
-		while (n < 3 && want[i].fix[n])
-			n++;
-		if (v.nfix != n)
-			fail_msg("%s on %s: %zu lines, not %zu", want[i].id,
-				 want[i].kind ? want[i].kind : "NULL", v.nfix, n);
-		for (size_t j = 0; j < n; j++)
-			assert_string_equal(v.fix[j], want[i].fix[j]);
+		expect_list(want[i].id, want[i].kind, "lines", (const char *const *)v.fix, v.nfix,
+			    want[i].fix, 3);
 		finding_view_release(&v);
 	}
 	kb_free(&kb);
@@ -564,14 +572,7 @@ static void test_sources_for_platform(void **state)
 		struct finding_view v;
 		finding_expand(&v, kb_find_in(&kb, want[i].id), NULL, NULL);
 		finding_for_platform(&v, want[i].kind);
-		size_t n = 0;
-		while (n < 4 && want[i].src[n])
-			n++;
-		if (v.nsource != n)
-			fail_msg("%s on %s: %zu sources, not %zu", want[i].id,
-				 want[i].kind ? want[i].kind : "NULL", v.nsource, n);
-		for (size_t j = 0; j < n; j++)
-			assert_string_equal(v.source[j], want[i].src[j]);
+		expect_list(want[i].id, want[i].kind, "sources", v.source, v.nsource, want[i].src, 4);
 		finding_view_release(&v);
 	}
 	assert_int_equal(source_platform_of(wsl_guide), FIX_WSL_ONLY);
