@@ -42,7 +42,10 @@ if pid == 0:
         if job == 0:
             os.setpgid(0, 0)  # a job of the terminal, not the foreground one
             os.execve(args[0], args, env)
-        os.setpgid(job, job)
+        try:  # both sides set it, as shells do; once the job has
+            os.setpgid(job, job)  # exec'd (its own call done) this is EACCES
+        except PermissionError:
+            pass
         _, st = os.waitpid(job, 0)
         os._exit(os.waitstatus_to_exitcode(st) & 255)
     os.execve(args[0], args, env)
