@@ -288,6 +288,7 @@ struct explain_scan {
 	/* private */
 	const unsigned char *only; /* if set: the signatures looked for */
 	bool in_context;           /* the text is known to be the GPU chain's: context: words are not needed */
+	void *block;               /* the arrays below, from m to the slots' wcand, in one */
 	struct explain_match *m;   /* per signature */
 	unsigned long *last;       /* last line covered by a match, per signature */
 	unsigned long *stamp;      /* matched on the current line alone */
