@@ -12,6 +12,20 @@
 
 #define TEXT_DISTANCE_MAX_LEN 40
 
+const char *text_casestr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (!n)
+		return hay;
+	int lo = tolower((unsigned char)needle[0]), up = toupper((unsigned char)needle[0]);
+	for (const char *p = hay; *p; p++) {
+		int c = (unsigned char)*p;
+		if ((c == lo || c == up) && !strncasecmp(p, needle, n))
+			return p;
+	}
+	return NULL;
+}
+
 int text_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

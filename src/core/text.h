@@ -16,6 +16,14 @@
 int text_distance(const char *a, const char *b);
 
 /*
+ * The first place in hay where needle occurs, ignoring ASCII case, or
+ * NULL; strcasestr's answer. For the short needles of word lists looked
+ * for in a KB line: glibc's strcasestr prepares a two-way search for
+ * each call, which costs more than the search itself there.
+ */
+const char *text_casestr(const char *hay, const char *needle);
+
+/*
  * Shell quoting, the one way every value from the machine (a path, a
  * directory list, a package name) enters a command that is printed for a
  * person to paste. A word of letters, digits and @%+=:,./-_ only is used

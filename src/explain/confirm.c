@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "../core/error.h"
+#include "../core/text.h"
 #include "../kb/fixline.h"
 
 #include "report.h"
@@ -198,10 +199,10 @@ static bool paste_has(struct paste_words *w, const char *word)
 static bool sig_says(const struct kb_entry *sig, const char *word)
 {
 	for (size_t i = 0; i < sig->match.n; i++)
-		if (strcasestr(sig->match.v[i], word))
+		if (text_casestr(sig->match.v[i], word))
 			return true;
 	for (size_t i = 0; i < sig->regex.n; i++)
-		if (strcasestr(sig->regex.v[i], word))
+		if (text_casestr(sig->regex.v[i], word))
 			return true;
 	return false;
 }

@@ -12,6 +12,7 @@
 
 #include "../core/rootfs.h"
 #include "../core/strbuf.h"
+#include "../core/text.h"
 #include "../core/utf8.h"
 #include "kb.h"
 
@@ -379,7 +380,7 @@ void fix_shell_release(struct fix_shell *s)
 static bool has_any(const char *line, const char *const *words)
 {
 	for (size_t i = 0; words[i]; i++)
-		if (strcasestr(line, words[i]))
+		if (text_casestr(line, words[i]))
 			return true;
 	return false;
 }
@@ -406,7 +407,7 @@ bool fix_names_wsl(const char *line)
 static bool has_word(const char *line, const char *word)
 {
 	bool alpha = isalnum((unsigned char)word[0]);
-	for (const char *p = line; (p = strcasestr(p, word)); p++)
+	for (const char *p = line; (p = text_casestr(p, word)); p++)
 		if (!alpha || p == line || !isalnum((unsigned char)p[-1]))
 			return true;
 	return false;
@@ -549,7 +550,7 @@ static bool remark_binds(const char *note, const char *const *words)
 
 enum fix_platform source_platform_of(const char *url)
 {
-	return strcasestr(url, "wsl") || strcasestr(url, "learn.microsoft.com/en-us/windows/")
+	return text_casestr(url, "wsl") || text_casestr(url, "learn.microsoft.com/en-us/windows/")
 		       ? FIX_WSL_ONLY
 		       : FIX_ANY_PLATFORM;
 }

@@ -760,6 +760,29 @@ static void test_text_distance(void **state)
 	assert_int_equal(text_distance(longer, longer), 0);
 }
 
+/* text_casestr answers as strcasestr does, on the cases fix-line
+ * classification meets: any case, a word at the start or end, a needle
+ * longer than the line, a first letter that recurs before the match. */
+static void test_text_casestr(void **state)
+{
+	(void)state;
+	static const struct { const char *hay, *needle; } cases[] = {
+		{ "Run NVIDIA-SMI.EXE in PowerShell", "nvidia-smi.exe" },
+		{ "sudo apt install x", "SUDO " },
+		{ "export LD_LIBRARY_PATH=", "ld_library_path" },
+		{ "wsl --shutdown", "wsl --" },
+		{ "ww wsl.exe", "wsl.exe" },
+		{ "short", "much longer needle" },
+		{ "", "x" },
+		{ "abc", "" },
+		{ "/usr/lib/wsl/lib", "/USR/LIB/WSL" },
+		{ "no match here", "dpkg" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_ptr_equal(text_casestr(cases[i].hay, cases[i].needle),
+				 strcasestr(cases[i].hay, cases[i].needle));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,7 +794,8 @@ int main(void)
 		cmocka_unit_test(test_kb_parse), cmocka_unit_test(test_kb_builtin),
 		cmocka_unit_test(test_rootfs), cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_kb_conditions), cmocka_unit_test(test_findings_order),
-		cmocka_unit_test(test_text_distance), cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_text_distance), cmocka_unit_test(test_text_casestr),
+		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_text_wrap), cmocka_unit_test(test_text_wrap_remark),
 		cmocka_unit_test(test_finding_lines), cmocka_unit_test(test_next_line),
 	};
