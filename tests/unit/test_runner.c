@@ -5,8 +5,10 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "core/check.h"
@@ -71,6 +73,44 @@ static void p_sleep300(struct probe_ctx *ctx, struct result *r)
 	usleep(300 * 1000);
 	res_ev(r, "end", "%.3f", now_ms());
 	res_set(r, ST_PASS, NULL, "slept");
+}
+
+/* A meeting of the probes that run p_meet, in memory every child shares:
+ * with meet_expect(n) each one, once started, waits (up to a second) for
+ * all n to have started, so the n overlap exactly when the runner ran
+ * them at once, however slowly a loaded machine forks them -- where four
+ * fixed 300 ms sleeps stopped overlapping once forking four took longer.
+ * With meet_expect(0) each sleeps 300 ms. */
+static struct meeting {
+	atomic_int arrived;
+	int expect;
+} *meeting;
+
+static void meet_expect(int n)
+{
+	if (!meeting) {
+		meeting = mmap(NULL, sizeof *meeting, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		assert_true(meeting != MAP_FAILED);
+	}
+	atomic_store(&meeting->arrived, 0);
+	meeting->expect = n;
+}
+
+static void p_meet(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	double t0 = now_ms();
+	res_ev(r, "start", "%.3f", t0);
+	if (meeting && meeting->expect) {
+		atomic_fetch_add(&meeting->arrived, 1);
+		while (atomic_load(&meeting->arrived) < meeting->expect && now_ms() - t0 < 1000)
+			usleep(1000);
+	} else {
+		usleep(300 * 1000);
+	}
+	res_ev(r, "end", "%.3f", now_ms());
+	res_set(r, ST_PASS, NULL, "met");
 }
 
 static void p_dep_reader(struct probe_ctx *ctx, struct result *r)
@@ -262,10 +302,10 @@ static const struct check_def table[] = {
 	{ "t.flood", "t", "flood", "", { NULL }, p_flood, 0 },
 	{ "t.reader", "t", "reader", "", { "t.ok" }, p_dep_reader, 0 },
 	{ "t.after_unknown", "t", "after unknown", "", { "t.no_such_check" }, p_ok, 0 },
-	{ "t.s1", "t", "s", "", { NULL }, p_sleep300, 0 },
-	{ "t.s2", "t", "s", "", { NULL }, p_sleep300, 0 },
-	{ "t.s3", "t", "s", "", { NULL }, p_sleep300, 0 },
-	{ "t.s4", "t", "s", "", { NULL }, p_sleep300, 0 },
+	{ "t.s1", "t", "s", "", { NULL }, p_meet, 0 },
+	{ "t.s2", "t", "s", "", { NULL }, p_meet, 0 },
+	{ "t.s3", "t", "s", "", { NULL }, p_meet, 0 },
+	{ "t.s4", "t", "s", "", { NULL }, p_meet, 0 },
 };
 #define N (sizeof table / sizeof table[0])
 
@@ -303,6 +343,7 @@ static void test_runner_isolation(void **state)
 	for (size_t i = 0; i < N; i++)
 		want[i] = true;
 	struct run_opts opts = { .timeout_ms = 1500, .max_parallel = 16 };
+	meet_expect(4);
 	double t0 = now_ms();
 	runner_run_table(table, N, &opts, want, res);
 
@@ -328,8 +369,9 @@ static void test_runner_isolation(void **state)
 	assert_string_equal(res[idx("t.reader")].detail, "dep said v");
 	/* A dep that names no check blocks nothing. */
 	assert_int_equal(res[idx("t.after_unknown")].status, ST_PASS);
-	/* Four 300 ms probes and a 1.5 s hang ran concurrently: the four at
-	 * once, and before the hang's limit ran out. */
+	/* Four probes that wait for each other and a 1.5 s hang ran
+	 * concurrently: the four at once, and before the hang's limit ran
+	 * out. */
 	const int s[] = { idx("t.s1"), idx("t.s2"), idx("t.s3"), idx("t.s4") };
 	assert_true(all_at_once(res, s, 4));
 	for (size_t i = 0; i < 4; i++)
@@ -346,13 +388,16 @@ static void test_runner_parallel_limit(void **state)
 	want[idx("t.s1")] = want[idx("t.s2")] = want[idx("t.s3")] = want[idx("t.s4")] = true;
 	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 4 };
 	const int s[] = { idx("t.s1"), idx("t.s2"), idx("t.s3"), idx("t.s4") };
+	meet_expect(4);
 	runner_run_table(table, N, &opts, want, res);
-	/* Parallel: the four at once (what they noted, which a busy machine
-	 * does not blur); serial takes ~4 x 300 ms, one after another. */
+	/* Parallel: the four at once (they wait for each other, so a busy
+	 * machine does not blur it); serial takes ~4 x 300 ms, one after
+	 * another. */
 	assert_true(all_at_once(res, s, 4));
 	for (size_t i = 0; i < N; i++)
 		result_release(&res[i]);
 	opts.max_parallel = 1;
+	meet_expect(0);
 	double t0 = now_ms();
 	runner_run_table(table, N, &opts, want, res);
 	double ser = now_ms() - t0;
