@@ -1285,6 +1285,43 @@ static struct rank_platform machine_pf(const struct result *res)
 
 /* A cause for another platform goes last, with and without --check, and a
  * myth that holds only on WSL is no myth on native Linux. */
+/* In a container whose platform only this machine says (a prior), a cause
+ * bound to native Linux is its host's (the kernel module the container's
+ * GPU comes from): bound, not ruled out. The text or --platform saying
+ * "container" keeps it out, and a WSL cause stays out either way. */
+static void test_rank_host_cause(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "platform.kind", "platform", "t", "s", { NULL }, NULL, 0 },
+	};
+	struct kb_entry host = { .id = "x.host_module", .layer = "bridge", .kind = "finding",
+				 .title = "H", .platform = "native" };
+	struct kb_entry wsl = { .id = "x.wsl", .layer = "libs", .kind = "finding", .title = "W",
+				.platform = "wsl" };
+	const struct kb_entry *causes[] = { &wsl, &host };
+	struct kb_entry sig_e = { .id = "x.sig", .layer = "nvml", .kind = "signature", .title = "S" };
+	struct explain_sig sig = { .e = &sig_e, .kind = "finding", .cause = causes, .ncause = 2 };
+	struct result res;
+	result_init(&res, &defs[0]);
+	res_ev(&res, "kind", "container");
+	res_set(&res, ST_PASS, NULL, "a container on native Linux");
+	res.ran = true;
+	struct cause_rank r[2];
+	struct rank_platform pf = machine_pf(&res);
+	rank_causes(&sig, defs, NULL, 1, &pf, r);
+	assert_ptr_equal(r[0].e, &host);
+	assert_int_equal(r[0].v, V_BOUND);
+	assert_ptr_equal(r[1].e, &wsl);
+	assert_int_equal(r[1].v, V_NOT_HERE);
+	struct rank_platform ptext;
+	rank_platform_pick(&ptext, "container", NULL, NULL, &res);
+	rank_causes(&sig, defs, NULL, 1, &ptext, r);
+	assert_int_equal(r[0].v, V_NOT_HERE);
+	assert_int_equal(r[1].v, V_NOT_HERE);
+	result_release(&res);
+}
+
 static void test_rank_platform(void **state)
 {
 	(void)state;
@@ -2710,6 +2747,7 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_rank_other),
 		cmocka_unit_test(test_rank_platform),
+		cmocka_unit_test(test_rank_host_cause),
 		cmocka_unit_test(test_rank_windows),
 		cmocka_unit_test(test_rank_every_platform),
 		cmocka_unit_test(test_general_message_has_a_cause_everywhere),
