@@ -1734,8 +1734,27 @@ static void test_text_platform(void **state)
 		  NULL },
 		{ "sudo apt install ./dxgkrnl-dkms_2.0.3_all.deb\nls /dev/dxg", NULL },
 		{ "[    2.410266] hv_vmbus: registering driver dxgkrnl", "wsl2" },
+		/* an ioctl handler of dxgkrnl quoted bare, and the WSL kernel
+		 * named, outrank the Windows version in the same report
+		 * (github.com/syv-ai/qwen38-27b-rtx3090/issues/2) */
+		{ "The WSL kernel simultaneously recorded:\n"
+		  "dxgkio_make_resident: Ioctl failed: -12\n"
+		  "Environment: Windows 10, WSL kernel `6.18.33.2`, NVIDIA driver `610.62`",
+		  "wsl2" },
+		{ "Environment: Windows 11, WSL kernel 6.6.87.2, driver 581.57", "wsl2" },
+		{ "[ 1.2] dxgkio_query_adapter_info: Ioctl failed: -22", "wsl2" },
 		{ "[  12.0] NVRM: API mismatch: the client has the version 570.153.02", "native" },
 		{ "NVRM: Xid (PCI:0000:0b:00): 13, pid=1", "native" },
+		/* /proc/driver/nvidia/version's content: a loaded Linux module
+		 * (github.com/zzzhouuu/truenas-nvidia-drivers/issues/19,
+		 * github.com/NVIDIA/open-gpu-kernel-modules/issues/171); its
+		 * path alone is no marker (WSL users look for it) */
+		{ "Failed to initialize NVML: Driver/library version mismatch\n"
+		  "NVML library version: 580.178\n"
+		  "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.173.02  Tue Jun 23 08:38:17 UTC 2026",
+		  "native" },
+		{ "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  515.43.04  Release Build", "native" },
+		{ "cat: /proc/driver/nvidia/version: No such file or directory", NULL },
 		{ "Error! Bad return status for module build\nConsult /var/lib/dkms/nvidia/545/build/make.log",
 		  "native" },
 		/* akmods (Fedora) names itself with an s */
