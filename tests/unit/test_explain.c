@@ -2111,6 +2111,52 @@ static void test_rank_k8s_plugin_release(void **state)
 			    "explain.containers.k8s_runtime");
 }
 
+/* A GPU out of memory in a program built on llama.cpp: the program's layer
+ * offload (Ollama's estimate, llama.cpp's -ngl) first, from pastes of
+ * several programs: Ollama on Windows (ollama#3460), Ollama in Docker
+ * (ollama#8447), Jan's llama.cpp backend (jan#8181); PyTorch's own OOM
+ * stays the full GPU (the program's batch or model). */
+static void test_rank_offload_oom(void **state)
+{
+	(void)state;
+	const char ollama_win[] = "CUDA error: out of memory current device: 0, in function alloc at "
+				  "C:\\a\\ollama\\ollama\\llm\\llama.cpp\\ggml-cuda.cu:445 "
+				  "cudaMalloc((void **) &ptr, look_ahead_size) GGML_ASSERT: "
+				  "C:\\a\\ollama\\ollama\\llm\\llama.cpp\\ggml-cuda.cu:193: "
+				  "!\"CUDA error\"\n";
+	assert_string_equal(first_cause_of(ollama_win, NULL), "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of(ollama_win, "windows"), "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of("ollama  | ggml_backend_cuda_buffer_type_alloc_buffer: allocating "
+					   "35533.34 MiB on device 0: cudaMalloc failed: out of memory\n"
+					   "ollama  | llama_model_load: error loading model: unable to "
+					   "allocate CUDA0 buffer\n",
+					   NULL),
+			    "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of("bug: GGML backend encountered an error [52509] "
+					   "0.02.396.005 E CUDA error: out of memory\n",
+					   NULL),
+			    "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+					   "1.02 GiB. GPU 0 has a total capacity of 23.52 GiB of which "
+					   "115.69 MiB is free.\n",
+					   NULL),
+			    "explain.cuda.vram_oom");
+}
+
+/* The proprietary kernel module on a GPU that only the open modules drive:
+ * the kernel's own sentence names the cause (open-gpu-kernel-modules#1332),
+ * not the general RmInitAdapter reading. */
+static void test_rank_closed_module(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2d58)\n"
+					   "NVRM: installed in this system requires use of the NVIDIA "
+					   "open kernel modules.\n"
+					   "NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:1050)\n",
+					   "native"),
+			    "explain.kmod.closed_module_refuses_gpu");
+}
+
 /* One message, two readings told apart by the words around it (KB support:
  * and exclude:), each from a real paste. */
 static void test_rank_real_pastes(void **state)
@@ -2634,6 +2680,8 @@ int main(void)
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_gpupv_guest),
 		cmocka_unit_test(test_rank_k8s_plugin_release),
+		cmocka_unit_test(test_rank_offload_oom),
+		cmocka_unit_test(test_rank_closed_module),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
