@@ -2143,6 +2143,32 @@ static void test_rank_offload_oom(void **state)
 			    "explain.cuda.vram_oom");
 }
 
+/* Error 804 from a CUDA newer than the driver on a GPU without forward
+ * compatibility: the driver's age first, the compat directory after it,
+ * from pastes of several programs in container images (AI Horde's worker,
+ * horde-worker-reGen#349; vLLM, vllm#4940; text-generation-inference,
+ * text-generation-inference#2001), on any platform. */
+static void test_rank_compat_804(void **state)
+{
+	(void)state;
+	const char *pastes[] = {
+		"Error 804: forward compatibility was attempted on non supported HW\n",
+		"I use the command above to test and occur \"RuntimeError: Unexpected error from "
+		"cudaGetDeviceCount(). Did you run some cuda functions before calling "
+		"NumCudaDevices() that might have already set an error? Error 804: forward "
+		"compatibility was attempted on non supported HW\"\n",
+		"/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
+		"initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		"functions before calling NumCudaDevices() that might have already set an error? "
+		"Error 804: forward compatibility was attempted on non supported HW\n",
+	};
+	const char *kinds[] = { NULL, "container", "native", "wsl2" };
+	for (size_t i = 0; i < sizeof pastes / sizeof pastes[0]; i++)
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+			assert_string_equal(first_cause_of(pastes[i], kinds[k]),
+					    "explain.cuda.compat_driver_too_old");
+}
+
 /* The proprietary kernel module on a GPU that only the open modules drive:
  * the kernel's own sentence names the cause (open-gpu-kernel-modules#1332),
  * not the general RmInitAdapter reading. */
@@ -2682,6 +2708,7 @@ int main(void)
 		cmocka_unit_test(test_rank_k8s_plugin_release),
 		cmocka_unit_test(test_rank_offload_oom),
 		cmocka_unit_test(test_rank_closed_module),
+		cmocka_unit_test(test_rank_compat_804),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
