@@ -2169,6 +2169,32 @@ static void test_rank_compat_804(void **state)
 					    "explain.cuda.compat_driver_too_old");
 }
 
+/* CUDA's unknown error in a container: the container's view of the host
+ * driver first (a CDI spec or container older than a driver update), from
+ * pastes of several programs (llama.cpp's ggml in Ollama, ollama#15400;
+ * PyTorch in a Stable Diffusion image after an apt upgrade,
+ * stable-diffusion-webui-docker#388); the same text from native Linux keeps
+ * the kernel module's reading. */
+static void test_rank_container_unknown(void **state)
+{
+	(void)state;
+	const char ggml[] = "I have encountered the same issue `ggml_cuda_init: failed to initialize "
+			    "CUDA: unknown error`\n\nDriver Version: 590.48.01\nCUDA Version: 13.1\n"
+			    "nvidia-container-toolkit 1.19.0-1\n";
+	struct text_platform tp;
+	text_platform_read(ggml, strlen(ggml), &tp);
+	assert_non_null(tp.kind);
+	assert_string_equal(tp.kind, "container");
+	assert_string_equal(first_cause_of(ggml, tp.kind), "explain.containers.driver_changed_under");
+	const char torch[] = "webui-docker-auto-1  | RuntimeError: CUDA unknown error - this may be due "
+			     "to an incorrectly set up environment, e.g. changing env variable "
+			     "CUDA_VISIBLE_DEVICES after program start. Setting the available devices "
+			     "to be zero.\n";
+	assert_string_equal(first_cause_of(torch, "container"), "explain.containers.driver_changed_under");
+	assert_string_not_equal(first_cause_of(torch, "native"), "explain.containers.driver_changed_under");
+	assert_string_not_equal(first_cause_of(torch, NULL), "explain.containers.driver_changed_under");
+}
+
 /* The proprietary kernel module on a GPU that only the open modules drive:
  * the kernel's own sentence names the cause (open-gpu-kernel-modules#1332),
  * not the general RmInitAdapter reading. */
@@ -2709,6 +2735,7 @@ int main(void)
 		cmocka_unit_test(test_rank_offload_oom),
 		cmocka_unit_test(test_rank_closed_module),
 		cmocka_unit_test(test_rank_compat_804),
+		cmocka_unit_test(test_rank_container_unknown),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
