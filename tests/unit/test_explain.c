@@ -2195,6 +2195,29 @@ static void test_rank_container_unknown(void **state)
 	assert_string_not_equal(first_cause_of(torch, NULL), "explain.containers.driver_changed_under");
 }
 
+/* NCCL's "unhandled system error" is a summary: the WARN line before it
+ * leads where the paste has it (nccl-tests on WSL: the pci_bus path, NCCL's
+ * own issues nccl#442); alone (PyTorch's summary, as tests/explain/
+ * frameworks.log has it), NCCL's own advice to read that line comes first
+ * off WSL, WSL's old-NCCL reading on WSL. */
+static void test_rank_nccl_summary(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("DESKTOP:36629:36629 [0] NCCL INFO NCCL version 2.8.3+cuda11.1\n"
+					   "DESKTOP:36629:36635 [0] graph/xml.cc:332 NCCL WARN Could not "
+					   "find real path of /sys/class/pci_bus/0000:21/../../0000:21:00.0\n"
+					   "DESKTOP:36629:36635 [0] NCCL INFO graph/xml.cc:469 -> 2\n"
+					   "DESKTOP: Test NCCL failure common.cu:777 'unhandled system error'\n",
+					   NULL),
+			    "explain.frameworks.nccl_old_wsl");
+	const char torch[] = "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:911, "
+			     "unhandled system error, NCCL version 2.7.8\n"
+			     "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n";
+	assert_string_equal(first_cause_of(torch, NULL), "explain.nccl.first_warn");
+	assert_string_equal(first_cause_of(torch, "native"), "explain.nccl.first_warn");
+	assert_string_equal(first_cause_of(torch, "wsl2"), "explain.frameworks.nccl_old_wsl");
+}
+
 /* The proprietary kernel module on a GPU that only the open modules drive:
  * the kernel's own sentence names the cause (open-gpu-kernel-modules#1332),
  * not the general RmInitAdapter reading. */
@@ -2736,6 +2759,7 @@ int main(void)
 		cmocka_unit_test(test_rank_closed_module),
 		cmocka_unit_test(test_rank_compat_804),
 		cmocka_unit_test(test_rank_container_unknown),
+		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
