@@ -1552,8 +1552,6 @@ static const char *const general_pending[] = {
 	"explain.sig.linux_libcuda_path native",
 	"explain.sig.nccl_pci_bus container",
 	"explain.sig.nccl_pci_bus native",
-	"explain.sig.nccl_system_error container",
-	"explain.sig.nccl_system_error native",
 	"explain.sig.numba_no_driver container",
 	"explain.sig.numba_no_driver native",
 	"explain.sig.ollama_nvml container",
