@@ -1995,6 +1995,47 @@ static void test_rank_display_watchdog(void **state)
 	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
 }
 
+/* nvidia-smi's "Unable to determine the device handle for GPU ...: Unknown
+ * Error": natively (and in a container there) the GPU stopped answering (fell off the bus,
+ * open-gpu-kernel-modules#387, #507), on WSL the Windows driver's
+ * readings; with the platform unknown no WSL step leads, and the kernel's
+ * Xid line in the paste lifts the native reading. Its first step only looks. */
+static void test_rank_smi_device_handle(void **state)
+{
+	(void)state;
+	const char plain[] = "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error\n";
+	const char xid[] = "$ nvidia-smi\n"
+			   "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error\n"
+			   "[ 5107.644336] NVRM: Xid (PCI:0000:0b:00): 79, GPU has fallen off the bus.\n";
+	assert_string_equal(first_cause_of(plain, "native"), "explain.host.gpu_off_bus");
+	assert_string_equal(first_cause_of(xid, NULL), "explain.host.gpu_off_bus");
+	const char *on_wsl = first_cause_of(plain, "wsl2");
+	assert_true(!strcmp(on_wsl, "host.driver.tcc") || !strcmp(on_wsl, "host.driver.too_old_wsl"));
+	/* platform unknown: no WSL cause first */
+	const char *unknown = first_cause_of(plain, NULL);
+	const struct kb_entry *u = kb_find(unknown);
+	assert_non_null(u);
+	assert_false(u->platform && kb_applies(u, "wsl2") && !kb_applies(u, "native"));
+
+	/* natively its first step reads the kernel log, the reboot comes last */
+	const struct kb_entry *e = kb_find("explain.host.gpu_off_bus");
+	assert_non_null(e);
+	assert_true(kb_applies(e, "native") && kb_applies(e, "container"));
+	struct rank_platform pf = { .kind = "native", .established = true, .from = "text" };
+	struct cause_rank r = { .e = e, .v = V_UNCHECKED };
+	struct finding_view fv;
+	finding_expand(&fv, e, NULL, NULL);
+	order_fixes(&fv, &r, &pf);
+	assert_true(fv.nfix >= 2);
+	assert_true(fix_only_looks(fv.fix[0]));
+	assert_non_null(strstr(fv.fix[0], "dmesg"));
+	assert_true(fix_changes_system(fv.fix[fv.nfix - 1]));
+	finding_view_release(&fv);
+	/* on WSL and on a Windows log it does not apply */
+	assert_false(kb_applies(e, "wsl2"));
+	assert_false(kb_applies(e, "windows"));
+}
+
 /* A Hyper-V guest given the GPU by paravirtualisation, with dxgkrnl built
  * by DKMS (oneclick-gpu-pv#8): its dxg lines do not make it WSL, so no WSL or
  * Windows driver-model step leads; the question of the platform comes first. */
@@ -2617,6 +2658,7 @@ int main(void)
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_other_driver),
+		cmocka_unit_test(test_rank_smi_device_handle),
 		cmocka_unit_test(test_rank_gpupv_guest),
 		cmocka_unit_test(test_rank_k8s_plugin_release),
 		cmocka_unit_test(test_kb_integrity),
