@@ -444,6 +444,28 @@ int codes_lookup(int f, const char *s, size_t len)
 	return -1;
 }
 
+int codes_by_prefix(const char *s, size_t len, size_t min)
+{
+	derive_names();
+	if (len < min)
+		return -1;
+	int found = -1;
+	size_t shortest = 0;
+	for (size_t i = 0; i < NCODES; i++)
+		for (int k = 0; k < CODE_NAMES; k++) {
+			const char *name = table[i].name[k];
+			size_t nl = name ? strlen(name) : 0;
+			if (nl < len || strncasecmp(name, s, len))
+				continue;
+			if (nl == len || (found >= 0 && found != (int)i))
+				return -1;
+			found = (int)i;
+			if (!shortest || nl < shortest)
+				shortest = nl;
+		}
+	return found >= 0 && len * 2 >= shortest ? found : -1;
+}
+
 const char *const *codes_context_words(int f)
 {
 	static const char *const cuda[] = { "cuda", "cuinit", "curesult", "cudevice", "cuctx",
