@@ -46,6 +46,14 @@ static const struct name_role roles[] = {
 	{ NK_LIBRARY, "nvml", M_EXACT, "NVML", "driver", "nvml", "libs,nvml", V_NONE },
 	{ NK_LIBRARY, "nvidia-ptxjitcompiler", M_PREFIX, "the driver's PTX compiler", "driver", "libs",
 	  "libs,cuda", V_NONE },
+	/* NVENC and NVDEC: the driver's libnvidia-encode.so.1 / nvEncodeAPI64.dll
+	 * and libnvcuvid.so.1 / nvcuvid.dll (NVIDIA Video Codec SDK). */
+	{ NK_LIBRARY, "nvidia-encode", M_PREFIX, "the driver's video encoder (NVENC)", "driver", "libs",
+	  "libs", V_NONE },
+	{ NK_LIBRARY, "nvencodeapi", M_PREFIX, "the driver's video encoder (NVENC)", "driver", "libs",
+	  "libs", V_NONE },
+	{ NK_LIBRARY, "nvcuvid", M_EXACT, "the driver's video decoder (NVDEC)", "driver", "libs", "libs",
+	  V_NONE },
 	{ NK_LIBRARY, "dxcore", M_EXACT, "WSL's GPU library (dxcore)", "driver", "bridge", "bridge,libs",
 	  V_NONE },
 	{ NK_LIBRARY, "cudart", M_PREFIX, "CUDA runtime", "runtime", "toolkit", "cuda,toolkit", V_RUNTIME },
