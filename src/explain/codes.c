@@ -543,6 +543,23 @@ static void hresults(const char *s, size_t len, codes_fn fn, void *ctx)
 	}
 }
 
+/* Is one of the two words before s[i] "exit" or "exited"? A process's exit
+ * status ("exit code: 101", "exited with code 2") is no library's code. */
+static bool after_exit(const char *s, size_t i)
+{
+	for (int n = 0; n < 2; n++) {
+		while (i > 0 && !is_alpha(s[i - 1]))
+			i--;
+		size_t e = i;
+		while (i > 0 && is_alpha(s[i - 1]))
+			i--;
+		if ((e - i == 4 && !strncasecmp(s + i, "exit", 4)) ||
+		    (e - i == 6 && !strncasecmp(s + i, "exited", 6)))
+			return true;
+	}
+	return false;
+}
+
 void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *ctx)
 {
 	if (mask & (1u << CF_HRESULT))
@@ -571,7 +588,7 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 			if (j < len && !is_alpha(s[j]))
 				break;
 		}
-		if (!words || j >= len || !is_digit(s[j])) {
+		if (!words || j >= len || !is_digit(s[j]) || after_exit(s, i)) {
 			while (i + 1 < len && is_alpha(s[i + 1]))
 				i++;
 			continue;
