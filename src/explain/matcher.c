@@ -37,7 +37,7 @@ static const char *const err_words[] = {
 static const char *const gpu_words[] = {
 	"cuda", "cudnn", "cublas", "cufft", "curand", "cusolver", "cusparse", "cupy", "nccl", "nvml",
 	"nvidia", "nvcc", "nvrtc", "nvjitlink", "ptx", "dxg", "dxcore", "d3d12", "libcu", "libnv",
-	"wsl", "gpu", "tensorrt", "cuinit", "hcs_e", NULL,
+	"wsl", "gpu", "tensorrt", "cuinit", "hcs_e", "optix", "nvenc", "nvjpeg", "cutensor", NULL,
 };
 
 /* Words only another vendor's GPU stack prints: AMD's ROCm/HIP (PyTorch's
