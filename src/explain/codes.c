@@ -444,6 +444,28 @@ int codes_lookup(int f, const char *s, size_t len)
 	return -1;
 }
 
+int codes_by_prefix(const char *s, size_t len, size_t min)
+{
+	derive_names();
+	if (len < min)
+		return -1;
+	int found = -1;
+	size_t shortest = 0;
+	for (size_t i = 0; i < NCODES; i++)
+		for (int k = 0; k < CODE_NAMES; k++) {
+			const char *name = table[i].name[k];
+			size_t nl = name ? strlen(name) : 0;
+			if (nl < len || strncasecmp(name, s, len))
+				continue;
+			if (nl == len || (found >= 0 && found != (int)i))
+				return -1;
+			found = (int)i;
+			if (!shortest || nl < shortest)
+				shortest = nl;
+		}
+	return found >= 0 && len * 2 >= shortest ? found : -1;
+}
+
 const char *const *codes_context_words(int f)
 {
 	static const char *const cuda[] = { "cuda", "cuinit", "curesult", "cudevice", "cuctx",
@@ -521,6 +543,23 @@ static void hresults(const char *s, size_t len, codes_fn fn, void *ctx)
 	}
 }
 
+/* Is one of the two words before s[i] "exit" or "exited"? A process's exit
+ * status ("exit code: 101", "exited with code 2") is no library's code. */
+static bool after_exit(const char *s, size_t i)
+{
+	for (int n = 0; n < 2; n++) {
+		while (i > 0 && !is_alpha(s[i - 1]))
+			i--;
+		size_t e = i;
+		while (i > 0 && is_alpha(s[i - 1]))
+			i--;
+		if ((e - i == 4 && !strncasecmp(s + i, "exit", 4)) ||
+		    (e - i == 6 && !strncasecmp(s + i, "exited", 6)))
+			return true;
+	}
+	return false;
+}
+
 void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *ctx)
 {
 	if (mask & (1u << CF_HRESULT))
@@ -549,7 +588,7 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 			if (j < len && !is_alpha(s[j]))
 				break;
 		}
-		if (!words || j >= len || !is_digit(s[j])) {
+		if (!words || j >= len || !is_digit(s[j]) || after_exit(s, i)) {
 			while (i + 1 < len && is_alpha(s[i + 1]))
 				i++;
 			continue;

@@ -57,6 +57,11 @@ int codes_family(const char *name, size_t len);
 int codes_lookup(int f, const char *s, size_t len);
 /* The code with this value; -1 if none. */
 int codes_by_value(int f, uint32_t value);
+/* The one code whose name s[0..len) begins and does not finish (a paste
+ * cut off inside it: "cudaErrorNoDevic"), of any family; -1 if s is
+ * shorter than min bytes or half the name, a whole name, or the start of
+ * names of two codes. */
+int codes_by_prefix(const char *s, size_t len, size_t min);
 /* Words that make a line "name" a family (lower case), NULL-terminated. */
 const char *const *codes_context_words(int f);
 

@@ -37,7 +37,7 @@ static const char *const err_words[] = {
 static const char *const gpu_words[] = {
 	"cuda", "cudnn", "cublas", "cufft", "curand", "cusolver", "cusparse", "cupy", "nccl", "nvml",
 	"nvidia", "nvcc", "nvrtc", "nvjitlink", "ptx", "dxg", "dxcore", "d3d12", "libcu", "libnv",
-	"wsl", "gpu", "tensorrt", "cuinit", "hcs_e", NULL,
+	"wsl", "gpu", "tensorrt", "cuinit", "hcs_e", "optix", "nvenc", "nvjpeg", "cutensor", NULL,
 };
 
 /* Words only another vendor's GPU stack prints: AMD's ROCm/HIP (PyTorch's
@@ -546,11 +546,62 @@ static void record(struct explain_scan *s, size_t sig, unsigned long first, unsi
 
 static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, size_t n);
 
+static bool word_char(char c);
+
+static bool sig_regex(const struct explain_sig *sig, const char *text, size_t len);
+
+/* A paste cut off inside a status code's name: the last word of the
+ * window's last line begins one code's names (codes_by_prefix). The line
+ * is read as if the name were whole: by the signatures that name the
+ * code (a class, a literal or a regex). Runs once, at the end. */
+static bool cut_code(struct explain_scan *s)
+{
+	size_t e = s->cfeed, b = e;
+	while (b > 0 && word_char(s->cmsg[b - 1]))
+		b--;
+	int code = codes_by_prefix(s->cmsg + b, e - b, EXPLAIN_CUT_CODE);
+	if (code < 0)
+		return false;
+	const struct err_code *c = &codes_table(&(size_t){ 0 })[code];
+	const struct explain_db *db = s->db;
+	unsigned long line = s->slot[s->cur].line;
+	size_t nh = 0;
+	for (int k = 0; k < CODE_NAMES; k++) {
+		const char *name = c->name[k];
+		if (!name || strncasecmp(name, s->cmsg + b, e - b))
+			continue;
+		struct strbuf t = STRBUF_INIT;
+		sb_addf(&t, "%.*s%s", (int)b, s->cmsg, name);
+		for (size_t i = 0; i < db->n; i++) {
+			if ((s->only && !s->only[i]) || s->last[i] >= line)
+				continue;
+			bool hit = sig_regex(&db->sig[i], t.buf, t.len);
+			for (size_t j = 0; !hit && j < db->ncodesig; j++)
+				hit = db->codesig[j].code == code && db->codesig[j].sig == i;
+			for (size_t j = 0; !hit && j < db->nkeys; j++)
+				hit = db->key[j].kind == EK_LIT && db->key[j].arg == i &&
+				      strcasestr(t.buf, db->key[j].text);
+			bool dup = false;
+			for (size_t j = 0; j < nh; j++)
+				dup |= s->hits[j] == i;
+			if (hit && !dup)
+				s->hits[nh++] = i;
+		}
+		sb_release(&t);
+	}
+	nh = refine(db, s->hits, NULL, nh);
+	for (size_t i = 0; i < nh; i++)
+		record(s, s->hits[i], line, line, true);
+	return nh > 0;
+}
+
 /* A paste cut off inside a message: the automaton's state at the end of
  * the window is deep inside a literal key. */
 static void cut_check(struct explain_scan *s)
 {
 	const struct ac *ac = &s->db->ac;
+	if (cut_code(s))
+		return;
 	for (int32_t t = s->state; t > 0; t = ac->fail[t]) {
 		int32_t d = ac->depth[t];
 		if (d < EXPLAIN_CUT_MIN)

@@ -40,6 +40,9 @@
  *     trailing "..." or "…") matches the signature whose
  *     `match:` literal it ends inside, once at least EXPLAIN_CUT_MIN bytes
  *     and half of the literal are there; such occurrences are marked cut;
+ *     so does a status code's name cut there ("cudaErrorNoDevic"), once
+ *     EXPLAIN_CUT_CODE bytes and half the name are there and they begin
+ *     one code's names only;
  *   - the source lines a Python traceback echoes (`raise X("...")` under
  *     `File "...", line N`) are skipped, so the exception line is the one
  *     reported;
@@ -73,6 +76,7 @@
 #define EXPLAIN_SAMPLE_TEXT 512
 #define EXPLAIN_WRAP 4
 #define EXPLAIN_CUT_MIN 20
+#define EXPLAIN_CUT_CODE 12
 #define EXPLAIN_UNKNOWN_KEEP 50
 /* The message memo (struct explain_memo_line): slots, longest message and
  * most automaton hits kept per message, and the lines read before it is

@@ -1044,6 +1044,36 @@ static void test_match_cut(void **state)
 	explain_scan_release(&s);
 }
 
+static void test_match_cut_code(void **state)
+{
+	(void)state;
+	struct explain_scan s;
+	/* A status code's name cut at the end of the paste (CuPy's error, as
+	 * https://github.com/cupy/cupy/issues/8152 was pasted) is read whole,
+	 * by the signature that names it in a regex... */
+	scan_text(&s, "  File \"cupy_backends/cuda/api/runtime.pyx\", line 146, in check_status\n"
+		      "cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorNoDevic");
+	const struct explain_match *m = explain_scan_get(&s, KB_EXPLAIN_SIG_CUDA_NO_DEVICE);
+	assert_non_null(m);
+	assert_true(m->occ[0].cut);
+	explain_scan_release(&s);
+	/* ...or by a code class, any library's */
+	scan_text(&s, "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIA");
+	assert_true(found(&s, KB_EXPLAIN_SIG_CUDNN_STATUS));
+	explain_scan_release(&s);
+	/* Too little of it, the start of two codes' names, or a cut line that
+	 * goes on: nothing. */
+	scan_text(&s, "error: cudaErrorNo");
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+	scan_text(&s, "error: CUDA_ERROR_INVALID_");
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+	scan_text(&s, "error: cudaErrorNoDevic\n\nnext\n");
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+}
+
 static void test_unknown_lines(void **state)
 {
 	(void)state;
@@ -2921,6 +2951,7 @@ int main(void)
 		cmocka_unit_test(test_match_classes_codes),
 		cmocka_unit_test(test_match_hard_wrap),
 		cmocka_unit_test(test_match_cut),
+		cmocka_unit_test(test_match_cut_code),
 		cmocka_unit_test(test_unknown_lines),
 		cmocka_unit_test(test_best),
 		cmocka_unit_test(test_norm_fused),

@@ -62,6 +62,33 @@ static void test_names_libraries(void **state)
 	assert_string_equal(nm.layer, "nvml");
 }
 
+/* The driver's video libraries and more CUDA libraries' status codes,
+ * placed by layer (NVENC/NVDEC and OptiX ship with the driver). */
+static void test_names_video_and_more_codes(void **state)
+{
+	(void)state;
+	struct names nm = read_line("[h264_nvenc @ 0x55] Cannot load libnvidia-encode.so.1 (nvcuvid.dll too)");
+	assert_string_equal(find(&nm, "libnvidia-encode.so.1")->what, "the driver's video encoder (NVENC)");
+	assert_string_equal(find(&nm, "nvcuvid.dll")->what, "the driver's video decoder (NVDEC)");
+	assert_string_equal(nm.layer, "libs");
+	nm = read_line("Cannot load nvEncodeAPI64.dll");
+	assert_string_equal(find(&nm, "nvEncodeAPI64.dll")->role, "driver");
+
+	nm = read_line("error NV_ENC_ERR_UNSUPPORTED_DEVICE from the encoder");
+	assert_int_equal(nm.hit[0].kind, NK_CODE);
+	assert_string_equal(nm.layer, "libs");
+	nm = read_line("OPTIX_ERROR_INVALID_VALUE while building the scene");
+	assert_string_equal(nm.hit[0].what, "OptiX");
+	assert_string_equal(nm.layer, "cuda");
+	nm = read_line("got CUSOLVER_STATUS_INTERNAL_ERROR then NVRTC_ERROR_COMPILATION");
+	assert_string_equal(find(&nm, "CUSOLVER_STATUS_INTERNAL_ERROR")->what, "cuSOLVER");
+	assert_string_equal(find(&nm, "NVRTC_ERROR_COMPILATION")->role, "runtime compiler");
+	assert_string_equal(nm.layer, "toolkit");
+	nm = read_line("NVJPEG_STATUS_EXECUTION_FAILED and CUTENSOR_STATUS_NOT_SUPPORTED");
+	assert_string_equal(find(&nm, "NVJPEG_STATUS_EXECUTION_FAILED")->what, "nvJPEG");
+	assert_string_equal(find(&nm, "CUTENSOR_STATUS_NOT_SUPPORTED")->what, "cuTENSOR");
+}
+
 static void test_names_calls_codes(void **state)
 {
 	(void)state;
@@ -242,6 +269,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_libraries),
 		cmocka_unit_test(test_names_calls_codes),
+		cmocka_unit_test(test_names_video_and_more_codes),
 		cmocka_unit_test(test_names_bounds),
 		cmocka_unit_test(test_names_application),
 		cmocka_unit_test(test_rank_specific_first),
