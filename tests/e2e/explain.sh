@@ -280,6 +280,20 @@ expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
 run explain "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"
 expect_no_line 'nvidia-smi\.exe'
 
+# A message printed on every platform has a cause that holds on each
+# (test_general_message_has_a_cause_everywhere): on native Linux and in a
+# container it leads; on WSL2 the WSL reading still does.
+run_json explain --platform native 'RuntimeError: CUDA error: cudaIpcOpenMemHandle failed: invalid argument'
+expect_json '.matches[0].causes[0].id == "explain.cuda.ipc_not_visible"'
+run_json explain --platform wsl2 'RuntimeError: CUDA error: cudaIpcOpenMemHandle failed: invalid argument'
+expect_json '.matches[0].causes[0].id == "explain.cuda.ipc"'
+run_json explain --platform container 'stderr: nvidia-container-cli: initialization error: driver error: failed to process request: unknown.'
+expect_json '.matches[0].causes[0].id == "explain.containers.nvcli_driver_request" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain --platform native 'RuntimeError: Failed to allocate 512.00 MiB of pinned memory'
+expect_json '.matches[0].causes[0].id == "explain.memory.host_ram"'
+run_json explain --platform wsl2 'RuntimeError: Failed to allocate 512.00 MiB of pinned memory'
+expect_json '.matches[0].causes[0].id == "explain.cuda.pinned_limit"'
+
 # --check with nothing recognised runs nothing.
 run explain --check "all good"
 expect_rc 0
