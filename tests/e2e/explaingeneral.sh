@@ -87,7 +87,7 @@ lead native explain.nvml.smi_no_processes_idle "$NOPROC"
 lead container explain.nvml.smi_pid_namespace "$NOPROC"
 NA="| 40%   45C    P0    N/A /  N/A |    185MiB /  1985MiB |     N/A      Default |"
 lead native explain.nvml.smi_field_na "$NA"
-lead container explain.nvml.smi_pid_namespace "$NA"
+lead container explain.nvml.smi_field_na "$NA"
 lead native explain.nvml.query_not_supported "pynvml.nvml.NVMLError_NotSupported: Not Supported"
 lead container explain.nvml.query_not_supported "pynvml.nvml.NVMLError_NotSupported: Not Supported"
 
