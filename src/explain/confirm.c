@@ -246,6 +246,21 @@ static bool is_wsl_cause(const struct kb_entry *e)
 	       !kb_applies(e, "native") && !kb_applies(e, "container");
 }
 
+/* Only this machine's kind (a prior) says where the log ran, and this
+ * machine is a container: a cause bound to its host's platform (a native
+ * kernel module, WSL's own) still holds for the GPU the container gets --
+ * the host's driver serves it -- so it is bound, not excluded. */
+static bool host_cause(const struct kb_entry *e, const struct rank_platform *pf)
+{
+	if (!pf || pf->established || !pf->kind)
+		return false;
+	if (!strcmp(pf->kind, "container"))
+		return kb_applies(e, "native");
+	if (!strcmp(pf->kind, "container-in-wsl2"))
+		return kb_applies(e, "wsl2");
+	return false;
+}
+
 /* Whether every fix line of e is a Linux command (and it has one). */
 static bool all_fixes_linux(const struct kb_entry *e)
 {
@@ -286,7 +301,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		tmp[i].linux_fixes = false;
 		tmp[i].marker = NULL;
 		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT && !win_wsl &&
-		    !kb_applies(sig->cause[i], kind)) {
+		    !kb_applies(sig->cause[i], kind) && !host_cause(sig->cause[i], pf)) {
 			tmp[i].v = V_NOT_HERE;
 			tmp[i].why = pf && pf->established ? R_TEXT : R_NONE;
 			tmp[i].by = platform;

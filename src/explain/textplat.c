@@ -15,6 +15,10 @@ static const struct {
 	{ "dxgkrnl", P_WSL }, { "dxgk", P_WSL }, { "dxcore", P_WSL },
 	/* dxgkrnl's VMBus source file and its functions (dxgvmb_send_*) */
 	{ "dxgvmbus", P_WSL }, { "dxgvmb", P_WSL },
+	/* its ioctl handlers, quoted without the "dxgk:" prefix
+	 * ("dxgkio_make_resident: Ioctl failed: -12"), and the WSL kernel
+	 * a reporter names: both outrank a "Windows 10" in the same text */
+	{ "dxgkio_", P_WSL }, { "wsl kernel", P_WSL },
 	{ "microsoft-standard-wsl2", P_WSL }, { "wsl.exe", P_WSL }, { "wsl/service", P_WSL },
 	{ "wslregisterdistribution", P_WSL }, { "hcs_e_", P_WSL }, { "wsl2", P_WSL },
 	{ "\\\\wsl$", P_WSL }, { "\\\\wsl.localhost", P_WSL }, { "/mnt/c/", P_WSL },
@@ -36,6 +40,9 @@ static const struct {
 	{ "\\scripts\\python", P_WIN }, { "venv\\scripts", P_WIN }, { "\\aten\\src\\", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
+	/* /proc/driver/nvidia/version's content: a loaded Linux kernel
+	 * module (WSL has none; its path alone is what WSL users look for) */
+	{ "nvrm version:", P_NATIVE },
 	/* not /dev/nvidia0: "cannot access /dev/nvidia0" is what WSL users
 	 * paste when they look for it, a myth there, no sign of native Linux */
 	{ "secure boot", P_NATIVE },

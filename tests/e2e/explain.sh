@@ -199,7 +199,12 @@ expect_rc 1
 expect_line '^    1\. +The container was started without the GPU \(bridge\.nvidia_dev\.container\)$'
 expect_line '\[not on the log.s platform\]$'
 expect_line 'applies only on WSL; the log is from another platform'
-run explain "$smi"
+# ...and with the platform only this machine's (a prior), the host's own
+# cause (no kernel module loaded on the native host) is bound, not ruled
+# out: the host's driver serves the container; the WSL causes, shown with
+# -v, stay last.
+run explain -v "$smi"
+expect_line '^    2\. +nvidia-smi cannot communicate with the driver \(nvml\.smi\.native_no_driver\)  \[only on one platform: which is the log.s\?\]$'
 expect_line '\[not on this platform\]$'
 expect_line 'applies only on WSL; platform\.kind: a container on native Linux'
 run_json explain --platform container "$smi"

@@ -63,8 +63,8 @@ run_json explain --platform wsl2 "$NUMA"
 expect_json '.matches[0].causes[0].id == "explain.frameworks.tf_numa_noise"'
 
 NCCL="RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:272, unhandled system error"
-lead native explain.nccl.system_error_any "$NCCL"
-lead container explain.nccl.system_error_any "$NCCL"
+lead native explain.nccl.first_warn "$NCCL"
+lead container explain.nccl.first_warn "$NCCL"
 expect_json '[.matches[0].causes[].id] | index("explain.nccl.shm_small") != null'
 run_json explain --platform wsl2 "$NCCL"
 expect_json '.matches[0].causes[0].id == "explain.frameworks.nccl_old_wsl"'

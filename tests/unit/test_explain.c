@@ -1285,6 +1285,43 @@ static struct rank_platform machine_pf(const struct result *res)
 
 /* A cause for another platform goes last, with and without --check, and a
  * myth that holds only on WSL is no myth on native Linux. */
+/* In a container whose platform only this machine says (a prior), a cause
+ * bound to native Linux is its host's (the kernel module the container's
+ * GPU comes from): bound, not ruled out. The text or --platform saying
+ * "container" keeps it out, and a WSL cause stays out either way. */
+static void test_rank_host_cause(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "platform.kind", "platform", "t", "s", { NULL }, NULL, 0 },
+	};
+	struct kb_entry host = { .id = "x.host_module", .layer = "bridge", .kind = "finding",
+				 .title = "H", .platform = "native" };
+	struct kb_entry wsl = { .id = "x.wsl", .layer = "libs", .kind = "finding", .title = "W",
+				.platform = "wsl" };
+	const struct kb_entry *causes[] = { &wsl, &host };
+	struct kb_entry sig_e = { .id = "x.sig", .layer = "nvml", .kind = "signature", .title = "S" };
+	struct explain_sig sig = { .e = &sig_e, .kind = "finding", .cause = causes, .ncause = 2 };
+	struct result res;
+	result_init(&res, &defs[0]);
+	res_ev(&res, "kind", "container");
+	res_set(&res, ST_PASS, NULL, "a container on native Linux");
+	res.ran = true;
+	struct cause_rank r[2];
+	struct rank_platform pf = machine_pf(&res);
+	rank_causes(&sig, defs, NULL, 1, &pf, r);
+	assert_ptr_equal(r[0].e, &host);
+	assert_int_equal(r[0].v, V_BOUND);
+	assert_ptr_equal(r[1].e, &wsl);
+	assert_int_equal(r[1].v, V_NOT_HERE);
+	struct rank_platform ptext;
+	rank_platform_pick(&ptext, "container", NULL, NULL, &res);
+	rank_causes(&sig, defs, NULL, 1, &ptext, r);
+	assert_int_equal(r[0].v, V_NOT_HERE);
+	assert_int_equal(r[1].v, V_NOT_HERE);
+	result_release(&res);
+}
+
 static void test_rank_platform(void **state)
 {
 	(void)state;
@@ -1806,8 +1843,27 @@ static void test_text_platform(void **state)
 		  NULL },
 		{ "sudo apt install ./dxgkrnl-dkms_2.0.3_all.deb\nls /dev/dxg", NULL },
 		{ "[    2.410266] hv_vmbus: registering driver dxgkrnl", "wsl2" },
+		/* an ioctl handler of dxgkrnl quoted bare, and the WSL kernel
+		 * named, outrank the Windows version in the same report
+		 * (github.com/syv-ai/qwen38-27b-rtx3090/issues/2) */
+		{ "The WSL kernel simultaneously recorded:\n"
+		  "dxgkio_make_resident: Ioctl failed: -12\n"
+		  "Environment: Windows 10, WSL kernel `6.18.33.2`, NVIDIA driver `610.62`",
+		  "wsl2" },
+		{ "Environment: Windows 11, WSL kernel 6.6.87.2, driver 581.57", "wsl2" },
+		{ "[ 1.2] dxgkio_query_adapter_info: Ioctl failed: -22", "wsl2" },
 		{ "[  12.0] NVRM: API mismatch: the client has the version 570.153.02", "native" },
 		{ "NVRM: Xid (PCI:0000:0b:00): 13, pid=1", "native" },
+		/* /proc/driver/nvidia/version's content: a loaded Linux module
+		 * (github.com/zzzhouuu/truenas-nvidia-drivers/issues/19,
+		 * github.com/NVIDIA/open-gpu-kernel-modules/issues/171); its
+		 * path alone is no marker (WSL users look for it) */
+		{ "Failed to initialize NVML: Driver/library version mismatch\n"
+		  "NVML library version: 580.178\n"
+		  "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.173.02  Tue Jun 23 08:38:17 UTC 2026",
+		  "native" },
+		{ "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  515.43.04  Release Build", "native" },
+		{ "cat: /proc/driver/nvidia/version: No such file or directory", NULL },
 		{ "Error! Bad return status for module build\nConsult /var/lib/dkms/nvidia/545/build/make.log",
 		  "native" },
 		/* akmods (Fedora) names itself with an s */
@@ -2162,6 +2218,131 @@ static void test_rank_k8s_plugin_release(void **state)
 	assert_string_equal(first_cause_of("I0523 main.go:256] No devices found. Waiting indefinitely.\n",
 					   NULL),
 			    "explain.containers.k8s_runtime");
+}
+
+/* A GPU out of memory in a program built on llama.cpp: the program's layer
+ * offload (Ollama's estimate, llama.cpp's -ngl) first, from pastes of
+ * several programs: Ollama on Windows (ollama#3460), Ollama in Docker
+ * (ollama#8447), Jan's llama.cpp backend (jan#8181); PyTorch's own OOM
+ * stays the full GPU (the program's batch or model). */
+static void test_rank_offload_oom(void **state)
+{
+	(void)state;
+	const char ollama_win[] = "CUDA error: out of memory current device: 0, in function alloc at "
+				  "C:\\a\\ollama\\ollama\\llm\\llama.cpp\\ggml-cuda.cu:445 "
+				  "cudaMalloc((void **) &ptr, look_ahead_size) GGML_ASSERT: "
+				  "C:\\a\\ollama\\ollama\\llm\\llama.cpp\\ggml-cuda.cu:193: "
+				  "!\"CUDA error\"\n";
+	assert_string_equal(first_cause_of(ollama_win, NULL), "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of(ollama_win, "windows"), "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of("ollama  | ggml_backend_cuda_buffer_type_alloc_buffer: allocating "
+					   "35533.34 MiB on device 0: cudaMalloc failed: out of memory\n"
+					   "ollama  | llama_model_load: error loading model: unable to "
+					   "allocate CUDA0 buffer\n",
+					   NULL),
+			    "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of("bug: GGML backend encountered an error [52509] "
+					   "0.02.396.005 E CUDA error: out of memory\n",
+					   NULL),
+			    "explain.apps.ggml_offload_oom");
+	assert_string_equal(first_cause_of("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+					   "1.02 GiB. GPU 0 has a total capacity of 23.52 GiB of which "
+					   "115.69 MiB is free.\n",
+					   NULL),
+			    "explain.cuda.vram_oom");
+}
+
+/* Error 804 from a CUDA newer than the driver on a GPU without forward
+ * compatibility: the driver's age first, the compat directory after it,
+ * from pastes of several programs in container images (AI Horde's worker,
+ * horde-worker-reGen#349; vLLM, vllm#4940; text-generation-inference,
+ * text-generation-inference#2001), on any platform. */
+static void test_rank_compat_804(void **state)
+{
+	(void)state;
+	const char *pastes[] = {
+		"Error 804: forward compatibility was attempted on non supported HW\n",
+		"I use the command above to test and occur \"RuntimeError: Unexpected error from "
+		"cudaGetDeviceCount(). Did you run some cuda functions before calling "
+		"NumCudaDevices() that might have already set an error? Error 804: forward "
+		"compatibility was attempted on non supported HW\"\n",
+		"/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
+		"initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+		"functions before calling NumCudaDevices() that might have already set an error? "
+		"Error 804: forward compatibility was attempted on non supported HW\n",
+	};
+	const char *kinds[] = { NULL, "container", "native", "wsl2" };
+	for (size_t i = 0; i < sizeof pastes / sizeof pastes[0]; i++)
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+			assert_string_equal(first_cause_of(pastes[i], kinds[k]),
+					    "explain.cuda.compat_driver_too_old");
+}
+
+/* CUDA's unknown error in a container: the container's view of the host
+ * driver first (a CDI spec or container older than a driver update), from
+ * pastes of several programs (llama.cpp's ggml in Ollama, ollama#15400;
+ * PyTorch in a Stable Diffusion image after an apt upgrade,
+ * stable-diffusion-webui-docker#388); the same text from native Linux keeps
+ * the kernel module's reading. */
+static void test_rank_container_unknown(void **state)
+{
+	(void)state;
+	const char ggml[] = "I have encountered the same issue `ggml_cuda_init: failed to initialize "
+			    "CUDA: unknown error`\n\nDriver Version: 590.48.01\nCUDA Version: 13.1\n"
+			    "nvidia-container-toolkit 1.19.0-1\n";
+	struct text_platform tp;
+	text_platform_read(ggml, strlen(ggml), &tp);
+	assert_non_null(tp.kind);
+	assert_string_equal(tp.kind, "container");
+	assert_string_equal(first_cause_of(ggml, tp.kind), "explain.containers.driver_changed_under");
+	const char torch[] = "webui-docker-auto-1  | RuntimeError: CUDA unknown error - this may be due "
+			     "to an incorrectly set up environment, e.g. changing env variable "
+			     "CUDA_VISIBLE_DEVICES after program start. Setting the available devices "
+			     "to be zero.\n";
+	assert_string_equal(first_cause_of(torch, "container"), "explain.containers.driver_changed_under");
+	assert_string_not_equal(first_cause_of(torch, "native"), "explain.containers.driver_changed_under");
+	assert_string_not_equal(first_cause_of(torch, NULL), "explain.containers.driver_changed_under");
+}
+
+/* NCCL's "unhandled system error" is a summary: the WARN line before it
+ * leads where the paste has it (nccl-tests on WSL: the pci_bus path, NCCL's
+ * own issues nccl#442; a VM's, nccl#573); alone (PyTorch's summary, as tests/explain/
+ * frameworks.log has it), NCCL's own advice to read that line comes first
+ * off WSL, WSL's old-NCCL reading on WSL. */
+static void test_rank_nccl_summary(void **state)
+{
+	(void)state;
+	/* the pci_bus line leads; its WSL reading (NCCL too old for WSL2)
+	 * on a WSL log, the general one (a VM or container's /sys, nccl#573)
+	 * where the text does not say where it ran */
+	const char pci[] = "DESKTOP:36629:36629 [0] NCCL INFO NCCL version 2.8.3+cuda11.1\n"
+			   "DESKTOP:36629:36635 [0] graph/xml.cc:332 NCCL WARN Could not "
+			   "find real path of /sys/class/pci_bus/0000:21/../../0000:21:00.0\n"
+			   "DESKTOP:36629:36635 [0] NCCL INFO graph/xml.cc:469 -> 2\n"
+			   "DESKTOP: Test NCCL failure common.cu:777 'unhandled system error'\n";
+	assert_string_equal(first_cause_of(pci, "wsl2"), "explain.frameworks.nccl_old_wsl");
+	assert_string_equal(first_cause_of(pci, NULL), "explain.nccl.pci_path_missing");
+	assert_string_equal(first_cause_of(pci, "native"), "explain.nccl.pci_path_missing");
+	const char torch[] = "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:911, "
+			     "unhandled system error, NCCL version 2.7.8\n"
+			     "ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n";
+	assert_string_equal(first_cause_of(torch, NULL), "explain.nccl.first_warn");
+	assert_string_equal(first_cause_of(torch, "native"), "explain.nccl.first_warn");
+	assert_string_equal(first_cause_of(torch, "wsl2"), "explain.frameworks.nccl_old_wsl");
+}
+
+/* The proprietary kernel module on a GPU that only the open modules drive:
+ * the kernel's own sentence names the cause (open-gpu-kernel-modules#1332),
+ * not the general RmInitAdapter reading. */
+static void test_rank_closed_module(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2d58)\n"
+					   "NVRM: installed in this system requires use of the NVIDIA "
+					   "open kernel modules.\n"
+					   "NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:1050)\n",
+					   "native"),
+			    "explain.kmod.closed_module_refuses_gpu");
 }
 
 /* One message, two readings told apart by the words around it (KB support:
@@ -2672,6 +2853,7 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_rank_other),
 		cmocka_unit_test(test_rank_platform),
+		cmocka_unit_test(test_rank_host_cause),
 		cmocka_unit_test(test_rank_windows),
 		cmocka_unit_test(test_rank_every_platform),
 		cmocka_unit_test(test_general_message_has_a_cause_everywhere),
@@ -2688,6 +2870,11 @@ int main(void)
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_gpupv_guest),
 		cmocka_unit_test(test_rank_k8s_plugin_release),
+		cmocka_unit_test(test_rank_offload_oom),
+		cmocka_unit_test(test_rank_closed_module),
+		cmocka_unit_test(test_rank_compat_804),
+		cmocka_unit_test(test_rank_container_unknown),
+		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
