@@ -70,8 +70,9 @@ static void complain(const struct kb_entry *e, const char *fmt, ...)
 
 /* What make promises of the built-in KB beyond what kb_parse and
  * explain_db_build check (src/kb/README.md): a source to cite, as an
- * address a user can open; a kind the tool knows; signatures that name a
- * cause and whose regexes have a prefilter key. */
+ * address a user can open; a kind the tool knows; established: only on a
+ * cause; signatures that name a cause and whose regexes have a prefilter
+ * key. */
 static void check_entries(const struct explain_db *db)
 {
 	for (size_t i = 0; i < kb.n; i++) {
@@ -84,6 +85,8 @@ static void check_entries(const struct explain_db *db)
 		if (strcmp(e->kind, "finding") && strcmp(e->kind, "noise") && strcmp(e->kind, "myth") &&
 		    strcmp(e->kind, "signature"))
 			complain(e, "kind: %s is not finding, noise, myth or signature", e->kind);
+		if (e->established && !strcmp(e->kind, "signature"))
+			complain(e, "established: is a cause's (what establishes it), not a signature's");
 		int si = explain_db_find(db, e->id);
 		if (!strcmp(e->kind, "signature") && si < 0)
 			complain(e, "a signature needs match: or regex: lines");
@@ -215,7 +218,7 @@ static const char packed_types[] =
 	"/* An entry as offsets: strings into kb_pool (+ 1; 0 is NULL), lists as\n"
 	" * their first value in kb_values and how many. */\n"
 	"struct kb_packed {\n"
-	"\tuint32_t id, layer, kind, title, cause, confirm, platform, family, file;\n"
+	"\tuint32_t id, layer, kind, title, cause, confirm, platform, family, established, file;\n"
 	"\tuint32_t list[8]; /* fix source match regex see support exclude context */\n"
 	"\tuint16_t nlist[8];\n"
 	"\tint32_t line;\n"
@@ -242,11 +245,12 @@ static void put_entries(struct strbuf *o, struct pool *pool)
 	sb_addf(o, "static const struct kb_packed kb_packed[%zu] = {\n", kb.n ? kb.n : 1);
 	for (size_t i = 0; i < kb.n; i++) {
 		const struct kb_entry *e = &kb.e[i];
-		sb_addf(o, "\t{ %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu,\n\t  {",
+		sb_addf(o, "\t{ %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu,\n\t  {",
 			pool_ref(pool, e->id), pool_ref(pool, e->layer), pool_ref(pool, e->kind),
 			pool_ref(pool, e->title), pool_ref(pool, e->cause),
 			pool_ref(pool, e->confirm), pool_ref(pool, e->platform),
-			pool_ref(pool, e->family), pool_ref(pool, e->file));
+			pool_ref(pool, e->family), pool_ref(pool, e->established),
+			pool_ref(pool, e->file));
 		for (int k = 0; k < 8; k++) {
 			const struct kb_list *l = entry_list(e, k);
 			sb_addf(o, " %zu,", l->n ? at : 0);
@@ -311,6 +315,7 @@ static const char entries_code[] =
 	"\te->confirm = kb_str(p->confirm);\n"
 	"\te->platform = kb_str(p->platform);\n"
 	"\te->family = kb_str(p->family);\n"
+	"\te->established = kb_str(p->established);\n"
 	"\te->file = kb_str(p->file);\n"
 	"\te->line = p->line;\n"
 	"\te->id = kb_str(p->id); /* last: it marks the entry filled */\n"

@@ -380,8 +380,8 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 	}
 }
 
-/* The remark of the check put before a destructive first step. */
-#define WHICH_CAUSE_FIRST "   (first: which cause this is, before removing or reinstalling anything)"
+/* The remark of the check put before a change on a guess. */
+#define WHICH_CAUSE_FIRST "   (first: which cause this is, before changing anything)"
 
 static void fix_insert_first(struct finding_view *fv, char *line)
 {
@@ -389,6 +389,48 @@ static void fix_insert_first(struct finding_view *fv, char *line)
 	memmove(fv->fix + 1, fv->fix, fv->nfix * sizeof *fv->fix);
 	fv->fix[0] = line;
 	fv->nfix++;
+}
+
+/* Whether fv's first line may not lead for r: a removal or a reinstall
+ * never leads unless this machine's checks confirm the cause; any other
+ * change of the system (fix_changes_system) not unless the message
+ * establishes the cause either (the KB's established:). */
+static bool first_waits(const struct finding_view *fv, const struct cause_rank *r)
+{
+	if (!fv->nfix || r->v == V_CONFIRMED)
+		return false;
+	return fix_is_destructive(fv->fix[0]) ||
+	       (!r->e->established && fix_changes_system(fv->fix[0]));
+}
+
+/* A look before the change: the cause's own first line that only looks
+ * (fix_only_looks: it reads the machine and tells the causes apart)
+ * moves to the front; without one, the cause's check (confirm) comes
+ * first, as prefix says it runs here ("in WSL: " on a Windows log); with
+ * no check to run there (prefix NULL), a line that removes nothing. */
+static void look_first(struct finding_view *fv, const struct cause_rank *r, const char *prefix)
+{
+	for (size_t i = 1; i < fv->nfix; i++)
+		if (fix_only_looks(fv->fix[i])) {
+			char *x = fv->fix[i];
+			memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
+			fv->fix[0] = x;
+			return;
+		}
+	if (!prefix) {
+		/* nothing that looks runs there: at least no removal leads */
+		for (size_t i = 1; i < fv->nfix && fix_is_destructive(fv->fix[0]); i++)
+			if (!fix_is_destructive(fv->fix[i])) {
+				char *x = fv->fix[i];
+				memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
+				fv->fix[0] = x;
+			}
+		return;
+	}
+	const char *only = r->e->confirm && strstr(r->e->confirm, "--only") ? r->e->confirm : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	sb_addf(&sb, "%s%s" WHICH_CAUSE_FIRST, prefix, only ? only : "wslgpu check");
+	fix_insert_first(fv, sb_detach(&sb));
 }
 
 /* order_fixes for a log established as Windows'. No Linux command leads
@@ -423,22 +465,9 @@ static void order_fixes_windows(struct finding_view *fv, const struct cause_rank
 		free(fv->fix);
 		fv->fix = keep;
 	}
-	if (!k || !fix_is_destructive(fv->fix[0]) || r->v == V_CONFIRMED)
-		return;
-	/* a destructive step never leads on a guess: the first one that
-	 * only looks or changes less comes first */
-	for (size_t i = 1; i < k; i++)
-		if (!fix_is_destructive(fv->fix[i])) {
-			char *x = fv->fix[i];
-			memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
-			fv->fix[0] = x;
-			return;
-		}
-	if (in_wsl && r->e->confirm && strstr(r->e->confirm, "--only")) {
-		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "in WSL: %s" WHICH_CAUSE_FIRST, r->e->confirm);
-		fix_insert_first(fv, sb_detach(&sb));
-	}
+	/* wslgpu runs in WSL only: a check for Windows itself is no line */
+	if (first_waits(fv, r))
+		look_first(fv, r, in_wsl && r->e->confirm ? "in WSL: " : NULL);
 }
 
 void order_fixes(struct finding_view *fv, const struct cause_rank *r,
@@ -448,7 +477,10 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	bool established = pf && pf->established && pf->kind;
 	bool wsl_log = established && kb_kind_is_wsl(pf->kind);
 	if (log_is_windows(pf)) {
-		order_fixes_windows(fv, r, is_wsl_cause(e));
+		/* a cause of Linux (WSL's, or one native Linux shares) holds on
+		 * that machine only in WSL (rank_causes binds it so) */
+		order_fixes_windows(fv, r, e->platform && kb_applies(e, "wsl2") &&
+						   !kb_applies(e, "windows"));
 		return;
 	}
 	/* A cause of WSL's own (or Windows') keeps its order: it is marked as such. */
@@ -463,12 +495,8 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 		 * apart comes first. */
 		fix_insert_first(fv, xstrdup(e->confirm));
 	}
-	if (fv->nfix && fix_is_destructive(fv->fix[0]) && r->v != V_CONFIRMED) {
-		const char *only = e->confirm && strstr(e->confirm, "--only") ? e->confirm : NULL;
-		struct strbuf sb = STRBUF_INIT;
-		sb_addf(&sb, "%s" WHICH_CAUSE_FIRST, only ? only : "wslgpu check");
-		fix_insert_first(fv, sb_detach(&sb));
-	}
+	if (first_waits(fv, r))
+		look_first(fv, r, "");
 }
 
 static bool shown_kind(const char *k)

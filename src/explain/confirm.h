@@ -142,18 +142,22 @@ const char *explain_effective_kind(const struct explain_sig *sig, const struct c
  *     those about WSL itself (fix_names_wsl) last;
  *     a WSL cause's lines say "in WSL:" (it is shown for a Windows user
  *     who runs the program in WSL);
- *   - a destructive first line (removing packages or files, reinstalling a
- *     driver, changing the system) is never first on a guess: unless this
- *     machine's checks name the cause (confirmed), the cause's own check
- *     command, which tells the causes apart, comes first.
+ *     a cause of Linux (WSL's, or one native Linux shares) is WSL's there;
+ *   - no change of the system (fix_changes_system: installs, removals,
+ *     configuration, restarts) is first on a guess: unless this machine's
+ *     checks confirm the cause, or the message establishes it (the KB's
+ *     established:; a removal or a reinstall still waits for a check), the
+ *     cause's first line that only looks (fix_only_looks) comes first, or,
+ *     with none, its own check command, which tells the causes apart.
  */
 void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 		 const struct rank_platform *pf);
 /* Whether pf is a log established as one from Windows itself (not WSL's):
  * its causes and fixes are ranked and shown for Windows. */
 bool log_is_windows(const struct rank_platform *pf);
-/* fix_is_wsl_only, fix_is_linux_only, fix_names_wsl and fix_is_destructive,
- * which order_fixes reads, are fixline.h's. */
+/* fix_is_wsl_only, fix_is_linux_only, fix_names_wsl, fix_is_destructive,
+ * fix_changes_system and fix_only_looks, which order_fixes reads, are
+ * fixline.h's. */
 
 /* One line saying what decided the verdict ("platform.kind: ..."), or "". */
 void cause_evidence(const struct cause_rank *r, struct strbuf *out);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "fixline.h"
@@ -70,7 +71,8 @@ static const char *const readers[] = {
 	"wsl.exe -l", "wsl.exe --list", "wsl.exe --version", "wsl.exe --status", "nvcc",
 	"python", "python3", "pip list", "pip show", "mokutil", "env", "dmesg", "lspci",
 	"vmstat", "apt-cache", "py-spy", "nproc", "ulimit", "iconv", "find", "stat", "readlink",
-	"nvidia-container-cli", "LD_DEBUG=", "explorer.exe", "lsof", "top", "ps", NULL,
+	"nvidia-container-cli", "LD_DEBUG=", "explorer.exe", "lsof", "top", "ps", "ldd",
+	"docker context ls", "docker history", "systeminfo", NULL,
 };
 
 /* First words of a fix line that is a sentence for a person. */
@@ -87,6 +89,33 @@ static bool starts_word(const char *s, const char *w)
 {
 	size_t l = strlen(w);
 	return strncmp(s, w, l) == 0 && (s[l] == '\0' || s[l] == ' ' || w[l - 1] == '=');
+}
+
+/* The risk of command t by the table, or by its first word when that is
+ * a command that only looks; false when neither knows it. */
+static bool command_risk(const char *t, enum fix_risk *risk, const char **reason)
+{
+	const char *cmd = starts_word(t, "sudo") ? t + 5 : t;
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		const char *hit = strstr(cmd, rules[i].pattern);
+		if (hit && (!rules[i].prefix || hit == cmd)) {
+			*risk = rules[i].risk;
+			*reason = rules[i].reason;
+			return true;
+		}
+	}
+	for (size_t i = 0; readers[i]; i++)
+		if (starts_word(cmd, readers[i]) || (readers[i][0] == '{' && cmd[0] == '{')) {
+			*risk = RISK_NONE;
+			*reason = "only looks";
+			return true;
+		}
+	if (cmd[0] == '{' || cmd[0] == '/') { /* {python} -m ..., /usr/lib/wsl/lib/nvidia-smi */
+		*risk = RISK_NONE;
+		*reason = "only looks";
+		return true;
+	}
+	return false;
 }
 
 static bool is_instruction(const char *s)
@@ -152,26 +181,8 @@ void fix_classify(const char *line, struct fix_command *c)
 		c->risk_reason = "for you to do";
 		return;
 	}
-	const char *cmd = starts_word(t, "sudo") ? t + 5 : t;
-	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-		const char *hit = strstr(cmd, rules[i].pattern);
-		if (hit && (!rules[i].prefix || hit == cmd)) {
-			c->risk = rules[i].risk;
-			c->risk_reason = rules[i].reason;
-			return;
-		}
-	}
-	for (size_t i = 0; readers[i]; i++)
-		if (starts_word(cmd, readers[i]) || (readers[i][0] == '{' && cmd[0] == '{')) {
-			c->risk = RISK_NONE;
-			c->risk_reason = "only looks";
-			return;
-		}
-	if (cmd[0] == '{' || cmd[0] == '/') { /* {python} -m ..., /usr/lib/wsl/lib/nvidia-smi */
-		c->risk = RISK_NONE;
-		c->risk_reason = "only looks";
+	if (command_risk(t, &c->risk, &c->risk_reason))
 		return;
-	}
 	/* root, its sudo dropped (fix_for_user), changes the system too */
 	bool system = c->needs_root || (c->where == FIX_LINUX && fix_user_get() == FIX_USER_ROOT);
 	c->risk = system ? RISK_MEDIUM : RISK_LOW;
@@ -484,6 +495,29 @@ bool fix_changes_system(const char *line)
 	bool changes = has_any(cmd, words);
 	free(cmd);
 	return changes;
+}
+
+bool fix_only_looks(const char *line)
+{
+	if (fix_changes_system(line))
+		return false;
+	struct strbuf note = STRBUF_INIT;
+	const char *rem = kb_fix_remark(line, &note);
+	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+	/* "in WSL: CMD" on a Windows log (order_fixes) is CMD */
+	const char *t = !strncmp(cmd, "in WSL: ", 8) ? cmd + 8 : cmd;
+	enum fix_risk risk = RISK_HIGH;
+	const char *why;
+	/* a template is a command to complete ("ldd PROGRAM | grep ..."); a
+	 * step that reads the result of a change ("(afterwards: ...)") tells
+	 * nothing apart before it */
+	bool looks = (!is_instruction(t) || kb_fix_is_template(line)) &&
+		     command_risk(t, &risk, &why) && risk == RISK_NONE &&
+		     !strcasestr(sb_str(&note), "afterwards") &&
+		     strncasecmp(sb_str(&note), "after ", 6) && !strstr(sb_str(&note), ", after ");
+	free(cmd);
+	sb_release(&note);
+	return looks;
 }
 
 /* The remark's first words that put the line on one platform: each part

@@ -142,5 +142,10 @@ bool fix_is_destructive(const char *line);
  * definition the KB's rule "no system-changing first step on a guess"
  * is tested by (test_explain). */
 bool fix_changes_system(const char *line);
+/* Whether a fix line is a command that only looks (nvidia-smi, ls, grep,
+ * dpkg -l, wsl.exe --version, wslgpu check; a template of one too) and
+ * reads the machine as it is, not after a change ("(afterwards: ...)"):
+ * the step explain puts before a system change on a guess. */
+bool fix_only_looks(const char *line);
 
 #endif

@@ -44,6 +44,11 @@ struct kb_entry {
 	const char *family;   /* a signature that reads a family of messages in any
 			       * wording (libload, oom, arch...): it gives way on a
 			       * line another signature reads */
+	const char *established; /* (a cause) what in the messages that lead to it
+				  * establishes it, so that its documented remedy
+				  * leads even when it changes the system; NULL: a
+				  * reading among others, whose first step only looks
+				  * (explain's order_fixes) */
 	const char *platform; /* where the cause can apply: platform kinds
 			       * (wsl1 wsl2 container-in-wsl2 native container
 			       * windows) or wsl / not-wsl, blank-separated;

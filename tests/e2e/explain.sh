@@ -278,12 +278,25 @@ expect_json '.matches[0].causes[-1].machine == "not_applicable"'
 # ...but only where the KB says the message itself is printed on one
 # platform (the signature's platform: line). nvidia-smi's "Unable to
 # determine the device handle" is printed on native Linux too
-# (https://github.com/NVIDIA/nvidia-docker/issues/1553): its known causes are
-# WSL's, and off WSL, with no marker in the text, none of their steps leads.
+# (https://github.com/NVIDIA/nvidia-docker/issues/1553): natively the GPU
+# stopped answering (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/387),
+# which leads here, bound, with a look at the kernel log; the WSL readings
+# are not this machine's, and none of their steps leads.
 run_json explain "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"
-expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+expect_json '.matches[0].causes[0].id == "explain.host.gpu_off_bus" and .matches[0].causes[0].machine == "platform_bound"'
+expect_json '[.matches[0].causes[] | select(.id == "host.driver.tcc" or .id == "host.driver.too_old_wsl") | .machine] | all(. == "not_applicable")'
 run explain "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"
 expect_no_line 'nvidia-smi\.exe'
+expect_line "sudo dmesg -T \\| grep -iE 'NVRM\\|Xid'"
+# the kernel's Xid line says it is native Linux's log
+run_json explain "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error
+NVRM: Xid (PCI:0000:0b:00): 79, GPU has fallen off the bus."
+expect_json '[.matches[] | select(.signature == "explain.sig.smi_device_handle") | .causes[0].id] == ["explain.host.gpu_off_bus"]'
+# on WSL its causes are the Windows driver's, and the native one is not here
+fixture healthy-wsl2
+run_json explain --platform wsl2 "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"
+expect_json '.matches[0].causes[0].id == "host.driver.tcc" and ([.matches[0].causes[] | select(.id == "explain.host.gpu_off_bus") | .machine] == ["not_applicable"])'
+fixture native-nvidia
 
 # A message printed on every platform has a cause that holds on each
 # (test_general_message_has_a_cause_everywhere): on native Linux and in a

@@ -72,7 +72,7 @@ done
 # what is left holds there, and comes first
 with FAKE_CUDA_FAIL=cuInit:3
 run_json --only cuda.init
-expect_json '.checks[] | select(.id == "cuda.init") | .fix == ["unset CUDA_VISIBLE_DEVICES"]'
+expect_json '.checks[] | select(.id == "cuda.init") | .fix == ["unset CUDA_VISIBLE_DEVICES", "nvidia-smi   # does the driver answer, and list the GPU?"]'
 with FAKE_NVML_FAIL=nvmlInit_v2:999
 run_json --only nvml.init
 expect_json '.checks[] | select(.id == "nvml.init") | .fix == ["nvidia-smi"]'
@@ -89,7 +89,7 @@ fixture healthy-wsl2
 with FAKE_CUDA_FAIL=cuInit:3
 run_json --only cuda.init
 expect_json '.checks[] | select(.id == "cuda.init") | .fixes_for == "wsl2"'
-expect_json '.checks[] | select(.id == "cuda.init") | .fix[1] | startswith("wsl.exe --shutdown")'
+expect_json '.checks[] | select(.id == "cuda.init") | .fix[2] | startswith("wsl.exe --shutdown")'
 run fix
 expect_line '^# PS> wsl\.exe --shutdown'
 expect_line 'Windows-side commands'

@@ -1542,8 +1542,6 @@ static void test_rank_windows(void **state)
  * platforms they lack; the list may only shrink.
  */
 static const char *const general_pending[] = {
-	"explain.sig.smi_device_handle container",
-	"explain.sig.smi_device_handle native",
 	NULL,
 };
 
@@ -1627,6 +1625,10 @@ static void test_rank_every_platform(void **state)
 				const struct kb_entry *e = r[j].e;
 				bool wsl_bound = e->platform && kb_applies(e, "wsl2") &&
 						 !kb_applies(e, "native") && !kb_applies(e, "container");
+				/* on a Windows log a cause of Linux holds in WSL only:
+				 * its Linux lines say "in WSL:" */
+				bool in_wsl = e->platform && kb_applies(e, "wsl2") &&
+					      !kb_applies(e, "windows");
 				if (windows && j > 0 && r[j - 1].v == r[j].v && r[j - 1].linux_fixes &&
 				    !r[j].linux_fixes)
 					fail_msg("%s on windows: %s, all of whose steps are Linux "
@@ -1648,13 +1650,13 @@ static void test_rank_every_platform(void **state)
 				/* a general cause's line about WSL is never first
 				 * on a Windows log while a line for Windows itself
 				 * is there */
-				if (windows && !wsl_bound && fv.nfix &&
+				if (windows && !in_wsl && fv.nfix &&
 				    fix_names_wsl(fv.fix[0]) && !fix_names_wsl(fv.fix[fv.nfix - 1]))
 					fail_msg("%s on windows: %s leads with a WSL line: %s", sig->e->id,
 						 e->id, fv.fix[0]);
 				for (size_t f = 0; windows && f < fv.nfix; f++)
 					if (fix_is_linux_only(fv.fix[f]) ||
-					    (!wsl_bound && !strncmp(fv.fix[f], "in WSL:", 7)))
+					    (!in_wsl && !strncmp(fv.fix[f], "in WSL:", 7)))
 						fail_msg("%s on windows: %s shows a Linux command: %s",
 							 sig->e->id, e->id, fv.fix[f]);
 				if (kinds[k] && !wsl && !wsl_bound && !windows)
@@ -1674,82 +1676,22 @@ static void test_rank_every_platform(void **state)
 /*
  * No cause leads with a step that changes the system (fix_changes_system:
  * installs, removals, configuration, restarts) on a guess. A cause is a
- * guess unless the message that leads to it names it -- then the first
- * step is its documented remedy; the table below holds those, each with
- * what establishes it. Any other cause first shows a step that only looks
- * and tells its readings apart, the change after it. Ranked for every
- * platform as test_rank_every_platform does, unconfirmed.
+ * guess unless the messages that lead to it name it -- its KB entry's
+ * established: says what establishes it, and its first step is then its
+ * documented remedy. Any other cause first shows a step that only looks
+ * and tells its readings apart, the change after it (order_fixes). Ranked
+ * for every platform as test_rank_every_platform does, unconfirmed.
  */
-static const struct {
-	const char *id, *why;
-} established_by_message[] = {
-	{ "explain.apps.llama_cpu_build", "llama.cpp's own line says it was built without GPU support" },
-	{ "explain.apps.bnb_windows_dll", "the message names bitsandbytes' Windows DLL" },
-	{ "explain.apps.ort_cpu_package", "onnxruntime lists only the CPU provider" },
-	{ "explain.apps.ct2_cudnn", "the missing library is named: cuDNN for ctranslate2" },
-	{ "explain.apps.ct2_cublas", "the missing library is named: cuBLAS for ctranslate2" },
-	{ "explain.apps.numba_nvvm", "numba says it cannot find NVVM" },
-	{ "explain.apps.ort_windows_126", "LoadLibrary error 126 names onnxruntime's CUDA provider DLL" },
-	{ "explain.tfjax.ptxas_missing", "XLA says it cannot find ptxas" },
-	{ "explain.tfjax.libdevice", "XLA says it cannot find libdevice" },
-	{ "explain.tfjax.jax_versions", "jax names the jaxlib/plugin versions that disagree" },
-	{ "explain.frameworks.jax_backend", "jax says no CUDA backend was found: a CPU-only jaxlib" },
-	{ "explain.kmod.akmods_build_deps", "akmods names the package that is needed" },
-	{ "explain.bridge.dxg_drv_init", "dxgkrnl's init failure is the Windows driver's" },
-	{ "explain.platform.vm_platform_off", "WSL says the Virtual Machine Platform is not enabled" },
-	{ "explain.wslstart.hcs_service", "the message names the missing Hyper-V compute service" },
-	{ "explain.wslstart.wsl_component_off", "the message names the WSL optional component" },
-	{ "explain.wslstart.kernel_missing", "WSL says its kernel file is missing" },
-	{ "explain.wslstart.package_broken", "the message names the WSL package (class not registered)" },
-	{ "explain.wslstart.network_setup", "WSL names its networking component" },
-	{ "explain.wslstart.update_failed", "wsl --update's own failure" },
-	{ "explain.wslstart.download_failed", "the download's own failure" },
-	{ "explain.wslstart.update_arch", "the update names the wrong architecture" },
-	{ "explain.wslstart.wsl_1_1_3", "the error code is WSL 1.1.3's known regression" },
-	{ "explain.wslstart.vhd_in_use", "the message says the virtual disk is in use" },
-	{ "explain.containers.desktop_wsl_call", "Docker Desktop's call into wsl.exe failed" },
-	{ "explain.containers.desktop_inbox_wsl", "Docker Desktop names the inbox WSL" },
-	{ "explain.perf.vmmem", "vmmem holding memory is WSL's page cache: the reading is the message" },
-	{ "explain.wslstart.service_state", "E_UNEXPECTED is the WSL service's; Microsoft's guide restarts it" },
-	{ "explain.wslstart.disk_corrupted", "WSL says the disk cannot be mounted; a repair starts with it shut down" },
-	{ "explain.wslstart.no_systemd", "the message says the system was not booted with systemd" },
-	{ "containers.docker.permission", "permission denied on docker.sock: Docker's post-install step" },
-	{ "frameworks.torch.driver_too_old", "PyTorch says the driver is too old" },
-	{ "frameworks.ptx_toolchain", "the PTX's toolchain is newer than the driver: the message's words" },
-	{ "toolkit.packages.cuda_meta", "the paste installs the cuda meta-package; the toolkit package replaces it" },
-};
 
 /*
- * Judged guesses not yet mended (tune5c and audit6 audits): a general
- * message, several readings, a system-changing first step. Shown, not
- * failed, until each gets a read-only first step; an entry not here or
- * above that leads with a change fails. Most lead only on a Windows log,
- * where their Linux diagnostics are dropped (order_fixes_windows).
+ * Judged guesses not yet mended: a general message, several readings, a
+ * system-changing first step. Shown, not failed, until each gets a
+ * read-only first step; an entry not here or established that leads with
+ * a change fails.
  */
 static const char *const guess_pending[] = {
-	"containers.docker.daemon_down", "containers.image_driver_libs",
-	"containers.docker.no_toolkit", "containers.docker.runtime_missing", "containers.cdi.stale",
-	"host.driver.toolkit_too_new", "frameworks.import_libs_missing", "frameworks.torch.cpu_only",
-	"toolkit.nvcc.none", "bridge.nvidia_dev.no_driver", "frameworks.cupy.driver_too_old",
-	"frameworks.tensorflow.libs_missing", "frameworks.tensorflow.cpu_only",
-	"frameworks.torch.cudnn_failed", "frameworks.jax.cpu_only", "containers.nvcli.failed_request",
-	"cuda.init.error", "explain.frameworks.cudnn_missing", "bridge.dxg.driver_old",
-	"host.driver_store.none", "host.driver.too_old_wsl", "libs.wsl_dir.missing_driver_libs",
-	"explain.cuda.built_without_cuda", "cuda.init.unknown", "cuda.init.not_initialized",
-	"frameworks.torch.no_driver", "explain.frameworks.cuda_lib_skew",
-	"libs.kernel_modules.nvidia_in_wsl", "libs.wsl_dir.ldconfig_disabled", "libs.wsl_dir.no_smi",
-	"explain.memory.vm_panic", "explain.nccl.shared_mem_sm120", "nvml.smi.no_driver",
-	"explain.skew.lib_older_than_build", "explain.toolkit.lib_file_broken",
-	"explain.toolkit.cuda_home", "explain.wslstart.host_memory", NULL,
+	NULL,
 };
-
-static bool cause_established(const char *id)
-{
-	for (size_t i = 0; i < sizeof established_by_message / sizeof established_by_message[0]; i++)
-		if (!strcmp(established_by_message[i].id, id))
-			return true;
-	return false;
-}
 
 static bool guess_is_pending(const char *id)
 {
@@ -1777,6 +1719,61 @@ static void test_no_system_change_on_a_guess(void **state)
 	assert_false(fix_changes_system("docker info --format '{{.Runtimes}}'"));
 	/* a remark's words are no step: "(pip install X fixes it)" */
 	assert_false(fix_changes_system("pip list | grep -i nccl   (pip install nvidia-nccl-cu12 updates it)"));
+	/* what may lead instead: a command that only looks, at the machine as
+	 * it is (not the check after a change), a template of one too */
+	assert_true(fix_only_looks("nvidia-smi"));
+	assert_true(fix_only_looks("docker context ls   (which daemon the client talks to)"));
+	assert_true(fix_only_looks("ldd PROGRAM | grep -i cuda   (a template: put in PROGRAM, the program)"));
+	assert_true(fix_only_looks("in WSL: ls -l /usr/lib/wsl/lib"));
+	assert_false(fix_only_looks("free -h   (after the restart: total and swap show the new limits)"));
+	assert_false(fix_only_looks("wsl.exe -l -v   (in PowerShell, afterwards: VERSION 2)"));
+	assert_false(fix_only_looks("export CUDA_HOME=/usr/local/cuda"));
+	assert_false(fix_only_looks("update the NVIDIA driver"));
+	assert_false(fix_only_looks("sudo apt-get install -y nvidia-container-toolkit"));
+
+	/* the rule, on a cause of its own: a change on a guess waits for the
+	 * cause's first look; established by its message or confirmed here,
+	 * the remedy leads; with no look, the cause's check comes first */
+	static const char *lines[] = { "sudo systemctl restart docker", "export DOCKER_HOST=",
+				       "docker info --format '{{.Runtimes}}'" };
+	struct kb_entry c = { .id = "x.c", .layer = "containers", .kind = "finding", .title = "C",
+			      .fix = { lines, 3 }, .confirm = "wslgpu check --only containers" };
+	struct rank_platform native = { .kind = "native", .established = true, .from = "text" };
+	struct rank_platform win = { .kind = "windows", .established = true, .from = "text" };
+	struct cause_rank cr = { .e = &c, .v = V_UNCHECKED };
+	struct finding_view v;
+	finding_expand(&v, &c, NULL, NULL);
+	order_fixes(&v, &cr, &native);
+	assert_string_equal(v.fix[0], "docker info --format '{{.Runtimes}}'");
+	assert_string_equal(v.fix[1], "sudo systemctl restart docker");
+	finding_view_release(&v);
+	cr.v = V_CONFIRMED;
+	finding_expand(&v, &c, NULL, NULL);
+	order_fixes(&v, &cr, &native);
+	assert_string_equal(v.fix[0], "sudo systemctl restart docker");
+	finding_view_release(&v);
+	cr.v = V_UNCHECKED;
+	c.established = "the message names it";
+	finding_expand(&v, &c, NULL, NULL);
+	order_fixes(&v, &cr, &native);
+	assert_string_equal(v.fix[0], "sudo systemctl restart docker");
+	finding_view_release(&v);
+	c.established = NULL;
+	c.fix.n = 1;
+	finding_expand(&v, &c, NULL, NULL);
+	order_fixes(&v, &cr, &native);
+	assert_int_equal(v.nfix, 2);
+	assert_non_null(strstr(v.fix[0], "wslgpu check --only containers"));
+	assert_false(fix_changes_system(v.fix[0]));
+	finding_view_release(&v);
+	/* a Windows log: a cause of Linux (WSL's or native Linux's too) holds
+	 * there in WSL: its check runs "in WSL:" */
+	c.platform = "wsl2 native";
+	finding_expand(&v, &c, NULL, NULL);
+	order_fixes(&v, &cr, &win);
+	assert_non_null(v.fix[0]);
+	assert_int_equal(strncmp(v.fix[0], "in WSL: wslgpu check --only containers", 38), 0);
+	finding_view_release(&v);
 
 	const struct explain_db *db = explain_db_builtin();
 	const char *kinds[] = { "native", "container", "windows", "wsl2", NULL };
@@ -1792,9 +1789,14 @@ static void test_no_system_change_on_a_guess(void **state)
 			rank_causes(sig, NULL, NULL, 0, kinds[k] ? &pf : NULL, r);
 			for (size_t j = 0; j < nc; j++) {
 				const struct kb_entry *e = r[j].e;
-				if (r[j].v == V_NOT_HERE || strcmp(e->kind, "finding") ||
-				    cause_established(e->id))
+				if (r[j].v == V_NOT_HERE || strcmp(e->kind, "finding"))
 					continue;
+				if (e->established) {
+					/* what establishes it, said */
+					if (!e->established[0])
+						fail_msg("%s: established: says nothing", e->id);
+					continue;
+				}
 				struct finding_view fv;
 				finding_expand(&fv, e, NULL, NULL);
 				order_fixes(&fv, &r[j], kinds[k] ? &pf : NULL);
@@ -2117,6 +2119,47 @@ static void test_rank_display_watchdog(void **state)
 	assert_string_equal(first_cause_of(picon, "native"), "explain.host.display_watchdog");
 	/* the message alone, platform unknown: no platform's advice is lifted */
 	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
+}
+
+/* nvidia-smi's "Unable to determine the device handle for GPU ...: Unknown
+ * Error": natively (and in a container there) the GPU stopped answering (fell off the bus,
+ * open-gpu-kernel-modules#387, #507), on WSL the Windows driver's
+ * readings; with the platform unknown no WSL step leads, and the kernel's
+ * Xid line in the paste lifts the native reading. Its first step only looks. */
+static void test_rank_smi_device_handle(void **state)
+{
+	(void)state;
+	const char plain[] = "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error\n";
+	const char xid[] = "$ nvidia-smi\n"
+			   "Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error\n"
+			   "[ 5107.644336] NVRM: Xid (PCI:0000:0b:00): 79, GPU has fallen off the bus.\n";
+	assert_string_equal(first_cause_of(plain, "native"), "explain.host.gpu_off_bus");
+	assert_string_equal(first_cause_of(xid, NULL), "explain.host.gpu_off_bus");
+	const char *on_wsl = first_cause_of(plain, "wsl2");
+	assert_true(!strcmp(on_wsl, "host.driver.tcc") || !strcmp(on_wsl, "host.driver.too_old_wsl"));
+	/* platform unknown: no WSL cause first */
+	const char *unknown = first_cause_of(plain, NULL);
+	const struct kb_entry *u = kb_find(unknown);
+	assert_non_null(u);
+	assert_false(u->platform && kb_applies(u, "wsl2") && !kb_applies(u, "native"));
+
+	/* natively its first step reads the kernel log, the reboot comes last */
+	const struct kb_entry *e = kb_find("explain.host.gpu_off_bus");
+	assert_non_null(e);
+	assert_true(kb_applies(e, "native") && kb_applies(e, "container"));
+	struct rank_platform pf = { .kind = "native", .established = true, .from = "text" };
+	struct cause_rank r = { .e = e, .v = V_UNCHECKED };
+	struct finding_view fv;
+	finding_expand(&fv, e, NULL, NULL);
+	order_fixes(&fv, &r, &pf);
+	assert_true(fv.nfix >= 2);
+	assert_true(fix_only_looks(fv.fix[0]));
+	assert_non_null(strstr(fv.fix[0], "dmesg"));
+	assert_true(fix_changes_system(fv.fix[fv.nfix - 1]));
+	finding_view_release(&fv);
+	/* on WSL and on a Windows log it does not apply */
+	assert_false(kb_applies(e, "wsl2"));
+	assert_false(kb_applies(e, "windows"));
 }
 
 /* A Hyper-V guest given the GPU by paravirtualisation, with dxgkrnl built
@@ -2868,6 +2911,7 @@ int main(void)
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_other_driver),
+		cmocka_unit_test(test_rank_smi_device_handle),
 		cmocka_unit_test(test_rank_gpupv_guest),
 		cmocka_unit_test(test_rank_k8s_plugin_release),
 		cmocka_unit_test(test_rank_offload_oom),
