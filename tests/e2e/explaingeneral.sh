@@ -1,0 +1,125 @@
+# explaingeneral.sh: messages every platform prints whose first-known causes
+# are WSL's (a TensorFlow dlerror for libcuda.so.1, NVML's error 9,
+# nvidia-smi's empty process list, systemctl without systemd...). On a
+# native or container log the platform's own reading leads, with a first
+# step that only looks; on WSL the WSL causes still lead; no WSL step is
+# shown off WSL. Pastes from the reports cited in src/kb/explain-general.kb.
+. "$(dirname "$0")/lib.sh"
+
+fixture healthy-wsl2
+
+# lead KIND ID TEXT: on a log from KIND (--platform), ID is the first cause,
+# it applies there (not bound elsewhere), and no shown cause's fix line is
+# a WSL step.
+lead() {
+	run_json explain --platform "$1" "$3"
+	expect_json ".matches[0].causes[0].id == \"$2\" and .matches[0].causes[0].machine == null"
+	expect_json '[.matches[0].causes[] | select(.machine == null) | .fix[] | select(test("wsl\\.exe|/usr/lib/wsl|PowerShell|\\.wslconfig"))] == []'
+}
+
+DLERR="2020-01-16 12:58:56.907133: W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such file or directory"
+lead native explain.libs.native_driver_libs_missing "$DLERR"
+# the first step looks (nvidia-smi), the install comes later and says where
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+lead container explain.containers.no_gpu_driver "$DLERR"
+expect_json '.matches[0].causes[0].fix[0] | startswith("ldconfig -p")'
+run_json explain --platform wsl2 "$DLERR"
+expect_json '.matches[0].causes[0].id == "libs.loader.not_found"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.libs.native_driver_libs_missing") | .machine] == ["not_applicable"]'
+# the text says where it ran: an NVRM line is native Linux's
+run_json explain "$(printf 'NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05\n%s' "$DLERR")"
+expect_json '.log_platform.kind == "native" and ([.matches[] | select(.signature == "explain.sig.libcuda_so1_missing") | .causes[0].id] == ["explain.libs.native_driver_libs_missing"])'
+
+lead native explain.libs.native_driver_libs_missing "failed call to cuInit: UNKNOWN ERROR (303)"
+lead container explain.containers.no_gpu_driver "failed call to cuInit: UNKNOWN ERROR (303)"
+NUMBA="numba.cuda.cudadrv.error.CudaSupportError: CUDA driver library cannot be found. If you are sure that a CUDA driver is installed, try setting environment variable NUMBA_CUDA_DRIVER with the file path of the CUDA driver shared library."
+lead native explain.libs.native_driver_libs_missing "$NUMBA"
+lead container explain.containers.no_gpu_driver "$NUMBA"
+BNB="CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make sure you are on a CUDA machine!"
+lead native explain.libs.native_driver_libs_missing "$BNB"
+lead container explain.containers.no_gpu_driver "$BNB"
+
+# NVML's 9 is the kernel module not loaded on native Linux
+OLLAMA='time=2024-01-10T10:00:00.000Z level=INFO source=gpu.go:88 msg="nvml vram init failure: 9"'
+lead native explain.nvml.driver_not_loaded_native "$OLLAMA"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+lead container explain.containers.no_gpu_driver "$OLLAMA"
+
+# "kernel driver does not appear to be running": noise on WSL, the error on native
+KDRV="I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear to be running on this host (a88f782966c0): /proc/driver/nvidia/version does not exist"
+lead native explain.frameworks.tf_kernel_driver_native "$KDRV"
+expect_json '.matches[0].kind != "noise"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("cat /proc/driver/nvidia/version")'
+lead container explain.containers.no_gpu_driver "$KDRV"
+run_json explain --platform wsl2 "$KDRV"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.tf_kernel_driver_noise"'
+
+# TensorFlow's NUMA line is harmless everywhere
+NUMA="I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:937] successful NUMA node read from SysFS had negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero"
+lead native explain.frameworks.tf_numa_any "$NUMA"
+expect_json '.matches[0].kind == "noise"'
+lead container explain.frameworks.tf_numa_any "$NUMA"
+run_json explain --platform wsl2 "$NUMA"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.tf_numa_noise"'
+
+NCCL="RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:272, unhandled system error"
+lead native explain.nccl.first_warn "$NCCL"
+lead container explain.nccl.first_warn "$NCCL"
+expect_json '[.matches[0].causes[].id] | index("explain.nccl.shm_small") != null'
+run_json explain --platform wsl2 "$NCCL"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.nccl_old_wsl"'
+PCI="bfclient02:14681:14750 [0] graph/xml.cc:332 NCCL WARN Could not find real path of /sys/class/pci_bus/0000:0d/../../0000:0d:00.0"
+lead native explain.nccl.pci_path_missing "$PCI"
+lead container explain.nccl.pci_path_missing "$PCI"
+
+lead native explain.cuda.mempool_unsupported "MemoryError: std::bad_alloc: CUDA error at: rmm/mr/device/cuda_async_memory_resource.hpp: cudaErrorNotSupported operation not supported"
+IRH="[reformat.cu::operator()::1606] Error Code 1: Cuda Runtime (invalid resource handle)"
+lead native explain.cuda.invalid_handle "$IRH"
+lead container explain.cuda.invalid_handle "$IRH"
+run_json explain --platform wsl2 "$IRH"
+expect_json '.matches[0].causes[0].id == "explain.cuda.ipc"'
+
+# nvidia-smi
+lead native explain.nvml.smi_not_installed_native "bash: nvidia-smi: command not found"
+lead container explain.containers.no_gpu_driver "bash: nvidia-smi: command not found"
+NOPROC="|  No running processes found                                                 |"
+lead native explain.nvml.smi_no_processes_idle "$NOPROC"
+lead container explain.nvml.smi_pid_namespace "$NOPROC"
+NA="| 40%   45C    P0    N/A /  N/A |    185MiB /  1985MiB |     N/A      Default |"
+lead native explain.nvml.smi_field_na "$NA"
+lead container explain.nvml.smi_field_na "$NA"
+lead native explain.nvml.query_not_supported "pynvml.nvml.NVMLError_NotSupported: Not Supported"
+lead container explain.nvml.query_not_supported "pynvml.nvml.NVMLError_NotSupported: Not Supported"
+
+# the platform itself
+SYSD="System has not been booted with systemd as init system (PID 1). Can't operate."
+lead native explain.platform.no_systemd_any "$SYSD"
+lead container explain.platform.no_systemd_any "$SYSD"
+expect_json '.matches[0].causes[0].fix[0] | startswith("ps -p 1")'
+run_json explain --platform wsl2 "$SYSD"
+expect_json '.matches[0].causes[0].id == "explain.wslstart.no_systemd"'
+lead native explain.platform.exec_wrong_arch "bash: ./nvidia-smi.exe: cannot execute binary file: Exec format error"
+lead native explain.memory.init_exited "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+lead container explain.memory.init_exited "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+LIBPATH="AttributeError: /lib/x86_64-linux-gnu/libcuda.so: undefined symbol: undef"
+lead native explain.libs.native_driver_path "$LIBPATH"
+lead container explain.libs.native_driver_path "$LIBPATH"
+run_json explain --platform wsl2 "$LIBPATH"
+expect_json '.matches[0].causes[0].id == "libs.loader.distro_package"'
+
+# Every fix line the causes that apply show, on native Linux and in a
+# container, runs as printed (bash -n; a template or an instruction is a
+# comment there).
+for kind in native container; do
+	run_json explain --platform $kind -f "$top/tests/explain/general.log"
+	expect_json '[.matches[].causes[] | select(.machine == null)] | length > 8'
+	selected || continue
+	jq -r '.matches[].causes[] | select(.machine == null) | .fix[]' "$JSON" >"$WORK/fixes"
+	bad=""
+	while IFS= read -r line; do
+		bash -n -c "$line" 2>/dev/null || bad="$bad[$line] "
+	done <"$WORK/fixes"
+	if [ -z "$bad" ] && [ -s "$WORK/fixes" ]; then ok "$kind: every fix line passes bash -n"; else fail "$kind: fix lines bash -n rejects: $bad"; fi
+done
+
+done_testing
