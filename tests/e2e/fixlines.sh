@@ -175,13 +175,15 @@ for f in $(fixture_tool --list); do
 	mine $i || continue
 	fixture "$f"
 	selected || continue
+	# fix --json's limit is fix.sh's, so that the two share the run
+	# (lib.sh's shared)
 	# (run_json's check that its output is JSON is fixture_jq's)
 	RUN_JSON_TO=$WORK/fix.json
-	run_json fix
+	shared run_json fix --timeout 5
 	JQ_VALID=""
 	keep fix
 	RUN_JSON_TO=$WORK/check.json
-	run_json check
+	shared run_json check
 	JQ_VALID=""
 	keep check
 	run report -o "$WORK/bundle.tar.gz"
@@ -191,7 +193,7 @@ for f in $(fixture_tool --list); do
 	if tar -xzf "$WORK/bundle.tar.gz" -C "$WORK/bundle" 2>/dev/null; then
 		bundle_json=$(find "$WORK/bundle" -name check.json | head -1)
 	fi
-	run fix --commands
+	shared run fix --commands
 	keep commands
 	printf '%s\n' "$OUT" >"$WORK/commands.sh"
 	# the fix blocks of check (80 columns, as a terminal wraps them):
