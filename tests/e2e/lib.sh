@@ -14,6 +14,10 @@
 #                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
 #   run_json ARGS...    run with --json; sets $JSON (a file: $WORK/out.json, or
 #                       $RUN_JSON_TO when set)
+#   shared run|run_json ARGS...   the same, for a run other tests make alike on
+#                       the fixture as `fixture` left it (nothing changed in
+#                       $ROOT since): made once per suite run, read back by
+#                       the others (see shared below)
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
 #                       (expect_json's filters are evaluated together, in one
 #                       jq, at the next assertion, run or fixture; see
@@ -156,16 +160,18 @@ run() {
 
 # shared run|run_json ARGS...: that run, where several tests make the same
 # one (fixlines.sh, kbtruth.sh, plans.sh and fix.sh each ran check --json
-# or a plan on every fixture): on a fixture as `fixture` copied it, nothing
-# changed in $ROOT and no setenv, the same binary, fixture and ARGS give the
-# same output. Made once per suite run, in $WSLGPU_TEST_CACHE/runs (the
-# first test to ask runs it), and read back by the others: its stdout (the
-# other test's root path in it made this test's), stderr, exit status and
-# time. Without the harness's cache, or with setenv, it is a plain run.
+# or a plan on every fixture, columns.sh and ux.sh a check at 80 columns):
+# on a fixture as `fixture` copied it, nothing changed in $ROOT since, the
+# same binary, fixture, setenv and ARGS give the same output (ARGS without
+# a command word are check's). Made once per suite run, in
+# $WSLGPU_TEST_CACHE/runs (the first test to ask runs it), and read back by
+# the others: its stdout (the other test's root path in it made this
+# test's), stderr, exit status and time. Without the harness's cache it is
+# a plain run.
 SHARED=""
 shared() {
 	SHARED=""
-	if [ -n "${WSLGPU_TEST_CACHE:-}" ] && [ -z "$EXTRA_ENV" ] && [ "$FAKES" = "$BUILD/fakes" ]; then
+	if [ -n "${WSLGPU_TEST_CACHE:-}" ] && [ "$FAKES" = "$BUILD/fakes" ]; then
 		SHARED=1
 	fi
 	"$@"
@@ -173,7 +179,8 @@ shared() {
 }
 shared_run() {
 	SHARED=""
-	_sr_key=$FIXTURE
+	_sr_key=$FIXTURE$EXTRA_ENV
+	case ${1:-} in -* | '') _sr_key="$_sr_key check" ;; esac
 	for _sr_a; do _sr_key="$_sr_key $_sr_a"; done
 	# (a key names a file; a root path is letters, digits and / . _ -)
 	case $_sr_key in */* | *"$NL"*) run "$@"; return ;; esac
