@@ -363,9 +363,9 @@ if command -v python3 >/dev/null 2>&1 && command -v bash >/dev/null 2>&1; then
 	# command parses and carries no live value from the machine
 	for fx in $(fixture_tool --list); do
 		fixture "$fx"
-		shared run fix --timeout 5
+		run fix --timeout 5
 		check_plan "$fx"
-		shared run fix --json --timeout 5
+		run fix --json --timeout 5
 		cp "$WORK/out" "$WORK/fx.json"
 		check_commands "$WORK/fx.json" "$fx"
 	done

@@ -159,8 +159,8 @@ run() {
 }
 
 # shared run|run_json ARGS...: that run, where several tests make the same
-# one (fixlines.sh, kbtruth.sh, plans.sh and fix.sh each ran check --json
-# or a plan on every fixture, columns.sh and ux.sh a check at 80 columns):
+# one (fixlines.sh, kbtruth.sh and plans.sh each ran check --json or fix
+# --commands on every fixture, columns.sh and ux.sh a check at 80 columns):
 # on a fixture as `fixture` copied it, nothing changed in $ROOT since, the
 # same binary, fixture, setenv and ARGS give the same output (ARGS without
 # a command word are check's). Made once per suite run, in
@@ -171,7 +171,9 @@ run() {
 SHARED=""
 shared() {
 	SHARED=""
-	if [ -n "${WSLGPU_TEST_CACHE:-}" ] && [ "$FAKES" = "$BUILD/fakes" ]; then
+	# (the build's own binary: a test may put a wrapper in its place, as
+	# fix.sh does, which is another program, here a shell that sets PWD)
+	if [ -n "${WSLGPU_TEST_CACHE:-}" ] && [ "$FAKES" = "$BUILD/fakes" ] && [ "$WSLGPU" = "$BUILD/wslgpu" ]; then
 		SHARED=1
 	fi
 	"$@"
