@@ -90,6 +90,7 @@ for f in $(fixture_tool --list); do
 		RUN_JSON_TO=$WORK/$o.json
 		case $o in
 		explain) run_json explain --check --timeout 2 -f "$WORK/log" ;;
+		check) shared run_json check --timeout 2 ;;
 		*) run_json "$o" --timeout 2 ;;
 		esac
 		# (its check that this is JSON is below)
@@ -114,7 +115,8 @@ for f in $(fixture_tool --list); do
 		fi
 		v=$((v * 2))
 	done
-	run check --timeout 2
+	# (ux.sh makes the two checks at COLUMNS=80 too: lib.sh's shared)
+	shared run check --timeout 2
 	fits "check ($how)"
 	run check -v --timeout 2
 	fits "check -v ($how)"

@@ -15,7 +15,7 @@ for d in "$top"/tests/fixtures/*/; do
 	name=$(basename "$d")
 	[ -d "$d/root" ] || continue
 	fixture "$name"
-	run_json
+	shared run_json
 	cp "$JSON" "$out/$name.json"
 	# The remediation plan, whose removal commands test_kbtruth reads.
 	run fix

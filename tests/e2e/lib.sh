@@ -14,6 +14,10 @@
 #                       sets $OUT (stdout), $ERR (stderr), $RC, $SECS
 #   run_json ARGS...    run with --json; sets $JSON (a file: $WORK/out.json, or
 #                       $RUN_JSON_TO when set)
+#   shared run|run_json ARGS...   the same, for a run other tests make alike on
+#                       the fixture as `fixture` left it (nothing changed in
+#                       $ROOT since): made once per suite run, read back by
+#                       the others (see shared below)
 #   expect_rc N, expect_line ERE, expect_no_line ERE, expect_json JQ-FILTER
 #                       (expect_json's filters are evaluated together, in one
 #                       jq, at the next assertion, run or fixture; see
@@ -134,9 +138,13 @@ run() {
 		OUT="" ERR="" RC=0 SECS=0
 		return 0
 	fi
-	set -- --root "$ROOT" "$@"
 	# A clean environment: the fixture's, not the developer's.
 	[ "$VARS_OF" = "$FIXTURE" ] || run_vars
+	if [ -n "$SHARED" ]; then
+		shared_run "$@"
+		return
+	fi
+	set -- --root "$ROOT" "$@"
 	centisecs
 	t0=$CS
 	# shellcheck disable=SC2086
@@ -148,6 +156,69 @@ run() {
 	OUT=$(cat "$WORK/out")
 	ERR=""
 	if [ -s "$WORK/err" ]; then ERR=$(cat "$WORK/err"); fi
+}
+
+# shared run|run_json ARGS...: that run, where several tests make the same
+# one (fixlines.sh, kbtruth.sh and plans.sh each ran check --json or fix
+# --commands on every fixture, columns.sh and ux.sh a check at 80 columns):
+# on a fixture as `fixture` copied it, nothing changed in $ROOT since, the
+# same binary, fixture, setenv and ARGS give the same output (ARGS without
+# a command word are check's). Made once per suite run, in
+# $WSLGPU_TEST_CACHE/runs (the first test to ask runs it), and read back by
+# the others: its stdout (the other test's root path in it made this
+# test's), stderr, exit status and time. Without the harness's cache it is
+# a plain run.
+SHARED=""
+shared() {
+	SHARED=""
+	# (the build's own binary: a test may put a wrapper in its place, as
+	# fix.sh does, which is another program, here a shell that sets PWD)
+	if [ -n "${WSLGPU_TEST_CACHE:-}" ] && [ "$FAKES" = "$BUILD/fakes" ] && [ "$WSLGPU" = "$BUILD/wslgpu" ]; then
+		SHARED=1
+	fi
+	"$@"
+	SHARED=""
+}
+shared_run() {
+	SHARED=""
+	_sr_key=$FIXTURE$EXTRA_ENV
+	case ${1:-} in -* | '') _sr_key="$_sr_key check" ;; esac
+	for _sr_a; do _sr_key="$_sr_key $_sr_a"; done
+	# (a key names a file; a root path is letters, digits and / . _ -)
+	case $_sr_key in */* | *"$NL"*) run "$@"; return ;; esac
+	case $ROOT in *[!A-Za-z0-9/._-]*) run "$@"; return ;; esac
+	_sr_dir=$WSLGPU_TEST_CACHE/runs/$_sr_key
+	if [ ! -f "$_sr_dir/meta" ]; then
+		run "$@"
+		mkdir -p "$_sr_dir.$$" && cp "$WORK/out" "$WORK/err" "$_sr_dir.$$/" &&
+			printf '%s\n%s\n%s\n' "$RC" "$SECS" "$ROOT" >"$_sr_dir.$$/meta" || exit 3
+		# whoever renames first wins; a loser's run is the same
+		mv -T "$_sr_dir.$$" "$_sr_dir" 2>/dev/null || rm -rf "$_sr_dir.$$"
+		return
+	fi
+	{ read -r RC && read -r SECS && read -r _sr_root; } <"$_sr_dir/meta" || exit 3
+	shared_copy out
+	if [ -s "$_sr_dir/err" ]; then shared_copy err; else : >"$WORK/err"; fi
+	OUT=$(cat "$WORK/out")
+	ERR=""
+	if [ -s "$WORK/err" ]; then ERR=$(cat "$WORK/err"); fi
+}
+
+# shared_copy out|err: the shared run's, into $WORK (its root path made $ROOT)
+shared_copy() {
+	if [ "$_sr_root" = "$ROOT" ]; then
+		cp "$_sr_dir/$1" "$WORK/$1" || exit 3
+		return
+	fi
+	# (its dots escaped)
+	_sr_re="" _sr_rest=$_sr_root
+	while :; do
+		case $_sr_rest in
+		*.*) _sr_re="$_sr_re${_sr_rest%%.*}\\." _sr_rest=${_sr_rest#*.} ;;
+		*) break ;;
+		esac
+	done
+	sed "s|$_sr_re$_sr_rest|$ROOT|g" "$_sr_dir/$1" >"$WORK/$1" || exit 3
 }
 
 # CS: the time since boot in hundredths of a second, read by the shell

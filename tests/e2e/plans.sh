@@ -36,13 +36,13 @@ n=0
 for name in $(fixture_tool --list); do
 	fixture "$name"
 	selected || continue
-	run fix --commands
+	shared run fix --commands
 	# the environment steps, and the checks whose steps they are
 	printf '%s\n' "$OUT" | grep -E '^(export|unset) ' >"$WORK/steps" || continue
 	printf '%s\n' "$OUT" | awk '/^# \[[0-9]+\] /{check=$3} /^(export|unset) /{print check}' |
 		sort -u >"$WORK/targets"
 	n=$((n + 1))
-	run_json check
+	shared run_json check
 	findings "$JSON" >"$WORK/before"
 	details "$JSON" >"$WORK/before.details"
 	# the steps as the user pastes them, in the fixture's shell, then check

@@ -72,9 +72,10 @@ sed -n 's/^fix: //p' "$top"/src/kb/*.kb >"$WORK/kbfixes"
 for f in $(sh "$top/tools/fixture" --list); do
 	fixture "$f"
 	setenv COLUMNS=80
-	run_json --timeout 2
+	# (columns.sh makes these two runs too: lib.sh's shared)
+	shared run_json --timeout 2
 	jq -r '.checks[].fix[]?' "$JSON" >"$WORK/fits/fixes-$f"
-	run --timeout 2
+	shared run --timeout 2
 	fits_later fits check "$WORK/fits/fixes-$f"
 done
 fits_now
