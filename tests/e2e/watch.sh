@@ -47,7 +47,9 @@ expect_rc 7
 expect_err '^wslgpu watch: sh -c exit 7 exited with status 7 after'
 w -- "$NO_NVML" -- true
 expect_rc 0
-expect_err '^verdict: too short to judge: 0 points'
+# 0 points, or 1 where a loaded machine stretches `true` past the span that
+# earns a closing sample (seen at load 20): too short either way.
+expect_err '^verdict: too short to judge: (0 points|1 point) '
 # A command that ends at once ends watch at once, without waiting for an
 # interval (30 s: far above what a loaded machine adds to a run).
 w -- "$NO_NVML" --interval 30s -- true
