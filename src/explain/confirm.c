@@ -391,6 +391,14 @@ static void fix_insert_first(struct finding_view *fv, char *line)
 	fv->nfix++;
 }
 
+/* Moves fv's line i to the front, the others keeping their order. */
+static void fix_to_front(struct finding_view *fv, size_t i)
+{
+	char *x = fv->fix[i];
+	memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
+	fv->fix[0] = x;
+}
+
 /* Whether fv's first line may not lead for r: a removal or a reinstall
  * never leads unless this machine's checks confirm the cause; any other
  * change of the system (fix_changes_system) not unless the message
@@ -412,19 +420,14 @@ static void look_first(struct finding_view *fv, const struct cause_rank *r, cons
 {
 	for (size_t i = 1; i < fv->nfix; i++)
 		if (fix_only_looks(fv->fix[i])) {
-			char *x = fv->fix[i];
-			memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
-			fv->fix[0] = x;
+			fix_to_front(fv, i);
 			return;
 		}
 	if (!prefix) {
 		/* nothing that looks runs there: at least no removal leads */
 		for (size_t i = 1; i < fv->nfix && fix_is_destructive(fv->fix[0]); i++)
-			if (!fix_is_destructive(fv->fix[i])) {
-				char *x = fv->fix[i];
-				memmove(fv->fix + 1, fv->fix, i * sizeof *fv->fix);
-				fv->fix[0] = x;
-			}
+			if (!fix_is_destructive(fv->fix[i]))
+				fix_to_front(fv, i);
 		return;
 	}
 	const char *only = r->e->confirm && strstr(r->e->confirm, "--only") ? r->e->confirm : NULL;
