@@ -388,6 +388,14 @@ void fix_shell_release(struct fix_shell *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* A fix line's command without its remark, allocated; the remark's text
+ * goes to note when it is not NULL. */
+static char *command_of(const char *line, struct strbuf *note)
+{
+	const char *rem = kb_fix_remark(line, note);
+	return xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+}
+
 static bool has_any(const char *line, const char *const *words)
 {
 	for (size_t i = 0; words[i]; i++)
@@ -489,9 +497,8 @@ bool fix_changes_system(const char *line)
 	};
 	if (fix_is_destructive(line))
 		return true;
-	const char *rem = kb_fix_remark(line, NULL);
 	/* the command, not its remark ("(...; pip install ... fixes it)") */
-	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+	char *cmd = command_of(line, NULL);
 	bool changes = has_any(cmd, words);
 	free(cmd);
 	return changes;
@@ -502,8 +509,7 @@ bool fix_only_looks(const char *line)
 	if (fix_changes_system(line))
 		return false;
 	struct strbuf note = STRBUF_INIT;
-	const char *rem = kb_fix_remark(line, &note);
-	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+	char *cmd = command_of(line, &note);
 	/* "in WSL: CMD" on a Windows log (order_fixes) is CMD */
 	const char *t = !strncmp(cmd, "in WSL: ", 8) ? cmd + 8 : cmd;
 	enum fix_risk risk = RISK_HIGH;
@@ -598,8 +604,7 @@ enum fix_platform fix_platform_of(const char *line)
 		"install cuda-drivers", "nvidia-linux-", NULL,
 	};
 	struct strbuf note = STRBUF_INIT;
-	const char *rem = kb_fix_remark(line, &note);
-	char *cmd = xstrndup(line, rem ? (size_t)(rem - line) : strlen(line));
+	char *cmd = command_of(line, &note);
 	size_t wl = strcspn(cmd, " ");
 	/* both device files ("ls -l /dev/dxg /dev/nvidia*") answer anywhere */
 	bool dxg = strstr(cmd, "/dev/dxg") != NULL, nvdev = strstr(cmd, "/dev/nvidia") != NULL;
