@@ -107,6 +107,31 @@ lead container explain.libs.native_driver_path "$LIBPATH"
 run_json explain --platform wsl2 "$LIBPATH"
 expect_json '.matches[0].causes[0].id == "libs.loader.distro_package"'
 
+# A paste from a Mac: no CUDA can run there, so that reading leads on every platform the text
+# leaves open (and on native Linux, in a container); without such words
+# the general readings lead and no CUDA-install step comes first.
+MAC="$(printf '%s\n' '  File "/Users/prashantsoni/pinokio/api/wan2gp.git/app/env/lib/python3.10/site-packages/torch/cuda/__init__.py", line 471, in _lazy_init' '    raise AssertionError("Torch not compiled with CUDA enabled")' 'AssertionError: Torch not compiled with CUDA enabled')"
+run_json explain "$MAC"
+expect_json '[.matches[].causes[0].id] | unique == ["explain.frameworks.macos_no_cuda"]'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python3 -c")'
+expect_json '.matches[0].causes[0].words.support == ["/Users/"]'
+for kind in native container; do
+	lead $kind explain.frameworks.macos_no_cuda "$MAC"
+done
+MACDRV="$(printf '%s\n' 'RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx' '  File "/opt/homebrew/Caskroom/miniconda/base/lib/python3.11/site-packages/torch/cuda/__init__.py", line 302, in _lazy_init')"
+run_json explain "$MACDRV"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.macos_no_cuda"'
+# the same error with Linux paths: the CPU-only build, no Mac reading first
+LINUX="$(printf '%s\n' '  File "/home/ana/venv/lib/python3.10/site-packages/torch/cuda/__init__.py", line 289, in _lazy_init' 'AssertionError: Torch not compiled with CUDA enabled')"
+run_json explain "$LINUX"
+expect_json '.matches[0].causes[0].id == "frameworks.torch.cpu_only"'
+expect_json '[.matches[].causes[0].id] | unique == ["frameworks.torch.cpu_only"]'
+# a Linux home folder rules the Mac out
+expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.macos_no_cuda") | .words.exclude] == [["/home/"]]'
+# a Windows user folder is no Mac's
+run_json explain 'File "C:\Users\ana\ComfyUI\venv\lib\site-packages\torch\cuda\__init__.py", line 310, in _lazy_init
+AssertionError: Torch not compiled with CUDA enabled'
+expect_json '.matches[0].causes[0].id == "explain.frameworks.torch_cpu_windows"'
 # Every fix line the causes that apply show, on native Linux and in a
 # container, runs as printed (bash -n; a template or an instruction is a
 # comment there).
