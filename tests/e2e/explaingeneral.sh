@@ -107,7 +107,8 @@ lead container explain.libs.native_driver_path "$LIBPATH"
 run_json explain --platform wsl2 "$LIBPATH"
 expect_json '.matches[0].causes[0].id == "libs.loader.distro_package"'
 
-# A paste from a Mac: no CUDA can run there, so that reading leads on every platform the text
+# A paste from a Mac, or from a machine whose GPU is AMD's or Intel's: no
+# CUDA can run there, so that reading leads on every platform the text
 # leaves open (and on native Linux, in a container); without such words
 # the general readings lead and no CUDA-install step comes first.
 MAC="$(printf '%s\n' '  File "/Users/prashantsoni/pinokio/api/wan2gp.git/app/env/lib/python3.10/site-packages/torch/cuda/__init__.py", line 471, in _lazy_init' '    raise AssertionError("Torch not compiled with CUDA enabled")' 'AssertionError: Torch not compiled with CUDA enabled')"
@@ -126,12 +127,40 @@ LINUX="$(printf '%s\n' '  File "/home/ana/venv/lib/python3.10/site-packages/torc
 run_json explain "$LINUX"
 expect_json '.matches[0].causes[0].id == "frameworks.torch.cpu_only"'
 expect_json '[.matches[].causes[0].id] | unique == ["frameworks.torch.cpu_only"]'
-# a Linux home folder rules the Mac out
+# a Linux home folder rules the Mac out: it goes after the other readings
 expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.macos_no_cuda") | .words.exclude] == [["/home/"]]'
+expect_json '[.matches[0].causes[].id] | index("explain.frameworks.macos_no_cuda") > index("explain.frameworks.gpu_not_nvidia")'
 # a Windows user folder is no Mac's
 run_json explain 'File "C:\Users\ana\ComfyUI\venv\lib\site-packages\torch\cuda\__init__.py", line 310, in _lazy_init
 AssertionError: Torch not compiled with CUDA enabled'
 expect_json '.matches[0].causes[0].id == "explain.frameworks.torch_cpu_windows"'
+AMD="$(printf '%s\n' 'System specs are a Ryzen 7 3700x and a Radeon 6700XT.' 'RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx')"
+run_json explain "$AMD"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.gpu_not_nvidia"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c")'
+for kind in native container; do
+	lead $kind explain.frameworks.gpu_not_nvidia "$AMD"
+done
+run_json explain --platform windows "$AMD"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.gpu_not_nvidia"'
+ARC='RuntimeError: No CUDA GPUs are available
+lspci: 03:00.0 VGA compatible controller: Intel Corporation DG2 [Arc A770], driver=i915; Intel(R) Arc(TM) A770 Graphics, XPU'
+lead native explain.frameworks.gpu_not_nvidia "$ARC"
+# a laptop with Intel's graphics and an NVIDIA GPU: the NVIDIA readings lead
+run_json explain 'RuntimeError: Found no NVIDIA driver on your system.
+GPU 0: Intel(R) UHD Graphics 630, GPU 1: NVIDIA GeForce RTX 3060 Laptop GPU'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
+# collect_env's "ROCM used to build PyTorch: N/A" and "Is XPU available:
+# False" are in every NVIDIA user's report: no vendor reading from them
+run_json explain 'RuntimeError: No CUDA GPUs are available
+ROCM used to build PyTorch: N/A
+Is XPU available: False'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any" and .matches[0].causes[0].words == null'
+# ZLUDA runs CUDA programs on an AMD GPU on purpose
+run_json explain --platform native 'HIP_VISIBLE_DEVICES=1 python main.py  # ComfyUI-Zluda on a Radeon RX 7800 XT
+RuntimeError: No CUDA GPUs are available'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
+
 # Every fix line the causes that apply show, on native Linux and in a
 # container, runs as printed (bash -n; a template or an instruction is a
 # comment there).
