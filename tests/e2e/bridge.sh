@@ -198,8 +198,12 @@ rm -r "$ROOT/proc/driver"
 run --only bridge
 expect_rc 1
 expect_line '^✗ bridge\.nvidia_dev +/dev/nvidiactl, /dev/nvidia0 missing: no NVIDIA kernel module is loaded$'
-expect_line 'fix +sudo modprobe nvidia'
+# a look that tells the readings apart comes first; Secure Boot is one of
+# them, the module load (which changes the system) after them
+expect_line 'fix +lsmod \| grep nvidia'
+expect_line "sudo dmesg \\| grep -iE 'nvidia\\|nvrm\\|rejected'"
 expect_line 'mokutil --sb-state'
+expect_line '^ +sudo modprobe nvidia'
 run_json --only bridge
 check_json bridge.nvidia_dev '.kb == "bridge.nvidia_dev.no_driver"'
 check_json bridge.nvidia_dev '.evidence.module == "no nvidia module in /proc/modules"'

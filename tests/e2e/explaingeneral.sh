@@ -161,6 +161,36 @@ run_json explain --platform native 'HIP_VISIBLE_DEVICES=1 python main.py  # Comf
 RuntimeError: No CUDA GPUs are available'
 expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
 
+# "No NVIDIA kernel module loaded" on native Linux has several readings (not
+# installed, not built for this kernel, Secure Boot, another driver holding
+# the GPU): a look that tells them apart leads, not one reading's step;
+# Secure Boot leads only where the paste shows its evidence.
+for t in "ls: cannot access '/dev/nvidia0': No such file or directory" \
+	"modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic" \
+	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."; do
+	run_json explain --platform native "$t"
+	expect_json '.matches[0].causes[0].id != "explain.host.secure_boot_rejects_module"'
+	expect_json '.matches[0].causes[0].fix[0] | startswith("lsmod | grep nvidia")'
+	expect_json '[.matches[].causes[].fix[0] | select(startswith("sudo modprobe"))] == []'
+done
+KEY="mar 06 15:10:43 CS3003NS gdm3[7055]: modprobe: ERROR: could not insert 'nvidia': Key was rejected by service"
+run_json explain "$KEY"
+expect_json '.matches[0].signature == "explain.sig.module_key_rejected" and .matches[0].causes[0].id == "explain.host.secure_boot_rejects_module"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("mokutil --sb-state")'
+for kind in native container; do
+	run_json explain --platform $kind "$KEY"
+	expect_json '.matches[0].causes[0].id == "explain.host.secure_boot_rejects_module"'
+done
+# the Secure Boot state pasted next to nvidia-smi's failure
+run_json explain --platform native "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.
+\$ mokutil --sb-state
+SecureBoot enabled"
+expect_json '.matches[0].causes[0].id == "explain.host.secure_boot_rejects_module" and .matches[0].causes[0].words.support == ["secureboot enabled"]'
+# ...and Secure Boot off rules it out
+run_json explain --platform native "ls: cannot access '/dev/nvidia0': No such file or directory
+SecureBoot disabled"
+expect_json '[.matches[0].causes[] | select(.id == "explain.host.secure_boot_rejects_module") | .words.exclude] == [["secureboot disabled"]]'
+
 # Every fix line the causes that apply show, on native Linux and in a
 # container, runs as printed (bash -n; a template or an instruction is a
 # comment there).

@@ -125,7 +125,8 @@ rm "$ROOT/proc/driver/nvidia/version"
 run --only host.driver_store
 expect_rc 1
 expect_line '^✗ host\.driver_store +no NVIDIA kernel driver loaded \(/proc/driver/nvidia/version: No such file or directory\)$'
-expect_line 'fix +sudo modprobe nvidia +# its error message says why it does not load$'
+expect_line 'fix +lsmod \| grep nvidia +# nothing: no NVIDIA module is loaded now$'
+expect_line '^ +sudo modprobe nvidia +# its error message says why it does not load$'
 expect_line 'sudo ubuntu-drivers install'
 run_json --only host.driver_store
 check_json host.driver_store '.kb == "host.driver_store.no_kernel_driver"'
@@ -133,7 +134,8 @@ check_json host.driver_store '.evidence.module == "nvidia is in /proc/modules"'
 # ubuntu-drivers only where the distribution is Ubuntu: not on Debian.
 sed -i 's/^ID=ubuntu$/ID=debian/' "$ROOT/etc/os-release"
 run --only host.driver_store
-expect_line 'fix +sudo modprobe nvidia +# its error message says why it does not load$'
+expect_line 'fix +lsmod \| grep nvidia +# nothing: no NVIDIA module is loaded now$'
+expect_line '^ +sudo modprobe nvidia +# its error message says why it does not load$'
 expect_no_line 'ubuntu-drivers'
 expect_line "install the driver as NVIDIA's driver installation guide says for your distribution"
 
