@@ -72,7 +72,7 @@ static void complain(const struct kb_entry *e, const char *fmt, ...)
  * explain_db_build check (src/kb/README.md): a source to cite, as an
  * address a user can open; a kind the tool knows; established: only on a
  * cause; signatures that name a cause and whose regexes have a prefilter
- * key. */
+ * key; fix lines with no bare "..." to stand for what the user supplies. */
 static void check_entries(const struct explain_db *db)
 {
 	for (size_t i = 0; i < kb.n; i++) {
@@ -87,6 +87,12 @@ static void check_entries(const struct explain_db *db)
 			complain(e, "kind: %s is not finding, noise, myth or signature", e->kind);
 		if (e->established && !strcmp(e->kind, "signature"))
 			complain(e, "established: is a cause's (what establishes it), not a signature's");
+		for (size_t j = 0; j < e->fix.n; j++)
+			if (kb_fix_bare_ellipsis(e->fix.v[j]))
+				complain(e, "fix %zu has a bare '...' that cannot be typed as shown: name "
+					    "what goes there in capitals with a template remark "
+					    "(IMAGE, PROGRAM: src/kb/README.md): %s",
+					 j + 1, e->fix.v[j]);
 		int si = explain_db_find(db, e->id);
 		if (!strcmp(e->kind, "signature") && si < 0)
 			complain(e, "a signature needs match: or regex: lines");

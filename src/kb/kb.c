@@ -628,6 +628,27 @@ const char *kb_fix_remark(const char *line, struct strbuf *text)
 	return rem;
 }
 
+const char *kb_fix_bare_ellipsis(const char *line)
+{
+	const char *rem = kb_fix_remark(line, NULL);
+	size_t len = rem ? (size_t)(rem - line) : strlen(line);
+	static const char *const dots[] = { "...", "\xe2\x80\xa6" };
+	for (size_t d = 0; d < sizeof dots / sizeof dots[0]; d++) {
+		size_t n = strlen(dots[d]);
+		for (const char *p = line; (p = strstr(p, dots[d])) != NULL && p + n <= line + len;
+		     p += n) {
+			/* a word of its own: a blank, a quote or the line's (or a
+			 * {?key:...} condition's) edge on both sides */
+			char before = p > line ? p[-1] : ' ';
+			char after = p + n < line + len ? p[n] : ' ';
+			if ((before == ' ' || before == ':' || before == '"' || before == '\'') &&
+			    (after == ' ' || after == '}' || after == '"' || after == '\''))
+				return p;
+		}
+	}
+	return NULL;
+}
+
 bool kb_fix_is_template(const char *line)
 {
 	/* kb_expand_fix marks a line whose slots this run could not fill. */

@@ -140,6 +140,13 @@ bool kb_fix_is_template(const char *line);
  * without its parentheses; a second remark (a template's mark) is joined
  * to the first with "; ". */
 const char *kb_fix_remark(const char *line, struct strbuf *text);
+/* Where a fix line's command (before its remark) holds a bare "..." (or
+ * "\u2026"): a word of its own ("docker run --gpus all ...", "torchrun ...")
+ * that stands for what the user must supply and cannot be typed as shown;
+ * NULL when none does. "DataLoader(..., x)" and ".../compat" are not bare.
+ * The KB names what goes there in capitals with a template remark instead
+ * (IMAGE, PROGRAM: src/kb/README.md); tools/kbgen refuses the rest. */
+const char *kb_fix_bare_ellipsis(const char *line);
 /* How kb_expand_fix ends a line with unfilled slots: "   (a template: put in KEY)". */
 #define KB_TEMPLATE_MARK "(a template: "
 

@@ -719,4 +719,12 @@ else
 	fail "grep rejects the dumped patterns"
 fi
 
+# Every fix line shown for the corpus can be typed: no bare "..." stands for
+# what the user supplies (the KB names it: IMAGE, ARGS; kbgen refuses it).
+for kind in native container wsl2; do
+	run_json explain --platform $kind -f "$top/tests/explain/nccl.log"
+	expect_json '[.matches[].causes[].fix[] | select(test("(^|[ :])(\\.\\.\\.)($|[ }])"))] == []'
+	expect_json '[.matches[].causes[].fix[] | select(test("torchrun ARGS"))] != []'
+done
+
 done_testing

@@ -264,6 +264,45 @@ static void test_messages(void **state)
 	sb_release(&err);
 }
 
+/* A fix line whose command holds a bare "..." cannot be typed as shown:
+ * kbgen refuses it (the KB names what goes there: IMAGE, PROGRAM). The
+ * built-in KB has none, and the rule leaves code and remarks alone. */
+static void test_bare_ellipsis(void **state)
+{
+	(void)state;
+	static const char *const bare[] = {
+		"docker run --gpus all ...",
+		"docker run --gpus all ...   (or --gpus 1)",
+		"NCCL_DEBUG=INFO torchrun ...   (the WARN lines name the failing call)",
+		"or request the GPU the classic way: docker run --gpus all ...",
+		"{?image:docker run ...}",
+		"torchrun \xe2\x80\xa6 --nproc 2",
+		"... then nvidia-smi",
+	};
+	static const char *const fine[] = {
+		"docker run --rm --gpus all IMAGE nvidia-smi   (a template: put in IMAGE, the image)",
+		"DataLoader(..., pin_memory=False)   (slower copies, but it runs)",
+		"echo $LD_LIBRARY_PATH   (remove any .../compat directory)",
+		"ls -l /dev/dxg   (expect \"crw-rw-rw- ... 10, N\")",
+		"for a link into /mnt (such as ~/.ollama -> /mnt/c/...), move the data into your home",
+		"python -m pip install PACKAGE   (a template: put in PACKAGE, e.g. .../nvidia/cuda_runtime/lib)",
+	};
+	for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++)
+		if (!kb_fix_bare_ellipsis(bare[i]))
+			fail_msg("not seen as a bare '...': %s", bare[i]);
+	for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
+		if (kb_fix_bare_ellipsis(fine[i]))
+			fail_msg("seen as a bare '...': %s", fine[i]);
+	struct fresh f;
+	build_fresh(&f);
+	for (size_t i = 0; i < f.kb.n; i++)
+		for (size_t j = 0; j < f.kb.e[i].fix.n; j++)
+			if (kb_fix_bare_ellipsis(f.kb.e[i].fix.v[j]))
+				fail_msg("%s: fix %zu has a bare '...': %s", f.kb.e[i].id, j + 1,
+					 f.kb.e[i].fix.v[j]);
+	free_fresh(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_same_findings),
 		cmocka_unit_test(test_matcher),
 		cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_bare_ellipsis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
