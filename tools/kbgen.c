@@ -93,6 +93,10 @@ static void check_entries(const struct explain_db *db)
 					    "what goes there in capitals with a template remark "
 					    "(IMAGE, PROGRAM: src/kb/README.md): %s",
 					 j + 1, e->fix.v[j]);
+		if (e->rare && (strcmp(e->rare, "yes") || !e->platform || !e->support.n ||
+				!strcmp(e->kind, "signature")))
+			complain(e, "rare: yes is for a cause with platform: and support: lines "
+				    "(what makes it lead on its platform)");
 		int si = explain_db_find(db, e->id);
 		if (!strcmp(e->kind, "signature") && si < 0)
 			complain(e, "a signature needs match: or regex: lines");
@@ -224,7 +228,7 @@ static const char packed_types[] =
 	"/* An entry as offsets: strings into kb_pool (+ 1; 0 is NULL), lists as\n"
 	" * their first value in kb_values and how many. */\n"
 	"struct kb_packed {\n"
-	"\tuint32_t id, layer, kind, title, cause, confirm, platform, family, established, file;\n"
+	"\tuint32_t id, layer, kind, title, cause, confirm, platform, family, established, rare, file;\n"
 	"\tuint32_t list[8]; /* fix source match regex see support exclude context */\n"
 	"\tuint16_t nlist[8];\n"
 	"\tint32_t line;\n"
@@ -251,12 +255,12 @@ static void put_entries(struct strbuf *o, struct pool *pool)
 	sb_addf(o, "static const struct kb_packed kb_packed[%zu] = {\n", kb.n ? kb.n : 1);
 	for (size_t i = 0; i < kb.n; i++) {
 		const struct kb_entry *e = &kb.e[i];
-		sb_addf(o, "\t{ %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu,\n\t  {",
+		sb_addf(o, "\t{ %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu, %zu,\n\t  {",
 			pool_ref(pool, e->id), pool_ref(pool, e->layer), pool_ref(pool, e->kind),
 			pool_ref(pool, e->title), pool_ref(pool, e->cause),
 			pool_ref(pool, e->confirm), pool_ref(pool, e->platform),
 			pool_ref(pool, e->family), pool_ref(pool, e->established),
-			pool_ref(pool, e->file));
+			pool_ref(pool, e->rare), pool_ref(pool, e->file));
 		for (int k = 0; k < 8; k++) {
 			const struct kb_list *l = entry_list(e, k);
 			sb_addf(o, " %zu,", l->n ? at : 0);
@@ -322,6 +326,7 @@ static const char entries_code[] =
 	"\te->platform = kb_str(p->platform);\n"
 	"\te->family = kb_str(p->family);\n"
 	"\te->established = kb_str(p->established);\n"
+	"\te->rare = kb_str(p->rare);\n"
 	"\te->file = kb_str(p->file);\n"
 	"\te->line = p->line;\n"
 	"\te->id = kb_str(p->id); /* last: it marks the entry filled */\n"

@@ -297,7 +297,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		/* A Windows log: a WSL cause may still be the Windows side's
 		 * (wsl.exe, the Windows driver), so it is bound, not excluded. */
 		bool win_wsl = kind_is_windows(kind) && sig->cause[i]->platform &&
-			       kb_applies(sig->cause[i], "wsl2");
+			       kb_applies(sig->cause[i], "wsl2") && !kb_applies(sig->cause[i], kind);
 		tmp[i].linux_fixes = false;
 		tmp[i].marker = NULL;
 		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT && !win_wsl &&
@@ -358,9 +358,13 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		/* The log shows where it ran: a cause of that platform's own
 		 * (a shadowing libcuda in WSL, a kernel module natively) is
 		 * likelier there than one that holds everywhere (what a check
-		 * found about this machine says more). */
+		 * found about this machine says more). Not a rarer condition of
+		 * that platform (rare: in the KB: WSL's pinned memory limit, a
+		 * Windows build too old for WSL's GPU) without one of its
+		 * support: words in the paste. */
 		if (pf && pf->established && (tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN) &&
-		    sig->cause[i]->platform && kb_applies(sig->cause[i], kind))
+		    sig->cause[i]->platform && kb_applies(sig->cause[i], kind) &&
+		    (!sig->cause[i]->rare || tmp[i].nsupport > 0))
 			tmp[i].score += 1;
 	}
 	size_t w = 0;

@@ -182,6 +182,7 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		else if (!strcmp(key, "platform")) single = &cur->platform;
 		else if (!strcmp(key, "family")) single = &cur->family;
 		else if (!strcmp(key, "established")) single = &cur->established;
+		else if (!strcmp(key, "rare")) single = &cur->rare;
 		else if (!strcmp(key, "fix")) multi = &cur->fix;
 		else if (!strcmp(key, "source")) multi = &cur->source;
 		else if (!strcmp(key, "match")) multi = &cur->match;

@@ -49,6 +49,11 @@ struct kb_entry {
 				  * leads even when it changes the system; NULL: a
 				  * reading among others, whose first step only looks
 				  * (explain's order_fixes) */
+	const char *rare;     /* (a cause bound to a platform) "yes": a rarer condition
+			       * there, which leads on that platform only where the
+			       * paste shows one of its support: words; NULL: the
+			       * platform's usual reading (it leads there on the
+			       * platform alone) */
 	const char *platform; /* where the cause can apply: platform kinds
 			       * (wsl1 wsl2 container-in-wsl2 native container
 			       * windows) or wsl / not-wsl, blank-separated;
