@@ -1382,9 +1382,11 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 			s->nrec = 0;
 			s->rec_over = false;
 			s->state = ac_feed(&db->ac, st, msg, feed, 0, on_hit_kept, s);
-			/* kept where regexes or the code reader will run, from
-			 * the second time it is seen (most lines are unique) */
-			if (!s->rec_over && (sl->ncand || (sl->bits & db->code_families)) &&
+			/* kept from the second time it is seen (most lines
+			 * are unique): a line with nothing to match costs its
+			 * automaton walk each time too, and a log repeats its
+			 * progress and status lines as often as its errors */
+			if (!s->rec_over &&
 			    memo_seen(s, h))
 				s->lcur = memo_add(s, h, st, msg, mlen);
 		}
