@@ -79,6 +79,7 @@ struct task {
 	bool early;      /* CHECK_EARLY, started before its deps were done */
 	bool late;       /* CHECK_EARLY whose early_if said no: runs as any check */
 	bool waiting;    /* ...and waiting for them now (REC_WAIT) */
+	bool go;         /* ...and sent them (REC_GO), whether it waits yet or not */
 	double pre_ms;   /* what it ran before it waited */
 	char deferred;   /* its run in a shared child is void: REC_DEFER's 'c' or 'w' */
 	unsigned slot_id; /* the child running it (its output counts), 0: none */
@@ -677,6 +678,13 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 
 	for (size_t m = 0; m < nmembers; m++)
 		child_member(ctx, members[m], m > 0, shared);
+	/* An early probe's control pipe brings nothing but its deps: its
+	 * child ends at once, its exit beside the runner's reading of its
+	 * result, not after a kill the runner sends then. */
+	if (early) {
+		child_flush();
+		_exit(0);
+	}
 	child_serve(ctx, shared, ctl_fd);
 }
 
@@ -783,7 +791,7 @@ static void requeue(struct run *run, int i, bool solo)
 	result_release(&run->results[i]);
 	run->tasks[i].state = ST_PENDING;
 	run->tasks[i].solo = solo;
-	run->tasks[i].early = run->tasks[i].waiting = false;
+	run->tasks[i].early = run->tasks[i].waiting = run->tasks[i].go = false;
 	run->tasks[i].deferred = 0;
 	run->tasks[i].slot_id = 0;
 	sb_reset(&run->tasks[i].out);
@@ -872,10 +880,14 @@ static void slot_absorb_wire(struct run *run, struct slot *s)
 			memcpy(&run->tasks[s->cur].child_ms, p, sizeof(double));
 		} else if (h[0] == REC_WAIT && n == sizeof(double) && s->cur >= 0 &&
 			   run->tasks[s->cur].early) {
-			/* Its deps' own time limits hold while it waits for them. */
-			run->tasks[s->cur].waiting = true;
 			memcpy(&run->tasks[s->cur].pre_ms, p, sizeof(double));
-			s->deadline = 1e300;
+			/* Its deps' own time limits hold while it waits for them;
+			 * when their results were sent before it asked, it does
+			 * not wait. */
+			if (!run->tasks[s->cur].go) {
+				run->tasks[s->cur].waiting = true;
+				s->deadline = 1e300;
+			}
 		} else if (s->cur >= 0) {
 			struct result *r = &run->results[s->cur];
 			wire_apply(r, s->wire.buf + used, size);
@@ -1313,8 +1325,11 @@ static bool slot_idle(const struct slot *s)
 
 /* Sends child s every result that is done and that it does not have, as
  * a fresh fork would have them, then the order `type` for check i: all
- * in one write. */
-static void send_done_results(struct run *run, struct slot *s, char type, size_t i)
+ * in one write. A child that is busy does not read: unless `busy` is
+ * false, all of it must fit in its empty control pipe, or nothing is sent
+ * (returns false) -- a write that blocks here would hold every time limit
+ * of the run. */
+static bool send_done_results(struct run *run, struct slot *s, char type, size_t i, bool busy)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t j = 0; j < run->n; j++) {
@@ -1324,11 +1339,18 @@ static void send_done_results(struct run *run, struct slot *s, char type, size_t
 		if (run->results[j].cut != CUT_NONE)
 			add_i32(&sb, REC_CUT, (int)run->results[j].cut);
 		wire_add_result(&sb, &run->results[j]);
-		s->known[j] = true;
 	}
 	add_i32(&sb, type, (int)i);
-	wire_write(s->ctl_fd, &sb);
+	int room = busy ? fcntl(s->ctl_fd, F_GETPIPE_SZ) : 0;
+	bool sent = !busy || (room > 0 && sb.len <= (size_t)room);
+	if (sent) {
+		for (size_t j = 0; j < run->n; j++)
+			if (run->tasks[j].state == ST_DONE && run->results[j].ran)
+				s->known[j] = true;
+		wire_write(s->ctl_fd, &sb);
+	}
 	sb_release(&sb);
+	return sent;
 }
 
 /* May child s run check i: a shareable probe in a shared child, a vendor
@@ -1363,7 +1385,7 @@ static bool give_to_idle(struct run *run, size_t i)
 			s = &run->slots[k];
 	if (!s)
 		return false;
-	send_done_results(run, s, REC_RUN, i);
+	send_done_results(run, s, REC_RUN, i, false);
 	double now = now_ms();
 	/* A member handed back (REC_DEFER) may come here again: a child can
 	 * run more checks than the table has. */
@@ -1418,10 +1440,12 @@ static size_t busy_slots(const struct run *run)
 }
 
 /*
- * An early probe waits for its deps (REC_WAIT): once they are done, it
- * gets their results and goes on, with a time limit of its own again; or,
- * when they block it (or the budget is spent), what it found is dropped,
- * it is settled as a check not run would be, and its child ends. Returns
+ * An early probe's deps are settled: it gets their results and goes on
+ * (or will, when it asks for them: the results wait in its control pipe,
+ * and its wait costs no round trip through this process), with a time
+ * limit of its own again if it was waiting (REC_WAIT); or, when they block
+ * it (or the budget is spent), what it found is dropped, it is settled as
+ * a check not run would be, and its child ends, waiting or not. Returns
  * true when it did either.
  */
 static bool release_waiting(struct run *run, size_t i)
@@ -1435,6 +1459,7 @@ static bool release_waiting(struct run *run, size_t i)
 	for (size_t k = 0; k < run->n && !s; k++)
 		if (run->slots[k].used && run->slots[k].id == t->slot_id)
 			s = &run->slots[k];
+	bool was_waiting = t->waiting;
 	t->waiting = false;
 	if (!s)
 		return false;
@@ -1456,7 +1481,13 @@ static bool release_waiting(struct run *run, size_t i)
 	result_release(&run->results[i]);
 	run->results[i] = kept;
 	double now = now_ms();
-	send_done_results(run, s, REC_GO, i);
+	/* Still in its first part, it reads nothing now: the results go
+	 * ahead only when they fit in its pipe, else when it waits. */
+	if (!send_done_results(run, s, REC_GO, i, !was_waiting))
+		return false;
+	t->go = true;
+	if (!was_waiting)
+		return true; /* its time limit runs on */
 	s->deadline = now + run->opts->timeout_ms;
 	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
 		s->deadline = run->opts->budget_end_ms;
@@ -1596,7 +1627,12 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		while (progress) {
 			progress = false;
 			for (size_t i = 0; i < n; i++) {
-				if (run.tasks[i].waiting && release_waiting(&run, i))
+				/* An early probe gets its deps' results as soon as
+				 * they are done, not after it asked (REC_WAIT). */
+				if ((run.tasks[i].waiting ||
+				     (run.tasks[i].early && !run.tasks[i].go &&
+				      run.tasks[i].state == ST_RUNNING)) &&
+				    release_waiting(&run, i))
 					progress = true;
 				if (run.tasks[i].state != ST_PENDING)
 					continue;

@@ -808,6 +808,60 @@ static void test_runner_early_faults(void **state)
 		result_release(&res[i]);
 }
 
+/* An early probe whose deps are done before it asks for them: their
+ * results wait for it (no round trip through the runner), its time is
+ * its own; one whose dep failed is ended then, not when it asks. */
+static void p_early_busy(struct probe_ctx *ctx, struct result *r)
+{
+	usleep(300000);
+	double asked = now_ms();
+	probe_wait_deps(ctx);
+	res_ev(r, "waited", "%.3f", now_ms() - asked);
+	const char *ok = probe_dep_get(ctx, "e.quick", "ok");
+	res_set(r, ST_PASS, NULL, "%s", ok ? ok : "no result of e.quick");
+}
+
+static void p_quick(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	res_ev(r, "ok", "quick");
+	res_set(r, ST_PASS, NULL, "quick");
+}
+
+static void p_early_long(struct probe_ctx *ctx, struct result *r)
+{
+	usleep(3000000);
+	probe_wait_deps(ctx);
+	res_set(r, ST_PASS, NULL, "ran");
+}
+
+static void test_runner_early_ready(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "e.quick", "e", "", "", { NULL }, p_quick, CHECK_FILES },
+		{ "e.fail", "e", "", "", { NULL }, p_fail, CHECK_FILES },
+		{ "e.early", "e", "", "", { "e.quick" }, p_early_busy, CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.blocked", "e", "", "", { "e.fail" }, p_early_long, CHECK_COMMANDS | CHECK_EARLY },
+	};
+	enum { NE = sizeof defs / sizeof defs[0] };
+	bool want[NE] = { true, true, true, true };
+	struct result res[NE];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	double t0 = now_ms();
+	assert_int_equal(runner_run_table(defs, NE, &opts, want, res), 0);
+	/* not the 3 s that e.blocked would have run before it asked */
+	assert_true(now_ms() - t0 < 2000);
+	assert_int_equal(res[2].status, ST_PASS);
+	assert_string_equal(res[2].detail, "quick");
+	assert_true(strtod(res_get(&res[2], "waited"), NULL) < 100);
+	assert_true(res[2].ms >= 290 && res[2].ms_before_deps >= 290);
+	assert_int_equal(res[3].status, ST_SKIP);
+	assert_string_equal(res_get(&res[3], "blocked_by"), "e.fail");
+	for (size_t i = 0; i < NE; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -1137,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(test_runner_early),
 		cmocka_unit_test(test_runner_early_unpaid),
 		cmocka_unit_test(test_runner_early_faults),
+		cmocka_unit_test(test_runner_early_ready),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
