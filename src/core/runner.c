@@ -98,6 +98,7 @@ struct slot {
 	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
 	bool shared;   /* it runs shareable probes (which hand commands over) */
 	bool once;     /* an early probe's: its control pipe brings only its deps */
+	bool ours;     /* it runs only our code (shareable probes): no vendor probe */
 	bool released; /* idle with nothing left for it: told to exit (pipe closed) */
 	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
@@ -620,14 +621,20 @@ static int map_code_of(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmembers,
-		      bool shared, bool early, int wire_fd, int out_fd, int ctl_fd,
+		      bool shared, bool ours, bool early, int wire_fd, int out_fd, int ctl_fd,
 		      const sigset_t *mask, pid_t runner)
 {
 	dl_iterate_phdr(map_code_of, NULL); /* the code it runs, mapped at once */
-	/* A session of its own: no controlling terminal for the probes and
-	 * the vendor code they load (nothing written to the user's terminal,
-	 * its settings untouched, no job control stop). */
-	proc_detach();
+	/* A session of its own: no controlling terminal for the vendor code
+	 * its probes load (nothing written to the user's terminal, its
+	 * settings untouched, no job control stop). A child that runs only
+	 * our code (shareable probes: files, and commands, which proc_run
+	 * starts in sessions of their own) needs only a process group of its
+	 * own, out of the terminal's foreground group: setsid() also makes a
+	 * scheduler autogroup (CONFIG_SCHED_AUTOGROUP), 10-300 us measured
+	 * here before the first probe could start, and again at its exit. */
+	if (!ours || setpgid(0, 0) < 0)
+		proc_detach();
 	/* Dies with the runner (even a SIGKILLed one), and inherits what its
 	 * descendants orphan, setsid()ed daemons too, to end it all below. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -1271,10 +1278,11 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	if (pid == 0) {
 		if (cp[1] >= 0)
 			close(cp[1]);
-		run_child(&ctx, members, nm, shared, early, wp[1], op[1], cp[0], mask, runner);
+		run_child(&ctx, members, nm, shared, shareable(run, first), early, wp[1], op[1],
+			  cp[0], mask, runner);
 	}
-	/* No setpgid(pid, pid): the child's setsid() must come first
-	 * (end_slot kills it by pid too). */
+	/* No setpgid(pid, pid): the child's setsid() (or its own setpgid())
+	 * must come first (end_slot kills it by pid too). */
 	close(wp[1]);
 	close(op[1]);
 	if (cp[0] >= 0)
@@ -1295,6 +1303,7 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	s->ctl_fd = run->tasks[first].solo && !early && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
 	s->once = early;
 	s->shared = shared;
+	s->ours = shareable(run, first);
 	s->known = xcalloc(run->n, sizeof *s->known);
 	for (size_t k = 0; k < run->n; k++)
 		s->known[k] = run->tasks[k].state == ST_DONE;
@@ -1359,7 +1368,7 @@ static bool send_done_results(struct run *run, struct slot *s, char type, size_t
 static bool slot_fits(const struct run *run, const struct slot *s, size_t i)
 {
 	bool sh = shareable(run, i);
-	if (run->tasks[i].solo || s->shared != sh)
+	if (run->tasks[i].solo || s->shared != sh || (s->ours && !sh))
 		return false;
 	if (sh)
 		return true;

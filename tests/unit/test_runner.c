@@ -862,6 +862,39 @@ static void test_runner_early_ready(void **state)
 		result_release(&res[i]);
 }
 
+/* A child that runs only our code (shareable probes) gets a process
+ * group of its own, out of the terminal's foreground group; one that runs
+ * vendor code a session of its own too. */
+static void p_group(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	res_ev(r, "own_group", "%s", getpgid(0) == getpid() ? "yes" : "no");
+	res_ev(r, "own_session", "%s", getsid(0) == getpid() ? "yes" : "no");
+	res_set(r, ST_PASS, NULL, "looked");
+}
+
+static void test_runner_groups(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "g.files", "g", "", "", { NULL }, p_group, CHECK_FILES },
+		{ "g.command", "g", "", "", { NULL }, p_group, CHECK_COMMANDS },
+		{ "g.vendor", "g", "", "", { NULL }, p_group, 0 },
+	};
+	enum { NG = sizeof defs / sizeof defs[0] };
+	bool want[NG] = { true, true, true };
+	struct result res[NG];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NG, &opts, want, res), 0);
+	for (size_t i = 0; i < NG; i++) {
+		assert_int_equal(res[i].status, ST_PASS);
+		assert_string_equal(res_get(&res[i], "own_group"), "yes");
+	}
+	assert_string_equal(res_get(&res[2], "own_session"), "yes");
+	for (size_t i = 0; i < NG; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -1192,6 +1225,7 @@ int main(void)
 		cmocka_unit_test(test_runner_early_unpaid),
 		cmocka_unit_test(test_runner_early_faults),
 		cmocka_unit_test(test_runner_early_ready),
+		cmocka_unit_test(test_runner_groups),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
