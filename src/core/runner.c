@@ -99,6 +99,7 @@ struct slot {
 	bool shared;   /* it runs shareable probes (which hand commands over) */
 	bool once;     /* an early probe's: its control pipe brings only its deps */
 	bool ours;     /* it runs only our code (shareable probes): no vendor probe */
+	bool spare;    /* forked before any vendor probe could run: the first to go */
 	bool released; /* idle with nothing left for it: told to exit (pipe closed) */
 	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
@@ -1225,17 +1226,36 @@ static void compute_heights(struct run *run)
 	}
 }
 
+static bool slot_idle(const struct slot *s);
+
+/* start_slot's `first` for a spare child: one with no check yet, for the
+ * first vendor probe whose deps are done (want_spare). */
+#define SPARE ((size_t)-1)
+
 static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 {
-	/* Fewer children than checks run at any time: a slot is free. */
+	bool spare = first == SPARE;
+	/* Fewer children than checks run at any time, the spare aside: a
+	 * slot is free, or the spare is idle and goes. */
 	struct slot *s = run->slots;
-	while (s->used)
+	while (s < run->slots + run->n && s->used)
 		s++;
+	for (size_t k = 0; s == run->slots + run->n && k < run->n; k++)
+		if (run->slots[k].spare && slot_idle(&run->slots[k])) {
+			end_slot(run, &run->slots[k], 'c', 0);
+			s = &run->slots[k];
+		}
+	if (s == run->slots + run->n)
+		return; /* a spare; never a check, by the count above */
 	size_t *members = xcalloc(run->n, sizeof *members);
-	size_t nm = choose_members(run, first, members);
+	size_t nm = spare ? 0 : choose_members(run, first, members);
 	int wp[2], op[2], cp[2] = { -1, -1 };
 	if (pipe2(cp, O_CLOEXEC) < 0)
 		cp[0] = cp[1] = -1; /* then no more work for it: it exits when done */
+	if (spare && cp[0] < 0) {
+		free(members);
+		return;
+	}
 	if (pipe2(wp, O_CLOEXEC) < 0) {
 		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
 			"could not start the probe: %s", strerror(errno));
@@ -1273,13 +1293,13 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 			"could not fork the probe: %s", strerror(e));
 		goto failed;
 	}
-	bool shared = shareable(run, first) && !run->tasks[first].solo;
-	bool early = run->tasks[first].early;
+	bool ours = !spare && shareable(run, first);
+	bool shared = ours && !run->tasks[first].solo;
+	bool early = !spare && run->tasks[first].early;
 	if (pid == 0) {
 		if (cp[1] >= 0)
 			close(cp[1]);
-		run_child(&ctx, members, nm, shared, shareable(run, first), early, wp[1], op[1],
-			  cp[0], mask, runner);
+		run_child(&ctx, members, nm, shared, ours, early, wp[1], op[1], cp[0], mask, runner);
 	}
 	/* No setpgid(pid, pid): the child's setsid() (or its own setpgid())
 	 * must come first (end_slot kills it by pid too). */
@@ -1293,17 +1313,19 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	memset(s, 0, sizeof *s);
 	s->used = true;
 	s->id = ++next_id;
-	s->out_owner = (int)members[0];
+	s->out_owner = spare ? -1 : (int)members[0];
 	s->pid = pid;
 	run->forks++;
 	s->wire_fd = wp[0];
 	s->out_fd = op[0];
 	/* A child that had trouble before runs alone and is not reused; an
 	 * early probe's gets only its deps' results on its control pipe. */
-	s->ctl_fd = run->tasks[first].solo && !early && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
+	s->ctl_fd = !spare && run->tasks[first].solo && !early && cp[1] >= 0 ? (close(cp[1]), -1)
+									      : cp[1];
 	s->once = early;
 	s->shared = shared;
-	s->ours = shareable(run, first);
+	s->ours = ours;
+	s->spare = spare;
 	s->known = xcalloc(run->n, sizeof *s->known);
 	for (size_t k = 0; k < run->n; k++)
 		s->known[k] = run->tasks[k].state == ST_DONE;
@@ -1322,8 +1344,10 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	run->running++;
 	return;
 failed:
-	run->results[first].ran = true;
-	run->tasks[first].state = ST_DONE;
+	if (!spare) {
+		run->results[first].ran = true;
+		run->tasks[first].state = ST_DONE;
+	}
 	free(members);
 }
 
@@ -1370,7 +1394,7 @@ static bool slot_fits(const struct run *run, const struct slot *s, size_t i)
 	bool sh = shareable(run, i);
 	if (run->tasks[i].solo || s->shared != sh || (s->ours && !sh))
 		return false;
-	if (sh)
+	if (sh || s->spare)
 		return true;
 	bool *in = xcalloc(run->n, sizeof *in);
 	for (size_t m = 0; m < s->nmembers; m++)
@@ -1389,11 +1413,15 @@ static bool slot_fits(const struct run *run, const struct slot *s, size_t i)
 static bool give_to_idle(struct run *run, size_t i)
 {
 	struct slot *s = NULL;
-	for (size_t k = 0; k < run->n && !s; k++)
-		if (slot_idle(&run->slots[k]) && slot_fits(run, &run->slots[k], i))
-			s = &run->slots[k];
+	/* the child of its own chain first, then the spare */
+	for (int pass = 0; pass < 2 && !s; pass++)
+		for (size_t k = 0; k < run->n && !s; k++)
+			if (slot_idle(&run->slots[k]) && run->slots[k].spare == (pass == 1) &&
+			    slot_fits(run, &run->slots[k], i))
+				s = &run->slots[k];
 	if (!s)
 		return false;
+	s->spare = false;
 	send_done_results(run, s, REC_RUN, i, false);
 	double now = now_ms();
 	/* A member handed back (REC_DEFER) may come here again: a child can
@@ -1446,6 +1474,34 @@ static size_t busy_slots(const struct run *run)
 	for (size_t i = 0; i < run->n; i++)
 		k += run->slots[i].used && !slot_idle(&run->slots[i]);
 	return k;
+}
+
+/*
+ * A vendor probe gets a child of its own when its deps are done: a fork
+ * and a child's start on the run's longest chain (libcuda's checks wait
+ * for the file probes' results), 1-3 ms of it on this loaded 2-CPU
+ * machine. One spare child, forked while the deps run, takes the first
+ * vendor probe that is ready instead (give_to_idle), as an idle child of
+ * its chain would, and is that probe's child from then on. Is one wanted
+ * now: a vendor probe waiting for deps that do not block it, no idle
+ * vendor child, room for one more?
+ */
+static bool want_spare(const struct run *run, int max_parallel)
+{
+	if (run->opts->no_fork || run->running + 2 > run->n ||
+	    (int)busy_slots(run) >= max_parallel)
+		return false;
+	for (size_t k = 0; k < run->n; k++)
+		if (slot_idle(&run->slots[k]) && !run->slots[k].ours)
+			return false;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct task *t = &run->tasks[i];
+		bool pending;
+		if (t->state == ST_PENDING && !t->solo && !shareable(run, i) &&
+		    blocking_dep(run->defs, run->n, run->results, i, &pending) < 0 && pending)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1628,6 +1684,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		if (run.tasks[i].state == ST_PENDING)
 			start_early(&run, i, max_parallel, &oldmask);
 	int sig = 0;
+	bool spare = false; /* one spare child a run (want_spare) */
 	for (;;) {
 		if (!opts->no_fork && (sig = interrupt_signal()))
 			break;
@@ -1676,6 +1733,10 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				start_slot(&run, i, &oldmask);
 				progress = true;
 			}
+		}
+		if (!spare && want_spare(&run, max_parallel)) {
+			start_slot(&run, SPARE, &oldmask);
+			spare = true;
 		}
 		release_unneeded(&run);
 		if (busy_slots(&run) == 0) {

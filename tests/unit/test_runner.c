@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "core/check.h"
 #include "core/proc.h"
@@ -895,6 +896,57 @@ static void test_runner_groups(void **state)
 		result_release(&res[i]);
 }
 
+/* How long this process has lived, from /proc/self/stat (ticks since boot). */
+static void p_age(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	char buf[1024];
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[got] = '\0';
+	const char *p = strrchr(buf, ')');
+	unsigned long long start = 0;
+	/* after the name: state is field 3, starttime field 22 */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	double now = (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+	res_ev(r, "age_ms", "%.0f", now - (double)start * 1000.0 / (double)sysconf(_SC_CLK_TCK));
+	res_set(r, ST_PASS, NULL, "in %ld", (long)getpid());
+}
+
+/* A vendor probe whose deps take a while finds its child started already
+ * (the spare, forked beside them), not forked when they are done; a
+ * second one, ready at the same time, gets a child of its own. */
+static void test_runner_spare(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "s.files", "s", "", "", { NULL }, p_sleep300, CHECK_FILES },
+		{ "s.v1", "s", "", "", { "s.files" }, p_age, 0 },
+		{ "s.v2", "s", "", "", { "s.files" }, p_age, 0 },
+	};
+	enum { NS = sizeof defs / sizeof defs[0] };
+	bool want[NS] = { true, true, true };
+	struct result res[NS];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NS, &opts, want, res), 0);
+	for (size_t i = 0; i < NS; i++)
+		assert_int_equal(res[i].status, ST_PASS);
+	double a1 = strtod(res_get(&res[1], "age_ms"), NULL);
+	double a2 = strtod(res_get(&res[2], "age_ms"), NULL);
+	assert_string_not_equal(res[1].detail, res[2].detail);
+	/* one of them lived through s.files' 300 ms */
+	assert_true((a1 > a2 ? a1 : a2) >= 200);
+	for (size_t i = 0; i < NS; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -1226,6 +1278,7 @@ int main(void)
 		cmocka_unit_test(test_runner_early_faults),
 		cmocka_unit_test(test_runner_early_ready),
 		cmocka_unit_test(test_runner_groups),
+		cmocka_unit_test(test_runner_spare),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
