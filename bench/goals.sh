@@ -5,7 +5,9 @@
 #
 #   check on this machine (the real root, no fixture): wall time of the run
 #     / its critical path (`check -v` prints both: "critical path: ... (X ms
-#     of Y ms)"), median of RUNS runs; goal <= 1.3x (and wall <= 80 ms);
+#     of Y ms)", in tenths), median of RUNS runs, and the ratio's quartiles
+#     (on a loaded machine one run says little); goal <= 1.3x (and wall
+#     <= 80 ms);
 #   explain of a one-line paste / `wslgpu --version`: CPU (user + sys) per
 #     run over RUNS runs, and instructions of the main process (callgrind,
 #     when valgrind is installed: stable where CPU time on a shared machine
@@ -69,12 +71,14 @@ cp=$(for _ in $(seq "$runs"); do
 	env -i $base COLUMNS=1000 "$WSLGPU" check -v 2>/dev/null |
 		sed -n 's/^critical path: .* (\([0-9.]*\) ms of \([0-9.]*\) ms)$/\1 \2/p'
 done | awk '{ print $2 / ($1 > 0 ? $1 : 1), $1, $2 }' | sort -n |
-	awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
-read -r cp_ratio cp_ms cp_wall <<<"$cp"
+	awk '{ a[NR] = $0; r[NR] = $1 } END {
+		printf "%s %.2f %.2f\n", a[int((NR + 1) / 2)], r[int((NR + 3) / 4)],
+			r[int((3 * NR + 3) / 4)] }')
+read -r cp_ratio cp_ms cp_wall cp_q1 cp_q3 <<<"$cp"
 # shellcheck disable=SC2086
 path=$(env -i $base COLUMNS=1000 "$WSLGPU" check -v 2>/dev/null | sed -n 's/^critical path: \(.*\) (.*$/\1/p')
-printf 'check on this machine: wall %s ms, critical path %s ms (%s), median of %s\n' \
-	"${cp_wall:-?}" "${cp_ms:-?}" "${path:-?}" "$runs"
+printf 'check on this machine: wall %s ms, critical path %s ms (%s), median of %s (ratio quartiles %s-%s)\n' \
+	"${cp_wall:-?}" "${cp_ms:-?}" "${path:-?}" "$runs" "${cp_q1:-?}" "${cp_q3:-?}"
 
 # ---- explain of a one-line paste / --version
 line="RuntimeError: CUDA error: no kernel image is available for execution on the device"

@@ -79,6 +79,7 @@ struct task {
 	bool early;      /* CHECK_EARLY, started before its deps were done */
 	bool late;       /* CHECK_EARLY whose early_if said no: runs as any check */
 	bool waiting;    /* ...and waiting for them now (REC_WAIT) */
+	bool go;         /* ...and sent them (REC_GO), whether it waits yet or not */
 	double pre_ms;   /* what it ran before it waited */
 	char deferred;   /* its run in a shared child is void: REC_DEFER's 'c' or 'w' */
 	unsigned slot_id; /* the child running it (its output counts), 0: none */
@@ -97,6 +98,8 @@ struct slot {
 	int ctl_fd;    /* more work for it, once it is idle (child_serve) */
 	bool shared;   /* it runs shareable probes (which hand commands over) */
 	bool once;     /* an early probe's: its control pipe brings only its deps */
+	bool ours;     /* it runs only our code (shareable probes): no vendor probe */
+	bool spare;    /* forked before any vendor probe could run: the first to go */
 	bool released; /* idle with nothing left for it: told to exit (pipe closed) */
 	bool *known;   /* the results it has: done when it was forked, or run in it */
 	unsigned id;
@@ -619,14 +622,20 @@ static int map_code_of(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmembers,
-		      bool shared, bool early, int wire_fd, int out_fd, int ctl_fd,
+		      bool shared, bool ours, bool early, int wire_fd, int out_fd, int ctl_fd,
 		      const sigset_t *mask, pid_t runner)
 {
 	dl_iterate_phdr(map_code_of, NULL); /* the code it runs, mapped at once */
-	/* A session of its own: no controlling terminal for the probes and
-	 * the vendor code they load (nothing written to the user's terminal,
-	 * its settings untouched, no job control stop). */
-	proc_detach();
+	/* A session of its own: no controlling terminal for the vendor code
+	 * its probes load (nothing written to the user's terminal, its
+	 * settings untouched, no job control stop). A child that runs only
+	 * our code (shareable probes: files, and commands, which proc_run
+	 * starts in sessions of their own) needs only a process group of its
+	 * own, out of the terminal's foreground group: setsid() also makes a
+	 * scheduler autogroup (CONFIG_SCHED_AUTOGROUP), 10-300 us measured
+	 * here before the first probe could start, and again at its exit. */
+	if (!ours || setpgid(0, 0) < 0)
+		proc_detach();
 	/* Dies with the runner (even a SIGKILLed one), and inherits what its
 	 * descendants orphan, setsid()ed daemons too, to end it all below. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -677,6 +686,13 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 
 	for (size_t m = 0; m < nmembers; m++)
 		child_member(ctx, members[m], m > 0, shared);
+	/* An early probe's control pipe brings nothing but its deps: its
+	 * child ends at once, its exit beside the runner's reading of its
+	 * result, not after a kill the runner sends then. */
+	if (early) {
+		child_flush();
+		_exit(0);
+	}
 	child_serve(ctx, shared, ctl_fd);
 }
 
@@ -783,7 +799,7 @@ static void requeue(struct run *run, int i, bool solo)
 	result_release(&run->results[i]);
 	run->tasks[i].state = ST_PENDING;
 	run->tasks[i].solo = solo;
-	run->tasks[i].early = run->tasks[i].waiting = false;
+	run->tasks[i].early = run->tasks[i].waiting = run->tasks[i].go = false;
 	run->tasks[i].deferred = 0;
 	run->tasks[i].slot_id = 0;
 	sb_reset(&run->tasks[i].out);
@@ -872,10 +888,14 @@ static void slot_absorb_wire(struct run *run, struct slot *s)
 			memcpy(&run->tasks[s->cur].child_ms, p, sizeof(double));
 		} else if (h[0] == REC_WAIT && n == sizeof(double) && s->cur >= 0 &&
 			   run->tasks[s->cur].early) {
-			/* Its deps' own time limits hold while it waits for them. */
-			run->tasks[s->cur].waiting = true;
 			memcpy(&run->tasks[s->cur].pre_ms, p, sizeof(double));
-			s->deadline = 1e300;
+			/* Its deps' own time limits hold while it waits for them;
+			 * when their results were sent before it asked, it does
+			 * not wait. */
+			if (!run->tasks[s->cur].go) {
+				run->tasks[s->cur].waiting = true;
+				s->deadline = 1e300;
+			}
 		} else if (s->cur >= 0) {
 			struct result *r = &run->results[s->cur];
 			wire_apply(r, s->wire.buf + used, size);
@@ -1206,17 +1226,36 @@ static void compute_heights(struct run *run)
 	}
 }
 
+static bool slot_idle(const struct slot *s);
+
+/* start_slot's `first` for a spare child: one with no check yet, for the
+ * first vendor probe whose deps are done (want_spare). */
+#define SPARE ((size_t)-1)
+
 static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 {
-	/* Fewer children than checks run at any time: a slot is free. */
+	bool spare = first == SPARE;
+	/* Fewer children than checks run at any time, the spare aside: a
+	 * slot is free, or the spare is idle and goes. */
 	struct slot *s = run->slots;
-	while (s->used)
+	while (s < run->slots + run->n && s->used)
 		s++;
+	for (size_t k = 0; s == run->slots + run->n && k < run->n; k++)
+		if (run->slots[k].spare && slot_idle(&run->slots[k])) {
+			end_slot(run, &run->slots[k], 'c', 0);
+			s = &run->slots[k];
+		}
+	if (s == run->slots + run->n)
+		return; /* a spare; never a check, by the count above */
 	size_t *members = xcalloc(run->n, sizeof *members);
-	size_t nm = choose_members(run, first, members);
+	size_t nm = spare ? 0 : choose_members(run, first, members);
 	int wp[2], op[2], cp[2] = { -1, -1 };
 	if (pipe2(cp, O_CLOEXEC) < 0)
 		cp[0] = cp[1] = -1; /* then no more work for it: it exits when done */
+	if (spare && cp[0] < 0) {
+		free(members);
+		return;
+	}
 	if (pipe2(wp, O_CLOEXEC) < 0) {
 		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
 			"could not start the probe: %s", strerror(errno));
@@ -1254,15 +1293,16 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 			"could not fork the probe: %s", strerror(e));
 		goto failed;
 	}
-	bool shared = shareable(run, first) && !run->tasks[first].solo;
-	bool early = run->tasks[first].early;
+	bool ours = !spare && shareable(run, first);
+	bool shared = ours && !run->tasks[first].solo;
+	bool early = !spare && run->tasks[first].early;
 	if (pid == 0) {
 		if (cp[1] >= 0)
 			close(cp[1]);
-		run_child(&ctx, members, nm, shared, early, wp[1], op[1], cp[0], mask, runner);
+		run_child(&ctx, members, nm, shared, ours, early, wp[1], op[1], cp[0], mask, runner);
 	}
-	/* No setpgid(pid, pid): the child's setsid() must come first
-	 * (end_slot kills it by pid too). */
+	/* No setpgid(pid, pid): the child's setsid() (or its own setpgid())
+	 * must come first (end_slot kills it by pid too). */
 	close(wp[1]);
 	close(op[1]);
 	if (cp[0] >= 0)
@@ -1273,16 +1313,19 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	memset(s, 0, sizeof *s);
 	s->used = true;
 	s->id = ++next_id;
-	s->out_owner = (int)members[0];
+	s->out_owner = spare ? -1 : (int)members[0];
 	s->pid = pid;
 	run->forks++;
 	s->wire_fd = wp[0];
 	s->out_fd = op[0];
 	/* A child that had trouble before runs alone and is not reused; an
 	 * early probe's gets only its deps' results on its control pipe. */
-	s->ctl_fd = run->tasks[first].solo && !early && cp[1] >= 0 ? (close(cp[1]), -1) : cp[1];
+	s->ctl_fd = !spare && run->tasks[first].solo && !early && cp[1] >= 0 ? (close(cp[1]), -1)
+									      : cp[1];
 	s->once = early;
 	s->shared = shared;
+	s->ours = ours;
+	s->spare = spare;
 	s->known = xcalloc(run->n, sizeof *s->known);
 	for (size_t k = 0; k < run->n; k++)
 		s->known[k] = run->tasks[k].state == ST_DONE;
@@ -1301,8 +1344,10 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 	run->running++;
 	return;
 failed:
-	run->results[first].ran = true;
-	run->tasks[first].state = ST_DONE;
+	if (!spare) {
+		run->results[first].ran = true;
+		run->tasks[first].state = ST_DONE;
+	}
 	free(members);
 }
 
@@ -1313,8 +1358,11 @@ static bool slot_idle(const struct slot *s)
 
 /* Sends child s every result that is done and that it does not have, as
  * a fresh fork would have them, then the order `type` for check i: all
- * in one write. */
-static void send_done_results(struct run *run, struct slot *s, char type, size_t i)
+ * in one write. A child that is busy does not read: unless `busy` is
+ * false, all of it must fit in its empty control pipe, or nothing is sent
+ * (returns false) -- a write that blocks here would hold every time limit
+ * of the run. */
+static bool send_done_results(struct run *run, struct slot *s, char type, size_t i, bool busy)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t j = 0; j < run->n; j++) {
@@ -1324,11 +1372,18 @@ static void send_done_results(struct run *run, struct slot *s, char type, size_t
 		if (run->results[j].cut != CUT_NONE)
 			add_i32(&sb, REC_CUT, (int)run->results[j].cut);
 		wire_add_result(&sb, &run->results[j]);
-		s->known[j] = true;
 	}
 	add_i32(&sb, type, (int)i);
-	wire_write(s->ctl_fd, &sb);
+	int room = busy ? fcntl(s->ctl_fd, F_GETPIPE_SZ) : 0;
+	bool sent = !busy || (room > 0 && sb.len <= (size_t)room);
+	if (sent) {
+		for (size_t j = 0; j < run->n; j++)
+			if (run->tasks[j].state == ST_DONE && run->results[j].ran)
+				s->known[j] = true;
+		wire_write(s->ctl_fd, &sb);
+	}
 	sb_release(&sb);
+	return sent;
 }
 
 /* May child s run check i: a shareable probe in a shared child, a vendor
@@ -1337,9 +1392,9 @@ static void send_done_results(struct run *run, struct slot *s, char type, size_t
 static bool slot_fits(const struct run *run, const struct slot *s, size_t i)
 {
 	bool sh = shareable(run, i);
-	if (run->tasks[i].solo || s->shared != sh)
+	if (run->tasks[i].solo || s->shared != sh || (s->ours && !sh))
 		return false;
-	if (sh)
+	if (sh || s->spare)
 		return true;
 	bool *in = xcalloc(run->n, sizeof *in);
 	for (size_t m = 0; m < s->nmembers; m++)
@@ -1358,12 +1413,16 @@ static bool slot_fits(const struct run *run, const struct slot *s, size_t i)
 static bool give_to_idle(struct run *run, size_t i)
 {
 	struct slot *s = NULL;
-	for (size_t k = 0; k < run->n && !s; k++)
-		if (slot_idle(&run->slots[k]) && slot_fits(run, &run->slots[k], i))
-			s = &run->slots[k];
+	/* the child of its own chain first, then the spare */
+	for (int pass = 0; pass < 2 && !s; pass++)
+		for (size_t k = 0; k < run->n && !s; k++)
+			if (slot_idle(&run->slots[k]) && run->slots[k].spare == (pass == 1) &&
+			    slot_fits(run, &run->slots[k], i))
+				s = &run->slots[k];
 	if (!s)
 		return false;
-	send_done_results(run, s, REC_RUN, i);
+	s->spare = false;
+	send_done_results(run, s, REC_RUN, i, false);
 	double now = now_ms();
 	/* A member handed back (REC_DEFER) may come here again: a child can
 	 * run more checks than the table has. */
@@ -1418,10 +1477,40 @@ static size_t busy_slots(const struct run *run)
 }
 
 /*
- * An early probe waits for its deps (REC_WAIT): once they are done, it
- * gets their results and goes on, with a time limit of its own again; or,
- * when they block it (or the budget is spent), what it found is dropped,
- * it is settled as a check not run would be, and its child ends. Returns
+ * A vendor probe gets a child of its own when its deps are done: a fork
+ * and a child's start on the run's longest chain (libcuda's checks wait
+ * for the file probes' results), 1-3 ms of it on this loaded 2-CPU
+ * machine. One spare child, forked while the deps run, takes the first
+ * vendor probe that is ready instead (give_to_idle), as an idle child of
+ * its chain would, and is that probe's child from then on. Is one wanted
+ * now: a vendor probe waiting for deps that do not block it, no idle
+ * vendor child, room for one more?
+ */
+static bool want_spare(const struct run *run, int max_parallel)
+{
+	if (run->opts->no_fork || run->running + 2 > run->n ||
+	    (int)busy_slots(run) >= max_parallel)
+		return false;
+	for (size_t k = 0; k < run->n; k++)
+		if (slot_idle(&run->slots[k]) && !run->slots[k].ours)
+			return false;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct task *t = &run->tasks[i];
+		bool pending;
+		if (t->state == ST_PENDING && !t->solo && !shareable(run, i) &&
+		    blocking_dep(run->defs, run->n, run->results, i, &pending) < 0 && pending)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An early probe's deps are settled: it gets their results and goes on
+ * (or will, when it asks for them: the results wait in its control pipe,
+ * and its wait costs no round trip through this process), with a time
+ * limit of its own again if it was waiting (REC_WAIT); or, when they block
+ * it (or the budget is spent), what it found is dropped, it is settled as
+ * a check not run would be, and its child ends, waiting or not. Returns
  * true when it did either.
  */
 static bool release_waiting(struct run *run, size_t i)
@@ -1435,6 +1524,7 @@ static bool release_waiting(struct run *run, size_t i)
 	for (size_t k = 0; k < run->n && !s; k++)
 		if (run->slots[k].used && run->slots[k].id == t->slot_id)
 			s = &run->slots[k];
+	bool was_waiting = t->waiting;
 	t->waiting = false;
 	if (!s)
 		return false;
@@ -1456,7 +1546,13 @@ static bool release_waiting(struct run *run, size_t i)
 	result_release(&run->results[i]);
 	run->results[i] = kept;
 	double now = now_ms();
-	send_done_results(run, s, REC_GO, i);
+	/* Still in its first part, it reads nothing now: the results go
+	 * ahead only when they fit in its pipe, else when it waits. */
+	if (!send_done_results(run, s, REC_GO, i, !was_waiting))
+		return false;
+	t->go = true;
+	if (!was_waiting)
+		return true; /* its time limit runs on */
 	s->deadline = now + run->opts->timeout_ms;
 	if (run->opts->budget_end_ms > 0 && run->opts->budget_end_ms < s->deadline)
 		s->deadline = run->opts->budget_end_ms;
@@ -1588,6 +1684,7 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		if (run.tasks[i].state == ST_PENDING)
 			start_early(&run, i, max_parallel, &oldmask);
 	int sig = 0;
+	bool spare = false; /* one spare child a run (want_spare) */
 	for (;;) {
 		if (!opts->no_fork && (sig = interrupt_signal()))
 			break;
@@ -1596,7 +1693,12 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 		while (progress) {
 			progress = false;
 			for (size_t i = 0; i < n; i++) {
-				if (run.tasks[i].waiting && release_waiting(&run, i))
+				/* An early probe gets its deps' results as soon as
+				 * they are done, not after it asked (REC_WAIT). */
+				if ((run.tasks[i].waiting ||
+				     (run.tasks[i].early && !run.tasks[i].go &&
+				      run.tasks[i].state == ST_RUNNING)) &&
+				    release_waiting(&run, i))
 					progress = true;
 				if (run.tasks[i].state != ST_PENDING)
 					continue;
@@ -1631,6 +1733,10 @@ int runner_run_table(const struct check_def *defs, size_t n, const struct run_op
 				start_slot(&run, i, &oldmask);
 				progress = true;
 			}
+		}
+		if (!spare && want_spare(&run, max_parallel)) {
+			start_slot(&run, SPARE, &oldmask);
+			spare = true;
 		}
 		release_unneeded(&run);
 		if (busy_slots(&run) == 0) {

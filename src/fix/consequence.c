@@ -139,6 +139,18 @@ static char *first_fix(const struct result *r)
 	return cmd;
 }
 
+/* first_fix of results[i], worked out once a run: the loop below asks it
+ * of each earlier root problem for each problem (a finding expanded from
+ * the KB each time). */
+static const char *fix_of(const struct result *results, size_t i, char **fixes, bool *known)
+{
+	if (!known[i]) {
+		fixes[i] = first_fix(&results[i]);
+		known[i] = true;
+	}
+	return fixes[i];
+}
+
 /* A consequence is never worse than its cause, so that folding it changes
  * neither the run's status nor its exit code. */
 static bool may_fold(const struct result *r, const struct result *cause)
@@ -148,6 +160,8 @@ static bool may_fold(const struct result *r, const struct result *cause)
 
 void consequences_mark(struct result *results, size_t n)
 {
+	char **fixes = xcalloc(n + 1, sizeof *fixes);
+	bool *known = xcalloc(n + 1, sizeof *known);
 	for (size_t i = 0; i < n; i++)
 		results[i].consequence_of = NULL;
 	/* the pairs first: a later cause may claim an earlier finding */
@@ -175,21 +189,22 @@ void consequences_mark(struct result *results, size_t n)
 			r->consequence_of = root_of(a);
 			continue;
 		}
-		char *fix = first_fix(r);
+		const char *fix = fix_of(results, i, fixes, known);
 		for (size_t j = 0; fix && j < i; j++) {
 			const struct result *o = &results[j];
 			if (!result_is_root_problem(o) || !may_fold(r, o))
 				continue;
-			char *ofix = first_fix(o);
-			bool same = ofix && !strcmp(ofix, fix);
-			free(ofix);
-			if (same) {
+			const char *ofix = fix_of(results, j, fixes, known);
+			if (ofix && !strcmp(ofix, fix)) {
 				r->consequence_of = o->def->id;
 				break;
 			}
 		}
-		free(fix);
 	}
+	for (size_t i = 0; i < n; i++)
+		free(fixes[i]);
+	free(fixes);
+	free(known);
 	/* a root that is itself a consequence (a pair's cause claimed by an
 	 * earlier one) hands its consequences on */
 	for (size_t i = 0; i < n; i++) {

@@ -21,6 +21,22 @@ static bool field_is(const char *line, size_t n, const char *name, size_t *value
 	return true;
 }
 
+/* The fields a struct dpkg_pkg keeps, in its order: name, status,
+ * version, provides, arch. */
+static const char *const kept_fields[] = { "Package", "Status", "Version", "Provides",
+					   "Architecture" };
+
+/* Which of them the field line l[0..n) is (its value at *value_at), or -1.
+ * Each line of the status file is asked: the first letter first. */
+static int kept_field(const char *l, size_t n, size_t *value_at)
+{
+	char c = n ? (char)(l[0] | 0x20) : 0;
+	for (int k = 0; k < 5; k++)
+		if (c == (kept_fields[k][0] | 0x20) && field_is(l, n, kept_fields[k], value_at))
+			return k;
+	return -1;
+}
+
 static void trim_span(struct dpkg_span *s)
 {
 	while (s->n && (s->p[s->n - 1] == ' ' || s->p[s->n - 1] == '\t' || s->p[s->n - 1] == '\r'))
@@ -72,17 +88,10 @@ int dpkgstatus_each(const char *buf, size_t len,
 			pkg.line = line;
 		}
 		size_t v;
-		struct dpkg_span *f = NULL;
-		if (field_is(l, ll, "Package", &v))
-			f = &pkg.name;
-		else if (field_is(l, ll, "Status", &v))
-			f = &pkg.status;
-		else if (field_is(l, ll, "Version", &v))
-			f = &pkg.version;
-		else if (field_is(l, ll, "Provides", &v))
-			f = &pkg.provides;
-		else if (field_is(l, ll, "Architecture", &v))
-			f = &pkg.arch;
+		struct dpkg_span *const spans[5] = { &pkg.name, &pkg.status, &pkg.version,
+						     &pkg.provides, &pkg.arch };
+		int k = kept_field(l, ll, &v);
+		struct dpkg_span *f = k >= 0 ? spans[k] : NULL;
 		last = f;
 		if (f) {
 			f->p = l + v;
@@ -339,20 +348,39 @@ static void read_status(void)
 		st.info.err = rc;
 		return;
 	}
+	/* Of a stanza only its first field line (where dpkgstatus_each says
+	 * the package begins: at line kept) and the fields a struct dpkg_pkg
+	 * keeps, with their continuation lines, are copied for
+	 * dpkgstatus_each: what it would skip (Description, Depends,
+	 * Conffiles: most of the file) is not copied to be skipped again.
+	 * raw counts the stanza's whole length, for STANZA_MAX. */
 	struct strbuf stanza = STRBUF_INIT;
-	size_t first = 0;
-	bool cut = false;
+	size_t first = 0, kept = 0, raw = 0;
+	bool cut = false, keep_cont = false;
 	for (;;) {
 		int more = rootfs_lines_next(&l);
 		bool blank = true;
 		for (size_t i = 0; more > 0 && i < l.len && blank; i++)
 			blank = l.line[i] == ' ' || l.line[i] == '\t' || l.line[i] == '\r';
 		if (more > 0 && !blank) {
-			if (!stanza.len)
+			if (!raw)
 				first = l.lineno;
-			if (stanza.len + l.len + 1 <= STANZA_MAX) {
-				sb_addn(&stanza, l.line, l.len);
-				sb_addc(&stanza, '\n');
+			if (raw + l.len + 1 <= STANZA_MAX) {
+				raw += l.len + 1;
+				size_t v;
+				bool keep;
+				if (l.line[0] == ' ' || l.line[0] == '\t') {
+					keep = keep_cont;
+				} else {
+					keep_cont = kept_field(l.line, l.len, &v) >= 0;
+					keep = !stanza.len || keep_cont;
+					if (!stanza.len)
+						kept = l.lineno;
+				}
+				if (keep) {
+					sb_addn(&stanza, l.line, l.len);
+					sb_addc(&stanza, '\n');
+				}
 			} else if (!cut) {
 				cut = true;
 				st.info.cut_stanzas++;
@@ -364,11 +392,13 @@ static void read_status(void)
 			}
 			continue;
 		}
-		if (stanza.len) {
-			struct keep_arg k = { first > 1 ? (int)first - 1 : 0 };
+		if (raw) {
+			struct keep_arg k = { kept > 1 ? (int)kept - 1 : 0 };
 			dpkgstatus_each(stanza.buf, stanza.len, keep_pkg, &k);
 			sb_reset(&stanza);
+			raw = 0;
 			cut = false;
+			keep_cont = false;
 		}
 		if (more <= 0)
 			break;

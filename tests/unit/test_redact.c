@@ -337,6 +337,36 @@ static void test_not_secrets(void **state)
 	result_release(&res);
 }
 
+/* A scrub of results with no secret in them leaves every text as it is;
+ * one in a check's step alone is scrubbed there and wherever it shows. */
+static void test_scrub_step(void **state)
+{
+	(void)state;
+	struct check_def def = { .id = "x.y", .layer = "x" };
+	struct result res[2];
+	for (size_t i = 0; i < 2; i++) {
+		result_init(&res[i], &def);
+		res[i].ran = true;
+	}
+	res[0].step = xstrdup("running nvcc --version");
+	res[0].detail = xstrdup("nvcc 12.4, in /usr/local/cuda");
+	ev_add(&res[1].ev, "path", "%s", "/usr/local/cuda/bin/nvcc");
+	redact_scrub_results(res, 2);
+	assert_string_equal(res[0].step, "running nvcc --version");
+	assert_string_equal(res[0].detail, "nvcc 12.4, in /usr/local/cuda");
+	assert_string_equal(res[1].ev.v[0].val, "/usr/local/cuda/bin/nvcc");
+	const char *token = "ghp_" "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9xR2cF4hL6";
+	free(res[0].step);
+	res[0].step = xasprintf("logging in with %s", token);
+	free(res[1].detail);
+	res[1].detail = xasprintf("%s expired", token);
+	redact_scrub_results(res, 2);
+	assert_string_equal(res[0].step, "logging in with <secret>");
+	assert_string_equal(res[1].detail, "<secret> expired");
+	for (size_t i = 0; i < 2; i++)
+		result_release(&res[i]);
+}
+
 static void test_consistency(void **state)
 {
 	(void)state;
@@ -483,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_results),         cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_hostile),         cmocka_unit_test(test_shapes_of_secrets),
 		cmocka_unit_test(test_every_shape),     cmocka_unit_test(test_not_secrets),
+		cmocka_unit_test(test_scrub_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -612,12 +612,70 @@ static void test_dpkg_once(void **state)
 	free(d);
 }
 
+struct seen_pkg {
+	char name[16], version[16], arch[16];
+	bool provides_p2, present;
+	int line;
+};
+
+static int keep_seen(const struct dpkg_pkg *p, void *arg)
+{
+	struct seen_pkg *v = arg;
+	while (v->line)
+		v++;
+	snprintf(v->name, sizeof v->name, "%.*s", (int)p->name.n, p->name.p);
+	snprintf(v->version, sizeof v->version, "%.*s", (int)p->version.n,
+		 p->version.p ? p->version.p : "");
+	snprintf(v->arch, sizeof v->arch, "%.*s", (int)p->arch.n, p->arch.p ? p->arch.p : "");
+	v->provides_p2 = dpkgstatus_provides(p, "p2");
+	v->present = dpkgstatus_present(p);
+	v->line = p->line;
+	return 0;
+}
+
+/* The database as read: the kept fields, their continuation lines, and
+ * the line a package begins at, whatever fields and lines around them
+ * (a description, a leading stray continuation) are skipped. */
+static void test_dpkg_fields(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "var/lib/dpkg/status",
+		     "Description: first\n more description\nPackage: c\nStatus: install ok installed\n"
+		     "Depends: libc6\nDescription: x\n Provides: p9\nProvides: p1,\n p2\nVersion: 1.0\n"
+		     "Architecture: amd64\n\n stray continuation\nPackage: d\nVersion: 2\nConffiles:\n"
+		     " /etc/x abc\nstatus: deinstall ok config-files\n");
+	assert_int_equal(rootfs_set(d), 0);
+	dpkgstatus_reset();
+	struct seen_pkg v[3];
+	memset(v, 0, sizeof v);
+	assert_int_equal(dpkgstatus_read_each(keep_seen, v, NULL), 0);
+	assert_string_equal(v[0].name, "c");
+	assert_int_equal(v[0].line, 1);
+	assert_string_equal(v[0].version, "1.0");
+	assert_string_equal(v[0].arch, "amd64");
+	assert_true(v[0].provides_p2);
+	assert_true(v[0].present);
+	assert_string_equal(v[1].name, "d");
+	assert_int_equal(v[1].line, 14);
+	assert_string_equal(v[1].version, "2");
+	assert_false(v[1].provides_p2);
+	assert_false(v[1].present);
+	assert_int_equal(v[2].line, 0);
+	dpkgstatus_reset();
+	rootfs_set("/");
+	tu_rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_normalize), cmocka_unit_test(test_path_parts),
 		cmocka_unit_test(test_real_root),      cmocka_unit_test(test_fixture_root),
 		cmocka_unit_test(test_read_rules),     cmocka_unit_test(test_isolated), cmocka_unit_test(test_os_release),
+		cmocka_unit_test(test_dpkg_fields),
 		cmocka_unit_test(test_dpkg_once),
 		cmocka_unit_test(test_dir_cache),
 	};

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "core/check.h"
 #include "core/proc.h"
@@ -808,6 +809,144 @@ static void test_runner_early_faults(void **state)
 		result_release(&res[i]);
 }
 
+/* An early probe whose deps are done before it asks for them: their
+ * results wait for it (no round trip through the runner), its time is
+ * its own; one whose dep failed is ended then, not when it asks. */
+static void p_early_busy(struct probe_ctx *ctx, struct result *r)
+{
+	usleep(300000);
+	double asked = now_ms();
+	probe_wait_deps(ctx);
+	res_ev(r, "waited", "%.3f", now_ms() - asked);
+	const char *ok = probe_dep_get(ctx, "e.quick", "ok");
+	res_set(r, ST_PASS, NULL, "%s", ok ? ok : "no result of e.quick");
+}
+
+static void p_quick(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	res_ev(r, "ok", "quick");
+	res_set(r, ST_PASS, NULL, "quick");
+}
+
+static void p_early_long(struct probe_ctx *ctx, struct result *r)
+{
+	usleep(3000000);
+	probe_wait_deps(ctx);
+	res_set(r, ST_PASS, NULL, "ran");
+}
+
+static void test_runner_early_ready(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "e.quick", "e", "", "", { NULL }, p_quick, CHECK_FILES },
+		{ "e.fail", "e", "", "", { NULL }, p_fail, CHECK_FILES },
+		{ "e.early", "e", "", "", { "e.quick" }, p_early_busy, CHECK_COMMANDS | CHECK_EARLY },
+		{ "e.blocked", "e", "", "", { "e.fail" }, p_early_long, CHECK_COMMANDS | CHECK_EARLY },
+	};
+	enum { NE = sizeof defs / sizeof defs[0] };
+	bool want[NE] = { true, true, true, true };
+	struct result res[NE];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	double t0 = now_ms();
+	assert_int_equal(runner_run_table(defs, NE, &opts, want, res), 0);
+	/* not the 3 s that e.blocked would have run before it asked */
+	assert_true(now_ms() - t0 < 2000);
+	assert_int_equal(res[2].status, ST_PASS);
+	assert_string_equal(res[2].detail, "quick");
+	assert_true(strtod(res_get(&res[2], "waited"), NULL) < 100);
+	assert_true(res[2].ms >= 290 && res[2].ms_before_deps >= 290);
+	assert_int_equal(res[3].status, ST_SKIP);
+	assert_string_equal(res_get(&res[3], "blocked_by"), "e.fail");
+	for (size_t i = 0; i < NE; i++)
+		result_release(&res[i]);
+}
+
+/* A child that runs only our code (shareable probes) gets a process
+ * group of its own, out of the terminal's foreground group; one that runs
+ * vendor code a session of its own too. */
+static void p_group(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	res_ev(r, "own_group", "%s", getpgid(0) == getpid() ? "yes" : "no");
+	res_ev(r, "own_session", "%s", getsid(0) == getpid() ? "yes" : "no");
+	res_set(r, ST_PASS, NULL, "looked");
+}
+
+static void test_runner_groups(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "g.files", "g", "", "", { NULL }, p_group, CHECK_FILES },
+		{ "g.command", "g", "", "", { NULL }, p_group, CHECK_COMMANDS },
+		{ "g.vendor", "g", "", "", { NULL }, p_group, 0 },
+	};
+	enum { NG = sizeof defs / sizeof defs[0] };
+	bool want[NG] = { true, true, true };
+	struct result res[NG];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NG, &opts, want, res), 0);
+	for (size_t i = 0; i < NG; i++) {
+		assert_int_equal(res[i].status, ST_PASS);
+		assert_string_equal(res_get(&res[i], "own_group"), "yes");
+	}
+	assert_string_equal(res_get(&res[2], "own_session"), "yes");
+	for (size_t i = 0; i < NG; i++)
+		result_release(&res[i]);
+}
+
+/* How long this process has lived, from /proc/self/stat (ticks since boot). */
+static void p_age(struct probe_ctx *ctx, struct result *r)
+{
+	(void)ctx;
+	char buf[1024];
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[got] = '\0';
+	const char *p = strrchr(buf, ')');
+	unsigned long long start = 0;
+	/* after the name: state is field 3, starttime field 22 */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	double now = (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+	res_ev(r, "age_ms", "%.0f", now - (double)start * 1000.0 / (double)sysconf(_SC_CLK_TCK));
+	res_set(r, ST_PASS, NULL, "in %ld", (long)getpid());
+}
+
+/* A vendor probe whose deps take a while finds its child started already
+ * (the spare, forked beside them), not forked when they are done; a
+ * second one, ready at the same time, gets a child of its own. */
+static void test_runner_spare(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "s.files", "s", "", "", { NULL }, p_sleep300, CHECK_FILES },
+		{ "s.v1", "s", "", "", { "s.files" }, p_age, 0 },
+		{ "s.v2", "s", "", "", { "s.files" }, p_age, 0 },
+	};
+	enum { NS = sizeof defs / sizeof defs[0] };
+	bool want[NS] = { true, true, true };
+	struct result res[NS];
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16 };
+	assert_int_equal(runner_run_table(defs, NS, &opts, want, res), 0);
+	for (size_t i = 0; i < NS; i++)
+		assert_int_equal(res[i].status, ST_PASS);
+	double a1 = strtod(res_get(&res[1], "age_ms"), NULL);
+	double a2 = strtod(res_get(&res[2], "age_ms"), NULL);
+	assert_string_not_equal(res[1].detail, res[2].detail);
+	/* one of them lived through s.files' 300 ms */
+	assert_true((a1 > a2 ? a1 : a2) >= 200);
+	for (size_t i = 0; i < NS; i++)
+		result_release(&res[i]);
+}
+
 static void test_proc_run(void **state)
 {
 	(void)state;
@@ -1137,6 +1276,9 @@ int main(void)
 		cmocka_unit_test(test_runner_early),
 		cmocka_unit_test(test_runner_early_unpaid),
 		cmocka_unit_test(test_runner_early_faults),
+		cmocka_unit_test(test_runner_early_ready),
+		cmocka_unit_test(test_runner_groups),
+		cmocka_unit_test(test_runner_spare),
 		cmocka_unit_test(test_runner_isolation),
 		cmocka_unit_test(test_registry_complete),
 		cmocka_unit_test(test_runner_parallel_limit),
