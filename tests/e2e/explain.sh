@@ -739,6 +739,14 @@ expect_json '.matches[0].causes[0].id == "explain.host.installer_no_drm" and (.m
 run_json explain "fabric manager NVIDIA GPU driver interface version 590.48.01 don't match with driver version 580.126.09."
 expect_json '.matches[0].causes[0].id == "explain.host.fabricmanager_version" and (.matches[0].causes[0].fix[0] | startswith("journalctl"))'
 
+# Docker from the snap configures its own nvidia runtime
+# (https://github.com/canonical/docker-snap/issues/180): the paste's
+# "snap install docker" puts that reading first, with a look first.
+run_json explain "$(printf '$ sudo snap install docker\ndocker 24.0.5 from Canonical installed\ndocker: Error response from daemon: unknown or invalid runtime name: nvidia.')"
+expect_json '.matches[0].causes[0].id == "explain.containers.snap_docker" and (.matches[0].causes[0].fix[0] | startswith("snap list docker"))'
+run_json explain 'docker: Error response from daemon: unknown or invalid runtime name: nvidia.'
+expect_json '.matches[0].causes[0].id == "explain.containers.no_runtime_entry"'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
