@@ -747,6 +747,11 @@ expect_json '.matches[0].causes[0].id == "explain.containers.snap_docker" and (.
 run_json explain 'docker: Error response from daemon: unknown or invalid runtime name: nvidia.'
 expect_json '.matches[0].causes[0].id == "explain.containers.no_runtime_entry"'
 
+# A GPU that did not wake from D3cold reads as the platform's power
+# control, not a driver fault (https://github.com/system76/firmware-open/issues/160).
+run_json explain "$(printf '[  117.004655] nvidia 0000:01:00.0: can'"'"'t change power state from D3cold to D0 (config space inaccessible)\n[  117.005518] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x23:0x56:624)')"
+expect_json '[.matches[] | select(.signature == "explain.sig.wide_nvrm_init") | .causes[0].id] == ["explain.host.gpu_d3cold"]'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
