@@ -720,6 +720,53 @@ expect_json '[.matches[].causes[] | select(.id == "explain.wide.cuda_dll_not_fou
 run kb explain.wide.cuda_dll_not_found
 expect_line '# where\.exe DLL   # in PowerShell; a template: put in DLL, the file'
 
+# The paste's own words pick the cause its thread confirmed, within one
+# message's readings. NCCL's Cuda failure in transport/nvls.cc is NVLS over
+# NVSwitch (https://github.com/NVIDIA/nccl/issues/1488); "named symbol not
+# found" an NCCL built without this GPU's architecture
+# (https://github.com/NVIDIA/nccl/issues/1372); neither leads the other's.
+run_json explain "node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'"
+expect_json '.matches[0].causes[0].id == "explain.nccl.nvls" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi -q"))'
+run_json explain "gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'"
+expect_json '.matches[0].causes[0].id == "explain.nccl.arch_not_built"'
+run_json explain "enqueue.cc:58 NCCL WARN Cuda failure 'operation not supported'"
+expect_json '.matches[0].causes[0].id == "explain.nccl.cuda_call"'
+# CUDA error 36 alone reads as a driver older than the program's CUDA; the
+# entry-point wording as the program and the driver disagreeing either way
+# (https://github.com/escontra/gauss_gym/issues/16).
+run_json explain "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 36: API call is not supported in the installed CUDA driver"
+expect_json '[.matches[] | select(.signature == "explain.sig.call_requires_newer_driver") | .causes[0].id] == ["explain.host.driver_too_old"]'
+run_json explain "Warp CUDA error: Function cuDeviceGetUuid_f: a suitable driver entry point was not found"
+expect_json '.matches[0].causes[0].id == "explain.cuda.entry_point" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi "))'
+# CUDA.jl's warning about the Windows driver store's own DLL is a false
+# alarm there (https://github.com/JuliaGPU/CUDA.jl/pull/2847); a Linux
+# module path on LD_LIBRARY_PATH is not.
+run_json explain 'CUDA runtime library `nvcudart_hybrid64.dll` was loaded from a system path, `C:\WINDOWS\System32\DriverStore\FileRepository\nv_dispi.inf_amd64_fe5f369669db2f36\nvcudart_hybrid64.dll`.'
+expect_json '.log_platform.kind == "windows" and .matches[0].causes[0].id == "explain.apps.cudajl_driverstore"'
+run_json explain 'CUDA runtime library `libcublasLt.so.12` was loaded from a system path, `/opt/bwhpc/common/devel/cuda/12.6.1/lib64/libcublasLt.so.12`.'
+expect_json '.matches[0].causes[0].id == "explain.apps.cudajl_system_lib"'
+# The .run installer's failed test load of nvidia-drm, with its --no-drm
+# advice (https://github.com/aws/aws-parallelcluster-cookbook/pull/3031),
+# looks at the kernel log before reinstalling anything.
+run_json explain "ERROR: The nvidia-drm kernel module failed to load. This kernel module is required for the proper operation of DRM-KMS. If you do not need to use DRM-KMS, you can try to install this driver package again with the '--no-drm' option."
+expect_json '.matches[0].causes[0].id == "explain.host.installer_no_drm" and (.matches[0].causes[0].fix[0] | startswith("sudo dmesg"))'
+# Fabric Manager's version check names its cause; its first step looks.
+run_json explain "fabric manager NVIDIA GPU driver interface version 590.48.01 don't match with driver version 580.126.09."
+expect_json '.matches[0].causes[0].id == "explain.host.fabricmanager_version" and (.matches[0].causes[0].fix[0] | startswith("journalctl"))'
+
+# Docker from the snap configures its own nvidia runtime
+# (https://github.com/canonical/docker-snap/issues/180): the paste's
+# "snap install docker" puts that reading first, with a look first.
+run_json explain "$(printf '$ sudo snap install docker\ndocker 24.0.5 from Canonical installed\ndocker: Error response from daemon: unknown or invalid runtime name: nvidia.')"
+expect_json '.matches[0].causes[0].id == "explain.containers.snap_docker" and (.matches[0].causes[0].fix[0] | startswith("snap list docker"))'
+run_json explain 'docker: Error response from daemon: unknown or invalid runtime name: nvidia.'
+expect_json '.matches[0].causes[0].id == "explain.containers.no_runtime_entry"'
+
+# A GPU that did not wake from D3cold reads as the platform's power
+# control, not a driver fault (https://github.com/system76/firmware-open/issues/160).
+run_json explain "$(printf '[  117.004655] nvidia 0000:01:00.0: can'"'"'t change power state from D3cold to D0 (config space inaccessible)\n[  117.005518] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x23:0x56:624)')"
+expect_json '[.matches[] | select(.signature == "explain.sig.wide_nvrm_init") | .causes[0].id] == ["explain.host.gpu_d3cold"]'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
