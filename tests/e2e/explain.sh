@@ -705,6 +705,17 @@ expect_json '[.matches[].causes[] | select(.id == "explain.wide.cuda_dll_not_fou
 run kb explain.wide.cuda_dll_not_found
 expect_line '# where\.exe DLL   # in PowerShell; a template: put in DLL, the file'
 
+# XLA's "kernel version X does not match DSO version Y" next to cuInit's
+# error puts the two driver releases first, under the error code's own
+# signature too (https://github.com/tensorflow/tensorflow/issues/48722);
+# never on WSL, which has no kernel module to compare.
+printf 'E cuda_driver.cc:328] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\nE cuda_diagnostics.cc:313] kernel version 455.32.0 does not match DSO version 460.73.1 -- cannot find working devices in this configuration\n' >"$WORK/dso.log"
+run_json explain --platform container -f "$WORK/dso.log"
+expect_json '[.matches[] | .causes[0].id] | all(. == "explain.host.kernel_dso_mismatch")'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+run_json explain --platform wsl2 -f "$WORK/dso.log"
+expect_json '[.matches[] | .causes[] | select(.id == "explain.host.kernel_dso_mismatch") | .machine] | all(. == "not_applicable")'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
