@@ -716,6 +716,14 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
 run_json explain --platform wsl2 -f "$WORK/dso.log"
 expect_json '[.matches[] | .causes[] | select(.id == "explain.host.kernel_dso_mismatch") | .machine] | all(. == "not_applicable")'
 
+# FlashAttention's "only supports Ampere GPUs or newer": an old GPU unless
+# the paste names a Blackwell one, whose sm_120 the build predates
+# (https://github.com/nvidia-cosmos/cosmos-predict2.5/issues/29)
+run_json explain "RuntimeError: FlashAttention only supports Ampere GPUs or newer."
+expect_json '.matches[0].causes[0].id == "explain.frameworks.flash_attn_arch"'
+run_json explain "$(printf 'GPU: NVIDIA GeForce RTX 5090\nRuntimeError: FlashAttention only supports Ampere GPUs or newer.')"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.flash_attn_blackwell" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
