@@ -724,6 +724,15 @@ expect_json '.matches[0].causes[0].id == "explain.frameworks.flash_attn_arch"'
 run_json explain "$(printf 'GPU: NVIDIA GeForce RTX 5090\nRuntimeError: FlashAttention only supports Ampere GPUs or newer.')"
 expect_json '.matches[0].causes[0].id == "explain.frameworks.flash_attn_blackwell" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
 
+# cuDNN's "No execution plans support the graph": PyTorch's cuDNN attention
+# (https://github.com/huggingface/diffusers/issues/9704), or NVRTC that did
+# not load just before it
+NOPLAN="RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph."
+run_json explain "$(printf '    attn_output = torch.nn.functional.scaled_dot_product_attention(\n%s' "$NOPLAN")"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_sdpa_no_engine" and (.matches[0].causes[0].fix[0] | startswith("python -c"))'
+run_json explain "$(printf 'Could not load library libnvrtc.so.12. Error: libnvrtc.so.12: cannot open shared object file: No such file or directory\n%s' "$NOPLAN")"
+expect_json '[.matches[] | select(.signature == "explain.sig.cudnn_no_plan") | .causes[0].id] == ["explain.toolkit.cudnn_nvrtc_missing"]'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
