@@ -733,6 +733,15 @@ expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_sdpa_no_engin
 run_json explain "$(printf 'Could not load library libnvrtc.so.12. Error: libnvrtc.so.12: cannot open shared object file: No such file or directory\n%s' "$NOPLAN")"
 expect_json '[.matches[] | select(.signature == "explain.sig.cudnn_no_plan") | .causes[0].id] == ["explain.toolkit.cudnn_nvrtc_missing"]'
 
+# PyTorch's out of memory in eager attention's score matmul is the input's
+# length first (https://github.com/pengxiao-song/LaWGPT/issues/122); without
+# those frames the full GPU stays first
+OOM="torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.23 GiB (GPU 0; 23.70 GiB total capacity; 14.43 GiB already allocated; 7.99 GiB free)"
+run_json explain "$(printf '    attn_weights = torch.matmul(query_states, key_states.transpose(2, 3)) / math.sqrt(self.head_dim)\n%s' "$OOM")"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.attention_oom" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain "$OOM"
+expect_json '.matches[0].causes[0].id == "explain.cuda.vram_oom"'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
