@@ -742,6 +742,12 @@ expect_json '.matches[0].causes[0].id == "explain.frameworks.attention_oom" and 
 run_json explain "$OOM"
 expect_json '.matches[0].causes[0].id == "explain.cuda.vram_oom"'
 
+# cuDNN's NOT_SUPPORTED is the operation as configured (sizes, memory,
+# layout), not a runtime without a driver
+# (https://github.com/pytorch/pytorch/issues/11065)
+run_json explain "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input."
+expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_not_supported" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+
 run explain --dump-keys
 expect_rc 0
 expect_line '^cuda_error_no_device$'
