@@ -766,6 +766,48 @@ expect_json '.matches[0].causes[0].id == "explain.containers.no_runtime_entry"'
 # control, not a driver fault (https://github.com/system76/firmware-open/issues/160).
 run_json explain "$(printf '[  117.004655] nvidia 0000:01:00.0: can'"'"'t change power state from D3cold to D0 (config space inaccessible)\n[  117.005518] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x23:0x56:624)')"
 expect_json '[.matches[] | select(.signature == "explain.sig.wide_nvrm_init") | .causes[0].id] == ["explain.host.gpu_d3cold"]'
+# XLA's "kernel version X does not match DSO version Y" next to cuInit's
+# error puts the two driver releases first, under the error code's own
+# signature too (https://github.com/tensorflow/tensorflow/issues/48722);
+# never on WSL, which has no kernel module to compare.
+printf 'E cuda_driver.cc:328] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\nE cuda_diagnostics.cc:313] kernel version 455.32.0 does not match DSO version 460.73.1 -- cannot find working devices in this configuration\n' >"$WORK/dso.log"
+run_json explain --platform container -f "$WORK/dso.log"
+expect_json '[.matches[] | .causes[0].id] | all(. == "explain.host.kernel_dso_mismatch")'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+run_json explain --platform wsl2 -f "$WORK/dso.log"
+expect_json '[.matches[] | .causes[] | select(.id == "explain.host.kernel_dso_mismatch") | .machine] | all(. == "not_applicable")'
+
+# FlashAttention's "only supports Ampere GPUs or newer": an old GPU unless
+# the paste names a Blackwell one, whose sm_120 the build predates
+# (https://github.com/nvidia-cosmos/cosmos-predict2.5/issues/29)
+run_json explain "RuntimeError: FlashAttention only supports Ampere GPUs or newer."
+expect_json '.matches[0].causes[0].id == "explain.frameworks.flash_attn_arch"'
+run_json explain "$(printf 'GPU: NVIDIA GeForce RTX 5090\nRuntimeError: FlashAttention only supports Ampere GPUs or newer.')"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.flash_attn_blackwell" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+
+# cuDNN's "No execution plans support the graph": PyTorch's cuDNN attention
+# (https://github.com/huggingface/diffusers/issues/9704), or NVRTC that did
+# not load just before it
+NOPLAN="RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph."
+run_json explain "$(printf '    attn_output = torch.nn.functional.scaled_dot_product_attention(\n%s' "$NOPLAN")"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_sdpa_no_engine" and (.matches[0].causes[0].fix[0] | startswith("python -c"))'
+run_json explain "$(printf 'Could not load library libnvrtc.so.12. Error: libnvrtc.so.12: cannot open shared object file: No such file or directory\n%s' "$NOPLAN")"
+expect_json '[.matches[] | select(.signature == "explain.sig.cudnn_no_plan") | .causes[0].id] == ["explain.toolkit.cudnn_nvrtc_missing"]'
+
+# PyTorch's out of memory in eager attention's score matmul is the input's
+# length first (https://github.com/pengxiao-song/LaWGPT/issues/122); without
+# those frames the full GPU stays first
+OOM="torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.23 GiB (GPU 0; 23.70 GiB total capacity; 14.43 GiB already allocated; 7.99 GiB free)"
+run_json explain "$(printf '    attn_weights = torch.matmul(query_states, key_states.transpose(2, 3)) / math.sqrt(self.head_dim)\n%s' "$OOM")"
+expect_json '.matches[0].causes[0].id == "explain.frameworks.attention_oom" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain "$OOM"
+expect_json '.matches[0].causes[0].id == "explain.cuda.vram_oom"'
+
+# cuDNN's NOT_SUPPORTED is the operation as configured (sizes, memory,
+# layout), not a runtime without a driver
+# (https://github.com/pytorch/pytorch/issues/11065)
+run_json explain "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input."
+expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_not_supported" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
 
 run explain --dump-keys
 expect_rc 0
