@@ -161,6 +161,8 @@ static const struct torch_wheel wheels[] = {
 
 /* Releases the knowledge base names for something other than their wheels. */
 static const struct torch_note notes[] = {
+	/* huggingface/diffusers#9704, ostris/ai-toolkit#203 (2024-10) */
+	{ "2.5", "2.5.0's scaled_dot_product_attention picks cuDNN attention, which stops with \"No execution plans support the graph\" where cuDNN has no engine; 2.4.1 did not" },
 	{ "2.4", "torch.distributed's TCPStore uses libuv by default" },
 	/* pytorch/pytorch#121834 and #125790 (2024-05) */
 	{ "2.3", "2.3.0's cuDNN v8 convolutions warn \"Plan failed with a cudnnException\"; 2.3.1 does not" },

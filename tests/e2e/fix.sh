@@ -205,7 +205,7 @@ if [ "$(grep -c '^# disabled by wslgpu fix' "$ROOT/home/user/.profile")" = 2 ]; 
 # own fix lines write ($USER, $(id -u)...) are the KB's, not the machine's.
 cat >"$WORK/live.py" <<'PY'
 import re, sys
-kb = sys.argv[1]
+kb = open(sys.argv[1]).read()  # a file: the KB's fix lines outgrew one argument (128 KiB)
 def live(line):
     out, i, q, n = [], 0, None, len(line)
     while i < n:
@@ -257,7 +257,7 @@ check_commands() { # JSON-FILE WHAT
 		bash -n -c "$c" 2>/dev/null || bad="$bad [bash -n: $c]"
 	done <"$WORK/cmds"
 	jq -r '.steps[].commands[] | select(.where == "linux" and .kind == "template") | .command' "$1" >>"$WORK/cmds"
-	if live=$(python3 "$WORK/live.py" "$(cat "$KBFIX")" <"$WORK/cmds"); then :; else bad="$bad $live"; fi
+	if live=$(python3 "$WORK/live.py" "$KBFIX" <"$WORK/cmds"); then :; else bad="$bad $live"; fi
 	if [ -z "$bad" ]; then ok "$2: every command passes bash -n, no live value from the machine"; else fail "$2:$bad"; fi
 }
 # A plan is a shell script that parses, whose only live lines are the guard.
