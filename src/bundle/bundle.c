@@ -504,7 +504,8 @@ static void add_environment(struct members *m)
 		v = xrealloc(v, (n + 1) * sizeof *v);
 		v[n++] = *e;
 	}
-	qsort(v, n, sizeof *v, cmp_str);
+	if (n) /* qsort of no array is undefined (an environment with no GPU variable) */
+		qsort(v, n, sizeof *v, cmp_str);
 	sb_add(&x->data, "# the environment wslgpu ran in, GPU-related variables only\n");
 	for (size_t i = 0; i < n; i++)
 		sb_addf(&x->data, "%s\n", v[i]);

@@ -1256,9 +1256,12 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 		free(members);
 		return;
 	}
+	/* A spare that cannot start (no descriptor, no process) is simply not
+	 * there: it has no check of its own to fail (first is SPARE). */
 	if (pipe2(wp, O_CLOEXEC) < 0) {
-		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
-			"could not start the probe: %s", strerror(errno));
+		if (!spare)
+			res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
+				"could not start the probe: %s", strerror(errno));
 		if (cp[0] >= 0) {
 			close(cp[0]);
 			close(cp[1]);
@@ -1266,8 +1269,9 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 		goto failed;
 	}
 	if (pipe2(op, O_CLOEXEC) < 0) {
-		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
-			"could not start the probe: %s", strerror(errno));
+		if (!spare)
+			res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
+				"could not start the probe: %s", strerror(errno));
 		close(wp[0]);
 		close(wp[1]);
 		if (cp[0] >= 0) {
@@ -1289,8 +1293,9 @@ static void start_slot(struct run *run, size_t first, const sigset_t *mask)
 			close(cp[0]);
 			close(cp[1]);
 		}
-		res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
-			"could not fork the probe: %s", strerror(e));
+		if (!spare)
+			res_set(&run->results[first], ST_CRASH, KB_CORE_PROBE_CRASH,
+				"could not fork the probe: %s", strerror(e));
 		goto failed;
 	}
 	bool ours = !spare && shareable(run, first);

@@ -224,6 +224,16 @@ check "SIGTERM leaves no temporary file" '[ -z "$(ls -A "$WORK/sig" | grep -v "^
 check "SIGTERM leaves no partial archive" '[ ! -e "$WORK/sig/b.tar.gz" ] || gzip -t "$WORK/sig/b.tar.gz"'
 check "no temporary files in the work directory" '[ -z "$(ls -A "$WORK" | grep "\.tmp\.")" ]'
 
+# An environment without one GPU-related variable (a cron job, a service):
+# the environment member says so, nothing undefined on the way (UBSan).
+mkdir -p "$WORK/bareenv"
+env -i "$WSLGPU" --root "$ROOT" report -o "$WORK/bareenv/b.tar.gz" >"$WORK/bareenv.out" 2>"$WORK/bareenv.err"
+RC=$?; ERR=$(cat "$WORK/bareenv.err"); OUT=""
+check "no environment at all: the bundle is written (exit $RC: $(head -c 200 "$WORK/bareenv.err"))" \
+	'[ "$RC" -le 1 ] && gzip -t "$WORK/bareenv/b.tar.gz"'
+check "no environment at all: its member names no variable" \
+	'[ -z "$(tar xzf "$WORK/bareenv/b.tar.gz" -O --wildcards "*/evidence/environment.txt" | grep -v "^#")" ]'
+
 # ---- few descriptors (ulimit -n 4..12) ----
 # The output is opened first (its directory and its temporary file: two
 # descriptors). At 4 that fails: a clear error before any work, never a
