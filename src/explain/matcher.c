@@ -853,7 +853,8 @@ static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, in
 	memcpy(m->msg, msg, len);
 	m->nev = s->nrec;
 	m->ev = xmalloc((s->nrec ? s->nrec : 1) * sizeof *m->ev);
-	memcpy(m->ev, s->rec, s->nrec * sizeof *m->ev);
+	if (s->nrec) /* a message with no key in it has no record at all (rec NULL) */
+		memcpy(m->ev, s->rec, s->nrec * sizeof *m->ev);
 	return m;
 }
 

@@ -2855,6 +2855,26 @@ static void test_match_memo_repeats(void **state)
 	sb_release(&t);
 }
 
+/* A line with no key in it, repeated (a program's output flood): it is
+ * memoised too, with no event to replay, and reads as without the memo. */
+static void test_match_memo_keyless(void **state)
+{
+	(void)state;
+	struct strbuf t = STRBUF_INIT;
+	for (int i = 0; i < 500; i++)
+		sb_add(&t, "flood flood flood flood flood flood flood flood\n");
+	sb_add(&t, "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+	bool used = false;
+	char *with = scan_dump(t.buf, t.len, t.len, true, &used);
+	char *without = scan_dump(t.buf, t.len, t.len, false, NULL);
+	assert_true(used);
+	assert_string_equal(with, without);
+	assert_non_null(strstr(with, "lines 501-501"));
+	free(with);
+	free(without);
+	sb_release(&t);
+}
+
 /* ---- the field corpus (tests/explain/field/README.md) ---- */
 
 /* A field block must be recognised, and its first recognised message must
@@ -2908,6 +2928,7 @@ int main(void)
 		cmocka_unit_test(test_match_long_and_binary),
 		cmocka_unit_test(test_match_memo),
 		cmocka_unit_test(test_match_memo_repeats),
+		cmocka_unit_test(test_match_memo_keyless),
 		cmocka_unit_test(test_paste),
 		cmocka_unit_test(test_rx_semantics),
 		cmocka_unit_test(test_rx_random),
