@@ -1,0 +1,68 @@
+# explainwindows.sh: pastes from programs run on Windows itself (the KB's
+# src/kb/explain-windows.kb): the platform is read from the paste, the
+# cause written for Windows leads with a step Windows can run, no Linux
+# command is a first fix, and the same message on another platform keeps
+# that platform's reading first. Pastes from the threads cited in
+# tests/explain/windows.log.
+. "$(dirname "$0")/lib.sh"
+
+fixture healthy-wsl2
+
+# winlead ID TEXT: the text reads as a Windows log, ID is the first cause
+# of its first message and applies there, and no first fix of a shown
+# message is a Linux command.
+winlead() {
+	run_json explain "$2"
+	expect_json '.log_platform.kind == "windows" and .log_platform.from == "text"'
+	expect_json ".matches[0].causes[0].id == \"$1\" and .matches[0].causes[0].machine == null"
+	expect_json '[.matches[].causes[0].fix[0] // "" | select(test("^(sudo |apt|dnf |ldconfig|export |/usr/|ls /usr)"))] == []'
+}
+
+# Windows reset the GPU (TDR): the program's error and the event log's words
+winlead explain.cuda.tdr_windows "$(printf 'RuntimeError: CUDA error: the launch timed out and was terminated\n  File "D:\\whisper-standalone-win\\faster_whisper\\transcribe.py", line 1227')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("wevtutil.exe")'
+# the WSL reading stays, bound: the log is from Windows itself
+expect_json '[.matches[0].causes[] | select(.id == "explain.cuda.tdr") | .machine] == ["platform_bound"]'
+winlead explain.cuda.tdr_windows 'Display driver nvlddmkm stopped responding and has successfully recovered.'
+expect_json '.log_platform.marker == "nvlddmkm" and .matches[0].signature == "explain.sig.win_display_driver_reset"'
+# on native Linux the display watchdog leads, and the Windows reading is not there
+run_json explain --platform native 'RuntimeError: CUDA error: the launch timed out and was terminated'
+expect_json '.matches[0].causes[0].id == "explain.host.display_watchdog"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.cuda.tdr_windows") | .machine] == ["not_applicable"]'
+
+# nvcc refuses the installed Visual Studio (host_config.h's C1189)
+winlead explain.toolkit.msvc_unsupported 'C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\include\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+# no marker but nvcc's own words about Visual Studio
+run_json explain 'nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions between 2017 and 2019 (inclusive) are supported!'
+expect_json '.log_platform.kind == "windows"'
+expect_json '[.matches[] | select(.signature == "explain.sig.msvc_unsupported") | .causes[0].id] == ["explain.toolkit.msvc_unsupported"]'
+
+# the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
+winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+winlead explain.libs.nvcuda_missing_windows 'Failed to load nvcuda.dll'
+run_json explain --platform native 'Failed to load nvcuda.dll'
+expect_json '.matches[0].causes[0].id == "explain.wide.driver_lib_missing"'
+
+# a CUDA library's DLL: .NET's name without extension, cudarc's list of names
+winlead explain.wide.cuda_dll_not_found "Additional information: Unable to load DLL 'npps64_75': The specified module could not be found. (Exception from HRESULT: 0x8007007E)"
+winlead explain.wide.cuda_dll_not_found 'Unable to dynamically load the "cudart" shared library - searched for library names: ["cudart.dll", "cudart64.dll", "cudart64_12.dll"]. Ensure that `LD_LIBRARY_PATH` has the correct path to the installed library.'
+expect_json '.matches[0].causes[0].fix[0] | test("where\\.exe")'
+expect_json '[.matches[0].causes[0].fix[] | select(test("LD_LIBRARY_PATH|ldconfig"))] == []'
+
+# Python: a GPU package's compiled module in ComfyUI's portable Python
+run_json explain 'F:\ComfyUI\ComfyUI_windows_portable\ComfyUI\custom_nodes\ComfyUI-WD14-Tagger module for custom nodes: DLL load failed while importing onnxruntime_pybind11_state
+Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page'
+expect_json '.log_platform.kind == "windows"'
+expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].id] == ["explain.frameworks.pyd_dll_windows"]'
+expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].fix[0]] | .[0] | startswith("python.exe -m pip list")'
+
+# torch.compile without a working Triton: triton-windows on Windows only
+winlead explain.frameworks.triton_windows 'File "G:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\_inductor\scheduler.py", line 3957, in create_backend
+torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.'
+run_json explain --platform native 'RuntimeError: Cannot find a working triton installation. More information on installing Triton can be found at https://github.com/openai/triton'
+expect_json '.matches[0].causes[0].id == "explain.frameworks.triton_missing"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.triton_windows") | .machine] == ["not_applicable"]'
+
+done_testing
