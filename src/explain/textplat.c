@@ -43,6 +43,8 @@ static const struct {
 	{ "nvlddmkm", P_WIN },
 	/* nvcc's and MSVC's own words for the host compiler (WSL's markers win) */
 	{ "microsoft visual studio", P_WIN },
+	/* MSVC's linker's fatal errors (LNK1181: cannot open input file 'cuda.lib') */
+	{ "fatal error lnk1", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
 	/* /proc/driver/nvidia/version's content: a loaded Linux kernel

@@ -38,6 +38,13 @@ run_json explain 'nvcc fatal   : nvcc cannot find a supported version of Microso
 expect_json '.log_platform.kind == "windows"'
 expect_json '[.matches[] | select(.signature == "explain.sig.msvc_unsupported") | .causes[0].id] == ["explain.toolkit.msvc_unsupported"]'
 
+# Visual Studio without the CUDA build integration, a project pinned to a
+# release, MSVC's linker without the toolkit's cuda.lib
+winlead explain.toolkit.vs_cuda_integration "$(printf 'CMake Error at C:/Program Files/CMake/share/cmake-3.19/Modules/CMakeDetermineCompilerId.cmake:412 (message):\n  No CUDA toolset found.')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("dir ")'
+winlead explain.toolkit.vcxproj_cuda_version 'error  : The imported project "C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 11.6.props" was not found.'
+winlead explain.toolkit.windows_build_no_toolkit "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'"
+
 # the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
 winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
