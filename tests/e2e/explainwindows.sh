@@ -45,6 +45,11 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("dir ")'
 winlead explain.toolkit.vcxproj_cuda_version 'error  : The imported project "C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 11.6.props" was not found.'
 winlead explain.toolkit.windows_build_no_toolkit "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'"
 
+# the toolkit's installer failing in Nsight Visual Studio Edition: the look
+# first (nvcc), no reinstall of anything on a guess
+winlead explain.toolkit.win_installer_vs_parts "    289.428 |    ERROR: [NVI2.NVMsiPhase] 827@CNVMsiPhase::InvokePhase : Caught exception Exception {0x80070643 - Fatal error during installation.; File: NVMsiPhase.cpp; Line: 75}."
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+
 # the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
 winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
