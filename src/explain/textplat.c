@@ -45,6 +45,9 @@ static const struct {
 	{ "microsoft visual studio", P_WIN },
 	/* MSVC's linker's fatal errors (LNK1181: cannot open input file 'cuda.lib') */
 	{ "fatal error lnk1", P_WIN },
+	/* cmd's and PowerShell's words for a command they cannot find */
+	{ "is not recognized as an internal or external command", P_WIN },
+	{ "is not recognized as the name of a cmdlet", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
 	/* /proc/driver/nvidia/version's content: a loaded Linux kernel

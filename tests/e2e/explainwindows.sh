@@ -50,6 +50,13 @@ winlead explain.toolkit.windows_build_no_toolkit "LINK : fatal error LNK1181: ca
 winlead explain.toolkit.win_installer_vs_parts "    289.428 |    ERROR: [NVI2.NVMsiPhase] 827@CNVMsiPhase::InvokePhase : Caught exception Exception {0x80070643 - Fatal error during installation.; File: NVMsiPhase.cpp; Line: 75}."
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
 
+# cmd's and PowerShell's own words for a command they cannot find
+winlead explain.toolkit.nvcc_not_found_windows "nvcc : The term 'nvcc' is not recognized as the name of a cmdlet, function, script file, or operable program."
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe nvcc")'
+winlead explain.host.smi_not_found_windows "'nvidia-smi' is not recognized as an internal or external command,"
+run_json explain "'python' is not recognized as an internal or external command,"
+expect_json '.matches == []'
+
 # the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
 winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
