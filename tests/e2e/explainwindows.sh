@@ -57,6 +57,12 @@ winlead explain.host.smi_not_found_windows "'nvidia-smi' is not recognized as an
 run_json explain "'python' is not recognized as an internal or external command,"
 expect_json '.matches == []'
 
+# a crash inside the driver's DLL, as the Application log names it
+winlead explain.cuda.crash_driver_dll_windows "$(printf 'Faulting module name: nvcuda64.dll, version: 32.0.15.6070, time stamp: 0x668eca2c\nException code: 0xc0000005')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+# cudarc's GetProcAddress 127: the driver's nvcuda.dll lacks the function
+winlead explain.libs.nvcuda_missing_windows "$(printf "thread 'main' panicked at C:\\Users\\me\\.cargo\\registry\\src\\cudarc-0.17.5\\src\\driver\\sys\\mod.rs:20014:18:\nExpected symbol in library: GetProcAddress { source: Os { code: 127, kind: Uncategorized } }")"
+
 # the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
 winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
