@@ -87,6 +87,13 @@ expect_json '.log_platform.kind == "windows"'
 expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].id] == ["explain.frameworks.pyd_dll_windows"]'
 expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].fix[0]] | .[0] | startswith("python.exe -m pip list")'
 
+# pip finds no CUDA build of torch for this Python (a 32-bit one here): the
+# look at the Python comes first; a CPU-only install failing is not read
+winlead explain.frameworks.torch_no_wheel "$(printf 'PS C:\\Users\\me> pip install torch --index-url https://download.pytorch.org/whl/cu124\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c")'
+run_json explain "$(printf 'ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
+expect_json '.matches == []'
+
 # torch.compile without a working Triton: triton-windows on Windows only
 winlead explain.frameworks.triton_windows 'File "G:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\_inductor\scheduler.py", line 3957, in create_backend
 torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.'
