@@ -48,6 +48,8 @@ static const struct {
 	/* cmd's and PowerShell's words for a command they cannot find */
 	{ "is not recognized as an internal or external command", P_WIN },
 	{ "is not recognized as the name of a cmdlet", P_WIN },
+	/* the Windows installers' own dialogs (Linux's is "nvidia-installer") */
+	{ "nvidia installer cannot continue", P_WIN }, { "nvidia installer failed", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
 	/* /proc/driver/nvidia/version's content: a loaded Linux kernel

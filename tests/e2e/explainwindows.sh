@@ -67,6 +67,10 @@ winlead explain.libs.nvcuda_missing_windows "$(printf "thread 'main' panicked at
 run_json explain "$(printf 'CMake Error at C:/Program Files/CMake/share/cmake-3.29/Modules/CMakeTestCUDACompiler.cmake:59 (message):\n  It fails with the following output:\n    C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!')"
 expect_json '.matches[0].signature == "explain.sig.msvc_unsupported" and .matches[0].causes[0].id == "explain.toolkit.msvc_unsupported"'
 
+# the driver's installer finds no GPU it supports: what Windows sees first
+winlead explain.host.win_driver_installer_no_gpu "$(printf 'NVIDIA Installer cannot continue\nThis graphics driver could not find compatible graphics hardware.')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("pnputil /enum-devices")'
+
 # the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
 winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'

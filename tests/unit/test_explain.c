@@ -1875,6 +1875,7 @@ static void test_text_platform(void **state)
 		  "windows" },
 		{ "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'", "windows" },
 		{ "'nvcc' is not recognized as an internal or external command,", "windows" },
+		{ "NVIDIA Installer cannot continue", "windows" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
 		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
 		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
