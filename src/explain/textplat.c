@@ -38,6 +38,18 @@ static const struct {
 	{ "press any key to continue", P_WIN }, { "python_embeded", P_WIN },
 	{ "win10", P_WIN }, { "win11", P_WIN }, { "windows 10", P_WIN }, { "windows 11", P_WIN },
 	{ "\\scripts\\python", P_WIN }, { "venv\\scripts", P_WIN }, { "\\aten\\src\\", P_WIN },
+	/* the NVIDIA driver's Windows kernel part, named in the event log
+	 * (Display event 4101, its own events 153 and 13); WSL has none */
+	{ "nvlddmkm", P_WIN },
+	/* nvcc's and MSVC's own words for the host compiler (WSL's markers win) */
+	{ "microsoft visual studio", P_WIN },
+	/* MSVC's linker's fatal errors (LNK1181: cannot open input file 'cuda.lib') */
+	{ "fatal error lnk1", P_WIN },
+	/* cmd's and PowerShell's words for a command they cannot find */
+	{ "is not recognized as an internal or external command", P_WIN },
+	{ "is not recognized as the name of a cmdlet", P_WIN },
+	/* the Windows installers' own dialogs (Linux's is "nvidia-installer") */
+	{ "nvidia installer cannot continue", P_WIN }, { "nvidia installer failed", P_WIN },
 
 	{ "nvrm:", P_NATIVE }, { "nvidia.ko", P_NATIVE }, { "dkms", P_NATIVE },
 	/* /proc/driver/nvidia/version's content: a loaded Linux kernel

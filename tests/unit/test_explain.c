@@ -1868,6 +1868,14 @@ static void test_text_platform(void **state)
 		{ "Linux box 5.15.153.1-microsoft-standard-WSL2 #1 SMP", "wsl2" },
 		/* dxgkrnl's VMBus file and functions, in a kernel WARN */
 		{ "field-spanning write in dxgvmb_send_wait_sync_object_gpu (dxgvmbus.c:3095)", "wsl2" },
+		/* Windows' event log names the driver's kernel part; nvcc names
+		 * the host compiler (open-shell/Open-Shell-Menu#2025, CERN/TIGRE#414) */
+		{ "The description for Event ID 153 from source nvlddmkm cannot be found.", "windows" },
+		{ "nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio.",
+		  "windows" },
+		{ "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'", "windows" },
+		{ "'nvcc' is not recognized as an internal or external command,", "windows" },
+		{ "NVIDIA Installer cannot continue", "windows" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
 		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
 		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"

@@ -1,0 +1,108 @@
+# explainwindows.sh: pastes from programs run on Windows itself (the KB's
+# src/kb/explain-windows.kb): the platform is read from the paste, the
+# cause written for Windows leads with a step Windows can run, no Linux
+# command is a first fix, and the same message on another platform keeps
+# that platform's reading first. Pastes from the threads cited in
+# tests/explain/windows.log.
+. "$(dirname "$0")/lib.sh"
+
+fixture healthy-wsl2
+
+# winlead ID TEXT: the text reads as a Windows log, ID is the first cause
+# of its first message and applies there, and no first fix of a shown
+# message is a Linux command.
+winlead() {
+	run_json explain "$2"
+	expect_json '.log_platform.kind == "windows" and .log_platform.from == "text"'
+	expect_json ".matches[0].causes[0].id == \"$1\" and .matches[0].causes[0].machine == null"
+	expect_json '[.matches[].causes[0].fix[0] // "" | select(test("^(sudo |apt|dnf |ldconfig|export |/usr/|ls /usr)"))] == []'
+}
+
+# Windows reset the GPU (TDR): the program's error and the event log's words
+winlead explain.cuda.tdr_windows "$(printf 'RuntimeError: CUDA error: the launch timed out and was terminated\n  File "D:\\whisper-standalone-win\\faster_whisper\\transcribe.py", line 1227')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("wevtutil.exe")'
+# the WSL reading stays, bound: the log is from Windows itself
+expect_json '[.matches[0].causes[] | select(.id == "explain.cuda.tdr") | .machine] == ["platform_bound"]'
+winlead explain.cuda.tdr_windows 'Display driver nvlddmkm stopped responding and has successfully recovered.'
+expect_json '.log_platform.marker == "nvlddmkm" and .matches[0].signature == "explain.sig.win_display_driver_reset"'
+# on native Linux the display watchdog leads, and the Windows reading is not there
+run_json explain --platform native 'RuntimeError: CUDA error: the launch timed out and was terminated'
+expect_json '.matches[0].causes[0].id == "explain.host.display_watchdog"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.cuda.tdr_windows") | .machine] == ["not_applicable"]'
+
+# nvcc refuses the installed Visual Studio (host_config.h's C1189)
+winlead explain.toolkit.msvc_unsupported 'C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\include\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+# no marker but nvcc's own words about Visual Studio
+run_json explain 'nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions between 2017 and 2019 (inclusive) are supported!'
+expect_json '.log_platform.kind == "windows"'
+expect_json '[.matches[] | select(.signature == "explain.sig.msvc_unsupported") | .causes[0].id] == ["explain.toolkit.msvc_unsupported"]'
+
+# Visual Studio without the CUDA build integration, a project pinned to a
+# release, MSVC's linker without the toolkit's cuda.lib
+winlead explain.toolkit.vs_cuda_integration "$(printf 'CMake Error at C:/Program Files/CMake/share/cmake-3.19/Modules/CMakeDetermineCompilerId.cmake:412 (message):\n  No CUDA toolset found.')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("dir ")'
+winlead explain.toolkit.vcxproj_cuda_version 'error  : The imported project "C:\Program Files\Microsoft Visual Studio\2022\Community\MSBuild\Microsoft\VC\v170\BuildCustomizations\CUDA 11.6.props" was not found.'
+winlead explain.toolkit.windows_build_no_toolkit "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'"
+
+# the toolkit's installer failing in Nsight Visual Studio Edition: the look
+# first (nvcc), no reinstall of anything on a guess
+winlead explain.toolkit.win_installer_vs_parts "    289.428 |    ERROR: [NVI2.NVMsiPhase] 827@CNVMsiPhase::InvokePhase : Caught exception Exception {0x80070643 - Fatal error during installation.; File: NVMsiPhase.cpp; Line: 75}."
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+
+# cmd's and PowerShell's own words for a command they cannot find
+winlead explain.toolkit.nvcc_not_found_windows "nvcc : The term 'nvcc' is not recognized as the name of a cmdlet, function, script file, or operable program."
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe nvcc")'
+winlead explain.host.smi_not_found_windows "'nvidia-smi' is not recognized as an internal or external command,"
+run_json explain "'python' is not recognized as an internal or external command,"
+expect_json '.matches == []'
+
+# a crash inside the driver's DLL, as the Application log names it
+winlead explain.cuda.crash_driver_dll_windows "$(printf 'Faulting module name: nvcuda64.dll, version: 32.0.15.6070, time stamp: 0x668eca2c\nException code: 0xc0000005')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+# cudarc's GetProcAddress 127: the driver's nvcuda.dll lacks the function
+winlead explain.libs.nvcuda_missing_windows "$(printf "thread 'main' panicked at C:\\Users\\me\\.cargo\\registry\\src\\cudarc-0.17.5\\src\\driver\\sys\\mod.rs:20014:18:\nExpected symbol in library: GetProcAddress { source: Os { code: 127, kind: Uncategorized } }")"
+
+# CMake's check of the CUDA compiler is a wrapper: nvcc's own C1189 below it leads
+run_json explain "$(printf 'CMake Error at C:/Program Files/CMake/share/cmake-3.29/Modules/CMakeTestCUDACompiler.cmake:59 (message):\n  It fails with the following output:\n    C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!')"
+expect_json '.matches[0].signature == "explain.sig.msvc_unsupported" and .matches[0].causes[0].id == "explain.toolkit.msvc_unsupported"'
+
+# the driver's installer finds no GPU it supports: what Windows sees first
+winlead explain.host.win_driver_installer_no_gpu "$(printf 'NVIDIA Installer cannot continue\nThis graphics driver could not find compatible graphics hardware.')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("pnputil /enum-devices")'
+
+# the driver's nvcuda.dll, asked for by .NET, and in a loader's own words
+winlead explain.libs.nvcuda_missing_windows "Unhandled exception. System.DllNotFoundException: Unable to load DLL 'nvcuda' or one of its dependencies: The specified module could not be found. (0x8007007E)"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+winlead explain.libs.nvcuda_missing_windows 'Failed to load nvcuda.dll'
+run_json explain --platform native 'Failed to load nvcuda.dll'
+expect_json '.matches[0].causes[0].id == "explain.wide.driver_lib_missing"'
+
+# a CUDA library's DLL: .NET's name without extension, cudarc's list of names
+winlead explain.wide.cuda_dll_not_found "Additional information: Unable to load DLL 'npps64_75': The specified module could not be found. (Exception from HRESULT: 0x8007007E)"
+winlead explain.wide.cuda_dll_not_found 'Unable to dynamically load the "cudart" shared library - searched for library names: ["cudart.dll", "cudart64.dll", "cudart64_12.dll"]. Ensure that `LD_LIBRARY_PATH` has the correct path to the installed library.'
+expect_json '.matches[0].causes[0].fix[0] | test("where\\.exe")'
+expect_json '[.matches[0].causes[0].fix[] | select(test("LD_LIBRARY_PATH|ldconfig"))] == []'
+
+# Python: a GPU package's compiled module in ComfyUI's portable Python
+run_json explain 'F:\ComfyUI\ComfyUI_windows_portable\ComfyUI\custom_nodes\ComfyUI-WD14-Tagger module for custom nodes: DLL load failed while importing onnxruntime_pybind11_state
+Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page'
+expect_json '.log_platform.kind == "windows"'
+expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].id] == ["explain.frameworks.pyd_dll_windows"]'
+expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].fix[0]] | .[0] | startswith("python.exe -m pip list")'
+
+# pip finds no CUDA build of torch for this Python (a 32-bit one here): the
+# look at the Python comes first; a CPU-only install failing is not read
+winlead explain.frameworks.torch_no_wheel "$(printf 'PS C:\\Users\\me> pip install torch --index-url https://download.pytorch.org/whl/cu124\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c")'
+run_json explain "$(printf 'ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
+expect_json '.matches == []'
+
+# torch.compile without a working Triton: triton-windows on Windows only
+winlead explain.frameworks.triton_windows 'File "G:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\_inductor\scheduler.py", line 3957, in create_backend
+torch._inductor.exc.TritonMissing: Cannot find a working triton installation. Either the package is not installed or it is too old.'
+run_json explain --platform native 'RuntimeError: Cannot find a working triton installation. More information on installing Triton can be found at https://github.com/openai/triton'
+expect_json '.matches[0].causes[0].id == "explain.frameworks.triton_missing"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.triton_windows") | .machine] == ["not_applicable"]'
+
+done_testing
