@@ -101,6 +101,10 @@ expect_json '.matches[0].causes[0].id == "explain.wslstart.no_systemd"'
 lead native explain.platform.exec_wrong_arch "bash: ./nvidia-smi.exe: cannot execute binary file: Exec format error"
 lead native explain.memory.init_exited "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
 lead container explain.memory.init_exited "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+# a compose file's GPU request: under limits it is misplaced; under
+# reservations the reader (docker-compose 1.x, docker stack deploy) is too old
+lead container explain.containers.compose_devices_under_limits "services.api.deploy.resources.limits Additional property devices is not allowed"
+lead native explain.containers.compose_devices_unsupported "services.test.deploy.resources.reservations Additional property devices is not allowed"
 LIBPATH="AttributeError: /lib/x86_64-linux-gnu/libcuda.so: undefined symbol: undef"
 lead native explain.libs.native_driver_path "$LIBPATH"
 lead container explain.libs.native_driver_path "$LIBPATH"
