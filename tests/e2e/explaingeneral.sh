@@ -105,6 +105,9 @@ lead container explain.memory.init_exited "Kernel panic - not syncing: Attempted
 # reservations the reader (docker-compose 1.x, docker stack deploy) is too old
 lead container explain.containers.compose_devices_under_limits "services.api.deploy.resources.limits Additional property devices is not allowed"
 lead native explain.containers.compose_devices_unsupported "services.test.deploy.resources.reservations Additional property devices is not allowed"
+# an SELinux denial on the NVIDIA device files: the label, per container first
+lead native explain.containers.selinux_gpu_devices 'type=AVC msg=audit(1684465329.146:355): avc:  denied  { read write } for  pid=4242 comm="python" name="nvidiactl" dev="devtmpfs" scontext=system_u:system_r:container_t:s0:c380,c597 tcontext=system_u:object_r:xserver_misc_device_t:s0 tclass=chr_file permissive=0'
+expect_json '.matches[0].causes[0].fix[0] | test("label=disable")'
 LIBPATH="AttributeError: /lib/x86_64-linux-gnu/libcuda.so: undefined symbol: undef"
 lead native explain.libs.native_driver_path "$LIBPATH"
 lead container explain.libs.native_driver_path "$LIBPATH"
