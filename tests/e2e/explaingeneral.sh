@@ -101,6 +101,18 @@ expect_json '.matches[0].causes[0].id == "explain.wslstart.no_systemd"'
 lead native explain.platform.exec_wrong_arch "bash: ./nvidia-smi.exe: cannot execute binary file: Exec format error"
 lead native explain.memory.init_exited "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
 lead container explain.memory.init_exited "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+# a compose file's GPU request: under limits it is misplaced; under
+# reservations the reader (docker-compose 1.x, docker stack deploy) is too old
+lead container explain.containers.compose_devices_under_limits "services.api.deploy.resources.limits Additional property devices is not allowed"
+lead native explain.containers.compose_devices_unsupported "services.test.deploy.resources.reservations Additional property devices is not allowed"
+# an SELinux denial on the NVIDIA device files: the label, per container first
+lead native explain.containers.selinux_gpu_devices 'type=AVC msg=audit(1684465329.146:355): avc:  denied  { read write } for  pid=4242 comm="python" name="nvidiactl" dev="devtmpfs" scontext=system_u:system_r:container_t:s0:c380,c597 tcontext=system_u:object_r:xserver_misc_device_t:s0 tclass=chr_file permissive=0'
+expect_json '.matches[0].causes[0].fix[0] | test("label=disable")'
+# a pod the kubelet could not give its GPU: a stale allocation record when
+# the paste counts "Available: 0", an unhealthy or lost GPU when it says so
+lead container explain.containers.k8s_allocate_stale "Pod Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested:1, Available: 0, which is unexpected"
+expect_json '.matches[0].causes[0].fix[0] | startswith("kubectl describe node")'
+lead native explain.containers.k8s_allocate_unhealthy "Pod Allocate failed due to device plugin GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = Unable to retrieve list of available devices: error creating nvml.Device 3: nvml: GPU is lost, which is unexpected"
 LIBPATH="AttributeError: /lib/x86_64-linux-gnu/libcuda.so: undefined symbol: undef"
 lead native explain.libs.native_driver_path "$LIBPATH"
 lead container explain.libs.native_driver_path "$LIBPATH"
