@@ -831,4 +831,12 @@ for kind in native container wsl2; do
 	expect_json '[.matches[].causes[].fix[] | select(test("torchrun ARGS"))] != []'
 done
 
+# nvidia-persistenced failing to start on native Linux found no NVIDIA device
+# to open: the kernel module is not loaded
+# (https://github.com/ollama/ollama/issues/11932); the message is native's only.
+run_json explain --platform native "nvidia-persistenced failed to initialize. Check syslog for more details."
+expect_json '.matches[0].signature == "explain.sig.kmod_persistenced_failed" and .matches[0].causes[0].id == "bridge.nvidia_dev.no_driver"'
+run_json explain --platform wsl2 "systemd[1]: Failed to start nvidia-persistenced.service - NVIDIA Persistence Daemon."
+expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+
 done_testing
