@@ -839,4 +839,12 @@ expect_json '.matches[0].signature == "explain.sig.kmod_persistenced_failed" and
 run_json explain --platform wsl2 "systemd[1]: Failed to start nvidia-persistenced.service - NVIDIA Persistence Daemon."
 expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
 
+# The kernel's "Direct firmware load for nvidia/VERSION/gsp_*.bin failed with
+# error -2": the GSP firmware of that version is not installed
+# (https://github.com/NixOS/nixpkgs/issues/454772); nouveau's own firmware is not it.
+run_json explain --platform native "nvidia 0000:00:1e.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin failed with error -2"
+expect_json '.matches[0].signature == "explain.sig.kmod_gsp_firmware_missing" and .matches[0].causes[0].id == "explain.kmod.gsp_firmware_missing"'
+run_json explain --platform native "nouveau 0000:01:00.0: Direct firmware load for nvidia/tu117/gsp/gsp-535.113.01.bin failed with error -2"
+expect_json '[.matches[].signature] | index("explain.sig.kmod_gsp_firmware_missing") == null'
+
 done_testing
