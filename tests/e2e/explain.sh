@@ -847,4 +847,11 @@ expect_json '.matches[0].signature == "explain.sig.kmod_gsp_firmware_missing" an
 run_json explain --platform native "nouveau 0000:01:00.0: Direct firmware load for nvidia/tu117/gsp/gsp-535.113.01.bin failed with error -2"
 expect_json '[.matches[].signature] | index("explain.sig.kmod_gsp_firmware_missing") == null'
 
+# NVIDIA's .run installer refusing while nouveau holds the GPU leads with
+# nouveau, not with a failed module build
+# (https://github.com/ApolloAuto/apollo/issues/2466).
+run_json explain --platform native "ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible with the NVIDIA driver, and must be disabled before proceeding.
+ERROR: Installation has failed.  Please see the file '/var/log/nvidia-installer.log' for details."
+expect_json '.matches[0].signature == "explain.sig.nouveau_bound" and .matches[0].causes[0].id == "explain.host.nouveau_bound"'
+
 done_testing
