@@ -854,4 +854,9 @@ run_json explain --platform native "ERROR: The Nouveau kernel driver is currentl
 ERROR: Installation has failed.  Please see the file '/var/log/nvidia-installer.log' for details."
 expect_json '.matches[0].signature == "explain.sig.nouveau_bound" and .matches[0].causes[0].id == "explain.host.nouveau_bound"'
 
+# rmmod refusing to unload an NVIDIA module still in use leads with what holds
+# it (https://github.com/tinygrad/open-gpu-kernel-modules/pull/20).
+run_json explain --platform native "rmmod: ERROR: Module nvidia is in use by: nvidia_uvm nvidia_modeset"
+expect_json '.matches[0].signature == "explain.sig.kmod_module_in_use" and .matches[0].causes[0].id == "explain.kmod.module_in_use"'
+
 done_testing
