@@ -831,4 +831,32 @@ for kind in native container wsl2; do
 	expect_json '[.matches[].causes[].fix[] | select(test("torchrun ARGS"))] != []'
 done
 
+# nvidia-persistenced failing to start on native Linux found no NVIDIA device
+# to open: the kernel module is not loaded
+# (https://github.com/ollama/ollama/issues/11932); the message is native's only.
+run_json explain --platform native "nvidia-persistenced failed to initialize. Check syslog for more details."
+expect_json '.matches[0].signature == "explain.sig.kmod_persistenced_failed" and .matches[0].causes[0].id == "bridge.nvidia_dev.no_driver"'
+run_json explain --platform wsl2 "systemd[1]: Failed to start nvidia-persistenced.service - NVIDIA Persistence Daemon."
+expect_json '[.matches[0].causes[].machine] | all(. == "not_applicable")'
+
+# The kernel's "Direct firmware load for nvidia/VERSION/gsp_*.bin failed with
+# error -2": the GSP firmware of that version is not installed
+# (https://github.com/NixOS/nixpkgs/issues/454772); nouveau's own firmware is not it.
+run_json explain --platform native "nvidia 0000:00:1e.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin failed with error -2"
+expect_json '.matches[0].signature == "explain.sig.kmod_gsp_firmware_missing" and .matches[0].causes[0].id == "explain.kmod.gsp_firmware_missing"'
+run_json explain --platform native "nouveau 0000:01:00.0: Direct firmware load for nvidia/tu117/gsp/gsp-535.113.01.bin failed with error -2"
+expect_json '[.matches[].signature] | index("explain.sig.kmod_gsp_firmware_missing") == null'
+
+# NVIDIA's .run installer refusing while nouveau holds the GPU leads with
+# nouveau, not with a failed module build
+# (https://github.com/ApolloAuto/apollo/issues/2466).
+run_json explain --platform native "ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible with the NVIDIA driver, and must be disabled before proceeding.
+ERROR: Installation has failed.  Please see the file '/var/log/nvidia-installer.log' for details."
+expect_json '.matches[0].signature == "explain.sig.nouveau_bound" and .matches[0].causes[0].id == "explain.host.nouveau_bound"'
+
+# rmmod refusing to unload an NVIDIA module still in use leads with what holds
+# it (https://github.com/tinygrad/open-gpu-kernel-modules/pull/20).
+run_json explain --platform native "rmmod: ERROR: Module nvidia is in use by: nvidia_uvm nvidia_modeset"
+expect_json '.matches[0].signature == "explain.sig.kmod_module_in_use" and .matches[0].causes[0].id == "explain.kmod.module_in_use"'
+
 done_testing
