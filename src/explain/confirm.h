@@ -89,6 +89,13 @@ struct paste_words {
 	const char *seen[256];
 	bool found[256];
 	size_t nseen;
+	/* a long paste: every support: and exclude: word of the built-in KB
+	 * looked up in one pass, at the first word asked (word[i] is found
+	 * where hit[key[i]]) */
+	const char **word;
+	size_t *key;
+	bool *hit;
+	size_t nword;
 };
 void paste_words_release(struct paste_words *w);
 

@@ -2110,6 +2110,40 @@ static const char *first_cause_of(const char *paste, const char *kind)
 	return id;
 }
 
+/* A long paste looks its words up in one pass (paste_scan_words), a short
+ * one with memmem: both give the same ranking, a word found anywhere in it,
+ * at either end of 300 KiB of a training log's lines. */
+static void test_rank_words_long_paste(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *paste, *platform;
+	} cases[] = {
+		{ "RuntimeError: CUDA error: unspecified launch failure\n"
+		  "the error happen if i suspend my device and try to run the script\n", NULL },
+		{ "RuntimeError: CUDA error: unspecified launch failure\n", NULL },
+		{ "RuntimeError: CUDA error: out of memory (in pin_memory thread for device 0)\n", "wsl2" },
+		{ "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n", "wsl2" },
+	};
+	struct strbuf pad = STRBUF_INIT;
+	for (int i = 0; pad.len < (300u << 10); i++)
+		sb_addf(&pad, "step %d: train_loss=0.%04d lr=3.0e-04 tokens/s=%d\n", i, i % 9973, i * 7);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *alone = first_cause_of(cases[i].paste, cases[i].platform);
+		struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+		sb_addf(&before, "%s%s", cases[i].paste, pad.buf);
+		sb_addf(&after, "%s%s", pad.buf, cases[i].paste);
+		assert_string_equal(first_cause_of(before.buf, cases[i].platform), alone);
+		assert_string_equal(first_cause_of(after.buf, cases[i].platform), alone);
+		sb_release(&before);
+		sb_release(&after);
+	}
+	/* the two readings differ on these pastes, so the words were read */
+	assert_string_not_equal(first_cause_of(cases[0].paste, NULL), first_cause_of(cases[1].paste, NULL));
+	assert_string_not_equal(first_cause_of(cases[2].paste, "wsl2"), first_cause_of(cases[3].paste, "wsl2"));
+	sb_release(&pad);
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -2968,6 +3002,7 @@ int main(void)
 		cmocka_unit_test(test_rank_own_words),
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_suspend),
+		cmocka_unit_test(test_rank_words_long_paste),
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_other_driver),
