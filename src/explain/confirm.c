@@ -164,20 +164,32 @@ void rank_platform_pick(struct rank_platform *pf, const char *option,
 void paste_words_release(struct paste_words *w)
 {
 	free(w->lower);
+	free(w->seen);
+	free(w->found);
 	w->lower = NULL;
-	free(w->word);
-	free(w->key);
-	free(w->hit);
-	w->word = NULL;
-	w->key = NULL;
-	w->hit = NULL;
-	w->nword = 0;
+	w->seen = NULL;
+	w->found = NULL;
+	w->nseen = w->aseen = 0;
+	w->scanned = false;
 }
 
 /* From this length on, the KB's words are looked up in one pass over the
  * paste (an automaton over all of them) rather than one memmem a word: some
  * 256 words over an error-dense log's 4 MiB were a seventh of its time. */
 #define PASTE_ONE_PASS (256u << 10)
+/* A word this long or longer is never found (no support: word is). */
+#define PASTE_WORD_MAX 128
+
+static void remember(struct paste_words *w, const char *word, bool found)
+{
+	if (w->nseen == w->aseen) {
+		w->aseen = w->aseen ? 2 * w->aseen : 256;
+		w->seen = xrealloc(w->seen, w->aseen * sizeof *w->seen);
+		w->found = xrealloc(w->found, w->aseen * sizeof *w->found);
+	}
+	w->seen[w->nseen] = word;
+	w->found[w->nseen++] = found;
+}
 
 static void word_hit(void *ctx, size_t key, long end)
 {
@@ -185,90 +197,79 @@ static void word_hit(void *ctx, size_t key, long end)
 	((bool *)ctx)[key] = true;
 }
 
-/* Finds, in one pass, which support: and exclude: words of the built-in KB
- * the paste holds (ASCII case folded, as paste_has's lower-cased memmem). */
+/* Remembers, from one pass over the paste, which support: and exclude:
+ * words of the built-in KB it holds (ASCII case folded, as paste_has's
+ * lower-cased memmem). */
 static void paste_scan_words(struct paste_words *w)
 {
 	const struct kb *kb = kb_builtin();
-	size_t cap = 0, nk = 0;
 	const char **keys = NULL;
-	size_t *lens = NULL;
+	size_t *lens = NULL, *key_of = NULL, nk = 0, cap = 0, first = w->nseen;
 	for (size_t i = 0; i < kb->n; i++) {
 		const struct kb_list *lists[2] = { &kb->e[i].support, &kb->e[i].exclude };
 		for (int l = 0; l < 2; l++)
 			for (size_t j = 0; j < lists[l]->n; j++) {
 				const char *word = lists[l]->v[j];
 				size_t n = strlen(word);
-				bool known = false;
-				for (size_t k = 0; k < w->nword && !known; k++)
-					known = w->word[k] == word;
-				if (known || !n)
+				if (!n || n >= PASTE_WORD_MAX)
 					continue;
-				size_t k = 0; /* the same text under another address: one key */
+				size_t k = 0; /* the same text (at any address): one key */
 				while (k < nk && !(lens[k] == n && !strncasecmp(keys[k], word, n)))
 					k++;
-				if (w->nword == cap) {
+				if (w->nseen - first == cap) {
 					cap = cap ? 2 * cap : 256;
-					w->word = xrealloc(w->word, cap * sizeof *w->word);
-					w->key = xrealloc(w->key, cap * sizeof *w->key);
 					keys = xrealloc(keys, cap * sizeof *keys);
 					lens = xrealloc(lens, cap * sizeof *lens);
+					key_of = xrealloc(key_of, cap * sizeof *key_of);
 				}
 				if (k == nk) {
 					keys[nk] = word;
 					lens[nk++] = n;
 				}
-				w->word[w->nword] = word;
-				w->key[w->nword++] = k;
+				key_of[w->nseen - first] = k;
+				remember(w, word, false);
 			}
 	}
-	w->hit = xcalloc(nk ? nk : 1, sizeof *w->hit);
 	if (nk) {
+		bool *hit = xcalloc(nk, sizeof *hit);
 		struct ac ac;
 		ac_build(&ac, keys, lens, nk, NULL);
-		ac_feed(&ac, 0, w->text, w->len, 0, word_hit, w->hit);
+		ac_feed(&ac, 0, w->text, w->len, 0, word_hit, hit);
 		ac_free(&ac);
+		for (size_t i = first; i < w->nseen; i++)
+			w->found[i] = hit[key_of[i - first]];
+		free(hit);
 	}
 	free(keys);
 	free(lens);
+	free(key_of);
+	w->scanned = true;
 }
 
 static bool paste_has(struct paste_words *w, const char *word)
 {
 	if (!w || !w->len)
 		return false;
+	if (w->len >= PASTE_ONE_PASS && !w->scanned)
+		paste_scan_words(w);
 	for (size_t i = 0; i < w->nseen; i++)
 		if (w->seen[i] == word)
 			return w->found[i];
-	char lw[128];
+	/* a short paste, or a word of another KB (--kb) */
+	char lw[PASTE_WORD_MAX];
 	size_t n = strlen(word);
 	if (!n || n >= sizeof lw)
 		return false;
-	bool found = false, scanned = false;
-	if (w->len >= PASTE_ONE_PASS) {
-		if (!w->hit)
-			paste_scan_words(w);
-		for (size_t i = 0; i < w->nword && !scanned; i++)
-			if (w->word[i] == word) {
-				found = w->hit[w->key[i]];
-				scanned = true;
-			}
+	if (!w->lower) {
+		w->lower = xmalloc(w->len + 1);
+		for (size_t i = 0; i < w->len; i++)
+			w->lower[i] = (char)tolower((unsigned char)w->text[i]);
+		w->lower[w->len] = 0;
 	}
-	if (!scanned) { /* a short paste, or a word of another KB (--kb) */
-		if (!w->lower) {
-			w->lower = xmalloc(w->len + 1);
-			for (size_t i = 0; i < w->len; i++)
-				w->lower[i] = (char)tolower((unsigned char)w->text[i]);
-			w->lower[w->len] = 0;
-		}
-		for (size_t i = 0; i < n; i++)
-			lw[i] = (char)tolower((unsigned char)word[i]);
-		found = memmem(w->lower, w->len, lw, n) != NULL;
-	}
-	if (w->nseen < sizeof w->seen / sizeof w->seen[0]) {
-		w->seen[w->nseen] = word;
-		w->found[w->nseen++] = found;
-	}
+	for (size_t i = 0; i < n; i++)
+		lw[i] = (char)tolower((unsigned char)word[i]);
+	bool found = memmem(w->lower, w->len, lw, n) != NULL;
+	remember(w, word, found);
 	return found;
 }
 

@@ -83,19 +83,13 @@ struct paste_words {
 	size_t len;
 	char *lower;
 	/* words already looked up (KB strings: compared by address), so that
-	 * a word shared by the causes of many signatures is searched once;
-	 * room for every word the KB names (96 now), or a paste that many
-	 * signatures read searches the ones beyond it again per signature */
-	const char *seen[256];
-	bool found[256];
-	size_t nseen;
-	/* a long paste: every support: and exclude: word of the built-in KB
-	 * looked up in one pass, at the first word asked (word[i] is found
-	 * where hit[key[i]]) */
-	const char **word;
-	size_t *key;
-	bool *hit;
-	size_t nword;
+	 * a word shared by the causes of many signatures is searched once; a
+	 * long paste has every word of the built-in KB looked up at once, in
+	 * one pass, at the first word asked (scanned) */
+	const char **seen;
+	bool *found;
+	size_t nseen, aseen;
+	bool scanned;
 };
 void paste_words_release(struct paste_words *w);
 
