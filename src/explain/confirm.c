@@ -327,6 +327,13 @@ static bool is_wsl_cause(const struct kb_entry *e)
 	       !kb_applies(e, "native") && !kb_applies(e, "container");
 }
 
+/* On a Windows log: a cause of Linux that holds there only in WSL on that
+ * machine (WSL's own, or one native Linux shares; not one of Windows'). */
+static bool wsl_side_of_windows(const struct kb_entry *e)
+{
+	return e->platform && kb_applies(e, "wsl2") && !kb_applies(e, "windows");
+}
+
 /* Only this machine's kind (a prior) says where the log ran, and this
  * machine is a container: a cause bound to its host's platform (a native
  * kernel module, WSL's own) still holds for the GPU the container gets --
@@ -377,8 +384,7 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		 * names, says more than its platform line. */
 		/* A Windows log: a WSL cause may still be the Windows side's
 		 * (wsl.exe, the Windows driver), so it is bound, not excluded. */
-		bool win_wsl = kind_is_windows(kind) && sig->cause[i]->platform &&
-			       kb_applies(sig->cause[i], "wsl2") && !kb_applies(sig->cause[i], kind);
+		bool win_wsl = kind_is_windows(kind) && wsl_side_of_windows(sig->cause[i]);
 		tmp[i].linux_fixes = false;
 		tmp[i].marker = NULL;
 		if (tmp[i].v != V_CONFIRMED && tmp[i].v != V_RULED_OUT && !win_wsl &&
@@ -565,10 +571,8 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	bool established = pf && pf->established && pf->kind;
 	bool wsl_log = established && kb_kind_is_wsl(pf->kind);
 	if (log_is_windows(pf)) {
-		/* a cause of Linux (WSL's, or one native Linux shares) holds on
-		 * that machine only in WSL (rank_causes binds it so) */
-		order_fixes_windows(fv, r, e->platform && kb_applies(e, "wsl2") &&
-						   !kb_applies(e, "windows"));
+		/* its lines run in WSL on that machine (rank_causes binds it so) */
+		order_fixes_windows(fv, r, wsl_side_of_windows(e));
 		return;
 	}
 	/* A cause of WSL's own (or Windows') keeps its order: it is marked as such. */

@@ -1387,8 +1387,7 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 			 * are unique): a line with nothing to match costs its
 			 * automaton walk each time too, and a log repeats its
 			 * progress and status lines as often as its errors */
-			if (!s->rec_over &&
-			    memo_seen(s, h))
+			if (!s->rec_over && memo_seen(s, h))
 				s->lcur = memo_add(s, h, st, msg, mlen);
 		}
 	}
