@@ -222,6 +222,7 @@ struct explain_stats {
 	unsigned long long bad_utf8;
 	unsigned long unknown;      /* GPU-looking error lines nothing recognised */
 	unsigned long recognised;   /* lines some signature covers */
+	unsigned long replayed;     /* lines read back from the message memo */
 };
 
 /* Where a regex's DFA stood after lines from..upto (private). */
