@@ -453,6 +453,13 @@ static size_t tok_source_loc(const char *s, size_t len, size_t p)
 	if (n == 0)
 		return 0;
 	q += 1 + n;
+	/* A C compiler's diagnostic, "nv-pci.c:240:9: error: ...", is the
+	 * message: its file names what was being built (a kernel module's
+	 * source), so a C file with a line and a column stays text. */
+	size_t col = q < len && s[q] == ':' ? digits(s, len, q + 1) : 0;
+	if (col && (!strcmp(ext, " c ") || !strcmp(ext, " h ")) && q + 1 + col + 1 < len &&
+	    s[q + 1 + col] == ':' && s[q + 2 + col] == ' ')
+		return 0;
 	if (q < len && s[q] == ']')
 		q++;
 	if (q < len && s[q] == ':')

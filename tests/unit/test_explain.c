@@ -105,7 +105,11 @@ static void test_norm_prefixes(void **state)
 		{ "user@host:~/src$ nvidia-smi", "nvidia-smi" },
 		{ ">>> torch.cuda.is_available()", "torch.cuda.is_available()" },
 		{ "/usr/lib/python3/torch/cuda/__init__.py:52: UserWarning: CUDA", "UserWarning: CUDA" },
-		/* Not prefixes: sentences and plain words are left alone. */
+		{ "src/x.c:240: note", "note" },
+		/* Not prefixes: sentences and plain words are left alone, and a C
+		 * compiler's FILE.c:LINE:COL: names what was being built. */
+		{ "nvidia/nv-pci.c:240:9: error: x", "nvidia/nv-pci.c:240:9: error: x" },
+		{ "[ 1.0] common/inc/nv-linux.h:564:17: error: y", "common/inc/nv-linux.h:564:17: error: y" },
 		{ "Error response from daemon: x", "Error response from daemon: x" },
 		{ "Killed", "Killed" },
 		{ "100 files copied", "100 files copied" },
