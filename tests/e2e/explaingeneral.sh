@@ -173,6 +173,22 @@ run_json explain --platform native 'HIP_VISIBLE_DEVICES=1 python main.py  # Comf
 RuntimeError: No CUDA GPUs are available'
 expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
 
+# The GPU's GSP firmware on native Linux and in a container on it: its own
+# causes, a look first (dmesg, the release and the module's flavour), a GPU
+# the driver says needs a reset first where the paste says so; a C compiler's
+# error on the NVIDIA module's own file is the module's build.
+GSP="[  903.609564] NVRM: RmInitAdapter: Cannot initialize GSP firmware RM"
+for kind in native container; do
+	lead $kind explain.kmod.gsp_boot_failed "$GSP"
+	expect_json '.matches[0].causes[0].fix[0] | startswith("sudo dmesg")'
+done
+WPR2="$(printf '%s\n' '[  101.287612] NVRM: GPU6 _kgspBootGspRm: unexpected WPR2 already up, cannot proceed with booting GSP' '[  101.287620] NVRM: GPU6 _kgspBootGspRm: (the GPU is likely in a bad state and may need to be reset)')"
+lead native explain.kmod.gsp_gpu_needs_reset "$WPR2"
+expect_json '.matches[0].causes[0].fix[0] | startswith("sudo dmesg")'
+run_json explain --platform wsl2 "$GSP"
+expect_json '[.matches[0].causes[] | .machine] | unique == ["not_applicable"]'
+lead native explain.wide.module_build "/var/lib/dkms/nvidia/535.183.01/build/nvidia/nv-pci.c:240:9: error: implicit declaration of function 'pci_enable_msix'"
+
 # "No NVIDIA kernel module loaded" on native Linux has several readings (not
 # installed, not built for this kernel, Secure Boot, another driver holding
 # the GPU): a look that tells them apart leads, not one reading's step;
