@@ -188,6 +188,10 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("sudo dmesg")'
 run_json explain --platform wsl2 "$GSP"
 expect_json '[.matches[0].causes[] | .machine] | unique == ["not_applicable"]'
 lead native explain.wide.module_build "/var/lib/dkms/nvidia/535.183.01/build/nvidia/nv-pci.c:240:9: error: implicit declaration of function 'pci_enable_msix'"
+# The GPU Operator's validator with no nvidia-smi under its driver root: a
+# look at the driver pods first, never a WSL step.
+lead container explain.containers.operator_driver_root "chroot: failed to run command 'nvidia-smi': No such file or directory"
+expect_json '.matches[0].causes[0].fix[0] | startswith("kubectl")'
 
 # "No NVIDIA kernel module loaded" on native Linux has several readings (not
 # installed, not built for this kernel, Secure Boot, another driver holding
