@@ -188,6 +188,11 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("sudo dmesg")'
 run_json explain --platform wsl2 "$GSP"
 expect_json '[.matches[0].causes[] | .machine] | unique == ["not_applicable"]'
 lead native explain.wide.module_build "/var/lib/dkms/nvidia/535.183.01/build/nvidia/nv-pci.c:240:9: error: implicit declaration of function 'pci_enable_msix'"
+# nvidia-persistenced on Grace Hopper that cannot turn on NUMA memory
+# onlining: that reading leads where the paste shows it, a look first.
+PERSIST="$(printf '%s\n' 'nvidia-persistenced[1405]: NUMA: Enabling NUMA memory Auto-Online due to GPU requirement' 'nvidia-persistenced[1405]: NUMA: Failed to open /sys/devices/system/memory/auto_online_blocks: Permission denied' 'nvidia-persistenced[1400]: nvidia-persistenced failed to initialize. Check syslog for more details.')"
+lead native explain.kmod.persistenced_numa_online "$PERSIST"
+expect_json '.matches[0].causes[0].fix[0] | startswith("cat /sys")'
 # The GPU Operator's validator with no nvidia-smi under its driver root: a
 # look at the driver pods first, never a WSL step.
 lead container explain.containers.operator_driver_root "chroot: failed to run command 'nvidia-smi': No such file or directory"
