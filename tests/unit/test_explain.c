@@ -1957,6 +1957,24 @@ static void test_text_platform(void **state)
 		{ "RuntimeError: CUDA error: no kernel image is available for execution", NULL },
 		/* a word inside another is no marker */
 		{ "the proxide was fixed; rerunc", NULL },
+		/* Docker Compose's prefix of a container's line, v2 and v1, as
+		 * pasted (tests/explain/tolerance.log, libs.log), with its
+		 * colours and an indent; with a WSL marker, in WSL */
+		{ "ollama-ollama-1    | ggml_init_cublas: found 1 CUDA devices:", "container" },
+		{ "ml_api_1  |  CUDA Error: PTX JIT compiler library not found", "container" },
+		{ "some text\n  \033[36mvllm-1  \033[0m| ERROR engine.py:366] ValueError", "container" },
+		{ "vllm-1 |\nvllm-1 | INFO", "container" },
+		{ "app-1  | cannot open /usr/lib/wsl/lib/libcuda.so.1", "container-in-wsl2" },
+		/* an ordinary table's row is no container: a further cell, a
+		 * leading bar, no padding, no replica number, a bare number */
+		{ "gpu_1 | 45C | ok", NULL },
+		{ "| gpu_1 | 45C |", NULL },
+		{ "row_2  | value |", NULL },
+		{ "gpu_1| 45C", NULL },
+		{ "ollama  | Error: no compatible GPUs", NULL },
+		{ "1_2  | x", NULL },
+		{ "|   0  NVIDIA GeForce RTX 3090    Off |   00000000:01:00.0  On |   N/A |", NULL },
+		{ "model-v1.5 | 7.1 GB", NULL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct text_platform tp;
