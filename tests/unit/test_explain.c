@@ -1789,6 +1789,32 @@ static void test_no_system_change_on_a_guess(void **state)
 	assert_false(fix_only_looks("export CUDA_HOME=/usr/local/cuda"));
 	assert_false(fix_only_looks("update the NVIDIA driver"));
 	assert_false(fix_only_looks("sudo apt-get install -y nvidia-container-toolkit"));
+	/* Windows' looks: where.exe, the event log's queries, pnputil's and
+	 * PowerShell's listings of devices; their forms that change the
+	 * system (a driver deleted, a device disabled, a log cleared) do not */
+	assert_true(fix_only_looks("where.exe nvidia-smi   (in PowerShell)"));
+	assert_true(fix_only_looks("wevtutil.exe qe System /q:\"*[System[Provider[@Name='nvlddmkm']]]\" /c:5 /rd:true /f:text   (in PowerShell)"));
+	assert_true(fix_only_looks("wevtutil qe System /c:20 /rd:true /f:text   (in cmd)"));
+	assert_true(fix_only_looks("pnputil /enum-devices /class Display   (in PowerShell)"));
+	assert_true(fix_only_looks("pnputil.exe /enum-drivers   (in PowerShell)"));
+	assert_true(fix_only_looks("Get-PnpDevice -Class Display   (in PowerShell: Status OK, Error or Unknown)"));
+	assert_true(fix_only_looks("Get-WinEvent -ProviderName nvlddmkm -MaxEvents 5   (in PowerShell)"));
+	assert_true(fix_only_looks("Get-CimInstance Win32_VideoController | Select-Object Name,Status   (in PowerShell)"));
+	assert_false(fix_only_looks("pnputil /delete-driver oem42.inf /uninstall /force   (in an administrator PowerShell)"));
+	assert_false(fix_only_looks("pnputil /enum-drivers && pnputil /delete-driver oem42.inf   (in PowerShell)"));
+	assert_false(fix_only_looks("pnputil /remove-device PCI\\VEN_10DE   (in PowerShell)"));
+	assert_false(fix_only_looks("pnputil /add-driver nv.inf /install   (in PowerShell)"));
+	assert_false(fix_only_looks("pnputil /disable-device ID   (in PowerShell)"));
+	assert_false(fix_only_looks("pnputil /restart-device ID   (in PowerShell)"));
+	assert_false(fix_only_looks("wevtutil cl System   (in PowerShell)"));
+	assert_false(fix_only_looks("Get-PnpDevice -Class Display | Disable-PnpDevice -Confirm:$false   (in PowerShell)"));
+	assert_false(fix_only_looks("Enable-PnpDevice -InstanceId ID   (in PowerShell)"));
+	assert_false(fix_only_looks("where nvidia-smi   (PowerShell's where is Where-Object)"));
+	assert_true(fix_is_destructive("pnputil /delete-driver oem42.inf /uninstall"));
+	assert_true(fix_is_destructive("wevtutil.exe cl Application"));
+	assert_false(fix_is_destructive("pnputil /enum-drivers /class Display"));
+	assert_true(fix_changes_system("Get-PnpDevice -FriendlyName '*NVIDIA*' | Enable-PnpDevice"));
+	assert_false(fix_changes_system("Get-PnpDevice -Class Display"));
 
 	/* the rule, on a cause of its own: a change on a guess waits for the
 	 * cause's first look; established by its message or confirmed here,

@@ -203,6 +203,32 @@ static void test_classify(void **state)
 	fix_classify("use a smaller batch, a smaller model or lower precision", &c);
 	assert_true(c.instruction);
 	free(c.text);
+	/* Windows: pnputil lists, or removes; wevtutil queries, or clears */
+	fix_classify("pnputil /enum-devices /class Display   (in PowerShell)", &c);
+	assert_int_equal(c.risk, RISK_NONE);
+	free(c.text);
+	free(c.note);
+	fix_classify("pnputil /delete-driver oem42.inf /uninstall   (in PowerShell)", &c);
+	assert_int_equal(c.risk, RISK_HIGH);
+	free(c.text);
+	free(c.note);
+	fix_classify("pnputil /enum-drivers && pnputil /delete-driver oem42.inf", &c);
+	assert_int_equal(c.risk, RISK_HIGH);
+	free(c.text);
+	fix_classify("wevtutil qe System /c:5 /rd:true /f:text", &c);
+	assert_int_equal(c.risk, RISK_NONE);
+	free(c.text);
+	fix_classify("wevtutil cl System", &c);
+	assert_int_equal(c.risk, RISK_HIGH);
+	free(c.text);
+	fix_classify("where.exe cudart64_12.dll", &c);
+	assert_int_equal(c.risk, RISK_NONE);
+	free(c.text);
+	fix_classify("Get-PnpDevice -Class Display   (in PowerShell)", &c);
+	assert_false(c.instruction);
+	assert_int_equal(c.risk, RISK_NONE);
+	free(c.text);
+	free(c.note);
 	fix_classify("sudo frobnicate --all", &c); /* unknown: cautious */
 	assert_int_equal(c.risk, RISK_MEDIUM);
 	free(c.text);
