@@ -1991,13 +1991,21 @@ static void test_text_platform(void **state)
 		{ "some text\n  \033[36mvllm-1  \033[0m| ERROR engine.py:366] ValueError", "container" },
 		{ "vllm-1 |\nvllm-1 | INFO", "container" },
 		{ "app-1  | cannot open /usr/lib/wsl/lib/libcuda.so.1", "container-in-wsl2" },
+		/* as compose attaches to its services (github.com/ollama/ollama/issues/6961) */
+		{ "Attaching to app-1, ollama-1\n"
+		  "ollama-1  | 2024/09/25 17:46:47 routes.go:1125: INFO server config env=\"map[CUDA_VISIBLE_DEVICES:\n"
+		  "ollama-1  | time=2024-09-25T17:46:47.254Z level=INFO source=images.go:753 msg=\"total blobs: 28\"",
+		  "container" },
 		/* an ordinary table's row is no container: a further cell, a
 		 * leading bar, no padding, no replica number, a bare number */
 		{ "gpu_1 | 45C | ok", NULL },
 		{ "| gpu_1 | 45C |", NULL },
 		{ "row_2  | value |", NULL },
 		{ "gpu_1| 45C", NULL },
-		{ "ollama  | Error: no compatible GPUs", NULL },
+		/* a service with container_name: set has no replica number
+		 * (github.com/rjmalagon/ollama-linux-amd-apu/issues/11): its
+		 * bare name is a table's first cell too */
+		{ "ollama  | time=2025-07-09T22:25:44.936Z level=DEBUG source=amd_linux.go:177", NULL },
 		{ "1_2  | x", NULL },
 		{ "|   0  NVIDIA GeForce RTX 3090    Off |   00000000:01:00.0  On |   N/A |", NULL },
 		{ "model-v1.5 | 7.1 GB", NULL },
