@@ -809,8 +809,12 @@ static void memo_clear(struct explain_memo_line *m)
 /* The MEMO_WAYS slots a message may be in: several, so that messages a log
  * repeats in turn do not keep evicting each other (with two, three
  * messages of one bucket read in a cycle missed every time: 7 % of the
- * messages of a log cycling through 928). */
-enum { MEMO_WAYS = 4 };
+ * messages of a log cycling through 928). Eight: with four, the five or
+ * six messages that some buckets get by chance (a few of 1024 buckets for
+ * 928 messages) all missed every round, and a change of the KB's automaton
+ * (its states are in the hash) moved that from 2 % to 6 % of such a log;
+ * the notes of messages seen once (memo_seen) likewise. */
+enum { MEMO_WAYS = 8 };
 static struct explain_memo_line *memo_slot(const struct explain_scan *s, uint64_t h)
 {
 	return &s->lmemo[h % EXPLAIN_MEMO_SLOTS / MEMO_WAYS * MEMO_WAYS];
@@ -862,21 +866,21 @@ static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, in
 	return m;
 }
 
-/* Whether a message with hash h was seen before; notes that it was. Four
- * hashes a bucket, the newest first and the oldest dropped: a few hundred
- * messages that recur in turn must not keep replacing each other (a slot
- * picked by the line number did, in a log whose cycle is a multiple of 4:
- * two messages of a bucket took the same slot every time, and a quarter
- * of an error-dense log's messages were never kept). */
+/* Whether a message with hash h was seen before; notes that it was.
+ * MEMO_WAYS hashes a bucket, the newest first and the oldest dropped: a
+ * few hundred messages that recur in turn must not keep replacing each
+ * other (a slot picked by the line number did, in a log whose cycle is a
+ * multiple of 4: two messages of a bucket took the same slot every time,
+ * and a quarter of an error-dense log's messages were never kept). */
 static bool memo_seen(struct explain_scan *s, uint64_t h)
 {
 	if (!s->lseen)
 		s->lseen = xcalloc(EXPLAIN_MEMO_SLOTS, sizeof *s->lseen);
-	uint64_t *b = &s->lseen[(h >> 32) % (EXPLAIN_MEMO_SLOTS / 4) * 4];
-	for (int i = 0; i < 4; i++)
+	uint64_t *b = &s->lseen[(h >> 32) % (EXPLAIN_MEMO_SLOTS / MEMO_WAYS) * MEMO_WAYS];
+	for (int i = 0; i < MEMO_WAYS; i++)
 		if (b[i] == h)
 			return true;
-	memmove(b + 1, b, 3 * sizeof *b);
+	memmove(b + 1, b, (MEMO_WAYS - 1) * sizeof *b);
 	b[0] = h;
 	return false;
 }

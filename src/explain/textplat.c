@@ -94,6 +94,93 @@ static bool word_at(const char *lo, size_t len, size_t at, size_t n)
 	return !before && !after;
 }
 
+/* Docker Compose's prefix of a container's line, at a line's start: the
+ * service's container name, which ends in its replica number (v2
+ * "ollama-1", v1 "ml_api_1"), padded with spaces to the longest, then
+ * "|" ("ollama-1  | text"); its colour codes and an indent may come first.
+ * Not a table's row: one that starts with "|", or whose text has a further
+ * cell ("gpu_1 | 45C | ok"). Returns the prefix's length, or 0. */
+static size_t compose_prefix(const char *s, size_t len)
+{
+	size_t p = 0;
+	for (;;) {
+		while (p < len && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+		if (p + 1 < len && s[p] == '\033' && s[p + 1] == '[') {
+			p += 2;
+			while (p < len && (isdigit((unsigned char)s[p]) || s[p] == ';'))
+				p++;
+			if (p < len && s[p] == 'm')
+				p++;
+			continue;
+		}
+		break;
+	}
+	size_t name = p;
+	if (p >= len || !isalpha((unsigned char)s[p]))
+		return 0;
+	while (p < len && (isalnum((unsigned char)s[p]) || strchr("_.-", s[p])))
+		p++;
+	size_t e = p;
+	while (e > name && isdigit((unsigned char)s[e - 1]))
+		e--;
+	if (e == p || e < name + 2 || (s[e - 1] != '-' && s[e - 1] != '_'))
+		return 0;
+	/* the padding (one space at least), and a colour's end in it */
+	size_t spaces = 0;
+	for (;;) {
+		if (p < len && s[p] == ' ') {
+			p++;
+			spaces++;
+		} else if (p + 1 < len && s[p] == '\033' && s[p + 1] == '[') {
+			while (p < len && s[p] != 'm')
+				p++;
+			p++;
+		} else {
+			break;
+		}
+	}
+	if (!spaces)
+		return 0;
+	if (p >= len || s[p] != '|' || (p + 1 < len && s[p + 1] != ' ' && s[p + 1] != '\n' &&
+					 s[p + 1] != '\r'))
+		return 0;
+	size_t bar = ++p;
+	/* a table's further cell: " | " or a "|" that ends the line */
+	for (size_t q = bar; q < len && s[q] != '\n'; q++)
+		if (s[q] == '|' && s[q - 1] == ' ' &&
+		    (q + 1 == len || s[q + 1] == ' ' || s[q + 1] == '\n' || s[q + 1] == '\r'))
+			return 0;
+	return bar;
+}
+
+/* The first line of buf[0, len) with Compose's prefix, lower-cased into
+ * out (the prefix, without colour codes); whether there is one. */
+static bool compose_line(const char *buf, size_t len, char *out, size_t outsz)
+{
+	for (size_t p = 0; p < len;) {
+		const char *nl = memchr(buf + p, '\n', len - p);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		size_t n = compose_prefix(buf + p, end - p);
+		if (n) {
+			size_t o = 0;
+			for (size_t i = 0; i < n && o + 1 < outsz; i++) {
+				if (buf[p + i] == '\033') {
+					while (i < n && buf[p + i] != 'm')
+						i++;
+					continue;
+				}
+				if (o || buf[p + i] != ' ')
+					out[o++] = (char)tolower((unsigned char)buf[p + i]);
+			}
+			out[o] = 0;
+			return true;
+		}
+		p = end + 1;
+	}
+	return false;
+}
+
 void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 {
 	tp->kind = NULL;
@@ -143,6 +230,10 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 		keep = have < 48 ? have : 48;
 		memmove(lo, lo + have - keep, keep);
 	}
+	/* no container word: a line of Docker Compose's output */
+	char compose[48];
+	if (!first[P_CTR] && compose_line(buf, len, compose, sizeof compose))
+		first[P_CTR] = compose;
 	const char *why = NULL;
 	if (first[P_GUEST] && !first[P_CTR]) {
 		/* neither WSL nor native Linux: unknown */

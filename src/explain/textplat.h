@@ -16,7 +16,10 @@
  *              modprobe, nouveau, /lib/modules/ (not /dev/nvidia0: a WSL
  *              user looking for it pastes that path too)
  *   container  /.dockerenv, docker run, the NVIDIA container toolkit's
- *              programs, containerd, runc, Kubernetes (kubectl, kubelet, pod/)
+ *              programs, containerd, runc, Kubernetes (kubectl, kubelet, pod/),
+ *              Docker Compose's prefix of a line ("ollama-1  | ", v1's
+ *              "ml_api_1  | ": a name ending in -N or _N, spaces, "|"; not a
+ *              table's row, which starts with "|" or has a further cell)
  *   neither    dxgkrnl built out of tree (a Hyper-V GPU-PV guest that
  *              borrows WSL's stack): unknown, whatever else it shows
  * A container marker wins over the host (container-in-wsl2 with a WSL

@@ -31,6 +31,18 @@ static const struct risk_rule rules[] = {
 	{ "apt-get autoremove", false, RISK_HIGH, "removes packages: read the list apt shows before you answer yes" },
 	{ "dpkg -r", false, RISK_HIGH, "removes packages" },
 	{ "dpkg --purge", false, RISK_HIGH, "removes packages" },
+	/* pnputil's listings only read; its other forms change drivers and
+	 * devices (anywhere in the line: "pnputil /enum-drivers && ...") */
+	{ "/delete-driver", false, RISK_HIGH, "removes a driver package from Windows" },
+	{ "/remove-device", false, RISK_HIGH, "removes a device from Windows" },
+	{ "/add-driver", false, RISK_MEDIUM, "adds a driver package to Windows" },
+	{ "/disable-device", false, RISK_MEDIUM, "disables a device" },
+	{ "/enable-device", false, RISK_MEDIUM, "enables a device" },
+	{ "/restart-device", false, RISK_MEDIUM, "restarts a device" },
+	{ "wevtutil cl", false, RISK_HIGH, "clears a Windows event log" },
+	{ "wevtutil.exe cl", false, RISK_HIGH, "clears a Windows event log" },
+	{ "pnputil /enum-", true, RISK_NONE, "only looks" },
+	{ "pnputil.exe /enum-", true, RISK_NONE, "only looks" },
 	{ "pnputil", true, RISK_HIGH, "removes a driver package from Windows" },
 	{ "rm ", true, RISK_HIGH, "deletes files" },
 	{ " -dm ", false, RISK_HIGH, "changes the GPU's driver model; Windows must restart" },
@@ -72,7 +84,15 @@ static const char *const readers[] = {
 	"python", "python3", "pip list", "pip show", "mokutil", "env", "dmesg", "lspci",
 	"vmstat", "apt-cache", "py-spy", "nproc", "ulimit", "iconv", "find", "stat", "readlink",
 	"nvidia-container-cli", "LD_DEBUG=", "explorer.exe", "lsof", "top", "ps", "ldd",
-	"docker context ls", "docker history", "systeminfo", NULL,
+	"docker context ls", "docker history", "systeminfo",
+	/* Windows' own: where.exe (not "where", PowerShell's Where-Object),
+	 * the event log's queries (qe: events, el: logs, gl: a log's
+	 * settings), the driver list, and PowerShell's Get- cmdlets of
+	 * devices, events and the registry (pnputil's listings: rules) */
+	"where.exe", "wevtutil qe", "wevtutil.exe qe", "wevtutil el", "wevtutil.exe el",
+	"wevtutil gl", "wevtutil.exe gl", "driverquery", "driverquery.exe", "Get-PnpDevice",
+	"Get-PnpDeviceProperty", "Get-WinEvent", "Get-CimInstance", "Get-ItemProperty",
+	"Get-Command", "Get-ChildItem", "Get-Item", NULL,
 };
 
 /* First words of a fix line that is a sentence for a person. */
@@ -118,12 +138,27 @@ static bool command_risk(const char *t, enum fix_risk *risk, const char **reason
 	return false;
 }
 
+/* A PowerShell cmdlet's name, Verb-Noun ("Get-PnpDevice"; not "NVIDIA-SMI"). */
+static bool is_cmdlet(const char *s, size_t wl)
+{
+	const char *dash = memchr(s, '-', wl);
+	if (!dash || dash < s + 2 || dash + 1 >= s + wl || !isupper((unsigned char)dash[1]))
+		return false;
+	for (const char *p = s + 1; p < dash; p++)
+		if (!islower((unsigned char)*p))
+			return false;
+	for (const char *p = dash + 1; p < s + wl; p++)
+		if (!isalnum((unsigned char)*p))
+			return false;
+	return true;
+}
+
 static bool is_instruction(const char *s)
 {
 	size_t wl = strcspn(s, " ");
 	if (wl == 0)
 		return true;
-	if (isupper((unsigned char)s[0]) && strncmp(s, "LD_", 3) != 0)
+	if (isupper((unsigned char)s[0]) && strncmp(s, "LD_", 3) != 0 && !is_cmdlet(s, wl))
 		return true; /* "PyTorch: ...", "Docker Desktop ..." */
 	if (s[wl - 1] == ':' || memchr(s, '(', wl))
 		return true; /* "or:", "DataLoader(...," -- code for a script, not a shell */
@@ -468,7 +503,10 @@ bool fix_is_destructive(const char *line)
 		"rm -rf", "rm -f ", "sudo rm ", "dkms remove", "nvidia-uninstall", "--uninstall",
 		"reinstall the nvidia", "reinstall the current nvidia", "mokutil --disable",
 		"install nvidia-driver", "install cuda-drivers", "install -y nvidia-driver",
-		"nvidia-linux-", ".run ", "update-alternatives", "sudoedit /etc", NULL,
+		"nvidia-linux-", ".run ", "update-alternatives", "sudoedit /etc",
+		/* Windows: a driver package or a device removed, an event log cleared */
+		"/delete-driver", "/remove-device", "pnputil -d ", "pnputil.exe -d ", "wevtutil cl",
+		"wevtutil.exe cl", "clear-eventlog", "remove-pnpdevice", NULL,
 	};
 	return has_any(line, words);
 }
@@ -493,7 +531,15 @@ bool fix_changes_system(const char *line)
 		"nvidia-ctk runtime configure", "nvidia-ctk cdi generate", "tee /etc", "tee -a /etc",
 		"> /etc", "sed -i", "sudoedit", "usermod", "modprobe", "rmmod", "insmod",
 		"nvidia-smi -pm", "nvidia-smi.exe -pm", " -dm ", "nvidia-smi -r", "dism", "bcdedit /set",
-		"enable-feature", "setx ", "update-initramfs", "update-grub", NULL,
+		"enable-feature", "setx ", "update-initramfs", "update-grub",
+		/* Windows' drivers and devices (pnputil's forms that are not
+		 * /enum-: add, install, disable, enable, restart, rescan), an
+		 * event log's settings, a PowerShell pipe into a verb that acts */
+		"/add-driver", "/disable-device", "/enable-device", "/restart-device",
+		"/scan-devices", "pnputil -a ", "pnputil -i ", "pnputil.exe -a ", "pnputil.exe -i ",
+		"wevtutil sl", "wevtutil.exe sl", "disable-pnpdevice", "enable-pnpdevice", "| set-",
+		"| remove-", "| stop-", "| restart-", "| disable-", "| enable-", "| uninstall-",
+		"| clear-", NULL,
 	};
 	if (fix_is_destructive(line))
 		return true;

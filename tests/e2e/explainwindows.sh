@@ -105,4 +105,36 @@ run_json explain --platform native 'RuntimeError: Cannot find a working triton i
 expect_json '.matches[0].causes[0].id == "explain.frameworks.triton_missing"'
 expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.triton_windows") | .machine] == ["not_applicable"]'
 
+# nvidia-smi on Windows itself: Windows' reasons (no driver at work, the GPU
+# disabled or switched off) lead, with a look first; WSL's stay bound, and
+# on native Linux the kernel module leads (actions/partner-runner-images#54)
+winlead explain.host.no_gpu_windows "$(printf 'PS C:\\Users\\runner> nvidia-smi\nNVIDIA-SMI has failed because it couldn'"'"'t communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running. This can also be happening if non-NVIDIA GPU is running as primary display, and NVIDIA GPU is in WDDM mode.')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("Get-PnpDevice")'
+expect_json '[.matches[0].causes[] | select(.id == "nvml.smi.no_driver") | .machine] == ["platform_bound"]'
+run_json explain --platform native "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."
+expect_json '.matches[0].causes[0].id == "nvml.smi.native_no_driver"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.host.no_gpu_windows") | .machine] == ["not_applicable"]'
+
+# Ollama on Windows: cudart error 100 is no device (ollama#9496), not an old
+# driver; on Linux the general reading leads
+winlead explain.host.no_gpu_windows 'time=2025-03-05T11:57:30.894+10:00 level=DEBUG source=gpu.go:574 msg="Unable to load cudart library C:\\Users\\clint\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\cuda_v12\\cudart64_12.dll: cudart init failure: 100"'
+expect_json '.matches[0].signature == "explain.sig.ollama_cudart_100"'
+run_json explain --platform native 'time=2025-03-05T11:57:30.894Z level=DEBUG source=gpu.go:574 msg="Unable to load cudart library /usr/local/lib/ollama/cuda_v12/libcudart.so.12: cudart init failure: 100"'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any"'
+
+# WinError 193 on a CUDA DLL: a damaged or wrong-bitness DLL, a look first
+# (2noise/ChatTTS#886); on numpy's DLL it is no GPU message (pytorch#100694)
+winlead explain.wide.dll_not_valid_windows 'OSError: [WinError 193] %1 is not a valid Win32 application. Error loading "D:\Program Files\Python311\Lib\site-packages\torch\lib\cublas64_12.dll" or one of its dependencies.'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c")'
+run_json explain "$(printf '  File "C:\\Users\\Neo\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\ctypes\\__init__.py", line 376, in __init__\n    self._handle = _dlopen(self._name, mode)\nOSError: [WinError 193] %%1 is not a valid Win32 application')"
+expect_json '.matches == []'
+
+# .NET's "Unable to load DLL 'onnxruntime'" with its CUDA package: the
+# CUDA and cuDNN DLLs on PATH first (onnxruntime-genai#539); the same words
+# with no CUDA word are no GPU message
+winlead explain.apps.ort_dotnet_dll "$(printf "Microsoft.ML.OnnxRuntimeGenAI.Cuda v0.2.0\nSystem.DllNotFoundException: 'Unable to load DLL 'onnxruntime-genai' or one of its dependencies: The specified module could not be found. (0x8007007E)'")"
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
+run_json explain "System.DllNotFoundException : Unable to load DLL 'onnxruntime': The specified module could not be found. (Exception from HRESULT: 0x8007007E)"
+expect_json '.matches == []'
+
 done_testing

@@ -137,6 +137,17 @@ static void test_scan(void **state)
 	free(d);
 }
 
+/* The risk fix_classify gives line. */
+static void expect_risk(const char *line, enum fix_risk risk)
+{
+	struct fix_command c;
+	fix_classify(line, &c);
+	if (c.risk != risk)
+		fail_msg("%s: risk %d, want %d", line, (int)c.risk, (int)risk);
+	free(c.text);
+	free(c.note);
+}
+
 static void test_classify(void **state)
 {
 	(void)state;
@@ -203,6 +214,18 @@ static void test_classify(void **state)
 	fix_classify("use a smaller batch, a smaller model or lower precision", &c);
 	assert_true(c.instruction);
 	free(c.text);
+	/* Windows: pnputil lists, or removes; wevtutil queries, or clears */
+	expect_risk("pnputil /enum-devices /class Display   (in PowerShell)", RISK_NONE);
+	expect_risk("pnputil /delete-driver oem42.inf /uninstall   (in PowerShell)", RISK_HIGH);
+	expect_risk("pnputil /enum-drivers && pnputil /delete-driver oem42.inf", RISK_HIGH);
+	expect_risk("wevtutil qe System /c:5 /rd:true /f:text", RISK_NONE);
+	expect_risk("wevtutil cl System", RISK_HIGH);
+	expect_risk("where.exe cudart64_12.dll", RISK_NONE);
+	expect_risk("Get-PnpDevice -Class Display   (in PowerShell)", RISK_NONE);
+	fix_classify("Get-PnpDevice -Class Display   (in PowerShell)", &c);
+	assert_false(c.instruction);
+	free(c.text);
+	free(c.note);
 	fix_classify("sudo frobnicate --all", &c); /* unknown: cautious */
 	assert_int_equal(c.risk, RISK_MEDIUM);
 	free(c.text);
