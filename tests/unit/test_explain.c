@@ -2562,6 +2562,23 @@ static void test_rank_real_pastes(void **state)
 					   "application ptx input, line 9; fatal : Unsupported .version "
 					   "7.3; current version is '7.1'\n", NULL),
 			    "frameworks.ptx_toolchain");
+	/* FlashAttention's architecture check (CMT#95) against PyTorch 2.0's
+	 * is_sm80 check of its flash backward pass (pytorch#94883) */
+	assert_string_equal(first_cause_of("RuntimeError: Expected is_sm8x || is_sm75 to be true, "
+					   "but got false.\n", NULL),
+			    "explain.frameworks.flash_attn_is_sm");
+	assert_string_equal(first_cause_of("RuntimeError: Expected is_sm80 to be true, but got "
+					   "false.\n", NULL),
+			    "explain.frameworks.sdpa_is_sm80");
+	/* CuPy's NVRTC without the runtime headers (cupy#8466), not a build
+	 * that misses its include directory */
+	assert_string_equal(first_cause_of("cupy\\_cuda\\cuda-12.4\\cuda_fp16.h(129): catastrophic "
+					   "error: cannot open source file \"vector_types.h\"\n", NULL),
+			    "explain.toolkit.nvrtc_headers");
+	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
+	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
+					   "library. Update your graphics driver.\n", NULL),
+			    "explain.host.optix6_dropped");
 	/* "No CUDA-capable device" from a paste with no platform marker: first
 	 * the question that tells its causes apart (does the driver see a
 	 * GPU? is CUDA_VISIBLE_DEVICES hiding it?), not one platform's advice
