@@ -2575,6 +2575,12 @@ static void test_rank_real_pastes(void **state)
 	assert_string_equal(first_cause_of("cupy\\_cuda\\cuda-12.4\\cuda_fp16.h(129): catastrophic "
 					   "error: cannot open source file \"vector_types.h\"\n", NULL),
 			    "explain.toolkit.nvrtc_headers");
+	/* Triton's own ptxas newer than an old driver (pytorch#119054), not a
+	 * program built without the GPU's architecture */
+	assert_string_equal(first_cause_of("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' "
+					   "raised:\nRuntimeError: Triton Error [CUDA]: device kernel "
+					   "image is invalid\n", NULL),
+			    "explain.toolkit.triton_ptxas_newer_than_driver");
 	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
