@@ -2581,6 +2581,12 @@ static void test_rank_real_pastes(void **state)
 					   "raised:\nRuntimeError: Triton Error [CUDA]: device kernel "
 					   "image is invalid\n", NULL),
 			    "explain.toolkit.triton_ptxas_newer_than_driver");
+	/* CUDA's initialization error as a package built here by pip starts
+	 * (pywhispercpp#95: its wheel repair took in the CUDA libraries) */
+	assert_string_equal(first_cause_of("CUDA error: initialization error\n  current device: 0, "
+					   "in function ggml_cuda_init at /tmp/pip-req-build-wqj_dne6/"
+					   "whisper.cpp/ggml/src/ggml-cuda.cu:187\n", NULL),
+			    "explain.libs.wheel_bundled_libcuda");
 	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
