@@ -2587,6 +2587,13 @@ static void test_rank_real_pastes(void **state)
 					   "in function ggml_cuda_init at /tmp/pip-req-build-wqj_dne6/"
 					   "whisper.cpp/ggml/src/ggml-cuda.cu:187\n", NULL),
 			    "explain.libs.wheel_bundled_libcuda");
+	/* cuDNN 8 opening the unversioned libcuda.so: off WSL the missing
+	 * link (3DINO#2), on WSL its own reading (WSL#8587) */
+	const char cudnn_so[] = "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: "
+				"cannot open shared object file: No such file or directory\n";
+	assert_string_equal(first_cause_of(cudnn_so, "native"), "explain.libs.unversioned_libcuda_absent");
+	assert_string_equal(first_cause_of(cudnn_so, NULL), "explain.libs.unversioned_libcuda_absent");
+	assert_string_equal(first_cause_of(cudnn_so, "wsl2"), "frameworks.cudnn_libcuda");
 	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
