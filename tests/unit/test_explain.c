@@ -2594,6 +2594,16 @@ static void test_rank_real_pastes(void **state)
 	assert_string_equal(first_cause_of(cudnn_so, "native"), "explain.libs.unversioned_libcuda_absent");
 	assert_string_equal(first_cause_of(cudnn_so, NULL), "explain.libs.unversioned_libcuda_absent");
 	assert_string_equal(first_cause_of(cudnn_so, "wsl2"), "frameworks.cudnn_libcuda");
+	/* 35 in a container: the image's CUDA newer than the host's driver, as
+	 * usual; the container without the driver's libraries where the paste
+	 * names its NVIDIA variables or UnRAID's template (docker-immich#349) */
+	assert_string_equal(first_cause_of("docker run --gpus all img\nCUDA failure 35: CUDA driver "
+					   "version is insufficient for CUDA runtime version\n", "container"),
+			    "explain.host.driver_too_old");
+	assert_string_equal(first_cause_of("CUDA failure 35: CUDA driver version is insufficient for "
+					   "CUDA runtime version\nOS: UnRAID 6.12.10, NVIDIA_VISIBLE_DEVICES "
+					   "in the template\n", "container"),
+			    "explain.containers.no_driver_libs_35");
 	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
