@@ -2604,6 +2604,11 @@ static void test_rank_real_pastes(void **state)
 					   "CUDA runtime version\nOS: UnRAID 6.12.10, NVIDIA_VISIBLE_DEVICES "
 					   "in the template\n", "container"),
 			    "explain.containers.no_driver_libs_35");
+	/* OptiX's library not found: in a container, the graphics capability
+	 * (nvidia-docker#1545); elsewhere the driver's library itself */
+	const char optix_lib[] = "rtx_functions.h:47 Optix Error: 'Library not found'\n";
+	assert_string_equal(first_cause_of(optix_lib, "container"), "explain.containers.optix_no_graphics_cap");
+	assert_string_equal(first_cause_of(optix_lib, "native"), "explain.host.optix_library_missing");
 	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
