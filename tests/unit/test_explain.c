@@ -2567,6 +2567,57 @@ static void test_rank_real_pastes(void **state)
 					   "application ptx input, line 9; fatal : Unsupported .version "
 					   "7.3; current version is '7.1'\n", NULL),
 			    "frameworks.ptx_toolchain");
+	/* FlashAttention's architecture check (CMT#95) against PyTorch 2.0's
+	 * is_sm80 check of its flash backward pass (pytorch#94883) */
+	assert_string_equal(first_cause_of("RuntimeError: Expected is_sm8x || is_sm75 to be true, "
+					   "but got false.\n", NULL),
+			    "explain.frameworks.flash_attn_is_sm");
+	assert_string_equal(first_cause_of("RuntimeError: Expected is_sm80 to be true, but got "
+					   "false.\n", NULL),
+			    "explain.frameworks.sdpa_is_sm80");
+	/* CuPy's NVRTC without the runtime headers (cupy#8466), not a build
+	 * that misses its include directory */
+	assert_string_equal(first_cause_of("cupy\\_cuda\\cuda-12.4\\cuda_fp16.h(129): catastrophic "
+					   "error: cannot open source file \"vector_types.h\"\n", NULL),
+			    "explain.toolkit.nvrtc_headers");
+	/* Triton's own ptxas newer than an old driver (pytorch#119054), not a
+	 * program built without the GPU's architecture */
+	assert_string_equal(first_cause_of("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' "
+					   "raised:\nRuntimeError: Triton Error [CUDA]: device kernel "
+					   "image is invalid\n", NULL),
+			    "explain.toolkit.triton_ptxas_newer_than_driver");
+	/* CUDA's initialization error as a package built here by pip starts
+	 * (pywhispercpp#95: its wheel repair took in the CUDA libraries) */
+	assert_string_equal(first_cause_of("CUDA error: initialization error\n  current device: 0, "
+					   "in function ggml_cuda_init at /tmp/pip-req-build-wqj_dne6/"
+					   "whisper.cpp/ggml/src/ggml-cuda.cu:187\n", NULL),
+			    "explain.libs.wheel_bundled_libcuda");
+	/* cuDNN 8 opening the unversioned libcuda.so: off WSL the missing
+	 * link (3DINO#2), on WSL its own reading (WSL#8587) */
+	const char cudnn_so[] = "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: "
+				"cannot open shared object file: No such file or directory\n";
+	assert_string_equal(first_cause_of(cudnn_so, "native"), "explain.libs.unversioned_libcuda_absent");
+	assert_string_equal(first_cause_of(cudnn_so, NULL), "explain.libs.unversioned_libcuda_absent");
+	assert_string_equal(first_cause_of(cudnn_so, "wsl2"), "frameworks.cudnn_libcuda");
+	/* 35 in a container: the image's CUDA newer than the host's driver, as
+	 * usual; the container without the driver's libraries where the paste
+	 * names its NVIDIA variables or UnRAID's template (docker-immich#349) */
+	assert_string_equal(first_cause_of("docker run --gpus all img\nCUDA failure 35: CUDA driver "
+					   "version is insufficient for CUDA runtime version\n", "container"),
+			    "explain.host.driver_too_old");
+	assert_string_equal(first_cause_of("CUDA failure 35: CUDA driver version is insufficient for "
+					   "CUDA runtime version\nOS: UnRAID 6.12.10, NVIDIA_VISIBLE_DEVICES "
+					   "in the template\n", "container"),
+			    "explain.containers.no_driver_libs_35");
+	/* OptiX's library not found: in a container, the graphics capability
+	 * (nvidia-docker#1545); elsewhere the driver's library itself */
+	const char optix_lib[] = "rtx_functions.h:47 Optix Error: 'Library not found'\n";
+	assert_string_equal(first_cause_of(optix_lib, "container"), "explain.containers.optix_no_graphics_cap");
+	assert_string_equal(first_cause_of(optix_lib, "native"), "explain.host.optix_library_missing");
+	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
+	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
+					   "library. Update your graphics driver.\n", NULL),
+			    "explain.host.optix6_dropped");
 	/* "No CUDA-capable device" from a paste with no platform marker: first
 	 * the question that tells its causes apart (does the driver see a
 	 * GPU? is CUDA_VISIBLE_DEVICES hiding it?), not one platform's advice
