@@ -2612,8 +2612,15 @@ static void test_rank_real_pastes(void **state)
 	/* OptiX's library not found: in a container, the graphics capability
 	 * (nvidia-docker#1545); elsewhere the driver's library itself */
 	const char optix_lib[] = "rtx_functions.h:47 Optix Error: 'Library not found'\n";
-	assert_string_equal(first_cause_of(optix_lib, "container"), "explain.containers.optix_no_graphics_cap");
+	assert_string_equal(first_cause_of(optix_lib, "container"), "explain.containers.optix_graphics_cap");
 	assert_string_equal(first_cause_of(optix_lib, "native"), "explain.host.optix_library_missing");
+	/* the same failure in WSL (Helios#37, mitsuba3#1221): WSL's libraries
+	 * carry no OptiX runtime; elsewhere the driver's library comes first */
+	const char helios[] = "OptiX Error: Failed to load OptiX library\n"
+			      "(/home/uqrarya1/Helios/plugins/radiation/src/RadiationModel.cpp:1114)\n";
+	assert_string_equal(first_cause_of(helios, "wsl2"), "explain.libs.optix_wsl_missing");
+	assert_string_equal(first_cause_of(helios, NULL), "explain.host.optix_library_missing");
+	assert_string_equal(first_cause_of(helios, "container"), "explain.containers.optix_graphics_cap");
 	/* an OptiX 6 program on a driver that dropped it (Accelerad#11) */
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
