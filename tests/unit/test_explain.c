@@ -2562,6 +2562,13 @@ static void test_rank_real_pastes(void **state)
 					   "application ptx input, line 9; fatal : Unsupported .version "
 					   "7.3; current version is '7.1'\n", NULL),
 			    "frameworks.ptx_toolchain");
+	/* ...and the driver's JIT log quoted after CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+	 * (pynari#6, colabtools#5667): the driver's JIT and a PTX newer than it, not a ptxas */
+	assert_string_equal(first_cause_of("unknown CUDA error when building module for bounds "
+					   "program kernel CUDA_ERROR_UNSUPPORTED_PTX_VERSION log: ptxas "
+					   "application ptx input, line 9; fatal   : Unsupported .version "
+					   "8.5; current version is '8.4'\n", NULL),
+			    "frameworks.ptx_toolchain");
 	/* "No CUDA-capable device" from a paste with no platform marker: first
 	 * the question that tells its causes apart (does the driver see a
 	 * GPU? is CUDA_VISIBLE_DEVICES hiding it?), not one platform's advice
