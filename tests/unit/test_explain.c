@@ -2562,7 +2562,16 @@ static void test_rank_real_pastes(void **state)
 					   "application ptx input, line 9; fatal : Unsupported .version "
 					   "7.3; current version is '7.1'\n", NULL),
 			    "frameworks.ptx_toolchain");
-	/* ...and the driver's JIT log quoted after CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+	/* Fabric Manager's start that finds no NVSwitch (gpu-operator#610) is not
+	 * its configuration (siderolabs/extensions#511) */
+	assert_string_equal(first_cause_of("nv-fabricmanager[4177]: request to query NVSwitch device "
+					   "information from NVSwitch driver failed with error:WARNING "
+					   "Nothing to do [NV_WARN_NOTHING_TO_DO]\n", "native"),
+			    "explain.host.fabricmanager_no_nvswitch");
+	assert_string_equal(first_cause_of("<node ip>: fabric manager config file item: "
+					   "FABRIC_NODE_CONFIG_FILE has an invalid value\n", "native"),
+			    "explain.host.fabricmanager_config");
+	/* The driver's JIT log quoted after CUDA_ERROR_UNSUPPORTED_PTX_VERSION
 	 * (pynari#6, colabtools#5667): the driver's JIT and a PTX newer than it, not a ptxas */
 	assert_string_equal(first_cause_of("unknown CUDA error when building module for bounds "
 					   "program kernel CUDA_ERROR_UNSUPPORTED_PTX_VERSION log: ptxas "
