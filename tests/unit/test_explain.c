@@ -1935,6 +1935,11 @@ static void test_text_platform(void **state)
 		{ "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'", "windows" },
 		{ "'nvcc' is not recognized as an internal or external command,", "windows" },
 		{ "NVIDIA Installer cannot continue", "windows" },
+		/* an NGC image's banner (ai-dynamo/nixl's CUDA 12.8.1 image) and
+		 * Singularity's --nv (apptainer/singularity#6356) */
+		{ "== CUDA ==\nCUDA Version 12.8.1.012\nContainer image Copyright (c) 2025, NVIDIA "
+		  "CORPORATION & AFFILIATES. All rights reserved.", "container" },
+		{ "$ singularity exec --nv alpine_latest.sif bash", "container" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
 		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
 		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
