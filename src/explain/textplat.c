@@ -69,6 +69,9 @@ static const struct {
 	{ "runc", P_CTR }, { "oci runtime", P_CTR }, { "kubectl", P_CTR }, { "kubelet", P_CTR },
 	{ "k8s-device-plugin", P_CTR }, { "pod/", P_CTR }, { "podman", P_CTR },
 	{ "docker compose", P_CTR }, { "docker-compose", P_CTR }, { "--gpus", P_CTR },
+	/* an NGC image's banner at its entrypoint ("Container image Copyright
+	 * (c) 2025, NVIDIA CORPORATION"), and HPC's container runtimes */
+	{ "container image copyright", P_CTR }, { "apptainer", P_CTR }, { "singularity", P_CTR },
 
 	/* A Hyper-V guest given a GPU by paravirtualisation borrows WSL's
 	 * stack: dxgkrnl built out of tree (WSL's kernel has it built in,

@@ -1935,6 +1935,11 @@ static void test_text_platform(void **state)
 		{ "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'", "windows" },
 		{ "'nvcc' is not recognized as an internal or external command,", "windows" },
 		{ "NVIDIA Installer cannot continue", "windows" },
+		/* an NGC image's banner (ai-dynamo/nixl's CUDA 12.8.1 image) and
+		 * Singularity's --nv (apptainer/singularity#6356) */
+		{ "== CUDA ==\nCUDA Version 12.8.1.012\nContainer image Copyright (c) 2025, NVIDIA "
+		  "CORPORATION & AFFILIATES. All rights reserved.", "container" },
+		{ "$ singularity exec --nv alpine_latest.sif bash", "container" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
 		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
 		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
@@ -2625,6 +2630,23 @@ static void test_rank_real_pastes(void **state)
 	assert_string_equal(first_cause_of("accelerad_rpict: internal - Error reading OptiX "
 					   "library. Update your graphics driver.\n", NULL),
 			    "explain.host.optix6_dropped");
+
+	/* Fabric Manager's start that finds no NVSwitch (gpu-operator#610) is not
+	 * its configuration (siderolabs/extensions#511) */
+	assert_string_equal(first_cause_of("nv-fabricmanager[4177]: request to query NVSwitch device "
+					   "information from NVSwitch driver failed with error:WARNING "
+					   "Nothing to do [NV_WARN_NOTHING_TO_DO]\n", "native"),
+			    "explain.host.fabricmanager_no_nvswitch");
+	assert_string_equal(first_cause_of("<node ip>: fabric manager config file item: "
+					   "FABRIC_NODE_CONFIG_FILE has an invalid value\n", "native"),
+			    "explain.host.fabricmanager_config");
+	/* The driver's JIT log quoted after CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+	 * (pynari#6, colabtools#5667): the driver's JIT and a PTX newer than it, not a ptxas */
+	assert_string_equal(first_cause_of("unknown CUDA error when building module for bounds "
+					   "program kernel CUDA_ERROR_UNSUPPORTED_PTX_VERSION log: ptxas "
+					   "application ptx input, line 9; fatal   : Unsupported .version "
+					   "8.5; current version is '8.4'\n", NULL),
+			    "frameworks.ptx_toolchain");
 	/* "No CUDA-capable device" from a paste with no platform marker: first
 	 * the question that tells its causes apart (does the driver see a
 	 * GPU? is CUDA_VISIBLE_DEVICES hiding it?), not one platform's advice
