@@ -244,3 +244,16 @@ for kind in native container; do
 done
 
 done_testing
+
+# A driver older than the program's CUDA: every platform's log gets a way to
+# update it where it is (natively the distribution's packages, in a container
+# the host's driver; on WSL the Windows driver), after the look.
+OLD="RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx"
+for kind in native container; do
+	lead "$kind" explain.host.driver_too_old "$OLD"
+	expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+	expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver to a release"))] | length == 1'
+done
+run_json explain --platform wsl2 "$OLD"
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver on Windows"))] | length == 1'
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver to a release"))] == []'
