@@ -257,3 +257,12 @@ done
 run_json explain --platform wsl2 "$OLD"
 expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver on Windows"))] | length == 1'
 expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver to a release"))] == []'
+# The container toolkit's CUDA requirement: the host's driver is updated
+# where the host is (natively its packages; Docker Desktop or WSL: Windows').
+REQ="nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown."
+run_json explain --platform native "$REQ"
+expect_json '.matches[0].causes[0].id == "explain.containers.require_cuda"'
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the host'"'"'s NVIDIA driver"))] | length == 1'
+expect_json '[.matches[0].causes[0].fix[] | select(test("wsl\\.exe|on Windows"))] == []'
+run_json explain --platform wsl2 "$REQ"
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver on Windows"))] | length == 1'
