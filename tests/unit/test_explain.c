@@ -2355,6 +2355,35 @@ static void test_rank_gpupv_guest(void **state)
 	assert_string_equal(tp.kind, "wsl2");
 }
 
+/* Ollama's runner ended: the signal its exit status names picks the reading.
+ * SIGILL is the CPU refusing an instruction of the build (no AVX/AVX2/
+ * AVX-512; ollama#10977), not the GPU; "signal: killed" the kernel's OOM
+ * killer after RAM ran out; CUDA's own "an illegal instruction was
+ * encountered" is a GPU fault and no CPU reading; a bare exit status keeps
+ * the general reading (read the lines before it). */
+static void test_rank_ollama_runner_signal(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("SIGILL: illegal instruction\n"
+					   "Error=\"llama runner process has terminated: exit status 2\"\n",
+					   "native"),
+			    "explain.apps.cpu_instruction_missing");
+	assert_string_equal(first_cause_of("llama runner process no longer running\" sys=132 "
+					   "string=\"signal: illegal instruction (core dumped)\n",
+					   NULL),
+			    "explain.apps.cpu_instruction_missing");
+	assert_string_equal(first_cause_of("Error: llama runner process has terminated: signal: killed\n",
+					   "native"),
+			    "explain.perf.host_oom");
+	assert_string_equal(first_cause_of("CUDA error: an illegal instruction was encountered\n"
+					   "Error: llama runner process has terminated: exit status 2\n",
+					   "native"),
+			    "explain.cuda.kernel_illegal_instruction");
+	assert_string_equal(first_cause_of("Error: llama runner process has terminated: exit status 2\n",
+					   "container"),
+			    "explain.apps.ollama_runner");
+}
+
 /* The NVIDIA module that cannot load because another driver holds the GPU:
  * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
  * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
@@ -3185,6 +3214,7 @@ int main(void)
 		cmocka_unit_test(test_rank_compat_804),
 		cmocka_unit_test(test_rank_container_unknown),
 		cmocka_unit_test(test_rank_nccl_summary),
+		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
