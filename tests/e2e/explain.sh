@@ -859,4 +859,13 @@ expect_json '.matches[0].signature == "explain.sig.nouveau_bound" and .matches[0
 run_json explain --platform native "rmmod: ERROR: Module nvidia is in use by: nvidia_uvm nvidia_modeset"
 expect_json '.matches[0].signature == "explain.sig.kmod_module_in_use" and .matches[0].causes[0].id == "explain.kmod.module_in_use"'
 
+# cuBLASLt's lazy loader ("Invalid handle. Cannot load symbol cublasLtCreate"):
+# another CUDA release's libraries on the library path lead (a toolkit's lib64
+# ahead of PyTorch's wheels, as in the Forge thread), CTranslate2's cuBLAS
+# where the paste shows faster-whisper
+run_json explain --platform native 'Invalid handle. Cannot load symbol cublasLtCreate'
+expect_json '.matches[0].signature == "explain.sig.cublaslt_invalid_handle" and .matches[0].causes[0].id == "explain.frameworks.cuda_lib_skew"'
+run_json explain --platform native "$(printf 'faster_whisper - INFO - Processing audio with duration 00:20.434\nInvalid handle. Cannot load symbol cublasLtGetVersion')"
+expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cublas"'
+
 done_testing

@@ -91,6 +91,18 @@ expect_json '.log_platform.kind == "windows"'
 expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].id] == ["explain.frameworks.pyd_dll_windows"]'
 expect_json '[.matches[] | select(.signature == "explain.sig.pyd_dll_windows") | .causes[0].fix[0]] | .[0] | startswith("python.exe -m pip list")'
 
+# PyTorch's own DLL (torch\lib\c10.dll) cannot start in ComfyUI's portable
+# Python: the Visual C++ runtime leads, with a look at the torch build first;
+# the portable launcher's own hint about the driver does not lead
+winlead explain.frameworks.torch_dll_vcruntime 'OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "D:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\lib\c10.dll" or one of its dependencies.
+If you see this and ComfyUI did not start try updating your Nvidia Drivers to the latest.'
+expect_json '.matches[0].signature == "explain.sig.torch_dll_windows" and (.matches[0].causes[0].fix[0] | startswith("python.exe -m pip show torch"))'
+# fbgemm.dll's missing OpenMP DLL: PyTorch 2.4.0's wheels lead
+winlead explain.frameworks.torch240_fbgemm_windows 'OSError: [WinError 126] The specified module could not be found. Error loading "E:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies.'
+# with nothing of a GPU in the paste, not read
+run_json explain 'OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "C:\Program Files\Python311\Lib\site-packages\torch\lib\c10.dll" or one of its dependencies.'
+expect_json '.matches == []'
+
 # pip finds no CUDA build of torch for this Python (a 32-bit one here): the
 # look at the Python comes first; a CPU-only install failing is not read
 winlead explain.frameworks.torch_no_wheel "$(printf 'PS C:\\Users\\me> pip install torch --index-url https://download.pytorch.org/whl/cu124\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
