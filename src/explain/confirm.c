@@ -144,9 +144,16 @@ void rank_platform_pick(struct rank_platform *pf, const char *option,
 {
 	*pf = (struct rank_platform){ .machine = machine };
 	if (option) {
-		pf->kind = option;
+		/* "A container" is stated; a text that shows WSL too (Docker
+		 * Desktop's "WSL environment detected", /usr/lib/wsl) says which
+		 * host serves it: the container in WSL2 refines it. */
+		bool wsl_text = text_kind && (!strcmp(text_kind, "wsl2") ||
+					      !strcmp(text_kind, "container-in-wsl2"));
+		pf->kind = !strcmp(option, "container") && wsl_text ? "container-in-wsl2" : option;
 		pf->established = true;
 		pf->from = "option";
+		if (pf->kind != option)
+			pf->marker = text_marker;
 	} else if (text_kind) {
 		/* The kernel's lines read the same in a container on that
 		 * kernel: this machine tells the two apart. */

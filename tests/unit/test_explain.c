@@ -1455,6 +1455,20 @@ static void test_rank_platform(void **state)
 	struct rank_platform pwsl;
 	rank_platform_pick(&pwsl, "wsl2", "native", "nvrm:", &res[0]);
 	assert_string_equal(pwsl.from, "option");
+	/* --platform container on a text that shows WSL (Docker Desktop's
+	 * "WSL environment detected"): the container in WSL2, from the
+	 * option; a native text does not refine it, nor WSL a stated wsl2. */
+	struct rank_platform pcw;
+	rank_platform_pick(&pcw, "container", "container-in-wsl2", "wsl environment detected", NULL);
+	assert_string_equal(pcw.kind, "container-in-wsl2");
+	assert_string_equal(pcw.from, "option");
+	assert_true(pcw.established);
+	rank_platform_pick(&pcw, "container", "wsl2", "/usr/lib/wsl", NULL);
+	assert_string_equal(pcw.kind, "container-in-wsl2");
+	rank_platform_pick(&pcw, "container", "native", "nvrm:", NULL);
+	assert_string_equal(pcw.kind, "container");
+	rank_platform_pick(&pcw, "wsl2", "container-in-wsl2", "nvidia-container-cli", NULL);
+	assert_string_equal(pcw.kind, "wsl2");
 	rank_causes(&sig, defs, NULL, 3, &pwsl, r);
 	assert_ptr_equal(r[0].e, &myth);
 	assert_ptr_equal(r[3].e, &ctr);
@@ -2645,6 +2659,22 @@ static void test_rank_real_pastes(void **state)
 			    "explain.containers.no_driver_libs_35");
 	/* OptiX's library not found: in a container, the graphics capability
 	 * (nvidia-docker#1545); elsewhere the driver's library itself */
+	/* no CUDA device in a container: it was started without the GPU
+	 * (WSL#8182: --gpus=all; the Podman AI Lab's missing CDI device,
+	 * podman-desktop-extension-ai-lab#3895); with no platform, the
+	 * general reading first */
+	const char ctr_nodev[] = "ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\n";
+	assert_string_equal(first_cause_of(ctr_nodev, "container"), "explain.containers.no_gpu_device");
+	assert_string_equal(first_cause_of(ctr_nodev, "container-in-wsl2"), "explain.containers.no_gpu_device");
+	assert_string_not_equal(first_cause_of(ctr_nodev, NULL), "explain.containers.no_gpu_device");
+	assert_string_not_equal(first_cause_of(ctr_nodev, "native"), "explain.containers.no_gpu_device");
+	assert_string_not_equal(first_cause_of(ctr_nodev, "wsl2"), "explain.containers.no_gpu_device");
+	/* Docker Desktop's "WSL environment detected" under --platform
+	 * container reads as the container in WSL2 (test_rank_platform):
+	 * there WSL sees no GPU (a Tesla in TCC mode), not WSL1 */
+	const char no_adapters[] = "nvidia-container-cli: initialization error: WSL environment detected "
+				   "but no adapters were found: unknown\n";
+	assert_string_equal(first_cause_of(no_adapters, "container-in-wsl2"), "explain.host.no_nvidia_adapter");
 	const char optix_lib[] = "rtx_functions.h:47 Optix Error: 'Library not found'\n";
 	assert_string_equal(first_cause_of(optix_lib, "container"), "explain.containers.optix_graphics_cap");
 	assert_string_equal(first_cause_of(optix_lib, "native"), "explain.host.optix_library_missing");
