@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""split8.py: merge miners' set-8 files, drop already-used and duplicate threads, split by the set-1 rule.
+"""split.py DIR SET MINERS [BATCH]: merge the collectors' files of set SET under DIR (DIR/MINER/pool for GPU
+pastes, DIR/MINER/nongpu for non-GPU texts; MINERS comma-separated, a,b,c), drop threads already used (the URLs
+in DIR/existing-urls.txt, one a line, only its first whitespace-separated field read: every URL in the
+repository's files and earlier sets; or named in /work/main or a work tree) and duplicates, and split by the
+set-1 rule into DIR/heldout and DIR/tuning, writing DIR/manifest-setSET.tsv (DIR/manifest-setSET-batchBATCH.tsv
+with BATCH). Set 8: `split.py DIR 8 a,b,c`; set 9 was split in two batches as its collectors finished:
+`split.py DIR 9 a,b,c,d,f 1`, then `split.py DIR 9 e 2`.
 Rule: key = exact url: header value; h = sha256(key) hex; GPU and non-GPU split separately; distinct URLs sorted
 by h; the lowest ceil(0.40*N) held out."""
 import hashlib, math, os, re, subprocess, sys, shutil
-base = sys.argv[1] if len(sys.argv) > 1 else '/work/notes/27/set8'
+if len(sys.argv) < 4:
+    sys.exit('usage: split.py DIR SET MINERS [BATCH]')
+base = sys.argv[1]
 existing = set()
 def norm(u):
-    u = u.strip().lower().split('#')[0].split('?')[0].rstrip('/')
+    u = u.strip().split()[0].lower() if u.strip() else ''
+    u = u.split('#')[0].split('?')[0].rstrip('/')
     u = re.sub(r'^https?://(www\.)?', '', u)
     return u.replace('/pull/', '/issues/')
-for line in open('/work/notes/27/existing-urls.txt'):
+for line in open(os.path.join(base, 'existing-urls.txt')):
     existing.add(norm(line))
 def head(path):
     h = {}
@@ -34,7 +43,10 @@ def used_in_trees(u):
 groups = {'gpu': [], 'nongpu': []}
 seen = {}
 dropped = []
-for miner in ('a', 'b', 'c'):
+SET = sys.argv[2]
+MINERS = sys.argv[3].split(',')
+BATCH = sys.argv[4] if len(sys.argv) > 4 else None
+for miner in MINERS:
     for kind, sub in (('gpu', 'pool'), ('nongpu', 'nongpu')):
         d = os.path.join(base, miner, sub)
         if not os.path.isdir(d):
@@ -72,7 +84,8 @@ for kind, items in groups.items():
     print(kind, len(items), 'held out', k)
 os.makedirs(os.path.join(base, 'heldout', 'nongpu'), exist_ok=True)
 os.makedirs(os.path.join(base, 'tuning', 'nongpu'), exist_ok=True)
-with open(os.path.join(base, 'manifest-set8.tsv'), 'w') as m:
+name = 'manifest-set%s%s.tsv' % (SET, '-batch' + BATCH if BATCH else '')
+with open(os.path.join(base, name), 'w') as m:
     m.write('file\tsplit\tsha256_url\turl\tfamily\tplatform\tlayer\tconfirmed\n')
     for r in sorted(out, key=lambda r: (r[1], r[0])):
         m.write('\t'.join(r) + '\n')
