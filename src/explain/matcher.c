@@ -1000,6 +1000,8 @@ static bool alone_regex(struct explain_scan *s, const struct explain_re *r, cons
  * there refines (from, if given, is kept parallel to hits). */
 static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, size_t n)
 {
+	if (n < 2) /* nothing else matched there to refine it */
+		return n;
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool drop = false;
