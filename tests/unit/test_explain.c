@@ -2657,8 +2657,6 @@ static void test_rank_real_pastes(void **state)
 					   "CUDA runtime version\nOS: UnRAID 6.12.10, NVIDIA_VISIBLE_DEVICES "
 					   "in the template\n", "container"),
 			    "explain.containers.no_driver_libs_35");
-	/* OptiX's library not found: in a container, the graphics capability
-	 * (nvidia-docker#1545); elsewhere the driver's library itself */
 	/* no CUDA device in a container: it was started without the GPU
 	 * (WSL#8182: --gpus=all; the Podman AI Lab's missing CDI device,
 	 * podman-desktop-extension-ai-lab#3895); with no platform, the
@@ -2675,6 +2673,8 @@ static void test_rank_real_pastes(void **state)
 	const char no_adapters[] = "nvidia-container-cli: initialization error: WSL environment detected "
 				   "but no adapters were found: unknown\n";
 	assert_string_equal(first_cause_of(no_adapters, "container-in-wsl2"), "explain.host.no_nvidia_adapter");
+	/* OptiX's library not found: in a container, the graphics capability
+	 * (nvidia-docker#1545); elsewhere the driver's library itself */
 	const char optix_lib[] = "rtx_functions.h:47 Optix Error: 'Library not found'\n";
 	assert_string_equal(first_cause_of(optix_lib, "container"), "explain.containers.optix_graphics_cap");
 	assert_string_equal(first_cause_of(optix_lib, "native"), "explain.host.optix_library_missing");
