@@ -2297,6 +2297,23 @@ static void test_rank_display_watchdog(void **state)
 	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
 }
 
+/* An application's own "no GPU, running on the CPU" line: the read-only look
+ * whether the driver sees a GPU leads (nvidia-smi; on a Windows log
+ * Windows' own reading); ComfyUI portable's launcher hint, printed only on
+ * Windows, reads first as a driver older than its CUDA (ComfyUI#10518,
+ * ComfyUI-Easy-Install#88). */
+static void test_rank_app_no_gpu_cpu_fallback(void **state)
+{
+	(void)state;
+	const char kobold[] = "Warning: CUDA was not detected, falling back to CPU\n";
+	assert_string_equal(first_cause_of(kobold, NULL), "explain.cuda.no_device_any");
+	assert_string_equal(first_cause_of(kobold, "native"), "explain.cuda.no_device_any");
+	assert_string_equal(first_cause_of(kobold, "windows"), "explain.host.no_gpu_windows");
+	const char comfy[] = "If you see this and ComfyUI did not start, try updating your Nvidia drivers.\n";
+	assert_string_equal(first_cause_of(comfy, NULL), "explain.host.windows_driver_too_old");
+	assert_string_equal(first_cause_of(comfy, "windows"), "explain.host.windows_driver_too_old");
+}
+
 /* nvidia-smi's "Unable to determine the device handle for GPU ...: Unknown
  * Error": natively (and in a container there) the GPU stopped answering (fell off the bus,
  * open-gpu-kernel-modules#387, #507), on WSL the Windows driver's
@@ -3235,6 +3252,7 @@ int main(void)
 		cmocka_unit_test(test_rank_words_long_paste),
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
+		cmocka_unit_test(test_rank_app_no_gpu_cpu_fallback),
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_smi_device_handle),
 		cmocka_unit_test(test_rank_gpupv_guest),
