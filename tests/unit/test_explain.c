@@ -2297,6 +2297,27 @@ static void test_rank_display_watchdog(void **state)
 	assert_string_not_equal(first_cause_of(picon, NULL), "explain.host.display_watchdog");
 }
 
+/* Host RAM that ran out while a model loaded: where the paste shows it
+ * (PyTorch's DefaultCPUAllocator, Ollama's "requires more system memory"),
+ * the GPU's memory does not lead (ollama#5958: a 40 GB model, 8 GB of RAM);
+ * llama.cpp's buffer message alone keeps the GPU's reading first. */
+static void test_rank_host_ram_model_load(void **state)
+{
+	(void)state;
+	const char ggml[] = "Error: llama runner process has terminated: error loading model: "
+			    "unable to allocate backend buffer\n";
+	assert_string_equal(first_cause_of(ggml, NULL), "explain.cuda.vram_oom");
+	const char ram[] = "Error: llama runner process has terminated: error loading model: "
+			   "unable to allocate backend buffer\n"
+			   "time=2024-08-01T10:00:00.000Z level=WARN source=server.go:136 "
+			   "msg=\"model requires more system memory (39.2 GiB) than is available (7.1 GiB)\"\n";
+	assert_string_equal(first_cause_of(ram, NULL), "explain.memory.host_ram");
+	const char cpu[] = "RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: "
+			   "not enough memory: you tried to allocate 52428800 bytes.\n";
+	assert_string_equal(first_cause_of(cpu, NULL), "explain.memory.host_ram");
+	assert_string_equal(first_cause_of(cpu, "wsl2"), "explain.memory.host_ram");
+}
+
 /* An application's own "no GPU, running on the CPU" line: the read-only look
  * whether the driver sees a GPU leads (nvidia-smi; on a Windows log
  * Windows' own reading); ComfyUI portable's launcher hint, printed only on
@@ -3253,6 +3274,7 @@ int main(void)
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_app_no_gpu_cpu_fallback),
+		cmocka_unit_test(test_rank_host_ram_model_load),
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_smi_device_handle),
 		cmocka_unit_test(test_rank_gpupv_guest),
