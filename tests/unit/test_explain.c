@@ -2326,6 +2326,7 @@ static void test_rank_host_ram_model_load(void **state)
 static void test_rank_app_no_gpu_cpu_fallback(void **state)
 {
 	(void)state;
+	/* the wording several programs print (their sources' strings) */
 	const char kobold[] = "Warning: CUDA was not detected, falling back to CPU\n";
 	assert_string_equal(first_cause_of(kobold, NULL), "explain.cuda.no_device_any");
 	assert_string_equal(first_cause_of(kobold, "native"), "explain.cuda.no_device_any");
