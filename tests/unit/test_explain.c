@@ -2277,6 +2277,21 @@ static void test_rank_suspend(void **state)
 				"explain.host.uvm_bad_state");
 }
 
+/* Mesa's lavapipe warning: Vulkan lists its CPU device. On a WSL log,
+ * Mesa's missing dzn driver leads (WSL#7790, Fedora-Remix-for-WSL#188);
+ * elsewhere, or with the platform unknown, the general reading (Godot#66359:
+ * no GPU Vulkan driver) and no WSL cause. */
+static void test_rank_lavapipe(void **state)
+{
+	(void)state;
+	const char paste[] = "vulkaninfo --summary\n"
+			     "WARNING: lavapipe is not a conformant vulkan implementation, "
+			     "testing use only.\n";
+	assert_string_equal(first_cause_of(paste, "wsl2"), "explain.libs.wsl_vulkan_no_dzn");
+	assert_string_equal(first_cause_of(paste, "native"), "explain.libs.lavapipe_listed");
+	assert_string_equal(first_cause_of(paste, NULL), "explain.libs.lavapipe_listed");
+}
+
 /* A kernel that ran too long: on a log that shows the GPU drives the
  * display, the Linux driver's run-time limit (numba#9381; picongpu#2704),
  * on WSL Windows' TDR; natively it is the only reading that applies. */
@@ -3235,6 +3250,7 @@ int main(void)
 		cmocka_unit_test(test_rank_words_long_paste),
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
+		cmocka_unit_test(test_rank_lavapipe),
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_smi_device_handle),
 		cmocka_unit_test(test_rank_gpupv_guest),
