@@ -2277,6 +2277,40 @@ static void test_rank_suspend(void **state)
 				"explain.host.uvm_bad_state");
 }
 
+/* Mesa's lavapipe warning: Vulkan lists its CPU device. On a WSL log,
+ * Mesa's missing dzn driver leads (WSL#7790, Fedora-Remix-for-WSL#188);
+ * elsewhere, or with the platform unknown, the general reading (Godot#66359:
+ * no GPU Vulkan driver) and no WSL cause. */
+static void test_rank_lavapipe(void **state)
+{
+	(void)state;
+	const char paste[] = "vulkaninfo --summary\n"
+			     "WARNING: lavapipe is not a conformant vulkan implementation, "
+			     "testing use only.\n";
+	assert_string_equal(first_cause_of(paste, "wsl2"), "explain.libs.wsl_vulkan_no_dzn");
+	assert_string_equal(first_cause_of(paste, "native"), "explain.libs.lavapipe_listed");
+	assert_string_equal(first_cause_of(paste, NULL), "explain.libs.lavapipe_listed");
+}
+
+/* cv2 failing to import on Windows where the paste shows a CUDA build of
+ * OpenCV: the CUDA/cuDNN DLLs Python 3.8+ does not look for on PATH lead
+ * (opencv#16500, opencv#25689), ahead of the Visual C++ runtime reading,
+ * with the Windows platform read from the paste or unknown. */
+static void test_rank_opencv_cuda_dll(void **state)
+{
+	(void)state;
+	const char path[] = "Can't load cv2 even when C:\\Program Files\\NVIDIA GPU Computing "
+			    "Toolkit\\CUDA\\v10.2\\bin is in PATH\n"
+			    "ImportError: DLL load failed while importing cv2: The specified "
+			    "module could not be found.\n";
+	const char init[] = "Building OpenCV for Python with Cuda 12.5 and cuDNN 9.1.1\n"
+			    "ImportError: DLL load failed while importing cv2: A dynamic link "
+			    "library (DLL) initialization routine failed.\n";
+	assert_string_equal(first_cause_of(path, "windows"), "explain.frameworks.opencv_cuda_dll_windows");
+	assert_string_equal(first_cause_of(path, NULL), "explain.frameworks.opencv_cuda_dll_windows");
+	assert_string_equal(first_cause_of(init, "windows"), "explain.frameworks.opencv_cuda_dll_windows");
+}
+
 /* A kernel that ran too long: on a log that shows the GPU drives the
  * display, the Linux driver's run-time limit (numba#9381; picongpu#2704),
  * on WSL Windows' TDR; natively it is the only reading that applies. */
@@ -3276,6 +3310,8 @@ int main(void)
 		cmocka_unit_test(test_rank_display_watchdog),
 		cmocka_unit_test(test_rank_app_no_gpu_cpu_fallback),
 		cmocka_unit_test(test_rank_host_ram_model_load),
+		cmocka_unit_test(test_rank_lavapipe),
+		cmocka_unit_test(test_rank_opencv_cuda_dll),
 		cmocka_unit_test(test_rank_other_driver),
 		cmocka_unit_test(test_rank_smi_device_handle),
 		cmocka_unit_test(test_rank_gpupv_guest),
