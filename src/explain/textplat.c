@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 enum { P_WSL, P_WIN, P_NATIVE, P_CTR, P_GUEST, P_N };
@@ -103,21 +104,25 @@ static bool word_at(const char *lo, size_t len, size_t at, size_t n)
  * "|" ("ollama-1  | text"); its colour codes and an indent may come first.
  * Not a table's row: one that starts with "|", or whose text has a further
  * cell ("gpu_1 | 45C | ok"). Returns the prefix's length, or 0. */
+/* Past a colour code ("\033[1;32m") at p; p where none begins. */
+static size_t after_sgr(const char *s, size_t len, size_t p)
+{
+	if (p + 1 >= len || s[p] != '\033' || s[p + 1] != '[')
+		return p;
+	p += 2;
+	while (p < len && (isdigit((unsigned char)s[p]) || s[p] == ';'))
+		p++;
+	return p < len && s[p] == 'm' ? p + 1 : p;
+}
+
 static size_t compose_prefix(const char *s, size_t len)
 {
 	size_t p = 0;
-	for (;;) {
+	for (size_t was = SIZE_MAX; p != was;) {
+		was = p;
 		while (p < len && (s[p] == ' ' || s[p] == '\t'))
 			p++;
-		if (p + 1 < len && s[p] == '\033' && s[p + 1] == '[') {
-			p += 2;
-			while (p < len && (isdigit((unsigned char)s[p]) || s[p] == ';'))
-				p++;
-			if (p < len && s[p] == 'm')
-				p++;
-			continue;
-		}
-		break;
+		p = after_sgr(s, len, p);
 	}
 	size_t name = p;
 	if (p >= len || !isalpha((unsigned char)s[p]))
@@ -131,17 +136,13 @@ static size_t compose_prefix(const char *s, size_t len)
 		return 0;
 	/* the padding (one space at least), and a colour's end in it */
 	size_t spaces = 0;
-	for (;;) {
-		if (p < len && s[p] == ' ') {
+	for (size_t was = SIZE_MAX; p != was;) {
+		was = p;
+		while (p < len && s[p] == ' ') {
 			p++;
 			spaces++;
-		} else if (p + 1 < len && s[p] == '\033' && s[p + 1] == '[') {
-			while (p < len && s[p] != 'm')
-				p++;
-			p++;
-		} else {
-			break;
 		}
+		p = after_sgr(s, len, p);
 	}
 	if (!spaces)
 		return 0;
@@ -168,9 +169,9 @@ static bool compose_line(const char *buf, size_t len, char *out, size_t outsz)
 		if (n) {
 			size_t o = 0;
 			for (size_t i = 0; i < n && o + 1 < outsz; i++) {
-				if (buf[p + i] == '\033') {
-					while (i < n && buf[p + i] != 'm')
-						i++;
+				size_t past = after_sgr(buf + p, n, i);
+				if (past > i) { /* compose_prefix let only colour codes in */
+					i = past - 1;
 					continue;
 				}
 				if (o || buf[p + i] != ' ')
