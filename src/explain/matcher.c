@@ -806,14 +806,10 @@ static void memo_clear(struct explain_memo_line *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* The MEMO_WAYS slots a message may be in: several, so that messages a log
- * repeats in turn do not keep evicting each other (with two, three
- * messages of one bucket read in a cycle missed every time: 7 % of the
- * messages of a log cycling through 928). Eight: with four, the five or
- * six messages that some buckets get by chance (a few of 1024 buckets for
- * 928 messages) all missed every round, and a change of the KB's automaton
- * (its states are in the hash) moved that from 2 % to 6 % of such a log;
- * the notes of messages seen once (memo_seen) likewise. */
+/* The MEMO_WAYS slots a message may be in: messages a log repeats in turn
+ * must not keep evicting each other, and a cycle through more messages
+ * than a bucket holds misses every time (with four ways, the buckets that
+ * got five or six of 928 cycling messages: 2-6 % of such a log). */
 enum { MEMO_WAYS = 8 };
 static struct explain_memo_line *memo_slot(const struct explain_scan *s, uint64_t h)
 {
@@ -827,7 +823,7 @@ static struct explain_memo_line *memo_find(struct explain_scan *s, uint64_t h, i
 	if (!s->lmemo)
 		return NULL;
 	struct explain_memo_line *m = memo_slot(s, h);
-	/* the hashes first: a line that is not there reads 16 bytes */
+	/* the hashes first: a line that is not there reads MEMO_WAYS of them */
 	const uint64_t *hs = &s->lhash[m - s->lmemo];
 	for (int i = 0; i < MEMO_WAYS; i++, m++)
 		if (hs[i] == h && m->msg && m->from == from && m->len == len &&
@@ -867,11 +863,9 @@ static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, in
 }
 
 /* Whether a message with hash h was seen before; notes that it was.
- * MEMO_WAYS hashes a bucket, the newest first and the oldest dropped: a
- * few hundred messages that recur in turn must not keep replacing each
- * other (a slot picked by the line number did, in a log whose cycle is a
- * multiple of 4: two messages of a bucket took the same slot every time,
- * and a quarter of an error-dense log's messages were never kept). */
+ * MEMO_WAYS hashes a bucket, the newest first and the oldest dropped (a
+ * slot picked by the line number made two messages of a bucket in a log
+ * cycling through a multiple of 4 evict each other every round). */
 static bool memo_seen(struct explain_scan *s, uint64_t h)
 {
 	if (!s->lseen)
