@@ -5,7 +5,8 @@
  * be sanitised), explain_best as the probes call it, the error-code number
  * forms, the pasted listings it reads (`ldconfig -p` with the loader's pick
  * from it, pip's three forms: explain/paste.h, parse/ldconfigp.h,
- * parse/piplist.h) and their text and JSON, and, with the input read as a
+ * parse/piplist.h) and their text and JSON, the platform the text shows
+ * (explain/textplat.h: its markers, Compose's line prefix), and, with the input read as a
  * pattern: the prefilter-key and
  * literal-set derivation, `match:` classes, a KB built from it, and the DFA
  * engine checked against regexec (a difference aborts). */
@@ -25,6 +26,7 @@
 #include "explain/pattern.h"
 #include "explain/report.h"
 #include "explain/rx.h"
+#include "explain/textplat.h"
 #include "report/explain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -149,6 +151,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sb_release(&with);
 		sb_release(&without);
 	}
+
+	struct text_platform tp;
+	text_platform_read(p, size, &tp);
+	if (!memchr(tp.marker, '\0', sizeof tp.marker)) /* a C string, whatever the text */
+		abort();
 
 	explain_best(explain_db_builtin(), "frameworks.", p, size);
 	int n = 0;
