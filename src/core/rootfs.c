@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -547,6 +548,20 @@ int rootfs_open_regular(const char *guest, struct stat *st)
 	return fd;
 }
 
+/* "read only its first 4 MiB of N bytes": the note of a file cut at cap. */
+static void note_read_cut(const char *guest, size_t cap, off_t size)
+{
+	struct strbuf w = STRBUF_INIT;
+	sb_add(&w, "read only its first ");
+	size_words(&w, cap);
+	if (size > 0)
+		sb_addf(&w, " of %lld bytes", (long long)size);
+	else
+		sb_add(&w, "; it is longer");
+	rootfs_note_cut(guest, w.buf);
+	sb_release(&w);
+}
+
 int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncated)
 {
 	if (!cap)
@@ -558,23 +573,64 @@ int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncat
 	int fd = rootfs_open_regular(guest, &st);
 	if (fd < 0)
 		return fd;
+	/* Room for the whole file and its end-of-file read at once: a file
+	 * of 1 MB is one read, not 16 and four copies as the buffer grows. */
+	if (st.st_size > 0)
+		sb_grow(out, ((size_t)st.st_size < cap ? (size_t)st.st_size : cap) + 4096);
 	bool cut = false;
 	int rc = sb_read_fd(out, fd, cap, &cut);
 	close(fd);
-	if (cut) {
-		struct strbuf w = STRBUF_INIT;
-		sb_add(&w, "read only its first ");
-		size_words(&w, cap);
-		if (st.st_size > 0)
-			sb_addf(&w, " of %lld bytes", (long long)st.st_size);
-		else
-			sb_add(&w, "; it is longer");
-		rootfs_note_cut(guest, w.buf);
-		sb_release(&w);
-	}
+	if (cut)
+		note_read_cut(guest, cap, st.st_size);
 	if (truncated)
 		*truncated = cut;
 	return rc;
+}
+
+int rootfs_view(const char *guest, size_t cap, struct rootfs_view *v, bool *truncated)
+{
+	if (!cap)
+		cap = ROOTFS_READ_CAP_DEFAULT;
+	memset(v, 0, sizeof *v);
+	v->p = "";
+	if (truncated)
+		*truncated = false;
+	struct stat st;
+	int fd = rootfs_open_regular(guest, &st);
+	if (fd < 0)
+		return fd;
+	if (st.st_size > 0) {
+		size_t n = (size_t)st.st_size < cap ? (size_t)st.st_size : cap;
+		void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (m != MAP_FAILED) {
+			close(fd);
+			v->p = m;
+			v->n = n;
+			v->map = m;
+			if ((size_t)st.st_size > cap) {
+				note_read_cut(guest, cap, st.st_size);
+				if (truncated)
+					*truncated = true;
+			}
+			return 0;
+		}
+	}
+	/* No size to map (a /proc file) or a file system that cannot map it. */
+	close(fd);
+	int rc = rootfs_read(guest, cap, &v->owned, truncated);
+	if (v->owned.buf)
+		v->p = v->owned.buf;
+	v->n = v->owned.len;
+	return rc;
+}
+
+void rootfs_view_release(struct rootfs_view *v)
+{
+	if (v->map)
+		munmap(v->map, v->n);
+	sb_release(&v->owned);
+	memset(v, 0, sizeof *v);
+	v->p = "";
 }
 
 int rootfs_lines_open(struct rootfs_lines *l, const char *guest)

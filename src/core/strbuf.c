@@ -176,9 +176,17 @@ int sb_read_fd(struct strbuf *sb, int fd, size_t cap, bool *truncated)
 				*truncated = true;
 			return 0;
 		}
-		if (want > 65536)
-			want = 65536;
-		sb_grow(sb, want);
+		/* Into the room there is (a caller that knows the size made it:
+		 * one read, no copy), else 64 KiB more. */
+		size_t room = sb->alloc > sb->len ? sb->alloc - sb->len - 1 : 0;
+		if (room >= 4096 || room >= want) {
+			if (want > room)
+				want = room;
+		} else {
+			if (want > 65536)
+				want = 65536;
+			sb_grow(sb, want);
+		}
 		ssize_t n = read(fd, sb->buf + sb->len, want);
 		if (n < 0) {
 			if (errno == EINTR)

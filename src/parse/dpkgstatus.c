@@ -234,6 +234,10 @@ enum gpupkg_kind gpupkg_classify(const char *name, const char *provides, size_t 
 {
 	if (!name)
 		return GPUPKG_OTHER;
+	/* Every name below has one of these words: the other thousand
+	 * packages of a desktop are asked once, not two dozen times. */
+	if (!strstr(name, "nvidia") && !strstr(name, "cuda"))
+		goto by_provides;
 	/* The toolkit itself is what WSL should have. */
 	if (!strcmp(name, "cuda-toolkit") || has_prefix(name, "cuda-toolkit-") ||
 	    !strcmp(name, "nvidia-cuda-toolkit"))
@@ -259,6 +263,7 @@ enum gpupkg_kind gpupkg_classify(const char *name, const char *provides, size_t 
 	    has_prefix(name, "xserver-xorg-video-nvidia") || !strcmp(name, "nvidia-open") ||
 	    has_prefix(name, "nvidia-open-"))
 		return GPUPKG_DRIVER;
+by_provides:
 	if (provides && plen) {
 		struct dpkg_pkg p;
 		memset(&p, 0, sizeof p);
@@ -285,128 +290,43 @@ const char *gpupkg_kind_name(enum gpupkg_kind k)
 
 /* ---- the status file, read once per process ---- */
 
-#define STANZA_MAX (1u << 20) /* a stanza longer than this is cut (and said) */
-
-struct owned_pkg {
-	char *text; /* the fields, each NUL-terminated, that the spans point into */
-	struct dpkg_pkg pkg;
-};
+/* A big system's status file is a few MB; a bigger one is cut, and said. */
+#define STATUS_CAP (64u << 20)
 
 static struct {
 	bool read;
 	struct dpkgstatus_info info;
-	struct owned_pkg *v;
+	struct rootfs_view text; /* the whole file: the kept spans point into it */
+	struct dpkg_pkg *v;
 	size_t n, alloc;
 } st;
 
-static void own_span(struct strbuf *sb, const struct dpkg_span *s, size_t *off)
-{
-	*off = sb->len;
-	sb_addn(sb, s->p ? s->p : "", s->p ? s->n : 0);
-	sb_addc(sb, '\0');
-}
-
-struct keep_arg {
-	int line0; /* file line of the stanza's first line, minus one */
-};
-
 static int keep_pkg(const struct dpkg_pkg *pkg, void *arg)
 {
-	const struct keep_arg *k = arg;
-	struct strbuf sb = STRBUF_INIT;
-	size_t off[5];
-	own_span(&sb, &pkg->name, &off[0]);
-	own_span(&sb, &pkg->status, &off[1]);
-	own_span(&sb, &pkg->version, &off[2]);
-	own_span(&sb, &pkg->provides, &off[3]);
-	own_span(&sb, &pkg->arch, &off[4]);
+	(void)arg;
 	if (st.n == st.alloc) {
 		st.alloc = st.alloc ? 2 * st.alloc : 256;
 		st.v = xrealloc(st.v, st.alloc * sizeof *st.v);
 	}
-	struct owned_pkg *o = &st.v[st.n++];
-	o->text = sb_detach(&sb);
-	/* Spans keep "absent" (p NULL) apart from "empty". */
-	const struct dpkg_span *in[5] = { &pkg->name, &pkg->status, &pkg->version, &pkg->provides,
-					  &pkg->arch };
-	struct dpkg_span *out[5] = { &o->pkg.name, &o->pkg.status, &o->pkg.version,
-				     &o->pkg.provides, &o->pkg.arch };
-	for (int i = 0; i < 5; i++) {
-		out[i]->p = in[i]->p ? o->text + off[i] : NULL;
-		out[i]->n = in[i]->p ? in[i]->n : 0;
-	}
-	o->pkg.line = pkg->line + k->line0;
+	st.v[st.n++] = *pkg;
 	return 0;
 }
 
+/* The whole file viewed in place (mapped) and one pass over it, the
+ * spans kept where they are: no stanza or field is copied (the file is ~1
+ * MB on a desktop, read on the critical path of check). */
 static void read_status(void)
 {
 	st.read = true;
-	struct rootfs_lines l;
-	int rc = rootfs_lines_open(&l, DPKG_STATUS_FILE);
+	bool cut = false;
+	int rc = rootfs_view(DPKG_STATUS_FILE, STATUS_CAP, &st.text, &cut);
 	if (rc < 0) {
 		st.info.err = rc;
 		return;
 	}
-	/* Of a stanza only its first field line (where dpkgstatus_each says
-	 * the package begins: at line kept) and the fields a struct dpkg_pkg
-	 * keeps, with their continuation lines, are copied for
-	 * dpkgstatus_each: what it would skip (Description, Depends,
-	 * Conffiles: most of the file) is not copied to be skipped again.
-	 * raw counts the stanza's whole length, for STANZA_MAX. */
-	struct strbuf stanza = STRBUF_INIT;
-	size_t first = 0, kept = 0, raw = 0;
-	bool cut = false, keep_cont = false;
-	for (;;) {
-		int more = rootfs_lines_next(&l);
-		bool blank = true;
-		for (size_t i = 0; more > 0 && i < l.len && blank; i++)
-			blank = l.line[i] == ' ' || l.line[i] == '\t' || l.line[i] == '\r';
-		if (more > 0 && !blank) {
-			if (!raw)
-				first = l.lineno;
-			if (raw + l.len + 1 <= STANZA_MAX) {
-				raw += l.len + 1;
-				size_t v;
-				bool keep;
-				if (l.line[0] == ' ' || l.line[0] == '\t') {
-					keep = keep_cont;
-				} else {
-					keep_cont = kept_field(l.line, l.len, &v) >= 0;
-					keep = !stanza.len || keep_cont;
-					if (!stanza.len)
-						kept = l.lineno;
-				}
-				if (keep) {
-					sb_addn(&stanza, l.line, l.len);
-					sb_addc(&stanza, '\n');
-				}
-			} else if (!cut) {
-				cut = true;
-				st.info.cut_stanzas++;
-				struct strbuf w = STRBUF_INIT;
-				sb_addf(&w, "the stanza at line %zu is longer than 1 MiB: only its start "
-					    "was read", first);
-				rootfs_note_cut(DPKG_STATUS_FILE, w.buf);
-				sb_release(&w);
-			}
-			continue;
-		}
-		if (raw) {
-			struct keep_arg k = { kept > 1 ? (int)kept - 1 : 0 };
-			dpkgstatus_each(stanza.buf, stanza.len, keep_pkg, &k);
-			sb_reset(&stanza);
-			raw = 0;
-			cut = false;
-			keep_cont = false;
-		}
-		if (more <= 0)
-			break;
-	}
-	st.info.err = l.err;
+	st.info.cut = cut; /* and rootfs_view noted it */
+	dpkgstatus_each(st.text.p, st.text.n, keep_pkg, NULL);
 	st.info.packages = st.n;
-	sb_release(&stanza);
-	rootfs_lines_close(&l);
 }
 
 int dpkgstatus_read_each(int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg,
@@ -419,7 +339,7 @@ int dpkgstatus_read_each(int (*fn)(const struct dpkg_pkg *pkg, void *arg), void 
 	if (st.info.err < 0 && !st.n)
 		return st.info.err;
 	for (size_t i = 0; i < st.n; i++) {
-		int rc = fn(&st.v[i].pkg, arg);
+		int rc = fn(&st.v[i], arg);
 		if (rc)
 			return rc;
 	}
@@ -428,8 +348,7 @@ int dpkgstatus_read_each(int (*fn)(const struct dpkg_pkg *pkg, void *arg), void 
 
 void dpkgstatus_reset(void)
 {
-	for (size_t i = 0; i < st.n; i++)
-		free(st.v[i].text);
+	rootfs_view_release(&st.text);
 	free(st.v);
 	memset(&st, 0, sizeof st);
 }

@@ -42,8 +42,8 @@ int dpkgstatus_each(const char *buf, size_t len,
  * The status file of the described machine (through rootfs), read once per
  * process and kept (name, status, version, provides, architecture and line
  * of each package): every probe of the process, and report, ask it without
- * reading it again. Streamed stanza by stanza, so a status file of any size
- * is read whole; a stanza over 1 MiB is cut and the cut noted. Calls fn for
+ * reading it again. Read whole up to 64 MiB (a big system's is a few MB);
+ * a longer file is cut there and the cut noted. Calls fn for
  * each package, in file order (spans valid for the process); stops when fn
  * returns non-zero and returns that. -errno (info->err) when the file cannot
  * be read; *info, if given, says what was read.
@@ -52,7 +52,7 @@ int dpkgstatus_each(const char *buf, size_t len,
 struct dpkgstatus_info {
 	int err;            /* -errno of the open or a read, else 0 */
 	size_t packages;
-	size_t cut_stanzas;
+	bool cut;           /* longer than the cap: only its start was read */
 };
 int dpkgstatus_read_each(int (*fn)(const struct dpkg_pkg *pkg, void *arg), void *arg,
 			 const struct dpkgstatus_info **info);

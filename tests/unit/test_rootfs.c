@@ -669,6 +669,46 @@ static void test_dpkg_fields(void **state)
 	free(d);
 }
 
+/* A file viewed in place: mapped whole, cut at the cap (and said), an
+ * empty one, a missing one; a /proc file (no size to map) is read. */
+static void test_view(void **state)
+{
+	(void)state;
+	char *d = tu_mkdtemp();
+	assert_non_null(d);
+	tu_write_str(d, "var/lib/dpkg/status", "Package: a\nStatus: install ok installed\n");
+	tu_write_str(d, "empty", "");
+	assert_int_equal(rootfs_set(d), 0);
+	struct rootfs_view v;
+	bool cut = true;
+	assert_int_equal(rootfs_view("/var/lib/dpkg/status", 0, &v, &cut), 0);
+	assert_false(cut);
+	assert_int_equal(v.n, 40);
+	assert_memory_equal(v.p, "Package: a\nStatus: install ok installed\n", 40);
+	rootfs_view_release(&v);
+	assert_int_equal(rootfs_view("/var/lib/dpkg/status", 7, &v, &cut), 0);
+	assert_true(cut);
+	assert_int_equal(v.n, 7);
+	assert_memory_equal(v.p, "Package", 7);
+	rootfs_view_release(&v);
+	assert_int_equal(rootfs_view("/empty", 0, &v, &cut), 0);
+	assert_false(cut);
+	assert_int_equal(v.n, 0);
+	rootfs_view_release(&v);
+	assert_int_equal(rootfs_view("/missing", 0, &v, NULL), -ENOENT);
+	assert_string_equal(v.p, "");
+	rootfs_view_release(&v);
+	assert_int_equal(rootfs_view("/var/lib", 0, &v, NULL), -EISDIR); /* as rootfs_read */
+	rootfs_view_release(&v);
+	rootfs_set("/");
+	assert_int_equal(rootfs_view("/proc/self/status", 0, &v, NULL), 0);
+	assert_null(v.map);
+	assert_true(v.n > 0 && memmem(v.p, v.n, "Pid:", 4));
+	rootfs_view_release(&v);
+	tu_rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_real_root),      cmocka_unit_test(test_fixture_root),
 		cmocka_unit_test(test_read_rules),     cmocka_unit_test(test_isolated), cmocka_unit_test(test_os_release),
 		cmocka_unit_test(test_dpkg_fields),
+		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_dpkg_once),
 		cmocka_unit_test(test_dir_cache),
 	};
