@@ -114,6 +114,7 @@ static struct err_code table[] = {
 	{ CF_CUDA, 223, { "CUDA_ERROR_JIT_COMPILATION_DISABLED", "cudaErrorJitCompilationDisabled", NULL } },
 	{ CF_CUDA, 224, { "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", "cudaErrorUnsupportedExecAffinity", NULL } },
 	{ CF_CUDA, 225, { "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", "cudaErrorUnsupportedDevSideSync", NULL } },
+	{ CF_CUDA, 226, { "CUDA_ERROR_CONTAINED", "cudaErrorContained", NULL } },
 	{ CF_CUDA, 300, { "CUDA_ERROR_INVALID_SOURCE", "cudaErrorInvalidSource", NULL } },
 	{ CF_CUDA, 301, { "CUDA_ERROR_FILE_NOT_FOUND", "cudaErrorFileNotFound", NULL } },
 	{ CF_CUDA, 302, { "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", "cudaErrorSharedObjectSymbolNotFound", NULL } },
@@ -143,6 +144,7 @@ static struct err_code table[] = {
 	{ CF_CUDA, 718, { "CUDA_ERROR_INVALID_PC", "cudaErrorInvalidPc", NULL } },
 	{ CF_CUDA, 719, { "CUDA_ERROR_LAUNCH_FAILED", "cudaErrorLaunchFailure", NULL } },
 	{ CF_CUDA, 720, { "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", "cudaErrorCooperativeLaunchTooLarge", NULL } },
+	{ CF_CUDA, 721, { "CUDA_ERROR_TENSOR_MEMORY_LEAK", "cudaErrorTensorMemoryLeak", NULL } },
 	{ CF_CUDA, 800, { "CUDA_ERROR_NOT_PERMITTED", "cudaErrorNotPermitted", NULL } },
 	{ CF_CUDA, 801, { "CUDA_ERROR_NOT_SUPPORTED", "cudaErrorNotSupported", NULL } },
 	{ CF_CUDA, 802, { "CUDA_ERROR_SYSTEM_NOT_READY", "cudaErrorSystemNotReady", NULL } },
@@ -168,7 +170,11 @@ static struct err_code table[] = {
 	{ CF_CUDA, 909, { "CUDA_ERROR_TIMEOUT", "cudaErrorTimeout", NULL } },
 	{ CF_CUDA, 910, { "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", "cudaErrorGraphExecUpdateFailure", NULL } },
 	{ CF_CUDA, 911, { "CUDA_ERROR_EXTERNAL_DEVICE", "cudaErrorExternalDevice", NULL } },
-	{ CF_CUDA, 912, { "CUDA_ERROR_INVALID_CLUSTER_SIZE", NULL, NULL } },
+	{ CF_CUDA, 912, { "CUDA_ERROR_INVALID_CLUSTER_SIZE", "cudaErrorInvalidClusterSize", NULL } },
+	{ CF_CUDA, 913, { "CUDA_ERROR_FUNCTION_NOT_LOADED", "cudaErrorFunctionNotLoaded", NULL } },
+	{ CF_CUDA, 914, { "CUDA_ERROR_INVALID_RESOURCE_TYPE", "cudaErrorInvalidResourceType", NULL } },
+	{ CF_CUDA, 915, { "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", "cudaErrorInvalidResourceConfiguration", NULL } },
+	{ CF_CUDA, 916, { "CUDA_ERROR_KEY_ROTATION", NULL, NULL } },
 	{ CF_CUDA, 999, { "CUDA_ERROR_UNKNOWN", "cudaErrorUnknown", NULL } },
 	{ CF_NVML, 1, { "NVML_ERROR_UNINITIALIZED", NULL, NULL } },
 	{ CF_NVML, 2, { "NVML_ERROR_INVALID_ARGUMENT", NULL, NULL } },
@@ -437,8 +443,10 @@ int codes_lookup(int f, const char *s, size_t len)
 	for (size_t i = 0; i < NCODES; i++) {
 		if (table[i].family != f)
 			continue;
-		for (int k = 0; k < CODE_NAMES && table[i].name[k]; k++)
-			if (strlen(table[i].name[k]) == len && !strncasecmp(table[i].name[k], s, len))
+		/* a runtime-only code has no driver name: name[0] is NULL */
+		for (int k = 0; k < CODE_NAMES; k++)
+			if (table[i].name[k] && strlen(table[i].name[k]) == len &&
+			    !strncasecmp(table[i].name[k], s, len))
 				return (int)i;
 	}
 	return -1;
@@ -617,7 +625,9 @@ void codes_ere(int code, struct strbuf *out)
 	derive_names();
 	const struct err_code *c = &table[code];
 	sb_addc(out, '(');
-	for (int k = 0; k < CODE_NAMES && c->name[k]; k++) {
+	for (int k = 0; k < CODE_NAMES; k++) {
+		if (!c->name[k])
+			continue; /* a runtime-only code has no driver name */
 		for (const char *p = c->name[k]; *p; p++)
 			sb_addc(out, lower(*p));
 		sb_addc(out, '|');

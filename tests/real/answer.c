@@ -10,6 +10,11 @@
  *   answer which NAME   dlopen NAME (RTLD_LAZY) and print the file the
  *                       loader mapped, nothing called
  *   answer realpath PATH   where PATH leads (loaded=...), links followed
+ *   answer statuses LIB   every status code the library names, as it
+ *                       names and words it: a CUDA runtime
+ *                       (cudaGetErrorName/cudaGetErrorString) or libcuda
+ *                       (cuGetErrorName/cuGetErrorString, no cuInit
+ *                       needed), one "status=CODE<TAB>NAME<TAB>TEXT" a line
  *
  * One "key=value" a line: loaded=FILE (realpath of what the loader mapped)
  * or dlerror=MESSAGE; cuDriverGetVersion=RC VERSION; cuInit=RC;
@@ -49,7 +54,7 @@ int main(int argc, char **argv)
 		argv += 2;
 	}
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: answer cuda|nvml|which [LIB]\n");
+		fprintf(stderr, "usage: answer cuda|nvml|which|statuses [LIB]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -89,6 +94,33 @@ int main(int argc, char **argv)
 			printf("nvmlInit_v2=%d\n", rc);
 			if (str)
 				printf("nvmlErrorString=%s\n", str(rc));
+		}
+		return 0;
+	}
+	if (!strcmp(what, "statuses")) {
+		void *h = argc == 3 ? load(argv[2]) : NULL;
+		if (!h)
+			return 1;
+		const char *(*rt_name)(int) = (const char *(*)(int))dlsym(h, "cudaGetErrorName");
+		const char *(*rt_text)(int) = (const char *(*)(int))dlsym(h, "cudaGetErrorString");
+		int (*cu_name)(int, const char **) = (int (*)(int, const char **))dlsym(h, "cuGetErrorName");
+		int (*cu_text)(int, const char **) = (int (*)(int, const char **))dlsym(h, "cuGetErrorString");
+		for (int code = 1; code < 1000; code++) {
+			const char *name = NULL, *text = NULL;
+			if (rt_name && rt_text) {
+				name = rt_name(code);
+				text = rt_text(code);
+				/* a code this runtime does not have: "unrecognized error code" */
+				if (!name || strncmp(name, "cudaError", 9) != 0)
+					continue;
+			} else if (cu_name && cu_text) {
+				if (cu_name(code, &name) != 0 || cu_text(code, &text) != 0)
+					continue; /* CUDA_ERROR_INVALID_VALUE: no such code */
+			} else {
+				return 1;
+			}
+			if (name && text)
+				printf("status=%d\t%s\t%s\n", code, name, text);
 		}
 		return 0;
 	}

@@ -811,6 +811,15 @@ static void test_codes(void **state)
 	assert_int_equal(codes_lookup(CF_CUDA, "100", 3), c);
 	assert_int_equal(codes_lookup(CF_CUDA, "cudaerrornodevicex", 18), -1);
 	assert_int_equal(t[codes_lookup(CF_CUDA, "35", 2)].value, 35); /* runtime only */
+	/* A runtime-only code (no driver name: its row's first name is NULL)
+	 * is found by its runtime name, and its ERE holds that name. */
+	int pitch = codes_lookup(CF_CUDA, "cudaErrorInvalidPitchValue", 26);
+	assert_true(pitch >= 0);
+	assert_int_equal(t[pitch].value, 12);
+	struct strbuf pe = STRBUF_INIT;
+	codes_ere(pitch, &pe);
+	assert_non_null(strstr(pe.buf, "cudaerrorinvalidpitchvalue"));
+	sb_release(&pe);
 	int nv = codes_lookup(CF_NVML, "NVMLError_DriverNotLoaded", 25); /* pynvml's name */
 	assert_true(nv >= 0);
 	assert_int_equal(t[nv].value, 9);
