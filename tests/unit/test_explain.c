@@ -2630,6 +2630,27 @@ static void test_rank_container_unknown(void **state)
 	assert_string_not_equal(first_cause_of(torch, NULL), "explain.containers.driver_changed_under");
 }
 
+/* An image's unmet CUDA requirement: on a Jetson (its words in the paste) the
+ * board's L4T driver reading leads, else the general "update the driver" one
+ * (apollo#15128, jetson-containers#1459). */
+static void test_rank_require_cuda_jetson(void **state)
+{
+	(void)state;
+	const char jetson[] = "How to pull the docker images on jetson orin?\n"
+			      "Error: Error response from daemon:failed to create task for container: "
+			      "failed to create shim task:OCI runtime create failed: failed to create "
+			      "NVIDIA Container Runtime:failed to construct OCI spec modifier:requirements "
+			      "not met:unsatisfied condition:cuda>=11.4(cuda=10.2): unknown.\n";
+	assert_string_equal(first_cause_of(jetson, "container"), "explain.containers.require_cuda_jetson");
+	assert_string_equal(first_cause_of(jetson, NULL), "explain.containers.require_cuda_jetson");
+	const char pc[] = "docker: Error response from daemon: failed to create task for container: "
+			  "failed to create shim task: OCI runtime create failed: failed to create NVIDIA "
+			  "Container Runtime: failed to construct OCI spec modifier: requirements not met: "
+			  "unsatisfied condition: cuda>=12.9 (cuda=12.6): unknown\n";
+	assert_string_equal(first_cause_of(pc, "container"), "explain.containers.require_cuda");
+	assert_string_equal(first_cause_of(pc, NULL), "explain.containers.require_cuda");
+}
+
 /* NCCL's "unhandled system error" is a summary: the WARN line before it
  * leads where the paste has it (nccl-tests on WSL: the pci_bus path, NCCL's
  * own issues nccl#442; a VM's, nccl#573); alone (PyTorch's summary, as tests/explain/
@@ -3320,6 +3341,7 @@ int main(void)
 		cmocka_unit_test(test_rank_closed_module),
 		cmocka_unit_test(test_rank_compat_804),
 		cmocka_unit_test(test_rank_container_unknown),
+		cmocka_unit_test(test_rank_require_cuda_jetson),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_kb_integrity),
