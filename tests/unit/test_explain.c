@@ -2651,6 +2651,32 @@ static void test_rank_require_cuda_jetson(void **state)
 	assert_string_equal(first_cause_of(pc, NULL), "explain.containers.require_cuda");
 }
 
+/* NVML's "Insufficient Permissions": a container's device files lead on a
+ * container's log (podman, nvidia-container-cli); elsewhere the general
+ * reading (a change of a GPU setting needs root, or this user may not open
+ * the GPU) leads, not a container's cause (NVML-GPU-Control#12,
+ * nvidia-docker#495). */
+static void test_rank_nvml_no_permission(void **state)
+{
+	(void)state;
+	const char podman[] = "$ podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi -L\n"
+			      "Failed to initialize NVML: Insufficient Permissions\n";
+	struct text_platform tp;
+	text_platform_read(podman, strlen(podman), &tp);
+	assert_non_null(tp.kind);
+	assert_string_equal(tp.kind, "container");
+	assert_string_equal(first_cause_of(podman, tp.kind), "explain.containers.nvml_permissions");
+	assert_string_equal(first_cause_of(podman, NULL), "explain.nvml.user_refused");
+	const char py[] = "NVMLError_NoPermission                    Traceback (most recent call last)\n"
+			  "File ~/venv/lib/python3.11/site-packages/distributed/deploy/spec.py:330\n";
+	assert_string_equal(first_cause_of(py, NULL), "explain.nvml.user_refused");
+	assert_string_equal(first_cause_of(py, "native"), "explain.nvml.user_refused");
+	const char smi[] = "$ nvidia-smi -i 0 -pl 120\n"
+			   "Failed to set power management limit for GPU 00000000:01:00.0: Insufficient Permissions\n";
+	assert_string_equal(first_cause_of(smi, NULL), "explain.nvml.user_refused");
+	assert_string_equal(first_cause_of(smi, "container"), "explain.nvml.user_refused");
+}
+
 /* NCCL's "unhandled system error" is a summary: the WARN line before it
  * leads where the paste has it (nccl-tests on WSL: the pci_bus path, NCCL's
  * own issues nccl#442; a VM's, nccl#573); alone (PyTorch's summary, as tests/explain/
@@ -3342,6 +3368,7 @@ int main(void)
 		cmocka_unit_test(test_rank_compat_804),
 		cmocka_unit_test(test_rank_container_unknown),
 		cmocka_unit_test(test_rank_require_cuda_jetson),
+		cmocka_unit_test(test_rank_nvml_no_permission),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_kb_integrity),
