@@ -2677,6 +2677,24 @@ static void test_rank_nvml_no_permission(void **state)
 	assert_string_equal(first_cause_of(smi, "container"), "explain.nvml.user_refused");
 }
 
+/* CUDA's unknown error from a Flatpak application: the host's missing
+ * nvidia_uvm leads where the paste names the sandbox (obs-studio#11381,
+ * flathub Blender#147); without it, the general reading does. */
+static void test_rank_unknown_flatpak(void **state)
+{
+	(void)state;
+	const char flatpak[] = "1. Install OBS Studio 30.2.3 from official Flatpak Repo\n"
+			       "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with CUDA_ERROR_UNKNOWN "
+			       "(999): unknown error\n";
+	assert_string_equal(first_cause_of(flatpak, NULL), "explain.bridge.uvm_node_sandbox");
+	assert_string_equal(first_cause_of(flatpak, "native"), "explain.bridge.uvm_node_sandbox");
+	const char plain[] = "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with CUDA_ERROR_UNKNOWN "
+			     "(999): unknown error\n";
+	assert_string_not_equal(first_cause_of(plain, NULL), "explain.bridge.uvm_node_sandbox");
+	assert_string_not_equal(first_cause_of(plain, "native"), "explain.bridge.uvm_node_sandbox");
+	assert_string_not_equal(first_cause_of(flatpak, "wsl2"), "explain.bridge.uvm_node_sandbox");
+}
+
 /* NCCL's "unhandled system error" is a summary: the WARN line before it
  * leads where the paste has it (nccl-tests on WSL: the pci_bus path, NCCL's
  * own issues nccl#442; a VM's, nccl#573); alone (PyTorch's summary, as tests/explain/
@@ -3369,6 +3387,7 @@ int main(void)
 		cmocka_unit_test(test_rank_container_unknown),
 		cmocka_unit_test(test_rank_require_cuda_jetson),
 		cmocka_unit_test(test_rank_nvml_no_permission),
+		cmocka_unit_test(test_rank_unknown_flatpak),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_kb_integrity),
