@@ -2639,6 +2639,71 @@ static void test_rank_container_unknown(void **state)
 	assert_string_not_equal(first_cause_of(torch, NULL), "explain.containers.driver_changed_under");
 }
 
+/* An image's unmet CUDA requirement: on a Jetson (its words in the paste) the
+ * board's L4T driver reading leads, else the general "update the driver" one
+ * (apollo#15128, jetson-containers#1459). */
+static void test_rank_require_cuda_jetson(void **state)
+{
+	(void)state;
+	const char jetson[] = "How to pull the docker images on jetson orin?\n"
+			      "Error: Error response from daemon:failed to create task for container: "
+			      "failed to create shim task:OCI runtime create failed: failed to create "
+			      "NVIDIA Container Runtime:failed to construct OCI spec modifier:requirements "
+			      "not met:unsatisfied condition:cuda>=11.4(cuda=10.2): unknown.\n";
+	assert_string_equal(first_cause_of(jetson, "container"), "explain.containers.require_cuda_jetson");
+	assert_string_equal(first_cause_of(jetson, NULL), "explain.containers.require_cuda_jetson");
+	const char pc[] = "docker: Error response from daemon: failed to create task for container: "
+			  "failed to create shim task: OCI runtime create failed: failed to create NVIDIA "
+			  "Container Runtime: failed to construct OCI spec modifier: requirements not met: "
+			  "unsatisfied condition: cuda>=12.9 (cuda=12.6): unknown\n";
+	assert_string_equal(first_cause_of(pc, "container"), "explain.containers.require_cuda");
+	assert_string_equal(first_cause_of(pc, NULL), "explain.containers.require_cuda");
+}
+
+/* NVML's "Insufficient Permissions": a container's device files lead on a
+ * container's log (podman, nvidia-container-cli); elsewhere the general
+ * reading (a change of a GPU setting needs root, or this user may not open
+ * the GPU) leads, not a container's cause (NVML-GPU-Control#12,
+ * nvidia-docker#495). */
+static void test_rank_nvml_no_permission(void **state)
+{
+	(void)state;
+	const char podman[] = "$ podman run --rm --device nvidia.com/gpu=all ubuntu nvidia-smi -L\n"
+			      "Failed to initialize NVML: Insufficient Permissions\n";
+	struct text_platform tp;
+	text_platform_read(podman, strlen(podman), &tp);
+	assert_non_null(tp.kind);
+	assert_string_equal(tp.kind, "container");
+	assert_string_equal(first_cause_of(podman, tp.kind), "explain.containers.nvml_permissions");
+	assert_string_equal(first_cause_of(podman, NULL), "explain.nvml.user_refused");
+	const char py[] = "NVMLError_NoPermission                    Traceback (most recent call last)\n"
+			  "File ~/venv/lib/python3.11/site-packages/distributed/deploy/spec.py:330\n";
+	assert_string_equal(first_cause_of(py, NULL), "explain.nvml.user_refused");
+	assert_string_equal(first_cause_of(py, "native"), "explain.nvml.user_refused");
+	const char smi[] = "$ nvidia-smi -i 0 -pl 120\n"
+			   "Failed to set power management limit for GPU 00000000:01:00.0: Insufficient Permissions\n";
+	assert_string_equal(first_cause_of(smi, NULL), "explain.nvml.user_refused");
+	assert_string_equal(first_cause_of(smi, "container"), "explain.nvml.user_refused");
+}
+
+/* CUDA's unknown error from a Flatpak application: the host's missing
+ * nvidia_uvm leads where the paste names the sandbox (obs-studio#11381,
+ * flathub Blender#147); without it, the general reading does. */
+static void test_rank_unknown_flatpak(void **state)
+{
+	(void)state;
+	const char flatpak[] = "1. Install OBS Studio 30.2.3 from official Flatpak Repo\n"
+			       "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with CUDA_ERROR_UNKNOWN "
+			       "(999): unknown error\n";
+	assert_string_equal(first_cause_of(flatpak, NULL), "explain.bridge.uvm_node_sandbox");
+	assert_string_equal(first_cause_of(flatpak, "native"), "explain.bridge.uvm_node_sandbox");
+	const char plain[] = "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with CUDA_ERROR_UNKNOWN "
+			     "(999): unknown error\n";
+	assert_string_not_equal(first_cause_of(plain, NULL), "explain.bridge.uvm_node_sandbox");
+	assert_string_not_equal(first_cause_of(plain, "native"), "explain.bridge.uvm_node_sandbox");
+	assert_string_not_equal(first_cause_of(flatpak, "wsl2"), "explain.bridge.uvm_node_sandbox");
+}
+
 /* NCCL's "unhandled system error" is a summary: the WARN line before it
  * leads where the paste has it (nccl-tests on WSL: the pci_bus path, NCCL's
  * own issues nccl#442; a VM's, nccl#573); alone (PyTorch's summary, as tests/explain/
@@ -3329,6 +3394,9 @@ int main(void)
 		cmocka_unit_test(test_rank_closed_module),
 		cmocka_unit_test(test_rank_compat_804),
 		cmocka_unit_test(test_rank_container_unknown),
+		cmocka_unit_test(test_rank_require_cuda_jetson),
+		cmocka_unit_test(test_rank_nvml_no_permission),
+		cmocka_unit_test(test_rank_unknown_flatpak),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_kb_integrity),

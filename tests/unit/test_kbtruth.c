@@ -338,9 +338,6 @@ static const char *word_in(const char *text, const char *const *words)
 static const struct {
 	const char *id, *why;
 } platform_general[] = {
-	{ "explain.containers.nvml_permissions",
-	  "its first step lists both platforms' device files (/dev/dxg and /dev/nvidia*): "
-	  "whichever exists answers, on WSL or on a Linux host" },
 	{ "libs.kernel_modules.unreadable",
 	  "a read-only listing of /sys/module that answers on any Linux; nouveau is only a "
 	  "module name looked for, not a step" },
