@@ -17,10 +17,9 @@ build_answer
 # found", "shared object initialization failed"): their names are read.
 NAME_ONLY=" 301 303 "
 # Not read yet, said here so that a new one is not silently missed: the
-# GPU's licence (102) and integrity checks (103, confidential computing),
-# the runtime's own start-up (127), and the hardware errors (214 ECC, 220
-# NVLink, 226 contained), which need a reading of their own.
-LEFT=" 102 103 127 214 220 226 "
+# GPU's licence (102, vGPU), integrity checks (103, confidential computing)
+# and the runtime's own start-up (127), which need readings of their own.
+LEFT=" 102 103 127 "
 
 # check_lib LABEL LIB: the statuses LIB names, each pasted in both forms.
 check_lib() {
