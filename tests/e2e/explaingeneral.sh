@@ -274,3 +274,9 @@ lead native explain.tfjax.jax_cudart_stub ">>> import jaxlib.xla_client
 2024-01-22 16:27:55.773987: $NOCUDA"
 lead native frameworks.tensorflow.libs_missing ">>> import tensorflow as tf
 2024-06-07 14:17:16.238228: $NOCUDA"
+
+# PyTorch's environment report of a CPU-only build on aarch64: PyPI's CPU
+# wheel for ARM leads there
+lead native explain.frameworks.torch_cpu_aarch64 'CUDA used to build PyTorch: Could not collect
+OS: Ubuntu 22.04.4 LTS (aarch64)
+GPU models and configuration: GPU 0: NVIDIA GH200 480GB'
