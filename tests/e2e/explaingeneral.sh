@@ -266,3 +266,17 @@ expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the host
 expect_json '[.matches[0].causes[0].fix[] | select(test("wsl\\.exe|on Windows"))] == []'
 run_json explain --platform wsl2 "$REQ"
 expect_json '[.matches[0].causes[0].fix[] | select(startswith("# update the NVIDIA driver on Windows"))] | length == 1'
+
+# "Could not find cuda drivers" is jaxlib's line too: JAX's reading leads
+# where the paste shows JAX, TensorFlow's where it shows TensorFlow
+NOCUDA='I external/tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used.'
+lead native explain.tfjax.jax_cudart_stub ">>> import jaxlib.xla_client
+2024-01-22 16:27:55.773987: $NOCUDA"
+lead native frameworks.tensorflow.libs_missing ">>> import tensorflow as tf
+2024-06-07 14:17:16.238228: $NOCUDA"
+
+# PyTorch's environment report of a CPU-only build on aarch64: PyPI's CPU
+# wheel for ARM leads there
+lead native explain.frameworks.torch_cpu_aarch64 'CUDA used to build PyTorch: Could not collect
+OS: Ubuntu 22.04.4 LTS (aarch64)
+GPU models and configuration: GPU 0: NVIDIA GH200 480GB'

@@ -99,6 +99,19 @@ If you see this and ComfyUI did not start try updating your Nvidia Drivers to th
 expect_json '.matches[0].signature == "explain.sig.torch_dll_windows" and (.matches[0].causes[0].fix[0] | startswith("python.exe -m pip show torch"))'
 # fbgemm.dll's missing OpenMP DLL: PyTorch 2.4.0's wheels lead
 winlead explain.frameworks.torch240_fbgemm_windows 'OSError: [WinError 126] The specified module could not be found. Error loading "E:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies.'
+# torch's own _C module (from torch._C import *) in a CUDA build: the Visual
+# C++ runtime leads; an extension's _C (pytorch3d) leads with its build
+winlead explain.frameworks.torch_dll_vcruntime '  File "C:\Users\me\venv\Lib\site-packages\torch\__init__.py", line 148, in <module>
+    from torch._C import *  # noqa: F403
+ImportError: DLL load failed while importing _C: The specified module could not be found.
+torch 2.5.1+cu124'
+winlead explain.wide.extension_abi_windows 'pytorch 2.7 cu128 nightly, pytorch3d-0.7.5+pt2.3.1cu121-cp312-cp312-win_amd64.whl
+  File "E:\ComfyUI\ComfyUI\custom_nodes\comfyui-3d-pack\nodes.py", line 59, in <module>
+ImportError: DLL load failed while importing _C'
+# error 127: the extension built for another torch, whatever module it names
+winlead explain.wide.extension_abi_windows 'Running on windows, python 3.10, and pytorch 2.3.0 cuda
+ File "C:\Users\me\py310\lib\site-packages\torch_linear_assignment\assignment.py", line 4, in <module>
+ImportError: DLL load failed while importing _backend: The specified procedure could not be found.'
 # with nothing of a GPU in the paste, not read
 run_json explain 'OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "C:\Program Files\Python311\Lib\site-packages\torch\lib\c10.dll" or one of its dependencies.'
 expect_json '.matches == []'
