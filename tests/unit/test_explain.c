@@ -2301,6 +2301,19 @@ static void test_rank_init_error(void **state)
 	assert_string_not_equal(first_cause_of(open, "wsl2"), "explain.kmod.uvm_hmm_open");
 }
 
+/* modprobe's "Module nvidia not found": natively no module for the running
+ * kernel (a kernel update the module was not built for); on WSL the myth. */
+static void test_rank_module_not_found(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("Startup `modprobe: FATAL: Module nvidia not found in "
+					   "directory /lib/modules/6.8.0-1015-aws`\n", "native"),
+			    "explain.kmod.no_module_for_kernel");
+	assert_string_equal(first_cause_of("modprobe: FATAL: Module nvidia not found in directory "
+					   "/lib/modules/5.15.79.1-microsoft-standard-WSL2\n", "wsl2"),
+			    "explain.myth.modprobe_nvidia");
+}
+
 /* A GPU reset refused while a client holds the GPU; CUDA's peer-mapping
  * limit in NCCL's words; NCCL's cuMem-backed SHM transport named by its
  * source file (transport/shm.cc) before NCCL_P2P_DISABLE. */
@@ -3354,6 +3367,7 @@ int main(void)
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
+		cmocka_unit_test(test_rank_module_not_found),
 		cmocka_unit_test(test_rank_native_gpu_ops),
 		cmocka_unit_test(test_rank_words_long_paste),
 		cmocka_unit_test(test_rank_docker_installed),
