@@ -203,13 +203,19 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("kubectl")'
 # the GPU): a look that tells them apart leads, not one reading's step;
 # Secure Boot leads only where the paste shows its evidence.
 for t in "ls: cannot access '/dev/nvidia0': No such file or directory" \
-	"modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic" \
 	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running."; do
 	run_json explain --platform native "$t"
 	expect_json '.matches[0].causes[0].id != "explain.host.secure_boot_rejects_module"'
 	expect_json '.matches[0].causes[0].fix[0] | startswith("lsmod | grep nvidia")'
 	expect_json '[.matches[].causes[].fix[0] | select(startswith("sudo modprobe"))] == []'
 done
+# modprobe's "not found in directory /lib/modules/VERSION" already says which:
+# no module for the running kernel; its look (the running kernel against the
+# kernels that have modules) leads, still no Secure Boot and no modprobe.
+run_json explain --platform native "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic"
+expect_json '.matches[0].causes[0].id == "explain.kmod.no_module_for_kernel"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("uname -r; ls /lib/modules/")'
+expect_json '[.matches[].causes[].fix[0] | select(startswith("sudo modprobe"))] == []'
 KEY="mar 06 15:10:43 CS3003NS gdm3[7055]: modprobe: ERROR: could not insert 'nvidia': Key was rejected by service"
 run_json explain "$KEY"
 expect_json '.matches[0].signature == "explain.sig.module_key_rejected" and .matches[0].causes[0].id == "explain.host.secure_boot_rejects_module"'

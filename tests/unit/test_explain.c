@@ -2286,6 +2286,67 @@ static void test_rank_suspend(void **state)
 				"explain.host.uvm_bad_state");
 }
 
+/* CUDA's initialization error (3): the driver's own reading first; a fork
+ * leads where the paste shows workers (PyTorch's DataLoader), the open
+ * kernel modules' nvidia_uvm HMM failure on a native log that names the
+ * open modules (open-gpu-kernel-modules#947, #901). */
+static void test_rank_init_error(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("ERROR: CUDA error: initialization error, line 299\n", NULL),
+			    "cuda.init.not_initialized");
+	assert_string_equal(first_cause_of("RuntimeError: CUDA error: initialization error\n"
+					   "  File \"torch/utils/data/_utils/worker.py\", line 308, "
+					   "in _worker_loop\n", NULL),
+			    "explain.cuda.fork");
+	const char open[] = "Calls to cuInit() fail with error 3 (CUDA_ERROR_NOT_INITIALIZED) "
+			    "with the open kernel modules; the proprietary driver works.\n";
+	assert_string_equal(first_cause_of(open, "native"), "explain.kmod.uvm_hmm_open");
+	/* rare: on a native log without those words, the general reading */
+	assert_string_equal(first_cause_of("cu->cuInit(0) failed -> CUDA_ERROR_NOT_INITIALIZED\n",
+					   "native"),
+			    "cuda.init.not_initialized");
+	/* and never on WSL's */
+	assert_string_not_equal(first_cause_of(open, "wsl2"), "explain.kmod.uvm_hmm_open");
+}
+
+/* modprobe's "Module nvidia not found": natively no module for the running
+ * kernel (a kernel update the module was not built for); on WSL the myth. */
+static void test_rank_module_not_found(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("Startup `modprobe: FATAL: Module nvidia not found in "
+					   "directory /lib/modules/6.8.0-1015-aws`\n", "native"),
+			    "explain.kmod.no_module_for_kernel");
+	assert_string_equal(first_cause_of("modprobe: FATAL: Module nvidia not found in directory "
+					   "/lib/modules/5.15.79.1-microsoft-standard-WSL2\n", "wsl2"),
+			    "explain.myth.modprobe_nvidia");
+}
+
+/* A GPU reset refused while a client holds the GPU; CUDA's peer-mapping
+ * limit in NCCL's words; NCCL's cuMem-backed SHM transport named by its
+ * source file (transport/shm.cc) before NCCL_P2P_DISABLE. */
+static void test_rank_native_gpu_ops(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("The following GPUs could not be reset:\n"
+					   "  GPU 00000000:1A:00.0: In use by another client\n",
+					   "native"),
+			    "explain.nvml.reset_gpu_in_use");
+	assert_string_equal(first_cause_of("ubuntu:33207:33207 [0] allocator.cc:79 NCCL WARN Cuda "
+					   "failure 711 'peer mapping resources exhausted'\n",
+					   NULL),
+			    "explain.cuda.too_many_peers");
+	assert_string_equal(first_cause_of("h:774:854 [0] transport/shm.cc:590 NCCL WARN Cuda failure "
+					   "217 'peer access is not supported between these two "
+					   "devices'\n", NULL),
+			    "explain.nccl.cumem_host_peer");
+	assert_string_equal(first_cause_of("torch.distributed.DistBackendError: NCCL error: "
+					   "peer access is not supported between these two "
+					   "devices\n", NULL),
+			    "explain.nccl.p2p");
+}
+
 /* Mesa's lavapipe warning: Vulkan lists its CPU device. On a WSL log,
  * Mesa's missing dzn driver leads (WSL#7790, Fedora-Remix-for-WSL#188);
  * elsewhere, or with the platform unknown, the general reading (Godot#66359:
@@ -3379,6 +3440,9 @@ int main(void)
 		cmocka_unit_test(test_rank_own_words),
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_suspend),
+		cmocka_unit_test(test_rank_init_error),
+		cmocka_unit_test(test_rank_module_not_found),
+		cmocka_unit_test(test_rank_native_gpu_ops),
 		cmocka_unit_test(test_rank_words_long_paste),
 		cmocka_unit_test(test_rank_docker_installed),
 		cmocka_unit_test(test_rank_display_watchdog),
