@@ -2257,6 +2257,34 @@ static void test_rank_words_long_paste(void **state)
 	sb_release(&pad);
 }
 
+/* The long tail's runtime compilers: Numba's PTX newer than the driver
+ * leads with nvJitLink where the paste is Numba's words (numba-cuda#120),
+ * and stays the driver's reading without them (gpu-burn#112; monodle#23 in
+ * test_rank_real_pastes, where the driver's JIT log outweighs them);
+ * CuPy's "invalid value for --gpu-architecture" is NVRTC's architecture
+ * range (cupy#9475), PyTorch's stays its NVRTC build's (pytorch#47658). */
+static void test_rank_runtime_compilers(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("ERROR:numba.cuda.cudadrv.driver:Call to cuLinkAddData results in "
+					   "CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n"
+					   "CudaAPIError                              Traceback (most recent call last)\n",
+					   NULL),
+			    "explain.apps.numba_ptx_newer_than_driver");
+	assert_string_not_equal(first_cause_of("CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was "
+					       "compiled with an unsupported toolchain\n",
+					       NULL),
+				"explain.apps.numba_ptx_newer_than_driver");
+	assert_string_equal(first_cause_of("cupy_backends.cuda.libs.nvrtc.NVRTCError: NVRTC_ERROR_INVALID_OPTION (5)\n"
+					   "nvrtc: error: invalid value for --gpu-architecture (-arch)\n",
+					   NULL),
+			    "explain.wide.nvrtc_arch_range");
+	assert_string_equal(first_cause_of("  File \"/usr/lib/python3/site-packages/torch/jit/_script.py\", line 3\n"
+					   "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n",
+					   NULL),
+			    "explain.frameworks.nvrtc_old");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3439,6 +3467,7 @@ int main(void)
 		cmocka_unit_test(test_rank_words),
 		cmocka_unit_test(test_rank_own_words),
 		cmocka_unit_test(test_rank_evidence_lifts),
+		cmocka_unit_test(test_rank_runtime_compilers),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
