@@ -2995,6 +2995,19 @@ static void test_rank_real_pastes(void **state)
 					   "(int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, "
 					   "(int)lda, stridea, b, CUDA_R_16BF)`\n", NULL),
 			    "explain.frameworks.gemm_not_supported");
+	/* Mesa's D3D12 device failure in WSL: with WSL's libraries already on
+	 * the loader path and a non-Debian dri path, Intel's WSL driver
+	 * (IGCIT#1048); on Alpine without them, the loader path (WSL#12653) */
+	assert_string_equal(first_cause_of("# LD_LIBRARY_PATH=/usr/lib/wsl/lib vainfo --display drm\n"
+					   "D3D12: D3D12CreateDevice failed\n"
+					   "libva error: /usr/lib/dri/d3d12_drv_video.so init failed\n", "wsl2"),
+			    "explain.libs.wsl_d3d12_intel_umd");
+	assert_string_equal(first_cause_of("alpine:~# vainfo --display drm\n"
+					   "D3D12: failed to create device\n", "wsl2"),
+			    "explain.libs.wsl_d3d12_no_device");
+	/* Docker Desktop's WSL update on the in-Windows WSL (docker/for-win#14022) */
+	assert_string_equal(first_cause_of("wsl update failed: a manual wsl update is required\n", NULL),
+			    "explain.wslstart.inbox_wsl_old");
 	/* ggml's "failed to initialize CUDA: <CUDA's reason>" is read by the
 	 * reason (llama.cpp#13059) */
 	struct explain_scan s;
