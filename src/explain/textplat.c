@@ -13,7 +13,16 @@ static const struct {
 	int plat;
 } markers[] = {
 	{ "/usr/lib/wsl", P_WSL }, { "ld.wsl.conf", P_WSL }, { "/dev/dxg", P_WSL },
-	{ "dxgkrnl", P_WSL }, { "dxgk", P_WSL }, { "dxcore", P_WSL },
+	{ "dxgkrnl", P_WSL }, { "dxgk", P_WSL },
+	/* WSL's dxcore by what only WSL prints: its library's file, named
+	 * by a loader or a tool ("libdxcore.so: cannot open shared object
+	 * file", nvidia-ctk's "Could not locate libdxcore.so"), the
+	 * toolkit's adapter lines (dxcore.c), its failure and Mesa's. Not
+	 * the bare word: libnvidia-container probes for dxcore on every
+	 * host and says so on native Linux too ("dxcore initialization
+	 * failed, continuing assuming a non-WSL environment"). */
+	{ "libdxcore", P_WSL }, { "dxcore.c:", P_WSL }, { "failed to initialize dxcore", P_WSL },
+	{ "dxcore adapter", P_WSL },
 	/* dxgkrnl's VMBus source file and its functions (dxgvmb_send_*) */
 	{ "dxgvmbus", P_WSL }, { "dxgvmb", P_WSL },
 	/* its ioctl handlers, quoted without the "dxgk:" prefix

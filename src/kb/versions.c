@@ -378,6 +378,9 @@ static const struct ctk_release ctk[] = {
 	{ "1.18.0", "2025-10-21",
 	  "the nvidia-cdi-refresh systemd service writes /var/run/cdi/nvidia.yaml" },
 	{ "1.17.8", "2025-05-30", NULL },
+	{ "1.17.2", "2024-11-15",
+	  "legacy images' NVIDIA_IMEX_CHANNELS handled again (1.17.0 and 1.17.1 set it to all and failed)" },
+	{ "1.17.1", "2024-11-08", NULL },
 	{ "1.17.0", "2024-10-31", NULL },
 	{ "1.14.0", "2023-08-29", "the last nvidia-docker2 meta package, 2.14.0, came with it" },
 };

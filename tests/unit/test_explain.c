@@ -1947,6 +1947,19 @@ static void test_text_platform(void **state)
 		const char *text, *kind;
 	} cases[] = {
 		{ "ls: cannot access '/usr/lib/wsl/lib/libcuda.so.1'", "wsl2" },
+		/* WSL's dxcore library named in a loader's error, the only marker
+		 * such a paste may carry; the toolkit's probe for it
+		 * on native Linux is none (nvidia-container-toolkit#154) */
+		{ "failed to load libdxcore.so: cannot open shared object file: No such file or directory",
+		  "wsl2" },
+		{ "W0312 nvml.go:44] dlopen /usr/lib/x86_64-linux-gnu/libdxcore.so failed", "wsl2" },
+		{ "I1202 15:15:34.407426 26518 nvc.c:393] attempting to load dxcore to see if we are "
+		  "running under Windows Subsystem for Linux (WSL)\n"
+		  "I1202 15:15:34.408137 26518 nvc.c:395] dxcore initialization failed, continuing "
+		  "assuming a non-WSL environment",
+		  NULL },
+		{ "I1010 18:04:36.529504 8259 dxcore.c:228] Creating a new WDDM Adapter", "wsl2" },
+		{ "MESA: error: Failed to create DXCore adapter factory", "wsl2" },
 		{ "Linux box 5.15.153.1-microsoft-standard-WSL2 #1 SMP", "wsl2" },
 		/* dxgkrnl's VMBus file and functions, in a kernel WARN */
 		{ "field-spanning write in dxgvmb_send_wait_sync_object_gpu (dxgvmbus.c:3095)", "wsl2" },
