@@ -53,8 +53,13 @@ static const struct {
 	{ "nvlddmkm", P_WIN },
 	/* nvcc's and MSVC's own words for the host compiler (WSL's markers win) */
 	{ "microsoft visual studio", P_WIN },
-	/* MSVC's linker's fatal errors (LNK1181: cannot open input file 'cuda.lib') */
-	{ "fatal error lnk1", P_WIN },
+	/* MSVC's linker's fatal errors (LNK1181: cannot open input file 'cuda.lib'),
+	 * and MSBuild's project files in its error lines */
+	{ "fatal error lnk1", P_WIN }, { ".vcxproj", P_WIN },
+	/* Python's words on Windows alone for a module's DLL (Linux's is
+	 * "cannot open shared object file"), and a Windows user's folder
+	 * written with forward slashes, as CMake and torch's headers print it */
+	{ "dll load failed while importing", P_WIN }, { "c:/users/", P_WIN },
 	/* cmd's and PowerShell's words for a command they cannot find */
 	{ "is not recognized as an internal or external command", P_WIN },
 	{ "is not recognized as the name of a cmdlet", P_WIN },

@@ -1969,6 +1969,12 @@ static void test_text_platform(void **state)
 		{ "nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio.",
 		  "windows" },
 		{ "LINK : fatal error LNK1181: cannot open input file 'cuda.lib'", "windows" },
+		/* Python's own words on Windows, MSBuild's project file, a user's
+		 * folder with forward slashes (k2-fsa/k2#1342, rahul-goel/fused-ssim#3) */
+		{ "ImportError: DLL load failed while importing _C: The specified procedure could not be found.",
+		  "windows" },
+		{ "error C2872: 'std': ambiguous symbol [G:\\build\\k2\\csrc\\context.vcxproj]", "windows" },
+		{ "C:/Users/sunny/anaconda3/envs/gsplat/lib/site-packages/torch/include", "windows" },
 		{ "'nvcc' is not recognized as an internal or external command,", "windows" },
 		{ "NVIDIA Installer cannot continue", "windows" },
 		/* an NGC image's banner (ai-dynamo/nixl's CUDA 12.8.1 image) and
