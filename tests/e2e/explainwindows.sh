@@ -109,7 +109,7 @@ winlead explain.wide.extension_abi_windows 'pytorch 2.7 cu128 nightly, pytorch3d
   File "E:\ComfyUI\ComfyUI\custom_nodes\comfyui-3d-pack\nodes.py", line 59, in <module>
 ImportError: DLL load failed while importing _C'
 # error 127: the extension built for another torch, whatever module it names
-winlead explain.wide.extension_abi_windows 'Running on windows, python 3.10, and pytorch 2.3.0 cuda
+winlead explain.frameworks.ext_abi_windows 'Running on windows, python 3.10, and pytorch 2.3.0 cuda
  File "C:\Users\me\py310\lib\site-packages\torch_linear_assignment\assignment.py", line 4, in <module>
 ImportError: DLL load failed while importing _backend: The specified procedure could not be found.'
 # with nothing of a GPU in the paste, not read
