@@ -35,3 +35,12 @@ run_json explain --platform native 'python -c "import torch; print(torch.__versi
 None
 False'
 expect_json '.matches[0].signature == "explain.sig.nogpu_torch_cpu_version" and .matches[0].causes[0].id == "frameworks.torch.cpu_only"'
+# collect_env of a CUDA build that finds no GPU: the build is not the reason,
+# the driver is asked first
+run_json explain --platform native 'PyTorch version: 2.5.1+cu124
+CUDA used to build PyTorch: 12.4
+Is CUDA available: False
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3060
+Nvidia driver version: 470.82.01'
+expect_json '.matches[0].signature == "explain.sig.nogpu_collect_env_not_available" and .matches[0].causes[0].id == "explain.cuda.no_device_any"'
+expect_json '[.matches[0].causes[] | select(.id == "frameworks.torch.cpu_only") | .words.exclude[]] | length > 0'
