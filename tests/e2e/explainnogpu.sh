@@ -44,3 +44,11 @@ GPU models and configuration: GPU 0: NVIDIA GeForce RTX 3060
 Nvidia driver version: 470.82.01'
 expect_json '.matches[0].signature == "explain.sig.nogpu_collect_env_not_available" and .matches[0].causes[0].id == "explain.cuda.no_device_any"'
 expect_json '[.matches[0].causes[] | select(.id == "frameworks.torch.cpu_only") | .words.exclude[]] | length > 0'
+# an application's bare "failed to initialize CUDA": whether the driver works
+# comes first off Windows, the Windows driver's version on a Windows log
+for kind in native container wsl2; do
+	run_json explain --platform $kind "CUDA initialization failed."
+	expect_json '.matches[0].signature == "explain.sig.nogpu_app_init_failed" and .matches[0].causes[0].id == "explain.cuda.no_device_any"'
+done
+run_json explain --platform windows "CUDA initialization failed."
+expect_json '.matches[0].causes[0].id == "explain.host.windows_driver_too_old" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
