@@ -52,3 +52,4 @@ for kind in native container wsl2; do
 done
 run_json explain --platform windows "CUDA initialization failed."
 expect_json '.matches[0].causes[0].id == "explain.host.windows_driver_too_old" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+done_testing
