@@ -50,46 +50,46 @@ static struct err_code table[] = {
 	{ CF_CUDA, 6, { "CUDA_ERROR_PROFILER_NOT_INITIALIZED", "cudaErrorProfilerNotInitialized", NULL } },
 	{ CF_CUDA, 7, { "CUDA_ERROR_PROFILER_ALREADY_STARTED", "cudaErrorProfilerAlreadyStarted", NULL } },
 	{ CF_CUDA, 8, { "CUDA_ERROR_PROFILER_ALREADY_STOPPED", "cudaErrorProfilerAlreadyStopped", NULL } },
-	{ CF_CUDA, 9, { NULL, "cudaErrorInvalidConfiguration", NULL } },
-	{ CF_CUDA, 12, { NULL, "cudaErrorInvalidPitchValue", NULL } },
-	{ CF_CUDA, 13, { NULL, "cudaErrorInvalidSymbol", NULL } },
-	{ CF_CUDA, 16, { NULL, "cudaErrorInvalidHostPointer", NULL } },
-	{ CF_CUDA, 17, { NULL, "cudaErrorInvalidDevicePointer", NULL } },
-	{ CF_CUDA, 18, { NULL, "cudaErrorInvalidTexture", NULL } },
-	{ CF_CUDA, 19, { NULL, "cudaErrorInvalidTextureBinding", NULL } },
-	{ CF_CUDA, 20, { NULL, "cudaErrorInvalidChannelDescriptor", NULL } },
-	{ CF_CUDA, 21, { NULL, "cudaErrorInvalidMemcpyDirection", NULL } },
-	{ CF_CUDA, 22, { NULL, "cudaErrorAddressOfConstant", NULL } },
-	{ CF_CUDA, 23, { NULL, "cudaErrorTextureFetchFailed", NULL } },
-	{ CF_CUDA, 24, { NULL, "cudaErrorTextureNotBound", NULL } },
-	{ CF_CUDA, 25, { NULL, "cudaErrorSynchronizationError", NULL } },
-	{ CF_CUDA, 26, { NULL, "cudaErrorInvalidFilterSetting", NULL } },
-	{ CF_CUDA, 27, { NULL, "cudaErrorInvalidNormSetting", NULL } },
-	{ CF_CUDA, 28, { NULL, "cudaErrorMixedDeviceExecution", NULL } },
-	{ CF_CUDA, 31, { NULL, "cudaErrorNotYetImplemented", NULL } },
-	{ CF_CUDA, 32, { NULL, "cudaErrorMemoryValueTooLarge", NULL } },
+	{ CF_CUDA, 9, { "cudaErrorInvalidConfiguration", NULL, NULL } },
+	{ CF_CUDA, 12, { "cudaErrorInvalidPitchValue", NULL, NULL } },
+	{ CF_CUDA, 13, { "cudaErrorInvalidSymbol", NULL, NULL } },
+	{ CF_CUDA, 16, { "cudaErrorInvalidHostPointer", NULL, NULL } },
+	{ CF_CUDA, 17, { "cudaErrorInvalidDevicePointer", NULL, NULL } },
+	{ CF_CUDA, 18, { "cudaErrorInvalidTexture", NULL, NULL } },
+	{ CF_CUDA, 19, { "cudaErrorInvalidTextureBinding", NULL, NULL } },
+	{ CF_CUDA, 20, { "cudaErrorInvalidChannelDescriptor", NULL, NULL } },
+	{ CF_CUDA, 21, { "cudaErrorInvalidMemcpyDirection", NULL, NULL } },
+	{ CF_CUDA, 22, { "cudaErrorAddressOfConstant", NULL, NULL } },
+	{ CF_CUDA, 23, { "cudaErrorTextureFetchFailed", NULL, NULL } },
+	{ CF_CUDA, 24, { "cudaErrorTextureNotBound", NULL, NULL } },
+	{ CF_CUDA, 25, { "cudaErrorSynchronizationError", NULL, NULL } },
+	{ CF_CUDA, 26, { "cudaErrorInvalidFilterSetting", NULL, NULL } },
+	{ CF_CUDA, 27, { "cudaErrorInvalidNormSetting", NULL, NULL } },
+	{ CF_CUDA, 28, { "cudaErrorMixedDeviceExecution", NULL, NULL } },
+	{ CF_CUDA, 31, { "cudaErrorNotYetImplemented", NULL, NULL } },
+	{ CF_CUDA, 32, { "cudaErrorMemoryValueTooLarge", NULL, NULL } },
 	{ CF_CUDA, 34, { "CUDA_ERROR_STUB_LIBRARY", "cudaErrorStubLibrary", NULL } },
-	{ CF_CUDA, 35, { NULL, "cudaErrorInsufficientDriver", NULL } },
+	{ CF_CUDA, 35, { "cudaErrorInsufficientDriver", NULL, NULL } },
 	{ CF_CUDA, 36, { "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", "cudaErrorCallRequiresNewerDriver", NULL } },
-	{ CF_CUDA, 37, { NULL, "cudaErrorInvalidSurface", NULL } },
-	{ CF_CUDA, 43, { NULL, "cudaErrorDuplicateVariableName", NULL } },
-	{ CF_CUDA, 44, { NULL, "cudaErrorDuplicateTextureName", NULL } },
-	{ CF_CUDA, 45, { NULL, "cudaErrorDuplicateSurfaceName", NULL } },
+	{ CF_CUDA, 37, { "cudaErrorInvalidSurface", NULL, NULL } },
+	{ CF_CUDA, 43, { "cudaErrorDuplicateVariableName", NULL, NULL } },
+	{ CF_CUDA, 44, { "cudaErrorDuplicateTextureName", NULL, NULL } },
+	{ CF_CUDA, 45, { "cudaErrorDuplicateSurfaceName", NULL, NULL } },
 	{ CF_CUDA, 46, { "CUDA_ERROR_DEVICE_UNAVAILABLE", "cudaErrorDevicesUnavailable", NULL } },
-	{ CF_CUDA, 49, { NULL, "cudaErrorIncompatibleDriverContext", NULL } },
-	{ CF_CUDA, 52, { NULL, "cudaErrorMissingConfiguration", NULL } },
-	{ CF_CUDA, 53, { NULL, "cudaErrorPriorLaunchFailure", NULL } },
-	{ CF_CUDA, 65, { NULL, "cudaErrorLaunchMaxDepthExceeded", NULL } },
-	{ CF_CUDA, 66, { NULL, "cudaErrorLaunchFileScopedTex", NULL } },
-	{ CF_CUDA, 67, { NULL, "cudaErrorLaunchFileScopedSurf", NULL } },
-	{ CF_CUDA, 68, { NULL, "cudaErrorSyncDepthExceeded", NULL } },
-	{ CF_CUDA, 69, { NULL, "cudaErrorLaunchPendingCountExceeded", NULL } },
-	{ CF_CUDA, 98, { NULL, "cudaErrorInvalidDeviceFunction", NULL } },
+	{ CF_CUDA, 49, { "cudaErrorIncompatibleDriverContext", NULL, NULL } },
+	{ CF_CUDA, 52, { "cudaErrorMissingConfiguration", NULL, NULL } },
+	{ CF_CUDA, 53, { "cudaErrorPriorLaunchFailure", NULL, NULL } },
+	{ CF_CUDA, 65, { "cudaErrorLaunchMaxDepthExceeded", NULL, NULL } },
+	{ CF_CUDA, 66, { "cudaErrorLaunchFileScopedTex", NULL, NULL } },
+	{ CF_CUDA, 67, { "cudaErrorLaunchFileScopedSurf", NULL, NULL } },
+	{ CF_CUDA, 68, { "cudaErrorSyncDepthExceeded", NULL, NULL } },
+	{ CF_CUDA, 69, { "cudaErrorLaunchPendingCountExceeded", NULL, NULL } },
+	{ CF_CUDA, 98, { "cudaErrorInvalidDeviceFunction", NULL, NULL } },
 	{ CF_CUDA, 100, { "CUDA_ERROR_NO_DEVICE", "cudaErrorNoDevice", NULL } },
 	{ CF_CUDA, 101, { "CUDA_ERROR_INVALID_DEVICE", "cudaErrorInvalidDevice", NULL } },
 	{ CF_CUDA, 102, { "CUDA_ERROR_DEVICE_NOT_LICENSED", "cudaErrorDeviceNotLicensed", NULL } },
-	{ CF_CUDA, 103, { NULL, "cudaErrorSoftwareValidityNotEstablished", NULL } },
-	{ CF_CUDA, 127, { NULL, "cudaErrorStartupFailure", NULL } },
+	{ CF_CUDA, 103, { "cudaErrorSoftwareValidityNotEstablished", NULL, NULL } },
+	{ CF_CUDA, 127, { "cudaErrorStartupFailure", NULL, NULL } },
 	{ CF_CUDA, 200, { "CUDA_ERROR_INVALID_IMAGE", "cudaErrorInvalidKernelImage", NULL } },
 	{ CF_CUDA, 201, { "CUDA_ERROR_INVALID_CONTEXT", "cudaErrorDeviceUninitialized", NULL } },
 	{ CF_CUDA, 202, { "CUDA_ERROR_CONTEXT_ALREADY_CURRENT", NULL, NULL } },
@@ -122,7 +122,7 @@ static struct err_code table[] = {
 	{ CF_CUDA, 304, { "CUDA_ERROR_OPERATING_SYSTEM", "cudaErrorOperatingSystem", NULL } },
 	{ CF_CUDA, 400, { "CUDA_ERROR_INVALID_HANDLE", "cudaErrorInvalidResourceHandle", NULL } },
 	{ CF_CUDA, 401, { "CUDA_ERROR_ILLEGAL_STATE", "cudaErrorIllegalState", NULL } },
-	{ CF_CUDA, 402, { NULL, "cudaErrorLossyQuery", NULL } },
+	{ CF_CUDA, 402, { "cudaErrorLossyQuery", NULL, NULL } },
 	{ CF_CUDA, 500, { "CUDA_ERROR_NOT_FOUND", "cudaErrorSymbolNotFound", NULL } },
 	{ CF_CUDA, 600, { "CUDA_ERROR_NOT_READY", "cudaErrorNotReady", NULL } },
 	{ CF_CUDA, 700, { "CUDA_ERROR_ILLEGAL_ADDRESS", "cudaErrorIllegalAddress", NULL } },
@@ -443,10 +443,8 @@ int codes_lookup(int f, const char *s, size_t len)
 	for (size_t i = 0; i < NCODES; i++) {
 		if (table[i].family != f)
 			continue;
-		/* a runtime-only code has no driver name: name[0] is NULL */
-		for (int k = 0; k < CODE_NAMES; k++)
-			if (table[i].name[k] && strlen(table[i].name[k]) == len &&
-			    !strncasecmp(table[i].name[k], s, len))
+		for (int k = 0; k < CODE_NAMES && table[i].name[k]; k++)
+			if (strlen(table[i].name[k]) == len && !strncasecmp(table[i].name[k], s, len))
 				return (int)i;
 	}
 	return -1;
@@ -625,9 +623,7 @@ void codes_ere(int code, struct strbuf *out)
 	derive_names();
 	const struct err_code *c = &table[code];
 	sb_addc(out, '(');
-	for (int k = 0; k < CODE_NAMES; k++) {
-		if (!c->name[k])
-			continue; /* a runtime-only code has no driver name */
+	for (int k = 0; k < CODE_NAMES && c->name[k]; k++) {
 		for (const char *p = c->name[k]; *p; p++)
 			sb_addc(out, lower(*p));
 		sb_addc(out, '|');

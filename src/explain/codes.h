@@ -45,7 +45,7 @@ enum code_family {
 struct err_code {
 	unsigned char family;
 	uint32_t value;
-	const char *name[CODE_NAMES]; /* spellings, NULL-padded (case does not matter) */
+	const char *name[CODE_NAMES]; /* spellings, packed: the first NULL ends them (any case) */
 };
 
 const struct err_code *codes_table(size_t *n);

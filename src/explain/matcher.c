@@ -230,9 +230,8 @@ static int add_entry(struct explain_db *db, const struct kb *const *kbs, size_t 
 			db->code_families |= 1u << c->family;
 			if (!keyed[mp.code]) {
 				keyed[mp.code] = 1;
-				for (int m = 0; m < CODE_NAMES; m++)
-					if (c->name[m]) /* NULL: a runtime-only code's driver name */
-						add_key(db, EK_CODE, (size_t)mp.code, lower_dup(c->name[m]));
+				for (int m = 0; m < CODE_NAMES && c->name[m]; m++)
+					add_key(db, EK_CODE, (size_t)mp.code, lower_dup(c->name[m]));
 			}
 		}
 		mpat_free(&mp);

@@ -811,8 +811,15 @@ static void test_codes(void **state)
 	assert_int_equal(codes_lookup(CF_CUDA, "100", 3), c);
 	assert_int_equal(codes_lookup(CF_CUDA, "cudaerrornodevicex", 18), -1);
 	assert_int_equal(t[codes_lookup(CF_CUDA, "35", 2)].value, 35); /* runtime only */
-	/* A runtime-only code (no driver name: its row's first name is NULL)
-	 * is found by its runtime name, and its ERE holds that name. */
+	/* Every row's names are packed (the readers stop at the first NULL):
+	 * a runtime-only code's one name comes first. */
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(t[i].name[0]);
+		for (int k = 1; k < CODE_NAMES; k++)
+			assert_true(t[i].name[k] == NULL || t[i].name[k - 1] != NULL);
+	}
+	/* A runtime-only code is found by its runtime name, and its ERE
+	 * holds that name. */
 	int pitch = codes_lookup(CF_CUDA, "cudaErrorInvalidPitchValue", 26);
 	assert_true(pitch >= 0);
 	assert_int_equal(t[pitch].value, 12);
