@@ -562,6 +562,25 @@ static void note_read_cut(const char *guest, size_t cap, off_t size)
 	sb_release(&w);
 }
 
+/* The rest of rootfs_read, on the regular file fd that opened guest with
+ * its fstat *st: into out, at most cap bytes, the cut noted; closes fd. */
+static int read_opened(const char *guest, int fd, const struct stat *st, size_t cap,
+		       struct strbuf *out, bool *truncated)
+{
+	/* Room for the whole file and its end-of-file read at once: a file
+	 * of 1 MB is one read, not 16 and four copies as the buffer grows. */
+	if (st->st_size > 0)
+		sb_grow(out, ((size_t)st->st_size < cap ? (size_t)st->st_size : cap) + 4096);
+	bool cut = false;
+	int rc = sb_read_fd(out, fd, cap, &cut);
+	close(fd);
+	if (cut)
+		note_read_cut(guest, cap, st->st_size);
+	if (truncated)
+		*truncated = cut;
+	return rc;
+}
+
 int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncated)
 {
 	if (!cap)
@@ -573,18 +592,7 @@ int rootfs_read(const char *guest, size_t cap, struct strbuf *out, bool *truncat
 	int fd = rootfs_open_regular(guest, &st);
 	if (fd < 0)
 		return fd;
-	/* Room for the whole file and its end-of-file read at once: a file
-	 * of 1 MB is one read, not 16 and four copies as the buffer grows. */
-	if (st.st_size > 0)
-		sb_grow(out, ((size_t)st.st_size < cap ? (size_t)st.st_size : cap) + 4096);
-	bool cut = false;
-	int rc = sb_read_fd(out, fd, cap, &cut);
-	close(fd);
-	if (cut)
-		note_read_cut(guest, cap, st.st_size);
-	if (truncated)
-		*truncated = cut;
-	return rc;
+	return read_opened(guest, fd, &st, cap, out, truncated);
 }
 
 int rootfs_view(const char *guest, size_t cap, struct rootfs_view *v, bool *truncated)
@@ -615,9 +623,9 @@ int rootfs_view(const char *guest, size_t cap, struct rootfs_view *v, bool *trun
 			return 0;
 		}
 	}
-	/* No size to map (a /proc file) or a file system that cannot map it. */
-	close(fd);
-	int rc = rootfs_read(guest, cap, &v->owned, truncated);
+	/* No size to map (a /proc file) or a file system that cannot map it:
+	 * read from the same descriptor. */
+	int rc = read_opened(guest, fd, &st, cap, &v->owned, truncated);
 	if (v->owned.buf)
 		v->p = v->owned.buf;
 	v->n = v->owned.len;
