@@ -1692,19 +1692,23 @@ char *redact_dup(struct redactor *r, const char *key, const char *s)
 	return sb_detach(&sb);
 }
 
+/* What a result says: its detail, its evidence (each value with its key),
+ * its output. */
+static void learn_result(struct redactor *r, const struct result *x)
+{
+	if (x->detail)
+		redact_learn(r, x->detail, strlen(x->detail));
+	for (size_t k = 0; k < x->ev.n; k++)
+		scan_text(r, x->ev.v[k].key, x->ev.v[k].val, strlen(x->ev.v[k].val), NULL);
+	if (x->output)
+		redact_learn(r, x->output, strlen(x->output));
+}
+
 void redact_learn_results(struct redactor *r, const struct result *in, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct result *x = &in[i];
-		if (!x->ran)
-			continue;
-		if (x->detail)
-			redact_learn(r, x->detail, strlen(x->detail));
-		for (size_t k = 0; k < x->ev.n; k++)
-			scan_text(r, x->ev.v[k].key, x->ev.v[k].val, strlen(x->ev.v[k].val), NULL);
-		if (x->output)
-			redact_learn(r, x->output, strlen(x->output));
-	}
+	for (size_t i = 0; i < n; i++)
+		if (in[i].ran)
+			learn_result(r, &in[i]);
 }
 
 void redact_results(struct redactor *r, const struct result *in, size_t n,
@@ -1848,24 +1852,59 @@ static void scrub(struct redactor *r, const char *key, char **s)
 	*s = t;
 }
 
-void redact_scrub_results(struct result *res, size_t n)
+/* What a result held when it was learnt: a text that changed after (the
+ * probe's output, attached when the run ends) is learnt again. */
+struct learnt {
+	const char *detail, *step, *output;
+	size_t nev;
+	bool seen;
+};
+
+struct secret_scrub {
+	struct redactor *r;
+	struct learnt *at;
+	size_t n;
+};
+
+struct secret_scrub *secret_scrub_new(size_t n)
 {
-	struct redactor *r = redactor_new();
-	r->secrets_only = true;
-	redact_learn_results(r, res, n);
-	for (size_t i = 0; i < n; i++)
-		if (res[i].ran && res[i].step)
-			redact_learn(r, res[i].step, strlen(res[i].step));
+	struct secret_scrub *s = xcalloc(1, sizeof *s);
+	s->r = redactor_new();
+	s->r->secrets_only = true;
+	s->at = xcalloc(n ? n : 1, sizeof *s->at);
+	s->n = n;
+	return s;
+}
+
+void secret_scrub_learn(struct secret_scrub *s, size_t i, const struct result *x)
+{
+	if (i >= s->n || !x->ran)
+		return;
+	learn_result(s->r, x);
+	if (x->step)
+		redact_learn(s->r, x->step, strlen(x->step));
+	s->at[i] = (struct learnt){ x->detail, x->step, x->output, x->ev.n, true };
+}
+
+void secret_scrub_finish(struct secret_scrub *s, struct result *res, size_t n)
+{
+	struct redactor *r = s->r;
+	for (size_t i = 0; i < n; i++) {
+		const struct result *x = &res[i];
+		const struct learnt *a = i < s->n ? &s->at[i] : NULL;
+		if (!x->ran)
+			continue;
+		if (!a || !a->seen || a->detail != x->detail || a->step != x->step ||
+		    a->nev != x->ev.n)
+			secret_scrub_learn(s, i, x);
+		else if (x->output && a->output != x->output)
+			redact_learn(r, x->output, strlen(x->output));
+	}
 	/* Every change a scrub makes puts a placeholder for a value that the
 	 * same scan of the same text adds (add_value), and learning scanned
 	 * each text the scrub would, with the same key: where it found none,
-	 * the scrub would copy every text as it is (the common run, and half
-	 * of check's serial work after its last probe). */
-	if (!r->n) {
-		redactor_free(r);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
+	 * the scrub would copy every text as it is (the common run). */
+	for (size_t i = 0; i < n && r->n; i++) {
 		struct result *x = &res[i];
 		if (!x->ran)
 			continue;
@@ -1876,6 +1915,13 @@ void redact_scrub_results(struct result *res, size_t n)
 			scrub(r, x->ev.v[k].key, &x->ev.v[k].val);
 	}
 	redactor_free(r);
+	free(s->at);
+	free(s);
+}
+
+void redact_scrub_results(struct result *res, size_t n)
+{
+	secret_scrub_finish(secret_scrub_new(n), res, n);
 }
 
 void redact_stats(const struct redactor *r, enum redact_cat cat, size_t *values,

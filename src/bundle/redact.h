@@ -86,6 +86,18 @@ void redact_results(struct redactor *r, const struct result *in, size_t n,
  * the rest. "<secret>" is a placeholder to the redactor: never redacted again.
  */
 void redact_scrub_results(struct result *res, size_t n);
+/*
+ * The same scrub with its learning done as a run's results arrive, beside
+ * the probes still running rather than after the last one (check's serial
+ * tail): secret_scrub_learn(s, i, r) as result i completes, then
+ * secret_scrub_finish, which learns what it was not shown or what changed
+ * since (the probe's output, attached at the run's end), scrubs all n
+ * results as redact_scrub_results does, and frees s.
+ */
+struct secret_scrub;
+struct secret_scrub *secret_scrub_new(size_t n);
+void secret_scrub_learn(struct secret_scrub *s, size_t i, const struct result *r);
+void secret_scrub_finish(struct secret_scrub *s, struct result *res, size_t n);
 
 /* The secret shapes the redactor knows (its table of prefixes, its rules,
  * and the secrets its assignments name), for the tests and the

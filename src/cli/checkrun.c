@@ -225,6 +225,11 @@ static void warn_windows_unasked(const struct checkrun *cr)
 			 r->status == ST_SKIP && r->detail ? r->detail : "did not reach it");
 }
 
+static void learn_secrets(void *scrub, size_t i, const struct result *r)
+{
+	secret_scrub_learn(scrub, i, r);
+}
+
 void checkrun_execute(struct checkrun *cr)
 {
 	warn_missing_pythons(cr);
@@ -250,9 +255,14 @@ void checkrun_execute(struct checkrun *cr)
 		cr->opts.progress = show_progress;
 	}
 	double t0 = now_ms();
+	/* no output of any command shows a secret the machine holds: the
+	 * secrets learnt from each result as it comes */
+	struct secret_scrub *secrets = secret_scrub_new(cr->n);
+	cr->opts.on_result = learn_secrets;
+	cr->opts.on_result_arg = secrets;
 	cr->interrupted = runner_run_table(defs, cr->n, &cr->opts, cr->want, cr->results);
-	/* no output of any command shows a secret the machine holds */
-	redact_scrub_results(cr->results, cr->n);
+	secret_scrub_finish(secrets, cr->results, cr->n);
+	cr->opts.on_result = NULL;
 	/* every finding's fixes are chosen for the platform this run found */
 	finding_mark_platform(cr->results, cr->n);
 	/* one root cause, one problem: what follows from it is shown under it */

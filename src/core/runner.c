@@ -824,6 +824,8 @@ static void member_complete(struct run *run, struct slot *s)
 	s->known[i] = true;
 	s->done++;
 	s->cur = -1;
+	if (run->opts->on_result)
+		run->opts->on_result(run->opts->on_result_arg, (size_t)i, r);
 }
 
 /* Is this a record the child writes: a known type, of its size? */
