@@ -367,6 +367,48 @@ static void test_scrub_step(void **state)
 		result_release(&res[i]);
 }
 
+/* Learning as results arrive (check's runner) scrubs what a scrub of the
+ * finished run would: a secret only in an output attached after its
+ * result was learnt (the probe's stdout, at the run's end), or only in a
+ * result never shown (one the runner settled itself), is found at the
+ * finish and scrubbed in every result, those learnt earlier too. */
+static void test_scrub_as_results_arrive(void **state)
+{
+	(void)state;
+	const char *token = "ghp_" "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9xR2cF4hL6";
+	const char *other = "glpat-" "xY7wV5uT3sR1qP9oN7mL";
+	struct check_def def = { .id = "x.y", .layer = "x" };
+	struct result res[3];
+	for (size_t i = 0; i < 3; i++) {
+		result_init(&res[i], &def);
+		res[i].ran = true;
+	}
+	res[0].detail = xasprintf("seen %s and %s", token, other);
+	res[1].detail = xstrdup("nvcc 12.4");
+	struct secret_scrub *s = secret_scrub_new(3);
+	secret_scrub_learn(s, 0, &res[0]);
+	/* shown before its output came; res[2] is never shown */
+	secret_scrub_learn(s, 1, &res[1]);
+	res[1].output = xasprintf("token %s", token);
+	res[2].detail = xasprintf("login %s", other);
+	secret_scrub_finish(s, res, 3);
+	assert_string_equal(res[0].detail, "seen <secret> and <secret>");
+	assert_string_equal(res[1].detail, "nvcc 12.4");
+	assert_string_equal(res[1].output, "token <secret>");
+	assert_string_equal(res[2].detail, "login <secret>");
+	for (size_t i = 0; i < 3; i++)
+		result_release(&res[i]);
+	/* with no secret anywhere, nothing changes */
+	result_init(&res[0], &def);
+	res[0].ran = true;
+	res[0].detail = xstrdup("libcuda.so.1 from /usr/lib/wsl/lib");
+	s = secret_scrub_new(1);
+	secret_scrub_learn(s, 0, &res[0]);
+	secret_scrub_finish(s, res, 1);
+	assert_string_equal(res[0].detail, "libcuda.so.1 from /usr/lib/wsl/lib");
+	result_release(&res[0]);
+}
+
 static void test_consistency(void **state)
 {
 	(void)state;
@@ -514,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),         cmocka_unit_test(test_shapes_of_secrets),
 		cmocka_unit_test(test_every_shape),     cmocka_unit_test(test_not_secrets),
 		cmocka_unit_test(test_scrub_step),
+		cmocka_unit_test(test_scrub_as_results_arrive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
