@@ -47,6 +47,7 @@ struct parser {
 	int na, cap;
 	bset *set;
 	int nset, setcap;
+	int one[256]; /* the set of one byte, + 1 (0: none yet): shared, never written */
 };
 
 static int new_ast(struct parser *ps, int type)
@@ -79,15 +80,24 @@ static int set_ast(struct parser *ps, int set)
 
 static int char_ast(struct parser *ps, unsigned char c)
 {
-	int s = new_set(ps);
-	bs_add(ps->set[s], lower(c));
-	return set_ast(ps, s);
+	/* A literal byte's set is made once per pattern: a phrase of a
+	 * hundred letters needs some twenty, and the byte classes and the
+	 * DFA's work grow with the number of sets. */
+	int *one = &ps->one[lower(c)];
+	if (!*one) {
+		int s = new_set(ps);
+		bs_add(ps->set[s], lower(c));
+		*one = s + 1;
+	}
+	return set_ast(ps, *one - 1);
 }
 
 static void add_kid(struct parser *ps, int node, int kid)
 {
 	struct ast *a = &ps->a[node];
-	a->kid = xrealloc(a->kid, (size_t)(a->nkid + 1) * sizeof *a->kid);
+	/* room doubles at 4, 8, 16...: a phrase is a concatenation of its bytes */
+	if (a->nkid < 4 ? !a->nkid : !(a->nkid & (a->nkid - 1)))
+		a->kid = xrealloc(a->kid, (size_t)(a->nkid < 4 ? 4 : 2 * a->nkid) * sizeof *a->kid);
 	a->kid[a->nkid++] = kid;
 }
 
