@@ -93,10 +93,12 @@ struct run_opts {
 	 * true: early (registry_early_pays has the answers).
 	 */
 	bool (*early_pays)(const struct check_def *def);
-	/* Called in the runner's process with each probe's result as it
-	 * completes, while later probes still run (NULL: none): work on a
-	 * result that need not wait for the last one. What the runner adds
-	 * after (the probe's stdout as output) comes with the run's end. */
+	/* Called in the runner's process with each result a probe
+	 * reported, as it comes, while later probes still run (NULL: none):
+	 * work on a result that need not wait for the last one. Results the
+	 * runner writes itself (a crash, a time-out, a skip) are not passed,
+	 * and what it adds after (the probe's stdout as output) comes with
+	 * the run's end. */
 	void (*on_result)(void *arg, size_t i, const struct result *r);
 	void *on_result_arg;
 };

@@ -513,6 +513,62 @@ static void test_runner_shared(void **state)
 		result_release(&res[i]);
 }
 
+/* on_result sees each result a probe reported, once, complete, while the
+ * run goes on; the results the runner writes itself (a crash, a skip) it
+ * does not see. */
+struct seen_results {
+	int calls[16];
+	char *detail[16];
+	bool before_end[16];
+};
+
+static void note_result(void *arg, size_t i, const struct result *r)
+{
+	struct seen_results *s = arg;
+	if (i >= 16)
+		return;
+	s->calls[i]++;
+	free(s->detail[i]);
+	s->detail[i] = r->detail ? strdup(r->detail) : NULL;
+	s->before_end[i] = r->ran && r->status != ST_SKIP;
+}
+
+static void test_runner_on_result(void **state)
+{
+	(void)state;
+	static const struct check_def defs[] = {
+		{ "o.a", "o", "a", "", { NULL }, p_pid, CHECK_FILES },
+		{ "o.b", "o", "b", "", { "o.a" }, p_pid, CHECK_FILES },
+		{ "o.vendor", "o", "vendor", "", { "o.a" }, p_pid, 0 },
+		{ "o.crash", "o", "crash", "", { NULL }, p_crash, CHECK_FILES },
+		{ "o.after_crash", "o", "after crash", "", { "o.crash" }, p_ok, CHECK_FILES },
+	};
+	enum { NO = sizeof defs / sizeof defs[0] };
+	bool want[NO];
+	struct result res[NO];
+	for (size_t i = 0; i < NO; i++)
+		want[i] = true;
+	struct seen_results seen;
+	memset(&seen, 0, sizeof seen);
+	struct run_opts opts = { .timeout_ms = 5000, .max_parallel = 16, .on_result = note_result,
+				 .on_result_arg = &seen };
+	assert_int_equal(runner_run_table(defs, NO, &opts, want, res), 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(seen.calls[i], 1);
+		assert_true(seen.before_end[i]);
+		assert_non_null(seen.detail[i]);
+		assert_string_equal(seen.detail[i], res[i].detail);
+	}
+	assert_int_equal(res[3].status, ST_CRASH);
+	assert_int_equal(seen.calls[3], 0);
+	assert_int_equal(res[4].status, ST_SKIP);
+	assert_int_equal(seen.calls[4], 0);
+	for (size_t i = 0; i < NO; i++) {
+		free(seen.detail[i]);
+		result_release(&res[i]);
+	}
+}
+
 /* A file probe about to wait on a timer asks to run alone. */
 static void p_alone(struct probe_ctx *ctx, struct result *r)
 {
@@ -1269,6 +1325,7 @@ int main(void)
 		cmocka_unit_test(test_runner_leftovers),
 		cmocka_unit_test(test_runner_interrupt),
 		cmocka_unit_test(test_runner_shared),
+		cmocka_unit_test(test_runner_on_result),
 		cmocka_unit_test(test_runner_alone),
 		cmocka_unit_test(test_runner_reuse),
 		cmocka_unit_test(test_runner_release),
