@@ -594,6 +594,12 @@ run_json explain --platform wsl2 -f "$WORK/unslothoom.log"
 expect_json '.matches[0].causes[0].id == "explain.cuda.pinned_limit" and .matches[0].causes[0].words.support == ["offloaded_gradient_checkpoint"]'
 run_json explain --platform native -f "$WORK/unslothoom.log"
 expect_json '.matches[0].causes[0].id != "explain.cuda.pinned_limit"'
+# LM Studio's "Exit code: 18446744072635812000" with nothing else: its
+# engine (the runtime extension pack) crashed, the reports' first reading
+# (https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/1057), before
+# a GPU its CUDA runtime was not built for; no Windows-only step leads.
+run_json explain "Error loading model. (Exit code: 18446744072635812000). Unknown error. Try a different model and/or config."
+expect_json '.matches[0].signature == "explain.sig.lmstudio_engine_exit" and .matches[0].causes[0].id == "explain.apps.lmstudio_engine_crash" and .matches[0].causes[1].id == "explain.apps.prebuilt_runtime_arch"'
 # cuBLAS's EXECUTION_FAILED is a kernel that did not run (a CUDA build
 # older than the GPU), not a library that could not start: PyTorch
 # (https://github.com/facebookresearch/SparseConvNet/issues/208), TensorFlow
