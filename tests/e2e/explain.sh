@@ -584,6 +584,22 @@ expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "expla
 printf '%s\n' '  File "/mnt/c/ComfyUI/ComfyUI/comfy/ops.py", line 426, in cast_bias_weight' '    weight = weight.to(dtype=dtype)' 'torch.OutOfMemoryError: Allocation on device' '|                  PyTorch CUDA memory summary, device ID 0                 |' >"$WORK/devoom.log"
 run_json explain -f "$WORK/devoom.log"
 expect_json '.log_platform.kind == "wsl2" and .matches[0].causes[0].id == "explain.cuda.vram_oom" and .matches[0].causes[-1].id == "explain.cuda.pinned_limit"'
+# Unsloth's offloaded gradient checkpointing stages activations through
+# pinned host memory: on WSL its bare "CUDA error: out of memory" is WSL's
+# pinned limit, with the GPU's memory mostly free
+# (https://github.com/unslothai/unsloth/issues/338, https://github.com/unslothai/unsloth-zoo/pull/1257);
+# the same trace on native Linux keeps the GPU's memory first.
+printf '%s\n' 'File ~/miniconda3/envs/ft/lib/python3.11/site-packages/unsloth_zoo/gradient_checkpointing.py:145, in Unsloth_Offloaded_Gradient_Checkpointer.forward(ctx, forward_function, hidden_states, *args)' '--> 145     saved_hidden_states = hidden_states.to("cpu", non_blocking = True)' 'RuntimeError: CUDA error: out of memory' >"$WORK/unslothoom.log"
+run_json explain --platform wsl2 -f "$WORK/unslothoom.log"
+expect_json '.matches[0].causes[0].id == "explain.cuda.pinned_limit" and .matches[0].causes[0].words.support == ["offloaded_gradient_checkpoint"]'
+run_json explain --platform native -f "$WORK/unslothoom.log"
+expect_json '.matches[0].causes[0].id != "explain.cuda.pinned_limit"'
+# LM Studio's "Exit code: 18446744072635812000" with nothing else: its
+# engine (the runtime extension pack) crashed, the reports' first reading
+# (https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/1057), before
+# a GPU its CUDA runtime was not built for; no Windows-only step leads.
+run_json explain "Error loading model. (Exit code: 18446744072635812000). Unknown error. Try a different model and/or config."
+expect_json '.matches[0].signature == "explain.sig.lmstudio_engine_exit" and .matches[0].causes[0].id == "explain.apps.lmstudio_engine_crash" and .matches[0].causes[1].id == "explain.apps.prebuilt_runtime_arch"'
 # cuBLAS's EXECUTION_FAILED is a kernel that did not run (a CUDA build
 # older than the GPU), not a library that could not start: PyTorch
 # (https://github.com/facebookresearch/SparseConvNet/issues/208), TensorFlow
