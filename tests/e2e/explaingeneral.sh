@@ -286,3 +286,14 @@ lead native frameworks.tensorflow.libs_missing ">>> import tensorflow as tf
 lead native explain.frameworks.torch_cpu_aarch64 'CUDA used to build PyTorch: Could not collect
 OS: Ubuntu 22.04.4 LTS (aarch64)
 GPU models and configuration: GPU 0: NVIDIA GH200 480GB'
+
+# cuFFT's internal error: an old build on an RTX 40 GPU leads on every
+# platform; where the paste shows memory pressure, that reading leads
+CUFFT='RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR'
+lead native explain.toolkit.cufft_old_build_ada "$CUFFT
+GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090"
+lead wsl2 explain.toolkit.cufft_old_build_ada "$CUFFT"
+run_json explain --platform container "$CUFFT
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
+expect_json '[.matches[] | select(.signature == "explain.sig.cufft_internal_error") | .causes[0].id] == ["explain.toolkit.cufft_low_memory"]'
+expect_json '.matches[] | select(.signature == "explain.sig.cufft_internal_error") | .causes[0].fix[0] | startswith("nvidia-smi")'
