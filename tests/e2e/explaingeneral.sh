@@ -224,6 +224,13 @@ for kind in native container; do
 	run_json explain --platform $kind "$KEY"
 	expect_json '.matches[0].causes[0].id == "explain.host.secure_boot_rejects_module"'
 done
+# the kernel refusing the module by privilege or policy (EPERM, EACCES): a look
+# at lockdown, Secure Boot and SELinux leads, never a reinstall or a modprobe
+for kind in native container; do
+	run_json explain --platform $kind "modprobe: ERROR: could not insert 'nvidia': Operation not permitted"
+	expect_json '.matches[0].signature == "explain.sig.kmod_load_denied" and .matches[0].causes[0].id == "explain.kmod.module_load_denied"'
+	expect_json '.matches[0].causes[0].fix[0] | startswith("cat /sys/kernel/security/lockdown")'
+done
 # the Secure Boot state pasted next to nvidia-smi's failure
 run_json explain --platform native "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.
 \$ mokutil --sb-state
