@@ -158,7 +158,11 @@ static bool is_instruction(const char *s)
 	size_t wl = strcspn(s, " ");
 	if (wl == 0)
 		return true;
-	if (isupper((unsigned char)s[0]) && strncmp(s, "LD_", 3) != 0 && !is_cmdlet(s, wl))
+	/* "NAME=value cmd" sets the command's environment (LD_DEBUG=libs,
+	 * OLLAMA_DEBUG=1): a POSIX shell's command, not words */
+	size_t name = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	bool assigns = name > 0 && name < wl && s[name] == '=';
+	if (isupper((unsigned char)s[0]) && !assigns && !is_cmdlet(s, wl))
 		return true; /* "PyTorch: ...", "Docker Desktop ..." */
 	if (s[wl - 1] == ':' || memchr(s, '(', wl))
 		return true; /* "or:", "DataLoader(...," -- code for a script, not a shell */

@@ -193,6 +193,22 @@ static void test_classify(void **state)
 	free(c.text);
 	free(c.note);
 
+	/* "NAME=value cmd" is a POSIX shell's command (its environment set
+	 * for it), whatever the name; a capitalised word is prose */
+	fix_classify("OLLAMA_DEBUG=1 ollama serve   (the discovery steps)", &c);
+	assert_false(c.instruction);
+	assert_int_equal(c.where, FIX_LINUX);
+	free(c.text);
+	free(c.note);
+	fix_classify("LD_DEBUG=libs python3 -c 'import torch'", &c);
+	assert_false(c.instruction);
+	free(c.text);
+	free(c.note);
+	fix_classify("PyTorch: reinstall the cu121 wheel", &c);
+	assert_true(c.instruction);
+	free(c.text);
+	free(c.note);
+
 	/* A template's mark after a remark: one note, the mark still seen. */
 	fix_classify("dpkg -S DIR   (for a .run install: check it)   (a template: put in DIR)", &c);
 	assert_string_equal(c.text, "dpkg -S DIR");
