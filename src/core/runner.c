@@ -625,7 +625,12 @@ static void run_child(struct probe_ctx *ctx, const size_t *members, size_t nmemb
 		      bool shared, bool ours, bool early, int wire_fd, int out_fd, int ctl_fd,
 		      const sigset_t *mask, pid_t runner)
 {
-	dl_iterate_phdr(map_code_of, NULL); /* the code it runs, mapped at once */
+	/* The code it runs, mapped at once; not for an early probe's child,
+	 * which runs one command on the critical path and little of our code
+	 * (its start came 0.08 ms sooner without, its probe no slower:
+	 * doc/hardening.md). */
+	if (!early)
+		dl_iterate_phdr(map_code_of, NULL);
 	/* A session of its own: no controlling terminal for the vendor code
 	 * its probes load (nothing written to the user's terminal, its
 	 * settings untouched, no job control stop). A child that runs only
