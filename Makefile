@@ -37,7 +37,10 @@ OPT = -O1
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 
-COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The commit built, "-dirty" when tracked files differ from it (a build of
+# uncommitted changes must not name a commit that lacks them).
+COMMIT := $(shell c=`git rev-parse --short HEAD 2>/dev/null` || c=unknown; \
+	[ "$$c" = unknown ] || git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; echo "$$c")
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
 HARDEN = -fstack-protector-strong -fPIE
 CPPFLAGS += -D_GNU_SOURCE -I$(BUILD)/gen
