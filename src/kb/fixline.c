@@ -153,16 +153,22 @@ static bool is_cmdlet(const char *s, size_t wl)
 	return true;
 }
 
+/* Whether s begins "NAME=" (upper-case letters, digits, underscores): a
+ * POSIX shell's assignment, the environment of the command after it
+ * (LD_DEBUG=libs, OLLAMA_DEBUG=1); PowerShell sets $env:NAME instead. */
+static bool starts_with_assignment(const char *s)
+{
+	size_t name = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	return name > 0 && s[name] == '=';
+}
+
 static bool is_instruction(const char *s)
 {
 	size_t wl = strcspn(s, " ");
 	if (wl == 0)
 		return true;
-	/* "NAME=value cmd" sets the command's environment (LD_DEBUG=libs,
-	 * OLLAMA_DEBUG=1): a POSIX shell's command, not words */
-	size_t name = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
-	bool assigns = name > 0 && name < wl && s[name] == '=';
-	if (isupper((unsigned char)s[0]) && !assigns && !is_cmdlet(s, wl))
+	/* "NAME=value cmd" is a POSIX shell's command, not words */
+	if (isupper((unsigned char)s[0]) && !starts_with_assignment(s) && !is_cmdlet(s, wl))
 		return true; /* "PyTorch: ...", "Docker Desktop ..." */
 	if (s[wl - 1] == ':' || memchr(s, '(', wl))
 		return true; /* "or:", "DataLoader(...," -- code for a script, not a shell */
@@ -487,10 +493,9 @@ bool fix_is_linux_only(const char *line)
 	struct fix_command c;
 	fix_classify(line, &c);
 	bool linux = false;
-	/* "NAME=value cmd": a POSIX shell's, PowerShell sets $env:NAME */
-	size_t name = strspn(c.text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+	/* "NAME=value cmd": a POSIX shell's */
 	if (c.where == FIX_LINUX)
-		linux = name > 0 && c.text[name] == '=' && strchr(c.text + name, ' ');
+		linux = starts_with_assignment(c.text) && strchr(c.text, ' ');
 	if (c.where == FIX_LINUX)
 		for (size_t i = 0; words[i] && !linux; i++)
 			linux = has_word(c.text, words[i]);
