@@ -1876,13 +1876,19 @@ struct secret_scrub *secret_scrub_new(size_t n)
 	return s;
 }
 
+/* learn_result, and the step the probe was at (a scrub rewrites it too) */
+static void learn_result_step(struct redactor *r, const struct result *x)
+{
+	learn_result(r, x);
+	if (x->step)
+		redact_learn(r, x->step, strlen(x->step));
+}
+
 void secret_scrub_learn(struct secret_scrub *s, size_t i, const struct result *x)
 {
 	if (i >= s->n || !x->ran)
 		return;
-	learn_result(s->r, x);
-	if (x->step)
-		redact_learn(s->r, x->step, strlen(x->step));
+	learn_result_step(s->r, x);
 	s->at[i] = (struct learnt){ x->detail, x->step, x->output, x->ev.n, true };
 }
 
@@ -1894,9 +1900,11 @@ void secret_scrub_finish(struct secret_scrub *s, struct result *res, size_t n)
 		const struct learnt *a = i < s->n ? &s->at[i] : NULL;
 		if (!x->ran)
 			continue;
+		/* one it was not shown (or past the n it was made for: learnt
+		 * all the same, since every result is scrubbed) */
 		if (!a || !a->seen || a->detail != x->detail || a->step != x->step ||
 		    a->nev != x->ev.n)
-			secret_scrub_learn(s, i, x);
+			learn_result_step(r, x);
 		else if (x->output && a->output != x->output)
 			redact_learn(r, x->output, strlen(x->output));
 	}
