@@ -513,6 +513,30 @@ static bool other_vendor(const struct explain_scan *s, unsigned long first, unsi
 	return other_vendor_only(bits);
 }
 
+/* s->last[sig] = last, keeping refined_last of what sig refines (asked for
+ * every window tried, where the refinements' own lasts were a long list to
+ * read). A traceback's held `raise` line, read late, can move last back. */
+static void set_last(struct explain_scan *s, size_t sig, unsigned long last)
+{
+	bool back = last < s->last[sig];
+	s->last[sig] = last;
+	const struct explain_sig *g = &s->db->sig[sig];
+	for (size_t i = 0; i < g->nrefines; i++) {
+		size_t r = g->refines[i];
+		if (!back) {
+			if (last > s->refined_last[r])
+				s->refined_last[r] = last;
+			continue;
+		}
+		const struct explain_sig *gr = &s->db->sig[r];
+		unsigned long most = 0;
+		for (size_t j = 0; j < gr->nrefined_by; j++)
+			if (s->last[gr->refined_by[j]] > most)
+				most = s->last[gr->refined_by[j]];
+		s->refined_last[r] = most;
+	}
+}
+
 static void record(struct explain_scan *s, size_t sig, unsigned long first, unsigned long last,
 		   bool cut)
 {
@@ -526,7 +550,7 @@ static void record(struct explain_scan *s, size_t sig, unsigned long first, unsi
 	}
 	m->count++;
 	m->last_line = last;
-	s->last[sig] = last;
+	set_last(s, sig, last);
 	for (unsigned long l = first; l <= last; l++) {
 		int k = slot_of(s, l);
 		if (k >= 0) {
@@ -670,6 +694,7 @@ static size_t scan_layout(struct explain_scan *s, char *at, size_t n, size_t nre
 	size_t off = 0;
 	s->m = carve(at, &off, n, sizeof *s->m);
 	s->last = carve(at, &off, n, sizeof *s->last);
+	s->refined_last = carve(at, &off, n, sizeof *s->refined_last);
 	s->stamp = carve(at, &off, n, sizeof *s->stamp);
 	s->ctxseen = carve(at, &off, n, sizeof *s->ctxseen);
 	s->stamp2 = carve(at, &off, n, sizeof *s->stamp2);
@@ -801,6 +826,7 @@ static void memo_clear(struct explain_memo_line *m)
 {
 	free(m->msg);
 	free(m->ev);
+	free(m->sets);
 	free(m->re);
 	free(m->codes);
 	memset(m, 0, sizeof *m);
@@ -850,15 +876,41 @@ static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, in
 	memo_clear(m);
 	s->lhash[m - s->lmemo] = h;
 	m->used = s->st.lines;
+	m->gen = ++s->memo_gen;
 	m->from = from;
 	m->to = s->state;
 	m->len = len;
 	m->msg = xmalloc(len + 1);
 	memcpy(m->msg, msg, len);
-	m->nev = s->nrec;
-	m->ev = xmalloc((s->nrec ? s->nrec : 1) * sizeof *m->ev);
-	if (s->nrec) /* a message with no key in it has no record at all (rec NULL) */
-		memcpy(m->ev, s->rec, s->nrec * sizeof *m->ev);
+	/* A hit inside the message that only adds to a set (a second key, a
+	 * context word, a bit) is kept as the member: replayed without looking
+	 * its key up, where common words made most of a line's hits. */
+	size_t nev = 0, nre2 = 0, nword = 0;
+	for (size_t i = 0; i < s->nrec; i++) { /* in place: rec keeps the ordered ones */
+		const struct explain_memo_ev *e = &s->rec[i];
+		const struct explain_key *k = &s->db->key[e->key];
+		if (e->end + 1 < (long)s->db->ac.keylen[e->key]) {
+			s->rec[nev++] = *e;
+			continue;
+		}
+		switch (k->kind) {
+		case EK_RE2: s->rec_set[nre2++] = (uint32_t)k->arg; break;
+		case EK_WORD: s->rec_set[EXPLAIN_MEMO_EVENTS + nword++] = (uint32_t)k->arg; break;
+		case EK_CTX: m->bits |= 1u << k->arg; break;
+		case EK_ERR: m->bits |= LB_ERR; break;
+		case EK_GPU: m->bits |= LB_GPU; break;
+		case EK_VENDOR: m->bits |= k->arg ? LB_NV : LB_OTHER; break;
+		default: s->rec[nev++] = *e; break;
+		}
+	}
+	m->nev = nev;
+	m->ev = xmalloc((nev ? nev : 1) * sizeof *m->ev);
+	memcpy(m->ev, s->rec, nev * sizeof *m->ev);
+	m->nre2 = nre2;
+	m->nword = nword;
+	m->sets = xmalloc((nre2 + nword ? nre2 + nword : 1) * sizeof *m->sets);
+	memcpy(m->sets, s->rec_set, nre2 * sizeof *m->sets);
+	memcpy(m->sets + nre2, s->rec_set + EXPLAIN_MEMO_EVENTS, nword * sizeof *m->sets);
 	return m;
 }
 
@@ -880,16 +932,16 @@ static bool memo_seen(struct explain_scan *s, uint64_t h)
 }
 
 static const struct explain_memo_re *memo_regex(const struct explain_memo_line *m, size_t id,
-						size_t at)
+						uint32_t at, bool window)
 {
 	for (size_t i = 0; i < m->nre; i++)
-		if (m->re[i].id == id && m->re[i].at == at)
+		if (m->re[i].id == id && m->re[i].at == at && m->re[i].window == window)
 			return &m->re[i];
 	return NULL;
 }
 
-static void memo_regex_add(struct explain_memo_line *m, size_t id, size_t at, bool hit, bool memo,
-			   int32_t state)
+static void memo_regex_add(struct explain_memo_line *m, size_t id, uint32_t at, bool window,
+			   bool hit, bool memo, int32_t state)
 {
 	if (m->nre == EXPLAIN_MEMO_RESULTS) /* run again next time */
 		return;
@@ -897,15 +949,31 @@ static void memo_regex_add(struct explain_memo_line *m, size_t id, size_t at, bo
 		m->are = m->are ? 2 * m->are : 4;
 		m->re = xrealloc(m->re, m->are * sizeof *m->re);
 	}
-	m->re[m->nre++] = (struct explain_memo_re){ (uint32_t)id, (uint32_t)at, state, hit, memo };
+	m->re[m->nre++] = (struct explain_memo_re){ (uint32_t)id, at, state, hit, memo, window };
 }
 
 /* on_hit, recording the hit for the memo. */
 static void on_hit_kept(void *ctx, size_t key, long end)
 {
 	struct explain_scan *s = ctx;
-	if (!s->rec)
+	if (!s->rec) {
 		s->rec = xmalloc(EXPLAIN_MEMO_EVENTS * sizeof *s->rec);
+		s->rec_set = xmalloc(2 * EXPLAIN_MEMO_EVENTS * sizeof *s->rec_set);
+		s->rec_walk = xcalloc(s->db->nkeys ? s->db->nkeys : 1, sizeof *s->rec_walk);
+	}
+	/* A key's later hits inside the line change nothing its first did
+	 * (candidates, flags and bits are sets, a regex key keeps its earliest
+	 * start): only the first is kept, so that a line full of common words
+	 * fits the memo. A code's hit depends on its position; one that begins
+	 * on a line before depends on where. */
+	const struct explain_key *k = &s->db->key[key];
+	if (k->kind != EK_CODE && end + 1 >= (long)s->db->ac.keylen[key]) {
+		if (s->rec_walk[key] == s->walk) {
+			on_hit(ctx, key, end);
+			return;
+		}
+		s->rec_walk[key] = s->walk;
+	}
 	if (s->nrec < EXPLAIN_MEMO_EVENTS)
 		s->rec[s->nrec++] = (struct explain_memo_ev){ (uint32_t)key, (int32_t)end };
 	else
@@ -968,7 +1036,7 @@ static bool alone_regex(struct explain_scan *s, const struct explain_re *r, cons
 	if (!(r->edge & LIT_LEAD))
 		at = 0;
 	struct explain_memo_line *lm = s->lcur;
-	const struct explain_memo_re *mr = lm ? memo_regex(lm, r->id, at) : NULL;
+	const struct explain_memo_re *mr = lm ? memo_regex(lm, r->id, (uint32_t)at, false) : NULL;
 	if (mr) {
 		if (mr->memo)
 			s->alone[r->id] = (struct explain_memo){ line, line, mr->state };
@@ -986,7 +1054,7 @@ static bool alone_regex(struct explain_scan *s, const struct explain_re *r, cons
 		hit = re_exec(r, msg);
 	}
 	if (lm)
-		memo_regex_add(lm, r->id, at, hit, memo, st);
+		memo_regex_add(lm, r->id, (uint32_t)at, false, hit, memo, st);
 	return hit;
 }
 
@@ -1016,11 +1084,7 @@ static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, si
  * then those lines are its message, not sig's. */
 static bool refined_nearby(const struct explain_scan *s, size_t sig, unsigned long from)
 {
-	const struct explain_sig *g = &s->db->sig[sig];
-	for (size_t i = 0; i < g->nrefined_by; i++)
-		if (s->last[g->refined_by[i]] >= from)
-			return true;
-	return false;
+	return s->refined_last[sig] >= from;
 }
 
 static void add_hit(struct explain_scan *s, size_t sig, unsigned long line, size_t *nh)
@@ -1135,7 +1199,22 @@ static int window_regex(struct explain_scan *s, const struct explain_re *r, unsi
 			return rc;
 		if (l == line && rx_idle(rx, st))
 			return 0;
-		if ((rc = rx_feed(rx, &st, sl->nl.text + sl->nl.msg, msg_len(sl))) != 0)
+		/* a message read on from a DFA state ends the same way each
+		 * time: kept in its memo entry while that is still the line's */
+		struct explain_memo_line *lm = sl->lm && sl->lm->gen == sl->lm_gen ? sl->lm : NULL;
+		const struct explain_memo_re *mr = lm ? memo_regex(lm, r->id, (uint32_t)st, true) : NULL;
+		if (mr && mr->hit)
+			return 1;
+		if (mr) {
+			st = mr->state;
+			continue;
+		}
+		int32_t in = st;
+		if ((rc = rx_feed(rx, &st, sl->nl.text + sl->nl.msg, msg_len(sl))) < 0)
+			return rc;
+		if (lm)
+			memo_regex_add(lm, r->id, (uint32_t)in, true, rc > 0, false, st);
+		if (rc)
 			return rc;
 	}
 	if (rx_at_end(rx, st))
@@ -1151,12 +1230,17 @@ static void try_window(struct explain_scan *s, size_t sig, unsigned long line, u
 		return;
 	s->stamp2[sig] = line;
 	unsigned long from = s->last[sig] + 1 > first ? s->last[sig] + 1 : first;
-	if (from >= line || refined_nearby(s, sig, from))
+	if (from >= line)
 		return;
+	/* (whether a refinement took those lines is asked last: a long list
+	 * to look through, for a window that mostly has nothing to match) */
+	const unsigned long from_all = from;
 	const struct explain_sig *g = &s->db->sig[sig];
 	const struct explain_slot *cur = &s->slot[s->cur];
 	unsigned long at = 0;
 	if ((cur->flags[sig] & F_SLIT) && s->span[sig] >= from) {
+		if (refined_nearby(s, sig, from_all))
+			return;
 		at = s->span[sig];
 	} else if (g->nre) {
 		if (from < first_re)
@@ -1174,7 +1258,7 @@ static void try_window(struct explain_scan *s, size_t sig, unsigned long line, u
 			keyed = false;
 		if ((g->edge & LIT_TRAIL) && !(now & (F_WRE | F_SRE)))
 			keyed = false;
-		if (!keyed && !g->always)
+		if ((!keyed && !g->always) || refined_nearby(s, sig, from_all))
 			return;
 		bool hit = false;
 		for (size_t j = 0; j < g->nre && !hit; j++) {
@@ -1325,6 +1409,7 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 	sl->bits = 0;
 	sl->suspect = false;
 	sl->hit = false;
+	sl->lm = NULL;
 	sl->line = line;
 	size_t rl = len;
 	while (rl && raw[rl - 1] == '\r')
@@ -1385,11 +1470,18 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 		if (lm) {
 			for (size_t i = 0; i < lm->nev; i++)
 				on_hit(s, lm->ev[i].key, lm->ev[i].end);
+			sl->bits |= lm->bits;
+			for (size_t i = 0; i < lm->nre2; i++)
+				if (!s->only || s->only[lm->sets[i]])
+					s->re2[lm->sets[i]] = line;
+			for (size_t i = 0; i < lm->nword; i++)
+				s->ctxseen[lm->sets[lm->nre2 + i]] = 1;
 			s->state = lm->to;
 			s->lcur = lm;
 			s->st.replayed++;
 		} else {
 			s->nrec = 0;
+			s->walk++;
 			s->rec_over = false;
 			s->state = ac_feed(&db->ac, st, msg, feed, 0, on_hit_kept, s);
 			/* kept from the second time it is seen (most lines
@@ -1400,6 +1492,8 @@ static void process_line(struct explain_scan *s, const char *raw, size_t len, bo
 				s->lcur = memo_add(s, h, st, msg, mlen);
 		}
 	}
+	sl->lm = s->lcur;
+	sl->lm_gen = s->lcur ? s->lcur->gen : 0;
 	sl->suspect = (sl->bits & LB_ERR) && (sl->bits & LB_GPU) && !other_vendor_only(sl->bits);
 
 	match_line(s, line, msg, mlen);
@@ -1597,6 +1691,8 @@ void explain_scan_release(struct explain_scan *s)
 	free(s->lhash);
 	free(s->lseen);
 	free(s->rec);
+	free(s->rec_walk);
+	free(s->rec_set);
 	free(s->raw);
 	free(s->tail);
 	free(s->joined);

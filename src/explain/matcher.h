@@ -79,7 +79,8 @@
 #define EXPLAIN_CUT_CODE 12
 #define EXPLAIN_UNKNOWN_KEEP 50
 /* The message memo (struct explain_memo_line): slots, longest message and
- * most automaton hits kept per message, and the lines read before it is
+ * most automaton hits kept per message (a key counts once in a message:
+ * its first hit), and the lines read before it is
  * used (a paste of a few lines never allocates it). At most about 10 MB
  * whatever the input; a message past a limit is matched as if new. */
 #define EXPLAIN_MEMO_SLOTS 4096
@@ -242,16 +243,22 @@ struct explain_memo_ev {
 	int32_t end;
 };
 struct explain_memo_re {
-	uint32_t id, at; /* regex, and where in the message it ran from */
+	uint32_t id, at; /* regex, and where in the message it ran from: an
+			    offset, or for a window the DFA state it went on from */
 	int32_t state;   /* its DFA state at the end, when memo is set */
 	bool hit, memo;
+	bool window;     /* read on from the lines before, not alone */
 };
 struct explain_memo_line {
 	char *msg;      /* NULL: an empty slot */
 	size_t len;
 	int32_t from, to; /* automaton state before and after the message */
-	struct explain_memo_ev *ev;
+	struct explain_memo_ev *ev; /* the hits whose effect depends on order or place */
 	size_t nev;
+	uint32_t *sets;   /* the rest, each a set's member: nre2 signatures whose second
+			     key the line has, then nword whose context word */
+	size_t nre2, nword;
+	unsigned bits;    /* and the line's words' bits (LB_*, code families) */
 	struct explain_memo_re *re;
 	size_t nre, are;
 	int *codes;       /* codes_numbers' answer for code_mask */
@@ -259,6 +266,7 @@ struct explain_memo_line {
 	unsigned code_mask;
 	bool codes_known;
 	unsigned long used; /* the last line that read it */
+	unsigned long gen;  /* which filling of the slot this is (memo_add's count) */
 };
 
 /* One line of the wrap window (private to matcher.c). */
@@ -278,6 +286,8 @@ struct explain_slot {
 	bool space;           /* joined to the line before with a blank */
 	bool suspect;         /* GPU-looking error, nothing recognised yet */
 	bool hit;             /* some signature covers the line */
+	struct explain_memo_line *lm; /* the line's memo entry, while its gen is lm_gen */
+	unsigned long lm_gen;
 };
 
 struct explain_scan {
@@ -296,6 +306,7 @@ struct explain_scan {
 	void *block;               /* the arrays below, from m to the slots' wcand, in one */
 	struct explain_match *m;   /* per signature */
 	unsigned long *last;       /* last line covered by a match, per signature */
+	unsigned long *refined_last; /* the greatest `last` of the signatures that refine it */
 	unsigned long *stamp;      /* matched on the current line alone */
 	unsigned char *ctxseen;    /* per signature: one of its context: words was seen */
 	unsigned long *stamp2;     /* de-duplicates window candidates */
@@ -336,6 +347,10 @@ struct explain_scan {
 	struct explain_memo_line *lcur;  /* the current line's entry, or NULL */
 	struct explain_memo_ev *rec;     /* automaton hits of the line being read */
 	size_t nrec;
+	uint32_t *rec_set;               /* memo_add's room: second keys, then context words */
+	unsigned long *rec_walk;         /* per key: the recorded walk it last hit in */
+	unsigned long walk;              /* recorded walks so far */
+	unsigned long memo_gen;          /* memo entries filled so far */
 	bool rec_over;                   /* more than EXPLAIN_MEMO_EVENTS */
 	bool no_memo;                    /* tests: never replay (same results, slower) */
 };

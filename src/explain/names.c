@@ -229,8 +229,11 @@ static void identifier(const char *t, size_t len, struct names *out)
 {
 	for (size_t i = 0; i < NROLES; i++) {
 		const struct name_role *r = &roles[i];
+		/* every word of a paste comes here: the first byte rules most out */
+		if (r->kind == NK_LIBRARY || t[0] != r->prefix[0])
+			continue;
 		size_t pl = strlen(r->prefix);
-		if (r->kind == NK_LIBRARY || len <= pl || strncmp(t, r->prefix, pl))
+		if (len <= pl || strncmp(t, r->prefix, pl))
 			continue;
 		if (r->kind == NK_CODE) {
 			long code = code_number(t, len);

@@ -3304,7 +3304,8 @@ static void test_corpus(void **state)
 
 /* text scanned in chunks of step bytes, with the memo or without, as
  * explain_scan_dump writes the result. */
-static char *scan_dump(const char *text, size_t len, size_t step, bool memo, bool *used)
+static char *scan_dump_counted(const char *text, size_t len, size_t step, bool memo, bool *used,
+				unsigned long *replayed)
 {
 	struct explain_scan s;
 	explain_scan_init(&s, explain_db_builtin());
@@ -3316,8 +3317,15 @@ static char *scan_dump(const char *text, size_t len, size_t step, bool memo, boo
 	explain_scan_dump(&s, &out);
 	if (used)
 		*used = s.lmemo != NULL;
+	if (replayed)
+		*replayed = s.st.replayed;
 	explain_scan_release(&s);
 	return sb_detach(&out);
+}
+
+static char *scan_dump(const char *text, size_t len, size_t step, bool memo, bool *used)
+{
+	return scan_dump_counted(text, len, step, memo, used, NULL);
 }
 
 /* Replaying a repeated message finds what matching it again finds: the
@@ -3421,6 +3429,35 @@ static void test_match_memo_keyless(void **state)
 	sb_release(&t);
 }
 
+/* A line with more automaton hits than the memo keeps for a message, most
+ * of them the same common words again (a key's later hits in a line change
+ * nothing its first did, and are not kept), is replayed like any other,
+ * and reads as without the memo. */
+static void test_match_memo_busy_line(void **state)
+{
+	(void)state;
+	enum { ROUNDS = 300 };
+	struct strbuf t = STRBUF_INIT;
+	for (int i = 0; i < ROUNDS; i++) {
+		sb_addf(&t, "2024-05-01 12:00:%02d.%06d:", i % 60, i);
+		for (int k = 0; k < EXPLAIN_MEMO_EVENTS / 5; k++) /* within EXPLAIN_MEMO_TEXT */
+			sb_add(&t, " cuda error gpu");
+		sb_add(&t, " RuntimeError: CUDA error: out of memory\n");
+	}
+	bool used = false;
+	unsigned long replayed = 0;
+	char *with = scan_dump_counted(t.buf, t.len, t.len, true, &used, &replayed);
+	char *without = scan_dump(t.buf, t.len, t.len, false, NULL);
+	assert_true(used);
+	assert_string_equal(with, without);
+	/* read afresh until the memo starts and the line is seen twice */
+	assert_true(replayed >= ROUNDS - EXPLAIN_MEMO_AFTER - 2);
+	assert_non_null(strstr(with, "count 300"));
+	free(with);
+	free(without);
+	sb_release(&t);
+}
+
 /* ---- the field corpus (tests/explain/field/README.md) ---- */
 
 /* A field block must be recognised, and its first recognised message must
@@ -3472,6 +3509,7 @@ int main(void)
 		cmocka_unit_test(test_match_refine),
 		cmocka_unit_test(test_match_chunks),
 		cmocka_unit_test(test_match_memo_cycle),
+		cmocka_unit_test(test_match_memo_busy_line),
 		cmocka_unit_test(test_match_long_and_binary),
 		cmocka_unit_test(test_match_memo),
 		cmocka_unit_test(test_match_memo_repeats),
