@@ -905,12 +905,14 @@ static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, in
 	}
 	m->nev = nev;
 	m->ev = xmalloc((nev ? nev : 1) * sizeof *m->ev);
-	memcpy(m->ev, s->rec, nev * sizeof *m->ev);
 	m->nre2 = nre2;
 	m->nword = nword;
 	m->sets = xmalloc((nre2 + nword ? nre2 + nword : 1) * sizeof *m->sets);
-	memcpy(m->sets, s->rec_set, nre2 * sizeof *m->sets);
-	memcpy(m->sets + nre2, s->rec_set + EXPLAIN_MEMO_EVENTS, nword * sizeof *m->sets);
+	if (s->nrec) { /* a message with no key in it has no record at all (rec NULL) */
+		memcpy(m->ev, s->rec, nev * sizeof *m->ev);
+		memcpy(m->sets, s->rec_set, nre2 * sizeof *m->sets);
+		memcpy(m->sets + nre2, s->rec_set + EXPLAIN_MEMO_EVENTS, nword * sizeof *m->sets);
+	}
 	return m;
 }
 

@@ -63,6 +63,16 @@ static const struct {
 	/* cmd's and PowerShell's words for a command they cannot find */
 	{ "is not recognized as an internal or external command", P_WIN },
 	{ "is not recognized as the name of a cmdlet", P_WIN },
+	/* what environment dumps print for Windows: Python's platform.platform()
+	 * ("Windows-10-10.0.19045-SP0", Python's platform module docs; transformers'
+	 * and diffusers' env reports), PyTorch's collect_env ("OS: Microsoft
+	 * Windows 11 Pro"), a wheel's platform tag (PEP 425: win_amd64), a
+	 * server edition, a Python package folder with Windows' separators and
+	 * PowerShell's scripts (WSL's and Linux's markers win) */
+	{ "windows-10-10.0", P_WIN }, { "windows-11-10.0", P_WIN },
+	{ "os: microsoft windows", P_WIN }, { "win_amd64", P_WIN },
+	{ "windows server 20", P_WIN }, { "\\site-packages\\", P_WIN }, { ".ps1", P_WIN },
+	{ "%userprofile%", P_WIN },
 	/* the Windows installers' own dialogs (Linux's is "nvidia-installer") */
 	{ "nvidia installer cannot continue", P_WIN }, { "nvidia installer failed", P_WIN },
 

@@ -1984,6 +1984,17 @@ static void test_text_platform(void **state)
 		{ "C:/Users/sunny/anaconda3/envs/gsplat/lib/site-packages/torch/include", "windows" },
 		{ "'nvcc' is not recognized as an internal or external command,", "windows" },
 		{ "NVIDIA Installer cannot continue", "windows" },
+		/* environment dumps: Python's platform string, torch's collect_env,
+		 * a wheel's tag, a package path with Windows' separators */
+		{ "- Platform: Windows-10-10.0.22631-SP0\n- Python version: 3.11.9", "windows" },
+		{ "OS: Microsoft Windows 11 Pro (10.0.22631 64-bit)", "windows" },
+		{ "Processing ./torch-2.5.1+cu124-cp311-cp311-win_amd64.whl", "windows" },
+		{ "File \"venv\\Lib\\site-packages\\torch\\cuda\\__init__.py\", line 310", "windows" },
+		{ "OS: Windows Server 2022 Datacenter", "windows" },
+		{ ".\\run_gpu.ps1 : cannot load", "windows" },
+		/* the same words on WSL or Linux: theirs win */
+		{ "- Platform: Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35", "wsl2" },
+		{ "OS: Microsoft Windows 11 Pro\nls /usr/lib/wsl/lib", "wsl2" },
 		/* an NGC image's banner (ai-dynamo/nixl's CUDA 12.8.1 image) and
 		 * Singularity's --nv (apptainer/singularity#6356) */
 		{ "== CUDA ==\nCUDA Version 12.8.1.012\nContainer image Copyright (c) 2025, NVIDIA "
