@@ -884,4 +884,13 @@ expect_json '.matches[0].signature == "explain.sig.cublaslt_invalid_handle" and 
 run_json explain --platform native "$(printf 'faster_whisper - INFO - Processing audio with duration 00:20.434\nInvalid handle. Cannot load symbol cublasLtGetVersion')"
 expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cublas"'
 
+# "invalid device ordinal": a device index the machine lacks leads on every platform; WSL's
+# container limitation (rare there) leads only next to docker's GPU option
+run_json explain --platform wsl2 "RuntimeError: CUDA error: invalid device ordinal"
+expect_json '.matches[0].causes[0].id == "explain.cuda.device_index_absent"'
+run_json explain --platform native "RuntimeError: CUDA error: invalid device ordinal"
+expect_json '.matches[0].causes[0].id == "explain.cuda.device_index_absent"'
+run_json explain --platform wsl2 "$(printf 'docker run --gpus device=1 -it img\nRuntimeError: CUDA error: invalid device ordinal')"
+expect_json '.matches[0].causes[0].id == "explain.cuda.multi_gpu_index"'
+
 done_testing

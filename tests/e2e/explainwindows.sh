@@ -162,4 +162,11 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
 run_json explain "System.DllNotFoundException : Unable to load DLL 'onnxruntime': The specified module could not be found. (Exception from HRESULT: 0x8007007E)"
 expect_json '.matches == []'
 
+# Windows' App Control / Smart App Control refusing torch's DLL: the Code Integrity log leads
+winlead explain.platform.win_app_control_block '[WinError 4551] An Application Control policy has blocked this file. Error loading "C:\app\Python311\site-packages\torch\lib\torch.dll" or one of its dependencies.'
+expect_json '.matches[0].causes[0].fix[0] | startswith("Get-WinEvent")'
+# a device index a Windows laptop does not have: the GPUs' own list first, no unset/export
+winlead explain.cuda.device_index_absent "$(printf 'File "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\faster_whisper\\transcribe.py", line 145, in __init__\nRuntimeError: CUDA failed with error invalid device ordinal')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi -L")'
+
 done_testing
