@@ -884,4 +884,14 @@ expect_json '.matches[0].signature == "explain.sig.cublaslt_invalid_handle" and 
 run_json explain --platform native "$(printf 'faster_whisper - INFO - Processing audio with duration 00:20.434\nInvalid handle. Cannot load symbol cublasLtGetVersion')"
 expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cublas"'
 
+# cudarc's panic at start-up ("Expected symbol in library: DlSym"): a libcuda
+# without a function of cudarc's CUDA level leads with the driver older than
+# that level (https://github.com/chelsea0x3b/cudarc/issues/422); NVRTC
+# without one leads with the cudarc release (CUDA 13 removed nvrtcGetNVVM,
+# https://github.com/chelsea0x3b/cudarc/issues/490)
+run_json explain 'Expected symbol in library: DlSym { desc: "/lib/x86_64-linux-gnu/libcuda.so: undefined symbol: cuLogsCurrent" }'
+expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .matches[0].causes[0].id == "explain.apps.cudarc_symbol_driver_older" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain 'Expected symbol in library: DlSym { desc: "/opt/cuda/lib64/libnvrtc.so: undefined symbol: nvrtcGetNVVM" }'
+expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .matches[0].causes[0].id == "explain.apps.cudarc_symbol_release"'
+
 done_testing
