@@ -894,4 +894,10 @@ expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .m
 run_json explain 'Expected symbol in library: DlSym { desc: "/opt/cuda/lib64/libnvrtc.so: undefined symbol: nvrtcGetNVVM" }'
 expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .matches[0].causes[0].id == "explain.apps.cudarc_symbol_release"'
 
+# OptiX's compiler (in the driver) rejecting Dr.Jit's PTX leads with the
+# pairing of driver and program releases, the driver's version looked at
+# first (https://github.com/mitsuba-renderer/mitsuba3/issues/826)
+run_json explain 'Critical Dr.Jit compiler failure: jit_optix_compile(): optixModuleGetCompilationState() indicates that the compilation did not complete succesfully. The module'"'"'s compilation state is: 0x2363'
+expect_json '.matches[0].signature == "explain.sig.optix_compile" and .matches[0].causes[0].id == "explain.host.optix_compile_driver_pair" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+
 done_testing
