@@ -900,4 +900,11 @@ expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .m
 run_json explain 'Critical Dr.Jit compiler failure: jit_optix_compile(): optixModuleGetCompilationState() indicates that the compilation did not complete succesfully. The module'"'"'s compilation state is: 0x2363'
 expect_json '.matches[0].signature == "explain.sig.optix_compile" and .matches[0].causes[0].id == "explain.host.optix_compile_driver_pair" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
 
+# A traceback cut off inside Triton's driver set-up reads as Triton finding no
+# GPU back-end first (https://github.com/hiyouga/EasyR1/issues/211)
+printf '%s\n' '  File "/venv/lib/python3.10/site-packages/triton/runtime/driver.py", line 23, in __getattr__' '    self._initialize_obj()' \
+	'  File "/venv/lib/python3.10/site-packages/triton/runtime/driver.py", line 20, in _initialize_obj' >"$WORK/tritoncut.log"
+run_json explain -f "$WORK/tritoncut.log"
+expect_json '.matches[0].signature == "explain.sig.triton_driver_setup" and .matches[0].causes[0].id == "explain.frameworks.triton_no_active_driver"'
+
 done_testing
