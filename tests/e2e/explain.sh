@@ -907,4 +907,15 @@ printf '%s\n' '  File "/venv/lib/python3.10/site-packages/triton/runtime/driver.
 run_json explain -f "$WORK/tritoncut.log"
 expect_json '.matches[0].signature == "explain.sig.triton_driver_setup" and .matches[0].causes[0].id == "explain.frameworks.triton_no_active_driver"'
 
+# CMake's "CUDA compiler identification is unknown" then its internal
+# _CMAKE_CUDA_WHOLE_FLAG: the compiler it was given was not identified
+# (https://github.com/NVlabs/instant-ngp/issues/1475), looked at before
+# anything changes; "No CMAKE_CUDA_COMPILER could be found" keeps nvcc's absence first
+printf '%s\n' '-- The CUDA compiler identification is unknown' 'CMake Error: Error required internal CMake variable not set, cmake may not be built correctly.' 'Missing variable is:' '_CMAKE_CUDA_WHOLE_FLAG' >"$WORK/cmakewhole.log"
+run_json explain -f "$WORK/cmakewhole.log"
+expect_json '[.matches[] | .causes[0].id] | all(. == "explain.toolkit.cmake_cuda_unidentified")'
+expect_json '.matches[0].causes[0].fix[0] | startswith("cmake --version")'
+run_json explain 'No CMAKE_CUDA_COMPILER could be found.'
+expect_json '.matches[0].causes[0].id == "explain.toolkit.cmake_nvcc"'
+
 done_testing
