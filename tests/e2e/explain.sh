@@ -918,4 +918,13 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("cmake --version")'
 run_json explain 'No CMAKE_CUDA_COMPILER could be found.'
 expect_json '.matches[0].causes[0].id == "explain.toolkit.cmake_nvcc"'
 
+# "Unsupported gpu architecture": an old architecture a newer toolkit dropped
+# leads with the dropped reading (CUDA 13 and compute_50,
+# https://github.com/NVIDIA/cuda-samples/issues/382), a new one with an nvcc
+# older than the GPU
+run_json explain "nvcc fatal   : Unsupported gpu architecture 'compute_50'"
+expect_json '.matches[0].causes[0].id == "explain.toolkit.nvcc_arch_dropped"'
+run_json explain "nvcc fatal   : Unsupported gpu architecture 'compute_89'"
+expect_json '.matches[0].causes[0].id == "explain.toolkit.nvcc_arch"'
+
 done_testing
