@@ -927,4 +927,12 @@ expect_json '.matches[0].causes[0].id == "explain.toolkit.nvcc_arch_dropped"'
 run_json explain "nvcc fatal   : Unsupported gpu architecture 'compute_89'"
 expect_json '.matches[0].causes[0].id == "explain.toolkit.nvcc_arch"'
 
+# A kernel fault in Dr.Jit's generated code leads with the driver release
+# (https://github.com/mitsuba-renderer/mitsuba3/issues/1455), looked at
+# first; the same status elsewhere keeps the program's kernel first
+run_json explain '>>> cuda_check(): API error 0718 (CUDA_ERROR_INVALID_PC): "invalid program counter" in D:\a\drjit\drjit\ext\drjit-core\src\init.cpp:462.'
+expect_json '.matches[0].causes[0].id == "explain.host.jit_driver_release" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain 'RuntimeError: CUDA error: misaligned address'
+expect_json '.matches[0].causes[0].id == "explain.cuda.kernel_fault_other"'
+
 done_testing
