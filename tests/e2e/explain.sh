@@ -893,4 +893,55 @@ expect_json '.matches[0].causes[0].id == "explain.cuda.device_index_absent"'
 run_json explain --platform wsl2 "$(printf 'docker run --gpus device=1 -it img\nRuntimeError: CUDA error: invalid device ordinal')"
 expect_json '.matches[0].causes[0].id == "explain.cuda.multi_gpu_index"'
 
+# cudarc's panic at start-up ("Expected symbol in library: DlSym"): a libcuda
+# without a function of cudarc's CUDA level leads with the driver older than
+# that level (https://github.com/chelsea0x3b/cudarc/issues/422); NVRTC
+# without one leads with the cudarc release (CUDA 13 removed nvrtcGetNVVM,
+# https://github.com/chelsea0x3b/cudarc/issues/490)
+run_json explain 'Expected symbol in library: DlSym { desc: "/lib/x86_64-linux-gnu/libcuda.so: undefined symbol: cuLogsCurrent" }'
+expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .matches[0].causes[0].id == "explain.apps.cudarc_symbol_driver_older" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain 'Expected symbol in library: DlSym { desc: "/opt/cuda/lib64/libnvrtc.so: undefined symbol: nvrtcGetNVVM" }'
+expect_json '.matches[0].signature == "explain.sig.cudarc_symbol_missing" and .matches[0].causes[0].id == "explain.apps.cudarc_symbol_release"'
+
+# OptiX's compiler (in the driver) rejecting Dr.Jit's PTX leads with the
+# pairing of driver and program releases, the driver's version looked at
+# first (https://github.com/mitsuba-renderer/mitsuba3/issues/826)
+run_json explain 'Critical Dr.Jit compiler failure: jit_optix_compile(): optixModuleGetCompilationState() indicates that the compilation did not complete succesfully. The module'"'"'s compilation state is: 0x2363'
+expect_json '.matches[0].signature == "explain.sig.optix_compile" and .matches[0].causes[0].id == "explain.host.optix_compile_driver_pair" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+
+# A traceback cut off inside Triton's driver set-up reads as Triton finding no
+# GPU back-end first (https://github.com/hiyouga/EasyR1/issues/211)
+printf '%s\n' '  File "/venv/lib/python3.10/site-packages/triton/runtime/driver.py", line 23, in __getattr__' '    self._initialize_obj()' \
+	'  File "/venv/lib/python3.10/site-packages/triton/runtime/driver.py", line 20, in _initialize_obj' >"$WORK/tritoncut.log"
+run_json explain -f "$WORK/tritoncut.log"
+expect_json '.matches[0].signature == "explain.sig.triton_driver_setup" and .matches[0].causes[0].id == "explain.frameworks.triton_no_active_driver"'
+
+# CMake's "CUDA compiler identification is unknown" then its internal
+# _CMAKE_CUDA_WHOLE_FLAG: the compiler it was given was not identified
+# (https://github.com/NVlabs/instant-ngp/issues/1475), looked at before
+# anything changes; "No CMAKE_CUDA_COMPILER could be found" keeps nvcc's absence first
+printf '%s\n' '-- The CUDA compiler identification is unknown' 'CMake Error: Error required internal CMake variable not set, cmake may not be built correctly.' 'Missing variable is:' '_CMAKE_CUDA_WHOLE_FLAG' >"$WORK/cmakewhole.log"
+run_json explain -f "$WORK/cmakewhole.log"
+expect_json '[.matches[] | .causes[0].id] | all(. == "explain.toolkit.cmake_cuda_unidentified")'
+expect_json '.matches[0].causes[0].fix[0] | startswith("cmake --version")'
+run_json explain 'No CMAKE_CUDA_COMPILER could be found.'
+expect_json '.matches[0].causes[0].id == "explain.toolkit.cmake_nvcc"'
+
+# "Unsupported gpu architecture": an old architecture a newer toolkit dropped
+# leads with the dropped reading (CUDA 13 and compute_50,
+# https://github.com/NVIDIA/cuda-samples/issues/382), a new one with an nvcc
+# older than the GPU
+run_json explain "nvcc fatal   : Unsupported gpu architecture 'compute_50'"
+expect_json '.matches[0].causes[0].id == "explain.toolkit.nvcc_arch_dropped"'
+run_json explain "nvcc fatal   : Unsupported gpu architecture 'compute_89'"
+expect_json '.matches[0].causes[0].id == "explain.toolkit.nvcc_arch"'
+
+# A kernel fault in Dr.Jit's generated code leads with the driver release
+# (https://github.com/mitsuba-renderer/mitsuba3/issues/1455), looked at
+# first; the same status elsewhere keeps the program's kernel first
+run_json explain '>>> cuda_check(): API error 0718 (CUDA_ERROR_INVALID_PC): "invalid program counter" in D:\a\drjit\drjit\ext\drjit-core\src\init.cpp:462.'
+expect_json '.matches[0].causes[0].id == "explain.host.jit_driver_release" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain 'RuntimeError: CUDA error: misaligned address'
+expect_json '.matches[0].causes[0].id == "explain.cuda.kernel_fault_other"'
+
 done_testing
