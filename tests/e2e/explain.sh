@@ -884,4 +884,14 @@ expect_json '.matches[0].signature == "explain.sig.cublaslt_invalid_handle" and 
 run_json explain --platform native "$(printf 'faster_whisper - INFO - Processing audio with duration 00:20.434\nInvalid handle. Cannot load symbol cublasLtGetVersion')"
 expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cublas"'
 
+# JAX's CUDA plugin unable to load a library it checks ("Unable to load
+# cuSPARSE. Is it installed?"): another copy on LD_LIBRARY_PATH leads, as in
+# the threads (https://github.com/jax-ml/jax/issues/29843); a conda-forge
+# environment's packaging where the paste shows one
+# (https://github.com/conda-forge/jaxlib-feedstock/issues/285)
+run_json explain 'RuntimeError: Unable to load cuSPARSE. Is it installed?'
+expect_json '.matches[0].signature == "explain.sig.jax_cuda_lib_check" and .matches[0].causes[0].id == "explain.tfjax.jax_cuda_lib_shadowed"'
+run_json explain "$(printf '  File "/home/u/miniforge3/envs/jaxtest/lib/python3.12/site-packages/jax/_src/xla_bridge.py", line 421\nUnable to load cuFFT. Is it installed?')"
+expect_json '.matches[0].causes[0].id == "explain.tfjax.jax_cuda_lib_missing"'
+
 done_testing
