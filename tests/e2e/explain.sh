@@ -944,4 +944,20 @@ expect_json '.matches[0].causes[0].id == "explain.host.jit_driver_release" and (
 run_json explain 'RuntimeError: CUDA error: misaligned address'
 expect_json '.matches[0].causes[0].id == "explain.cuda.kernel_fault_other"'
 
+# JAX's CUDA plugin unable to load a library it checks ("Unable to load
+# cuSPARSE. Is it installed?"): another copy on LD_LIBRARY_PATH leads, as in
+# the threads (https://github.com/jax-ml/jax/issues/29843); a conda-forge
+# environment's packaging where the paste shows one
+# (https://github.com/conda-forge/jaxlib-feedstock/issues/285)
+run_json explain 'RuntimeError: Unable to load cuSPARSE. Is it installed?'
+expect_json '.matches[0].signature == "explain.sig.jax_cuda_lib_check" and .matches[0].causes[0].id == "explain.tfjax.jax_cuda_lib_shadowed"'
+run_json explain "$(printf '  File "/home/u/miniforge3/envs/jaxtest/lib/python3.12/site-packages/jax/_src/xla_bridge.py", line 421\nUnable to load cuFFT. Is it installed?')"
+expect_json '.matches[0].causes[0].id == "explain.tfjax.jax_cuda_lib_missing"'
+
+# cuDNN's CUDNN_STATUS_BAD_PARAM in ONNX Runtime's fused Conv+Add node: the
+# fused node's parameters lead, not a missing driver
+# (https://github.com/microsoft/onnxruntime/issues/17985)
+run_json explain --platform native "Non-zero status code returned while running FusedConv node. Name:'Conv_41' Status Message: CUDNN failure 3: CUDNN_STATUS_BAD_PARAM ; GPU=0 ; expr=cudnnAddTensor(cudnnHandle, &alpha, Base::s_.z_tensor, Base::s_.z_data, &alpha, Base::s_.y_tensor, Base::s_.y_data)"
+expect_json '.matches[0].signature == "explain.sig.cudnn_status" and .matches[0].causes[0].id == "explain.frameworks.cudnn_bad_param"'
+
 done_testing
