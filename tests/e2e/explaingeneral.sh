@@ -304,3 +304,13 @@ run_json explain --platform container "$CUFFT
 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
 expect_json '[.matches[] | select(.signature == "explain.sig.cufft_internal_error") | .causes[0].id] == ["explain.toolkit.cufft_low_memory"]'
 expect_json '.matches[] | select(.signature == "explain.sig.cufft_internal_error") | .causes[0].fix[0] | startswith("nvidia-smi")'
+
+# a container with no driver mounted: PyTorch's "Found no NVIDIA driver" in
+# a pod leads with the runtime that mounted nothing; the text says it is a
+# container by kubectl's pod state or a CI job container's workspace
+lead container explain.containers.no_gpu_driver 'Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx'
+run_json explain 'test-gpu-0   0/1   CrashLoopBackOff   4   3m
+/usr/bin/coreutils: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory'
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
+run_json explain '/__w/_temp/0a1b.sh: line 1: nvidia-smi: command not found'
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
