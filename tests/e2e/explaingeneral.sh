@@ -314,3 +314,11 @@ run_json explain 'test-gpu-0   0/1   CrashLoopBackOff   4   3m
 expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
 run_json explain '/__w/_temp/0a1b.sh: line 1: nvidia-smi: command not found'
 expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
+
+# HAMi-core's refusal past a pod's vGPU memory limit reads as a container's
+# and leads with the pod's limit; its count below zero with the miscount
+run_json explain '[HAMI-core ERROR (pid:25 thread=139892685178688 allocator.c:53)]: Device 0 OOM 27147995136 / 25757220864'
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.hami_gpumem_limit"'
+expect_json '.matches[0].causes[0].fix[0] | test("kubectl get pod")'
+run_json explain '[HAMI-core ERROR (pid:38 thread=140412686483456 allocator.c:53)]: Device 0 OOM 18446744073604695040 / 5368709120'
+expect_json '.matches[0].causes[0].id == "explain.containers.hami_miscount"'
