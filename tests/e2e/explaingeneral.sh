@@ -322,3 +322,8 @@ expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "
 expect_json '.matches[0].causes[0].fix[0] | test("kubectl get pod")'
 run_json explain '[HAMI-core ERROR (pid:38 thread=140412686483456 allocator.c:53)]: Device 0 OOM 18446744073604695040 / 5368709120'
 expect_json '.matches[0].causes[0].id == "explain.containers.hami_miscount"'
+
+# an empty driver library in a container leads with the runtime that did not
+# mount the host's over it; off containers the broken file's general reading
+lead container explain.containers.driver_lib_placeholder 'ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short'
+lead native explain.toolkit.lib_file_broken 'red_serving: error while loading shared libraries: libnvidia-ml.so.1: file too short'
