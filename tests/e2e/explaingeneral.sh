@@ -327,3 +327,11 @@ expect_json '.matches[0].causes[0].id == "explain.containers.hami_miscount"'
 # mount the host's over it; off containers the broken file's general reading
 lead container explain.containers.driver_lib_placeholder 'ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short'
 lead native explain.toolkit.lib_file_broken 'red_serving: error while loading shared libraries: libnvidia-ml.so.1: file too short'
+
+# Docker's --gpus with no vendor's CDI specification: the missing
+# specification leads; an iGPU named in the paste puts "no NVIDIA GPU" first
+CDI='docker: Error response from daemon: failed to discover GPU vendor from CDI: no known GPU vendor found'
+lead native explain.containers.cdi_no_spec "$CDI"
+expect_json '.matches[0].causes[0].fix[0] | startswith("ls -l /etc/cdi")'
+lead container explain.containers.cdi_no_nvidia_gpu "The GPU on my server is an Intel Broadwell-U GT2 [HD Graphics 5500].
+$CDI"
