@@ -335,3 +335,13 @@ lead native explain.containers.cdi_no_spec "$CDI"
 expect_json '.matches[0].causes[0].fix[0] | startswith("ls -l /etc/cdi")'
 lead container explain.containers.cdi_no_nvidia_gpu "The GPU on my server is an Intel Broadwell-U GT2 [HD Graphics 5500].
 $CDI"
+
+# the device plugin finding no NVML leads with the runtime its pod runs
+# under, the node without a driver next; GKE's installer waiting for a driver
+# that its pool does not install leads with the pool
+DP='I0402 12:47:47.247350       1 factory.go:104] Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file: No such file or directory
+E0402 12:47:47.247405       1 factory.go:112] Incompatible platform detected'
+lead container explain.containers.k8s_runtime "$DP"
+expect_json '[.matches[0].causes[].id][1] == "explain.containers.k8s_node_no_driver"'
+lead container explain.containers.k8s_node_no_driver 'GPU driver auto installation is disabled.
+Waiting for GPU driver libraries to be available.'
