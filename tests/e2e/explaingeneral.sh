@@ -345,3 +345,8 @@ lead container explain.containers.k8s_runtime "$DP"
 expect_json '[.matches[0].causes[].id][1] == "explain.containers.k8s_node_no_driver"'
 lead container explain.containers.k8s_node_no_driver 'GPU driver auto installation is disabled.
 Waiting for GPU driver libraries to be available.'
+
+# eglInitialize failing: with the platform unknown the driver's EGL part is
+# looked at first; in a container the vendor file the runtime did not bind
+lead native explain.containers.egl_no_nvidia_driver 'eglinfo: eglInitialize failed'
+lead container explain.containers.egl_vendor_missing 'eglinfo: eglInitialize failed'
