@@ -97,6 +97,12 @@ static const struct {
 	/* an NGC image's banner at its entrypoint ("Container image Copyright
 	 * (c) 2025, NVIDIA CORPORATION"), and HPC's container runtimes */
 	{ "container image copyright", P_CTR }, { "apptainer", P_CTR }, { "singularity", P_CTR },
+	/* a pod's state in kubectl's listing, containerd's docker-like CLI,
+	 * HAMi's in-container vGPU interposer (its "[HAMI-core ERROR ...]"
+	 * lines, libvgpu.so), and a GitHub Actions job container's workspace
+	 * ("/__w/_temp/...sh: line 1: nvidia-smi: command not found") */
+	{ "crashloopbackoff", P_CTR }, { "nerdctl", P_CTR }, { "hami-core", P_CTR },
+	{ "libvgpu", P_CTR }, { "/__w/", P_CTR },
 
 	/* A Hyper-V guest given a GPU by paravirtualisation borrows WSL's
 	 * stack: dxgkrnl built out of tree (WSL's kernel has it built in,

@@ -304,3 +304,49 @@ run_json explain --platform container "$CUFFT
 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
 expect_json '[.matches[] | select(.signature == "explain.sig.cufft_internal_error") | .causes[0].id] == ["explain.toolkit.cufft_low_memory"]'
 expect_json '.matches[] | select(.signature == "explain.sig.cufft_internal_error") | .causes[0].fix[0] | startswith("nvidia-smi")'
+
+# a container with no driver mounted: PyTorch's "Found no NVIDIA driver" in
+# a pod leads with the runtime that mounted nothing; the text says it is a
+# container by kubectl's pod state or a CI job container's workspace
+lead container explain.containers.no_gpu_driver 'Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx'
+run_json explain 'test-gpu-0   0/1   CrashLoopBackOff   4   3m
+/usr/bin/coreutils: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory'
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
+run_json explain '/__w/_temp/0a1b.sh: line 1: nvidia-smi: command not found'
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
+
+# HAMi-core's refusal past a pod's vGPU memory limit reads as a container's
+# and leads with the pod's limit; its count below zero with the miscount
+run_json explain '[HAMI-core ERROR (pid:25 thread=139892685178688 allocator.c:53)]: Device 0 OOM 27147995136 / 25757220864'
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.hami_gpumem_limit"'
+expect_json '.matches[0].causes[0].fix[0] | test("kubectl get pod")'
+run_json explain '[HAMI-core ERROR (pid:38 thread=140412686483456 allocator.c:53)]: Device 0 OOM 18446744073604695040 / 5368709120'
+expect_json '.matches[0].causes[0].id == "explain.containers.hami_miscount"'
+
+# an empty driver library in a container leads with the runtime that did not
+# mount the host's over it; off containers the broken file's general reading
+lead container explain.containers.driver_lib_placeholder 'ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short'
+lead native explain.toolkit.lib_file_broken 'red_serving: error while loading shared libraries: libnvidia-ml.so.1: file too short'
+
+# Docker's --gpus with no vendor's CDI specification: the missing
+# specification leads; an iGPU named in the paste puts "no NVIDIA GPU" first
+CDI='docker: Error response from daemon: failed to discover GPU vendor from CDI: no known GPU vendor found'
+lead native explain.containers.cdi_no_spec "$CDI"
+expect_json '.matches[0].causes[0].fix[0] | startswith("ls -l /etc/cdi")'
+lead container explain.containers.cdi_no_nvidia_gpu "The GPU on my server is an Intel Broadwell-U GT2 [HD Graphics 5500].
+$CDI"
+
+# the device plugin finding no NVML leads with the runtime its pod runs
+# under, the node without a driver next; GKE's installer waiting for a driver
+# that its pool does not install leads with the pool
+DP='I0402 12:47:47.247350       1 factory.go:104] Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file: No such file or directory
+E0402 12:47:47.247405       1 factory.go:112] Incompatible platform detected'
+lead container explain.containers.k8s_runtime "$DP"
+expect_json '[.matches[0].causes[].id][1] == "explain.containers.k8s_node_no_driver"'
+lead container explain.containers.k8s_node_no_driver 'GPU driver auto installation is disabled.
+Waiting for GPU driver libraries to be available.'
+
+# eglInitialize failing: with the platform unknown the driver's EGL part is
+# looked at first; in a container the vendor file the runtime did not bind
+lead native explain.containers.egl_no_nvidia_driver 'eglinfo: eglInitialize failed'
+lead container explain.containers.egl_vendor_missing 'eglinfo: eglInitialize failed'

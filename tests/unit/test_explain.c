@@ -2000,6 +2000,13 @@ static void test_text_platform(void **state)
 		{ "== CUDA ==\nCUDA Version 12.8.1.012\nContainer image Copyright (c) 2025, NVIDIA "
 		  "CORPORATION & AFFILIATES. All rights reserved.", "container" },
 		{ "$ singularity exec --nv alpine_latest.sif bash", "container" },
+		/* a pod's state, HAMi's interposer, nerdctl, a GitHub Actions job
+		 * container (Project-HAMi/volcano-vgpu-device-plugin#89,
+		 * Project-HAMi/HAMi#1202, NVIDIA/cuda-python#2724) */
+		{ "test-gpu-0   0/1   CrashLoopBackOff   5   3m", "container" },
+		{ "[HAMI-core ERROR (pid:1834 thread=1 libvgpu.c:874)]: cuInit failed:100", "container" },
+		{ "$ nerdctl run --gpus 0 --rm -it IMAGE", "container" },
+		{ "/__w/_temp/e57682ae.sh: line 1: nvidia-smi: command not found", "container" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
 		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
 		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
