@@ -960,4 +960,13 @@ expect_json '.matches[0].causes[0].id == "explain.tfjax.jax_cuda_lib_missing"'
 run_json explain --platform native "Non-zero status code returned while running FusedConv node. Name:'Conv_41' Status Message: CUDNN failure 3: CUDNN_STATUS_BAD_PARAM ; GPU=0 ; expr=cudnnAddTensor(cudnnHandle, &alpha, Base::s_.z_tensor, Base::s_.z_data, &alpha, Base::s_.y_tensor, Base::s_.y_data)"
 expect_json '.matches[0].signature == "explain.sig.cudnn_status" and .matches[0].causes[0].id == "explain.frameworks.cudnn_bad_param"'
 
+# NVLS multicast refused (Fabric Manager, NVSwitch) leads under PyTorch's
+# "unhandled cuda error" when NCCL's words name it
+# (https://github.com/pytorch/ci-infra/pull/541); without them, an unhandled
+# CUDA error on native Linux does not lead with NVLS, a rare condition there.
+run_json explain --platform native "$(printf 'torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.29.3\nFailed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152:\nCUDA error 401 the operation cannot be performed in the present state.')"
+expect_json '.matches[0].causes[0].id == "explain.nccl.nvls"'
+run_json explain --platform native 'torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5'
+expect_json '.matches[0].causes[0].id != "explain.nccl.nvls"'
+
 done_testing
