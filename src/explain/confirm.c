@@ -155,10 +155,11 @@ void rank_platform_pick(struct rank_platform *pf, const char *option,
 		if (pf->kind != option)
 			pf->marker = text_marker;
 	} else if (text_kind) {
-		/* The kernel's lines read the same in a container on that
-		 * kernel: this machine tells the two apart. */
-		const char *mk = machine && machine->ran ? res_get(machine, "kind") : NULL;
-		pf->kind = !strcmp(text_kind, "native") && mk && !strcmp(mk, "container") ? mk : text_kind;
+		/* The text wins over this machine: a native kernel's lines pasted
+		 * in a container are most often the host's or another machine's
+		 * (a colleague's, a server's), and the driver they show serves a
+		 * container on that kernel too, so native causes hold for both. */
+		pf->kind = text_kind;
 		pf->established = true;
 		pf->from = "text";
 		pf->marker = text_marker;

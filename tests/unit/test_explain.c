@@ -1461,6 +1461,13 @@ static void test_rank_platform(void **state)
 	assert_ptr_equal(r[2].e, &myth);
 	assert_int_equal(r[2].v, V_NOT_HERE);
 	assert_int_equal(r[2].why, R_TEXT);
+	/* A native kernel's lines pasted on this container: the text wins (the
+	 * host's log or another machine's), not this machine's kind. */
+	struct rank_platform pnative;
+	rank_platform_pick(&pnative, NULL, "native", "nvrm:", &res[0]);
+	assert_string_equal(pnative.kind, "native");
+	assert_string_equal(pnative.from, "text");
+	assert_true(pnative.established);
 	/* With --check: the Windows-build cause's check fails here, yet it is
 	 * not "likely": it cannot apply off WSL. */
 	rank_causes(&sig, defs, res, 3, &pf, r);
