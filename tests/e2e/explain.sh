@@ -969,4 +969,10 @@ expect_json '.matches[0].causes[0].id == "explain.nccl.nvls"'
 run_json explain --platform native 'torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5'
 expect_json '.matches[0].causes[0].id != "explain.nccl.nvls"'
 
+# ONNX Runtime's CUDA provider failing on a paste that does not say where it
+# ran (the message is the same on Linux and Windows): the first step runs on
+# both (pip, not the Linux loader cache); https://github.com/microsoft/onnxruntime/pull/21425
+run_json explain "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 onnxruntime::python::CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*, and the latest MSVC runtime. Please install all dependencies as mentioned in the GPU requirements page (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements), make sure they're in the PATH, and that your GPU is supported."
+expect_json '.matches[0].causes[0].id == "explain.apps.ort_cuda_libs" and (.matches[0].causes[0].fix[0] | startswith("python -m pip show onnxruntime-gpu"))'
+
 done_testing
