@@ -757,11 +757,30 @@ static void add_code(void *ctx, int code)
 		s->codes[s->ncodes++] = code;
 }
 
+/* Where the hit of key that ends at end begins in the message (< 0: on a
+ * line before it, the window's). */
+static long key_start(const struct explain_scan *s, size_t key, long end)
+{
+	return end - (long)s->db->ac.keylen[key] + 1;
+}
+
+/* The line bits a key of a word kind sets (0 for the other kinds). */
+static unsigned key_bits(const struct explain_key *k)
+{
+	switch (k->kind) {
+	case EK_CTX: return 1u << k->arg;
+	case EK_ERR: return LB_ERR;
+	case EK_GPU: return LB_GPU;
+	case EK_VENDOR: return k->arg ? LB_NV : LB_OTHER;
+	default: return 0;
+	}
+}
+
 static void on_hit(void *ctx, size_t key, long end)
 {
 	struct explain_scan *s = ctx;
 	const struct explain_key *k = &s->db->key[key];
-	long start = end - (long)s->db->ac.keylen[key] + 1;
+	long start = key_start(s, key, end);
 	if (start >= 0) {
 		struct explain_slot *sl = &s->slot[s->cur];
 		switch (k->kind) {
@@ -775,10 +794,10 @@ static void on_hit(void *ctx, size_t key, long end)
 			if (!s->only || s->only[k->arg])
 				s->re2[k->arg] = s->slot[s->cur].line;
 			break;
-		case EK_CTX: sl->bits |= 1u << k->arg; break;
-		case EK_ERR: sl->bits |= LB_ERR; break;
-		case EK_GPU: sl->bits |= LB_GPU; break;
-		case EK_VENDOR: sl->bits |= k->arg ? LB_NV : LB_OTHER; break;
+		case EK_CTX:
+		case EK_ERR:
+		case EK_GPU:
+		case EK_VENDOR: sl->bits |= key_bits(k); break;
 		case EK_WORD: s->ctxseen[k->arg] = 1; break;
 		default: /* EK_CODE: a name, as a whole word */
 			if ((start == 0 || !word_char(s->cmsg[start - 1])) &&
@@ -889,17 +908,17 @@ static struct explain_memo_line *memo_add(struct explain_scan *s, uint64_t h, in
 	for (size_t i = 0; i < s->nrec; i++) { /* in place: rec keeps the ordered ones */
 		const struct explain_memo_ev *e = &s->rec[i];
 		const struct explain_key *k = &s->db->key[e->key];
-		if (e->end + 1 < (long)s->db->ac.keylen[e->key]) {
+		if (key_start(s, e->key, e->end) < 0) {
 			s->rec[nev++] = *e;
 			continue;
 		}
 		switch (k->kind) {
 		case EK_RE2: s->rec_set[nre2++] = (uint32_t)k->arg; break;
 		case EK_WORD: s->rec_set[EXPLAIN_MEMO_EVENTS + nword++] = (uint32_t)k->arg; break;
-		case EK_CTX: m->bits |= 1u << k->arg; break;
-		case EK_ERR: m->bits |= LB_ERR; break;
-		case EK_GPU: m->bits |= LB_GPU; break;
-		case EK_VENDOR: m->bits |= k->arg ? LB_NV : LB_OTHER; break;
+		case EK_CTX:
+		case EK_ERR:
+		case EK_GPU:
+		case EK_VENDOR: m->bits |= key_bits(k); break;
 		default: s->rec[nev++] = *e; break;
 		}
 	}
@@ -969,7 +988,7 @@ static void on_hit_kept(void *ctx, size_t key, long end)
 	 * fits the memo. A code's hit depends on its position; one that begins
 	 * on a line before depends on where. */
 	const struct explain_key *k = &s->db->key[key];
-	if (k->kind != EK_CODE && end + 1 >= (long)s->db->ac.keylen[key]) {
+	if (k->kind != EK_CODE && key_start(s, key, end) >= 0) {
 		if (s->rec_walk[key] == s->walk) {
 			on_hit(ctx, key, end);
 			return;
