@@ -740,5 +740,6 @@ void explain_tally(const struct explain_scan *s, struct cause_rank *const *ranks
 		else
 			t->findings++;
 	}
-	t->status = t->findings + t->myths ? "problem" : t->noise ? "ok" : "unknown";
+	/* Lines that look like GPU errors and are not known leave it open. */
+	t->status = t->findings + t->myths ? "problem" : t->noise && !s->st.unknown ? "ok" : "unknown";
 }

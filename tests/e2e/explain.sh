@@ -160,6 +160,16 @@ run explain "misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22"
 expect_rc 0
 expect_line '^· bridge: dmesg: dxgkio_\* Ioctl failed: -22 / -2 \(harmless\)$'
 expect_line '^✓ Only harmless messages \(1\) in 1 line; nothing to fix\.$'
+# Harmless messages beside a line that looks like a GPU error and is not
+# known: no all-clear, exit 0, status unknown.
+harmless_and_unknown="misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22
+foo: cuSomethingWeird returned CUDA_ERROR_BAR_BAZ 9999"
+run explain "$harmless_and_unknown"
+expect_rc 0
+expect_no_line 'nothing to fix'
+expect_line '^\? No known problem in 2 lines: 1 harmless message, but 1 other line looks like a GPU error \(below\)\.'
+run_json explain "$harmless_and_unknown"
+expect_json '.summary.status == "unknown" and .summary.noise == 1 and .summary.unrecognised_lines == 1'
 
 # A myth being followed counts as a problem.
 run_json explain "export PATH=/usr/local/cuda-wsl/bin:\$PATH"
