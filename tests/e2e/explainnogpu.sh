@@ -1,8 +1,10 @@
 # explainnogpu.sh: an application's own words that it found no CUDA GPU
 # ("CUDA not available, falling back to CPU", "No GPU found", Lightning's
-# "GPU available: False"): the CPU-only build leads where the platform is
-# open, Windows' own reading on a Windows log, the Mac's where the paste
-# shows a Mac; every first step only looks, and no WSL step shows off WSL.
+# "GPU available: False"): any program prints these, so the general reading
+# (does the driver see a GPU?) leads, and PyTorch's CPU-only build where the
+# paste names PyTorch; Windows' own reading on a Windows log, the Mac's where
+# the paste shows a Mac; every first step only looks, and no WSL step shows
+# off WSL.
 # Pastes from the threads cited in src/kb/explain-nogpu.kb and
 # tests/explain/field/nogpu.txt.
 . "$(dirname "$0")/lib.sh"
@@ -12,9 +14,14 @@ fixture healthy-wsl2
 FALLBACK="Device 'cuda' is not available. Switching to 'cpu'."
 for kind in native container; do
 	run_json explain --platform $kind "$FALLBACK"
-	expect_json '.matches[0].signature == "explain.sig.nogpu_app_fallback" and .matches[0].causes[0].id == "frameworks.torch.cpu_only"'
-	# the second reading asks the driver first
-	expect_json '.matches[0].causes[1].id == "explain.cuda.no_device_any" and (.matches[0].causes[1].fix[0] | startswith("nvidia-smi"))'
+	# the message alone: the driver is asked first, PyTorch's build second
+	expect_json '.matches[0].signature == "explain.sig.nogpu_app_fallback" and .matches[0].causes[0].id == "explain.cuda.no_device_any" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+	expect_json '.matches[0].causes[1].id == "frameworks.torch.cpu_only"'
+	# a paste that shows PyTorch: its CPU-only build leads, with torch as the word that moved it
+	run_json explain --platform $kind "  File \"/home/u/app/.venv/lib/python3.11/site-packages/torch/cuda/__init__.py\", line 302, in _lazy_init
+$FALLBACK"
+	expect_json '.matches[0].causes[0].id == "frameworks.torch.cpu_only" and (.matches[0].causes[0].words.support | index("torch"))'
+	run_json explain --platform $kind "$FALLBACK"
 	expect_json '[.matches[0].causes[] | select(.machine == null) | .fix[] | select(test("wsl\\.exe|/usr/lib/wsl|PowerShell|\\.wslconfig"))] == []'
 done
 # no step that changes the system comes first
