@@ -2336,6 +2336,21 @@ static void test_rank_runtime_compilers(void **state)
 			    "explain.frameworks.nvrtc_old");
 }
 
+/* FFmpeg's "No capable devices found": an encoder option this GPU's NVENC
+ * lacks leads where FFmpeg's capability check named it the line before
+ * (FFmpeg-Builds#245, video2x#1437), a GPU without NVENC where the line
+ * stands alone (HandBrake#1998). */
+static void test_rank_nvenc_capability(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("[hevc_nvenc @ 000001debf9a0840] B frames as references are not supported\n"
+					   "[hevc_nvenc @ 000001debf9a0840] No capable devices found\n",
+					   NULL),
+			    "explain.apps.nvenc_setting_unsupported");
+	assert_string_equal(first_cause_of("[h264_nvenc @ 0x55d0] No capable devices found\n", NULL),
+			    "explain.apps.nvenc_no_engine");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3570,6 +3585,7 @@ int main(void)
 		cmocka_unit_test(test_rank_own_words),
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_runtime_compilers),
+		cmocka_unit_test(test_rank_nvenc_capability),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
