@@ -128,6 +128,22 @@ static bool word_at(const char *lo, size_t len, size_t at, size_t n)
 	return !before && !after;
 }
 
+/* A path marker ("/usr/lib/wsl") inside a word with a "*" is a pattern a
+ * program searches on every host, not a path this one has: Ollama's GPU
+ * discovery logs its globs ("gpu library search" globs="[...
+ * /usr/lib/wsl/lib/libcuda.so* ...]") on native Linux
+ * and in containers too (github.com/ollama/ollama/issues/11519). */
+static bool in_glob(const char *lo, size_t len, size_t at)
+{
+	static const char stop[] = " \t\n\r\"'[],";
+	size_t b = at, e = at;
+	while (b > 0 && !strchr(stop, lo[b - 1]))
+		b--;
+	while (e < len && !strchr(stop, lo[e]))
+		e++;
+	return memchr(lo + b, '*', e - b) != NULL;
+}
+
 /* Docker Compose's prefix of a container's line, at a line's start: the
  * service's container name, which ends in its replica number (v2
  * "ollama-1", v1 "ml_api_1"), padded with spaces to the longest, then
@@ -253,7 +269,8 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 				size_t ml = mlen[m];
 				if (i + ml <= have && lo[i + 1] == markers[m].text[1] &&
 				    !found[m] && !first[markers[m].plat] &&
-				    !memcmp(lo + i, markers[m].text, ml) && word_at(lo, have, i, ml))
+				    !memcmp(lo + i, markers[m].text, ml) && word_at(lo, have, i, ml) &&
+				    (markers[m].text[0] != '/' || !in_glob(lo, have, i)))
 					found[m] = true;
 			}
 		for (size_t m = 0; m < NMARKERS; m++)

@@ -2092,6 +2092,15 @@ static void test_text_platform(void **state)
 		{ "1_2  | x", NULL },
 		{ "|   0  NVIDIA GeForce RTX 3090    Off |   00000000:01:00.0  On |   N/A |", NULL },
 		{ "model-v1.5 | 7.1 GB", NULL },
+		/* Ollama's discovery lists the globs it searches on every host
+		 * (WSL's among them): no marker; the library it found there is */
+		{ "level=DEBUG source=gpu.go:491 msg=\"gpu library search\" globs=\"[/usr/local/lib/"
+		  "ollama/libcuda.so* /usr/lib/wsl/lib/libcuda.so* /usr/lib/wsl/drivers/*/libcuda.so* "
+		  "/opt/cuda/lib*/libcuda.so*]\"\ncuInit err: 999",
+		  NULL },
+		{ "msg=\"gpu library search\" globs=\"[/usr/lib/wsl/lib/libcuda.so*]\"\n"
+		  "msg=\"discovered GPU libraries\" paths=[/usr/lib/wsl/lib/libcuda.so.1]",
+		  "wsl2" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct text_platform tp;
