@@ -39,6 +39,18 @@ BNB="CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver instal
 lead native explain.libs.native_driver_libs_missing "$BNB"
 lead container explain.containers.no_gpu_driver "$BNB"
 
+# Ollama's discovery prints the globs it searches on every host, WSL's
+# among them: no WSL marker (the unknown log reads as this machine; natively
+# the module left in a bad state leads)
+OGLOB='time=2025-02-06T11:44:15.903Z level=DEBUG source=gpu.go:525 msg="gpu library search" globs="[/usr/local/lib/ollama/libcuda.so* /usr/lib/*-linux-gnu/libcuda.so* /usr/lib/wsl/lib/libcuda.so* /usr/lib/wsl/drivers/*/libcuda.so* /opt/cuda/lib*/libcuda.so*]"
+cuInit err: 999'
+run_json explain "$OGLOB"
+expect_json '.log_platform.from == "machine" and .matches[0].signature == "explain.sig.cuda_unknown"'
+lead native explain.host.uvm_bad_state "$OGLOB"
+# Ollama's NVML 18 is the library/module version mismatch, not NVML's 9
+run_json explain --platform native 'msg="Unable to load CUDA management library /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.545.29.06: nvml vram init failure: 18"'
+expect_json '[.matches[].signature] == ["explain.sig.nvml_version_mismatch"] and .matches[0].causes[0].id == "explain.wide.nvrm_api_mismatch"'
+
 # NVML's 9 is the kernel module not loaded on native Linux
 OLLAMA='time=2024-01-10T10:00:00.000Z level=INFO source=gpu.go:88 msg="nvml vram init failure: 9"'
 lead native explain.nvml.driver_not_loaded_native "$OLLAMA"
