@@ -362,3 +362,11 @@ Waiting for GPU driver libraries to be available.'
 # looked at first; in a container the vendor file the runtime did not bind
 lead native explain.containers.egl_no_nvidia_driver 'eglinfo: eglInitialize failed'
 lead container explain.containers.egl_vendor_missing 'eglinfo: eglInitialize failed'
+
+# CTranslate2 asking for cuDNN 8: look first (pip list), then put pip's
+# cuDNN folder on the loader's path; the install named for cuDNN 8's log
+# moves ctranslate2 to cuDNN 9 with it, not cuDNN 9 alone
+run_json explain --platform native 'Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory'
+expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cudnn" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
+expect_json '.matches[0].causes[0].fix[1] | startswith("export LD_LIBRARY_PATH=")'
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("python -m pip install --upgrade ctranslate2"))] | length == 1'
