@@ -370,3 +370,12 @@ run_json explain --platform native 'Could not load library libcudnn_ops_infer.so
 expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cudnn" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
 expect_json '.matches[0].causes[0].fix[1] | startswith("export LD_LIBRARY_PATH=")'
 expect_json '[.matches[0].causes[0].fix[] | select(startswith("python -m pip install --upgrade ctranslate2"))] | length == 1'
+
+# Triton's ptxas failing: its own words lead with bfloat16 below Ampere, a
+# look at the GPU's compute capability first; a Blackwell GPU's ptxas
+# failure (sm_120) keeps the architecture's reading first
+run_json explain --platform native "$(printf '%s\n%s' "ptxas /tmp/tmpmfrp_3wp.ptx, line 281; error   : Feature '.bf16' requires .target sm_80 or higher" 'RuntimeError: `ptxas` failed with error code 255:')"
+expect_json '[.matches[].causes[0].id] | unique == ["explain.wide.triton_bf16_pre_ampere"]'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap")'
+run_json explain --platform native "subprocess.CalledProcessError: Command '['/x/triton/backends/nvidia/bin/ptxas', '-lineinfo', '-v', '--gpu-name=sm_120', '/tmp/t.ptx', '-o', '/tmp/t.ptx.o']' returned non-zero exit status 255."
+expect_json '.matches[0].causes[0].id != "explain.wide.triton_bf16_pre_ampere"'
