@@ -103,6 +103,10 @@ static const struct {
 	 * ("/__w/_temp/...sh: line 1: nvidia-smi: command not found") */
 	{ "crashloopbackoff", P_CTR }, { "nerdctl", P_CTR }, { "hami-core", P_CTR },
 	{ "libvgpu", P_CTR }, { "/__w/", P_CTR },
+	/* the command that printed the paste: a container's own output
+	 * ("docker logs -f ollama", "docker container logs ab3d7ca114c0",
+	 * "docker log xinference_gpu"; ollama/ollama#7786, #4216, #12352) */
+	{ "docker logs", P_CTR }, { "docker log", P_CTR }, { "docker container logs", P_CTR },
 
 	/* A Hyper-V guest given a GPU by paravirtualisation borrows WSL's
 	 * stack: dxgkrnl built out of tree (WSL's kernel has it built in,

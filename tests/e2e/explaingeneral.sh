@@ -379,3 +379,10 @@ expect_json '[.matches[].causes[0].id] | unique == ["explain.wide.triton_bf16_pr
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap")'
 run_json explain --platform native "subprocess.CalledProcessError: Command '['/x/triton/backends/nvidia/bin/ptxas', '-lineinfo', '-v', '--gpu-name=sm_120', '/tmp/t.ptx', '-o', '/tmp/t.ptx.o']' returned non-zero exit status 255."
 expect_json '.matches[0].causes[0].id != "explain.wide.triton_bf16_pre_ampere"'
+
+# the command that printed the paste says where it ran: `docker logs` is a
+# container's output (ollama/ollama#4216), so a missing libcuda there
+# leads with the container started without the GPU
+run_json explain "$(printf '%s\n%s' ' docker container logs ab3d7ca114c0' 'OSError: libcuda.so.1: cannot open shared object file: No such file or directory')"
+expect_json '.log_platform.kind == "container" and .log_platform.from == "text"'
+expect_json '.matches[0].causes[0].id == "explain.containers.no_gpu_driver"'

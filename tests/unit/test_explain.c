@@ -2098,6 +2098,13 @@ static void test_text_platform(void **state)
 		  "ollama/libcuda.so* /usr/lib/wsl/lib/libcuda.so* /usr/lib/wsl/drivers/*/libcuda.so* "
 		  "/opt/cuda/lib*/libcuda.so*]\"\ncuInit err: 999",
 		  NULL },
+		/* the command that printed a container's output */
+		{ "~$ docker logs -f ollama\ntime=2024-04-19T10:00:00Z level=INFO", "container" },
+		{ " docker container logs ab3d7ca114c0\ntime=2024-05-06T23:50:07.155Z", "container" },
+		{ "docker log xinference_gpu\nOSError: libcuda.so.1: cannot open shared object file",
+		  "container" },
+		/* not a word inside another: a logger, a login */
+		{ "docker logger started; docker login succeeded", NULL },
 		{ "msg=\"gpu library search\" globs=\"[/usr/lib/wsl/lib/libcuda.so*]\"\n"
 		  "msg=\"discovered GPU libraries\" paths=[/usr/lib/wsl/lib/libcuda.so.1]",
 		  "wsl2" },
