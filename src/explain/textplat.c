@@ -103,6 +103,10 @@ static const struct {
 	 * ("/__w/_temp/...sh: line 1: nvidia-smi: command not found") */
 	{ "crashloopbackoff", P_CTR }, { "nerdctl", P_CTR }, { "hami-core", P_CTR },
 	{ "libvgpu", P_CTR }, { "/__w/", P_CTR },
+	/* the command that printed the paste: a container's own output
+	 * ("docker logs -f ollama", "docker container logs ab3d7ca114c0",
+	 * "docker log xinference_gpu"; ollama/ollama#7786, #4216, #12352) */
+	{ "docker logs", P_CTR }, { "docker log", P_CTR }, { "docker container logs", P_CTR },
 
 	/* A Hyper-V guest given a GPU by paravirtualisation borrows WSL's
 	 * stack: dxgkrnl built out of tree (WSL's kernel has it built in,
@@ -126,6 +130,22 @@ static bool word_at(const char *lo, size_t len, size_t at, size_t n)
 	if (!isalnum((unsigned char)lo[at]))
 		return !after;
 	return !before && !after;
+}
+
+/* A path marker ("/usr/lib/wsl") inside a word with a "*" is a pattern a
+ * program searches on every host, not a path this one has: Ollama's GPU
+ * discovery logs its globs ("gpu library search" globs="[...
+ * /usr/lib/wsl/lib/libcuda.so* ...]") on native Linux
+ * and in containers too (github.com/ollama/ollama/issues/11519). */
+static bool in_glob(const char *lo, size_t len, size_t at)
+{
+	static const char stop[] = " \t\n\r\"'[],";
+	size_t b = at, e = at;
+	while (b > 0 && !strchr(stop, lo[b - 1]))
+		b--;
+	while (e < len && !strchr(stop, lo[e]))
+		e++;
+	return memchr(lo + b, '*', e - b) != NULL;
 }
 
 /* Docker Compose's prefix of a container's line, at a line's start: the
@@ -253,7 +273,8 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 				size_t ml = mlen[m];
 				if (i + ml <= have && lo[i + 1] == markers[m].text[1] &&
 				    !found[m] && !first[markers[m].plat] &&
-				    !memcmp(lo + i, markers[m].text, ml) && word_at(lo, have, i, ml))
+				    !memcmp(lo + i, markers[m].text, ml) && word_at(lo, have, i, ml) &&
+				    (markers[m].text[0] != '/' || !in_glob(lo, have, i)))
 					found[m] = true;
 			}
 		for (size_t m = 0; m < NMARKERS; m++)

@@ -39,6 +39,18 @@ BNB="CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver instal
 lead native explain.libs.native_driver_libs_missing "$BNB"
 lead container explain.containers.no_gpu_driver "$BNB"
 
+# Ollama's discovery prints the globs it searches on every host, WSL's
+# among them: no WSL marker (the unknown log reads as this machine; natively
+# the module left in a bad state leads)
+OGLOB='time=2025-02-06T11:44:15.903Z level=DEBUG source=gpu.go:525 msg="gpu library search" globs="[/usr/local/lib/ollama/libcuda.so* /usr/lib/*-linux-gnu/libcuda.so* /usr/lib/wsl/lib/libcuda.so* /usr/lib/wsl/drivers/*/libcuda.so* /opt/cuda/lib*/libcuda.so*]"
+cuInit err: 999'
+run_json explain "$OGLOB"
+expect_json '.log_platform.from == "machine" and .matches[0].signature == "explain.sig.cuda_unknown"'
+lead native explain.host.uvm_bad_state "$OGLOB"
+# Ollama's NVML 18 is the library/module version mismatch, not NVML's 9
+run_json explain --platform native 'msg="Unable to load CUDA management library /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.545.29.06: nvml vram init failure: 18"'
+expect_json '[.matches[].signature] == ["explain.sig.nvml_version_mismatch"] and .matches[0].causes[0].id == "explain.wide.nvrm_api_mismatch"'
+
 # NVML's 9 is the kernel module not loaded on native Linux
 OLLAMA='time=2024-01-10T10:00:00.000Z level=INFO source=gpu.go:88 msg="nvml vram init failure: 9"'
 lead native explain.nvml.driver_not_loaded_native "$OLLAMA"
@@ -350,3 +362,27 @@ Waiting for GPU driver libraries to be available.'
 # looked at first; in a container the vendor file the runtime did not bind
 lead native explain.containers.egl_no_nvidia_driver 'eglinfo: eglInitialize failed'
 lead container explain.containers.egl_vendor_missing 'eglinfo: eglInitialize failed'
+
+# CTranslate2 asking for cuDNN 8: look first (pip list), then put pip's
+# cuDNN folder on the loader's path; the install named for cuDNN 8's log
+# moves ctranslate2 to cuDNN 9 with it, not cuDNN 9 alone
+run_json explain --platform native 'Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory'
+expect_json '.matches[0].causes[0].id == "explain.apps.ct2_cudnn" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
+expect_json '.matches[0].causes[0].fix[1] | startswith("export LD_LIBRARY_PATH=")'
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("python -m pip install --upgrade ctranslate2"))] | length == 1'
+
+# Triton's ptxas failing: its own words lead with bfloat16 below Ampere, a
+# look at the GPU's compute capability first; a Blackwell GPU's ptxas
+# failure (sm_120) keeps the architecture's reading first
+run_json explain --platform native "$(printf '%s\n%s' "ptxas /tmp/tmpmfrp_3wp.ptx, line 281; error   : Feature '.bf16' requires .target sm_80 or higher" 'RuntimeError: `ptxas` failed with error code 255:')"
+expect_json '[.matches[].causes[0].id] | unique == ["explain.wide.triton_bf16_pre_ampere"]'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi --query-gpu=name,compute_cap")'
+run_json explain --platform native "subprocess.CalledProcessError: Command '['/x/triton/backends/nvidia/bin/ptxas', '-lineinfo', '-v', '--gpu-name=sm_120', '/tmp/t.ptx', '-o', '/tmp/t.ptx.o']' returned non-zero exit status 255."
+expect_json '.matches[0].causes[0].id != "explain.wide.triton_bf16_pre_ampere"'
+
+# the command that printed the paste says where it ran: `docker logs` is a
+# container's output (ollama/ollama#4216), so a missing libcuda there
+# leads with the container started without the GPU
+run_json explain "$(printf '%s\n%s' ' docker container logs ab3d7ca114c0' 'OSError: libcuda.so.1: cannot open shared object file: No such file or directory')"
+expect_json '.log_platform.kind == "container" and .log_platform.from == "text"'
+expect_json '.matches[0].causes[0].id == "explain.containers.no_gpu_driver"'

@@ -170,3 +170,14 @@ winlead explain.cuda.device_index_absent "$(printf 'File "C:\\Users\\me\\AppData
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi -L")'
 
 done_testing
+
+# Forge's words for the web UI's start-up GPU test: on Windows the test
+# in the web UI's own Python leads (a venv, or the one-click package's
+# system\python); on Linux the Linux reading
+FORGE='  File "C:\Users\st\Downloads\forge\webui\modules\launch_utils.py", line 436, in prepare_environment
+RuntimeError: Your device does not support the current version of Torch/CUDA! Consider download another version
+Press any key to continue . . .'
+winlead explain.apps.sd_cuda_test_windows "$FORGE"
+expect_json '[.matches[0].causes[0].fix[] | select(startswith(".\\system\\python\\python.exe"))] | length == 1'
+run_json explain --platform native 'RuntimeError: Your device does not support the current version of Torch/CUDA! Consider download another version:'
+expect_json '.matches[0].causes[0].id == "explain.apps.sd_cuda_test"'

@@ -97,8 +97,8 @@ expect_line 'Windows-side commands'
 # library, not a kernel module to reload
 with FAKE_NVML_FAIL=nvmlInit_v2:18
 run_json --only nvml.init
-expect_json '.checks[] | select(.id == "nvml.init") | .fix[0] | startswith("ldconfig -p | grep libnvidia-ml   # the copies programs may load; on WSL only /usr/lib/wsl/lib")'
-expect_json '.checks[] | select(.id == "nvml.init") | .fix[1] | startswith("wslgpu check --only libs")'
+expect_json '.checks[] | select(.id == "nvml.init") | .fix[0] | startswith("ldconfig -p | grep libnvidia-ml   # the copies programs may load")'
+expect_json '.checks[] | select(.id == "nvml.init") | .fix[1] | startswith("wslgpu check --only libs   # on WSL: a Linux driver'"'"'s library that shadows /usr/lib/wsl/lib")'
 every_view "$NATIVE_STEP"
 
 # ---- a container on native Linux (no GPU handed in) ----

@@ -2092,6 +2092,22 @@ static void test_text_platform(void **state)
 		{ "1_2  | x", NULL },
 		{ "|   0  NVIDIA GeForce RTX 3090    Off |   00000000:01:00.0  On |   N/A |", NULL },
 		{ "model-v1.5 | 7.1 GB", NULL },
+		/* Ollama's discovery lists the globs it searches on every host
+		 * (WSL's among them): no marker; the library it found there is */
+		{ "level=DEBUG source=gpu.go:491 msg=\"gpu library search\" globs=\"[/usr/local/lib/"
+		  "ollama/libcuda.so* /usr/lib/wsl/lib/libcuda.so* /usr/lib/wsl/drivers/*/libcuda.so* "
+		  "/opt/cuda/lib*/libcuda.so*]\"\ncuInit err: 999",
+		  NULL },
+		/* the command that printed a container's output */
+		{ "~$ docker logs -f ollama\ntime=2024-04-19T10:00:00Z level=INFO", "container" },
+		{ " docker container logs ab3d7ca114c0\ntime=2024-05-06T23:50:07.155Z", "container" },
+		{ "docker log xinference_gpu\nOSError: libcuda.so.1: cannot open shared object file",
+		  "container" },
+		/* not a word inside another: a logger, a login */
+		{ "docker logger started; docker login succeeded", NULL },
+		{ "msg=\"gpu library search\" globs=\"[/usr/lib/wsl/lib/libcuda.so*]\"\n"
+		  "msg=\"discovered GPU libraries\" paths=[/usr/lib/wsl/lib/libcuda.so.1]",
+		  "wsl2" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct text_platform tp;
