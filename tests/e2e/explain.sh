@@ -985,4 +985,20 @@ expect_json '.matches[0].causes[0].id != "explain.nccl.nvls"'
 run_json explain "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 onnxruntime::python::CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*, and the latest MSVC runtime. Please install all dependencies as mentioned in the GPU requirements page (https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements), make sure they're in the PATH, and that your GPU is supported."
 expect_json '.matches[0].causes[0].id == "explain.apps.ort_cuda_libs" and (.matches[0].causes[0].fix[0] | startswith("python -m pip show onnxruntime-gpu"))'
 
+# cuda-gdb without its back-end: in a container the runtime not binding the
+# driver's libcudadebugger.so.1 leads, natively the library missing on the
+# system (https://github.com/cms-sw/cmssw/issues/42963)
+run_json explain --platform container "Could not find CUDA Debugger back-end. Please try upgrading/re-installing the GPU driver"
+expect_json '.matches[0].signature == "explain.sig.cuda_debugger_backend" and .matches[0].causes[0].id == "explain.containers.cuda_debugger_not_injected"'
+run_json explain --platform native "Could not find CUDA Debugger back-end. Please try upgrading/re-installing the GPU driver"
+expect_json '.matches[0].causes[0].id == "explain.libs.cuda_debugger_backend_missing" and (.matches[0].causes[0].fix[0] | startswith("ldconfig -p"))'
+
+# nvidia-ctk refusing daemon.json: the JSON leads, unless the paste shows a
+# Docker that is not docker.service (the snap's own NVIDIA setup then leads;
+# https://github.com/xark-argo/argo/issues/16)
+run_json explain --platform native "ERRO[0000] unable to load config for runtime docker: invalid character '}' looking for beginning of object key string"
+expect_json '.matches[0].causes[0].id == "explain.containers.daemon_json_invalid" and (.matches[0].causes[0].fix[0] | startswith("python3 -m json.tool"))'
+run_json explain --platform native "$(printf 'ERRO[0000] unable to load config for runtime docker: invalid character looking for beginning of object key string\nFailed to restart docker.service: Unit docker.service not found.')"
+expect_json '.matches[0].causes[0].id == "explain.containers.snap_docker"'
+
 done_testing
