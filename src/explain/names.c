@@ -178,6 +178,13 @@ static void library(const char *t, size_t len, struct names *out)
 		if (so[3] == '.')
 			for (vat = (size_t)(so - low) + 4; is_digit(low[vat + vlen]); vlen++)
 				;
+		/* the name ends after its last ".N": PyTorch's DynamicLibrary glues
+		 * the next word on ("libnvrtc.so.12and libnvrtc-XXXX.so.12") */
+		size_t end = (size_t)(so - low) + 3;
+		while (low[end] == '.' && is_digit(low[end + 1]))
+			for (end++; is_digit(low[end]); end++)
+				;
+		len = end;
 	} else if (len > 4 && !strcmp(low + len - 4, ".dll")) {
 		stem_len = len - 4;
 		/* cudnn_ops64_9.dll, nvrtc64_120_0.dll, nvinfer_10.dll */

@@ -46,6 +46,12 @@ static void test_names_libraries(void **state)
 	assert_string_equal(find(&nm, "libcudnn_ops.so.9")->what, "cuDNN 9");
 	assert_string_equal(find(&nm, "libcudnn_ops.so.9.1.0")->what, "cuDNN 9");
 
+	/* PyTorch's DynamicLibrary glues the next word onto the name */
+	nm = read_line("Error in dlopen for library libnvrtc.so.12and libnvrtc-XXXXXXXX.so.12");
+	assert_non_null(find(&nm, "libnvrtc.so.12"));
+	assert_null(find(&nm, "libnvrtc.so.12and"));
+	assert_string_equal(find(&nm, "libnvrtc.so.12")->what, "NVRTC for CUDA 12");
+
 	/* the driver's .so.1 is an ABI number, not a version */
 	nm = read_line("RuntimeError: libcuda.so.1: cannot open shared object file.");
 	assert_int_equal(nm.n, 1);
