@@ -256,6 +256,17 @@ for kind in native container; do
 	if [ -z "$bad" ] && [ -s "$WORK/fixes" ]; then ok "$kind: every fix line passes bash -n"; else fail "$kind: fix lines bash -n rejects: $bad"; fi
 done
 
+
+# CUDA's "operation not supported" (801): with no other words the driver's
+# version is read first (a feature newer than an R525 driver); a vGPU
+# profile's name or PyTorch's expandable segments put the vGPU's missing
+# memory features first; 304 (an OS call failed) is its own message
+lead native explain.cuda.ns_driver_feature 'RuntimeError: CUDA error: operation not supported'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+lead native explain.cuda.ns_vgpu_vmm "$(printf 'GPU 0: GRID V100D-32C\n  what():  [TM][ERROR] CUDA runtime error: operation not supported /lmdeploy/src/turbomind/utils/allocator.h:197')"
+lead container explain.cuda.ns_vgpu_vmm "$(printf 'PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nRuntimeError: CUDA driver error: operation not supported')"
+run_json explain --platform native 'pycuda._driver.LogicError: cuMemHostAlloc failed: OS call failed or operation not supported on this OS'
+expect_json '.matches[0].signature == "explain.sig.cuda_os_call_failed" and .matches[0].causes[0].id == "cuda.init.os_error"'
 done_testing
 
 # A driver older than the program's CUDA: every platform's log gets a way to
