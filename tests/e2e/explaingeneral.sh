@@ -267,6 +267,11 @@ lead native explain.cuda.ns_vgpu_vmm "$(printf 'GPU 0: GRID V100D-32C\n  what():
 lead container explain.cuda.ns_vgpu_vmm "$(printf 'PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nRuntimeError: CUDA driver error: operation not supported')"
 run_json explain --platform native 'pycuda._driver.LogicError: cuMemHostAlloc failed: OS call failed or operation not supported on this OS'
 expect_json '.matches[0].signature == "explain.sig.cuda_os_call_failed" and .matches[0].causes[0].id == "cuda.init.os_error"'
+
+# cuBLAS's INVALID_VALUE from a framework's GEMM: the cuBLAS of another CUDA
+# release than the framework's leads, read with pip first, not a missing driver
+lead native explain.cuda.cublas_invalid_value_mix 'RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`'
+expect_json '.matches[0].signature == "explain.sig.cublas_invalid_value" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
 done_testing
 
 # A driver older than the program's CUDA: every platform's log gets a way to
