@@ -272,6 +272,11 @@ expect_json '.matches[0].signature == "explain.sig.cuda_os_call_failed" and .mat
 # release than the framework's leads, read with pip first, not a missing driver
 lead native explain.cuda.cublas_invalid_value_mix 'RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`'
 expect_json '.matches[0].signature == "explain.sig.cublas_invalid_value" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
+
+# XLA's "Could not create cudnn handle" under JAX's frames is the cuDNN JAX
+# loaded; under TensorFlow, memory TensorFlow reserved keeps its place
+lead native explain.frameworks.cudnn_mismatch "$(printf 'E0515 10:03:24.130426   19611 cuda_dnn.cc:534] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\nE0515 10:03:24.130458   19611 cuda_dnn.cc:538] Memory usage: 7973961728 bytes free, 8198619136 bytes total.\njax.errors.SimplifiedTraceback: For simplicity, JAX has removed its internal frames')"
+lead native explain.tfjax.tf_memory "$(printf '2019-01-02 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n  File "/usr/lib/python3/dist-packages/tensorflow/python/keras/engine/training.py", line 1')"
 done_testing
 
 # A driver older than the program's CUDA: every platform's log gets a way to
