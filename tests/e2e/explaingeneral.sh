@@ -277,6 +277,11 @@ expect_json '.matches[0].signature == "explain.sig.cublas_invalid_value" and (.m
 # loaded; under TensorFlow, memory TensorFlow reserved keeps its place
 lead native explain.frameworks.cudnn_mismatch "$(printf 'E0515 10:03:24.130426   19611 cuda_dnn.cc:534] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\nE0515 10:03:24.130458   19611 cuda_dnn.cc:538] Memory usage: 7973961728 bytes free, 8198619136 bytes total.\njax.errors.SimplifiedTraceback: For simplicity, JAX has removed its internal frames')"
 lead native explain.tfjax.tf_memory "$(printf '2019-01-02 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n  File "/usr/lib/python3/dist-packages/tensorflow/python/keras/engine/training.py", line 1')"
+
+# Paddle's dynamic loader missing a CUDA library: the wheel's own CUDA and
+# cuDNN releases are read first (a look that runs on Linux and Windows)
+lead native explain.frameworks.paddle_cuda_libs 'W1209 16:01:34.575943 170444 dynamic_loader.cc:314] The third-party dynamic library (libcudnn.so) that Paddle depends on is not configured correctly. (error code is /usr/local/cuda/lib64/libcudnn.so: cannot open shared object file: No such file or directory)'
+expect_json '.matches[0].signature == "explain.sig.paddle_dynload_cuda_lib" and (.matches[0].causes[0].fix[0] | startswith("python -c \"import paddle"))'
 done_testing
 
 # A driver older than the program's CUDA: every platform's log gets a way to
