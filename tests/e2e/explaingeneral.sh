@@ -268,6 +268,32 @@ for kind in native container; do
 	if [ -z "$bad" ] && [ -s "$WORK/fixes" ]; then ok "$kind: every fix line passes bash -n"; else fail "$kind: fix lines bash -n rejects: $bad"; fi
 done
 
+
+# CUDA's "operation not supported" (801): with no other words the driver's
+# version is read first (a feature newer than an R525 driver); a vGPU
+# profile's name or PyTorch's expandable segments put the vGPU's missing
+# memory features first; 304 (an OS call failed) is its own message
+lead native explain.cuda.ns_driver_feature 'RuntimeError: CUDA error: operation not supported'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+lead native explain.cuda.ns_vgpu_vmm "$(printf 'GPU 0: GRID V100D-32C\n  what():  [TM][ERROR] CUDA runtime error: operation not supported /lmdeploy/src/turbomind/utils/allocator.h:197')"
+lead container explain.cuda.ns_vgpu_vmm "$(printf 'PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nRuntimeError: CUDA driver error: operation not supported')"
+run_json explain --platform native 'pycuda._driver.LogicError: cuMemHostAlloc failed: OS call failed or operation not supported on this OS'
+expect_json '.matches[0].signature == "explain.sig.cuda_os_call_failed" and .matches[0].causes[0].id == "cuda.init.os_error"'
+
+# cuBLAS's INVALID_VALUE from a framework's GEMM: the cuBLAS of another CUDA
+# release than the framework's leads, read with pip first, not a missing driver
+lead native explain.cuda.cublas_invalid_value_mix 'RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`'
+expect_json '.matches[0].signature == "explain.sig.cublas_invalid_value" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
+
+# XLA's "Could not create cudnn handle" under JAX's frames is the cuDNN JAX
+# loaded; under TensorFlow, memory TensorFlow reserved keeps its place
+lead native explain.frameworks.cudnn_mismatch "$(printf 'E0515 10:03:24.130426   19611 cuda_dnn.cc:534] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\nE0515 10:03:24.130458   19611 cuda_dnn.cc:538] Memory usage: 7973961728 bytes free, 8198619136 bytes total.\njax.errors.SimplifiedTraceback: For simplicity, JAX has removed its internal frames')"
+lead native explain.tfjax.tf_memory "$(printf '2019-01-02 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n  File "/usr/lib/python3/dist-packages/tensorflow/python/keras/engine/training.py", line 1')"
+
+# Paddle's dynamic loader missing a CUDA library: the wheel's own CUDA and
+# cuDNN releases are read first (a look that runs on Linux and Windows)
+lead native explain.frameworks.paddle_cuda_libs 'W1209 16:01:34.575943 170444 dynamic_loader.cc:314] The third-party dynamic library (libcudnn.so) that Paddle depends on is not configured correctly. (error code is /usr/local/cuda/lib64/libcudnn.so: cannot open shared object file: No such file or directory)'
+expect_json '.matches[0].signature == "explain.sig.paddle_dynload_cuda_lib" and (.matches[0].causes[0].fix[0] | startswith("python -c \"import paddle"))'
 done_testing
 
 # A driver older than the program's CUDA: every platform's log gets a way to

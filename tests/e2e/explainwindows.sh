@@ -169,6 +169,14 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("Get-WinEvent")'
 winlead explain.cuda.device_index_absent "$(printf 'File "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\faster_whisper\\transcribe.py", line 145, in __init__\nRuntimeError: CUDA failed with error invalid device ordinal')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi -L")'
 
+# TensorRT's builder refusing its kernel library: on Windows the DLLs on PATH
+# lead (where.exe), elsewhere the pip packages and the loader cache
+winlead explain.frameworks.trt_cask_klib_mix_windows '[FastDeploy][INFO]:  Successfully found CUDA ToolKit from system PATH env -> C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.1\bin
+[ERROR] fastdeploy/runtime/backends/tensorrt/trt_backend.cc(232)::fastdeploy::FDTrtLogger::log  2: [builder.cpp::nvinfer1::builder::createCaskKernelLibraryImpl::137] Error Code 2: Internal Error (Assertion validateCaskKLibSize(buffer.size) failed. )'
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe nvinfer")'
+run_json explain --platform native '[TRT] [E] 2: [builder.cpp::createCaskKernelLibraryImpl::157] Error Code 2: Internal Error (Assertion validateCaskKLibSize(buffer.size) failed. )'
+expect_json '.matches[0].causes[0].id == "explain.frameworks.trt_cask_klib_mix" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
+
 done_testing
 
 # Forge's words for the web UI's start-up GPU test: on Windows the test
