@@ -350,3 +350,12 @@ Waiting for GPU driver libraries to be available.'
 # looked at first; in a container the vendor file the runtime did not bind
 lead native explain.containers.egl_no_nvidia_driver 'eglinfo: eglInitialize failed'
 lead container explain.containers.egl_vendor_missing 'eglinfo: eglInitialize failed'
+
+# NCCL's IB transport failing a transfer: error 4 (GPUDirect RDMA through
+# ACS) leads with the ACS look; status=12 (retries exceeded) with the network
+IB4='kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer 10.0.35.1<49189> with error 4, opcode 5327, len 5327, vendor err 81 (Send)'
+lead native explain.nccl.ib_completion_acs "$IB4"
+expect_json '.matches[0].causes[0].fix[0] | startswith("sudo lspci")'
+lead container explain.nccl.ib_completion_acs "$IB4"
+run_json explain --platform native 'hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv)'
+expect_json '.matches[0].causes[0].id == "explain.nccl.ib_completion_network"'
