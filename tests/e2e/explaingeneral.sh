@@ -359,3 +359,11 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("sudo lspci")'
 lead container explain.nccl.ib_completion_acs "$IB4"
 run_json explain --platform native 'hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv)'
 expect_json '.matches[0].causes[0].id == "explain.nccl.ib_completion_network"'
+
+# apt refusing the driver's packages: on native Linux the mixed sources lead
+# with a look (apt-cache policy); dpkg -i one at a time with apt's own order
+lead native explain.host.deb_driver_deps ' nvidia-driver-535-open : Depends: libnvidia-gl-535 (= 535.54.03-0ubuntu0.22.04.1) but 535.54.03-0ubuntu1 is to be installed'
+expect_json '.matches[0].causes[0].fix[0] | test("apt-cache policy")'
+lead native explain.host.deb_driver_debs_one_by_one 'dpkg: dependency problems prevent configuration of libnvidia-decode-570:amd64:
+ libnvidia-decode-570:amd64 depends on libnvidia-compute-570 (= 570.124.06-0ubuntu1); however:
+  Package libnvidia-compute-570 is not installed.'
