@@ -357,8 +357,7 @@ IB4='kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion 
 lead native explain.nccl.ib_completion_acs "$IB4"
 expect_json '.matches[0].causes[0].fix[0] | startswith("sudo lspci")'
 lead container explain.nccl.ib_completion_acs "$IB4"
-run_json explain --platform native 'hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv)'
-expect_json '.matches[0].causes[0].id == "explain.nccl.ib_completion_network"'
+lead native explain.nccl.ib_completion_network 'hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv)'
 
 # apt refusing the driver's packages: on native Linux the mixed sources lead
 # with a look (apt-cache policy); dpkg -i one at a time with apt's own order
