@@ -412,3 +412,19 @@ expect_json '.matches[0].causes[0].id != "explain.wide.triton_bf16_pre_ampere"'
 run_json explain "$(printf '%s\n%s' ' docker container logs ab3d7ca114c0' 'OSError: libcuda.so.1: cannot open shared object file: No such file or directory')"
 expect_json '.log_platform.kind == "container" and .log_platform.from == "text"'
 expect_json '.matches[0].causes[0].id == "explain.containers.no_gpu_driver"'
+
+# NCCL's IB transport failing a transfer: error 4 (GPUDirect RDMA through
+# ACS) leads with the ACS look; status=12 (retries exceeded) with the network
+IB4='kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer 10.0.35.1<49189> with error 4, opcode 5327, len 5327, vendor err 81 (Send)'
+lead native explain.nccl.ib_completion_acs "$IB4"
+expect_json '.matches[0].causes[0].fix[0] | startswith("sudo lspci")'
+lead container explain.nccl.ib_completion_acs "$IB4"
+lead native explain.nccl.ib_completion_network 'hostname-test:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv)'
+
+# apt refusing the driver's packages: on native Linux the mixed sources lead
+# with a look (apt-cache policy); dpkg -i one at a time with apt's own order
+lead native explain.host.deb_driver_deps ' nvidia-driver-535-open : Depends: libnvidia-gl-535 (= 535.54.03-0ubuntu0.22.04.1) but 535.54.03-0ubuntu1 is to be installed'
+expect_json '.matches[0].causes[0].fix[0] | test("apt-cache policy")'
+lead native explain.host.deb_driver_debs_one_by_one 'dpkg: dependency problems prevent configuration of libnvidia-decode-570:amd64:
+ libnvidia-decode-570:amd64 depends on libnvidia-compute-570 (= 570.124.06-0ubuntu1); however:
+  Package libnvidia-compute-570 is not installed.'
