@@ -513,6 +513,14 @@ static bool other_vendor(const struct explain_scan *s, unsigned long first, unsi
 	return other_vendor_only(bits);
 }
 
+/* A signature with context: words counts only where the input shows one
+ * (explain_scan_finish); until one has been read it refines nothing, or a
+ * line it would drop at the end would lose the reading it refined too. */
+static bool refines_now(const struct explain_scan *s, size_t sig)
+{
+	return !s->db->sig[sig].context || s->ctxseen[sig] || s->in_context;
+}
+
 /* s->last[sig] = last, keeping refined_last of what sig refines (asked for
  * every window tried, where the refinements' own lasts were a long list to
  * read). A traceback's held `raise` line, read late, can move last back. */
@@ -521,7 +529,7 @@ static void set_last(struct explain_scan *s, size_t sig, unsigned long last)
 	bool back = last < s->last[sig];
 	s->last[sig] = last;
 	const struct explain_sig *g = &s->db->sig[sig];
-	for (size_t i = 0; i < g->nrefines; i++) {
+	for (size_t i = 0; i < g->nrefines && refines_now(s, sig); i++) {
 		size_t r = g->refines[i];
 		if (!back) {
 			if (last > s->refined_last[r])
@@ -568,7 +576,7 @@ static void record(struct explain_scan *s, size_t sig, unsigned long first, unsi
 	o->text = sample_lines(s, first, last);
 }
 
-static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, size_t n);
+static size_t refine(const struct explain_scan *s, size_t *hits, size_t *from, size_t n);
 
 static bool word_char(char c);
 
@@ -613,7 +621,7 @@ static bool cut_code(struct explain_scan *s)
 		}
 		sb_release(&t);
 	}
-	nh = refine(db, s->hits, NULL, nh);
+	nh = refine(s, s->hits, NULL, nh);
 	for (size_t i = 0; i < nh; i++)
 		record(s, s->hits[i], line, line, true);
 	return nh > 0;
@@ -652,7 +660,7 @@ static void cut_check(struct explain_scan *s)
 				s->hits[nh++] = sig;
 			k = s->db->key[k].same;
 		} while (k != (size_t)o);
-		nh = refine(s->db, s->hits, NULL, nh);
+		nh = refine(s, s->hits, NULL, nh);
 		for (size_t i = 0; i < nh; i++)
 			record(s, s->hits[i], from, last, true);
 		return;
@@ -1081,17 +1089,18 @@ static bool alone_regex(struct explain_scan *s, const struct explain_re *r, cons
 
 /* Drops, from the signatures matched together, those that another one
  * there refines (from, if given, is kept parallel to hits). */
-static size_t refine(const struct explain_db *db, size_t *hits, size_t *from, size_t n)
+static size_t refine(const struct explain_scan *s, size_t *hits, size_t *from, size_t n)
 {
 	if (n < 2) /* nothing else matched there to refine it */
 		return n;
+	const struct explain_db *db = s->db;
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool drop = false;
 		const struct explain_sig *g = &db->sig[hits[i]];
 		for (size_t j = 0; j < g->nrefined_by && !drop; j++)
 			for (size_t q = 0; q < n && !drop; q++)
-				drop = hits[q] == g->refined_by[j];
+				drop = hits[q] == g->refined_by[j] && refines_now(s, hits[q]);
 		if (!drop) {
 			if (from)
 				from[w] = from[i];
@@ -1168,7 +1177,7 @@ static void match_line(struct explain_scan *s, unsigned long line, const char *m
 		for (; lo < db->ncodesig && db->codesig[lo].code == s->codes[i]; lo++)
 			add_hit(s, db->codesig[lo].sig, line, &nh);
 	}
-	nh = refine(db, s->hits, NULL, nh);
+	nh = refine(s, s->hits, NULL, nh);
 	for (size_t i = 0; i < nh; i++)
 		record(s, s->hits[i], line, line, false);
 }
@@ -1335,7 +1344,7 @@ static void match_window(struct explain_scan *s, unsigned long line)
 	}
 	for (size_t i = 0; i < db->nalways; i++)
 		try_window(s, db->always[i], line, first, first_re, &built, &nh);
-	nh = refine(db, s->hits, s->from, nh);
+	nh = refine(s, s->hits, s->from, nh);
 	for (size_t i = 0; i < nh; i++)
 		record(s, s->hits[i], s->from[i], line, false);
 }

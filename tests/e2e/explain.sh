@@ -693,6 +693,45 @@ run explain --kb "$WORK/missing.kb" "x"
 expect_rc 2
 expect_err 'cannot open .*missing\.kb'
 
+# A signature with context: words that refines another refines it only
+# where the input shows one of them: without, the reading it refines stays
+# (it used to drop both).
+cat >"$WORK/ctx.kb" <<'EOF'
+[my.general_cause]
+layer: cuda
+title: General
+cause: The general reading.
+source: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html
+
+[my.general]
+layer: cuda
+kind: signature
+title: Frobnicator failed
+regex: frobnicator failed
+see: my.general_cause
+source: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html
+
+[my.specific_cause]
+layer: cuda
+title: Specific
+cause: The reading where the paste is CUDA's.
+source: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html
+
+[my.specific]
+layer: cuda
+kind: signature
+title: GPU frobnicator failed
+regex: gpu frobnicator failed
+context: cuda
+see: my.general
+see: my.specific_cause
+source: https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html
+EOF
+run_json explain --kb "$WORK/ctx.kb" "gpu frobnicator failed"
+expect_json '[.matches[].signature] == ["my.general"]'
+run_json explain --kb "$WORK/ctx.kb" "$(printf 'cuda init\ngpu frobnicator failed')"
+expect_json '[.matches[].signature] == ["my.specific"]'
+
 # Families read in any wording name the layer where their cause sits
 # (doc/explain.md, "Layers"). SGLang's KV cache (InferenceX#2128): the
 # fix raises the memory share, never lowers it.
