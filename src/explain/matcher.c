@@ -528,8 +528,10 @@ static void set_last(struct explain_scan *s, size_t sig, unsigned long last)
 {
 	bool back = last < s->last[sig];
 	s->last[sig] = last;
+	if (!refines_now(s, sig))
+		return;
 	const struct explain_sig *g = &s->db->sig[sig];
-	for (size_t i = 0; i < g->nrefines && refines_now(s, sig); i++) {
+	for (size_t i = 0; i < g->nrefines; i++) {
 		size_t r = g->refines[i];
 		if (!back) {
 			if (last > s->refined_last[r])

@@ -364,25 +364,23 @@ void explain_report_text(struct strbuf *out, const struct explain_view *v)
 	} else if (t.noise && !s->st.unknown) {
 		sb_addf(&sb, "%s%s Only harmless messages (%zu) in %lu line%s%s; nothing to fix.",
 			v->color ? "\033[1;32m" : "", status_mark(ST_PASS), t.noise, lines, ls, off);
-	} else if (s->st.unknown) {
+	} else {
 		/* Harmless messages beside lines that look like GPU errors are
 		 * no all-clear: the error itself is what is not known. */
 		bool one = s->st.unknown == 1;
-		if (t.noise)
+		if (s->st.unknown && t.noise)
 			sb_addf(&sb, "? No known problem in %lu line%s: %zu harmless message%s, but %lu "
 				     "other line%s look%s like %s (below).",
 				lines, ls, t.noise, t.noise == 1 ? "" : "s", s->st.unknown, one ? "" : "s",
 				one ? "s" : "", one ? "a GPU error" : "GPU errors");
-		else
+		else if (s->st.unknown)
 			sb_addf(&sb, "? No known signature in %lu line%s, but %lu of them look%s like %s "
 				     "(below).",
 				lines, ls, s->st.unknown, one ? "s" : "", one ? "a GPU error" : "GPU errors");
+		else
+			sb_addf(&sb, "? No known signature in %lu line%s.", lines, ls);
 		sb_add(&sb, " Run 'wslgpu check' to test the GPU chain on this machine; "
 			    "'wslgpu explain --list' shows what is known.");
-	} else {
-		sb_addf(&sb, "? No known signature in %lu line%s. Run 'wslgpu check' to test the GPU "
-			     "chain on this machine; 'wslgpu explain --list' shows what is known.",
-			lines, ls);
 	}
 	put_wrapped(out, sb.buf, 2);
 	sb_release(&sb);
