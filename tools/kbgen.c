@@ -456,7 +456,9 @@ static void put_matcher(struct strbuf *o, const struct explain_db *db, const cha
 	const struct ac *ac = &db->ac;
 	size_t ns = (size_t)ac->nstates;
 	const struct blob_part parts[] = {
-		{ "next", "const uint32_t *", ac->next, ns * (size_t)ac->ncls },
+		{ "next", "const uint32_t *", ac->next, (size_t)ac->ndense * (size_t)ac->ncls },
+		{ "edge_at", "const uint32_t *", ac->edge_at, ns - (size_t)ac->ndense + 1 },
+		{ "edge", "const uint32_t *", ac->edge, ac->nedges },
 		{ "own", "const int32_t *", ac->own, ns },
 		{ "dict", "const int32_t *", ac->dict, ns },
 		{ "fail", "const int32_t *", ac->fail, ns },
@@ -491,7 +493,9 @@ static void put_matcher(struct strbuf *o, const struct explain_db *db, const cha
 	sb_add(o, "\t.ac = {\n\t\t.cls = {");
 	for (int i = 0; i < 256; i++)
 		sb_addf(o, "%s%u,", i % 16 ? " " : "\n\t\t\t", ac->cls[i]);
-	sb_addf(o, "\n\t\t},\n\t\t.ncls = %d,\n\t\t.nstates = %d,\n", ac->ncls, ac->nstates);
+	sb_addf(o, "\n\t\t},\n\t\t.ncls = %d,\n\t\t.nstates = %d,\n\t\t.ndense = %d,\n", ac->ncls,
+		ac->nstates, ac->ndense);
+	sb_addf(o, "\t\t.nedges = %uu,\n", ac->nedges);
 	sb_addf(o, "\t\t.nkeys = %zu,\n\t},\n};\n\n", ac->nkeys);
 
 	sb_add(o, "/* The matcher as matcher.h has it, filled at the first call (a process\n"

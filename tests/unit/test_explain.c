@@ -270,6 +270,79 @@ static void test_ac(void **state)
 	ac_free(&ac);
 }
 
+/* The states with complete rows are a speed choice only: with one (the
+ * root alone), a few or all, the automaton finds the same keys at the
+ * same places and ends in a state that answers alike (depth, failure
+ * chain), on keys that share prefixes and suffixes. */
+struct hit_log {
+	unsigned long sum, n;
+};
+
+static void log_hit(void *ctx, size_t key, long end)
+{
+	struct hit_log *h = ctx;
+	h->sum = h->sum * 1000003u + key * 7919u + (unsigned long)end;
+	h->n++;
+}
+
+static void test_ac_dense_rows(void **state)
+{
+	(void)state;
+	enum { NK = 300 };
+	static char text[NK][12];
+	const char *keys[NK];
+	size_t lens[NK];
+	unsigned long r = 12345;
+	for (size_t k = 0; k < NK; k++) {
+		size_t n = 1 + k % 9;
+		for (size_t i = 0; i < n; i++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			text[k][i] = "abcAB-: "[(r >> 33) % 8];
+		}
+		keys[k] = text[k];
+		lens[k] = n;
+	}
+	static char hay[20000];
+	for (size_t i = 0; i < sizeof hay; i++) {
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		hay[i] = "abcdABC-: x"[(r >> 33) % 11];
+	}
+	struct ac all;
+	ac_build_dense(&all, keys, lens, NK, NULL, INT32_MAX);
+	assert_int_equal(all.ndense, all.nstates);
+	assert_int_equal(all.nedges, 0);
+	struct hit_log want = { 0, 0 };
+	int32_t end_all = ac_feed(&all, 0, hay, sizeof hay, 0, log_hit, &want);
+	assert_true(want.n > 1000);
+	const int32_t dense[] = { 1, 2, 7, 64, 500 };
+	for (size_t d = 0; d < sizeof dense / sizeof dense[0]; d++) {
+		struct ac few;
+		ac_build_dense(&few, keys, lens, NK, NULL, dense[d]);
+		assert_int_equal(few.ndense, dense[d] < all.nstates ? dense[d] : all.nstates);
+		assert_int_equal(few.nstates, all.nstates);
+		struct hit_log got = { 0, 0 };
+		/* fed in pieces: the state carries over */
+		int32_t st = 0;
+		for (size_t at = 0; at < sizeof hay; at += 997) {
+			size_t n = sizeof hay - at < 997 ? sizeof hay - at : 997;
+			st = ac_feed(&few, st, hay + at, n, (long)at, log_hit, &got);
+		}
+		assert_int_equal(got.n, want.n);
+		assert_true(got.sum == want.sum);
+		assert_int_equal(few.depth[st], all.depth[end_all]);
+		int32_t a = st, b = end_all;
+		while (a > 0 && b > 0) {
+			assert_int_equal(few.depth[a], all.depth[b]);
+			a = few.fail[a];
+			b = all.fail[b];
+		}
+		assert_int_equal(a, 0);
+		assert_int_equal(b, 0);
+		ac_free(&few);
+	}
+	ac_free(&all);
+}
+
 /* ---- matcher ---- */
 
 static void test_match_basic(void **state)
@@ -3558,6 +3631,7 @@ int main(void)
 		cmocka_unit_test(test_norm_typographic),
 		cmocka_unit_test(test_literal_keys),
 		cmocka_unit_test(test_ac),
+		cmocka_unit_test(test_ac_dense_rows),
 		cmocka_unit_test(test_match_basic),
 		cmocka_unit_test(test_match_grouping_order),
 		cmocka_unit_test(test_match_wrapped),

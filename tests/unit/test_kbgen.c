@@ -179,7 +179,12 @@ static void test_matcher(void **state)
 	assert_int_equal(x->ncls, y->ncls);
 	assert_int_equal(x->nstates, y->nstates);
 	size_t ns = (size_t)y->nstates;
-	assert_memory_equal(x->next, y->next, ns * (size_t)y->ncls * sizeof *y->next);
+	assert_int_equal(x->ndense, y->ndense);
+	assert_int_equal(x->nedges, y->nedges);
+	assert_memory_equal(x->next, y->next, (size_t)y->ndense * (size_t)y->ncls * sizeof *y->next);
+	assert_memory_equal(x->edge_at, y->edge_at, (ns - (size_t)y->ndense + 1) * sizeof *y->edge_at);
+	if (y->nedges)
+		assert_memory_equal(x->edge, y->edge, y->nedges * sizeof *y->edge);
 	assert_memory_equal(x->own, y->own, ns * sizeof *y->own);
 	assert_memory_equal(x->dict, y->dict, ns * sizeof *y->dict);
 	assert_memory_equal(x->fail, y->fail, ns * sizeof *y->fail);
