@@ -884,6 +884,7 @@ static struct explain_memo_line *memo_find(struct explain_scan *s, uint64_t h, i
 		if (hs[i] == h && m->msg && m->from == from && m->len == len &&
 		    !memcmp(m->msg, msg, len)) {
 			m->used = s->st.lines;
+			m->re_next = 0;
 			return m;
 		}
 	return NULL;
@@ -962,12 +963,21 @@ static bool memo_seen(struct explain_scan *s, uint64_t h)
 	return false;
 }
 
-static const struct explain_memo_re *memo_regex(const struct explain_memo_line *m, size_t id,
+static bool memo_re_is(const struct explain_memo_re *r, size_t id, uint32_t at, bool window)
+{
+	return r->id == id && r->at == at && r->window == window;
+}
+
+static const struct explain_memo_re *memo_regex(struct explain_memo_line *m, size_t id,
 						uint32_t at, bool window)
 {
+	if (m->re_next < m->nre && memo_re_is(&m->re[m->re_next], id, at, window))
+		return &m->re[m->re_next++];
 	for (size_t i = 0; i < m->nre; i++)
-		if (m->re[i].id == id && m->re[i].at == at && m->re[i].window == window)
+		if (memo_re_is(&m->re[i], id, at, window)) {
+			m->re_next = i + 1;
 			return &m->re[i];
+		}
 	return NULL;
 }
 
@@ -1018,8 +1028,8 @@ static void add_code_kept(void *ctx, int code)
 	struct explain_scan *s = ctx;
 	struct explain_memo_line *m = s->lcur;
 	if (!m->codes)
-		m->codes = xmalloc(EXPLAIN_MEMO_RESULTS * sizeof *m->codes);
-	if (m->ncodes < EXPLAIN_MEMO_RESULTS)
+		m->codes = xmalloc(EXPLAIN_MEMO_CODES * sizeof *m->codes);
+	if (m->ncodes < EXPLAIN_MEMO_CODES)
 		m->codes[m->ncodes++] = code;
 	else
 		m->code_mask = 0; /* too many to keep: read again next time */

@@ -80,13 +80,18 @@
 #define EXPLAIN_UNKNOWN_KEEP 50
 /* The message memo (struct explain_memo_line): slots, longest message and
  * most automaton hits kept per message (a key counts once in a message:
- * its first hit), and the lines read before it is
- * used (a paste of a few lines never allocates it). At most about 10 MB
- * whatever the input; a message past a limit is matched as if new. */
+ * its first hit), regex results and codes kept per message, and the lines
+ * read before it is used (a paste of a few lines never allocates it). At
+ * most about 32 MB whatever the input; a message past a limit is matched
+ * as if new (a line full of common words holds over a hundred keys and
+ * runs dozens of regexes: with 128 hits and 32 results kept, such lines
+ * were never replayed, and regexes read 86 MB per 100 MB of an
+ * error-dense log; with these limits, 20 MB). */
 #define EXPLAIN_MEMO_SLOTS 4096
 #define EXPLAIN_MEMO_TEXT 512
-#define EXPLAIN_MEMO_EVENTS 128
-#define EXPLAIN_MEMO_RESULTS 32 /* regex results, and codes, per message */
+#define EXPLAIN_MEMO_EVENTS 256
+#define EXPLAIN_MEMO_RESULTS 256
+#define EXPLAIN_MEMO_CODES 32
 #define EXPLAIN_MEMO_AFTER 64
 
 /* One regular expression of a signature: a `regex:` line, or a `match:`
@@ -261,6 +266,8 @@ struct explain_memo_line {
 	unsigned bits;    /* and the line's words' bits (LB_*, code families) */
 	struct explain_memo_re *re;
 	size_t nre, are;
+	size_t re_next;   /* where the next lookup looks first: a replay asks in
+			     the order the first reading added them */
 	int *codes;       /* codes_numbers' answer for code_mask */
 	size_t ncodes;
 	unsigned code_mask;

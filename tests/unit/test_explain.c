@@ -3558,10 +3558,10 @@ static void test_match_memo_keyless(void **state)
 	sb_release(&t);
 }
 
-/* A line with more automaton hits than the memo keeps for a message, most
- * of them the same common words again (a key's later hits in a line change
- * nothing its first did, and are not kept), is replayed like any other,
- * and reads as without the memo. */
+/* A busy line, the same common words as often as the memo's longest
+ * message holds (a key's later hits in a line change nothing its first
+ * did, and are not kept), is replayed like any other, and reads as
+ * without the memo. */
 static void test_match_memo_busy_line(void **state)
 {
 	(void)state;
@@ -3569,7 +3569,7 @@ static void test_match_memo_busy_line(void **state)
 	struct strbuf t = STRBUF_INIT;
 	for (int i = 0; i < ROUNDS; i++) {
 		sb_addf(&t, "2024-05-01 12:00:%02d.%06d:", i % 60, i);
-		for (int k = 0; k < EXPLAIN_MEMO_EVENTS / 5; k++) /* within EXPLAIN_MEMO_TEXT */
+		for (int k = 0; k < (EXPLAIN_MEMO_TEXT - 80) / 15; k++) /* 15 bytes each */
 			sb_add(&t, " cuda error gpu");
 		sb_add(&t, " RuntimeError: CUDA error: out of memory\n");
 	}
