@@ -579,6 +579,7 @@ void order_fixes(struct finding_view *fv, const struct cause_rank *r,
 	bool established = pf && pf->established && pf->kind;
 	bool wsl_log = established && kb_kind_is_wsl(pf->kind);
 	if (log_is_windows(pf)) {
+		finding_cause_for_platform(fv, "windows");
 		/* its lines run in WSL on that machine (rank_causes binds it so) */
 		order_fixes_windows(fv, r, wsl_side_of_windows(e));
 		return;

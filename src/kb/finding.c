@@ -90,17 +90,42 @@ static void sources_for_platform(struct finding_view *v, bool known, enum fix_pl
 	free(later);
 }
 
+/* What an entry bound to one side says is right there, whatever its lines
+ * name (nodes in /dev/nvidia* made by hand on WSL). */
+static bool entry_bound(const struct kb_entry *e)
+{
+	return entry_wsl_only(e) || entry_off_wsl_only(e);
+}
+
+static enum fix_platform other_side(const char *kind, bool *known)
+{
+	*known = kind && *kind && strcmp(kind, "unknown");
+	return !*known ? FIX_ANY_PLATFORM : kb_kind_is_wsl(kind) ? FIX_NATIVE_ONLY : FIX_WSL_ONLY;
+}
+
+void finding_cause_for_platform(struct finding_view *v, const char *kind)
+{
+	bool known;
+	enum fix_platform other = other_side(kind, &known);
+	if (!v->e || !v->cause || !known || entry_bound(v->e))
+		return;
+	struct strbuf t = STRBUF_INIT;
+	if (cause_text_for(v->cause, other, !strcmp(kind, "windows"), &t)) {
+		free(v->cause);
+		v->cause = sb_detach(&t);
+	}
+	sb_release(&t);
+}
+
 void finding_for_platform(struct finding_view *v, const char *kind)
 {
-	if (!v->e || (kind && !strcmp(kind, "windows")))
+	if (!v->e || entry_bound(v->e))
 		return;
-	/* what an entry bound to one side says is right there, whatever
-	 * its lines name (nodes in /dev/nvidia* made by hand on WSL) */
-	if (entry_wsl_only(v->e) || entry_off_wsl_only(v->e))
+	finding_cause_for_platform(v, kind);
+	if (kind && !strcmp(kind, "windows"))
 		return;
-	bool known = kind && *kind && strcmp(kind, "unknown");
-	enum fix_platform other = !known ? FIX_ANY_PLATFORM
-				  : kb_kind_is_wsl(kind) ? FIX_NATIVE_ONLY : FIX_WSL_ONLY;
+	bool known;
+	enum fix_platform other = other_side(kind, &known);
 	sources_for_platform(v, known, other);
 	if (!v->nfix)
 		return;

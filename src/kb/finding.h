@@ -41,6 +41,11 @@ void finding_view_release(struct finding_view *v);
  * claim keeps its reference even where only WSL's documents state it.
  */
 void finding_for_platform(struct finding_view *v, const char *kind);
+/* The part of it for the cause's text, which finding_for_platform does
+ * first (for kind "windows" too): a sentence for another platform than an
+ * established one is left out (cause_text_for, fixline.h), as a fix
+ * line's aside is. */
+void finding_cause_for_platform(struct finding_view *v, const char *kind);
 /* finding_expand of r's own entry with its evidence, then
  * finding_for_platform for the platform r's fixes are chosen for
  * (r->platform): how every view and the plan read a result's finding. */

@@ -687,6 +687,46 @@ static bool clause_is_for(const char *c, size_t n, enum fix_platform other)
 	return is;
 }
 
+/* A sentence ends at ". " before a capital ("e.g. the" goes on). */
+static size_t sentence_len(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, ". ")); p += 2)
+		if (isupper((unsigned char)p[2]))
+			return (size_t)(p - s) + 1;
+	return strlen(s);
+}
+
+bool cause_text_for(const char *text, enum fix_platform other, bool windows_log,
+		    struct strbuf *out)
+{
+	static const char *const windows_words[] = { "on Windows", "in Windows", "in PowerShell",
+						     NULL };
+	sb_reset(out);
+	bool changed = false;
+	for (const char *s = text; *s;) {
+		size_t n = sentence_len(s);
+		char *low = xstrndup(s, n);
+		low[0] = (char)tolower((unsigned char)low[0]);
+		bool wsl = starts_with_one_of(low, wsl_clause), native = starts_with_one_of(low, native_clause);
+		bool drop = windows_log ? (wsl && !starts_with_one_of(low, windows_words)) || native
+			    : other == FIX_WSL_ONLY ? wsl
+			    : other == FIX_NATIVE_ONLY && native;
+		free(low);
+		if (drop)
+			changed = true;
+		else
+			sb_addf(out, "%s%.*s", out->len ? " " : "", (int)n, s);
+		s += n;
+		s += strspn(s, " ");
+	}
+	if (!changed || !out->len) { /* nothing of it left: as it was */
+		sb_reset(out);
+		sb_add(out, text);
+		return false;
+	}
+	return true;
+}
+
 bool fix_remark_for(const char *line, enum fix_platform other, struct strbuf *out)
 {
 	sb_reset(out);

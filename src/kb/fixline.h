@@ -113,6 +113,15 @@ enum fix_platform fix_platform_of(const char *line);
  * remark with them when nothing else is left; into out (replaced).
  * Returns whether it changed. */
 bool fix_remark_for(const char *line, enum fix_platform other, struct strbuf *out);
+/* A cause's text with the sentences for another platform left out: those
+ * that start as a remark's clause for it does ("On WSL, ...", "In WSL the
+ * driver is the Windows one.", "On Windows ..." for FIX_WSL_ONLY;
+ * "Natively, ...", "On native Linux ..." for FIX_NATIVE_ONLY; on a log
+ * from Windows itself, both but Windows' own). The text as it was when
+ * nothing else would be left; into out (replaced). Returns whether it
+ * changed. */
+bool cause_text_for(const char *text, enum fix_platform other, bool windows_log,
+		    struct strbuf *out);
 /* Which platform a source URL documents: FIX_WSL_ONLY for WSL's and
  * Windows' own pages (a "wsl" in the address: NVIDIA's CUDA on WSL guide,
  * Microsoft's WSL docs and tracker; learn.microsoft.com's Windows pages),

@@ -428,3 +428,16 @@ expect_json '.matches[0].causes[0].fix[0] | test("apt-cache policy")'
 lead native explain.host.deb_driver_debs_one_by_one 'dpkg: dependency problems prevent configuration of libnvidia-decode-570:amd64:
  libnvidia-decode-570:amd64 depends on libnvidia-compute-570 (= 570.124.06-0ubuntu1); however:
   Package libnvidia-compute-570 is not installed.'
+
+# A general cause's sentence about another platform goes once the log's
+# platform is established: "On WSL the Windows desktop shares the GPU's
+# memory" not on a native log, kept on WSL's and where nothing says.
+OOM='torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 7.79 GiB of which 3.19 MiB is free.'
+run_json explain --platform native "$OOM"
+expect_json '.matches[0].causes[0].id == "explain.cuda.vram_oom"'
+expect_json '[.matches[].causes[].cause | select(test("On WSL"))] == []'
+expect_json '.matches[0].causes[0].cause | test("did not fit")'
+run_json explain --platform wsl2 "$OOM"
+expect_json '.matches[0].causes[0].cause | test("On WSL the Windows desktop")'
+run_json explain "$OOM"
+expect_json '.matches[0].causes[0].cause | test("On WSL the Windows desktop")'

@@ -505,6 +505,42 @@ static void test_platform_of_line(void **state)
 	sb_release(&out);
 }
 
+/* A cause's sentences for another platform go where the platform is known
+ * (cause_text_for): "On WSL ..." off WSL, "Natively ..." on WSL, both but
+ * Windows' own on a log from Windows; an abbreviation does not end one. */
+static void test_cause_text_for(void **state)
+{
+	(void)state;
+	static const char oom[] =
+		"The allocation did not fit. On WSL the Windows desktop shares the GPU's memory, "
+		"e.g. a browser. Natively, Xorg holds some too. On Windows the desktop does.";
+	static const struct {
+		enum fix_platform other;
+		bool windows;
+		const char *out; /* NULL: unchanged */
+	} want[] = {
+		{ FIX_WSL_ONLY, false, "The allocation did not fit. Natively, Xorg holds some too." },
+		{ FIX_NATIVE_ONLY, false,
+		  "The allocation did not fit. On WSL the Windows desktop shares the GPU's memory, "
+		  "e.g. a browser. On Windows the desktop does." },
+		{ FIX_WSL_ONLY, true, "The allocation did not fit. On Windows the desktop does." },
+		{ FIX_ANY_PLATFORM, false, NULL },
+	};
+	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		bool changed = cause_text_for(oom, want[i].other, want[i].windows, &out);
+		assert_int_equal(changed, want[i].out != NULL);
+		assert_string_equal(out.buf, want[i].out ? want[i].out : oom);
+	}
+	/* nothing else left: the text stays whole */
+	assert_false(cause_text_for("On WSL it is the Windows driver.", FIX_WSL_ONLY, false, &out));
+	assert_string_equal(out.buf, "On WSL it is the Windows driver.");
+	/* a sentence that only names WSL later is everyone's */
+	assert_false(cause_text_for("The driver (on WSL, the Windows one) is old.", FIX_WSL_ONLY,
+				    false, &out));
+	sb_release(&out);
+}
+
 /* GOT[0..ngot) is WANT (up to max entries, NULL-ended when fewer): id's
  * WHAT on platform kind. */
 static void expect_list(const char *id, const char *kind, const char *what,
@@ -1091,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_platform_of_line),
 		cmocka_unit_test(test_finding_for_platform),
+		cmocka_unit_test(test_cause_text_for),
 		cmocka_unit_test(test_sources_for_platform),
 		cmocka_unit_test(test_plan_platform),
 		cmocka_unit_test(test_for_user),
