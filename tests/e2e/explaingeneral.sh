@@ -429,7 +429,10 @@ lead native explain.host.deb_driver_debs_one_by_one 'dpkg: dependency problems p
  libnvidia-decode-570:amd64 depends on libnvidia-compute-570 (= 570.124.06-0ubuntu1); however:
   Package libnvidia-compute-570 is not installed.'
 
-# torchvision's or torchaudio's library built for another torch: torch,
-# torchvision and torchaudio as a set
+# a library built for one torch under another: NCCL's own call missing
+# from an older libnccl.so.2 leads with the nvidia-nccl packages (pip list),
+# torchaudio's C++ symbol with torch, torchvision and torchaudio as a set
+lead native explain.frameworks.torch_nccl_older 'ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommInitRankScalable'
+expect_json '.matches[0].causes[0].fix[0] | test("pip show")'
 lead container explain.frameworks.torchvision_mismatch 'OSError: /usr/local/lib/python3.8/dist-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl'
 lead native explain.frameworks.torchvision_mismatch 'RuntimeError: operator torchvision::nms does not exist'
