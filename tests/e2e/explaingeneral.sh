@@ -441,3 +441,11 @@ run_json explain --platform wsl2 "$OOM"
 expect_json '.matches[0].causes[0].cause | test("On WSL the Windows desktop")'
 run_json explain "$OOM"
 expect_json '.matches[0].causes[0].cause | test("On WSL the Windows desktop")'
+
+# a library built for one torch under another: NCCL's own call missing
+# from an older libnccl.so.2 leads with the nvidia-nccl packages (pip list),
+# torchaudio's C++ symbol with torch, torchvision and torchaudio as a set
+lead native explain.frameworks.torch_nccl_older 'ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommInitRankScalable'
+expect_json '.matches[0].causes[0].fix[0] | test("pip show")'
+lead container explain.frameworks.torchvision_mismatch 'OSError: /usr/local/lib/python3.8/dist-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl'
+lead native explain.frameworks.torchvision_mismatch 'RuntimeError: operator torchvision::nms does not exist'

@@ -189,3 +189,13 @@ winlead explain.apps.sd_cuda_test_windows "$FORGE"
 expect_json '[.matches[0].causes[0].fix[] | select(startswith(".\\system\\python\\python.exe"))] | length == 1'
 run_json explain --platform native 'RuntimeError: Your device does not support the current version of Torch/CUDA! Consider download another version:'
 expect_json '.matches[0].causes[0].id == "explain.apps.sd_cuda_test"'
+
+# cuDNN's status from Paddle's operators on Windows: the CUDA and cuDNN
+# releases the wheel was built for lead, with Paddle's own look
+winlead explain.frameworks.paddle_cudnn_release "$(printf 'E:\\ocr\\env\\Scripts\\python.exe tools\\infer\\predict_rec.py\nExternalError: CUDNN error(4), CUDNN_STATUS_INTERNAL_ERROR.\n  [Hint: %sCUDNN_STATUS_INTERNAL_ERROR%s.  An internal cuDNN operation failed.  ] (at ..\\paddle\\phi\\kernels\\gpu\\rnn_kernel.cu.cc:88)\n  [operator < rnn > error]' "'" "'")"
+expect_json '.matches[0].causes[0].fix[0] | test("paddle.version.cuda")'
+
+# ONNX Runtime's CUDA provider "which is missing" (1.21's loader words, the
+# dependency garbled in a Chinese Windows): the DLLs on PATH looked at first
+winlead explain.apps.ort_cuda_dll_windows 'FAIL : Error loading "D:\AI\ComfyUI\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll" which depN0Rc歔剉!jWW0")Lt64_12.dll" which is missing. (Error 126: "~b'
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
