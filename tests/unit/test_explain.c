@@ -2397,6 +2397,24 @@ static void test_rank_words_long_paste(void **state)
 	sb_release(&pad);
 }
 
+/* Triton's "libcuda.so cannot found!": where its message lists the
+ * libcuda.so.1 it found ("Possible files are located at", unsloth#679) the
+ * link it asks for leads; the bare assertion (colabtools#4300) is a loader
+ * cache without the driver's directory, WSL's own reading only on WSL. */
+static void test_rank_triton_libcuda(void **state)
+{
+	(void)state;
+	const char *listed = "AssertionError: libcuda.so cannot found!\n"
+			     "Possible files are located at ['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create "
+			     "a symlink of libcuda.so to any of the file.\n";
+	const char *bare = "AssertionError: libcuda.so cannot found!\n";
+	assert_string_equal(first_cause_of(listed, NULL), "explain.libs.triton_libcuda_unversioned");
+	assert_string_equal(first_cause_of(listed, "container"), "explain.libs.triton_libcuda_unversioned");
+	assert_string_equal(first_cause_of(bare, NULL), "explain.libs.triton_libcuda");
+	assert_string_equal(first_cause_of(bare, "native"), "explain.libs.triton_libcuda");
+	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.libs.triton_libcuda_wsl");
+}
+
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
  * leads with nvJitLink where the paste is Numba's words (numba-cuda#120),
  * and stays the driver's reading without them (gpu-burn#112; monodle#23 in
@@ -3700,6 +3718,7 @@ int main(void)
 		cmocka_unit_test(test_rank_unknown_flatpak),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
+		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
