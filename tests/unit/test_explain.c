@@ -2415,6 +2415,24 @@ static void test_rank_triton_libcuda(void **state)
 	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.libs.triton_libcuda_wsl");
 }
 
+/* The container toolkit's hook finds no libnvidia-ml.so.1 where the
+ * engine runs (nvidia-docker#1711): the engine's machine leads; Docker
+ * Desktop for Linux's VM where the paste shows its context
+ * (stable-diffusion-webui-docker#406), Docker Desktop's WSL 2 GPU support
+ * on a Windows log (#129). */
+static void test_rank_ctk_hook_no_nvml(void **state)
+{
+	(void)state;
+	const char *hook = "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
+			   "cannot open shared object file: no such file or directory: unknown\n";
+	char desktop[512];
+	snprintf(desktop, sizeof desktop, "%s$ docker context ls\ndesktop-linux *\n", hook);
+	assert_string_equal(first_cause_of(hook, NULL), "explain.containers.ctk_host_no_nvml");
+	assert_string_equal(first_cause_of(hook, "native"), "explain.containers.ctk_host_no_nvml");
+	assert_string_equal(first_cause_of(desktop, "native"), "explain.containers.desktop_linux_no_gpu");
+	assert_string_equal(first_cause_of(hook, "windows"), "explain.containers.desktop_windows_gpu");
+}
+
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
  * leads with nvJitLink where the paste is Numba's words (numba-cuda#120),
  * and stays the driver's reading without them (gpu-burn#112; monodle#23 in
@@ -3719,6 +3737,7 @@ int main(void)
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
+		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
