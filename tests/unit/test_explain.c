@@ -2433,6 +2433,28 @@ static void test_rank_ctk_hook_no_nvml(void **state)
 	assert_string_equal(first_cause_of(hook, "windows"), "explain.containers.desktop_windows_gpu");
 }
 
+/* LLM applications' own words: LM Studio's "GPU survey unsuccessful" next
+ * to a V100 is its engine's dropped architecture (lmstudio-bug-tracker#1867),
+ * alone the engine's survey (#1131); llama-cpp-python's libllama.so without
+ * libcudart is its CUDA build's runtime (llama-cpp-python#1460), not a
+ * framework's pip packages. */
+static void test_rank_llm_apps(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("Nvidia v100 not visible driver 572.61, CUDA 12.8, GPU survey unsuccessful "
+					   "Non Compatible Latest version\n", NULL),
+			    "explain.apps.prebuilt_runtime_arch");
+	assert_string_equal(first_cause_of("CUDA 12 llama.cpp (Windows) v1.53.1 - GPU survey unsuccessful\n", NULL),
+			    "explain.apps.lmstudio_gpu_survey");
+	assert_string_equal(first_cause_of("RuntimeError: Failed to load shared library '.../libllama.so': "
+					   "libcudart.so.12: cannot open shared object file: No such file or directory\n",
+					   NULL),
+			    "explain.apps.llama_cpp_cuda_runtime");
+	assert_string_equal(first_cause_of("msg=\"skipping CUDA device \xe2\x80\x94 compute capability not in compiled "
+					   "architectures\"\n", NULL),
+			    "explain.apps.ollama_gpu_arch_not_built");
+}
+
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
  * leads with nvJitLink where the paste is Numba's words (numba-cuda#120),
  * and stays the driver's reading without them (gpu-burn#112; monodle#23 in
@@ -3738,6 +3760,7 @@ int main(void)
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
+		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
