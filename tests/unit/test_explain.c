@@ -2397,6 +2397,64 @@ static void test_rank_words_long_paste(void **state)
 	sb_release(&pad);
 }
 
+/* Triton's "libcuda.so cannot found!": where its message lists the
+ * libcuda.so.1 it found ("Possible files are located at", unsloth#679) the
+ * link it asks for leads; the bare assertion (colabtools#4300) is a loader
+ * cache without the driver's directory, WSL's own reading only on WSL. */
+static void test_rank_triton_libcuda(void **state)
+{
+	(void)state;
+	const char *listed = "AssertionError: libcuda.so cannot found!\n"
+			     "Possible files are located at ['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create "
+			     "a symlink of libcuda.so to any of the file.\n";
+	const char *bare = "AssertionError: libcuda.so cannot found!\n";
+	assert_string_equal(first_cause_of(listed, NULL), "explain.libs.triton_libcuda_unversioned");
+	assert_string_equal(first_cause_of(listed, "container"), "explain.libs.triton_libcuda_unversioned");
+	assert_string_equal(first_cause_of(bare, NULL), "explain.libs.triton_libcuda");
+	assert_string_equal(first_cause_of(bare, "native"), "explain.libs.triton_libcuda");
+	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.libs.triton_libcuda_wsl");
+}
+
+/* The container toolkit's hook finds no libnvidia-ml.so.1 where the
+ * engine runs (nvidia-docker#1711): the engine's machine leads; Docker
+ * Desktop for Linux's VM where the paste shows its context
+ * (stable-diffusion-webui-docker#406), Docker Desktop's WSL 2 GPU support
+ * on a Windows log (#129). */
+static void test_rank_ctk_hook_no_nvml(void **state)
+{
+	(void)state;
+	const char *hook = "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: "
+			   "cannot open shared object file: no such file or directory: unknown\n";
+	char desktop[512];
+	snprintf(desktop, sizeof desktop, "%s$ docker context ls\ndesktop-linux *\n", hook);
+	assert_string_equal(first_cause_of(hook, NULL), "explain.containers.ctk_host_no_nvml");
+	assert_string_equal(first_cause_of(hook, "native"), "explain.containers.ctk_host_no_nvml");
+	assert_string_equal(first_cause_of(desktop, "native"), "explain.containers.desktop_linux_no_gpu");
+	assert_string_equal(first_cause_of(hook, "windows"), "explain.containers.desktop_windows_gpu");
+}
+
+/* LLM applications' own words: LM Studio's "GPU survey unsuccessful" next
+ * to a V100 is its engine's dropped architecture (lmstudio-bug-tracker#1867),
+ * alone the engine's survey (#1131); llama-cpp-python's libllama.so without
+ * libcudart is its CUDA build's runtime (llama-cpp-python#1460), not a
+ * framework's pip packages. */
+static void test_rank_llm_apps(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("Nvidia v100 not visible driver 572.61, CUDA 12.8, GPU survey unsuccessful "
+					   "Non Compatible Latest version\n", NULL),
+			    "explain.apps.prebuilt_runtime_arch");
+	assert_string_equal(first_cause_of("CUDA 12 llama.cpp (Windows) v1.53.1 - GPU survey unsuccessful\n", NULL),
+			    "explain.apps.lmstudio_gpu_survey");
+	assert_string_equal(first_cause_of("RuntimeError: Failed to load shared library '.../libllama.so': "
+					   "libcudart.so.12: cannot open shared object file: No such file or directory\n",
+					   NULL),
+			    "explain.apps.llama_cpp_cuda_runtime");
+	assert_string_equal(first_cause_of("msg=\"skipping CUDA device \xe2\x80\x94 compute capability not in compiled "
+					   "architectures\"\n", NULL),
+			    "explain.apps.ollama_gpu_arch_not_built");
+}
+
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
  * leads with nvJitLink where the paste is Numba's words (numba-cuda#120),
  * and stays the driver's reading without them (gpu-burn#112; monodle#23 in
@@ -3700,6 +3758,9 @@ int main(void)
 		cmocka_unit_test(test_rank_unknown_flatpak),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
+		cmocka_unit_test(test_rank_triton_libcuda),
+		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
+		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
