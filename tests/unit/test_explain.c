@@ -2120,6 +2120,16 @@ static void test_text_platform(void **state)
 		/* akmods (Fedora) names itself with an s */
 		{ "2026/02/11 18:46:34 akmods: Building rpms failed; see /var/cache/akmods/nvidia/x.failed.log",
 		  "native" },
+		/* the display modules, an initramfs builder, a virtual console */
+		{ "[drm:nv_drm_gem_alloc_nvkms_memory_ioctl [nvidia_drm]] *ERROR* Failed to allocate",
+		  "native" },
+		{ "INFO: task nvidia-modeset/:883 blocked for more than 122 seconds.", "native" },
+		{ "==> ERROR: module not found: 'nvidia'\n(5/6) Updating linux initcpios... mkinitcpio -P",
+		  "native" },
+		{ "when attempting to run nvidia-smi in another tty it just says Nvidia NVML Driver/library "
+		  "version mismatch",
+		  "native" },
+		{ "update-initramfs: Generating /boot/initrd.img-5.15.90.1-microsoft-standard-WSL2", "wsl2" },
 		{ "docker: Error response from daemon: could not select device driver", "container" },
 		{ "nvidia-container-cli: initialization error: WSL environment detected but no adapters",
 		  "container-in-wsl2" },
