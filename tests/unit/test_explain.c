@@ -106,6 +106,14 @@ static void test_norm_prefixes(void **state)
 		{ ">>> torch.cuda.is_available()", "torch.cuda.is_available()" },
 		{ "/usr/lib/python3/torch/cuda/__init__.py:52: UserWarning: CUDA", "UserWarning: CUDA" },
 		{ "src/x.c:240: note", "note" },
+		/* a provisioner's step (Packer, with its -timestamp-ui; Vagrant) */
+		{ "2025-07-27T16:40:59+02:00: ==> amazon-ebs.jammy:  nvidia-dkms-575-open",
+		  "nvidia-dkms-575-open" },
+		{ "==> default: Setting up nvidia-dkms-535 (535.183.01-0ubuntu1) ...",
+		  "Setting up nvidia-dkms-535 (535.183.01-0ubuntu1) ..." },
+		/* an arrow before words that are no name and colon: left alone */
+		{ "==> dkms install --no-depmod nvidia/510.54 -k 5.16.9",
+		  "==> dkms install --no-depmod nvidia/510.54 -k 5.16.9" },
 		/* Not prefixes: sentences and plain words are left alone, and a C
 		 * compiler's FILE.c:LINE:COL: names what was being built. */
 		{ "nvidia/nv-pci.c:240:9: error: x", "nvidia/nv-pci.c:240:9: error: x" },
