@@ -542,6 +542,21 @@ static size_t tok_compose(const char *s, size_t len, size_t p)
 	return q < len && s[q] == '|' ? q + 1 : 0;
 }
 
+/* A provisioner's prefix of a step's output: Packer's "==> amazon-ebs.jammy: "
+ * (github.com/compiler-explorer/infra/issues/1722), Vagrant's
+ * "==> default: "; mkinitcpio's "==> ERROR: " reads the same. */
+static size_t tok_arrow(const char *s, size_t len, size_t p)
+{
+	if (p + 4 > len || memcmp(s + p, "==> ", 4))
+		return 0;
+	size_t q = p + 4, name = q;
+	while (q < len && in(s[q], C_NAME))
+		q++;
+	if (q == name || q - name > 64 || q >= len || s[q] != ':')
+		return 0;
+	return q + 1 == len || s[q + 1] == ' ' ? q + 1 : 0;
+}
+
 /* user@host:~/dir$   and a lone "$", "#" or ">>>" */
 static size_t tok_prompt(const char *s, size_t len, size_t p)
 {
@@ -648,6 +663,8 @@ static size_t next_token(const char *s, size_t len, size_t p, int k, bool after_
 		return t;
 	if (s[p] == '#' && p + 1 < len && s[p + 1] >= '0' && s[p + 1] <= '9')
 		return tok_number(s, len, p); /* BuildKit's step: "#8 [4/6] COPY ..." */
+	if (s[p] == '=' && (t = tok_arrow(s, len, p)))
+		return t;
 	/* The word at p, once: the tokens that need a ':', '@' or '|' in it
 	 * (or, for a compose name, a '|' after it) are not tried without. */
 	unsigned w = 0;

@@ -87,6 +87,14 @@ static const struct {
 	{ "nouveau", P_NATIVE }, { "/lib/modules/", P_NATIVE }, { "nvidia-installer", P_NATIVE },
 	{ "mokutil", P_NATIVE }, { "linux-headers", P_NATIVE }, { "akmod", P_NATIVE },
 	{ "akmods", P_NATIVE }, { "akmodsbuild", P_NATIVE },
+	/* the driver's display modules by name (kernel lines, hung tasks,
+	 * module lists: WSL has none), the initramfs builders a driver
+	 * install runs, and a virtual console a user switches to when the
+	 * desktop is black (WSL has none; WSL's and containers' markers win) */
+	{ "nvidia-modeset", P_NATIVE }, { "nvidia_modeset", P_NATIVE }, { "nvidia-drm", P_NATIVE },
+	{ "nvidia_drm", P_NATIVE }, { "mkinitcpio", P_NATIVE }, { "dracut", P_NATIVE },
+	{ "update-initramfs", P_NATIVE }, { "another tty", P_NATIVE }, { "switch to tty", P_NATIVE },
+	{ "switched to tty", P_NATIVE }, { "ctrl+alt+f", P_NATIVE },
 
 	{ "/.dockerenv", P_CTR }, { "docker run", P_CTR }, { "docker: error response", P_CTR },
 	{ "nvidia-container-cli", P_CTR }, { "nvidia-container-runtime", P_CTR },

@@ -106,6 +106,14 @@ static void test_norm_prefixes(void **state)
 		{ ">>> torch.cuda.is_available()", "torch.cuda.is_available()" },
 		{ "/usr/lib/python3/torch/cuda/__init__.py:52: UserWarning: CUDA", "UserWarning: CUDA" },
 		{ "src/x.c:240: note", "note" },
+		/* a provisioner's step (Packer, with its -timestamp-ui; Vagrant) */
+		{ "2025-07-27T16:40:59+02:00: ==> amazon-ebs.jammy:  nvidia-dkms-575-open",
+		  "nvidia-dkms-575-open" },
+		{ "==> default: Setting up nvidia-dkms-535 (535.183.01-0ubuntu1) ...",
+		  "Setting up nvidia-dkms-535 (535.183.01-0ubuntu1) ..." },
+		/* an arrow before words that are no name and colon: left alone */
+		{ "==> dkms install --no-depmod nvidia/510.54 -k 5.16.9",
+		  "==> dkms install --no-depmod nvidia/510.54 -k 5.16.9" },
 		/* Not prefixes: sentences and plain words are left alone, and a C
 		 * compiler's FILE.c:LINE:COL: names what was being built. */
 		{ "nvidia/nv-pci.c:240:9: error: x", "nvidia/nv-pci.c:240:9: error: x" },
@@ -2120,6 +2128,16 @@ static void test_text_platform(void **state)
 		/* akmods (Fedora) names itself with an s */
 		{ "2026/02/11 18:46:34 akmods: Building rpms failed; see /var/cache/akmods/nvidia/x.failed.log",
 		  "native" },
+		/* the display modules, an initramfs builder, a virtual console */
+		{ "[drm:nv_drm_gem_alloc_nvkms_memory_ioctl [nvidia_drm]] *ERROR* Failed to allocate",
+		  "native" },
+		{ "INFO: task nvidia-modeset/:883 blocked for more than 122 seconds.", "native" },
+		{ "==> ERROR: module not found: 'nvidia'\n(5/6) Updating linux initcpios... mkinitcpio -P",
+		  "native" },
+		{ "when attempting to run nvidia-smi in another tty it just says Nvidia NVML Driver/library "
+		  "version mismatch",
+		  "native" },
+		{ "update-initramfs: Generating /boot/initrd.img-5.15.90.1-microsoft-standard-WSL2", "wsl2" },
 		{ "docker: Error response from daemon: could not select device driver", "container" },
 		{ "nvidia-container-cli: initialization error: WSL environment detected but no adapters",
 		  "container-in-wsl2" },
