@@ -115,6 +115,10 @@ static const struct {
 	 * ("docker logs -f ollama", "docker container logs ab3d7ca114c0",
 	 * "docker log xinference_gpu"; ollama/ollama#7786, #4216, #12352) */
 	{ "docker logs", P_CTR }, { "docker log", P_CTR }, { "docker container logs", P_CTR },
+	/* sandboxed runtimes (gVisor's runsc, Kata Containers) and Slurm's
+	 * container plugin pyxis with its runtime enroot */
+	{ "runsc", P_CTR }, { "gvisor", P_CTR }, { "nvproxy", P_CTR }, { "kata-containers", P_CTR },
+	{ "kata-runtime", P_CTR }, { "pyxis", P_CTR }, { "enroot", P_CTR },
 
 	/* A Hyper-V guest given a GPU by paravirtualisation borrows WSL's
 	 * stack: dxgkrnl built out of tree (WSL's kernel has it built in,

@@ -2095,6 +2095,13 @@ static void test_text_platform(void **state)
 		{ "[HAMI-core ERROR (pid:1834 thread=1 libvgpu.c:874)]: cuInit failed:100", "container" },
 		{ "$ nerdctl run --gpus 0 --rm -it IMAGE", "container" },
 		{ "/__w/_temp/e57682ae.sh: line 1: nvidia-smi: command not found", "container" },
+		/* gVisor, Kata, Slurm's pyxis/enroot (ray-project/ray#66161,
+		 * kata-containers/kata-containers#12549, SlinkyProject/containers#2) */
+		{ "SandboxCreationError: gVisor container failed to start", "container" },
+		{ "sudo runsc nvproxy list-supported-drivers", "container" },
+		{ "kata-runtime check", "container" },
+		{ "error: pyxis: couldn't start container", "container" },
+		{ "[ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1", "container" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
 		 * (oneclick-gpu-pv#8; staralt/dxgkrnl-dkms), nor native Linux */
 		{ "[    2.404359] dxgkrnl: loading out-of-tree module taints kernel.\n"
