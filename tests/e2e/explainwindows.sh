@@ -57,6 +57,24 @@ winlead explain.host.smi_not_found_windows "'nvidia-smi' is not recognized as an
 run_json explain "'python' is not recognized as an internal or external command,"
 expect_json '.matches == []'
 
+# cuDNN 8's own loader: zlib not installed; a cuDNN for another CUDA major
+# first on PATH (CUDA 11.8 installed, CUDA 10's cuBLASLt asked for)
+winlead explain.toolkit.cudnn8_zlibwapi_windows "$(printf 'Processing C:\\Users\\Dennis\\Downloads\\a.mpeg\nCould not locate zlibwapi.dll. Please make sure it is in your library path!')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe zlibwapi.dll")'
+winlead explain.toolkit.cudnn8_cuda_major_windows "$(printf 'Could not locate cublasLt64_10.dll. Please make sure it is in your library path!\n\nD:\\ComfyUI_windows_portable\\ComfyUI>')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe cudnn64_8.dll cublasLt64_10.dll")'
+expect_json '[.matches[].signature] == ["explain.sig.cudnn8_locate_cublaslt_windows"]'
+
+# Windows' entry-point dialog naming a CUDA library: another release's copy
+# loaded (a pip cuDNN in the venv next to torch's own); the look (pip list)
+# before the uninstall, which stays among the fixes
+winlead explain.toolkit.win_cuda_dll_other_release 'The procedure entry point ?destroyTensorDescriptorEx@ops@cudnn@@YA?AW4cudnnStatus_t@@PEAPEAUcudnnTensorStruct@@@Z could not be located in the dynamic link library C:\sdwebui\venv\lib\site-packages\nvidia\cudnn\bin\cudnn_adv_infer64_8.dll.'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python.exe -m pip list")'
+expect_json '[.matches[0].causes[0].fix[] | select(startswith("python.exe -m pip uninstall -y nvidia-cudnn-cu11"))] | length == 1'
+# a game's own DLL: not read
+run_json explain 'The procedure entry point ?x@@YAXXZ could not be located in the dynamic link library C:\Games\engine.dll.'
+expect_json '.matches == []'
+
 # a crash inside the driver's DLL, as the Application log names it
 winlead explain.cuda.crash_driver_dll_windows "$(printf 'Faulting module name: nvcuda64.dll, version: 32.0.15.6070, time stamp: 0x668eca2c\nException code: 0xc0000005')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
