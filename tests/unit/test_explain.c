@@ -2440,6 +2440,23 @@ static void test_rank_nvenc_capability(void **state)
 			    "explain.apps.nvenc_no_engine");
 }
 
+/* A package's own check of the driver's CUDA version: a driver for CUDA 13
+ * under a release made for CUDA 12 is the package's release to update
+ * (numba-cuda#369's cuda-bindings); "11.x or higher" with an older driver is
+ * the driver (CUDA.jl's wording for a driver below its minimum). */
+static void test_rank_pkg_driver_range(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("cuda.bindings._internal.utils.NotSupportedError: "
+					   "CUDA driver version 13000 is not supported\n",
+					   NULL),
+			    "explain.apps.pkg_driver_newer_than_release");
+	assert_string_equal(first_cause_of("Error: This version of CUDA.jl only supports NVIDIA drivers for CUDA "
+					   "11.x or higher (yours is for CUDA 10.2.0)\n",
+					   NULL),
+			    "explain.apps.pkg_driver_older_than_release");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3676,6 +3693,7 @@ int main(void)
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_runtime_compilers),
 		cmocka_unit_test(test_rank_nvenc_capability),
+		cmocka_unit_test(test_rank_pkg_driver_range),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
