@@ -2457,6 +2457,25 @@ static void test_rank_pkg_driver_range(void **state)
 			    "explain.apps.pkg_driver_older_than_release");
 }
 
+/* k-Wave's GPU binary: the loader's own line names the missing library
+ * (k-wave-python#536: libsz.so.2); the command and exit status alone lead
+ * with a GPU simulation where no GPU works, its maintainers' first reading
+ * (k-wave-python#386, #262). */
+static void test_rank_kwave(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("/opt/conda/lib/python3.13/site-packages/kwave/bin/linux/kspaceFirstOrder-CUDA: "
+					   "error while loading shared libraries: libsz.so.2: cannot open shared "
+					   "object file: No such file or directory\n",
+					   NULL),
+			    "explain.apps.kwave_binary_deps");
+	assert_string_equal(first_cause_of("Command 'OMP_PLACES=cores OMP_PROC_BIND=SPREAD /mnt/kwave/bin/linux/"
+					   "kspaceFirstOrder-CUDA -i /tmp/in.h5 -o /tmp/out.h5 --p_raw -s 1' returned "
+					   "non-zero exit status 1.\n",
+					   NULL),
+			    "explain.apps.kwave_gpu_no_device");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3694,6 +3713,7 @@ int main(void)
 		cmocka_unit_test(test_rank_runtime_compilers),
 		cmocka_unit_test(test_rank_nvenc_capability),
 		cmocka_unit_test(test_rank_pkg_driver_range),
+		cmocka_unit_test(test_rank_kwave),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
