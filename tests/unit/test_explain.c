@@ -2476,6 +2476,22 @@ static void test_rank_kwave(void **state)
 			    "explain.apps.kwave_gpu_no_device");
 }
 
+/* Blender's "Found no Cycles device of the specified type": no GPU where
+ * Blender runs leads (blender-colab#20, blenderGoogleGPU#5: a Colab CPU
+ * runtime), also where a script's OptiX fallback precedes it. */
+static void test_rank_cycles_no_device(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("Failed to enable OPTIX, falling back to CUDA\n"
+					   "Error: Found no Cycles device of the specified type\n",
+					   NULL),
+			    "explain.apps.cycles_no_gpu_here");
+	assert_string_equal(first_cause_of("Read blend: \"/nix/store/x/scene.blend\"\n"
+					   "Error: Found no Cycles device of the specified type\n",
+					   NULL),
+			    "explain.apps.cycles_build_no_gpu");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3714,6 +3730,7 @@ int main(void)
 		cmocka_unit_test(test_rank_nvenc_capability),
 		cmocka_unit_test(test_rank_pkg_driver_range),
 		cmocka_unit_test(test_rank_kwave),
+		cmocka_unit_test(test_rank_cycles_no_device),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
