@@ -2523,6 +2523,58 @@ static void test_rank_nvenc_capability(void **state)
 			    "explain.apps.nvenc_no_engine");
 }
 
+/* A package's own check of the driver's CUDA version: a driver for CUDA 13
+ * under a release made for CUDA 12 is the package's release to update
+ * (numba-cuda#369's cuda-bindings); "11.x or higher" with an older driver is
+ * the driver (CUDA.jl's wording for a driver below its minimum). */
+static void test_rank_pkg_driver_range(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("cuda.bindings._internal.utils.NotSupportedError: "
+					   "CUDA driver version 13000 is not supported\n",
+					   NULL),
+			    "explain.apps.pkg_driver_newer_than_release");
+	assert_string_equal(first_cause_of("Error: This version of CUDA.jl only supports NVIDIA drivers for CUDA "
+					   "11.x or higher (yours is for CUDA 10.2.0)\n",
+					   NULL),
+			    "explain.apps.pkg_driver_older_than_release");
+}
+
+/* k-Wave's GPU binary: the loader's own line names the missing library
+ * (k-wave-python#536: libsz.so.2); the command and exit status alone lead
+ * with a GPU simulation where no GPU works, its maintainers' first reading
+ * (k-wave-python#386, #262). */
+static void test_rank_kwave(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("/opt/conda/lib/python3.13/site-packages/kwave/bin/linux/kspaceFirstOrder-CUDA: "
+					   "error while loading shared libraries: libsz.so.2: cannot open shared "
+					   "object file: No such file or directory\n",
+					   NULL),
+			    "explain.apps.kwave_binary_deps");
+	assert_string_equal(first_cause_of("Command 'OMP_PLACES=cores OMP_PROC_BIND=SPREAD /mnt/kwave/bin/linux/"
+					   "kspaceFirstOrder-CUDA -i /tmp/in.h5 -o /tmp/out.h5 --p_raw -s 1' returned "
+					   "non-zero exit status 1.\n",
+					   NULL),
+			    "explain.apps.kwave_gpu_no_device");
+}
+
+/* Blender's "Found no Cycles device of the specified type": no GPU where
+ * Blender runs leads (blender-colab#20, blenderGoogleGPU#5: a Colab CPU
+ * runtime), also where a script's OptiX fallback precedes it. */
+static void test_rank_cycles_no_device(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("Failed to enable OPTIX, falling back to CUDA\n"
+					   "Error: Found no Cycles device of the specified type\n",
+					   NULL),
+			    "explain.apps.cycles_no_gpu_here");
+	assert_string_equal(first_cause_of("Read blend: \"/nix/store/x/scene.blend\"\n"
+					   "Error: Found no Cycles device of the specified type\n",
+					   NULL),
+			    "explain.apps.cycles_build_no_gpu");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3759,6 +3811,9 @@ int main(void)
 		cmocka_unit_test(test_rank_evidence_lifts),
 		cmocka_unit_test(test_rank_runtime_compilers),
 		cmocka_unit_test(test_rank_nvenc_capability),
+		cmocka_unit_test(test_rank_pkg_driver_range),
+		cmocka_unit_test(test_rank_kwave),
+		cmocka_unit_test(test_rank_cycles_no_device),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
