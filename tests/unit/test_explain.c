@@ -214,8 +214,7 @@ static void test_literal_keys(void **state)
 	expect_keys("(nvidia|tesla|quadro) [^|]* tcc *\\|", (const char *[]){ " tcc" }, 1);
 	/* Words of failure count a quarter: the key is what failed, not that
 	 * it did (" failed: " is in most lines of an error log). */
-	expect_keys("ibv_reg_(mr|dmabuf_mr) failed: (invalid argument|bad address)",
-		    (const char *[]){ "ibv_reg_mr", "ibv_reg_dmabuf_mr" }, 2);
+	expect_keys("ibv_reg_[a-z_]* failed: [a-z ]+", (const char *[]){ "ibv_reg_" }, 1);
 	expect_keys("undefined symbol:? nccl[a-z]+", (const char *[]){ " nccl" }, 1);
 	/* No requirement can be derived. */
 	expect_keys("[0-9]+", NULL, 0);
