@@ -436,3 +436,12 @@ lead native explain.frameworks.torch_nccl_older 'ImportError: /usr/local/lib/pyt
 expect_json '.matches[0].causes[0].fix[0] | test("pip show")'
 lead container explain.frameworks.torchvision_mismatch 'OSError: /usr/local/lib/python3.8/dist-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl'
 lead native explain.frameworks.torchvision_mismatch 'RuntimeError: operator torchvision::nms does not exist'
+
+# XLA without libdevice or ptxas: a look first, and the install line of the
+# framework the paste names (a JAX paste gets no TensorFlow install)
+run_json explain --platform native 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: libdevice not found at ./libdevice.10.bc'
+expect_json '.matches[0].causes[0].id == "explain.tfjax.libdevice" and (.matches[0].causes[0].fix[0] | test("glob"))'
+expect_json '[.matches[0].causes[0].fix[] | select(test("tensorflow"))] == []'
+run_json explain --platform native "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: bin/ptxas, /usr/local/cuda/bin/ptxas"
+expect_json '.matches[0].causes[0].id == "explain.tfjax.ptxas_missing" and (.matches[0].causes[0].fix[0] | startswith("ptxas --version"))'
+expect_json '[.matches[0].causes[0].fix[] | select(test("tensorflow"))] == []'
