@@ -445,3 +445,8 @@ expect_json '[.matches[0].causes[0].fix[] | select(test("tensorflow"))] == []'
 run_json explain --platform native "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: bin/ptxas, /usr/local/cuda/bin/ptxas"
 expect_json '.matches[0].causes[0].id == "explain.tfjax.ptxas_missing" and (.matches[0].causes[0].fix[0] | startswith("ptxas --version"))'
 expect_json '[.matches[0].causes[0].fix[] | select(test("tensorflow"))] == []'
+
+# an extension built where PyTorch sees no GPU: in a container's log, the
+# container started without GPU access leads; elsewhere the build's reading
+lead container explain.containers.no_gpu_driver "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
+lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
