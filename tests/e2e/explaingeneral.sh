@@ -450,3 +450,7 @@ expect_json '[.matches[0].causes[0].fix[] | select(test("tensorflow"))] == []'
 # container started without GPU access leads; elsewhere the build's reading
 lead container explain.containers.no_gpu_driver "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
 lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
+# cuDNN older than the framework's on a TensorFlow paste: TensorFlow's install line, not JAX's
+run_json explain --platform native 'W tensorflow/core/framework/op_kernel.cc:1839] OP_REQUIRES failed: DNN library initialization failed. Look at the errors above for more details.'
+expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("tensorflow\\[and-cuda\\]"))] | length == 1'
+expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("jax\\["))] == []'
