@@ -449,3 +449,26 @@ lead native explain.frameworks.torch_nccl_older 'ImportError: /usr/local/lib/pyt
 expect_json '.matches[0].causes[0].fix[0] | test("pip show")'
 lead container explain.frameworks.torchvision_mismatch 'OSError: /usr/local/lib/python3.8/dist-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl'
 lead native explain.frameworks.torchvision_mismatch 'RuntimeError: operator torchvision::nms does not exist'
+
+# only_own_framework ID OTHER TEXT: on a native log the cause ID is shown
+# and none of its fix lines matches OTHER (another framework's install line)
+only_own_framework() {
+	run_json explain --platform native "$3"
+	expect_json "[.matches[0].causes[] | select(.id == \"$1\")] | length == 1"
+	expect_json "[.matches[0].causes[] | select(.id == \"$1\") | .fix[] | select(test(\"$2\"))] == []"
+}
+
+# XLA without libdevice or ptxas: a look first, and the install line of the
+# framework the paste names (a JAX paste gets no TensorFlow install)
+only_own_framework explain.tfjax.libdevice tensorflow 'jaxlib.xla_extension.XlaRuntimeError: INTERNAL: libdevice not found at ./libdevice.10.bc'
+expect_json '.matches[0].causes[0].id == "explain.tfjax.libdevice" and (.matches[0].causes[0].fix[0] | test("glob"))'
+only_own_framework explain.tfjax.ptxas_missing tensorflow "jaxlib.xla_extension.XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following locations were considered: bin/ptxas, /usr/local/cuda/bin/ptxas"
+expect_json '.matches[0].causes[0].id == "explain.tfjax.ptxas_missing" and (.matches[0].causes[0].fix[0] | startswith("ptxas --version"))'
+
+# an extension built where PyTorch sees no GPU: in a container's log, the
+# container started without GPU access leads; elsewhere the build's reading
+lead container explain.containers.no_gpu_driver "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
+lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"
+# cuDNN older than the framework's on a TensorFlow paste: TensorFlow's install line, not JAX's
+only_own_framework explain.frameworks.cudnn_mismatch 'jax\\[' 'W tensorflow/core/framework/op_kernel.cc:1839] OP_REQUIRES failed: DNN library initialization failed. Look at the errors above for more details.'
+expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("tensorflow\\[and-cuda\\]"))] | length == 1'
