@@ -2482,6 +2482,13 @@ static void test_rank_llm_apps(void **state)
 	assert_string_equal(first_cause_of("msg=\"skipping CUDA device \xe2\x80\x94 compute capability not in compiled "
 					   "architectures\"\n", NULL),
 			    "explain.apps.ollama_gpu_arch_not_built");
+	/* CTranslate2's int8 on RTX 50-series leads under faster-whisper's
+	 * frames (CTranslate2#1865); a bare cuBLAS status keeps the GEMM reading */
+	assert_string_equal(first_cause_of("File \"faster_whisper\\transcribe.py\", line 1719, in encode\n"
+					   "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
+			    "explain.apps.ctranslate2_int8_blackwell");
+	assert_string_equal(first_cause_of("RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
+			    "explain.frameworks.gemm_not_supported");
 }
 
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
