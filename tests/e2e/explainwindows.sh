@@ -75,6 +75,15 @@ expect_json '[.matches[0].causes[0].fix[] | select(startswith("python.exe -m pip
 run_json explain 'The procedure entry point ?x@@YAXXZ could not be located in the dynamic link library C:\Games\engine.dll.'
 expect_json '.matches == []'
 
+# Ollama's runner ended with a Windows exit status that names its cause: a
+# DLL not found at start (0xc0000135), an entry point not found (0xc0000139);
+# a crash (0xc0000409) keeps Ollama's own reading first
+winlead explain.wide.win_exit_dll_not_found 'Ollama call failed with status code 500: llama runner process has terminated: exit status 0xc0000135'
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe cudart64_12.dll")'
+winlead explain.wide.backend_dll_shadowed_windows 'Error: llama runner process has terminated: exit status 0xc0000139'
+winlead explain.apps.ollama_runner_windows 'Error: llama runner process has terminated: exit status 0xc0000409'
+expect_json '[.matches[0].causes[] | .id] | index("explain.wide.win_exit_dll_not_found") > 2'
+
 # a crash inside the driver's DLL, as the Application log names it
 winlead explain.cuda.crash_driver_dll_windows "$(printf 'Faulting module name: nvcuda64.dll, version: 32.0.15.6070, time stamp: 0x668eca2c\nException code: 0xc0000005')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
