@@ -156,6 +156,9 @@ winlead explain.frameworks.torch_no_wheel "$(printf 'PS C:\\Users\\me> pip insta
 expect_json '.matches[0].causes[0].fix[0] | startswith("python -c")'
 run_json explain "$(printf 'ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
 expect_json '.matches == []'
+# a +cuXXX pin asked of PyPI alone (no PyTorch index in the paste): pip's matter
+run_json explain 'Installing `pip install -r requirements.txt` throws error: No matching distribution found for torch==2.1.1+cu121'
+expect_json '.matches == []'
 
 # torch.compile without a working Triton: triton-windows on Windows only
 winlead explain.frameworks.triton_windows 'File "G:\ComfyUI_windows_portable\python_embeded\Lib\site-packages\torch\_inductor\scheduler.py", line 3957, in create_backend
