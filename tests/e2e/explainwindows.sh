@@ -75,6 +75,22 @@ expect_json '[.matches[0].causes[0].fix[] | select(startswith("python.exe -m pip
 run_json explain 'The procedure entry point ?x@@YAXXZ could not be located in the dynamic link library C:\Games\engine.dll.'
 expect_json '.matches == []'
 
+# Ollama's runner ended with a Windows exit status that names its cause: a
+# DLL not found at start (0xc0000135), an entry point not found (0xc0000139);
+# a crash (0xc0000409) keeps Ollama's own reading first
+winlead explain.wide.win_exit_dll_not_found 'Ollama call failed with status code 500: llama runner process has terminated: exit status 0xc0000135'
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe cudart64_12.dll")'
+winlead explain.wide.backend_dll_shadowed_windows 'Error: llama runner process has terminated: exit status 0xc0000139'
+winlead explain.apps.ollama_runner_windows 'Error: llama runner process has terminated: exit status 0xc0000409'
+expect_json '[.matches[0].causes[] | .id] | index("explain.wide.win_exit_dll_not_found") > 2'
+
+# error 127 on torch's own _C (its frame in torch\__init__.py): not an
+# extension's build but a DLL torch loads of another release; an extension's
+# _C keeps the extension reading first
+winlead explain.wide.backend_dll_shadowed_windows "$(printf '(rvss) C:\\Users\\a>python -c "import torch"\n  File "C:\\Users\\a\\miniforge3\\envs\\rvss\\lib\\site-packages\\torch\\__init__.py", line 367, in <module>\n    from torch._C import *  # noqa: F403\nImportError: DLL load failed while importing _C: The specified procedure could not be found.')"
+expect_json '[.matches[0].causes[] | .id] | index("explain.frameworks.ext_abi_windows") > 0'
+winlead explain.frameworks.ext_abi_windows "$(printf '  File "C:\\ComfyUI\\custom_nodes\\x\\__init__.py", line 3, in <module>\n    from pytorch3d import _C\nImportError: DLL load failed while importing _C: The specified procedure could not be found.')"
+
 # a crash inside the driver's DLL, as the Application log names it
 winlead explain.cuda.crash_driver_dll_windows "$(printf 'Faulting module name: nvcuda64.dll, version: 32.0.15.6070, time stamp: 0x668eca2c\nException code: 0xc0000005')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
@@ -139,6 +155,9 @@ expect_json '.matches == []'
 winlead explain.frameworks.torch_no_wheel "$(printf 'PS C:\\Users\\me> pip install torch --index-url https://download.pytorch.org/whl/cu124\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("python -c")'
 run_json explain "$(printf 'ERROR: Could not find a version that satisfies the requirement torch (from versions: none)\nERROR: No matching distribution found for torch')"
+expect_json '.matches == []'
+# a +cuXXX pin asked of PyPI alone (no PyTorch index in the paste): pip's matter
+run_json explain 'Installing `pip install -r requirements.txt` throws error: No matching distribution found for torch==2.1.1+cu121'
 expect_json '.matches == []'
 
 # torch.compile without a working Triton: triton-windows on Windows only
