@@ -2492,6 +2492,23 @@ static void test_rank_cycles_no_device(void **state)
 			    "explain.apps.cycles_build_no_gpu");
 }
 
+/* Slurm's "Invalid generic resource (gres) specification": a request the
+ * cluster does not declare leads (NeMo-Framework-Launcher#72), a step
+ * created from inside another job's allocation where the paste shows it
+ * (recOrder#482, waveorder#201). */
+static void test_rank_slurm_gres(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("OSError: sbatch: error: Batch job submission failed: "
+					   "Invalid generic resource (gres) specification\n",
+					   NULL),
+			    "explain.containers.slurm_gres_not_configured");
+	assert_string_equal(first_cause_of("srun: error: Unable to create step for job 16413634: "
+					   "Invalid generic resource (gres) specification\n",
+					   NULL),
+			    "explain.containers.slurm_gres_inherited");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3731,6 +3748,7 @@ int main(void)
 		cmocka_unit_test(test_rank_pkg_driver_range),
 		cmocka_unit_test(test_rank_kwave),
 		cmocka_unit_test(test_rank_cycles_no_device),
+		cmocka_unit_test(test_rank_slurm_gres),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
