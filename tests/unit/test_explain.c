@@ -2586,6 +2586,36 @@ static void test_rank_cycles_no_device(void **state)
 			    "explain.apps.cycles_build_no_gpu");
 }
 
+/* Slurm's "Invalid generic resource (gres) specification": a request the
+ * cluster does not declare leads (NeMo-Framework-Launcher#72), a step
+ * created from inside another job's allocation where the paste shows it
+ * (recOrder#482, waveorder#201). */
+static void test_rank_slurm_gres(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("OSError: sbatch: error: Batch job submission failed: "
+					   "Invalid generic resource (gres) specification\n",
+					   NULL),
+			    "explain.containers.slurm_gres_not_configured");
+	assert_string_equal(first_cause_of("srun: error: Unable to create step for job 16413634: "
+					   "Invalid generic resource (gres) specification\n",
+					   NULL),
+			    "explain.containers.slurm_gres_inherited");
+}
+
+/* CUDA's "a PTX JIT compilation failed" next to ptxas's "requires .target
+ * sm_NN or higher": the code needs a newer GPU than this one, not a newer
+ * driver (hashcat on a Kepler sm_30 GPU). */
+static void test_rank_ptx_needs_target(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("cuLinkAddData(): a PTX JIT compilation failed\n"
+					   "ptxas application ptx input, line 412; error   : Instruction 'shf.l' "
+					   "requires .target sm_32 or higher\n",
+					   NULL),
+			    "explain.cuda.ptx_target_too_new");
+}
+
 /* A kernel launch that fails after the machine slept: the nvidia_uvm
  * module first, from pastes of several programs (CuPy: cupy#7774,
  * Ultralytics/PyTorch: ultralytics#7716); the same message with no word of
@@ -3825,6 +3855,8 @@ int main(void)
 		cmocka_unit_test(test_rank_pkg_driver_range),
 		cmocka_unit_test(test_rank_kwave),
 		cmocka_unit_test(test_rank_cycles_no_device),
+		cmocka_unit_test(test_rank_slurm_gres),
+		cmocka_unit_test(test_rank_ptx_needs_target),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
