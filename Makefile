@@ -126,7 +126,7 @@ $(BUILD)/%.o: %.c
 # fuzzing instrumentation, so HOSTCC is the compiler alone.
 HOSTCC ?= $(firstword $(CC))
 HOST_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g
-KBGEN_SRC := tools/kbgen.c src/kb/kb.c src/explain/matcher.c src/explain/ac.c \
+KBGEN_SRC := tools/kbgen.c src/kb/kb.c src/core/layers.c src/explain/matcher.c src/explain/ac.c \
 	src/explain/literal.c src/explain/pattern.c src/explain/codes.c src/explain/rx.c \
 	src/explain/normalize.c src/core/strbuf.c src/core/text.c src/core/json.c src/core/result.c \
 	src/core/error.c src/core/utf8.c

@@ -2,6 +2,7 @@
 #include "kb.h"
 
 #include "../core/check.h"
+#include "../core/layers.h"
 #include "../core/text.h"
 
 #include <ctype.h>
@@ -217,6 +218,12 @@ int kb_parse(const char *text, size_t len, struct kb *kb, struct strbuf *err)
 		}
 		if (!e->kind)
 			e->kind = "finding";
+		/* a layer no view lists would file the entry nowhere ("apps") */
+		if (layer_index(e->layer) < 0 && strcmp(e->layer, "core")) {
+			sb_addf(err, "%s:%d: [%s] layer: '%s' is no layer of the chain (src/core/layers.c) "
+				"nor core", e->file, e->line, e->id, e->layer);
+			goto fail;
+		}
 		if (e->platform && !kb_platform_valid(e->platform)) {
 			sb_addf(err, "%s:%d: [%s] platform: '%s' names no platform kind (wsl1, wsl2, "
 				"container-in-wsl2, native, container, wsl, not-wsl)", e->file, e->line,

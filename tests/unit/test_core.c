@@ -369,7 +369,9 @@ static void test_kb_parse(void **state)
 
 	const char *bad[] = { "[x]\nbogus: 1\n", "[x]\nlayer: a\n", "key: v\n", "[Bad Id]\n",
 			      "[x]\nlayer: a\ntitle: t\n[x]\nlayer: a\ntitle: t\n",
-			      "[x]\nlayer: a\nlayer: b\n" };
+			      "[x]\nlayer: a\nlayer: b\n",
+			      /* a layer no view files it under */
+			      "[x]\nlayer: apps\ntitle: t\n" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		sb_reset(&err);
 		assert_int_equal(kb_parse(bad[i], strlen(bad[i]), &kb, &err), -1);
