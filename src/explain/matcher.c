@@ -292,6 +292,12 @@ int explain_db_build(struct explain_db *db, const struct kb *const *kbs, size_t 
 			int t = explain_db_find(db, s->e->see.v[j]);
 			if (t < 0 || (size_t)t == i)
 				continue;
+			/* A family names a more specific signature in see: as one
+			 * of its causes: it gives way to that signature (below), and
+			 * refining it too, each would drop the other on a line both
+			 * read, which would read as nothing. */
+			if (explain_sig_tier(s) > explain_sig_tier(&db->sig[t]))
+				continue;
 			s->refines = xrealloc(s->refines, (s->nrefines + 1) * sizeof *s->refines);
 			s->refines[s->nrefines++] = (size_t)t;
 			struct explain_sig *o = &db->sig[t];

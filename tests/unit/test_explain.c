@@ -1059,6 +1059,28 @@ static const char test_kb[] =
 	"match: the quick brown fox jumps over the lazy dog while the cuda driver refuses to "
 	"start because nothing at all is where it should be\n";
 
+/* A family reading gives way to a specific signature on the lines both
+ * read, also where it names that signature in see: as one of its causes
+ * (a refinement both ways dropped both, and the line read as nothing). */
+static void test_family_gives_way_to_specific(void **state)
+{
+	(void)state;
+	static const char spec[] = "[t.spec]\nlayer: cuda\ntitle: t\nsource: https://example.invalid/\n"
+				   "match: libfoo.so.3: cannot open\n";
+	static const char fam[] = "[t.fam]\nlayer: libs\ntitle: t\nsource: https://example.invalid/\n"
+				  "family: libload\nregex: lib[a-z]+\\.so\\.[0-9]+: cannot open\n";
+	for (int see = 0; see < 2; see++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s%s%s", spec, fam, see ? "see: t.spec\n" : "");
+		struct test_db t;
+		test_db_build(&t, text);
+		assert_true(db_finds(&t.db, "libfoo.so.3: cannot open shared object file", "t.spec"));
+		assert_false(db_finds(&t.db, "libfoo.so.3: cannot open shared object file", "t.fam"));
+		assert_true(db_finds(&t.db, "libbar.so.2: cannot open shared object file", "t.fam"));
+		test_db_free(&t);
+	}
+}
+
 static void test_match_classes_codes(void **state)
 {
 	(void)state;
@@ -3814,6 +3836,7 @@ int main(void)
 		cmocka_unit_test(test_match_traceback),
 		cmocka_unit_test(test_match_refine),
 		cmocka_unit_test(test_match_chunks),
+		cmocka_unit_test(test_family_gives_way_to_specific),
 		cmocka_unit_test(test_match_memo_cycle),
 		cmocka_unit_test(test_match_memo_busy_line),
 		cmocka_unit_test(test_match_long_and_binary),
