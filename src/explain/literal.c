@@ -60,25 +60,21 @@ static const char *const common_words[] = {
 	"exception", "is not", "the ", " to ", NULL,
 };
 
-/* A key's worth: its bytes, those of common words a quarter. */
+/* A key's worth: its bytes, those of common words a quarter (keys are in
+ * lower case already: the parser folds every literal it keeps). */
 static long rare_len(const char *key)
 {
 	size_t n = strlen(key);
-	char *low = xstrdup(key);
-	for (char *p = low; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p + 32);
 	unsigned char *common = xcalloc(n + 1, 1);
 	for (size_t w = 0; common_words[w]; w++) {
 		size_t wl = strlen(common_words[w]);
-		for (const char *p = low; (p = strstr(p, common_words[w])); p++)
-			memset(common + (p - low), 1, wl);
+		for (const char *p = key; (p = strstr(p, common_words[w])); p++)
+			memset(common + (p - key), 1, wl);
 	}
 	size_t plain = 0;
 	for (size_t i = 0; i < n; i++)
 		plain += !common[i];
 	free(common);
-	free(low);
 	return (long)(4 * plain + (n - plain));
 }
 
