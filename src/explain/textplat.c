@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { P_WSL, P_WIN, P_NATIVE, P_CTR, P_GUEST, P_N };
+enum { P_WSL, P_WIN, P_NATIVE, P_CTR, P_GUEST, P_DD_LINUX, P_N };
 
 static const struct {
 	const char *text;
@@ -126,6 +126,13 @@ static const struct {
 	 * about WSL, and no WSL or Windows step applies inside it. */
 	{ "dxgkrnl: loading out-of-tree module", P_GUEST },
 	{ "dxgkrnl: module verification failed", P_GUEST }, { "dxgkrnl-dkms", P_GUEST },
+
+	/* Docker Desktop for Linux, whose "Docker Desktop" is no WSL: its
+	 * per-user socket (Windows' Docker Desktop listens on a named pipe;
+	 * github.com/docker/docs/issues/23308, testcontainers-java#6426)
+	 * and its name. Its containers run in its own VM on Linux. */
+	{ "/.docker/desktop/docker.sock", P_DD_LINUX }, { "docker desktop for linux", P_DD_LINUX },
+	{ "docker desktop on linux", P_DD_LINUX },
 };
 
 #define NMARKERS (sizeof markers / sizeof markers[0])
@@ -301,6 +308,13 @@ void text_platform_read(const char *buf, size_t len, struct text_platform *tp)
 	char compose[48];
 	if (!first[P_CTR] && compose_line(buf, len, compose, sizeof compose))
 		first[P_CTR] = compose;
+	/* "docker desktop" is last of WSL's markers: first only when alone */
+	if (first[P_DD_LINUX]) {
+		if (first[P_WSL] && !strcmp(first[P_WSL], "docker desktop"))
+			first[P_WSL] = NULL;
+		if (!first[P_CTR])
+			first[P_CTR] = first[P_DD_LINUX];
+	}
 	const char *why = NULL;
 	if (first[P_GUEST] && !first[P_CTR]) {
 		/* neither WSL nor native Linux: unknown */

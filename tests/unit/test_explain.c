@@ -2126,6 +2126,14 @@ static void test_text_platform(void **state)
 		{ "SandboxCreationError: gVisor container failed to start", "container" },
 		{ "sudo runsc nvproxy list-supported-drivers", "container" },
 		{ "kata-runtime check", "container" },
+		/* Docker Desktop is WSL's on Windows, not on Linux (its socket
+		 * in the user's home: github.com/docker/docs/issues/23308) */
+		{ "Docker Desktop 4.37.1\ndocker: Error response from daemon: could not select device driver",
+		  "container-in-wsl2" },
+		{ "Docker Desktop 4.37.1 on Ubuntu 24.04\nCannot connect to the Docker daemon at "
+		  "unix:///home/ana/.docker/desktop/docker.sock. Is the docker daemon running?",
+		  "container" },
+		{ "I use Docker Desktop for Linux; nvidia-smi: command not found", "container" },
 		{ "error: pyxis: couldn't start container", "container" },
 		{ "[ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1", "container" },
 		/* a Hyper-V GPU-PV guest: dxgkrnl built out of tree is not WSL
