@@ -29,6 +29,7 @@
 #include "../explain/names.h"
 #include "../explain/paste.h"
 #include "../explain/textplat.h"
+#include "../parse/wintext.h"
 #include "../report/explain.h"
 #include "../report/format.h"
 #include "../probes/registry.h"
@@ -42,10 +43,55 @@ static void keep(struct strbuf *kept, const char *buf, size_t n)
 		sb_addn(kept, buf, n < PASTE_KEEP - kept->len ? n : PASTE_KEEP - kept->len);
 }
 
+static void feed(struct explain_scan *s, struct strbuf *kept, const char *buf, size_t n)
+{
+	explain_scan_feed(s, buf, n);
+	keep(kept, buf, n);
+}
+
+/* A log saved on Windows is often UTF-16: Windows PowerShell 5.1's `>` and
+ * Out-File write UTF-16LE with a byte-order mark (learn.microsoft.com:
+ * about_Character_Encoding), as do Notepad's "Unicode" and wsl.exe's own
+ * output (src/parse/wintext.h). Read as bytes it is a NUL after every
+ * letter and matches nothing, so it is decoded as it streams: *carry holds
+ * a code unit cut by a read, or a high surrogate waiting for its pair. */
+struct utf16_stream {
+	bool on, be;
+	unsigned char carry[4];
+	size_t ncarry;
+	struct strbuf out;
+};
+
+static void utf16_feed(struct utf16_stream *u, const unsigned char *b, size_t n, bool last,
+		       struct explain_scan *s, struct strbuf *kept)
+{
+	unsigned char *in = xmalloc(u->ncarry + n + 1);
+	memcpy(in, u->carry, u->ncarry);
+	if (n)
+		memcpy(in + u->ncarry, b, n);
+	size_t len = u->ncarry + n, use = len & ~(size_t)1;
+	if (!last && use >= 2) {
+		unsigned hi = u->be ? in[use - 2] : in[use - 1];
+		if (hi >= 0xd8 && hi <= 0xdb) /* a pair's first half: wait for the second */
+			use -= 2;
+	}
+	if (last)
+		use = len;
+	u->ncarry = len - use;
+	memcpy(u->carry, in + use, u->ncarry);
+	sb_reset(&u->out);
+	wintext_utf16_to_utf8(in, use, u->be, &u->out); /* a lone surrogate reads as '?' */
+	free(in);
+	if (u->out.len)
+		feed(s, kept, u->out.buf, u->out.len);
+}
+
 static int read_fd(struct explain_scan *s, int fd, struct strbuf *kept)
 {
 	size_t cap = 256u << 10;
-	char *buf = xmalloc(cap);
+	unsigned char *buf = xmalloc(cap);
+	struct utf16_stream u = { .out = STRBUF_INIT };
+	bool first = true;
 	int rc = 0;
 	for (;;) {
 		ssize_t n = read(fd, buf, cap);
@@ -57,9 +103,29 @@ static int read_fd(struct explain_scan *s, int fd, struct strbuf *kept)
 		}
 		if (n == 0)
 			break;
-		explain_scan_feed(s, buf, (size_t)n);
-		keep(kept, buf, (size_t)n);
+		size_t skip = 0;
+		if (first) {
+			bool bom;
+			u.on = wintext_sniff_utf16(buf, (size_t)n, &bom, &u.be);
+			if (u.on && bom)
+				skip = 2;
+			else if (u.on && u.be) {
+				/* the big-endian pattern with no mark: little-endian
+				 * text from its second byte (as wintext_decode reads it) */
+				skip = 1;
+				u.be = false;
+			}
+			s->st.utf16 = u.on;
+			first = false;
+		}
+		if (u.on)
+			utf16_feed(&u, buf + skip, (size_t)n - skip, false, s, kept);
+		else
+			feed(s, kept, (const char *)buf, (size_t)n);
 	}
+	if (u.on && u.ncarry)
+		utf16_feed(&u, NULL, 0, true, s, kept);
+	sb_release(&u.out);
 	free(buf);
 	return rc;
 }

@@ -226,6 +226,7 @@ struct explain_stats {
 	unsigned long clipped;      /* lines longer than EXPLAIN_LINE_MAX */
 	unsigned long long nul_bytes;
 	unsigned long long bad_utf8;
+	bool utf16;                 /* the reader decoded UTF-16 input to UTF-8 */
 	unsigned long unknown;      /* GPU-looking error lines nothing recognised */
 	unsigned long recognised;   /* lines some signature covers */
 	unsigned long replayed;     /* lines read back from the message memo */

@@ -392,6 +392,9 @@ void explain_report_text(struct strbuf *out, const struct explain_view *v)
 			     "and after each carriage return.\n",
 			s->st.clipped, s->st.clipped == 1 ? "" : "s", EXPLAIN_LINE_MAX >> 10,
 			s->st.clipped == 1 ? "was" : "were", EXPLAIN_LINE_MAX >> 10);
+	if (s->st.utf16)
+		sb_add(out, "  note: the input was UTF-16 (as Windows PowerShell's '>' writes it); it was "
+			    "read as text.\n");
 	if (s->st.nul_bytes)
 		sb_addf(out, "  note: the input holds %llu NUL byte%s (binary data?); they were read "
 			   "as blanks.\n", s->st.nul_bytes, s->st.nul_bytes == 1 ? "" : "s");
@@ -474,6 +477,7 @@ void explain_report_json(struct strbuf *out, const struct explain_view *v)
 	jw_kv_uint(&jw, "clipped_lines", s->st.clipped);
 	jw_kv_uint(&jw, "nul_bytes", s->st.nul_bytes);
 	jw_kv_uint(&jw, "invalid_utf8_bytes", s->st.bad_utf8);
+	jw_kv_str(&jw, "encoding", s->st.utf16 ? "utf-16" : "utf-8");
 	jw_end(&jw);
 	jw_kv_bool(&jw, "checked", v->checked);
 	jw_kv_str(&jw, "application", v->application);

@@ -294,7 +294,6 @@ lead native explain.tfjax.tf_memory "$(printf '2019-01-02 10:00:00.000000: E ten
 # cuDNN releases are read first (a look that runs on Linux and Windows)
 lead native explain.frameworks.paddle_cuda_libs 'W1209 16:01:34.575943 170444 dynamic_loader.cc:314] The third-party dynamic library (libcudnn.so) that Paddle depends on is not configured correctly. (error code is /usr/local/cuda/lib64/libcudnn.so: cannot open shared object file: No such file or directory)'
 expect_json '.matches[0].signature == "explain.sig.paddle_dynload_cuda_lib" and (.matches[0].causes[0].fix[0] | startswith("python -c \"import paddle"))'
-done_testing
 
 # A driver older than the program's CUDA: every platform's log gets a way to
 # update it where it is (natively the distribution's packages, in a container
@@ -472,3 +471,5 @@ lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, 
 # cuDNN older than the framework's on a TensorFlow paste: TensorFlow's install line, not JAX's
 only_own_framework explain.frameworks.cudnn_mismatch 'jax\\[' 'W tensorflow/core/framework/op_kernel.cc:1839] OP_REQUIRES failed: DNN library initialization failed. Look at the errors above for more details.'
 expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("tensorflow\\[and-cuda\\]"))] | length == 1'
+
+done_testing

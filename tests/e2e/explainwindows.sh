@@ -214,7 +214,30 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe nvinfer")'
 run_json explain --platform native '[TRT] [E] 2: [builder.cpp::createCaskKernelLibraryImpl::157] Error Code 2: Internal Error (Assertion validateCaskKLibSize(buffer.size) failed. )'
 expect_json '.matches[0].causes[0].id == "explain.frameworks.trt_cask_klib_mix" and (.matches[0].causes[0].fix[0] | startswith("python -m pip list"))'
 
-done_testing
+# A log saved by Windows PowerShell 5.1's '>' is UTF-16LE with a mark and
+# CR LF (learn.microsoft.com about_Character_Encoding): read as text, said
+# so; with no mark too; and across reads, a pair of surrogates (an emoji)
+# or a code unit cut by a read's end (the big-endian pattern with no mark
+# is read from its second byte) decodes whole.
+printf 'PS C:\\ml> python train.py > log.txt\r\nRuntimeError: CUDA error: no kernel image is available for execution on the device\r\n' |
+	iconv -f UTF-8 -t UTF-16 >"$WORK/ps-utf16.log"
+run_json explain -f "$WORK/ps-utf16.log"
+expect_json '.input.encoding == "utf-16" and .input.nul_bytes == 0 and .summary.first_problem == "explain.sig.no_kernel_image"'
+run explain -f "$WORK/ps-utf16.log"
+expect_line 'note: the input was UTF-16'
+expect_no_line 'NUL byte'
+printf 'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n' | iconv -f UTF-8 -t UTF-16LE >"$WORK/nobom.log"
+run_json explain -f "$WORK/nobom.log"
+expect_json '.input.encoding == "utf-16" and .summary.first_problem != null'
+# 131,070 code units after the mark end the first 256 KiB read: the
+# emoji's high surrogate is its last unit, the low one the next read's first
+{ printf '\377\376'; head -c 131069 /dev/zero | tr '\0' 'x' | iconv -f UTF-8 -t UTF-16LE; printf '\n\360\237\224\245 RuntimeError: CUDA error: no kernel image is available for execution on the device\n' | iconv -f UTF-8 -t UTF-16LE; } >"$WORK/split.log"
+run explain -f "$WORK/split.log"
+expect_line '🔥 RuntimeError: CUDA error: no kernel image'
+{ printf '\n\360\237\224\245 RuntimeError: CUDA error: no kernel image is available for execution on the device\n' | iconv -f UTF-8 -t UTF-16BE; head -c 140000 /dev/zero | tr '\0' 'x' | iconv -f UTF-8 -t UTF-16BE; printf '\nRuntimeError: CUDA error: an illegal memory access was encountered\n' | iconv -f UTF-8 -t UTF-16BE; } >"$WORK/split-be.log"
+run_json explain -f "$WORK/split-be.log"
+expect_json '.input.encoding == "utf-16" and ([.matches[].signature] | length) == 2 and .input.invalid_utf8_bytes == 0'
+
 
 # Forge's words for the web UI's start-up GPU test: on Windows the test
 # in the web UI's own Python leads (a venv, or the one-click package's
@@ -236,3 +259,5 @@ expect_json '.matches[0].causes[0].fix[0] | test("paddle.version.cuda")'
 # dependency garbled in a Chinese Windows): the DLLs on PATH looked at first
 winlead explain.apps.ort_cuda_dll_windows 'FAIL : Error loading "D:\AI\ComfyUI\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll" which depN0Rc歔剉!jWW0")Lt64_12.dll" which is missing. (Error 126: "~b'
 expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
+
+done_testing
