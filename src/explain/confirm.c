@@ -417,6 +417,22 @@ void rank_causes(const struct explain_sig *sig, const struct check_def *defs,
 		    (tmp[i].v == V_UNCHECKED || tmp[i].v == V_OPEN))
 			tmp[i].linux_fixes = all_fixes_linux(sig->cause[i]);
 	}
+	/* A Windows log of a message any program prints (no platform: line
+	 * naming WSL) whose causes are all WSL's or another platform's: the
+	 * program ran on Windows itself (Ollama's "nvml vram init failure"
+	 * loading System32's nvml.dll), so no WSL reading may lead it; they
+	 * are not this log's. Where a cause holds on Windows or everywhere,
+	 * the WSL readings stay after it, bound. */
+	bool win_none = kind_is_windows(kind) && pf && pf->established && nc &&
+			!(sig->e->platform && kb_applies(sig->e, "wsl2"));
+	for (size_t i = 0; win_none && i < nc; i++)
+		win_none = tmp[i].v == V_NOT_HERE || (tmp[i].v == V_BOUND && tmp[i].why == R_TEXT);
+	for (size_t i = 0; win_none && i < nc; i++)
+		if (tmp[i].v == V_BOUND) {
+			tmp[i].v = V_NOT_HERE;
+			tmp[i].marker = NULL;
+			tmp[i].by = platform;
+		}
 	/* Only this machine's kind (a prior) put every cause of the message
 	 * on another platform, and the KB says the message itself is printed
 	 * only there (the signature's platform: line; vLLM's "UVA is not
