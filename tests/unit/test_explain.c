@@ -1731,6 +1731,20 @@ static void test_rank_windows(void **state)
 	assert_false(fix_is_linux_only("in WSL: sudo ldconfig"));
 	/* a word inside another is none: "apt " in "adapt ", "ls -" in "tools -U" */
 	assert_false(fix_is_linux_only("python -m pip install tools -U"));
+	/* a message any program prints, every cause WSL's or native's: on a
+	 * Windows log none leads, each is not the log's; a message WSL's
+	 * side prints (platform: wsl windows) keeps its WSL reading, bound */
+	const struct kb_entry *wsl_only[] = { &wsl, &nat };
+	struct explain_sig any_prog = { .e = &lin, .kind = "finding", .cause = wsl_only, .ncause = 2 };
+	rank_causes(&any_prog, NULL, NULL, 0, &pf, r);
+	assert_int_equal(r[0].v, V_NOT_HERE);
+	assert_int_equal(r[1].v, V_NOT_HERE);
+	struct kb_entry wsl_msg = { .id = "x.wsl_msg", .layer = "platform", .kind = "signature",
+				    .title = "M", .platform = "wsl windows" };
+	struct explain_sig wsl_side = { .e = &wsl_msg, .kind = "finding", .cause = wsl_only, .ncause = 2 };
+	rank_causes(&wsl_side, NULL, NULL, 0, &pf, r);
+	assert_ptr_equal(r[0].e, &wsl);
+	assert_int_equal(r[0].v, V_BOUND);
 }
 
 /* Every signature's causes, ranked for a log from each platform (the
