@@ -566,6 +566,52 @@ static bool after_exit(const char *s, size_t i)
 	return false;
 }
 
+/* The API whose call or name stands among the three words before s[i]
+ * (the nearest first): the number after "nccl error", "cusolverDnCreate
+ * failed with error" or "nvjpeg status" is that API's, whatever else the
+ * line names ("cudaErrorLaunchFailure ... nccl error 2" is NCCL's 2, not
+ * CUDA's out of memory). A family, CF_COUNT for an NVIDIA API with no
+ * table here (its number means nothing in another's), or -1 for none. */
+static int owner_api(const char *s, size_t i)
+{
+	static const struct {
+		const char *prefix;
+		int family;
+	} apis[] = {
+		{ "nccl", CF_NCCL }, { "nvml", CF_NVML }, { "cublas", CF_CUBLAS },
+		{ "cudnn", CF_CUDNN }, { "cufft", CF_CUFFT }, { "cusparse", CF_CUSPARSE },
+		{ "curand", CF_CURAND },
+		/* NVIDIA's libraries with codes of their own (and the video,
+		 * ray-tracing, compiler and inference APIs) */
+		{ "cusolver", CF_COUNT }, { "cutensor", CF_COUNT }, { "nvjpeg", CF_COUNT },
+		{ "npp", CF_COUNT }, { "nvenc", CF_COUNT }, { "nvdec", CF_COUNT },
+		{ "cuvid", CF_COUNT }, { "nvcuvid", CF_COUNT }, { "optix", CF_COUNT },
+		{ "nvrtc", CF_COUNT }, { "nvjitlink", CF_COUNT }, { "nvinfer", CF_COUNT },
+		{ "tensorrt", CF_COUNT }, { "cufile", CF_COUNT }, { "nvshmem", CF_COUNT },
+		{ "cuda", CF_CUDA },
+	};
+	for (int n = 0; n < 3; n++) {
+		while (i > 0 && !is_word(s[i - 1]))
+			i--;
+		size_t e = i;
+		while (i > 0 && is_word(s[i - 1]))
+			i--;
+		if (e == i)
+			return -1;
+		size_t wl = e - i;
+		for (size_t a = 0; a < sizeof apis / sizeof apis[0]; a++) {
+			size_t pl = strlen(apis[a].prefix);
+			if (wl >= pl && !strncasecmp(s + i, apis[a].prefix, pl))
+				return apis[a].family;
+		}
+		/* the driver API's calls: cuInit, cuMemAlloc, cuCtxCreate_v2 */
+		if (wl > 2 && lower(s[i]) == 'c' && lower(s[i + 1]) == 'u' && s[i + 2] >= 'A' &&
+		    s[i + 2] <= 'Z')
+			return CF_CUDA;
+	}
+	return -1;
+}
+
 void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *ctx)
 {
 	if (mask & (1u << CF_HRESULT))
@@ -607,8 +653,9 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 		uint32_t v;
 		if (!parse_number(s + j, e - j, &v))
 			continue;
+		int owner = owner_api(s, i);
 		for (int f = CF_CUDA; f < CF_HRESULT; f++) {
-			if (!(mask & (1u << f)))
+			if (!(mask & (1u << f)) || (owner >= 0 && owner != f))
 				continue;
 			int c = codes_by_value(f, v);
 			if (c >= 0)

@@ -22,7 +22,11 @@
  * A number counts as a code only where the text shows it as one: after an
  * error word ("error 100", "code=100", "returned 100", "status: 100") on a
  * line that names the family ("cuda", "cuInit", "CUresult", "nvml",
- * "nccl"). A bare "error 100" names no family and matches nothing. An
+ * "nccl"), and only that API's where one is named among the three words
+ * before the error word ("nccl error 2" is NCCL's even on a line that names
+ * CUDA; "cusolverDnCreate failed with error 7", "nvjpeg error 6": an API
+ * with codes of its own, none of ours). A bare "error 100" names no family
+ * and matches nothing. An
  * HRESULT is its own context: 0x8XXXXXXX with eight hex digits.
  */
 #ifndef WSLGPU_EXPLAIN_CODES_H

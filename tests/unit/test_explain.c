@@ -965,6 +965,18 @@ static void test_codes_numbers(void **state)
 	assert_int_equal(numbers("cuda error 10:05", cuda), -1);
 	assert_int_equal(numbers("cuda errors100", cuda), -1);
 	assert_int_equal(numbers("cuda 100 epochs", cuda), -1);
+	/* The API named just before the error word owns the number: NCCL's 2
+	 * is not CUDA's out of memory, whatever else the line names; an API
+	 * with codes of its own (cuSOLVER, nvJPEG, NVENC) gives none here. */
+	unsigned cn = cuda | 1u << CF_NCCL;
+	int nccl2 = codes_lookup(CF_NCCL, "2", 1);
+	assert_int_equal(numbers("cudaErrorLaunchFailure: nccl error 2", cn), nccl2);
+	assert_int_equal(numbers("ncclAllReduce failed: error 2 (cuda)", cn), nccl2);
+	assert_int_equal(numbers("cuda_solver.cc: cusolverDnCreate failed with error 7", cuda), -1);
+	assert_int_equal(numbers("nvjpeg error 6 in cuda decode", cuda), -1);
+	assert_int_equal(numbers("NvEncoder: nvEncOpenEncodeSessionEx failed with error 10 (cuda)", cuda), -1);
+	assert_int_equal(numbers("cuMemAlloc_v2 returned 2 (nccl init)", cn), codes_lookup(CF_CUDA, "2", 1));
+	assert_int_equal(numbers("TensorRT: CUDA error 2 in engine", cuda), codes_lookup(CF_CUDA, "2", 1));
 	int hr = codes_lookup(CF_HRESULT, "0x80370102", 10);
 	assert_int_equal(numbers("Error: 0x80370102 The virtual machine could not be started", hres), hr);
 	assert_int_equal(numbers("Fehlercode: 0X80370102", hres), hr);
