@@ -458,6 +458,12 @@ lead container explain.toolkit.trt_builder_memory "[09/16/2022-10:45:55] [W] [TR
 [09/16/2022-10:45:55] [W] [TRT] Skipping tactic 3 due to insuficient memory on requested size of 4363 detected for tactic 4.
 Could not find any implementation for node MaxPool"
 
+# TensorFlow's generated kernels do not load on a GPU newer than its build:
+# the module's load leads, not the invalid handles after it (Open_Duck_Playground#16)
+lead native explain.frameworks.ptx_jit_new_gpu "W tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc:40] 'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'
+W tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc:40] 'cuModuleGetFunction(&function, module, kernel_name)' failed with 'CUDA_ERROR_INVALID_HANDLE'"
+expect_json '.matches[0].signature == "explain.sig.cuda_module_load_ptx" and (.matches[0].causes[0].fix[0] | test("nvidia-smi"))'
+
 # only_own_framework ID OTHER TEXT: on a native log the cause ID is shown
 # and none of its fix lines matches OTHER (another framework's install line)
 only_own_framework() {
