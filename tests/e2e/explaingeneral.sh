@@ -449,6 +449,21 @@ expect_json '.matches[0].causes[0].fix[0] | test("pip show")'
 lead container explain.frameworks.torchvision_mismatch 'OSError: /usr/local/lib/python3.8/dist-packages/torchaudio/lib/libtorchaudio.so: undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl'
 lead native explain.frameworks.torchvision_mismatch 'RuntimeError: operator torchvision::nms does not exist'
 
+# TensorRT's builder stops on an internal check: this release's limit with
+# the graph leads; where the log shows tactics skipped for memory, memory
+# (open-mmlab/mmdeploy#1059: its warnings, and its title's words)
+lead native explain.toolkit.trt_builder_limit '[E] Error[2]: [graphShapeAnalyzer.cpp::eraseFromTensorMaps::1138] Error Code 2: Internal Error (Assertion !mValueMapUndo failed. )'
+expect_json '.matches[0].causes[0].fix[0] | test("trtexec")'
+lead container explain.toolkit.trt_builder_memory "[09/16/2022-10:45:55] [W] [TRT] Tactic Device request: 4363MB Available: 3790MB. Device memory is insufficient to use tactic.
+[09/16/2022-10:45:55] [W] [TRT] Skipping tactic 3 due to insuficient memory on requested size of 4363 detected for tactic 4.
+Could not find any implementation for node MaxPool"
+
+# TensorFlow's generated kernels do not load on a GPU newer than its build:
+# the module's load leads, not the invalid handles after it (Open_Duck_Playground#16)
+lead native explain.frameworks.ptx_jit_new_gpu "W tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc:40] 'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'
+W tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc:40] 'cuModuleGetFunction(&function, module, kernel_name)' failed with 'CUDA_ERROR_INVALID_HANDLE'"
+expect_json '.matches[0].signature == "explain.sig.cuda_module_load_ptx" and (.matches[0].causes[0].fix[0] | test("nvidia-smi"))'
+
 # only_own_framework ID OTHER TEXT: on a native log the cause ID is shown
 # and none of its fix lines matches OTHER (another framework's install line)
 only_own_framework() {
