@@ -487,4 +487,10 @@ lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, 
 only_own_framework explain.frameworks.cudnn_mismatch 'jax\\[' 'W tensorflow/core/framework/op_kernel.cc:1839] OP_REQUIRES failed: DNN library initialization failed. Look at the errors above for more details.'
 expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("tensorflow\\[and-cuda\\]"))] | length == 1'
 
+# Ollama's installer without lspci/lshw: the installer's own check, not WSL's
+# PATH, off WSL; a CPU-runner list: the install's missing CUDA runner
+lead container explain.apps.ollama_install_no_pci_tools "WARNING: Unable to detect NVIDIA/AMD GPU. Install lspci or lshw to automatically detect and install GPU dependencies."
+lead native explain.apps.ollama_install_no_pci_tools "WARNING: Unable to detect NVIDIA/AMD GPU. Install lspci or lshw to automatically detect and install GPU dependencies."
+lead native explain.apps.ollama_runners_missing 'time=2025-02-12T14:19:55.576+08:00 level=INFO source=routes.go:1267 msg="Dynamic LLM libraries" runners=[cpu]'
+
 done_testing
