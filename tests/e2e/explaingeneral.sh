@@ -472,4 +472,13 @@ lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, 
 only_own_framework explain.frameworks.cudnn_mismatch 'jax\\[' 'W tensorflow/core/framework/op_kernel.cc:1839] OP_REQUIRES failed: DNN library initialization failed. Look at the errors above for more details.'
 expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("tensorflow\\[and-cuda\\]"))] | length == 1'
 
+# a CUDA sample pod granted nvidia.com/gpu but run without the NVIDIA runtime
+# class prints 35 (gpu-operator#415, PR 1017; microk8s#4496): in a pod the
+# missing runtime leads, natively the old driver does
+VADD="$(printf '$ kubectl logs cuda-vectoradd\n[Vector addition of 50000 elements]\nFailed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!')"
+run_json explain "$VADD"
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_driver_libs_35"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("ldconfig -p")'
+lead native explain.host.driver_too_old "$(printf '[Vector addition of 50000 elements]\nFailed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!')"
+
 done_testing
