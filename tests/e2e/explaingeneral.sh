@@ -493,4 +493,13 @@ lead container explain.apps.ollama_install_no_pci_tools "WARNING: Unable to dete
 lead native explain.apps.ollama_install_no_pci_tools "WARNING: Unable to detect NVIDIA/AMD GPU. Install lspci or lshw to automatically detect and install GPU dependencies."
 lead native explain.apps.ollama_runners_missing 'time=2025-02-12T14:19:55.576+08:00 level=INFO source=routes.go:1267 msg="Dynamic LLM libraries" runners=[cpu]'
 
+# a CUDA sample pod granted nvidia.com/gpu but run without the NVIDIA runtime
+# class prints 35 (gpu-operator#415, PR 1017; microk8s#4496): in a pod the
+# missing runtime leads, natively the old driver does
+VADD="$(printf '$ kubectl logs cuda-vectoradd\n[Vector addition of 50000 elements]\nFailed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!')"
+run_json explain "$VADD"
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.no_driver_libs_35"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("ldconfig -p")'
+lead native explain.host.driver_too_old "$(printf '[Vector addition of 50000 elements]\nFailed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!')"
+
 done_testing
