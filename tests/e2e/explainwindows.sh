@@ -260,4 +260,14 @@ expect_json '.matches[0].causes[0].fix[0] | test("paddle.version.cuda")'
 winlead explain.apps.ort_cuda_dll_windows 'FAIL : Error loading "D:\AI\ComfyUI\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll" which depN0Rc歔剉!jWW0")Lt64_12.dll" which is missing. (Error 126: "~b'
 expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
 
+# Ollama on Windows could not initialise the driver's nvml.dll: its Windows
+# reading leads (the driver, a non-ASCII user folder), the WSL readings of a
+# Linux NVML are bound to WSL; the same words from Linux keep those
+winlead explain.apps.ollama_windows_nvml 'time=2024-04-02T10:11:12.345+02:00 level=INFO source=gpu.go:323 msg="Unable to load CUDA management library C:\\Windows\\System32\\nvml.dll: nvml vram init failure: 9"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+expect_json '[.matches[0].causes[] | select(.id == "nvml.init.linux_nvml") | .machine] == ["platform_bound"]'
+run_json explain --platform wsl2 'Jan 08 19:28:33 XDFAF ollama[178990]: 2024/01/08 19:28:33 gpu.go:39: CUDA not detected: nvml vram init failure: 9'
+expect_json '.matches[0].causes[0].id == "nvml.init.linux_nvml"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.apps.ollama_windows_nvml") | .machine] == ["not_applicable"]'
+
 done_testing
