@@ -472,4 +472,10 @@ lead native explain.frameworks.no_cuda_runtime_build "No CUDA runtime is found, 
 only_own_framework explain.frameworks.cudnn_mismatch 'jax\\[' 'W tensorflow/core/framework/op_kernel.cc:1839] OP_REQUIRES failed: DNN library initialization failed. Look at the errors above for more details.'
 expect_json '[.matches[0].causes[] | select(.id == "explain.frameworks.cudnn_mismatch") | .fix[] | select(test("tensorflow\\[and-cuda\\]"))] | length == 1'
 
+# nvcc's compiler stage died: killed (signal 9, the build's memory) or crashed
+# (a compiler fault): each reading leads on its own words, on every platform
+lead native explain.toolkit.nvcc_stage_killed_oom "nvcc error   : 'cicc' died due to signal 9 (Kill signal)"
+lead container explain.toolkit.nvcc_stage_killed_oom "nvcc error   : 'cudafe++' died due to signal 9 (Kill signal)"
+lead native explain.toolkit.nvcc_stage_crashed "nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)"
+
 done_testing

@@ -270,4 +270,9 @@ run_json explain --platform wsl2 'Jan 08 19:28:33 XDFAF ollama[178990]: 2024/01/
 expect_json '.matches[0].causes[0].id == "nvml.init.linux_nvml"'
 expect_json '[.matches[0].causes[] | select(.id == "explain.apps.ollama_windows_nvml") | .machine] == ["not_applicable"]'
 
+# nvcc's cudafe++ crashed under MSBuild (an NTSTATUS): the compiler fault
+# leads, not the out-of-memory reading
+winlead explain.toolkit.nvcc_stage_crashed "$(printf 'CUDACOMPILE : nvcc error : '"'"'cudafe++'"'"' died with status 0xC0000005 (ACCESS_VIOLATION)\nC:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.9.targets(799,9): error MSB3721')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+
 done_testing
