@@ -478,4 +478,12 @@ lead native explain.toolkit.nvcc_stage_killed_oom "nvcc error   : 'cicc' died du
 lead container explain.toolkit.nvcc_stage_killed_oom "nvcc error   : 'cudafe++' died due to signal 9 (Kill signal)"
 lead native explain.toolkit.nvcc_stage_crashed "nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)"
 
+# Numba opening the CUDA runtime by its unversioned name (its open_cudalib in
+# the traceback): the toolkit where Numba looks, on native Linux and WSL alike
+NUMBA_CUDART="$(printf '  File "/home/u/.local/lib/python3.10/site-packages/numba/cuda/cudadrv/libs.py", line 65, in open_cudalib\n    return ctypes.CDLL(path)\nOSError: libcudart.so: cannot open shared object file: No such file or directory')"
+lead native explain.apps.numba_cudart_unversioned "$NUMBA_CUDART"
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c \"from numba import cuda")'
+run_json explain --platform wsl2 "$NUMBA_CUDART"
+expect_json '.matches[0].causes[0].id == "explain.apps.numba_cudart_unversioned"'
+
 done_testing
