@@ -275,4 +275,9 @@ expect_json '[.matches[0].causes[] | select(.id == "explain.apps.ollama_windows_
 winlead explain.toolkit.nvcc_stage_crashed "$(printf 'CUDACOMPILE : nvcc error : '"'"'cudafe++'"'"' died with status 0xC0000005 (ACCESS_VIOLATION)\nC:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.9.targets(799,9): error MSB3721')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
 
+# torch.compile importing a Triton name the installed triton-windows lacks:
+# a version pair, not the GPU; the first step prints both versions
+winlead explain.frameworks.torch_triton_mismatch 'ImportError: cannot import name '"'"'AttrsDescriptor'"'"' from '"'"'triton.compiler.compiler'"'"' (G:\pinokio\api\wan.git\app\env\lib\site-packages\triton\compiler\compiler.py)'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c \"import torch, triton")'
+
 done_testing
