@@ -486,4 +486,11 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("python -c \"from numba i
 run_json explain --platform wsl2 "$NUMBA_CUDART"
 expect_json '.matches[0].causes[0].id == "explain.apps.numba_cudart_unversioned"'
 
+# NVRTC failing to compile the program's own source (an include its release
+# lacks): the general compile reading leads, its first step only looks
+NVRTC_COMP="$(printf 'nvrtcCompileProgram(): NVRTC_ERROR_COMPILATION\n\nmain_kernel(93): catastrophic error: cannot open source file "OpenCL/inc_checksum_crc32.cl"')"
+lead native explain.wide.nvrtc_compile_failed "$NVRTC_COMP"
+lead wsl2 explain.wide.nvrtc_compile_failed "$NVRTC_COMP"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+
 done_testing
