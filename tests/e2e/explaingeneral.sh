@@ -502,4 +502,25 @@ expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "
 expect_json '.matches[0].causes[0].fix[0] | startswith("ldconfig -p")'
 lead native explain.host.driver_too_old "$(printf '[Vector addition of 50000 elements]\nFailed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!')"
 
+# nvcc's compiler stage died: killed (signal 9, the build's memory) or crashed
+# (a compiler fault): each reading leads on its own words, on every platform
+lead native explain.toolkit.nvcc_stage_killed_oom "nvcc error   : 'cicc' died due to signal 9 (Kill signal)"
+lead container explain.toolkit.nvcc_stage_killed_oom "nvcc error   : 'cudafe++' died due to signal 9 (Kill signal)"
+lead native explain.toolkit.nvcc_stage_crashed "nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)"
+
+# Numba opening the CUDA runtime by its unversioned name (its open_cudalib in
+# the traceback): the toolkit where Numba looks, on native Linux and WSL alike
+NUMBA_CUDART="$(printf '  File "/home/u/.local/lib/python3.10/site-packages/numba/cuda/cudadrv/libs.py", line 65, in open_cudalib\n    return ctypes.CDLL(path)\nOSError: libcudart.so: cannot open shared object file: No such file or directory')"
+lead native explain.apps.numba_cudart_unversioned "$NUMBA_CUDART"
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c \"from numba import cuda")'
+run_json explain --platform wsl2 "$NUMBA_CUDART"
+expect_json '.matches[0].causes[0].id == "explain.apps.numba_cudart_unversioned"'
+
+# NVRTC failing to compile the program's own source (an include its release
+# lacks): the general compile reading leads, its first step only looks
+NVRTC_COMP="$(printf 'nvrtcCompileProgram(): NVRTC_ERROR_COMPILATION\n\nmain_kernel(93): catastrophic error: cannot open source file "OpenCL/inc_checksum_crc32.cl"')"
+lead native explain.wide.nvrtc_compile_failed "$NVRTC_COMP"
+lead wsl2 explain.wide.nvrtc_compile_failed "$NVRTC_COMP"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
+
 done_testing

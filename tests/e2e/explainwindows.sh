@@ -272,4 +272,24 @@ expect_no_line 'only on one platform'
 run_json explain --platform wsl2 'msg="Unable to load CUDA management library /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.171.04: nvml vram init failure: 9"'
 expect_json '.matches[0].causes[0].id == "nvml.init.linux_nvml" and .matches[0].causes[0].machine == null'
 
+# Ollama on Windows could not initialise the driver's nvml.dll: its Windows
+# reading leads (the driver, a non-ASCII user folder), the WSL readings of a
+# Linux NVML are bound to WSL; the same words from Linux keep those
+winlead explain.apps.ollama_windows_nvml 'time=2024-04-02T10:11:12.345+02:00 level=INFO source=gpu.go:323 msg="Unable to load CUDA management library C:\\Windows\\System32\\nvml.dll: nvml vram init failure: 9"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi.exe")'
+expect_json '[.matches[0].causes[] | select(.id == "nvml.init.linux_nvml") | .machine] == ["platform_bound"]'
+run_json explain --platform wsl2 'Jan 08 19:28:33 XDFAF ollama[178990]: 2024/01/08 19:28:33 gpu.go:39: CUDA not detected: nvml vram init failure: 9'
+expect_json '.matches[0].causes[0].id == "nvml.init.linux_nvml"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.apps.ollama_windows_nvml") | .machine] == ["not_applicable"]'
+
+# nvcc's cudafe++ crashed under MSBuild (an NTSTATUS): the compiler fault
+# leads, not the out-of-memory reading
+winlead explain.toolkit.nvcc_stage_crashed "$(printf 'CUDACOMPILE : nvcc error : '"'"'cudafe++'"'"' died with status 0xC0000005 (ACCESS_VIOLATION)\nC:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\MSBuild\\Microsoft\\VC\\v170\\BuildCustomizations\\CUDA 12.9.targets(799,9): error MSB3721')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+
+# torch.compile importing a Triton name the installed triton-windows lacks:
+# a version pair, not the GPU; the first step prints both versions
+winlead explain.frameworks.torch_triton_mismatch 'ImportError: cannot import name '"'"'AttrsDescriptor'"'"' from '"'"'triton.compiler.compiler'"'"' (G:\pinokio\api\wan.git\app\env\lib\site-packages\triton\compiler\compiler.py)'
+expect_json '.matches[0].causes[0].fix[0] | startswith("python -c \"import torch, triton")'
+
 done_testing
