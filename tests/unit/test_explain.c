@@ -2659,6 +2659,33 @@ static void test_rank_slurm_gres(void **state)
 			    "explain.containers.slurm_gres_inherited");
 }
 
+/* A Vulkan device lost in any program's words: on a Windows log Windows'
+ * reset of the GPU (TDR) leads, elsewhere the general reading (a driver's
+ * regression or a timeout; the kernel log's Xid natively). */
+static void test_rank_vk_device_lost(void **state)
+{
+	(void)state;
+	const char *vk = "Failed to acquire fence: vkQueueSubmit VK_ERROR_DEVICE_LOST\n";
+	assert_string_equal(first_cause_of(vk, "windows"), "explain.cuda.tdr_windows");
+	assert_string_equal(first_cause_of(vk, "native"), "explain.apps.vk_device_lost");
+	assert_string_equal(first_cause_of(vk, "container"), "explain.apps.vk_device_lost");
+	assert_string_equal(first_cause_of(vk, NULL), "explain.apps.vk_device_lost");
+}
+
+/* NVENC refusing its encoder: the presets drivers from 590 on dropped lead;
+ * a feature the GPU's encoder lacks, named next to it, leads instead. */
+static void test_rank_nvenc_init(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("[Wayland] Failed to init NVENC: Failed to initialize encoder.\n",
+					   NULL),
+			    "explain.apps.nvenc_legacy_preset");
+	assert_string_equal(first_cause_of("[hevc_nvenc @ 0x55] InitializeEncoder failed: invalid param (8)\n"
+					   "10 bit encode not supported\n",
+					   "native"),
+			    "explain.apps.nvenc_setting_unsupported");
+}
+
 /* CUDA's "a PTX JIT compilation failed" next to ptxas's "requires .target
  * sm_NN or higher": the code needs a newer GPU than this one, not a newer
  * driver (hashcat on a Kepler sm_30 GPU). */
@@ -3914,6 +3941,8 @@ int main(void)
 		cmocka_unit_test(test_rank_cycles_no_device),
 		cmocka_unit_test(test_rank_slurm_gres),
 		cmocka_unit_test(test_rank_ptx_needs_target),
+		cmocka_unit_test(test_rank_vk_device_lost),
+		cmocka_unit_test(test_rank_nvenc_init),
 		cmocka_unit_test(test_rank_suspend),
 		cmocka_unit_test(test_rank_init_error),
 		cmocka_unit_test(test_rank_module_not_found),
