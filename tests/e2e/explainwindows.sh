@@ -260,15 +260,13 @@ expect_json '.matches[0].causes[0].fix[0] | test("paddle.version.cuda")'
 winlead explain.apps.ort_cuda_dll_windows 'FAIL : Error loading "D:\AI\ComfyUI\venv\Lib\site-packages\onnxruntime\capi\onnxruntime_providers_cuda.dll" which depN0Rc歔剉!jWW0")Lt64_12.dll" which is missing. (Error 126: "~b'
 expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
 
-# A message any program prints, from a program that ran on Windows itself,
-# whose known causes are all WSL's: none of them leads, each says it is not
-# the log's (Ollama loading System32's nvml.dll, ollama/ollama#3367); with
-# the text silent, the same line keeps WSL's reading, bound
+# A message any program prints, from a program that ran on Windows itself:
+# no WSL reading leads it (Ollama loading System32's nvml.dll,
+# ollama/ollama#3367): Windows' own reading first, WSL's after it, bound
+# (where every cause is WSL's, each is not the log's: test_rank_windows)
 run_json explain 'time=2024-03-27T14:21:31.119+08:00 level=INFO source=gpu.go:323 msg="Unable to load CUDA management library c:\\Windows\\System32\\nvml.dll: nvml vram init failure: 4"'
 expect_json '.log_platform.kind == "windows" and .matches[0].signature == "explain.sig.ollama_nvml"'
-expect_json '[.matches[0].causes[] | select(.id == "nvml.init.linux_nvml" or .id == "libs.loader.distro_package") | .machine] | length == 2 and all(. == "not_applicable")'
-run explain 'time=2024-03-27T14:21:31.119+08:00 level=INFO source=gpu.go:323 msg="Unable to load CUDA management library c:\\Windows\\System32\\nvml.dll: nvml vram init failure: 4"'
-expect_no_line 'only on one platform'
+expect_json '.matches[0].causes[0].machine == null and ([.matches[0].causes[] | select(.id == "nvml.init.linux_nvml" or .id == "libs.loader.distro_package") | .machine] | length == 2 and all(. != null))'
 run_json explain --platform wsl2 'msg="Unable to load CUDA management library /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.171.04: nvml vram init failure: 9"'
 expect_json '.matches[0].causes[0].id == "nvml.init.linux_nvml" and .matches[0].causes[0].machine == null'
 
