@@ -523,4 +523,12 @@ lead native explain.wide.nvrtc_compile_failed "$NVRTC_COMP"
 lead wsl2 explain.wide.nvrtc_compile_failed "$NVRTC_COMP"
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
 
+# bitsandbytes' CPU library on WSL: the loader-cache reading (put WSL's folder
+# on LD_LIBRARY_PATH) leads, unless the paste shows a launcher that already did
+BNB_CPU='UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.'
+run_json explain --platform wsl2 "$BNB_CPU"
+expect_json '.matches[0].causes[0].id == "explain.apps.bnb_no_libcuda"'
+run_json explain --platform wsl2 "$(printf '+ export LD_LIBRARY_PATH=/usr/lib/wsl/lib\n%s' "$BNB_CPU")"
+expect_json '.matches[0].causes[0].id == "explain.apps.bnb_cpu_binary"'
+
 done_testing

@@ -290,4 +290,16 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
 winlead explain.frameworks.torch_triton_mismatch 'ImportError: cannot import name '"'"'AttrsDescriptor'"'"' from '"'"'triton.compiler.compiler'"'"' (G:\pinokio\api\wan.git\app\env\lib\site-packages\triton\compiler\compiler.py)'
 expect_json '.matches[0].causes[0].fix[0] | startswith("python -c \"import torch, triton")'
 
+# Ollama's own discovery warnings on Windows: its override reading, not WSL's
+# CUDA_VISIBLE_DEVICES=0 myth; the runner that printed nothing leads where the
+# log shows it, with a step Windows runs
+winlead explain.apps.ollama_visible_devices_override 'time=2025-11-04T17:48:09.262+01:00 level=WARN source=runner.go:713 msg="user overrode visible devices" CUDA_VISIBLE_DEVICES=0 OLLAMA_MODELS=C:\AI-Models\llms'
+expect_json '[.matches[].signature] | index("explain.sig.myth_cvd_zero") == null'
+winlead explain.apps.ollama_discovery_runner_silent "$(printf 'level=WARN source=runner.go:713 msg="user overrode visible devices" CUDA_VISIBLE_DEVICES=0\nlevel=WARN source=llama_server.go:135 msg="llama-server discovery: system_info line not found in output - CUDA architecture filtering will be disabled." libDirs="[C:\\\\Users\\\\u\\\\AppData\\\\Local\\\\Programs\\\\Ollama\\\\lib\\\\ollama]" lines_captured=0')"
+
+# a GPU-partitioning script calling Windows 11's cmdlet on a Windows 10 host:
+# the cmdlet names, listed first, not the GPU
+winlead explain.platform.gpupv_cmdlet_names "$(printf 'Get-VMHostPartitionableGpu : The term '"'"'Get-VMHostPartitionableGpu'"'"' is not recognized as the name of a cmdlet, function, script file, or operable program.\nAt C:\\Tools\\GPU-PV\\Setup.ps1:88 char:5')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("Get-Command")'
+
 done_testing
