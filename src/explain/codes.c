@@ -497,15 +497,26 @@ const char *const *codes_context_words(int f)
 	}
 }
 
-/* Is s[0..len) (lower case) a word that puts an error code after it? */
-static bool introducer(const char *s, size_t len)
+/* Is s[0..len) (lower case) a word that puts an error code after it? 2 for
+ * a word of failure, 1 for one that a count or a value follows as well
+ * ("nvmlDeviceGetCount returned 2", "returned 1 interfaces", "result 1"),
+ * 0 for neither. */
+static int introducer(const char *s, size_t len)
 {
-	static const char *const words[] = { "error", "err", "code", "status", "returned", "returns",
-					     "return", "result", "ret", "rc", "failed", NULL };
-	for (const char *const *w = words; *w; w++)
-		if (strlen(*w) == len && !strncasecmp(*w, s, len))
-			return true;
-	return false;
+	static const char *const words[] = { "error", "err", "code", "status", "failed", "rc",
+					     "returned", "returns", "return", "result", "ret", NULL };
+	for (int i = 0; words[i]; i++)
+		if (strlen(words[i]) == len && !strncasecmp(words[i], s, len))
+			return i < 6 ? 2 : 1;
+	return 0;
+}
+
+/* A number followed by "of N" or "/N" is a count ("failed: 3 of 10"). */
+static bool count_after(const char *s, size_t len, size_t e)
+{
+	if (e + 1 < len && s[e] == '/' && is_digit(s[e + 1]))
+		return true;
+	return e + 4 <= len && !strncasecmp(s + e, " of ", 4);
 }
 
 /* A number ends at a blank or punctuation, not inside a word, a decimal,
@@ -622,15 +633,18 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 		if (!is_alpha(s[i]) || (i > 0 && is_word(s[i - 1])))
 			continue;
 		size_t j = i;
-		int words = 0;
+		int words = 0, strength = 0;
 		/* "error", "error code:", "returned error", then the number */
 		for (;;) {
 			size_t w = j;
 			while (w < len && is_alpha(s[w]))
 				w++;
-			if (w == j || !introducer(s + j, w - j) || (w < len && is_word(s[w])))
+			int k = w > j ? introducer(s + j, w - j) : 0;
+			if (!k || (w < len && is_word(s[w])))
 				break;
 			words++;
+			if (k > strength)
+				strength = k;
 			j = w;
 			size_t sep = 0;
 			while (j < len && sep < 4 && strchr(" :=#([", s[j])) {
@@ -648,7 +662,7 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 		size_t e = j;
 		while (e < len && e - j < 10 && is_digit(s[e]))
 			e++;
-		if (!number_end(s, len, e))
+		if (!number_end(s, len, e) || count_after(s, len, e))
 			continue;
 		uint32_t v;
 		if (!parse_number(s + j, e - j, &v))
@@ -656,6 +670,13 @@ void codes_numbers(const char *s, size_t len, unsigned mask, codes_fn fn, void *
 		int owner = owner_api(s, i);
 		for (int f = CF_CUDA; f < CF_HRESULT; f++) {
 			if (!(mask & (1u << f)) || (owner >= 0 && owner != f))
+				continue;
+			/* The libraries' small numbers follow "returned" as counts
+			 * and values too ("nvmlDeviceGetCount returned 2",
+			 * "cudnn.enabled returned 1"): theirs need a word of
+			 * failure. CUDA's own below 100 are read by name only
+			 * (explain-status.kb), the rest after either. */
+			if (f != CF_CUDA && strength < 2)
 				continue;
 			int c = codes_by_value(f, v);
 			if (c >= 0)

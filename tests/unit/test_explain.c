@@ -977,6 +977,16 @@ static void test_codes_numbers(void **state)
 	assert_int_equal(numbers("NvEncoder: nvEncOpenEncodeSessionEx failed with error 10 (cuda)", cuda), -1);
 	assert_int_equal(numbers("cuMemAlloc_v2 returned 2 (nccl init)", cn), codes_lookup(CF_CUDA, "2", 1));
 	assert_int_equal(numbers("TensorRT: CUDA error 2 in engine", cuda), codes_lookup(CF_CUDA, "2", 1));
+	/* a library's small number after "returned"/"result" is a count or a
+	 * value, after a word of failure a code; "3 of 10" is a count */
+	unsigned nvml = 1u << CF_NVML, dnn = 1u << CF_CUDNN;
+	assert_int_equal(numbers("INFO: nvmlDeviceGetCount returned 2", nvml), -1);
+	assert_int_equal(numbers("torch.backends.cudnn.enabled returned 1", dnn), -1);
+	assert_int_equal(numbers("NCCL INFO Using network Socket, returned 1 interfaces", 1u << CF_NCCL), -1);
+	assert_int_equal(numbers("Test cudnn_test failed: 3 of 10", dnn), -1);
+	assert_int_equal(numbers("nvmlInit returned error 9", nvml), codes_lookup(CF_NVML, "9", 1));
+	assert_int_equal(numbers("ncclCommInitRank failed: 2", cn), nccl2);
+	assert_int_equal(numbers("cudaGetDeviceCount returned 100", cuda), c);
 	int hr = codes_lookup(CF_HRESULT, "0x80370102", 10);
 	assert_int_equal(numbers("Error: 0x80370102 The virtual machine could not be started", hres), hr);
 	assert_int_equal(numbers("Fehlercode: 0X80370102", hres), hr);
