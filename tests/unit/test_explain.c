@@ -2539,6 +2539,20 @@ static void test_rank_llm_apps(void **state)
 			    "explain.apps.ollama_runners_missing");
 	assert_string_equal(first_cause_of("ModuleNotFoundError: No module named 'triton.common'\n", NULL),
 			    "explain.apps.triton_module_moved");
+	/* the web UI's GPU test on Windows: a CUDA build in the paste points at
+	 * the driver (stable-diffusion-webui#15614, #15827); without one the
+	 * test's general reading leads */
+	assert_string_equal(first_cause_of("PyTorch version: 2.1.2+cu121\n"
+					   "File \"C:\\sd\\modules\\launch_utils.py\", line 386, in prepare_environment\n"
+					   "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to "
+					   "COMMANDLINE_ARGS variable to disable this check\n",
+					   "windows"),
+			    "explain.apps.sd_cuda_test_driver_windows");
+	assert_string_equal(first_cause_of("File \"C:\\sd\\modules\\launch_utils.py\", line 386, in prepare_environment\n"
+					   "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to "
+					   "COMMANDLINE_ARGS variable to disable this check\n",
+					   "windows"),
+			    "explain.apps.sd_cuda_test_windows");
 }
 
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
