@@ -2555,6 +2555,40 @@ static void test_rank_llm_apps(void **state)
 			    "explain.apps.ctranslate2_int8_blackwell");
 	assert_string_equal(first_cause_of("RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
 			    "explain.frameworks.gemm_not_supported");
+	/* bitsandbytes' CPU library: its own binary search, unless the paste
+	 * shows PyTorch itself is a CPU-only build (bitsandbytes#1635) */
+	assert_string_equal(first_cause_of("The installed version of bitsandbytes was compiled without GPU support. "
+					   "8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n",
+					   NULL),
+			    "explain.apps.bnb_cpu_binary");
+	assert_string_equal(first_cause_of("The installed version of bitsandbytes was compiled without GPU support. "
+					   "8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n"
+					   "Torch says CUDA is not available. Possible reasons:\n",
+					   NULL),
+			    "explain.apps.bnb_cpu_torch");
+	/* Ollama's runner without ggml's CUDA library, and a package written
+	 * for another Triton (ollama#7294, LlamaFactory#2050) */
+	assert_string_equal(first_cause_of("/tmp/ollama1623163346/runners/cuda_v12/ollama_llama_server: error while "
+					   "loading shared libraries: libggml_cuda_v12.so: cannot open shared object "
+					   "file: No such file or directory\n",
+					   NULL),
+			    "explain.apps.ollama_runners_missing");
+	assert_string_equal(first_cause_of("ModuleNotFoundError: No module named 'triton.common'\n", NULL),
+			    "explain.apps.triton_module_moved");
+	/* the web UI's GPU test on Windows: a CUDA build in the paste points at
+	 * the driver (stable-diffusion-webui#15614, #15827); without one the
+	 * test's general reading leads */
+	assert_string_equal(first_cause_of("PyTorch version: 2.1.2+cu121\n"
+					   "File \"C:\\sd\\modules\\launch_utils.py\", line 386, in prepare_environment\n"
+					   "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to "
+					   "COMMANDLINE_ARGS variable to disable this check\n",
+					   "windows"),
+			    "explain.apps.sd_cuda_test_driver_windows");
+	assert_string_equal(first_cause_of("File \"C:\\sd\\modules\\launch_utils.py\", line 386, in prepare_environment\n"
+					   "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to "
+					   "COMMANDLINE_ARGS variable to disable this check\n",
+					   "windows"),
+			    "explain.apps.sd_cuda_test_windows");
 }
 
 /* The long tail's runtime compilers: Numba's PTX newer than the driver
