@@ -2575,6 +2575,10 @@ static void test_rank_llm_apps(void **state)
 			    "explain.apps.ollama_runners_missing");
 	assert_string_equal(first_cause_of("ModuleNotFoundError: No module named 'triton.common'\n", NULL),
 			    "explain.apps.triton_module_moved");
+	/* the same line from torch.compile's own import: the torch/Triton pair */
+	assert_string_equal(first_cause_of("File \"/v/site-packages/torch/_inductor/codegen/triton.py\", line 3\n"
+					   "ModuleNotFoundError: No module named 'triton.common'\n", NULL),
+			    "explain.frameworks.torch_triton_mismatch");
 	/* the web UI's GPU test on Windows: a CUDA build in the paste points at
 	 * the driver (stable-diffusion-webui#15614, #15827); without one the
 	 * test's general reading leads */
