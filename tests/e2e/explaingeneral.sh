@@ -481,4 +481,16 @@ expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "
 expect_json '.matches[0].causes[0].fix[0] | startswith("ldconfig -p")'
 lead native explain.host.driver_too_old "$(printf '[Vector addition of 50000 elements]\nFailed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!')"
 
+# NVML's "driver not loaded" next to the toolkit's CDI refresh: a refresh that
+# failed at boot leads with its ordering; one its ExecCondition skipped (no
+# NVIDIA module for the running kernel, deployments/systemd/nvidia-cdi-refresh.service)
+# never ran, so the driver not loaded leads
+CDIFAIL="$(printf 'Starting nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file...\nnvidia-ctk[812]: level=error msg="failed to generate CDI spec: failed to initialize NVML: Driver Not Loaded"\nnvidia-cdi-refresh.service: Main process exited, code=exited, status=1/FAILURE')"
+run_json explain --platform native "$CDIFAIL"
+expect_json '.matches[0].causes[0].id == "explain.containers.cdi_refresh_before_driver"'
+CDISKIP="$(printf 'nvidia-container-cli: initialization error: nvml error: driver not loaded\nStarting nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file...\nnvidia-cdi-refresh.service: Skipped due to %s.\nCondition check resulted in nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file being skipped.' "'exec-condition'")"
+run_json explain --platform native "$CDISKIP"
+expect_json '.matches[0].causes[0].id == "nvml.init.native_driver_not_loaded"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.containers.cdi_refresh_before_driver") | .words.exclude | length > 0] == [true]'
+
 done_testing
