@@ -531,4 +531,31 @@ expect_json '.matches[0].causes[0].id == "explain.apps.bnb_no_libcuda"'
 run_json explain --platform wsl2 "$(printf '+ export LD_LIBRARY_PATH=/usr/lib/wsl/lib\n%s' "$BNB_CPU")"
 expect_json '.matches[0].causes[0].id == "explain.apps.bnb_cpu_binary"'
 
+# NVML's "driver not loaded" next to the toolkit's CDI refresh: a refresh that
+# failed at boot leads with its ordering; one its ExecCondition skipped (no
+# NVIDIA module for the running kernel, deployments/systemd/nvidia-cdi-refresh.service)
+# never ran, so the driver not loaded leads
+CDIFAIL="$(printf 'Starting nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file...\nnvidia-ctk[812]: level=error msg="failed to generate CDI spec: failed to initialize NVML: Driver Not Loaded"\nnvidia-cdi-refresh.service: Main process exited, code=exited, status=1/FAILURE')"
+run_json explain --platform native "$CDIFAIL"
+expect_json '.matches[0].causes[0].id == "explain.containers.cdi_refresh_before_driver"'
+CDISKIP="$(printf 'nvidia-container-cli: initialization error: nvml error: driver not loaded\nStarting nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file...\nnvidia-cdi-refresh.service: Skipped due to %s.\nCondition check resulted in nvidia-cdi-refresh.service - Refresh NVIDIA CDI specification file being skipped.' "'exec-condition'")"
+run_json explain --platform native "$CDISKIP"
+expect_json '.matches[0].causes[0].id == "nvml.init.native_driver_not_loaded"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.containers.cdi_refresh_before_driver") | .words.exclude | length > 0] == [true]'
+
+# a GKE pod: the driver's libraries are mounted under /usr/local/nvidia, which
+# a plain image's loader path leaves out (kubeflow/katib#1915); with the path
+# in the paste that reading leads, without it the container without GPU access
+GKE="$(printf '$ kubectl exec -it trainer-0 -- ls /usr/local/nvidia/lib64\nlibcuda.so.1  libnvidia-ml.so.1\n%s' "$DLERR")"
+lead container explain.containers.k8s_driver_path "$GKE"
+expect_json '.matches[0].causes[0].fix[0] | startswith("ls /usr/local/nvidia/lib64")'
+run_json explain "$GKE"
+expect_json '.log_platform.kind == "container" and .matches[0].causes[0].id == "explain.containers.k8s_driver_path"'
+run_json explain --platform native "$GKE"
+expect_json '.matches[0].causes[0].id != "explain.containers.k8s_driver_path"'
+# vLLM's "no platform" words: its own reading leads over a CPU-only PyTorch
+VLLM="$(printf 'INFO 04-16 21:06:25 [__init__.py:243] No platform detected, vLLM is running on UnspecifiedPlatform\n  File "/usr/local/lib/python3.12/dist-packages/vllm/config/device.py", line 78, in __post_init__\n    self.device = torch.device(self.device_type)\nRuntimeError: Device string must not be empty')"
+run_json explain --platform native "$VLLM"
+expect_json '.matches[0].causes[0].id == "explain.apps.vllm_platform"'
+
 done_testing
