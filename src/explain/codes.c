@@ -560,18 +560,28 @@ static void hresults(const char *s, size_t len, codes_fn fn, void *ctx)
 	}
 }
 
+/* The word (a run of bytes `in` accepts) before s[*i]: moves *i to its
+ * start and returns its length, 0 where none is left. */
+static size_t word_before(const char *s, size_t *i, bool (*in)(char))
+{
+	size_t at = *i;
+	while (at > 0 && !in(s[at - 1]))
+		at--;
+	size_t e = at;
+	while (at > 0 && in(s[at - 1]))
+		at--;
+	*i = at;
+	return e - at;
+}
+
 /* Is one of the two words before s[i] "exit" or "exited"? A process's exit
  * status ("exit code: 101", "exited with code 2") is no library's code. */
 static bool after_exit(const char *s, size_t i)
 {
 	for (int n = 0; n < 2; n++) {
-		while (i > 0 && !is_alpha(s[i - 1]))
-			i--;
-		size_t e = i;
-		while (i > 0 && is_alpha(s[i - 1]))
-			i--;
-		if ((e - i == 4 && !strncasecmp(s + i, "exit", 4)) ||
-		    (e - i == 6 && !strncasecmp(s + i, "exited", 6)))
+		size_t wl = word_before(s, &i, is_alpha);
+		if ((wl == 4 && !strncasecmp(s + i, "exit", 4)) ||
+		    (wl == 6 && !strncasecmp(s + i, "exited", 6)))
 			return true;
 	}
 	return false;
@@ -602,14 +612,9 @@ static int owner_api(const char *s, size_t i)
 		{ "cuda", CF_CUDA },
 	};
 	for (int n = 0; n < 3; n++) {
-		while (i > 0 && !is_word(s[i - 1]))
-			i--;
-		size_t e = i;
-		while (i > 0 && is_word(s[i - 1]))
-			i--;
-		if (e == i)
+		size_t wl = word_before(s, &i, is_word);
+		if (!wl)
 			return -1;
-		size_t wl = e - i;
 		for (size_t a = 0; a < sizeof apis / sizeof apis[0]; a++) {
 			size_t pl = strlen(apis[a].prefix);
 			if (wl >= pl && !strncasecmp(s + i, apis[a].prefix, pl))
