@@ -617,12 +617,17 @@ static int owner_api(const char *s, size_t i)
 			return -1;
 		for (size_t a = 0; a < sizeof apis / sizeof apis[0]; a++) {
 			size_t pl = strlen(apis[a].prefix);
+			/* the bare word "CUDA" owns the number only right before
+			 * its error word ("CUDA error 2"); further back it is a
+			 * qualifier ("nvEncOpenEncodeSessionEx (CUDA Path)
+			 * FAILED: 2" is NVENC's 2) */
+			if (wl == pl && apis[a].family == CF_CUDA && n > 0)
+				continue;
 			if (wl >= pl && !strncasecmp(s + i, apis[a].prefix, pl))
 				return apis[a].family;
 		}
 		/* the driver API's calls: cuInit, cuMemAlloc, cuCtxCreate_v2 */
-		if (wl > 2 && lower(s[i]) == 'c' && lower(s[i + 1]) == 'u' && s[i + 2] >= 'A' &&
-		    s[i + 2] <= 'Z')
+		if (wl > 2 && s[i] == 'c' && s[i + 1] == 'u' && s[i + 2] >= 'A' && s[i + 2] <= 'Z')
 			return CF_CUDA;
 	}
 	return -1;

@@ -977,6 +977,9 @@ static void test_codes_numbers(void **state)
 	assert_int_equal(numbers("NvEncoder: nvEncOpenEncodeSessionEx failed with error 10 (cuda)", cuda), -1);
 	assert_int_equal(numbers("cuMemAlloc_v2 returned 2 (nccl init)", cn), codes_lookup(CF_CUDA, "2", 1));
 	assert_int_equal(numbers("TensorRT: CUDA error 2 in engine", cuda), codes_lookup(CF_CUDA, "2", 1));
+	/* "CUDA" further back is a qualifier: NVENC's 2 (selkies' log) */
+	assert_int_equal(numbers("NVENC_INIT_ERROR: nvEncOpenEncodeSessionEx (CUDA Path) FAILED: 2", cuda), -1);
+	assert_int_equal(numbers("CUDA call failed: code=100", cuda), c);
 	/* a library's small number after "returned"/"result" is a count or a
 	 * value, after a word of failure a code; "3 of 10" is a count */
 	unsigned nvml = 1u << CF_NVML, dnn = 1u << CF_CUDNN;
