@@ -2513,6 +2513,25 @@ static void test_rank_triton_libcuda(void **state)
 	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.libs.triton_libcuda_wsl");
 }
 
+/* Ollama's "model failed to load, this may be due to resource
+ * limitations or an internal error": a load request whose KV size is a long
+ * context times parallel requests (ollama#14491) reads as memory for that
+ * context; a Hugging Face GGUF that fails on the CPU too (Bonsai-demo#31) as
+ * a model the release cannot load. */
+static void test_rank_ollama_load_failed(void **state)
+{
+	(void)state;
+	const char *msg = "Error: 500 Internal Server Error: model failed to load, this may be due to "
+			  "resource limitations or an internal error, check ollama server logs for details\n";
+	char kv[512], hf[512];
+	snprintf(kv, sizeof kv, "%smsg=load request=\"{Operation:fit Parallel:4 BatchSize:512 KvSize:811008\"\n", msg);
+	snprintf(hf, sizeof hf, "ollama run hf.co/prism-ml/Bonsai-8B-gguf\n%sTried: CPU mode (OLLAMA_NO_GPU=1)\n", msg);
+	assert_string_equal(first_cause_of(kv, NULL), "explain.apps.ollama_load_ctx_memory");
+	assert_string_equal(first_cause_of(kv, "container"), "explain.apps.ollama_load_ctx_memory");
+	assert_string_equal(first_cause_of(hf, "windows"), "explain.apps.ollama_model_unsupported");
+	assert_string_equal(first_cause_of(hf, NULL), "explain.apps.ollama_model_unsupported");
+}
+
 /* The container toolkit's hook finds no libnvidia-ml.so.1 where the
  * engine runs (nvidia-docker#1711): the engine's machine leads; Docker
  * Desktop for Linux's VM where the paste shows its context
@@ -4019,6 +4038,7 @@ int main(void)
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
+		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_kb_integrity),
