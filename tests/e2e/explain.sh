@@ -222,6 +222,10 @@ smi="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA drive
 run explain --platform container "$smi"
 expect_rc 1
 expect_line '^    1\. +The container was started without the GPU \(bridge\.nvidia_dev\.container\)$'
+# the reading that holds everywhere comes next; the WSL causes, shown with
+# -v, are marked and last
+expect_line '^    2\. +No NVIDIA kernel driver answers here: .*\(explain\.nvml\.no_driver_running_any\)$'
+run explain -v --platform container "$smi"
 expect_line '\[not on the log.s platform\]$'
 expect_line 'applies only on WSL; the log is from another platform'
 # ...and with the platform only this machine's (a prior), the host's own
@@ -229,7 +233,7 @@ expect_line 'applies only on WSL; the log is from another platform'
 # out: the host's driver serves the container; the WSL causes, shown with
 # -v, stay last.
 run explain -v "$smi"
-expect_line '^    2\. +nvidia-smi cannot communicate with the driver \(nvml\.smi\.native_no_driver\)  \[only on one platform: which is the log.s\?\]$'
+expect_line '^    3\. +nvidia-smi cannot communicate with the driver \(nvml\.smi\.native_no_driver\)  \[only on one platform: which is the log.s\?\]$'
 expect_line '\[not on this platform\]$'
 expect_line 'applies only on WSL; platform\.kind: a container on native Linux'
 run_json explain --platform container "$smi"

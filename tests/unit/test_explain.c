@@ -2513,6 +2513,41 @@ static void test_rank_triton_libcuda(void **state)
 	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.libs.triton_libcuda_wsl");
 }
 
+/* Ollama's "model failed to load, this may be due to resource
+ * limitations or an internal error": a load request whose KV size is a long
+ * context times parallel requests (ollama#14491) reads as memory for that
+ * context; a Hugging Face GGUF that fails on the CPU too (Bonsai-demo#31) as
+ * a model the release cannot load. */
+static void test_rank_ollama_load_failed(void **state)
+{
+	(void)state;
+	const char *msg = "Error: 500 Internal Server Error: model failed to load, this may be due to "
+			  "resource limitations or an internal error, check ollama server logs for details\n";
+	char kv[512], hf[512];
+	snprintf(kv, sizeof kv, "%smsg=load request=\"{Operation:fit Parallel:4 BatchSize:512 KvSize:811008\"\n", msg);
+	snprintf(hf, sizeof hf, "ollama run hf.co/prism-ml/Bonsai-8B-gguf\n%sTried: CPU mode (OLLAMA_NO_GPU=1)\n", msg);
+	assert_string_equal(first_cause_of(kv, NULL), "explain.apps.ollama_load_ctx_memory");
+	assert_string_equal(first_cause_of(kv, "container"), "explain.apps.ollama_load_ctx_memory");
+	assert_string_equal(first_cause_of(hf, "windows"), "explain.apps.ollama_model_unsupported");
+	assert_string_equal(first_cause_of(hf, NULL), "explain.apps.ollama_model_unsupported");
+}
+
+/* nvidia-smi's "couldn't communicate with the NVIDIA driver" alone says
+ * nothing of where it ran (ollama#8716: a machine with only an AMD GPU and
+ * NVIDIA's packages installed): the reading for every platform leads, which
+ * asks where and whether there is an NVIDIA GPU; a stated platform puts its
+ * own reading first. */
+static void test_rank_smi_no_driver_platform(void **state)
+{
+	(void)state;
+	const char *smi = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+			  "Make sure that the latest NVIDIA driver is installed and running.\n";
+	assert_string_equal(first_cause_of(smi, NULL), "explain.nvml.no_driver_running_any");
+	assert_string_equal(first_cause_of(smi, "native"), "nvml.smi.native_no_driver");
+	assert_string_equal(first_cause_of(smi, "container"), "bridge.nvidia_dev.container");
+	assert_string_equal(first_cause_of(smi, "wsl2"), "nvml.smi.linux_shadow");
+}
+
 /* The container toolkit's hook finds no libnvidia-ml.so.1 where the
  * engine runs (nvidia-docker#1711): the engine's machine leads; Docker
  * Desktop for Linux's VM where the paste shows its context
@@ -4019,6 +4054,8 @@ int main(void)
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
+		cmocka_unit_test(test_rank_ollama_load_failed),
+		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_kb_integrity),
