@@ -1045,3 +1045,14 @@ run_json explain --platform native "$(printf 'ERRO[0000] unable to load config f
 expect_json '.matches[0].causes[0].id == "explain.containers.snap_docker"'
 
 done_testing
+
+# nvidia-container-cli refused the container's cgroup device rules: the query
+# refused (operation not permitted: rootless, LXC, enroot) leads with the
+# unprivileged reading, the kernel's verifier refusing the new program with
+# the toolkit's release; a look comes first either way
+# (https://github.com/NVIDIA/nvidia-container-toolkit/issues/1487,
+# https://github.com/NVIDIA/nvidia-container-toolkit/issues/117)
+run_json explain "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted"
+expect_json '.matches[0].signature == "explain.sig.nvcli_device_rules" and .matches[0].causes[0].id == "explain.containers.nvcli_cgroup_unprivileged" and (.matches[0].causes[0].fix[0] | startswith("docker info"))'
+run_json explain "nvidia-container-cli: mount error: failed to add device rules: unable to generate new device filter program from existing programs: unable to create new device filters program: load program: invalid argument: last insn is not an exit or jmp"
+expect_json '.matches[0].signature == "explain.sig.nvcli_device_rules" and .matches[0].causes[0].id == "explain.containers.nvcli_bpf_toolkit_release" and (.matches[0].causes[0].fix[0] | startswith("nvidia-ctk --version"))'
