@@ -302,4 +302,16 @@ winlead explain.apps.ollama_discovery_runner_silent "$(printf 'level=WARN source
 winlead explain.platform.gpupv_cmdlet_names "$(printf 'Get-VMHostPartitionableGpu : The term '"'"'Get-VMHostPartitionableGpu'"'"' is not recognized as the name of a cmdlet, function, script file, or operable program.\nAt C:\\Tools\\GPU-PV\\Setup.ps1:88 char:5')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("Get-Command")'
 
+# a PyTorch without NCCL: Windows' own reading leads on a Windows log (the
+# warning alone), and on a Linux log the CPU-only build leads, the Windows
+# reading not there
+winlead explain.nccl.no_nccl_windows 'D:\Python39\lib\site-packages\torch\distributed\distributed_c10d.py:613: UserWarning: Attempted to get default timeout for nccl backend, but NCCL support is not compiled'
+run_json explain --platform native 'RuntimeError: Distributed package doesn'"'"'t have NCCL built in'
+expect_json '.matches[0].causes[0].id != "explain.nccl.no_nccl_windows"'
+expect_json '[.matches[0].causes[] | select(.id == "explain.nccl.no_nccl_windows") | .machine] == ["not_applicable"]'
+
+# cuDNN 9's sub-libraries from two places: on Windows the DLLs' reading, where.exe first
+winlead explain.libstatus.cudnn_parts_windows "$(printf 'OS: Windows 11\nError: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH at F.conv2d() during VAEDecode\n  File "C:\\ComfyUI\\comfy\\ops.py", line 120')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
+
 done_testing
