@@ -1056,3 +1056,9 @@ run_json explain "nvidia-container-cli: mount error: failed to add device rules:
 expect_json '.matches[0].signature == "explain.sig.nvcli_device_rules" and .matches[0].causes[0].id == "explain.containers.nvcli_cgroup_unprivileged" and (.matches[0].causes[0].fix[0] | startswith("docker info"))'
 run_json explain "nvidia-container-cli: mount error: failed to add device rules: unable to generate new device filter program from existing programs: unable to create new device filters program: load program: invalid argument: last insn is not an exit or jmp"
 expect_json '.matches[0].signature == "explain.sig.nvcli_device_rules" and .matches[0].causes[0].id == "explain.containers.nvcli_bpf_toolkit_release" and (.matches[0].causes[0].fix[0] | startswith("nvidia-ctk --version"))'
+
+# NVML's library not loadable in the application's own words ("Failed to load
+# NVML"): in a container the runtime not passing the driver's libraries in
+# leads (https://github.com/nanoporetech/dorado/issues/1450), a look first
+run_json explain --platform container "$(printf '[info] Failed to load NVML\n[error] Invalid CUDA device index %s from device string "cuda:0", there are 0 visible CUDA devices.' "'0'")"
+expect_json '.matches[0].signature == "explain.sig.nvml_lib_missing" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver" and (.matches[0].causes[0].fix[0] | startswith("ldconfig -p"))'
