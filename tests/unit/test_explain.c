@@ -2548,6 +2548,40 @@ static void test_rank_smi_no_driver_platform(void **state)
 	assert_string_equal(first_cause_of(smi, "wsl2"), "nvml.smi.linux_shadow");
 }
 
+/* ggml's "has no device code compatible with CUDA arch" before the
+ * stream's "unspecified launch failure" (nextcloud/llm2#52): the launch
+ * failed because the kernel had no code for the GPU, on every platform; a
+ * launch failure alone keeps its own readings. */
+static void test_rank_launch_failed_after_arch(void **state)
+{
+	(void)state;
+	const char *both = "ggml/src/ggml-cuda/mmv.cu:53: ERROR: CUDA kernel mul_mat_vec has no device code "
+			   "compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520\n"
+			   "CUDA error: unspecified launch failure\n";
+	const char *alone = "CUDA error: unspecified launch failure\n";
+	const char *kinds[] = { NULL, "native", "container", "wsl2", "windows" };
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		struct explain_scan s;
+		scan_text(&s, both);
+		/* the launch failure's own causes, not the arch signature's */
+		size_t k = 0;
+		while (k < s.nfound && strcmp(s.db->sig[s.found[k]->sig].e->id, "explain.sig.launch_failed") != 0)
+			k++;
+		assert_true(k < s.nfound);
+		const struct explain_sig *sig = &s.db->sig[s.found[k]->sig];
+		struct paste_words w = { .text = both, .len = strlen(both) };
+		struct rank_platform pf = { .kind = kinds[i], .established = kinds[i] != NULL,
+					    .from = kinds[i] ? "text" : NULL, .words = &w };
+		struct cause_rank r[64];
+		rank_causes(sig, NULL, NULL, 0, &pf, r);
+		assert_string_equal(r[0].e->id, "explain.wide.arch_not_built");
+		paste_words_release(&w);
+		explain_scan_release(&s);
+	}
+	assert_string_not_equal(first_cause_of(alone, NULL), "explain.wide.arch_not_built");
+	assert_string_not_equal(first_cause_of(alone, "native"), "explain.wide.arch_not_built");
+}
+
 /* The container toolkit's hook finds no libnvidia-ml.so.1 where the
  * engine runs (nvidia-docker#1711): the engine's machine leads; Docker
  * Desktop for Linux's VM where the paste shows its context
@@ -4056,6 +4090,7 @@ int main(void)
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
+		cmocka_unit_test(test_rank_launch_failed_after_arch),
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_kb_integrity),
