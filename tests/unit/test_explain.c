@@ -2441,14 +2441,18 @@ static void test_rank_evidence_lifts(void **state)
 	paste_words_release(&w2);
 }
 
-/* The first cause explain gives for a real paste: its first match's causes
- * ranked for a log of platform kind (NULL: unknown) with the paste's words. */
-static const char *first_cause_of(const char *paste, const char *kind)
+/* The first cause explain gives for a real paste: the causes of its match of
+ * signature sig_id (NULL: its first match) ranked for a log of platform kind
+ * (NULL: unknown) with the paste's words. */
+static const char *first_cause_in(const char *paste, const char *kind, const char *sig_id)
 {
 	struct explain_scan s;
 	scan_text(&s, paste);
-	assert_true(s.nfound > 0);
-	const struct explain_sig *sig = &s.db->sig[s.found[0]->sig];
+	size_t k = 0;
+	while (sig_id && k < s.nfound && strcmp(s.db->sig[s.found[k]->sig].e->id, sig_id) != 0)
+		k++;
+	assert_true(k < s.nfound);
+	const struct explain_sig *sig = &s.db->sig[s.found[k]->sig];
 	struct paste_words w = { .text = paste, .len = strlen(paste) };
 	struct rank_platform pf = { .kind = kind, .established = kind != NULL,
 				    .from = kind ? "text" : NULL, .words = &w };
@@ -2459,6 +2463,12 @@ static const char *first_cause_of(const char *paste, const char *kind)
 	paste_words_release(&w);
 	explain_scan_release(&s);
 	return id;
+}
+
+/* ...of its first match */
+static const char *first_cause_of(const char *paste, const char *kind)
+{
+	return first_cause_in(paste, kind, NULL);
 }
 
 /* A long paste looks its words up in one pass (paste_scan_words), a short
@@ -2560,24 +2570,9 @@ static void test_rank_launch_failed_after_arch(void **state)
 			   "CUDA error: unspecified launch failure\n";
 	const char *alone = "CUDA error: unspecified launch failure\n";
 	const char *kinds[] = { NULL, "native", "container", "wsl2", "windows" };
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-		struct explain_scan s;
-		scan_text(&s, both);
-		/* the launch failure's own causes, not the arch signature's */
-		size_t k = 0;
-		while (k < s.nfound && strcmp(s.db->sig[s.found[k]->sig].e->id, "explain.sig.launch_failed") != 0)
-			k++;
-		assert_true(k < s.nfound);
-		const struct explain_sig *sig = &s.db->sig[s.found[k]->sig];
-		struct paste_words w = { .text = both, .len = strlen(both) };
-		struct rank_platform pf = { .kind = kinds[i], .established = kinds[i] != NULL,
-					    .from = kinds[i] ? "text" : NULL, .words = &w };
-		struct cause_rank r[64];
-		rank_causes(sig, NULL, NULL, 0, &pf, r);
-		assert_string_equal(r[0].e->id, "explain.wide.arch_not_built");
-		paste_words_release(&w);
-		explain_scan_release(&s);
-	}
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		assert_string_equal(first_cause_in(both, kinds[i], "explain.sig.launch_failed"),
+				    "explain.wide.arch_not_built");
 	assert_string_not_equal(first_cause_of(alone, NULL), "explain.wide.arch_not_built");
 	assert_string_not_equal(first_cause_of(alone, "native"), "explain.wide.arch_not_built");
 }
