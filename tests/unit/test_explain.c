@@ -2441,14 +2441,18 @@ static void test_rank_evidence_lifts(void **state)
 	paste_words_release(&w2);
 }
 
-/* The first cause explain gives for a real paste: its first match's causes
- * ranked for a log of platform kind (NULL: unknown) with the paste's words. */
-static const char *first_cause_of(const char *paste, const char *kind)
+/* The first cause explain gives for a real paste: the causes of its match of
+ * signature sig_id (NULL: its first match) ranked for a log of platform kind
+ * (NULL: unknown) with the paste's words. */
+static const char *first_cause_in(const char *paste, const char *kind, const char *sig_id)
 {
 	struct explain_scan s;
 	scan_text(&s, paste);
-	assert_true(s.nfound > 0);
-	const struct explain_sig *sig = &s.db->sig[s.found[0]->sig];
+	size_t k = 0;
+	while (sig_id && k < s.nfound && strcmp(s.db->sig[s.found[k]->sig].e->id, sig_id) != 0)
+		k++;
+	assert_true(k < s.nfound);
+	const struct explain_sig *sig = &s.db->sig[s.found[k]->sig];
 	struct paste_words w = { .text = paste, .len = strlen(paste) };
 	struct rank_platform pf = { .kind = kind, .established = kind != NULL,
 				    .from = kind ? "text" : NULL, .words = &w };
@@ -2459,6 +2463,12 @@ static const char *first_cause_of(const char *paste, const char *kind)
 	paste_words_release(&w);
 	explain_scan_release(&s);
 	return id;
+}
+
+/* ...of its first match */
+static const char *first_cause_of(const char *paste, const char *kind)
+{
+	return first_cause_in(paste, kind, NULL);
 }
 
 /* A long paste looks its words up in one pass (paste_scan_words), a short
@@ -2546,6 +2556,25 @@ static void test_rank_smi_no_driver_platform(void **state)
 	assert_string_equal(first_cause_of(smi, "native"), "nvml.smi.native_no_driver");
 	assert_string_equal(first_cause_of(smi, "container"), "bridge.nvidia_dev.container");
 	assert_string_equal(first_cause_of(smi, "wsl2"), "nvml.smi.linux_shadow");
+}
+
+/* ggml's "has no device code compatible with CUDA arch" before the
+ * stream's "unspecified launch failure" (nextcloud/llm2#52): the launch
+ * failed because the kernel had no code for the GPU, on every platform; a
+ * launch failure alone keeps its own readings. */
+static void test_rank_launch_failed_after_arch(void **state)
+{
+	(void)state;
+	const char *both = "ggml/src/ggml-cuda/mmv.cu:53: ERROR: CUDA kernel mul_mat_vec has no device code "
+			   "compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520\n"
+			   "CUDA error: unspecified launch failure\n";
+	const char *alone = "CUDA error: unspecified launch failure\n";
+	const char *kinds[] = { NULL, "native", "container", "wsl2", "windows" };
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		assert_string_equal(first_cause_in(both, kinds[i], "explain.sig.launch_failed"),
+				    "explain.wide.arch_not_built");
+	assert_string_not_equal(first_cause_of(alone, NULL), "explain.wide.arch_not_built");
+	assert_string_not_equal(first_cause_of(alone, "native"), "explain.wide.arch_not_built");
 }
 
 /* The container toolkit's hook finds no libnvidia-ml.so.1 where the
@@ -4056,6 +4085,7 @@ int main(void)
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
+		cmocka_unit_test(test_rank_launch_failed_after_arch),
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_kb_integrity),
