@@ -69,14 +69,13 @@ static void utf16_feed(struct utf16_stream *u, const unsigned char *b, size_t n,
 	memcpy(in, u->carry, u->ncarry);
 	if (n)
 		memcpy(in + u->ncarry, b, n);
-	size_t len = u->ncarry + n, use = len & ~(size_t)1;
-	if (!last && use >= 2) {
-		unsigned hi = u->be ? in[use - 2] : in[use - 1];
+	size_t len = u->ncarry + n, use = len;
+	if (!last) {
+		use = len & ~(size_t)1;
+		unsigned hi = use < 2 ? 0 : u->be ? in[use - 2] : in[use - 1];
 		if (hi >= 0xd8 && hi <= 0xdb) /* a pair's first half: wait for the second */
 			use -= 2;
 	}
-	if (last)
-		use = len;
 	u->ncarry = len - use;
 	memcpy(u->carry, in + use, u->ncarry);
 	sb_reset(&u->out);
@@ -106,15 +105,9 @@ static int read_fd(struct explain_scan *s, int fd, struct strbuf *kept)
 		size_t skip = 0;
 		if (first) {
 			bool bom;
-			u.on = wintext_sniff_utf16(buf, (size_t)n, &bom, &u.be);
-			if (u.on && bom)
-				skip = 2;
-			else if (u.on && u.be) {
-				/* the big-endian pattern with no mark: little-endian
-				 * text from its second byte (as wintext_decode reads it) */
-				skip = 1;
-				u.be = false;
-			}
+			int start = wintext_utf16_start(buf, (size_t)n, &bom, &u.be);
+			u.on = start >= 0;
+			skip = u.on ? (size_t)start : 0;
 			s->st.utf16 = u.on;
 			first = false;
 		}

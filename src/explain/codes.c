@@ -503,11 +503,17 @@ const char *const *codes_context_words(int f)
  * 0 for neither. */
 static int introducer(const char *s, size_t len)
 {
-	static const char *const words[] = { "error", "err", "code", "status", "failed", "rc",
-					     "returned", "returns", "return", "result", "ret", NULL };
-	for (int i = 0; words[i]; i++)
-		if (strlen(words[i]) == len && !strncasecmp(words[i], s, len))
-			return i < 6 ? 2 : 1;
+	static const struct {
+		const char *word;
+		int strength;
+	} words[] = {
+		{ "error", 2 }, { "err", 2 }, { "code", 2 }, { "status", 2 }, { "failed", 2 },
+		{ "rc", 2 }, { "returned", 1 }, { "returns", 1 }, { "return", 1 }, { "result", 1 },
+		{ "ret", 1 },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i].word) == len && !strncasecmp(words[i].word, s, len))
+			return words[i].strength;
 	return 0;
 }
 

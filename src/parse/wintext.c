@@ -29,6 +29,19 @@ bool wintext_sniff_utf16(const unsigned char *b, size_t len, bool *bom, bool *be
 	return yes;
 }
 
+int wintext_utf16_start(const unsigned char *b, size_t len, bool *bom, bool *be)
+{
+	if (!wintext_sniff_utf16(b, len, bom, be))
+		return -1;
+	if (*bom)
+		return 2;
+	if (*be) {
+		*be = false;
+		return 1;
+	}
+	return 0;
+}
+
 static void put_utf8(struct strbuf *out, unsigned cp)
 {
 	if (cp < 0x80) {
@@ -83,16 +96,10 @@ void wintext_decode(const char *buf, size_t len, struct strbuf *out, struct wint
 		len = 0;
 	struct strbuf mid = STRBUF_INIT;
 	bool bom, be;
-	if (wintext_sniff_utf16(b, len, &bom, &be)) {
+	int skip = wintext_utf16_start(b, len, &bom, &be);
+	if (skip >= 0) {
 		w.bom = bom;
-		size_t skip = bom ? 2 : 0;
-		if (be && !bom) {
-			/* Windows programs write little-endian; the big-endian
-			 * pattern is little-endian text that lost a byte. */
-			w.shifted = true;
-			be = false;
-			skip = 1;
-		}
+		w.shifted = !bom && skip == 1;
 		w.enc = be ? WINTEXT_UTF16BE : WINTEXT_UTF16LE;
 		w.bad = wintext_utf16_to_utf8(b + skip, len - skip, be, &mid);
 		b = (const unsigned char *)mid.buf;

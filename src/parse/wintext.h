@@ -45,6 +45,13 @@ struct wintext {
  * other byte that ASCII text has in UTF-16 (at least 90% of the pairs).
  * *bom and *be (may be NULL) say which. */
 bool wintext_sniff_utf16(const unsigned char *b, size_t len, bool *bom, bool *be);
+/* Where Windows text that wintext_sniff_utf16 calls UTF-16 starts, and its
+ * byte order: past a byte-order mark (*bom); or, for the big-endian
+ * pattern with no mark, one byte in, read as little-endian (Windows
+ * programs write little-endian: that is text that lost its first byte,
+ * and a big-endian file with no mark reads the same way). -1 when b is
+ * not UTF-16. */
+int wintext_utf16_start(const unsigned char *b, size_t len, bool *bom, bool *be);
 /* Appends UTF-16 (no byte-order mark handling) as UTF-8: surrogate pairs
  * combined, a lone surrogate written as '?', NUL code units dropped.
  * Returns how many lone surrogates there were. */

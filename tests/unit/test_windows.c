@@ -33,6 +33,30 @@ static void utf16le(const char *ascii, bool bom, struct strbuf *out)
 	}
 }
 
+/* Where UTF-16 starts: past a mark; one byte in, little-endian, for the
+ * big-endian pattern with no mark; at once with no mark; never in ASCII. */
+static void test_wintext_utf16_start(void **state)
+{
+	(void)state;
+	bool bom, be;
+	const unsigned char le_mark[] = { 0xff, 0xfe, 'a', 0, 'b', 0 };
+	const unsigned char be_mark[] = { 0xfe, 0xff, 0, 'a', 0, 'b' };
+	const unsigned char le[] = { 'a', 0, 'b', 0, 'c', 0 };
+	const unsigned char be_bare[] = { 0, 'a', 0, 'b', 0, 'c' };
+	assert_int_equal(wintext_utf16_start(le_mark, sizeof le_mark, &bom, &be), 2);
+	assert_true(bom);
+	assert_false(be);
+	assert_int_equal(wintext_utf16_start(be_mark, sizeof be_mark, &bom, &be), 2);
+	assert_true(be);
+	assert_int_equal(wintext_utf16_start(le, sizeof le, &bom, &be), 0);
+	assert_false(bom);
+	assert_false(be);
+	assert_int_equal(wintext_utf16_start(be_bare, sizeof be_bare, &bom, &be), 1);
+	assert_false(bom);
+	assert_false(be);
+	assert_int_equal(wintext_utf16_start((const unsigned char *)"plain", 5, &bom, &be), -1);
+}
+
 static void test_wintext_decode(void **state)
 {
 	(void)state;
@@ -501,6 +525,7 @@ static void test_winload(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wintext_utf16_start),
 		cmocka_unit_test(test_wintext_decode),
 		cmocka_unit_test(test_wslver_every_language),
 		cmocka_unit_test(test_winbatch_sections),
