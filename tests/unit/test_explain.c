@@ -2523,6 +2523,24 @@ static void test_rank_triton_libcuda(void **state)
 	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.libs.triton_libcuda_wsl");
 }
 
+/* A program's own refusal of the compute capability: FlashInfer's
+ * "requires sm75+" reads the architectures it compiles for
+ * (TORCH_CUDA_ARCH_LIST), not the GPU (flashinfer#371): that reading leads
+ * where the paste names FlashInfer; another program's words keep the
+ * general one. LLVM's "Cannot select: intrinsic %llvm.nvvm.shfl.sync" is
+ * Triton on a GPU older than Volta (llvm-project#90421). */
+static void test_rank_cc_minimum_arch_list(void **state)
+{
+	(void)state;
+	const char *fi = "RuntimeError: FlashInfer requires sm75+\n";
+	const char *app = "RuntimeError: this model requires sm_80 or newer\n";
+	const char *tr = "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.shfl.sync.bfly.i32\n";
+	assert_string_equal(first_cause_of(fi, NULL), "explain.wide.cc_check_reads_arch_list");
+	assert_string_equal(first_cause_of(fi, "container"), "explain.wide.cc_check_reads_arch_list");
+	assert_string_equal(first_cause_of(app, NULL), "explain.wide.cc_below_program_minimum");
+	assert_string_equal(first_cause_of(tr, "native"), "explain.wide.triton_nvptx_pre_volta");
+}
+
 /* Ollama's "model failed to load, this may be due to resource
  * limitations or an internal error": a load request whose KV size is a long
  * context times parallel requests (ollama#14491) reads as memory for that
@@ -4083,6 +4101,7 @@ int main(void)
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
+		cmocka_unit_test(test_rank_cc_minimum_arch_list),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
