@@ -95,6 +95,11 @@ static const struct {
 	{ "nvidia_drm", P_NATIVE }, { "mkinitcpio", P_NATIVE }, { "dracut", P_NATIVE },
 	{ "update-initramfs", P_NATIVE }, { "another tty", P_NATIVE }, { "switch to tty", P_NATIVE },
 	{ "switched to tty", P_NATIVE }, { "ctrl+alt+f", P_NATIVE },
+	/* a kernel stack frame or module list entry in the driver's core and
+	 * UVM modules ("RIP: 0010:nvidia_vma_access+0x1b/0x350 [nvidia]",
+	 * "uvm_va_block_... [nvidia_uvm]"): a Linux kernel running NVIDIA's
+	 * modules, which WSL's kernel never loads (its GPU is dxgkrnl's) */
+	{ "[nvidia]", P_NATIVE }, { "[nvidia_uvm]", P_NATIVE },
 
 	{ "/.dockerenv", P_CTR }, { "docker run", P_CTR }, { "docker: error response", P_CTR },
 	{ "nvidia-container-cli", P_CTR }, { "nvidia-container-runtime", P_CTR },
@@ -126,6 +131,11 @@ static const struct {
 	 * about WSL, and no WSL or Windows step applies inside it. */
 	{ "dxgkrnl: loading out-of-tree module", P_GUEST },
 	{ "dxgkrnl: module verification failed", P_GUEST }, { "dxgkrnl-dkms", P_GUEST },
+	/* DKMS building dxgkrnl, or modprobe looking for it: a module WSL's
+	 * kernel never needs (github.com/staralt/dxgkrnl-dkms/issues/10,
+	 * github.com/seflerZ/oneclick-gpu-pv/issues/2) */
+	{ "dkms/dxgkrnl", P_GUEST }, { "dkms make.log for dxgkrnl", P_GUEST },
+	{ "module dxgkrnl not found", P_GUEST },
 
 	/* Docker Desktop for Linux, whose "Docker Desktop" is no WSL: its
 	 * per-user socket (Windows' Docker Desktop listens on a named pipe;

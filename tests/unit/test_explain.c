@@ -2182,6 +2182,10 @@ static void test_text_platform(void **state)
 		  NULL },
 		{ "sudo apt install ./dxgkrnl-dkms_2.0.3_all.deb\nls /dev/dxg", NULL },
 		{ "[    2.410266] hv_vmbus: registering driver dxgkrnl", "wsl2" },
+		/* DKMS building dxgkrnl for a GPU-PV guest: neither WSL nor native */
+		{ "Consult /var/lib/dkms/dxgkrnl/f6f9c9ab2/build/make.log for more information.\n"
+		  "modprobe: FATAL: Module dxgkrnl not found in directory /lib/modules/6.11.0-1012-azure",
+		  NULL },
 		/* an ioctl handler of dxgkrnl quoted bare, and the WSL kernel
 		 * named, outrank the Windows version in the same report
 		 * (github.com/syv-ai/qwen38-27b-rtx3090/issues/2) */
@@ -2212,6 +2216,12 @@ static void test_text_platform(void **state)
 		{ "[drm:nv_drm_gem_alloc_nvkms_memory_ioctl [nvidia_drm]] *ERROR* Failed to allocate",
 		  "native" },
 		{ "INFO: task nvidia-modeset/:883 blocked for more than 122 seconds.", "native" },
+		/* a kernel stack frame in the driver's modules, an Oops cut to
+		 * two lines */
+		{ "RIP: nvidia_vma_access+0x2f/0x2f0 [nvidia]\nBUG: kernel NULL pointer dereference", "native" },
+		{ "[ 9.1]  uvm_va_block_make_resident+0x52/0x190 [nvidia_uvm]", "native" },
+		/* not a pip extra's brackets in prose */
+		{ "pip install somepkg[nvidia-cuda] works", NULL },
 		{ "==> ERROR: module not found: 'nvidia'\n(5/6) Updating linux initcpios... mkinitcpio -P",
 		  "native" },
 		{ "when attempting to run nvidia-smi in another tty it just says Nvidia NVML Driver/library "
