@@ -2716,6 +2716,24 @@ static void test_rank_runtime_compilers(void **state)
 					   "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n",
 					   NULL),
 			    "explain.frameworks.nvrtc_old");
+	/* PyTorch's fuser printing its source prelude after the error, no
+	 * "torch" in the lines (RFDesign#58), and a Rust JIT's panic with
+	 * the same NVRTC text, which is the general reading (burn's cubecl) */
+	assert_string_equal(first_cause_of("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n"
+					   "\n"
+					   "nvrtc compilation failed:\n"
+					   "\n"
+					   "#define NAN __int_as_float(0x7fffffff)\n"
+					   "#define POS_INFINITY __int_as_float(0x7f800000)\n"
+					   "#define NEG_INFINITY __int_as_float(0xff800000)\n",
+					   NULL),
+			    "explain.frameworks.nvrtc_old");
+	assert_string_equal(first_cause_of("thread 'main' panicked at /home/u/.cargo/git/checkouts/cubecl-0dff475/"
+					   "crates/cubecl-cuda/src/compute/server.rs:328:17:\n"
+					   "[Compilation Error]\n"
+					   "    nvrtc: error: invalid value for --gpu-architecture (-arch)\n",
+					   NULL),
+			    "explain.wide.nvrtc_arch_range");
 }
 
 /* FFmpeg's "No capable devices found": an encoder option this GPU's NVENC
