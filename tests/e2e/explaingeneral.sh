@@ -199,7 +199,12 @@ lead native explain.kmod.gsp_gpu_needs_reset "$WPR2"
 expect_json '.matches[0].causes[0].fix[0] | startswith("sudo dmesg")'
 run_json explain --platform wsl2 "$GSP"
 expect_json '[.matches[0].causes[] | .machine] | unique == ["not_applicable"]'
-lead native explain.wide.module_build "/var/lib/dkms/nvidia/535.183.01/build/nvidia/nv-pci.c:240:9: error: implicit declaration of function 'pci_enable_msix'"
+# gcc stopping in the module's own file on a function the kernel removed:
+# the kernel changed under the driver release (a newer release, or the
+# previous kernel), ahead of the general reading
+lead native explain.wide.module_kernel_newer "/var/lib/dkms/nvidia/535.183.01/build/nvidia/nv-pci.c:240:9: error: implicit declaration of function 'pci_enable_msix'"
+# with no word of a changed function, the general reading leads
+lead native explain.wide.module_build "/var/lib/dkms/nvidia/535.183.01/build/nvidia/nv-pci.c:240:9: error: expected ';' before 'return'"
 # nvidia-persistenced on Grace Hopper that cannot turn on NUMA memory
 # onlining: that reading leads where the paste shows it, a look first.
 PERSIST="$(printf '%s\n' 'nvidia-persistenced[1405]: NUMA: Enabling NUMA memory Auto-Online due to GPU requirement' 'nvidia-persistenced[1405]: NUMA: Failed to open /sys/devices/system/memory/auto_online_blocks: Permission denied' 'nvidia-persistenced[1400]: nvidia-persistenced failed to initialize. Check syslog for more details.')"
