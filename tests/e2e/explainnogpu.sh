@@ -14,9 +14,16 @@ fixture healthy-wsl2
 FALLBACK="Device 'cuda' is not available. Switching to 'cpu'."
 for kind in native container; do
 	run_json explain --platform $kind "$FALLBACK"
-	# the message alone: the driver is asked first, PyTorch's build second
-	expect_json '.matches[0].signature == "explain.sig.nogpu_app_fallback" and .matches[0].causes[0].id == "explain.cuda.no_device_any" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
-	expect_json '.matches[0].causes[1].id == "frameworks.torch.cpu_only"'
+	# the message alone: the driver is asked first, PyTorch's build second;
+	# in a container, whether it was given the GPU before them (a look
+	# first there too)
+	if [ $kind = container ]; then
+		expect_json '.matches[0].signature == "explain.sig.nogpu_app_fallback" and .matches[0].causes[0].id == "explain.containers.no_gpu_device" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+		expect_json '.matches[0].causes[1].id == "explain.cuda.no_device_any" and .matches[0].causes[2].id == "frameworks.torch.cpu_only"'
+	else
+		expect_json '.matches[0].signature == "explain.sig.nogpu_app_fallback" and .matches[0].causes[0].id == "explain.cuda.no_device_any" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+		expect_json '.matches[0].causes[1].id == "frameworks.torch.cpu_only"'
+	fi
 	# a paste that shows PyTorch: its CPU-only build leads, with torch as the word that moved it
 	run_json explain --platform $kind "  File \"/home/u/app/.venv/lib/python3.11/site-packages/torch/cuda/__init__.py\", line 302, in _lazy_init
 $FALLBACK"
@@ -59,4 +66,24 @@ for kind in native container wsl2; do
 done
 run_json explain --platform windows "CUDA initialization failed."
 expect_json '.matches[0].causes[0].id == "explain.host.windows_driver_too_old" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+# a container's own start line read from the paste: docker run with no GPU
+# asked for puts the container given no GPU first (media_preview_generator's
+# --list-gpus, llama-cpp-python#1882); --gpus in the paste says it was asked
+# for, and the general reading leads again; PyTorch's "No CUDA GPUs are
+# available" reads the same
+run_json explain '$ docker run --rm stevezzau/plex_generate_vid_previews:latest --list-gpus
+2025/12/23 15:39:05 | ℹ  -     Testing CUDA acceleration...
+2025/12/23 15:39:05 | ⚠  -   ⚠  card1: NVIDIA CUDA test failed
+2025/12/23 15:39:05 | ℹ  - ❌ No GPUs detected'
+expect_json '.log_platform.kind == "container" and .matches[0].signature == "explain.sig.nogpu_app_fallback" and .matches[0].causes[0].id == "explain.containers.no_gpu_device" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+run_json explain '$ docker run --rm --gpus all stevezzau/plex_generate_vid_previews:latest --list-gpus
+2025/12/23 15:39:05 | ℹ  - ❌ No GPUs detected'
+expect_json '.matches[0].causes[0].id == "explain.cuda.no_device_any" and ([.matches[0].causes[] | select(.id == "explain.containers.no_gpu_device") | .words.exclude[]] | index("--gpus"))'
+run_json explain 'docker run -it -v /data:/data myapp python train.py
+RuntimeError: No CUDA GPUs are available'
+expect_json '.matches[0].signature == "explain.sig.no_cuda_gpus" and .matches[0].causes[0].id == "explain.containers.no_gpu_device"'
+for kind in native wsl2; do
+	run_json explain --platform $kind 'RuntimeError: No CUDA GPUs are available'
+	expect_json '.matches[0].causes[0].id != "explain.containers.no_gpu_device"'
+done
 done_testing

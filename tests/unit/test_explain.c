@@ -3478,6 +3478,21 @@ static void test_rank_real_pastes(void **state)
 	assert_string_not_equal(first_cause_of(ctr_nodev, NULL), "explain.containers.no_gpu_device");
 	assert_string_not_equal(first_cause_of(ctr_nodev, "native"), "explain.containers.no_gpu_device");
 	assert_string_not_equal(first_cause_of(ctr_nodev, "wsl2"), "explain.containers.no_gpu_device");
+	/* the paste's own docker run (a container's log, its platform read
+	 * from the text): with no GPU asked for, that container reading leads
+	 * any program's "no GPU" (llama-cpp-python#1882); with --gpus in the
+	 * paste it was asked for, and the general reading leads */
+	assert_string_equal(first_cause_of("$ docker run --rm app --list-gpus\nNo GPUs detected\n", "container"),
+			    "explain.containers.no_gpu_device");
+	assert_string_equal(first_cause_of("$ docker run --rm --gpus all app --list-gpus\nNo GPUs detected\n",
+					   "container"),
+			    "explain.cuda.no_device_any");
+	assert_string_equal(first_cause_of("docker run -it app python x.py\nRuntimeError: No CUDA GPUs are available\n",
+					   "container"),
+			    "explain.containers.no_gpu_device");
+	assert_string_not_equal(first_cause_of("docker run --gpus=all -it app python x.py\n"
+					       "RuntimeError: No CUDA GPUs are available\n", "container"),
+				"explain.containers.no_gpu_device");
 	/* Docker Desktop's "WSL environment detected" under --platform
 	 * container reads as the container in WSL2 (test_rank_platform):
 	 * there WSL sees no GPU (a Tesla in TCC mode), not WSL1 */
