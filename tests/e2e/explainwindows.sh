@@ -146,6 +146,16 @@ ImportError: DLL load failed while importing _C'
 winlead explain.frameworks.ext_abi_windows 'Running on windows, python 3.10, and pytorch 2.3.0 cuda
  File "C:\Users\me\py310\lib\site-packages\torch_linear_assignment\assignment.py", line 4, in <module>
 ImportError: DLL load failed while importing _backend: The specified procedure could not be found.'
+# ZLUDA's stand-ins for torch's CUDA DLLs (an AMD GPU): the HIP SDK's bin
+# folder on PATH leads, with a look at it first, for torch's own DLL and for a
+# CUDA library's name in torch\lib alike; without ZLUDA in the paste its
+# reading does not lead
+winlead explain.frameworks.zluda_hip_path_windows 'File "C:\ComfyUI-Zluda\venv\lib\site-packages\torch\__init__.py", line 141, in <module>
+OSError: [WinError 126] The specified module could not be found. Error loading "C:\ComfyUI-Zluda\venv\lib\site-packages\torch\lib\caffe2_nvrtc.dll" or one of its dependencies.'
+expect_json '.matches[0].signature == "explain.sig.torch_dll_windows" and (.matches[0].causes[0].fix[0] | startswith("Get-ChildItem Env:HIP_PATH"))'
+winlead explain.frameworks.zluda_hip_path_windows 'OSError: [WinError 126] The specified module could not be found. Error loading "D:\FramePack-ZLUDA\venv\lib\site-packages\torch\lib\cudnn64_9.dll" or one of its dependencies.'
+run_json explain 'OSError: [WinError 126] The specified module could not be found. Error loading "D:\FramePack\venv\lib\site-packages\torch\lib\cudnn64_9.dll" or one of its dependencies.'
+expect_json '.matches[0].causes[0].id != "explain.frameworks.zluda_hip_path_windows" and .matches[0].causes[1].id != "explain.frameworks.zluda_hip_path_windows"'
 # with nothing of a GPU in the paste, not read
 run_json explain 'OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "C:\Program Files\Python311\Lib\site-packages\torch\lib\c10.dll" or one of its dependencies.'
 expect_json '.matches == []'

@@ -3493,6 +3493,19 @@ static void test_rank_real_pastes(void **state)
 	assert_string_not_equal(first_cause_of("docker run --gpus=all -it app python x.py\n"
 					       "RuntimeError: No CUDA GPUs are available\n", "container"),
 				"explain.containers.no_gpu_device");
+	/* no CUDA device where the paste names an AMD or Intel GPU (a ROCm
+	 * install, legacy-rocm-build#1910; TensorFlow's "name: Vega 20"): that
+	 * vendor's reading first, on any platform; an NVIDIA name in the paste
+	 * keeps it back */
+	const char amd_nodev[] = "sudo amdgpu-install --usecase=rocm,hip\n"
+				 "E cuda_driver.cc:266] failed call to cuInit: CUDA_ERROR_NO_DEVICE: "
+				 "no CUDA-capable device is detected\n";
+	assert_string_equal(first_cause_of(amd_nodev, NULL), "explain.cuda.gpu_not_nvidia");
+	assert_string_equal(first_cause_of(amd_nodev, "native"), "explain.cuda.gpu_not_nvidia");
+	assert_string_not_equal(first_cause_of(ctr_nodev, NULL), "explain.cuda.gpu_not_nvidia");
+	assert_string_not_equal(first_cause_of("GPU 0: NVIDIA GeForce RTX 3060, driver for Radeon removed\n"
+					       "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n", NULL),
+				"explain.cuda.gpu_not_nvidia");
 	/* Docker Desktop's "WSL environment detected" under --platform
 	 * container reads as the container in WSL2 (test_rank_platform):
 	 * there WSL sees no GPU (a Tesla in TCC mode), not WSL1 */
