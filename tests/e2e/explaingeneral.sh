@@ -547,6 +547,17 @@ CDISKIP="$(printf 'nvidia-container-cli: initialization error: nvml error: drive
 run_json explain --platform native "$CDISKIP"
 expect_json '.matches[0].causes[0].id == "nvml.init.native_driver_not_loaded"'
 expect_json '[.matches[0].causes[] | select(.id == "explain.containers.cdi_refresh_before_driver") | .words.exclude | length > 0] == [true]'
+# the refresh service's failure in systemd's words alone: its journal first
+# (nvidia-ctk's own error); with nvidia-ctk naming a 565 driver, that
+# branch's libnvidia-sandboxutils issue leads, a look at the driver first
+# (nvidia-container-toolkit#1517)
+CDIUNIT="$(printf '%s\n' 'systemd[1]: nvidia-cdi-refresh.service: Main process exited, code=exited, status=1/FAILURE' "systemd[1]: nvidia-cdi-refresh.service: Failed with result 'exit-code'.")"
+run_json explain --platform native "$CDIUNIT"
+expect_json '.matches[0].signature == "explain.sig.cdi_refresh_failed" and .matches[0].causes[0].id == "explain.containers.cdi_refresh_failed"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("journalctl")'
+run_json explain --platform native "$(printf '%s\n%s\n' "$CDIUNIT" 'INFO[0000] Using /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.565.57.01')"
+expect_json '.matches[0].causes[0].id == "explain.containers.cdi_refresh_sandboxutils"'
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvidia-smi")'
 
 # a GKE pod: the driver's libraries are mounted under /usr/local/nvidia, which
 # a plain image's loader path leaves out (kubeflow/katib#1915); with the path
