@@ -2598,7 +2598,8 @@ static void test_rank_ctk_hook_no_nvml(void **state)
 /* NCCL's result strings in wrappers' words lead with what the paste shows:
  * CUDA-graph capture next to "invalid usage" is an NCCL built with an old
  * CUDA runtime (vllm#3069, #6201), TensorFlow imported next to JAX's
- * "invalid argument" the two frameworks in one process (jax#34918); bare,
+ * "invalid argument" the two frameworks in one process (jax#34918), a
+ * quoted socket WARN next to "unhandled system error" the interface; bare,
  * the general readings. Windows error 127 on a CUDA DLL is a DLL of another
  * release (Paddle#72026), 126 one that is not found (on a Windows log: the
  * paste's "C:\\" establishes it; unknown, the general reading leads). */
@@ -2616,6 +2617,15 @@ static void test_rank_wrapper_nccl_and_dll127(void **state)
 	snprintf(tf, sizeof tf, "    import tensorflow\n%s", arg);
 	assert_string_equal(first_cause_of(tf, NULL), "explain.nccl.tf_jax_same_process");
 	assert_string_equal(first_cause_of(arg, NULL), "explain.nccl.first_warn");
+	/* a summary code quoting NCCL's socket WARN leads with the interface
+	 * NCCL picked (nccl#697, rccl#328); bare, the WARN it asks for */
+	const char *sys = "INTERNAL: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system "
+			  "error (run with NCCL_DEBUG=INFO for details).";
+	char sock[512];
+	snprintf(sock, sizeof sock, "%s Last NCCL warning(error) log entry (may be unrelated) 'socketStartConnect: "
+		 "Connect to 10.0.0.2<45763> failed : Software caused connection abort'.\n", sys);
+	assert_string_equal(first_cause_of(sock, NULL), "explain.nccl.socket_iface");
+	assert_string_equal(first_cause_of(sys, NULL), "explain.nccl.first_warn");
 	const char *dll127 = "OSError: [WinError 127] The specified procedure could not be found. Error loading "
 			     "\"C:\\venv\\lib\\site-packages\\paddle\\libs\\cudnn_cnn_train64_8.dll\" or one of its "
 			     "dependencies.\n";
