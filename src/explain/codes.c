@@ -11,6 +11,8 @@
  *                   exception class NVMLError_DriverNotLoaded
  *                   (https://github.com/gpuopenanalytics/pynvml)
  *   ncclResult_t    https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/api/types.html
+ *                   CuPy names 1-5 NCCL_ERROR_UNHANDLED_CUDA_ERROR ... NCCL_ERROR_INVALID_USAGE
+ *                   in its NcclError (https://github.com/cupy/cupy, cupy_backends/cuda/libs/nccl.pyx)
  *   cublasStatus_t  https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t
  *   cudnnStatus_t   https://docs.nvidia.com/deeplearning/cudnn/api/latest/api/cudnn-graph-library.html#cudnnstatus-t
  *                   (cuDNN 9: 1001, 2000, 3000... by category); cuDNN 7 and 8
@@ -207,11 +209,11 @@ static struct err_code table[] = {
 	{ CF_NVML, 29, { "NVML_ERROR_INVALID_STATE", NULL, NULL } },
 	{ CF_NVML, 30, { "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", NULL, NULL } },
 	{ CF_NVML, 999, { "NVML_ERROR_UNKNOWN", NULL, NULL } },
-	{ CF_NCCL, 1, { "ncclUnhandledCudaError", NULL, NULL } },
-	{ CF_NCCL, 2, { "ncclSystemError", NULL, NULL } },
-	{ CF_NCCL, 3, { "ncclInternalError", NULL, NULL } },
-	{ CF_NCCL, 4, { "ncclInvalidArgument", NULL, NULL } },
-	{ CF_NCCL, 5, { "ncclInvalidUsage", NULL, NULL } },
+	{ CF_NCCL, 1, { "ncclUnhandledCudaError", "NCCL_ERROR_UNHANDLED_CUDA_ERROR", NULL } },
+	{ CF_NCCL, 2, { "ncclSystemError", "NCCL_ERROR_SYSTEM_ERROR", NULL } },
+	{ CF_NCCL, 3, { "ncclInternalError", "NCCL_ERROR_INTERNAL_ERROR", NULL } },
+	{ CF_NCCL, 4, { "ncclInvalidArgument", "NCCL_ERROR_INVALID_ARGUMENT", NULL } },
+	{ CF_NCCL, 5, { "ncclInvalidUsage", "NCCL_ERROR_INVALID_USAGE", NULL } },
 	{ CF_NCCL, 6, { "ncclRemoteError", NULL, NULL } },
 	{ CF_NCCL, 7, { "ncclInProgress", NULL, NULL } },
 	{ CF_CUBLAS, 1, { "CUBLAS_STATUS_NOT_INITIALIZED", NULL, NULL } },

@@ -2623,6 +2623,47 @@ static void test_rank_ctk_hook_no_nvml(void **state)
 	assert_string_equal(first_cause_of(hook, "windows"), "explain.containers.desktop_windows_gpu");
 }
 
+/* NCCL's result strings in wrappers' words lead with what the paste shows:
+ * CUDA-graph capture next to "invalid usage" is an NCCL built with an old
+ * CUDA runtime (vllm#3069, #6201), TensorFlow imported next to JAX's
+ * "invalid argument" the two frameworks in one process (jax#34918), a
+ * quoted socket WARN next to "unhandled system error" the interface; bare,
+ * the general readings. Windows error 127 on a CUDA DLL is a DLL of another
+ * release (Paddle#72026), 126 one that is not found (on a Windows log: the
+ * paste's "C:\\" establishes it; unknown, the general reading leads). */
+static void test_rank_wrapper_nccl_and_dll127(void **state)
+{
+	(void)state;
+	const char *usage = "RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)\n";
+	char capture[512];
+	snprintf(capture, sizeof capture, "INFO model_runner.py:980] Capturing the model for CUDA graphs.\n%s", usage);
+	assert_string_equal(first_cause_of(capture, NULL), "explain.nccl.graph_capture_build");
+	assert_string_equal(first_cause_of(usage, NULL), "explain.nccl.ranks_same_gpu");
+	const char *arg = "jax.errors.JaxRuntimeError: INTERNAL: NCCL operation ncclAllReduce(send, recv) failed: "
+			  "invalid argument (run with NCCL_DEBUG=WARN for details).\n";
+	char tf[512];
+	snprintf(tf, sizeof tf, "    import tensorflow\n%s", arg);
+	assert_string_equal(first_cause_of(tf, NULL), "explain.nccl.tf_jax_same_process");
+	assert_string_equal(first_cause_of(arg, NULL), "explain.nccl.first_warn");
+	/* a summary code quoting NCCL's socket WARN leads with the interface
+	 * NCCL picked (nccl#697, rccl#328); bare, the WARN it asks for */
+	const char *sys = "INTERNAL: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system "
+			  "error (run with NCCL_DEBUG=INFO for details).";
+	char sock[512];
+	snprintf(sock, sizeof sock, "%s Last NCCL warning(error) log entry (may be unrelated) 'socketStartConnect: "
+		 "Connect to 10.0.0.2<45763> failed : Software caused connection abort'.\n", sys);
+	assert_string_equal(first_cause_of(sock, NULL), "explain.nccl.socket_iface");
+	assert_string_equal(first_cause_of(sys, NULL), "explain.nccl.first_warn");
+	const char *dll127 = "OSError: [WinError 127] The specified procedure could not be found. Error loading "
+			     "\"C:\\venv\\lib\\site-packages\\paddle\\libs\\cudnn_cnn_train64_8.dll\" or one of its "
+			     "dependencies.\n";
+	const char *dll126 = "OSError: [WinError 126] The specified module could not be found. Error loading "
+			     "\"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its "
+			     "dependencies.\n";
+	assert_string_equal(first_cause_of(dll127, "windows"), "explain.wide.cuda_dll_wrong_release");
+	assert_string_equal(first_cause_of(dll126, "windows"), "explain.wide.cuda_dll_not_found");
+}
+
 /* LLM applications' own words: LM Studio's "GPU survey unsuccessful" next
  * to a V100 is its engine's dropped architecture (lmstudio-bug-tracker#1867),
  * alone the engine's survey (#1131); llama-cpp-python's libllama.so without
@@ -4163,6 +4204,7 @@ int main(void)
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_rank_llm_apps),
+		cmocka_unit_test(test_rank_wrapper_nccl_and_dll127),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
