@@ -314,4 +314,11 @@ expect_json '[.matches[0].causes[] | select(.id == "explain.nccl.no_nccl_windows
 winlead explain.libstatus.cudnn_parts_windows "$(printf 'OS: Windows 11\nError: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH at F.conv2d() during VAEDecode\n  File "C:\\ComfyUI\\comfy\\ops.py", line 120')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
 
+# ncnn's "vkCreateInstance failed -9" in an Upscayl log on Windows: the GPU
+# driver's Vulkan, with a look (vulkaninfo) before any driver installation
+winlead explain.host.windows_vulkan_driver "$(printf '🖼 imagePath:  C:\\Users\\pc\\Downloads\\2Q.png\n🎒 BACKEND REPORTED:  vkCreateInstance failed -9\n🚧 UPSCAYL_PROGRESS:  vkCreateInstance failed -9')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("vulkaninfo --summary")'
+run_json explain --platform native 'vkCreateInstance failed -9'
+expect_json '.matches[0].causes[0].id == "explain.libs.vulkan_no_icd"'
+
 done_testing
