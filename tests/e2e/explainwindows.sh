@@ -321,4 +321,8 @@ expect_json '.matches[0].causes[0].fix[0] | startswith("vulkaninfo --summary")'
 run_json explain --platform native 'vkCreateInstance failed -9'
 expect_json '.matches[0].causes[0].id == "explain.libs.vulkan_no_icd"'
 
+# a stale CUDA_PATH: the error's folder against the variable, a look first
+winlead explain.toolkit.cuda_path_stale_windows "FileNotFoundError: [WinError 3] The system cannot find the path specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\11.2\\\\bin'"
+expect_json '.matches[0].causes[0].fix[0] | startswith("Get-ChildItem Env:CUDA_PATH")'
+
 done_testing
