@@ -324,4 +324,15 @@ expect_json '[.matches[0].causes[] | select(.id == "explain.nccl.no_nccl_windows
 winlead explain.libstatus.cudnn_parts_windows "$(printf 'OS: Windows 11\nError: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH at F.conv2d() during VAEDecode\n  File "C:\\ComfyUI\\comfy\\ops.py", line 120')"
 expect_json '.matches[0].causes[0].fix[0] | startswith("where.exe")'
 
+# ncnn's "vkCreateInstance failed -9" in an Upscayl log on Windows: the GPU
+# driver's Vulkan, with a look (vulkaninfo) before any driver installation
+winlead explain.host.windows_vulkan_driver "$(printf '🖼 imagePath:  C:\\Users\\pc\\Downloads\\2Q.png\n🎒 BACKEND REPORTED:  vkCreateInstance failed -9\n🚧 UPSCAYL_PROGRESS:  vkCreateInstance failed -9')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("vulkaninfo --summary")'
+run_json explain --platform native 'vkCreateInstance failed -9'
+expect_json '.matches[0].causes[0].id == "explain.libs.vulkan_no_icd"'
+
+# a stale CUDA_PATH: the error's folder against the variable, a look first
+winlead explain.toolkit.cuda_path_stale_windows "FileNotFoundError: [WinError 3] The system cannot find the path specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\11.2\\\\bin'"
+expect_json '.matches[0].causes[0].fix[0] | startswith("Get-ChildItem Env:CUDA_PATH")'
+
 done_testing
