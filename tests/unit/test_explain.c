@@ -2541,6 +2541,23 @@ static void test_rank_cc_minimum_arch_list(void **state)
 	assert_string_equal(first_cause_of(tr, "native"), "explain.wide.triton_nvptx_pre_volta");
 }
 
+/* vLLM's "No platform detected" in a container: a paste whose docker run
+ * line asks for no GPU (llama-cpp-python#564: "--gpus all" is what the
+ * driver needs in the container) reads first as a container started
+ * without GPU access; one started with --gpus keeps vLLM's own reading. */
+static void test_rank_container_started_without_gpu(void **state)
+{
+	(void)state;
+	const char *bare = "# docker run -p 8000:8000 vllm/vllm-openai:latest --model /models/m\n"
+			   "INFO 08-02 02:39:50 [__init__.py:248] No platform detected, vLLM is running on "
+			   "UnspecifiedPlatform\n";
+	const char *gpus = "# docker run --gpus all -p 8000:8000 vllm/vllm-openai:latest --model /models/m\n"
+			   "INFO 08-02 02:39:50 [__init__.py:248] No platform detected, vLLM is running on "
+			   "UnspecifiedPlatform\n";
+	assert_string_equal(first_cause_of(bare, "container"), "explain.containers.no_gpu_driver");
+	assert_string_equal(first_cause_of(gpus, "container"), "explain.apps.vllm_platform");
+}
+
 /* Ollama's "model failed to load, this may be due to resource
  * limitations or an internal error": a load request whose KV size is a long
  * context times parallel requests (ollama#14491) reads as memory for that
@@ -4102,6 +4119,7 @@ int main(void)
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
+		cmocka_unit_test(test_rank_container_started_without_gpu),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
