@@ -2558,6 +2558,22 @@ static void test_rank_container_started_without_gpu(void **state)
 	assert_string_equal(first_cause_of(gpus, "container"), "explain.apps.vllm_platform");
 }
 
+/* cuBLAS's ALLOC_FAILED is memory first, not the missing driver that
+ * cuBLAS's other statuses lead with (Qwen3#873: solved on a card with
+ * memory to spare); ggml's "the resource allocation failed" with no layers
+ * on the GPU (-ngl 0) is the llama.cpp build (llama.cpp#25304). */
+static void test_rank_cublas_alloc_failed(void **state)
+{
+	(void)state;
+	const char *torch = "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n";
+	const char *ggml = "llama-server -m model.gguf -ngl 0\n"
+			   "CUDA error: the resource allocation failed\n"
+			   "  current device: 0, in function cublas_handle at ggml/src/ggml-cuda/common.cuh:1500\n";
+	assert_string_equal(first_cause_of(torch, NULL), "explain.cuda.cublas_alloc_memory");
+	assert_string_equal(first_cause_of(torch, "wsl2"), "explain.cuda.cublas_alloc_memory");
+	assert_string_equal(first_cause_of(ggml, "native"), "explain.apps.ggml_cublas_handle_alloc");
+}
+
 /* Ollama's "model failed to load, this may be due to resource
  * limitations or an internal error": a load request whose KV size is a long
  * context times parallel requests (ollama#14491) reads as memory for that
@@ -4120,6 +4136,7 @@ int main(void)
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
 		cmocka_unit_test(test_rank_container_started_without_gpu),
+		cmocka_unit_test(test_rank_cublas_alloc_failed),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
