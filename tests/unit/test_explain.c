@@ -2574,6 +2574,21 @@ static void test_rank_cublas_alloc_failed(void **state)
 	assert_string_equal(first_cause_of(ggml, "native"), "explain.apps.ggml_cublas_handle_alloc");
 }
 
+/* CTranslate2's "cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED",
+ * also inside an application that names neither CTranslate2 nor
+ * faster-whisper (pyvideotrans#865): its int8 reading on RTX 50 cards leads;
+ * PyTorch's words keep the general reading. */
+static void test_rank_ctranslate2_not_supported(void **state)
+{
+	(void)state;
+	const char *ct2 = "Exception: err[msg]=_process:cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n";
+	const char *torch = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+			    "`cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda)`\n";
+	assert_string_equal(first_cause_of(ct2, "windows"), "explain.apps.ctranslate2_int8_blackwell");
+	assert_string_equal(first_cause_of(ct2, NULL), "explain.apps.ctranslate2_int8_blackwell");
+	assert_string_equal(first_cause_of(torch, NULL), "explain.frameworks.gemm_not_supported");
+}
+
 /* Ollama's "model failed to load, this may be due to resource
  * limitations or an internal error": a load request whose KV size is a long
  * context times parallel requests (ollama#14491) reads as memory for that
@@ -2667,11 +2682,13 @@ static void test_rank_llm_apps(void **state)
 					   "architectures\"\n", NULL),
 			    "explain.apps.ollama_gpu_arch_not_built");
 	/* CTranslate2's int8 on RTX 50-series leads under faster-whisper's
-	 * frames (CTranslate2#1865); a bare cuBLAS status keeps the GEMM reading */
+	 * frames (CTranslate2#1865), and with CTranslate2's own words alone
+	 * ("cuBLAS failed with status", test_rank_ctranslate2_not_supported);
+	 * a bare cuBLAS status in other words keeps the GEMM reading */
 	assert_string_equal(first_cause_of("File \"faster_whisper\\transcribe.py\", line 1719, in encode\n"
 					   "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
 			    "explain.apps.ctranslate2_int8_blackwell");
-	assert_string_equal(first_cause_of("RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
+	assert_string_equal(first_cause_of("cuBLAS error: CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
 			    "explain.frameworks.gemm_not_supported");
 	/* bitsandbytes' CPU library: its own binary search, unless the paste
 	 * shows PyTorch itself is a CPU-only build (bitsandbytes#1635) */
@@ -4137,6 +4154,7 @@ int main(void)
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
 		cmocka_unit_test(test_rank_container_started_without_gpu),
 		cmocka_unit_test(test_rank_cublas_alloc_failed),
+		cmocka_unit_test(test_rank_ctranslate2_not_supported),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
