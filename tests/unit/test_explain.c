@@ -2551,6 +2551,54 @@ static void test_rank_cc_minimum_arch_list(void **state)
 	assert_string_equal(first_cause_of(tr, "native"), "explain.wide.triton_nvptx_pre_volta");
 }
 
+/* vLLM's "No platform detected" in a container: a paste whose docker run
+ * line asks for no GPU (llama-cpp-python#564: "--gpus all" is what the
+ * driver needs in the container) reads first as a container started
+ * without GPU access; one started with --gpus keeps vLLM's own reading. */
+static void test_rank_container_started_without_gpu(void **state)
+{
+	(void)state;
+	const char *bare = "# docker run -p 8000:8000 vllm/vllm-openai:latest --model /models/m\n"
+			   "INFO 08-02 02:39:50 [__init__.py:248] No platform detected, vLLM is running on "
+			   "UnspecifiedPlatform\n";
+	const char *gpus = "# docker run --gpus all -p 8000:8000 vllm/vllm-openai:latest --model /models/m\n"
+			   "INFO 08-02 02:39:50 [__init__.py:248] No platform detected, vLLM is running on "
+			   "UnspecifiedPlatform\n";
+	assert_string_equal(first_cause_of(bare, "container"), "explain.containers.no_gpu_driver");
+	assert_string_equal(first_cause_of(gpus, "container"), "explain.apps.vllm_platform");
+}
+
+/* cuBLAS's ALLOC_FAILED is memory first, not the missing driver that
+ * cuBLAS's other statuses lead with (Qwen3#873: solved on a card with
+ * memory to spare); ggml's "the resource allocation failed" with no layers
+ * on the GPU (-ngl 0) is the llama.cpp build (llama.cpp#25304). */
+static void test_rank_cublas_alloc_failed(void **state)
+{
+	(void)state;
+	const char *torch = "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n";
+	const char *ggml = "llama-server -m model.gguf -ngl 0\n"
+			   "CUDA error: the resource allocation failed\n"
+			   "  current device: 0, in function cublas_handle at ggml/src/ggml-cuda/common.cuh:1500\n";
+	assert_string_equal(first_cause_of(torch, NULL), "explain.cuda.cublas_alloc_memory");
+	assert_string_equal(first_cause_of(torch, "wsl2"), "explain.cuda.cublas_alloc_memory");
+	assert_string_equal(first_cause_of(ggml, "native"), "explain.apps.ggml_cublas_handle_alloc");
+}
+
+/* CTranslate2's "cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED",
+ * also inside an application that names neither CTranslate2 nor
+ * faster-whisper (pyvideotrans#865): its int8 reading on RTX 50 cards leads;
+ * PyTorch's words keep the general reading. */
+static void test_rank_ctranslate2_not_supported(void **state)
+{
+	(void)state;
+	const char *ct2 = "Exception: err[msg]=_process:cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n";
+	const char *torch = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+			    "`cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda)`\n";
+	assert_string_equal(first_cause_of(ct2, "windows"), "explain.apps.ctranslate2_int8_blackwell");
+	assert_string_equal(first_cause_of(ct2, NULL), "explain.apps.ctranslate2_int8_blackwell");
+	assert_string_equal(first_cause_of(torch, NULL), "explain.frameworks.gemm_not_supported");
+}
+
 /* Ollama's "model failed to load, this may be due to resource
  * limitations or an internal error": a load request whose KV size is a long
  * context times parallel requests (ollama#14491) reads as memory for that
@@ -2685,11 +2733,13 @@ static void test_rank_llm_apps(void **state)
 					   "architectures\"\n", NULL),
 			    "explain.apps.ollama_gpu_arch_not_built");
 	/* CTranslate2's int8 on RTX 50-series leads under faster-whisper's
-	 * frames (CTranslate2#1865); a bare cuBLAS status keeps the GEMM reading */
+	 * frames (CTranslate2#1865), and with CTranslate2's own words alone
+	 * ("cuBLAS failed with status", test_rank_ctranslate2_not_supported);
+	 * a bare cuBLAS status in other words keeps the GEMM reading */
 	assert_string_equal(first_cause_of("File \"faster_whisper\\transcribe.py\", line 1719, in encode\n"
 					   "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
 			    "explain.apps.ctranslate2_int8_blackwell");
-	assert_string_equal(first_cause_of("RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
+	assert_string_equal(first_cause_of("cuBLAS error: CUBLAS_STATUS_NOT_SUPPORTED\n", NULL),
 			    "explain.frameworks.gemm_not_supported");
 	/* bitsandbytes' CPU library: its own binary search, unless the paste
 	 * shows PyTorch itself is a CPU-only build (bitsandbytes#1635) */
@@ -4199,6 +4249,9 @@ int main(void)
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
+		cmocka_unit_test(test_rank_container_started_without_gpu),
+		cmocka_unit_test(test_rank_cublas_alloc_failed),
+		cmocka_unit_test(test_rank_ctranslate2_not_supported),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
