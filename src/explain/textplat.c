@@ -155,6 +155,10 @@ static bool word_at(const char *lo, size_t len, size_t at, size_t n)
 	/* a marker that ends in a digit is a prefix ("0x8007" of an HRESULT) */
 	bool after = at + n < len && isalnum((unsigned char)lo[at + n]) &&
 		     isalpha((unsigned char)lo[at + n - 1]);
+	/* a kernel frame's module ("... [nvidia]"), not a Markdown link's
+	 * text ("[NVIDIA](https://...)", pasted with an issue's template) */
+	if (lo[at + n - 1] == ']' && at + n < len && lo[at + n] == '(')
+		return false;
 	/* ".bat" ends a word too (not ".battery") */
 	if (!isalnum((unsigned char)lo[at]))
 		return !after;

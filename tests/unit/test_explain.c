@@ -2220,8 +2220,10 @@ static void test_text_platform(void **state)
 		 * two lines */
 		{ "RIP: nvidia_vma_access+0x2f/0x2f0 [nvidia]\nBUG: kernel NULL pointer dereference", "native" },
 		{ "[ 9.1]  uvm_va_block_make_resident+0x52/0x190 [nvidia_uvm]", "native" },
-		/* not a pip extra's brackets in prose */
+		/* not a pip extra's brackets in prose, nor a Markdown link's text
+		 * in a pasted issue template */
 		{ "pip install somepkg[nvidia-cuda] works", NULL },
+		{ "GPU: [NVIDIA](https://www.nvidia.com) RTX 4090, CUDA error: out of memory", NULL },
 		{ "==> ERROR: module not found: 'nvidia'\n(5/6) Updating linux initcpios... mkinitcpio -P",
 		  "native" },
 		{ "when attempting to run nvidia-smi in another tty it just says Nvidia NVML Driver/library "
