@@ -2483,6 +2483,22 @@ static const char *first_cause_of(const char *paste, const char *kind)
 	return first_cause_in(paste, kind, NULL);
 }
 
+/* RDMA registration refused: ENOMEM is the pinned-memory limit's, the card's
+ * refusals of GPU memory (EFAULT, EINVAL) are GPUDirect's (NVIDIA/nccl#778;
+ * the memlock reading where NCCL says "Cannot allocate memory"). */
+static void test_rank_rdma_reg_mr(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed "
+					   "with error Cannot allocate memory\n",
+					   "native"),
+			    "explain.ndrv.rdma_memlock_limit");
+	assert_string_equal(first_cause_of("misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed "
+					   "with error Bad address\n",
+					   "native"),
+			    "explain.ndrv.rdma_gpu_memory_unregistrable");
+}
+
 /* A long paste looks its words up in one pass (paste_scan_words), a short
  * one with memmem: both give the same ranking, a word found anywhere in it,
  * at either end of 300 KiB of a training log's lines. */
@@ -4264,6 +4280,7 @@ int main(void)
 		cmocka_unit_test(test_rank_ctk_hook_no_nvml),
 		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_rank_wrapper_nccl_and_dll127),
+		cmocka_unit_test(test_rank_rdma_reg_mr),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
