@@ -862,6 +862,12 @@ run_json explain "$(printf '    attn_output = torch.nn.functional.scaled_dot_pro
 expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_sdpa_no_engine" and (.matches[0].causes[0].fix[0] | startswith("python -c"))'
 run_json explain "$(printf 'Could not load library libnvrtc.so.12. Error: libnvrtc.so.12: cannot open shared object file: No such file or directory\n%s' "$NOPLAN")"
 expect_json '[.matches[] | select(.signature == "explain.sig.cudnn_no_plan") | .causes[0].id] == ["explain.toolkit.cudnn_nvrtc_missing"]'
+# the frontend's later words in Transformer Engine's fused attention: no
+# engine in this cuDNN for the graph on this GPU, not PyTorch's attention
+# (https://github.com/NVIDIA/TransformerEngine/issues/1591,
+# https://github.com/NVIDIA/cudnn-frontend/issues/116)
+run_json explain "$(printf '      dq, dk, dv, *rest = fused_attn_bwd(\n/opt/TransformerEngine/transformer_engine/common/fused_attn/fused_attn_f16_arbitrary_seqlen.cu:227 in function operator(): cuDNN Error: [cudnn_frontend] Error: No execution plans built successfully.')"
+expect_json '.matches[0].signature == "explain.sig.cudnn_no_plan" and .matches[0].causes[0].id == "explain.frameworks.cudnn_graph_no_engine" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
 
 # PyTorch's out of memory in eager attention's score matmul is the input's
 # length first (https://github.com/pengxiao-song/LaWGPT/issues/122); without
