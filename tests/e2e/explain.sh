@@ -862,6 +862,21 @@ run_json explain "$(printf '    attn_output = torch.nn.functional.scaled_dot_pro
 expect_json '.matches[0].causes[0].id == "explain.frameworks.cudnn_sdpa_no_engine" and (.matches[0].causes[0].fix[0] | startswith("python -c"))'
 run_json explain "$(printf 'Could not load library libnvrtc.so.12. Error: libnvrtc.so.12: cannot open shared object file: No such file or directory\n%s' "$NOPLAN")"
 expect_json '[.matches[] | select(.signature == "explain.sig.cudnn_no_plan") | .causes[0].id] == ["explain.toolkit.cudnn_nvrtc_missing"]'
+# the frontend's later words in Transformer Engine's fused attention: no
+# engine in this cuDNN for the graph on this GPU, not PyTorch's attention
+# (https://github.com/NVIDIA/TransformerEngine/issues/1591,
+# https://github.com/NVIDIA/cudnn-frontend/issues/116)
+run_json explain "$(printf '      dq, dk, dv, *rest = fused_attn_bwd(\n/opt/TransformerEngine/transformer_engine/common/fused_attn/fused_attn_f16_arbitrary_seqlen.cu:227 in function operator(): cuDNN Error: [cudnn_frontend] Error: No execution plans built successfully.')"
+expect_json '.matches[0].signature == "explain.sig.cudnn_no_plan" and .matches[0].causes[0].id == "explain.frameworks.cudnn_graph_no_engine" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi"))'
+
+# ggml's "no device code" for an architecture the build's list names with a
+# newer one after it reads as a kernel needing a feature the GPU lacks, not a
+# build without the GPU (https://github.com/ggml-org/llama.cpp/pull/5088);
+# the list's newest (a build of 5.2 alone) stays the not-built reading
+run_json explain "ggml-cuda.cu:1412: ERROR: CUDA kernel vec_dot_q4_K_q8_1_impl_vmmq has no device code compatible with CUDA arch 600. ggml-cuda.cu was compiled for: 520,600,610,700,750,800"
+expect_json '.matches[0].signature == "explain.sig.ggml_arch_listed" and .matches[0].causes[0].id == "explain.wide.ggml_kernel_needs_feature" and ([.matches[].causes[].id] | index("explain.wide.arch_not_built") == null)'
+run_json explain "mmq.cuh:2589: ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520"
+expect_json '.matches[0].signature == "explain.sig.wide_arch" and .matches[0].causes[0].id == "explain.wide.arch_not_built"'
 
 # PyTorch's out of memory in eager attention's score matmul is the input's
 # length first (https://github.com/pengxiao-song/LaWGPT/issues/122); without

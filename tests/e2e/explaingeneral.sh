@@ -233,6 +233,19 @@ run_json explain --platform native "modprobe: FATAL: Module nvidia not found in 
 expect_json '.matches[0].causes[0].id == "explain.kmod.no_module_for_kernel"'
 expect_json '.matches[0].causes[0].fix[0] | startswith("uname -r; ls /lib/modules/")'
 expect_json '[.matches[].causes[].fix[0] | select(startswith("sudo modprobe"))] == []'
+# A typed modprobe nvidia whose output shows the kernel loading the module
+# (its taint notes and NVRM's banner, as the kernel prints them:
+# https://github.com/NVIDIA/open-gpu-kernel-modules/issues/838) is no missing
+# module: the loaded reading leads with a look at the kernel's lines after
+# it, and no module-missing, other-kernel or Secure Boot reading comes first
+LOADED="$(printf '%s\n' '$ sudo modprobe nvidia' 'nvidia: loading out-of-tree module taints kernel.' 'nvidia-nvlink: Nvlink Core is being initialized, major device number 510' 'NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  575.51.02  Release Build  (dvs-builder@U22-I3-G01-3-2)  Thu Apr 10 15:55:07 UTC 2025')"
+run_json explain "$LOADED"
+expect_json '.matches[0].signature == "explain.sig.myth_modprobe" and .matches[0].causes[0].id == "explain.kmod.modprobe_loaded" and (.matches[0].causes[0].fix[0] | startswith("sudo dmesg"))'
+run_json explain --platform native "$LOADED"
+expect_json '.matches[0].causes[0].id == "explain.kmod.modprobe_loaded"'
+# the same command with modprobe's refusal keeps the missing module first
+run_json explain --platform native "$(printf '$ sudo modprobe nvidia\nmodprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic')"
+expect_json '.matches[0].causes[0].id == "explain.kmod.no_module_for_kernel"'
 KEY="mar 06 15:10:43 CS3003NS gdm3[7055]: modprobe: ERROR: could not insert 'nvidia': Key was rejected by service"
 run_json explain "$KEY"
 expect_json '.matches[0].signature == "explain.sig.module_key_rejected" and .matches[0].causes[0].id == "explain.host.secure_boot_rejects_module"'
