@@ -2499,6 +2499,27 @@ static void test_rank_rdma_reg_mr(void **state)
 			    "explain.ndrv.rdma_gpu_memory_unregistrable");
 }
 
+/* dnf cannot install an NVIDIA driver package: where dnf says a provider is
+ * "filtered out by modular filtering", the module stream is the reason, not
+ * mixed sources (rocky-linux/rockylinux.org#201); without it, mixed sources
+ * lead. */
+static void test_rank_rpm_modular_filtering(void **state)
+{
+	(void)state;
+	const char *modular =
+		" Problem: package nvidia-open-3:580.65.06-1.el10.noarch from cuda-rhel10-x86_64 requires "
+		"nvidia-settings = 3:580.65.06, but none of the providers can be installed\n"
+		"  - conflicting requests\n"
+		"  - package nvidia-settings-3:580.65.06-1.el10.x86_64 from cuda-rhel10-x86_64 is filtered out "
+		"by modular filtering\n";
+	const char *mixed =
+		" Problem: package nvidia-open-3:580.65.06-1.el10.noarch from cuda-rhel10-x86_64 requires "
+		"nvidia-settings = 3:580.65.06, but none of the providers can be installed\n"
+		"  - conflicting requests\n";
+	assert_string_equal(first_cause_of(modular, "native"), "explain.host.rhel_modular_filtering");
+	assert_string_equal(first_cause_of(mixed, "native"), "explain.host.rpm_driver_deps");
+}
+
 /* A long paste looks its words up in one pass (paste_scan_words), a short
  * one with memmem: both give the same ranking, a word found anywhere in it,
  * at either end of 300 KiB of a training log's lines. */
@@ -4281,6 +4302,7 @@ int main(void)
 		cmocka_unit_test(test_rank_llm_apps),
 		cmocka_unit_test(test_rank_wrapper_nccl_and_dll127),
 		cmocka_unit_test(test_rank_rdma_reg_mr),
+		cmocka_unit_test(test_rank_rpm_modular_filtering),
 		cmocka_unit_test(test_kb_integrity),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_field_corpus),
