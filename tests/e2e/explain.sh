@@ -1077,3 +1077,13 @@ expect_json '.matches[0].signature == "explain.sig.nvcli_device_rules" and .matc
 # leads (https://github.com/nanoporetech/dorado/issues/1450), a look first
 run_json explain --platform container "$(printf '[info] Failed to load NVML\n[error] Invalid CUDA device index %s from device string "cuda:0", there are 0 visible CUDA devices.' "'0'")"
 expect_json '.matches[0].signature == "explain.sig.nvml_lib_missing" and .matches[0].causes[0].id == "explain.containers.no_gpu_driver" and (.matches[0].causes[0].fix[0] | startswith("ldconfig -p"))'
+
+# nvidia-container-cli's request to the host's driver timing out leads with
+# persistence mode off, a look first
+# (https://github.com/NVIDIA/nvidia-container-toolkit/issues/556); with the
+# kernel log's RmInitAdapter in the paste, with a GPU that failed to come up
+# (https://github.com/NVIDIA/nvidia-container-toolkit/issues/236)
+run_json explain --platform container "nvidia-container-cli: initialization error: driver rpc error: timed out: unknown."
+expect_json '.matches[0].signature == "explain.sig.nvcli_rpc_timeout" and .matches[0].causes[0].id == "explain.containers.nvcli_rpc_persistence" and (.matches[0].causes[0].fix[0] | startswith("nvidia-smi -q"))'
+run_json explain --platform container "$(printf 'NVRM: GPU 0000:1b:00.0: RmInitAdapter failed! (0x25:0x65:1545)\nnvidia-container-cli: initialization error: driver rpc error: timed out: unknown')"
+expect_json '[.matches[] | select(.signature == "explain.sig.nvcli_rpc_timeout")][0].causes[0].id == "explain.containers.nvcli_rpc_gpu_failed"'
