@@ -878,6 +878,17 @@ expect_json '.matches[0].signature == "explain.sig.ggml_arch_listed" and .matche
 run_json explain "mmq.cuh:2589: ERROR: CUDA kernel mul_mat_q has no device code compatible with CUDA arch 520. ggml-cuda.cu was compiled for: 520"
 expect_json '.matches[0].signature == "explain.sig.wide_arch" and .matches[0].causes[0].id == "explain.wide.arch_not_built"'
 
+# A GLIBCXX version missing for PyTorch's own library or a torch extension,
+# in a paste about a GPU, leads with an older C++ runtime found first (a
+# conda environment's, or the system's where the environment's link is
+# missing: https://github.com/pytorch/pytorch/issues/157709,
+# https://github.com/shader-slang/slang-torch/issues/7); the C library's
+# GLIBC_2.xx stays the newer-distribution reading
+run_json explain "$(printf 'GPU 0: NVIDIA GeForce RTX 3090\nImportError: /home/u/miniconda3/envs/x/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.32%s not found (required by /home/u/work/.slangtorch_cache/square/44136fa355b3678a/0/_slangtorch_square_44136fa355b3678a.so)' "'")"
+expect_json '.matches[0].signature == "explain.sig.wide_gpu_lib_glibc" and .matches[0].causes[0].id == "explain.wide.libstdcxx_older_first" and (.matches[0].causes[0].fix[0] | startswith("python -c"))'
+run_json explain "$(printf 'GPU 0: NVIDIA GeForce RTX 3090\nOSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38%s not found (required by /home/u/miniconda3/envs/x/lib/python3.11/site-packages/llama_cpp/lib/libllama.so)' "'")"
+expect_json '.matches[0].signature == "explain.sig.wide_gpu_lib_glibc" and .matches[0].causes[0].id == "explain.wide.binary_newer_glibc"'
+
 # PyTorch's out of memory in eager attention's score matmul is the input's
 # length first (https://github.com/pengxiao-song/LaWGPT/issues/122); without
 # those frames the full GPU stays first
