@@ -3253,6 +3253,39 @@ static void test_rank_ollama_runner_signal(void **state)
 			    "explain.apps.ollama_runner");
 }
 
+/* TensorRT reports cuInit's code by number ("CUDA initialization failure
+ * with error: N", its 35 and 100 in explain-runtime.kb's threads): a code
+ * with a reading of its own is read by it, whatever program printed it */
+static void test_trt_init_code_by_number(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *code, *sig;
+	} c[] = {
+		{"500", "explain.sig.named_symbol_500"},
+		{"999", "explain.sig.cuda_unknown"},
+		{"802", "explain.sig.system_not_ready"},
+		{"35", "explain.sig.rt_trt_init_35"},
+		{"100", "explain.sig.rt_trt_init_100"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char text[256];
+		snprintf(text, sizeof text,
+			 "[TRT] [E] 6: CUDA initialization failure with error: %s. Please check your "
+			 "CUDA installation\n",
+			 c[i].code);
+		struct explain_scan s;
+		scan_text(&s, text);
+		assert_true(found(&s, c[i].sig));
+		explain_scan_release(&s);
+	}
+	/* another number is no such code: 5000 is not 500 */
+	struct explain_scan s;
+	scan_text(&s, "CUDA initialization failure with error: 5000\n");
+	assert_false(found(&s, "explain.sig.named_symbol_500"));
+	explain_scan_release(&s);
+}
+
 /* The NVIDIA module that cannot load because another driver holds the GPU:
  * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
  * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
@@ -4269,6 +4302,7 @@ int main(void)
 		cmocka_unit_test(test_rank_unknown_flatpak),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
+		cmocka_unit_test(test_trt_init_code_by_number),
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
 		cmocka_unit_test(test_rank_container_started_without_gpu),
