@@ -3286,6 +3286,27 @@ static void test_trt_init_code_by_number(void **state)
 	explain_scan_release(&s);
 }
 
+/* readlink() on WSL's driver libraries, which are plain copies: EINVAL in
+ * Python's and Go's words reads as the program's assumption, not a missing
+ * library; the same error on another path is no GPU reading */
+static void test_wsl_lib_readlink(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("    real_lib = os.readlink(loc)\n"
+					   "OSError: [Errno 22] Invalid argument: "
+					   "'/usr/lib/wsl/lib/libcuda.so.1'\n",
+					   NULL),
+			    "explain.libs.wsl_lib_readlink");
+	struct explain_scan s;
+	scan_text(&s, "readlink /usr/lib/wsl/lib/libnvidia-ml.so.1: invalid argument\n");
+	assert_true(found(&s, "explain.sig.wsl_lib_readlink"));
+	explain_scan_release(&s);
+	scan_text(&s, "OSError: [Errno 22] Invalid argument: '/usr/lib/x86_64-linux-gnu/libz.so.1'\n"
+		      "readlink /etc/alternatives/java: invalid argument\n");
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+}
+
 /* The NVIDIA module that cannot load because another driver holds the GPU:
  * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
  * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
@@ -4303,6 +4324,7 @@ int main(void)
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
 		cmocka_unit_test(test_trt_init_code_by_number),
+		cmocka_unit_test(test_wsl_lib_readlink),
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
 		cmocka_unit_test(test_rank_container_started_without_gpu),
