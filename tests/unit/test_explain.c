@@ -3274,6 +3274,60 @@ static void test_rank_ollama_runner_signal(void **state)
 			    "explain.apps.ollama_runner");
 }
 
+/* TensorRT reports cuInit's code by number ("CUDA initialization failure
+ * with error: N", its 35 and 100 in explain-runtime.kb's threads): a code
+ * with a reading of its own is read by it, whatever program printed it */
+static void test_trt_init_code_by_number(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *code, *sig;
+	} c[] = {
+		{"500", "explain.sig.named_symbol_500"},
+		{"999", "explain.sig.cuda_unknown"},
+		{"802", "explain.sig.system_not_ready"},
+		{"35", "explain.sig.rt_trt_init_35"},
+		{"100", "explain.sig.rt_trt_init_100"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char text[256];
+		snprintf(text, sizeof text,
+			 "[TRT] [E] 6: CUDA initialization failure with error: %s. Please check your "
+			 "CUDA installation\n",
+			 c[i].code);
+		struct explain_scan s;
+		scan_text(&s, text);
+		assert_true(found(&s, c[i].sig));
+		explain_scan_release(&s);
+	}
+	/* another number is no such code: 5000 is not 500 */
+	struct explain_scan s;
+	scan_text(&s, "CUDA initialization failure with error: 5000\n");
+	assert_false(found(&s, "explain.sig.named_symbol_500"));
+	explain_scan_release(&s);
+}
+
+/* readlink() on WSL's driver libraries, which are plain copies: EINVAL in
+ * Python's and Go's words reads as the program's assumption, not a missing
+ * library; the same error on another path is no GPU reading */
+static void test_wsl_lib_readlink(void **state)
+{
+	(void)state;
+	assert_string_equal(first_cause_of("    real_lib = os.readlink(loc)\n"
+					   "OSError: [Errno 22] Invalid argument: "
+					   "'/usr/lib/wsl/lib/libcuda.so.1'\n",
+					   NULL),
+			    "explain.libs.wsl_lib_readlink");
+	struct explain_scan s;
+	scan_text(&s, "readlink /usr/lib/wsl/lib/libnvidia-ml.so.1: invalid argument\n");
+	assert_true(found(&s, "explain.sig.wsl_lib_readlink"));
+	explain_scan_release(&s);
+	scan_text(&s, "OSError: [Errno 22] Invalid argument: '/usr/lib/x86_64-linux-gnu/libz.so.1'\n"
+		      "readlink /etc/alternatives/java: invalid argument\n");
+	assert_int_equal(s.nfound, 0);
+	explain_scan_release(&s);
+}
+
 /* The NVIDIA module that cannot load because another driver holds the GPU:
  * the kernel's "already bound to NovaCore" puts that first (Olares#3963,
  * the runfile on Ubuntu 26.04); the installer's own boilerplate, which
@@ -4290,6 +4344,8 @@ int main(void)
 		cmocka_unit_test(test_rank_unknown_flatpak),
 		cmocka_unit_test(test_rank_nccl_summary),
 		cmocka_unit_test(test_rank_ollama_runner_signal),
+		cmocka_unit_test(test_trt_init_code_by_number),
+		cmocka_unit_test(test_wsl_lib_readlink),
 		cmocka_unit_test(test_rank_triton_libcuda),
 		cmocka_unit_test(test_rank_cc_minimum_arch_list),
 		cmocka_unit_test(test_rank_container_started_without_gpu),
