@@ -387,7 +387,9 @@ static size_t tok_month(const char *s, size_t len, size_t p)
 	return n >= 1 && n <= 2 ? q + n : 0;
 }
 
-/* [2024-05-01 12:00:00], [  5.123456], [rank0], [INFO], [W] — then ':'. */
+/* [2024-05-01 12:00:00], [  5.123456], [rank0], [INFO], [W] — then ':'.
+ * A label and a colon before words ("[Hint: cudnn_dso_handle should not
+ * be null.]", PaddlePaddle's) is a message in brackets, not a prefix. */
 static size_t tok_bracket(const char *s, size_t len, size_t p)
 {
 	if (s[p] != '[')
@@ -395,7 +397,7 @@ static size_t tok_bracket(const char *s, size_t len, size_t p)
 	size_t q = p + 1;
 	while (q < len && q - p <= 48 && s[q] != ']') {
 		char c = s[q];
-		if (!in(c, C_BRACKET))
+		if (!in(c, C_BRACKET) || (c == ':' && q + 1 < len && s[q + 1] == ' '))
 			return 0;
 		q++;
 	}

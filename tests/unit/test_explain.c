@@ -119,6 +119,9 @@ static void test_norm_prefixes(void **state)
 		{ "nvidia/nv-pci.c:240:9: error: x", "nvidia/nv-pci.c:240:9: error: x" },
 		{ "[ 1.0] common/inc/nv-linux.h:564:17: error: y", "common/inc/nv-linux.h:564:17: error: y" },
 		{ "Error response from daemon: x", "Error response from daemon: x" },
+		/* a message in brackets (PaddlePaddle's hint), not a log prefix */
+		{ "  [Hint: cudnn_dso_handle should not be null.] (at /p/cudnn.cc:64)",
+		  "[Hint: cudnn_dso_handle should not be null.] (at /p/cudnn.cc:64)" },
 		{ "Killed", "Killed" },
 		{ "100 files copied", "100 files copied" },
 		{ "", "" },
