@@ -510,6 +510,7 @@ static int introducer(const char *s, size_t len)
 		int strength;
 	} words[] = {
 		{ "error", 2 }, { "err", 2 }, { "code", 2 }, { "status", 2 }, { "failed", 2 },
+		{ "failure", 2 },
 		{ "rc", 2 }, { "returned", 1 }, { "returns", 1 }, { "return", 1 }, { "result", 1 },
 		{ "ret", 1 },
 	};
