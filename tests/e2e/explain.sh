@@ -1070,6 +1070,24 @@ expect_json '.matches[0].causes[0].id == "explain.containers.daemon_json_invalid
 run_json explain --platform native "$(printf 'ERRO[0000] unable to load config for runtime docker: invalid character looking for beginning of object key string\nFailed to restart docker.service: Unit docker.service not found.')"
 expect_json '.matches[0].causes[0].id == "explain.containers.snap_docker"'
 
+# ONNX Runtime's CUDA provider library failing to load (a CUDA 13 cuBLAS it
+# needs is missing) and the session left with the CPU provider: the paste
+# names the GPU package's provider library, so "only the CPU package" does
+# not lead; the provider's CUDA libraries do
+# (https://github.com/danielgatis/rembg/issues/841)
+run_json explain "$(printf "Error loading onnxruntime_providers_cuda.dll: cublasLt64_13.dll is missing\n['CPUExecutionProvider']")"
+expect_json '[.matches[] | select(.signature == "explain.sig.ort_cpu_providers")][0].causes[0].id == "explain.apps.ort_cuda_libs"'
+run_json explain "$(printf "['CPUExecutionProvider']\nCUDAExecutionProvider is not in available provider names")"
+expect_json '[.matches[] | select(.signature == "explain.sig.ort_cpu_providers")][0].causes[0].id == "explain.apps.ort_cpu_package"'
+
+# nvidia-persistenced failing next to NVRM's API mismatch: a module is loaded
+# (of another version), so the version mismatch leads and "no module loaded"
+# and "Secure Boot refused it" go last (https://github.com/aws/amazon-ecs-ami/issues/256)
+run_json explain "$(printf '%s\n' 'systemd[1]: Failed to start NVIDIA Persistence Daemon.' 'kernel: NVRM: API mismatch: the client has the version 535.183.01, but' 'NVRM: this kernel module has the version 535.161.07.  Please')"
+expect_json '[.matches[] | select(.signature == "explain.sig.kmod_persistenced_failed")][0] | .causes[0].id == "explain.wide.nvrm_api_mismatch" and ([.causes[-2:][].id] | sort) == ["bridge.nvidia_dev.no_driver", "explain.host.secure_boot_rejects_module"]'
+run_json explain --platform native "systemd[1]: Failed to start NVIDIA Persistence Daemon."
+expect_json '.matches[0].causes[0].id == "bridge.nvidia_dev.no_driver"'
+
 done_testing
 
 # nvidia-container-cli refused the container's cgroup device rules: the query
