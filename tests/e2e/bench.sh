@@ -147,7 +147,7 @@ expect_line '130/143 interrupted'
 # remove the scratch files (SIGHUP left a whole test file behind) ----
 for sig in INT TERM HUP PIPE; do
 	mkdir -p "$ROOT/tmp/intr"
-	env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user \
+	$ENV_HUP -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 PWD=/home/user \
 		"$WSLGPU" --root "$ROOT" bench io /tmp/intr --size 512M --files 500000 --seconds 60 \
 		>"$WORK/intr.out" 2>"$WORK/intr.err" &
 	pid=$!

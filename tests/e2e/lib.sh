@@ -60,6 +60,12 @@ trap 'json_flush; rm -rf "$WORK"' EXIT INT TERM
 ROOT=""
 FIXTURE=""
 EXTRA_ENV=""
+# env with SIGHUP back to its default: a suite started under nohup passes
+# the ignored SIGHUP on to every child (a shell cannot undo an ignore it
+# inherited), and the tool rightly keeps it ignored, so the tests that send
+# SIGHUP start the tool through this (coreutils 8.31 and later; else env)
+ENV_HUP=env
+if env --default-signal=HUP true 2>/dev/null; then ENV_HUP="env --default-signal=HUP"; fi
 
 # Preparing a fixture (the copy, the fakes, the ld.so.cache) and its
 # environment are tools/fixture's, which a person trying the tool uses too.

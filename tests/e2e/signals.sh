@@ -47,7 +47,7 @@ bg() {
 	rm -f "$WORK/sid" "$WORK/started"
 	: >"$WORK/trace" # vendor code may append to it; the sandbox lets it create nothing
 	# shellcheck disable=SC2086
-	env -i $vars COLUMNS=1000 $EXTRA_ENV WSLGPU_SIGNALS_RUN="$WORK" "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
+	$ENV_HUP -i $vars COLUMNS=1000 $EXTRA_ENV WSLGPU_SIGNALS_RUN="$WORK" "$SETSID" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/sid" \
 		"$WSLGPU" $rootargs "$@" >"$WORK/out" 2>"$WORK/err" &
 	i=0
 	while [ ! -s "$WORK/sid" ] && [ $i -lt 100 ]; do
