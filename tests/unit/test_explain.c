@@ -2626,6 +2626,27 @@ static void test_rank_cublas_alloc_failed(void **state)
 	assert_string_equal(first_cause_of(ggml, "native"), "explain.apps.ggml_cublas_handle_alloc");
 }
 
+/* libcuda.so.1 missing in a container whose GPU request names utility
+ * without compute (a compose device request's capabilities: [gpu, utility]):
+ * that reading leads there, and only where the paste shows the capabilities;
+ * Vulkan's ERROR_INCOMPATIBLE_DRIVER leads with the driver too old only where
+ * the program says the driver needs an update (Omniverse Kit's words). */
+static void test_rank_capabilities_and_vulkan_driver(void **state)
+{
+	(void)state;
+	const char *lib = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n";
+	const char *caps = "              capabilities: [gpu, utility]\n"
+			   "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n";
+	assert_string_equal(first_cause_of(caps, "container"), "explain.containers.capabilities_no_compute");
+	assert_string_equal(first_cause_of(caps, "container-in-wsl2"), "explain.containers.capabilities_no_compute");
+	assert_string_not_equal(first_cause_of(lib, "container"), "explain.containers.capabilities_no_compute");
+	const char *kit = "VkResult: ERROR_INCOMPATIBLE_DRIVER\n"
+			  "vkCreateInstance failed. Vulkan 1.1 is not supported, or your driver requires an update.\n";
+	const char *icd = "ERROR: [Loader Message] Code 0 : vkCreateInstance: Found no drivers!\n";
+	assert_string_equal(first_cause_of(kit, NULL), "explain.host.vulkan_driver_too_old");
+	assert_string_not_equal(first_cause_of(icd, NULL), "explain.host.vulkan_driver_too_old");
+}
+
 /* CTranslate2's "cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED",
  * also inside an application that names neither CTranslate2 nor
  * faster-whisper (pyvideotrans#865): its int8 reading on RTX 50 cards leads;
@@ -4354,6 +4375,7 @@ int main(void)
 		cmocka_unit_test(test_rank_container_started_without_gpu),
 		cmocka_unit_test(test_rank_cublas_alloc_failed),
 		cmocka_unit_test(test_rank_ctranslate2_not_supported),
+		cmocka_unit_test(test_rank_capabilities_and_vulkan_driver),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
 		cmocka_unit_test(test_rank_launch_failed_after_arch),
