@@ -40,6 +40,11 @@ static const struct {
 	{ ".dll", P_WIN }, { ".exe", P_WIN },
 	{ "ps c:", P_WIN }, { "powershell", P_WIN }, { "hresult", P_WIN }, { "0x8007", P_WIN },
 	{ "appdata", P_WIN }, { "program files", P_WIN },
+	/* Windows' loader call for a DLL's function (Linux's is dlsym; Rust's
+	 * libloading names it in its error), and a user folder whose "\" after
+	 * the drive a Markdown renderer ate ("C:Users\runneradmin\.cargo\...":
+	 * github.com/koharu-rs/koharu/issues/168) */
+	{ "getprocaddress", P_WIN }, { "c:users\\", P_WIN },
 	/* what programs on Windows print: Go's exit status of an NTSTATUS
 	 * (Ollama's runner), a batch launcher and its pause, ComfyUI's
 	 * portable Python, a venv's Scripts folder, PyTorch's own source
@@ -116,6 +121,12 @@ static const struct {
 	 * ("/__w/_temp/...sh: line 1: nvidia-smi: command not found") */
 	{ "crashloopbackoff", P_CTR }, { "nerdctl", P_CTR }, { "hami-core", P_CTR },
 	{ "libvgpu", P_CTR }, { "/__w/", P_CTR },
+	/* a pod spec's runtime class and the GPU resource Kubernetes schedules
+	 * (the device plugin's nvidia.com/gpu, also CDI's device name in
+	 * docker and podman), and NVIDIA's GPU Operator
+	 * (github.com/gpustack/gpustack/issues/5122) */
+	{ "runtimeclassname", P_CTR }, { "runtimeclass", P_CTR }, { "nvidia.com/gpu", P_CTR },
+	{ "gpu operator", P_CTR }, { "gpu-operator", P_CTR },
 	/* the command that printed the paste: a container's own output
 	 * ("docker logs -f ollama", "docker container logs ab3d7ca114c0",
 	 * "docker log xinference_gpu"; ollama/ollama#7786, #4216, #12352) */

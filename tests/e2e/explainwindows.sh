@@ -33,6 +33,10 @@ expect_json '[.matches[0].causes[] | select(.id == "explain.cuda.tdr_windows") |
 # nvcc refuses the installed Visual Studio (host_config.h's C1189)
 winlead explain.toolkit.msvc_unsupported 'C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8\include\crt/host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and 2022 (inclusive) are supported!'
 expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version")'
+# nvcc's own refusal in a Windows build: its first step runs in PowerShell too
+# (https://github.com/thu-ml/SageAttention/issues/262, CUDA 13 on Windows 11)
+winlead explain.toolkit.nvcc_fatal "$(printf 'D:\\SageAttention> python setup.py install\nnvcc fatal : A single input file is required for a non-link phase when an outputfile is specified')"
+expect_json '.matches[0].causes[0].fix[0] | startswith("nvcc --version ")'
 # no marker but nvcc's own words about Visual Studio
 run_json explain 'nvcc fatal   : nvcc cannot find a supported version of Microsoft Visual Studio. Only the versions between 2017 and 2019 (inclusive) are supported!'
 expect_json '.log_platform.kind == "windows"'

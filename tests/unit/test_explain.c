@@ -2163,6 +2163,15 @@ static void test_text_platform(void **state)
 		{ "[HAMI-core ERROR (pid:1834 thread=1 libvgpu.c:874)]: cuInit failed:100", "container" },
 		{ "$ nerdctl run --gpus 0 --rm -it IMAGE", "container" },
 		{ "/__w/_temp/e57682ae.sh: line 1: nvidia-smi: command not found", "container" },
+		/* a pod spec's runtime class, the GPU resource, the GPU Operator
+		 * (gpustack/gpustack#5122) */
+		{ "- `runtimeClassName: nvidia`\n- `ImportError: libcuda.so.1: cannot open shared object file`", "container" },
+		{ "resources:\n  limits:\n    nvidia.com/gpu: 1", "container" },
+		/* Windows' GetProcAddress in Rust's libloading error, a user folder
+		 * that lost its "\\" after the drive (koharu-rs/koharu#168) */
+		{ "Expected symbol in library: GetProcAddress { source: Os { code: 127 } }", "windows" },
+		{ "panicked at\nC:Users\\runneradmin\\.cargo\\registry\\src", "windows" },
+		{ "Disable CDI in GPU Operator and ensure `RuntimeClass nvidia` exists.", "container" },
 		/* gVisor, Kata, Slurm's pyxis/enroot (ray-project/ray#66161,
 		 * kata-containers/kata-containers#12549, SlinkyProject/containers#2) */
 		{ "SandboxCreationError: gVisor container failed to start", "container" },
@@ -2660,6 +2669,43 @@ static void test_rank_ctranslate2_not_supported(void **state)
 	assert_string_equal(first_cause_of(ct2, "windows"), "explain.apps.ctranslate2_int8_blackwell");
 	assert_string_equal(first_cause_of(ct2, NULL), "explain.apps.ctranslate2_int8_blackwell");
 	assert_string_equal(first_cause_of(torch, NULL), "explain.frameworks.gemm_not_supported");
+	/* PyTorch's strided-batched call names its argument compute_type, a
+	 * support word of the CTranslate2 reading (DeepSpeed#6723) */
+	const char *batched = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+			      "`cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, "
+			      "a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, "
+			      "CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`\n";
+	assert_string_equal(first_cause_of(batched, NULL), "explain.frameworks.gemm_not_supported");
+	assert_string_equal(first_cause_of(batched, "windows"), "explain.frameworks.gemm_not_supported");
+}
+
+/* HCS_E_HYPERV_NOT_INSTALLED: the features off is the usual reading; a paste
+ * that shows the boot setting or HypervisorPresent looked at the hypervisor
+ * itself (Raphire/Win11Debloat#463), whose check leads. */
+static void test_rank_hyperv_not_installed(void **state)
+{
+	(void)state;
+	const char *bare = "Wsl/Service/CreateInstance/CreateVm/HCS/HCS_E_HYPERV_NOT_INSTALLED\n";
+	const char *looked = "Wsl/InstallDistro/Service/RegisterDistro/CreateVm/HCS/HCS_E_HYPERV_NOT_INSTALLED\n"
+			     "- Boot loader is configured with `hypervisorlaunchtype Auto`.\n"
+			     "`(Get-CimInstance Win32_ComputerSystem).HypervisorPresent` returns `False`.\n";
+	assert_string_equal(first_cause_of(bare, "wsl2"), "explain.platform.vm_platform_off");
+	assert_string_equal(first_cause_of(looked, "wsl2"), "explain.wslstart.hypervisor_launch");
+}
+
+/* torch.cuda's initialisation frames above "Unexpected error from
+ * cudaGetDeviceCount()" cut before its "Error N:" (cosmos-transfer2.5#36):
+ * the error line leads, not the frames' CPU-only reading (a CPU-only build
+ * never asks the runtime). */
+static void test_rank_torch_device_count_cut(void **state)
+{
+	(void)state;
+	const char *cut = "  File \"/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 412, in _lazy_init\n"
+			  "    torch._C._cuda_init()\n"
+			  "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before "
+			  "calling NumCudaDevices() that might have already set an error[...]\n";
+	assert_string_equal(first_cause_of(cut, NULL), "explain.frameworks.torch_device_count_cut");
+	assert_string_equal(first_cause_of(cut, "native"), "explain.frameworks.torch_device_count_cut");
 }
 
 /* Ollama's "model failed to load, this may be due to resource
@@ -4375,6 +4421,8 @@ int main(void)
 		cmocka_unit_test(test_rank_container_started_without_gpu),
 		cmocka_unit_test(test_rank_cublas_alloc_failed),
 		cmocka_unit_test(test_rank_ctranslate2_not_supported),
+		cmocka_unit_test(test_rank_torch_device_count_cut),
+		cmocka_unit_test(test_rank_hyperv_not_installed),
 		cmocka_unit_test(test_rank_capabilities_and_vulkan_driver),
 		cmocka_unit_test(test_rank_ollama_load_failed),
 		cmocka_unit_test(test_rank_smi_no_driver_platform),
